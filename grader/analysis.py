@@ -1,0 +1,60 @@
+"""Grade one puzzle end to end: solve path, grade, uniqueness and the given solution."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import attrs
+
+from . import exact
+from .engine import Budget, Solver
+from .genres import genre_of
+from .grading import Grade, grade
+from .model import Puzzle
+from .steps import Status, Trace
+
+
+@attrs.frozen(eq=False)
+class Analysis:
+    id: str
+    puzzle: Puzzle
+    trace: Trace
+    grade: Grade
+    exact: exact.ExactResult | None
+    matches_given_solution: bool | None
+    seconds: float
+
+    def row(self, with_levels: bool = False) -> dict[str, Any]:
+        """One batch row; `grade --json` adds steps per level and techniques."""
+        g = self.grade
+        row: dict[str, Any] = {
+            "id": self.id, "genre": self.puzzle.genre, "status": g.status.value, "level": g.level,
+            "score": g.score, "label": g.label, "steps": g.steps,
+            "unique": None if self.exact is None else self.exact.unique,
+        }
+        if self.matches_given_solution is not None:
+            row["matches_given_solution"] = self.matches_given_solution
+        if self.puzzle.meta.label:
+            row["publisher_label"] = self.puzzle.meta.label
+        row["seconds"] = round(self.seconds, 3)
+        if with_levels:
+            row["steps_per_level"] = {str(k): v for k, v in g.steps_per_level.items()}
+            row["techniques"] = dict(sorted(g.techniques.items()))
+            row["bottlenecks"] = list(g.bottlenecks)
+            if self.trace.reason:
+                row["reason"] = self.trace.reason
+        return row
+
+
+def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
+            check_unique: bool = True, max_level: int = 5) -> Analysis:
+    t0 = time.perf_counter()
+    genre = genre_of(puzzle)
+    trace = Solver(puzzle, budget=budget, max_level=max_level).solve()
+    ex = exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)) if check_unique else None
+    given = genre.solution_state(puzzle)
+    matches = None
+    if given is not None and trace.status is Status.SOLVED:
+        matches = trace.final == given
+    return Analysis(id or puzzle.meta.id or puzzle.meta.origin, puzzle, trace, grade(trace), ex, matches,
+                    time.perf_counter() - t0)

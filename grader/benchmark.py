@@ -1,0 +1,84 @@
+"""The benchmark: grade a corpus and report, per genre, the solve rate, agreement with the
+given solutions, median and p95 seconds per puzzle, puzzles per second and peak memory.
+
+    grader benchmark ../shared/corpus/janko/akari.jsonl corpus/ [--limit N]
+
+Not a test: figures depend on the machine. Quote them in notes with the machine's load.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import time
+from collections import defaultdict
+from typing import Any
+
+from .batch import grade_rows
+from .engine import Budget
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
+    return s[k]
+
+
+def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
+    by_genre: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by_genre[r.get("genre") or "?"].append(r)
+    out = []
+    for genre, rs in sorted(by_genre.items()):
+        secs = [r["seconds"] for r in rs if "seconds" in r]
+        solved = [r for r in rs if r["status"] == "solved"]
+        with_sol = [r for r in solved if "matches_given_solution" in r]
+        levels = defaultdict(int)
+        for r in solved:
+            levels[r["level"]] += 1
+        out.append({
+            "genre": genre, "puzzles": len(rs), "solved": len(solved),
+            "solve_rate": round(len(solved) / len(rs), 4) if rs else 0,
+            "matches": sum(1 for r in with_sol if r["matches_given_solution"]),
+            "with_given_solution": len(with_sol),
+            "errors": sum(1 for r in rs if r["status"] == "error"),
+            "status": dict(sorted(_count(r["status"] for r in rs).items())),
+            "levels": dict(sorted(levels.items())),
+            "median_s": round(statistics.median(secs), 3) if secs else 0,
+            "p95_s": round(percentile(secs, 95), 3), "max_s": round(max(secs, default=0), 3),
+            "puzzles_per_s": round(len(rs) / sum(secs), 2) if secs and sum(secs) else 0,
+        })
+    return out
+
+
+def _count(items) -> dict[str, int]:
+    c: dict[str, int] = defaultdict(int)
+    for i in items:
+        c[i] += 1
+    return c
+
+
+def run(args: argparse.Namespace) -> int:
+    rows: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+    for spec in args.inputs:
+        rows.extend(grade_rows(spec, budget=Budget(max_seconds=args.max_seconds),
+                               check_unique=not args.no_unique, limit=args.limit))
+    wall = time.perf_counter() - t0
+    summary = summarise(rows, wall)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if args.json:
+        print(json.dumps({"genres": summary, "wall_s": round(wall, 2), "peak_mb": round(peak_mb, 1)}))
+        return 0
+    from tabulate import tabulate
+    print(tabulate([[s["genre"], s["puzzles"], f"{100 * s['solve_rate']:.1f}%",
+                     f"{s['matches']}/{s['with_given_solution']}", s["errors"], s["median_s"], s["p95_s"],
+                     s["max_s"], s["puzzles_per_s"], " ".join(f"L{k}:{v}" for k, v in s["levels"].items())]
+                    for s in summary],
+                   headers=["genre", "puzzles", "solved", "match", "errors", "median s", "p95 s", "max s",
+                            "puzzles/s", "levels"]))
+    print(f"wall {wall:.1f} s, peak memory {peak_mb:.0f} MB")
+    return 0

@@ -1,0 +1,286 @@
+"""grader: grade | solve | explain | hint | check | batch | render | genres | heuristics | benchmark
+
+Exit codes: 0 done (solved / unique); 1 a negative result (not solved by the techniques, no
+solution, several solutions, a hint found a mistake); 2 bad input or usage; 3 internal error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import exact
+from .engine import Budget, Solver
+from .errors import InputError, Source
+from .explain import describe_removals, sentence
+from .formats import iter_puzzles, load
+from .genres import all_genres, genre_of
+from .model import Puzzle
+from .steps import Status
+
+OK, NEGATIVE, BAD_INPUT, INTERNAL = 0, 1, 2, 3
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    print(json.dumps(data, ensure_ascii=False) if args.json else text)
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    return Budget(max_steps=args.max_steps, max_seconds=args.max_seconds)
+
+
+def _load(args: argparse.Namespace) -> Puzzle:
+    return load(args.puzzle, args.genre)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from .analysis import analyse
+    a = analyse(_load(args), budget=_budget(args), check_unique=not args.no_unique)
+    row = a.row(with_levels=True)
+    g = a.grade
+    lines = [f"{a.puzzle.meta.origin}: {g.status.value}, level {g.level}, score {g.score}, label {g.label}"]
+    if a.exact is not None:
+        lines.append(f"solutions: {a.exact.verdict.value}")
+    if a.matches_given_solution is not None:
+        lines.append("matches the given solution" if a.matches_given_solution
+                     else "DIFFERS from the given solution")
+    lines.append("steps per level: " + ", ".join(f"L{k}: {v}" for k, v in g.steps_per_level.items()))
+    if g.bottlenecks:
+        lines.append(f"bottleneck steps (level {g.level}): " + ", ".join(map(str, g.bottlenecks[:20]))
+                     + (" ..." if len(g.bottlenecks) > 20 else ""))
+    if a.trace.reason and g.status is not Status.SOLVED:
+        lines.append(f"stopped: {a.trace.reason}")
+    _emit(args, row, "\n".join(lines))
+    return OK if g.status is Status.SOLVED else NEGATIVE
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    trace = Solver(puzzle, budget=_budget(args)).solve()
+    state, how = trace.final, "techniques"
+    if trace.status is not Status.SOLVED:
+        result = exact.solve(puzzle)
+        if result.verdict is not exact.Verdict.UNIQUE:
+            msg = {"none": "no solution", "several": "several solutions",
+                   "unknown": "the exact solver ran out of time"}[result.verdict.value]
+            _emit(args, {"status": result.verdict.value, "solution": None}, f"{puzzle.meta.origin}: {msg}")
+            return NEGATIVE
+        state, how = result.solutions[0], "exact solver"
+    if args.format == "svg":
+        out = genre.render_svg(puzzle, state)
+    elif args.format == "asp":
+        out = genre.answer_asp(puzzle, state)  # type: ignore[attr-defined]
+    else:
+        out = genre.answer_text(puzzle, state)
+    _emit(args, {"status": "solved", "by": how, "solution": genre.answer_json(puzzle, state)}, out)
+    return OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    trace = Solver(puzzle, budget=_budget(args)).solve()
+    steps_json, lines = [], []
+    if args.boards:
+        lines.append(genre.render_text(puzzle, trace.start) + "\n")
+    for step, before, after in trace.states():
+        text = sentence(step)
+        board = genre.render_text(puzzle, after)
+        steps_json.append({"step": step.number, "level": step.level, "technique": step.heuristic.id,
+                           "name": step.heuristic.name, "text": text,
+                           "cells": [genre.var_name(puzzle, v) for v in step.deduction.targets],
+                           "board": board.splitlines()})
+        lines.append(f"{step.number:>4}. [L{step.level}] {step.heuristic.name}: {text}")
+        if args.boards:
+            lines.append(board + "\n")
+    lines.append(f"{trace.status.value}" + (f": {trace.reason}" if trace.reason and trace.status is not Status.SOLVED else ""))
+    _emit(args, {"status": trace.status.value, "steps": steps_json}, "\n".join(lines))
+    return OK if trace.status is Status.SOLVED else NEGATIVE
+
+
+CELL = re.compile(r"^r(\d+)c(\d+)$")
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .hints import hint, why
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    if args.state:
+        path = Path(args.state)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(args.state, f"cannot read marks: {exc.strerror}") from None
+        marks = genre.parse_marks(puzzle, text, Source(args.state, text))
+    else:
+        marks = genre.initial_state(puzzle)
+    if args.why:
+        m = CELL.match(args.why)
+        if not m:
+            raise InputError("--why", f"'{args.why}' is not a cell like r3c4")
+        r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
+        rows, cols = getattr(puzzle, "rows", 0), getattr(puzzle, "cols", 0)
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise InputError("--why", f"{args.why} is outside the {rows}x{cols} grid")
+        var = genre.cell_var(puzzle, r, c)
+        status, steps = why(puzzle, marks, var)
+        data = [{"step": s.number, "level": s.level, "technique": s.heuristic.id, "text": sentence(s)}
+                for s in steps]
+        text = "\n".join(f"{s.number:>4}. [L{s.level}] {sentence(s)}" for s in steps) or \
+            f"{args.why} cannot be decided from here ({status.value})."
+        _emit(args, {"cell": args.why, "steps": data}, text)
+        return OK if steps else NEGATIVE
+    h = hint(puzzle, marks, args.stage)
+    _emit(args, h.to_json(), h.text)
+    return NEGATIVE if h.kind in ("mistake", "contradiction") else OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    result = exact.solve(puzzle, seconds=args.max_seconds)
+    data: dict[str, Any] = {"solutions": result.verdict.value}
+    lines = [f"{puzzle.meta.origin}: " + {"none": "no solution", "unique": "exactly one solution",
+                                          "several": "several solutions",
+                                          "unknown": "unknown (time limit)"}[result.verdict.value]]
+    if result.verdict is exact.Verdict.SEVERAL:
+        a, b = result.solutions[:2]
+        differ = [genre.var_name(puzzle, v) for v in a.diff(b)]
+        data["differ_at"] = differ
+        data["examples"] = [genre.answer_json(puzzle, s) for s in (a, b)]
+        lines += ["two of them, differing at " + ", ".join(differ[:12]) + (" ..." if len(differ) > 12 else ""),
+                  genre.render_text(puzzle, a), "", genre.render_text(puzzle, b)]
+    elif result.verdict is exact.Verdict.UNIQUE:
+        data["solution"] = genre.answer_json(puzzle, result.solutions[0])
+    _emit(args, data, "\n".join(lines))
+    return OK if result.verdict is exact.Verdict.UNIQUE else NEGATIVE
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from .batch import run_batch
+    return run_batch(args)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    state = None
+    if args.state:
+        text = Path(args.state).read_text(encoding="utf-8")
+        state = genre.parse_marks(puzzle, text, Source(args.state, text))
+    out = genre.render_svg(puzzle, state) if args.format == "svg" else genre.render_text(puzzle, state)
+    _emit(args, {"genre": genre.name, "board": out}, out)
+    return OK
+
+
+def cmd_genres(args: argparse.Namespace) -> int:
+    from .heuristic import REGISTRY
+    rows = [{"genre": g.name, "title": g.title, "aliases": list(g.aliases),
+             "puzzlink": list(g.puzzlink_pids), "janko": list(g.janko_names), "tatham": g.has_tatham,
+             "heuristics": len(REGISTRY.for_genre(g.name))} for g in all_genres()]
+    from tabulate import tabulate
+    _emit(args, rows, tabulate([[r["genre"], r["title"], r["heuristics"], ", ".join(r["puzzlink"]),
+                                 "yes" if r["tatham"] else ""] for r in rows],
+                               headers=["genre", "title", "techniques", "puzz.link", "Tatham"]))
+    return OK
+
+
+def cmd_heuristics(args: argparse.Namespace) -> int:
+    from .genres import get
+    from .heuristic import REGISTRY
+    g = get(args.genre)
+    if g is None:
+        raise InputError("--genre", f"unknown genre '{args.genre}'")
+    hs = REGISTRY.for_genre(g.name)
+    rows = [{"level": h.level, "id": h.id, "name": h.info.name, "score": h.info.effective_score,
+             "uses_uniqueness": h.info.uses_uniqueness, "catalogue": h.info.catalogue,
+             "nudge": h.info.nudge, "template": h.info.template} for h in hs]
+    from tabulate import tabulate
+    _emit(args, rows, tabulate([[r["level"], r["id"], r["name"] + (" (uniqueness)" if r["uses_uniqueness"] else "")]
+                                for r in rows], headers=["level", "id", "technique"]))
+    return OK
+
+
+def cmd_benchmark(args: argparse.Namespace) -> int:
+    from .benchmark import run
+    return run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="grader", description="Human-style difficulty grader and hint engine "
+                                "for pencil puzzles.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def command(name: str, fn, help_: str, puzzle: bool = True) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        if puzzle:
+            sp.add_argument("puzzle", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
+            sp.add_argument("--genre", help="the genre, needed for Tatham game IDs")
+            sp.add_argument("--max-steps", type=int, default=20000, help="step budget (default 20000)")
+            sp.add_argument("--max-seconds", type=float, default=120.0, help="time budget (default 120)")
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+        sp.set_defaults(fn=fn)
+        return sp
+
+    g = command("grade", cmd_grade, "Grade a puzzle: level 1-5, score, label, uniqueness.")
+    g.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    s = command("solve", cmd_solve, "Print the solution.")
+    s.add_argument("--format", choices=("text", "svg", "asp"), default="text")
+    e = command("explain", cmd_explain, "Every step of the solve path, explained.")
+    e.add_argument("--boards", action="store_true", help="print the board after every step")
+    h = command("hint", cmd_hint, "The next hint from the player's marks.")
+    h.add_argument("--state", help="a file of the player's marks in the native grid syntax")
+    h.add_argument("--stage", choices=("nudge", "technique", "explain", "answer"), default="nudge")
+    h.add_argument("--why", help="explain how a cell (like r3c4) gets decided")
+    command("check", cmd_check, "Count solutions with the exact solver (none, unique, several).")
+    r = command("render", cmd_render, "Draw a puzzle (and optional marks) as text or SVG.")
+    r.add_argument("--format", choices=("text", "svg"), default="text")
+    r.add_argument("--state", help="a file of marks to draw")
+    b = command("batch", cmd_batch, "Grade a folder or a .jsonl of janko records; one JSON line per puzzle.",
+                puzzle=False)
+    b.add_argument("input", help="a folder of puzzles or a .jsonl file")
+    b.add_argument("--genre")
+    b.add_argument("-o", "--output", help="write the JSON lines here (default: standard output)")
+    b.add_argument("--limit", type=int, help="grade at most this many puzzles")
+    b.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    b.add_argument("--max-steps", type=int, default=20000)
+    b.add_argument("--max-seconds", type=float, default=60.0)
+    command("genres", cmd_genres, "The supported genres.", puzzle=False)
+    hh = command("heuristics", cmd_heuristics, "The implemented techniques of a genre, by level.", puzzle=False)
+    hh.add_argument("--genre", required=True)
+    bm = command("benchmark", cmd_benchmark, "Grade a corpus and print speed and solve-rate figures.",
+                 puzzle=False)
+    bm.add_argument("inputs", nargs="+", help="folders or janko .jsonl files")
+    bm.add_argument("--limit", type=int, help="at most this many puzzles per input")
+    bm.add_argument("--max-seconds", type=float, default=60.0)
+    bm.add_argument("--no-unique", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.fn(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return BAD_INPUT
+    except BrokenPipeError:
+        return OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug of ours: one line, unless asked for the traceback
+        if os.environ.get("GRADER_DEBUG"):
+            raise
+        print(f"internal error: {type(exc).__name__}: {exc} (set GRADER_DEBUG=1 for details)",
+              file=sys.stderr)
+        return INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""The solve loop: always take the easiest deduction available, then start again from level 1.
+
+Each heuristic keeps a set of variables that changed since it last found nothing
+("pending"); a heuristic with nothing pending is skipped, and the pending set is passed as
+its focus so it can look only where something changed (Tatham's todo lists).
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable, Sequence
+
+import attrs
+
+from .heuristic import Heuristic, REGISTRY, check_params
+from .model import Puzzle, State
+from .steps import Deduction, Status, Step, Trace
+
+
+@attrs.frozen
+class Budget:
+    """Limits per puzzle, so nothing hangs; running out is a status, not an error."""
+    max_steps: int = 20000
+    max_seconds: float = 120.0
+
+
+class Solver:
+    def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
+                 heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
+                 validate: bool = False):
+        from .genres import genre_of
+        self.puzzle = puzzle
+        self.genre = genre_of(puzzle)
+        self.heuristics = list(heuristics if heuristics is not None
+                               else REGISTRY.for_genre(self.genre.name, max_level))
+        self.budget = budget
+        self.validate = validate
+
+    def initial_state(self) -> State:
+        return self.genre.initial_state(self.puzzle)
+
+    def solve(self, state: State | None = None, *, until: Callable[[State], bool] | None = None,
+              focus: frozenset[int] | None = None) -> Trace:
+        """Run the loop from `state`; stop when solved, stuck, contradicted, out of budget,
+        or when `until(state)` holds. `focus` says what changed since every heuristic was last
+        quiet (used by probing); None means look everywhere."""
+        start = state if state is not None else self.initial_state()
+        state = start
+        t0 = time.perf_counter()
+        deadline = t0 + self.budget.max_seconds
+        pending: dict[int, set[int] | None] = {
+            i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
+        steps: list[Step] = []
+        status, reason = Status.STUCK, ""
+        while True:
+            if state.broken:
+                status, reason = Status.CONTRADICTION, self._empty_reason(state)
+                break
+            if state.complete:
+                broken = self.genre.violations(self.puzzle, state)
+                status = Status.CONTRADICTION if broken else Status.SOLVED
+                reason = broken[0].message if broken else ""
+                break
+            if until is not None and until(state):
+                status = Status.STUCK
+                break
+            if len(steps) >= self.budget.max_steps or time.perf_counter() > deadline:
+                status, reason = Status.BUDGET, "budget exhausted"
+                break
+            found = self._next(state, pending)
+            if found is None:
+                broken = self.genre.violations(self.puzzle, state)
+                status = Status.CONTRADICTION if broken else Status.STUCK
+                reason = broken[0].message if broken else "no technique applies"
+                break
+            h, d = found
+            steps.append(Step(len(steps) + 1, h.info, d))
+            state = d.apply(state)
+            changed = {v for v, _ in d.removals}
+            for p in pending.values():
+                if p is not None:
+                    p |= changed
+        return Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
+
+    def _next(self, state: State, pending: dict[int, set[int] | None]
+              ) -> tuple[Heuristic, Deduction] | None:
+        for i, h in enumerate(self.heuristics):
+            focus = pending[i]
+            if focus is not None and not focus:
+                continue
+            d = h.first(self.puzzle, state, None if focus is None else frozenset(focus))
+            if d is None:
+                pending[i] = set()
+                continue
+            if self.validate:
+                check_params(h.info, d)
+            return h, d
+        return None
+
+    def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:
+        """The easiest deduction from `state` (for hints), looking everywhere."""
+        return self._next(state, {i: None for i in range(len(self.heuristics))})
+
+    def _empty_reason(self, state: State) -> str:
+        var = state.cands.index(0)
+        return f"{self.genre.var_name(self.puzzle, var)} has no possible value left"
+
+
+def solve(puzzle: Puzzle, state: State | None = None, *, max_level: int = 5,
+          budget: Budget = Budget()) -> Trace:
+    return Solver(puzzle, max_level=max_level, budget=budget).solve(state)

@@ -1,0 +1,136 @@
+"""Read puzzles from any supported source: a native YAML file, a janko .jsonl record, a
+genre's own file format, a puzz.link URL or a Simon Tatham game ID."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import InputError, Source
+from ..model import Puzzle
+from . import janko, puzzlink, tatham
+from .native import NativeSource
+
+NATIVE_SUFFIXES = (".yaml", ".yml")
+
+
+def _genre(name: str, src: Source, part: str | None = None):
+    from ..genres import all_genres, get
+    g = get(str(name))
+    if g is None:
+        known = ", ".join(x.name for x in all_genres())
+        raise src.error(f"unknown genre '{name}' (known: {known})", part=part)
+    return g
+
+
+def load_native(text: str, origin: str) -> Puzzle:
+    src = NativeSource(origin, text)
+    genre = _genre(src.require("genre"), src)
+    return genre.from_native(src.doc, src)
+
+
+def from_record(rec: janko.Record) -> Puzzle:
+    from ..genres import all_genres
+    for g in all_genres():
+        if rec.janko_name.lower() in (n.lower() for n in g.janko_names):
+            return g.from_janko(rec.data, rec.src)
+    raise rec.src.error(f"no genre reads janko '{rec.janko_name}' records")
+
+
+def load_file(path: Path, genre: str | None = None) -> Puzzle:
+    from ..genres import all_genres
+    origin = str(path)
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        items = [r for r in janko.read_records(path)]
+        if len(items) != 1:
+            raise InputError(origin, f"holds {len(items)} records: grade it with "
+                             "`grader batch`, or pick one as FILE.jsonl#N (N = line number)")
+        return _record_or_raise(items[0])
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(origin, "not a UTF-8 text file") from None
+    if suffix in NATIVE_SUFFIXES:
+        return load_native(text, origin)
+    src = Source(origin, text)
+    candidates = [g for g in all_genres() if suffix in getattr(g, "file_suffixes", ())]
+    if genre:
+        g = _genre(genre, src)
+        if g in candidates or not candidates:
+            return g.from_text(text, src)  # type: ignore[attr-defined]
+    for g in candidates:
+        if g.sniff(text):  # type: ignore[attr-defined]
+            return g.from_text(text, src)  # type: ignore[attr-defined]
+    raise InputError(origin, f"unknown file type '{suffix or path.name}': expected .yaml, "
+                     ".jsonl or a genre's own format (see `grader genres`)")
+
+
+def _record_or_raise(item: janko.Record | InputError) -> Puzzle:
+    if isinstance(item, InputError):
+        raise item
+    return from_record(item)
+
+
+def load(spec: str, genre: str | None = None) -> Puzzle:
+    """A puzzle from a path, `file.jsonl#N`, a puzz.link URL or a Tatham game ID."""
+    path = Path(spec)
+    if "#" in spec and spec.split("#")[0].endswith(".jsonl") and Path(spec.split("#")[0]).is_file():
+        file, wanted = spec.rsplit("#", 1)
+        for item in janko.read_records(Path(file)):
+            line = item.line if isinstance(item, InputError) else int(item.src.origin.rsplit(":", 1)[1])
+            rid = None if isinstance(item, InputError) else item.id
+            if wanted == str(line) or wanted == rid or (rid and rid.endswith("/" + wanted)):
+                return _record_or_raise(item)
+        raise InputError(file, f"no record '{wanted}' (give a line number or a record id)")
+    if path.is_file():
+        return load_file(path, genre)
+    if puzzlink.looks_like_url(spec):
+        pid, rest, src = puzzlink.parse_url(spec)
+        from ..genres import all_genres
+        for g in all_genres():
+            if pid in g.puzzlink_pids:
+                return g.from_puzzlink(puzzlink.split(pid, rest, src))
+        raise src.error(f"puzzle type '{pid}' is not supported", part="pid")
+    if tatham.looks_like_game_id(spec):
+        src = Source(spec)
+        if not genre:
+            raise src.error("a Simon Tatham game ID does not say its game: add --genre "
+                            "(for example --genre akari for Light Up)")
+        g = _genre(genre, src)
+        if not g.has_tatham:
+            raise src.error(f"{g.name} has no Simon Tatham game")
+        params, desc = tatham.split_game_id(spec, src)
+        return g.from_tatham(params, desc, src)
+    if path.suffix or "/" in spec:
+        raise InputError(spec, "no such file")
+    raise InputError(spec, "not a file, a puzz.link URL or a Simon Tatham game ID")
+
+
+def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puzzle | InputError]]:
+    """(id, puzzle or the error that stopped it) for a folder, a .jsonl file or one puzzle."""
+    path = Path(spec)
+    if path.is_dir():
+        for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            if f.suffix.lower() in (".md", ".txt") and f.name.lower() in ("readme.md", "provenance.md"):
+                continue
+            try:
+                if f.suffix.lower() == ".jsonl":
+                    yield from iter_puzzles(str(f), genre)
+                else:
+                    yield str(f), load_file(f, genre)
+            except InputError as exc:
+                yield str(f), exc
+    elif path.suffix.lower() == ".jsonl" and path.is_file():
+        for item in janko.read_records(path):
+            if isinstance(item, InputError):
+                yield f"{spec}:{item.line}", item
+                continue
+            try:
+                yield item.id, from_record(item)
+            except InputError as exc:
+                yield item.id, exc
+    else:
+        try:
+            yield spec, load(spec, genre)
+        except InputError as exc:
+            yield spec, exc

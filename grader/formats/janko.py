@@ -1,0 +1,65 @@
+"""janko.at applet records, one JSON object per line (FORMATS.md §4)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import attrs
+
+from ..errors import InputError, Source
+
+
+@attrs.frozen
+class Record:
+    id: str               # e.g. "akari/001"
+    janko_name: str       # the <Name> of the record's file path: chooses the genre
+    data: dict
+    src: Source
+
+
+def read_records(path: Path) -> Iterator[Record | InputError]:
+    """Every record of a .jsonl file; a bad line becomes an InputError in the stream."""
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            src = Source(f"{path}:{n}")
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield InputError(str(path), f"not valid JSON: {exc.msg}", n, exc.colno)
+                continue
+            if not isinstance(obj, dict) or not isinstance(obj.get("data"), dict):
+                yield InputError(str(path), "expected an object with 'file' and 'data'", n)
+                continue
+            m = re.match(r"/?([^/]+)/([^/.]+)", str(obj.get("file", "")))
+            name, number = (m.group(1), m.group(2)) if m else ("", str(n))
+            yield Record(f"{name.lower()}/{number}" if name else str(n), name, obj["data"], src)
+
+
+def field(data: dict[str, Any], key: str) -> Any:
+    """A key, ignoring the scraper's '_' duplicates (the first copy wins)."""
+    return data.get(key, data.get(key + "_"))
+
+
+def size(data: dict[str, Any], src: Source) -> tuple[int, int]:
+    """(rows, cols)."""
+    try:
+        if "rows" in data and "cols" in data:
+            return int(data["rows"]), int(data["cols"])
+        return int(data["size"]), int(data["size"])
+    except (KeyError, TypeError, ValueError):
+        raise src.error("record has no usable size (size, or rows and cols)") from None
+
+
+def grid(data: dict[str, Any], key: str, src: Source, shape: tuple[int, int]) -> list[list[str]] | None:
+    rows = field(data, key)
+    if rows is None:
+        return None
+    if isinstance(rows, str):
+        rows = [r.split() for r in rows.strip().splitlines()]
+    if len(rows) != shape[0] or any(len(r) != shape[1] for r in rows):
+        raise src.error(f"'{key}' is not {shape[0]}x{shape[1]}", part=key)
+    return [[str(t) for t in r] for r in rows]

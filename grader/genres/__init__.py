@@ -1,0 +1,49 @@
+"""The genre registry. Each genre module registers one Genre; its heuristics are plugins."""
+from __future__ import annotations
+
+import importlib
+
+from ..model import Puzzle
+from .base import Genre
+
+GENRE_MODULES = ("akari",)
+
+_GENRES: dict[str, Genre] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(genre: Genre) -> Genre:
+    if genre.name in _GENRES:
+        raise ValueError(f"genre {genre.name!r} registered twice")
+    for key in (genre.name, *genre.aliases):
+        if key in _ALIASES:
+            raise ValueError(f"genre alias {key!r} already names {_ALIASES[key]!r}")
+        _ALIASES[key] = genre.name
+    _GENRES[genre.name] = genre
+    return genre
+
+
+def _load() -> None:
+    if not _GENRES:
+        for mod in GENRE_MODULES:
+            genre = importlib.import_module(f"{__name__}.{mod}").GENRE
+            if genre.heuristics_module:
+                importlib.import_module(genre.heuristics_module)
+
+
+def all_genres() -> list[Genre]:
+    _load()
+    return [_GENRES[k] for k in sorted(_GENRES)]
+
+
+def get(name: str) -> Genre | None:
+    _load()
+    key = _ALIASES.get(name.lower().replace("_", "-"))
+    return _GENRES.get(key) if key else None
+
+
+def genre_of(puzzle: Puzzle) -> Genre:
+    g = get(puzzle.genre)
+    if g is None:
+        raise KeyError(puzzle.genre)
+    return g

@@ -1,0 +1,355 @@
+"""Akari (Light Up): place bulbs so every white cell is lit, no bulb sees another, and each
+numbered wall touches exactly that many bulbs.
+
+Variables: every cell, values EMPTY / BULB; walls are fixed EMPTY. Var = r * cols + c.
+Grid syntax: `.` white, `#` wall, `0`-`4` numbered wall; in solutions and marks also
+`*` bulb and `+` (or `-`) a cell marked empty.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+import attrs
+
+from ..errors import Source
+from ..formats import puzzlink, tatham
+from ..formats.janko import grid as janko_grid, size as janko_size
+from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..model import Cell, Meta, Puzzle, State, Violation
+from ..render import svg, text
+from . import register
+from .base import Genre
+
+EMPTY, BULB = 0, 1
+WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls
+B_EMPTY, B_BULB = 1 << EMPTY, 1 << BULB
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AkariPuzzle(Puzzle):
+    rows: int
+    cols: int
+    board: tuple[int, ...]    # WHITE, WALL or the number on a wall, row-major
+
+    genre = "akari"
+
+    def cell(self, i: int) -> Cell:
+        return Cell(*divmod(i, self.cols))
+
+    def is_white(self, i: int) -> bool:
+        return self.board[i] == WHITE
+
+    @functools.cached_property
+    def whites(self) -> tuple[int, ...]:
+        return tuple(i for i, b in enumerate(self.board) if b == WHITE)
+
+    @functools.cached_property
+    def numbered(self) -> tuple[int, ...]:
+        return tuple(i for i, b in enumerate(self.board) if b >= 0)
+
+    @functools.cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        out = []
+        for i in range(len(self.board)):
+            r, c = divmod(i, self.cols)
+            out.append(tuple(r2 * self.cols + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                             if 0 <= r2 < self.rows and 0 <= c2 < self.cols))
+        return tuple(out)
+
+    @functools.cached_property
+    def white_neighbours(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(n for n in ns if self.board[n] == WHITE) for ns in self.neighbours)
+
+    @functools.cached_property
+    def walls_next_to(self) -> tuple[tuple[int, ...], ...]:
+        """Numbered walls beside each cell."""
+        return tuple(tuple(n for n in ns if self.board[n] >= 0) for ns in self.neighbours)
+
+    @functools.cached_property
+    def lanes(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """For each white cell, its row segment and column segment (walls end them)."""
+        row_seg: dict[int, tuple[int, ...]] = {}
+        col_seg: dict[int, tuple[int, ...]] = {}
+        for step, seg_of, outer, inner in ((1, row_seg, self.rows, self.cols),
+                                           (self.cols, col_seg, self.cols, self.rows)):
+            for a in range(outer):
+                run: list[int] = []
+                for b in range(inner + 1):
+                    i = (a * self.cols + b) if step == 1 else (b * self.cols + a)
+                    if b < inner and self.board[i] == WHITE:
+                        run.append(i)
+                    else:
+                        for j in run:
+                            seg_of[j] = tuple(run)
+                        run = []
+        return tuple((row_seg.get(i, ()), col_seg.get(i, ())) for i in range(len(self.board)))
+
+    @functools.cached_property
+    def sight(self) -> tuple[frozenset[int], ...]:
+        """White cells a bulb at each white cell lights, not counting itself."""
+        return tuple(frozenset(a + b) - {i} for i, (a, b) in enumerate(self.lanes))
+
+    def around(self, focus: frozenset[int]) -> set[int]:
+        """White cells whose light or lighters may change when `focus` changes."""
+        out: set[int] = set()
+        for f in focus:
+            if self.board[f] == WHITE:
+                out.add(f)
+                out |= self.sight[f]
+        return out
+
+
+class Lighting:
+    """Derived from a state once: which cells are lit, and which cells could still light each."""
+
+    def __init__(self, puzzle: AkariPuzzle, state: State):
+        cands = state.cands
+        self.bulbs = [i for i in puzzle.whites if cands[i] == B_BULB]
+        lit = set(self.bulbs)
+        for b in self.bulbs:
+            lit |= puzzle.sight[b]
+        self.lit = lit
+        self.puzzle, self.cands = puzzle, cands
+
+    def can_be_bulb(self, i: int) -> bool:
+        return bool(self.cands[i] & B_BULB)
+
+    def lighters(self, i: int) -> list[int]:
+        """Undecided cells that could light cell i (itself included)."""
+        c = self.cands
+        out = [j for j in self.puzzle.sight[i] if c[j] == B_EMPTY | B_BULB]
+        if c[i] == B_EMPTY | B_BULB:
+            out.append(i)
+        return sorted(out)
+
+
+def lighting(puzzle: AkariPuzzle, state: State) -> Lighting:
+    return state.derived("akari.lighting", lambda: Lighting(puzzle, state))
+
+
+def wall_counts(puzzle: AkariPuzzle, state: State, w: int) -> tuple[int, list[int]]:
+    """Bulbs beside a numbered wall, and its undecided neighbours."""
+    bulbs, free = 0, []
+    for n in puzzle.white_neighbours[w]:
+        m = state.cands[n]
+        if m == B_BULB:
+            bulbs += 1
+        elif m == B_EMPTY | B_BULB:
+            free.append(n)
+    return bulbs, free
+
+
+class Akari(Genre):
+    name = "akari"
+    title = "Akari (Light Up)"
+    aliases = ("lightup", "light-up", "bijutsukan")
+    puzzle_type = AkariPuzzle
+    value_phrases = (("is empty", "is not empty"), ("holds a bulb", "holds no bulb"))
+    puzzlink_pids = ("lightup", "akari", "bijutsukan")
+    janko_names = ("Akari",)
+    has_tatham = True
+    heuristics_module = "heuristics.akari"
+    encoding = "akari.lp"
+
+    # --- variables and rules -----------------------------------------------------------
+    def initial_state(self, puzzle: AkariPuzzle) -> State:
+        return State(tuple(B_EMPTY | B_BULB if b == WHITE else B_EMPTY for b in puzzle.board))
+
+    def violations(self, puzzle: AkariPuzzle, state: State) -> list[Violation]:
+        out = []
+        light = lighting(puzzle, state)
+        for b in light.bulbs:
+            for other in puzzle.sight[b]:
+                if other > b and state.cands[other] == B_BULB:
+                    out.append(Violation(f"the bulbs at {puzzle.cell(b)} and {puzzle.cell(other)} light each other",
+                                         (puzzle.cell(b), puzzle.cell(other))))
+        for w in puzzle.numbered:
+            n = puzzle.board[w]
+            bulbs, free = wall_counts(puzzle, state, w)
+            if bulbs > n:
+                out.append(Violation(f"the {n} at {puzzle.cell(w)} touches {bulbs} bulbs", (puzzle.cell(w),)))
+            elif bulbs + len(free) < n:
+                out.append(Violation(f"the {n} at {puzzle.cell(w)} can no longer get {n} bulbs",
+                                     (puzzle.cell(w),)))
+        for i in puzzle.whites:
+            if i not in light.lit and not light.lighters(i):
+                out.append(Violation(f"no bulb can light {puzzle.cell(i)} any more", (puzzle.cell(i),)))
+        return out
+
+    def solution_state(self, puzzle: AkariPuzzle) -> State | None:
+        if puzzle.solution is None:
+            return None
+        return State(tuple(B_BULB if i in puzzle.solution else B_EMPTY for i in range(len(puzzle.board))))
+
+    # --- formats -----------------------------------------------------------------------
+    def _board_from_grid(self, grid: Grid, src: Source) -> tuple[int, ...]:
+        board = []
+        for _, _, tok in grid.cells():
+            t = tok.text
+            if t in (".", "-", "+", "*"):
+                board.append(WHITE)
+            elif t in ("#", "x", "X", "B"):
+                board.append(WALL)
+            elif t in "01234" and len(t) == 1:
+                board.append(int(t))
+            else:
+                raise bad_token(src, tok, "'.' for a white cell, '#' for a wall or 0-4 for a numbered wall")
+        return tuple(board)
+
+    def _bulbs_from_grid(self, puzzle: AkariPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+        cands = list(self.initial_state(puzzle).cands)
+        for r, c, tok in grid.cells():
+            i = r * puzzle.cols + c
+            t = tok.text
+            if puzzle.board[i] != WHITE:
+                if t not in ("#", "x", "X", "B", str(puzzle.board[i])) and not (t == "-" and not marks):
+                    raise src.error(f"{Cell(r, c)} is a wall in the puzzle but '{t}' here", tok.line, tok.col)
+                continue
+            if t in ("*", "o", "O"):
+                cands[i] = B_BULB
+            elif t in ("+", "-", "x") or (t == "." and not marks):
+                cands[i] = B_EMPTY
+            elif t != ".":
+                raise bad_token(src, tok, "'*' for a bulb, '+' for no bulb or '.'")
+        return State(tuple(cands))
+
+    def from_native(self, doc: dict[str, Any], src: NativeSource) -> AkariPuzzle:
+        grid = src.grid("grid")
+        board = self._board_from_grid(grid, src)
+        puzzle = AkariPuzzle(rows=grid.height, cols=grid.width, board=board, meta=src.meta())
+        if "solution" in doc:
+            sol = src.grid("solution")
+            expect_size(grid, sol, src)
+            state = self._bulbs_from_grid(puzzle, sol, src, marks=False)
+            puzzle = attrs.evolve(puzzle, solution=frozenset(i for i, m in enumerate(state.cands) if m == B_BULB))
+        return puzzle
+
+    def _glyph(self, puzzle: AkariPuzzle, i: int, state: State | None) -> str:
+        b = puzzle.board[i]
+        if b == WALL:
+            return "#"
+        if b >= 0:
+            return str(b)
+        if state is None:
+            return "."
+        m = state.cands[i]
+        return {B_BULB: "*", B_EMPTY: "+", 0: "!"}.get(m, ".")
+
+    def to_native(self, puzzle: AkariPuzzle) -> dict[str, Any]:
+        rows = [[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
+                for r in range(puzzle.rows)]
+        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta), "grid": grid_text(rows)}
+        sol = self.solution_state(puzzle)
+        if sol is not None:
+            doc["solution"] = grid_text([[self._glyph(puzzle, r * puzzle.cols + c, sol).replace("+", ".")
+                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
+        return doc
+
+    def parse_marks(self, puzzle: AkariPuzzle, text_: str, src: Source) -> State:
+        grid = parse_grid_text(text_, src, "marks")
+        if (grid.height, grid.width) != (puzzle.rows, puzzle.cols):
+            raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is "
+                            f"{puzzle.rows}x{puzzle.cols}", 1, 1)
+        return self._bulbs_from_grid(puzzle, grid, src, marks=True)
+
+    def from_janko(self, data: dict[str, Any], src: Source) -> AkariPuzzle:
+        rows, cols = janko_size(data, src)
+        problem = janko_grid(data, "problem", src, (rows, cols))
+        if problem is None:
+            raise src.error("record has no 'problem'")
+        board = []
+        for r, row in enumerate(problem):
+            for c, t in enumerate(row):
+                if t == "-":
+                    board.append(WHITE)
+                elif t == "x":
+                    board.append(WALL)
+                elif t in ("0", "1", "2", "3", "4"):
+                    board.append(int(t))
+                else:
+                    raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
+        solution = janko_grid(data, "solution", src, (rows, cols))
+        bulbs = None if solution is None else frozenset(
+            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row)
+            if t == "o" and board[r * cols + c] == WHITE)
+        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
+                    title=data.get("title"))
+        return AkariPuzzle(rows=rows, cols=cols, board=tuple(board), solution=bulbs, meta=meta)
+
+    def from_puzzlink(self, url: puzzlink.PuzzLink) -> AkariPuzzle:
+        values = puzzlink.decode_4cell(url, dot_value=WALL)
+        board = tuple(WHITE if v == -1 else v for v in values)
+        return AkariPuzzle(rows=url.rows, cols=url.cols, board=board,
+                           meta=Meta(origin=url.src.origin, source="puzz.link"))
+
+    def from_tatham(self, params: str, desc: str, src: Source) -> AkariPuzzle:
+        w, h, _ = tatham.parse_size(params, src)
+        board: list[int] = []
+        for k, ch in enumerate(desc):
+            run = tatham.run_length(ch)
+            if run is not None:
+                board.extend([WHITE] * run)
+            elif ch == "B":
+                board.append(WALL)
+            elif ch in "01234":
+                board.append(int(ch))
+            else:
+                raise src.error(f"unexpected '{ch}' at character {k + 1} of the description",
+                                part="description")
+        if len(board) != w * h:
+            raise src.error(f"the description covers {len(board)} cells, {w}x{h} needs {w * h}",
+                            part="description")
+        return AkariPuzzle(rows=h, cols=w, board=tuple(board),
+                           meta=Meta(origin=src.origin, source="Simon Tatham's Light Up", label=None))
+
+    # --- rendering ---------------------------------------------------------------------
+    def render_text(self, puzzle: AkariPuzzle, state: State | None = None) -> str:
+        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
+                          for r in range(puzzle.rows)])
+
+    def render_svg(self, puzzle: AkariPuzzle, state: State | None = None,
+                   highlights: Sequence[tuple[str, Sequence[int]]] = ()) -> str:
+        canvas = svg.Canvas(puzzle.rows, puzzle.cols)
+        lit = lighting(puzzle, state).lit if state is not None else set()
+        for i, b in enumerate(puzzle.board):
+            cell = puzzle.cell(i)
+            if b != WHITE:
+                canvas.fill(cell, "#222")
+                if b >= 0:
+                    canvas.text(cell, str(b), "#fff")
+                continue
+            if i in lit:
+                canvas.fill(cell, "#fff3b0")
+            if state is not None:
+                if state.cands[i] == B_BULB:
+                    canvas.circle(cell, 0.3, "#ffd600", "#8a6d00")
+                elif state.cands[i] == B_EMPTY and i not in lit:
+                    canvas.dot(cell)
+        for role, vars_ in highlights:
+            canvas.highlight([puzzle.cell(v) for v in vars_], role)
+        return canvas.to_svg()
+
+    # --- exact solver ------------------------------------------------------------------
+    def asp_facts(self, puzzle: AkariPuzzle) -> str:
+        out = []
+        for i, b in enumerate(puzzle.board):
+            r, c = divmod(i, puzzle.cols)
+            if b == WHITE:
+                out.append(f"white({r},{c}).")
+            else:
+                out.append(f"wall({r},{c}).")
+                if b >= 0:
+                    out.append(f"clue({r},{c},{b}).")
+        return "\n".join(out)
+
+    def state_from_model(self, puzzle: AkariPuzzle, atoms: Sequence[Any]) -> State:
+        bulbs = {a.arguments[0].number * puzzle.cols + a.arguments[1].number
+                 for a in atoms if a.name == "bulb"}
+        return State(tuple(B_BULB if i in bulbs else B_EMPTY for i in range(len(puzzle.board))))
+
+    def answer_json(self, puzzle: AkariPuzzle, state: State) -> Any:
+        return {"bulbs": [str(puzzle.cell(i)) for i in puzzle.whites if state.cands[i] == B_BULB]}
+
+
+GENRE = register(Akari())

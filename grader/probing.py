@@ -1,0 +1,148 @@
+"""Level 5, shared by every genre: assume something, fill in greedily with the easier
+levels, keep what every branch agrees on, and drop what leads to a contradiction.
+
+The fill in a branch only ever uses sound heuristics from the assumed state, so whatever a
+branch derives follows from its assumption; a broken branch refutes its assumption, and a
+candidate no surviving branch keeps is impossible. Branches are explored with a small step
+budget first, so the shortest refutation is the one a reader sees.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, Sequence
+
+import attrs
+
+from .engine import Budget, Solver
+from .heuristic import Heuristic, REGISTRY, heuristic
+from .model import Puzzle, State, values_of
+from .steps import Deduction, Status, Trace
+
+BRANCH_BUDGETS = (12, 400)     # steps per branch: a quick look first, then a long one
+
+
+@attrs.frozen(eq=False)
+class Branch:
+    """One assumption and where greedy filling took it."""
+    label: str
+    trace: Trace
+
+    @property
+    def refuted(self) -> bool:
+        return self.trace.status is Status.CONTRADICTION
+
+
+def fill(puzzle: Puzzle, state: State, changed: Iterable[int], max_level: int,
+         max_steps: int, heuristics: Sequence[Heuristic] | None = None) -> Trace:
+    """Greedy fill from an assumed state with the heuristics below level 5."""
+    solver = Solver(puzzle, max_level=max_level, heuristics=heuristics,
+                    budget=Budget(max_steps=max_steps, max_seconds=30.0))
+    return solver.solve(state, focus=frozenset(changed))
+
+
+def agreed_removals(state: State, finals: Sequence[State]) -> tuple[tuple[int, int], ...]:
+    """Candidates that no branch keeps: what every branch agrees is impossible."""
+    n = len(state.cands)
+    union = [0] * n
+    for f in finals:
+        for v, m in enumerate(f.cands):
+            union[v] |= m
+    return tuple((v, state.cands[v] & ~union[v]) for v in range(n) if state.cands[v] & ~union[v])
+
+
+def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
+            max_level: int, max_steps: int, heuristics: Sequence[Heuristic] | None = None,
+            stop_on_refutation: bool = True) -> list[Branch]:
+    branches = []
+    for label, assumed, changed in assumptions:
+        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics)
+        branches.append(Branch(label, trace))
+        if stop_on_refutation and branches[-1].refuted:
+            break
+    return branches
+
+
+def branch_deduction(puzzle: Puzzle, state: State,
+                     assumptions: Sequence[tuple[str, State, Iterable[int]]], *,
+                     max_level: int = 4, max_steps: int = BRANCH_BUDGETS[-1],
+                     heuristics: Sequence[Heuristic] | None = None) -> Deduction | None:
+    """Explore assumptions that together cover every possibility (for genre-specific
+    level-5 heuristics: every way to fulfil a clue, to grow an island, ...). Refuted
+    branches drop out; what no surviving branch keeps is impossible.
+    Params: outcome (the sentence), cases, steps."""
+    from .explain import describe_removals
+    branches = explore(puzzle, state, assumptions, max_level, max_steps, heuristics,
+                       stop_on_refutation=False)
+    live = [b for b in branches if not b.refuted]
+    if not live:
+        return None
+    removals = agreed_removals(state, [b.trace.final for b in live])
+    if not removals:
+        return None
+    dropped = len(branches) - len(live)
+    outcome = (f"{len(live)} of the {len(branches)} cases survive" if dropped
+               else f"in all {len(branches)} cases") + \
+        f" easier steps agree that {describe_removals(puzzle, state, removals)}"
+    return Deduction(removals, {"outcome": outcome, "cases": len(branches),
+                                "steps": max(len(b.trace.steps) for b in live)},
+                     detail=tuple(branches))
+
+
+def probe_order(state: State, candidates: Iterable[int] | None = None) -> list[int]:
+    """Undecided variables, fewest candidates first (spec/solver-design.md), then in order."""
+    vs = state.undecided() if candidates is None else [v for v in candidates if not state.decided(v)]
+    return sorted(vs, key=lambda v: (state.cands[v].bit_count(), v))
+
+
+def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
+               heuristics: Sequence[Heuristic]) -> Deduction | None:
+    """Try every candidate of one variable; refute one, or keep what all agree on."""
+    from .explain import describe_removals, value_phrase, var_name
+    name = var_name(puzzle, var)
+    vals = values_of(state.cands[var])
+    assumptions = [(f"{name} {value_phrase(puzzle, val)}", state.restrict(var, 1 << val), (var,))
+                   for val in vals]
+    branches = explore(puzzle, state, assumptions, max_level, max_steps, heuristics)
+    for val, b in zip(vals, branches):
+        if b.refuted:
+            removals = ((var, 1 << val),)
+            outcome = (f"if {b.label}, {_count(len(b.trace.steps))} lead to a contradiction "
+                       f"({b.trace.reason or 'a rule is broken'}); so "
+                       f"{describe_removals(puzzle, state, removals)}")
+            return Deduction(removals, {"cell": name, "outcome": outcome,
+                                        "steps": len(b.trace.steps)}, detail=(b,))
+    removals = agreed_removals(state, [b.trace.final for b in branches])
+    if not removals:
+        return None
+    outcome = (f"whether {' or '.join(b.label for b in branches)}, easier steps lead to "
+               f"{describe_removals(puzzle, state, removals)}")
+    return Deduction(removals, {"cell": name, "outcome": outcome,
+                                "steps": max(len(b.trace.steps) for b in branches)},
+                     (var,), detail=tuple(branches))
+
+
+def _count(n: int) -> str:
+    return "one easier step would" if n == 1 else f"{n} easier steps would"
+
+
+PROBE_TEMPLATE = "Trial at {cell}: {outcome}."
+
+
+def register_probing(genre: str, *, id: str | None = None, name: str = "Trial and error",
+                     max_level: int = 4, order: int = 90,
+                     candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
+                     catalogue: str = "") -> Heuristic:
+    """The generic level-5 heuristic for a genre: probe one variable at a time."""
+    hid = id or f"{genre}.trial-and-error"
+
+    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        lower = [h for h in REGISTRY.for_genre(genre, max_level)]
+        order_ = probe_order(state, candidates(puzzle, state) if candidates else None)
+        for steps in BRANCH_BUDGETS:
+            for var in order_:
+                d = probe_cell(puzzle, state, var, max_level, steps, lower)
+                if d is not None:
+                    yield d
+                    return
+
+    return heuristic(id=hid, name=name, genre=genre, level=5, order=order, template=PROBE_TEMPLATE,
+                     nudge="Try a hypothesis at {cell}.", catalogue=catalogue)(find)

@@ -1,0 +1,271 @@
+"""Akari techniques, by level (spec/heuristics-catalogue.txt, AKARI).
+
+Every find(puzzle, state, focus) yields Deductions; `focus` holds the cells changed since the
+technique last found nothing, so it only looks where something may have changed.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterable, Iterator
+
+from grader.genres.akari import B_BULB, B_EMPTY, BULB, EMPTY, WHITE, AkariPuzzle, lighting, wall_counts
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import register_probing
+from grader.steps import Deduction
+
+GENRE = "akari"
+FREE = B_EMPTY | B_BULB
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def walls_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    if focus is None:
+        return puzzle.numbered
+    return sorted({w for f in focus for w in puzzle.walls_next_to[f]})
+
+
+def cells_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    return puzzle.whites if focus is None else sorted(puzzle.around(focus))
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="akari.bulb-lights-lines", name="A bulb lights its lines", genre=GENRE, level=1, order=1,
+           template="The bulb at {bulb} lights its row and column up to the walls, "
+                    "so {cells} cannot hold a bulb.",
+           nudge="Look along the row and column of the bulb at {bulb}.",
+           catalogue="(rule) no bulb shines on another")
+def bulb_lights_lines(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    bulbs = lighting(puzzle, state).bulbs if focus is None else sorted(f for f in focus if cands[f] == B_BULB)
+    for b in bulbs:
+        seen = sorted(j for j in puzzle.sight[b] if cands[j] & B_BULB)
+        d = Deduction.build(state, exclude={j: BULB for j in seen}, premises=[b],
+                            params={"bulb": puzzle.cell(b), "cells": [puzzle.cell(j) for j in seen]})
+        if d:
+            yield d
+
+
+@heuristic(id="akari.wall-satisfied", name="A satisfied wall", genre=GENRE, level=1, order=2,
+           template="The {n} at {wall} already touches {bulbs}, so {cells} beside it cannot hold a bulb.",
+           nudge="Count the bulbs around the {n} at {wall}.",
+           catalogue="if a wall already has its n lights, fill in all free neighbours with empty")
+def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for w in walls_to_check(puzzle, focus):
+        n = puzzle.board[w]
+        bulbs, free = wall_counts(puzzle, state, w)
+        if free and bulbs == n:
+            yield Deduction.build(state, put={f: EMPTY for f in free}, cells=[puzzle.cell(w)],
+                                  params={"n": n, "wall": puzzle.cell(w), "bulbs": plural(n, "bulb"),
+                                          "cells": [puzzle.cell(f) for f in free]})
+
+
+@heuristic(id="akari.wall-needs-all", name="A wall needs every free neighbour", genre=GENRE, level=1,
+           order=3,
+           template="The {n} at {wall} needs {need} and has exactly that many free neighbours, "
+                    "so {cells} hold bulbs.",
+           nudge="Count the free cells around the {n} at {wall}.",
+           catalogue="if a wall will have n lights after lighting up all adjacent free cells, do it")
+def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for w in walls_to_check(puzzle, focus):
+        n = puzzle.board[w]
+        bulbs, free = wall_counts(puzzle, state, w)
+        if free and bulbs + len(free) == n:
+            yield Deduction.build(state, put={f: BULB for f in free}, cells=[puzzle.cell(w)],
+                                  params={"n": n, "wall": puzzle.cell(w),
+                                          "need": plural(n - bulbs, "more bulb"),
+                                          "cells": [puzzle.cell(f) for f in free]})
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+@heuristic(id="akari.only-one-lighter", name="Only one cell can light it", genre=GENRE, level=2, order=1,
+           template="{cell} is still dark and only {source} can light it, so {source} holds a bulb.",
+           nudge="Which cells could still light {cell}?",
+           catalogue="if there is an unlit empty cell and only one unfilled cell which can reach it, "
+                     "that cell must be light")
+def only_one_lighter(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    light = lighting(puzzle, state)
+    for i in cells_to_check(puzzle, focus):
+        if state.cands[i] == B_EMPTY and i not in light.lit:
+            sources = light.lighters(i)
+            if len(sources) == 1:
+                s = sources[0]
+                yield Deduction.build(state, put={s: BULB}, premises=[i],
+                                      params={"cell": puzzle.cell(i), "source": puzzle.cell(s)})
+
+
+@heuristic(id="akari.isolated-cell", name="A cell that sees no free cell", genre=GENRE, level=2, order=2,
+           template="{cell} is dark and no other cell that could hold a bulb can see it, "
+                    "so it must hold a bulb itself.",
+           nudge="How can {cell} be lit?",
+           catalogue="if an unfilled cell can't see any other unfilled cells, it must contain bulb")
+def isolated_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    light = lighting(puzzle, state)
+    for i in cells_to_check(puzzle, focus):
+        if state.cands[i] == FREE and i not in light.lit and light.lighters(i) == [i]:
+            yield Deduction.build(state, put={i: BULB}, params={"cell": puzzle.cell(i)})
+
+
+def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
+    """A numbered wall that a bulb at x would leave short of bulbs (or give too many)."""
+    seen = puzzle.sight[x]
+    walls = {w for j in seen | {x} for w in puzzle.walls_next_to[j]}
+    for w in sorted(walls):
+        n = puzzle.board[w]
+        bulbs, free = wall_counts(puzzle, state, w)
+        beside = x in puzzle.white_neighbours[w]
+        still = [f for f in free if f != x and f not in seen]
+        if bulbs + beside > n or bulbs + beside + len(still) < n:
+            return w
+    return None
+
+
+@heuristic(id="akari.bulb-starves-wall", name="A bulb here would starve a wall", genre=GENRE, level=2,
+           order=3,
+           template="A bulb at {cell} would light {lit}, leaving the {n} at {wall} too few places "
+                    "for its bulbs, so {cell} is empty.",
+           nudge="What would a bulb at {cell} do to the {n} at {wall}?",
+           catalogue="if a light diagonally adjacent to a wall causes that wall to not being able to "
+                     "fulfill its number of required adjacent lights: that cell must be empty")
+def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if focus is None:
+        xs: Iterable[int] = puzzle.whites
+    else:
+        near = set(focus)
+        for w in walls_to_check(puzzle, focus):
+            near.update(puzzle.white_neighbours[w])
+        xs = sorted(puzzle.around(frozenset(near)))
+    for x in xs:
+        if state.cands[x] != FREE:
+            continue
+        w = starved_wall(puzzle, state, x)
+        if w is not None:
+            lit = sorted(f for f in wall_counts(puzzle, state, w)[1] if f in puzzle.sight[x])
+            yield Deduction.build(state, put={x: EMPTY}, cells=[puzzle.cell(w)],
+                                  params={"cell": puzzle.cell(x), "n": puzzle.board[w], "wall": puzzle.cell(w),
+                                          "lit": [puzzle.cell(f) for f in lit] or "nothing it needs"})
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="akari.bulb-darkens-cell", name="A bulb here would leave a cell dark", genre=GENRE, level=3,
+           order=1,
+           template="Only {sources} can light {dark}; a bulb at {cell} would see all of them and leave "
+                    "{dark} dark, so {cell} is empty.",
+           nudge="Which cells could still light {dark}?",
+           catalogue="* if putting a bulb on a cell makes it impossible to light up some cell on the "
+                     "board, that cell must be empty")
+def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    light = lighting(puzzle, state)
+    for y in cells_to_check(puzzle, focus):
+        if y in light.lit:
+            continue
+        sources = light.lighters(y)
+        if len(sources) < 2:
+            continue
+        common = set.intersection(*(set(puzzle.sight[s]) for s in sources)) - set(sources)
+        blockers = sorted(x for x in common if state.cands[x] == FREE)
+        if blockers:
+            x = blockers[0]
+            yield Deduction.build(state, put={x: EMPTY}, premises=[y], region=sources,
+                                  params={"cell": puzzle.cell(x), "dark": puzzle.cell(y),
+                                          "sources": [puzzle.cell(s) for s in sources]})
+
+
+def choices(puzzle: AkariPuzzle, state: State) -> list[tuple[tuple[int, int], str]]:
+    """Pairs of cells of which at least one holds a bulb, with the reason."""
+    light = lighting(puzzle, state)
+    out = []
+    for w in puzzle.numbered:
+        bulbs, free = wall_counts(puzzle, state, w)
+        if len(free) == 2 and puzzle.board[w] - bulbs == 1:
+            out.append(((free[0], free[1]), f"the {puzzle.board[w]} at {puzzle.cell(w)}"))
+    for y in puzzle.whites:
+        if y not in light.lit:
+            sources = light.lighters(y)
+            if len(sources) == 2:
+                out.append(((sources[0], sources[1]), f"to light {puzzle.cell(y)}"))
+    return out
+
+
+@heuristic(id="akari.two-pairs", name="Two pairs light two lanes", genre=GENRE, level=3, order=2,
+           template="One of {first} must hold a bulb ({why_first}), and one of {second} "
+                    "({why_second}); every way to choose them {result}.",
+           nudge="Compare the choices {first} and {second}.",
+           catalogue="* check if there exist two walls each having two possible light sites, "
+                     "forcing all other cells in two lanes to be empty")
+def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    pairs = choices(puzzle, state)
+    by_cell: dict[int, list[int]] = {}
+    for k, (pair, _) in enumerate(pairs):
+        for x in pair:
+            by_cell.setdefault(x, []).append(k)
+    for k1, (p1, why1) in enumerate(pairs):
+        related = {k2 for x in p1 for y in puzzle.sight[x] for k2 in by_cell.get(y, ()) if k2 > k1}
+        for k2 in sorted(related):
+            p2, why2 = pairs[k2]
+            if set(p1) == set(p2):
+                continue
+            combos = [(a, b) for a in p1 for b in p2 if a == b or b not in puzzle.sight[a]]
+            if not combos:
+                continue
+            params = {"first": [puzzle.cell(c) for c in p1], "why_first": why1,
+                      "second": [puzzle.cell(c) for c in p2], "why_second": why2}
+            if len(combos) == 1:
+                a, b = combos[0]
+                d = Deduction.build(state, put={a: BULB, b: BULB}, region=p1 + p2,
+                                    params={**params, "result": f"but one conflicts, so "
+                                            f"{puzzle.cell(a)} and {puzzle.cell(b)} hold bulbs"})
+                if d:
+                    yield d
+                    continue
+            lit_always = None
+            for a, b in combos:
+                lit = (puzzle.sight[a] | puzzle.sight[b]) - {a, b}
+                lit_always = lit if lit_always is None else lit_always & lit
+            dark = sorted(x for x in (lit_always or ()) if state.cands[x] == FREE)
+            if dark:
+                yield Deduction.build(state, put={x: EMPTY for x in dark}, region=p1 + p2,
+                                      params={**params, "result": f"lights {', '.join(str(puzzle.cell(x)) for x in dark)}, "
+                                              "so no bulb goes there"})
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+@heuristic(id="akari.interchangeable-bulbs", name="Interchangeable bulbs", genre=GENRE, level=4, order=1,
+           uses_uniqueness=True,
+           template="A bulb at {first} or at {second} would light exactly the same dark cells, rule out "
+                    "the same cells and touch no number; if either held the bulb, the other could take "
+                    "its place and the puzzle would have two solutions. So neither holds a bulb.",
+           nudge="Look at {first} and {second}: what tells them apart?",
+           catalogue="* if there are multiple ways of placing bulb and all of them light up the same "
+                     "cells and none are next to numbers, then none of these cells can contain bulb")
+def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    light = lighting(puzzle, state)
+
+    def signature(x: int) -> tuple[frozenset[int], frozenset[int]]:
+        reach = puzzle.sight[x] | {x}
+        return (frozenset(j for j in reach if j not in light.lit),
+                frozenset(j for j in reach if state.cands[j] == FREE))
+
+    for x in puzzle.whites:
+        if state.cands[x] != FREE or puzzle.walls_next_to[x] or x in light.lit:
+            continue
+        for y in sorted(puzzle.sight[x]):
+            if y < x or state.cands[y] != FREE or puzzle.walls_next_to[y] or y in light.lit:
+                continue
+            if signature(x) == signature(y):
+                yield Deduction.build(state, put={x: EMPTY, y: EMPTY},
+                                      params={"first": puzzle.cell(x), "second": puzzle.cell(y)})
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+trial_and_error = register_probing(
+    GENRE, catalogue="for a cell: assume that it has bulb, then fill in greedily; then assume it's "
+                     "empty; keep what both agree on, or drop an assumption that contradicts")
