@@ -63,6 +63,15 @@ class Deduction:
     def apply(self, state: State) -> State:
         return state.remove(self.removals)
 
+    def highlights(self) -> list[tuple[str, tuple[int | Cell, ...]]]:
+        """(role, variables or cells) for renderers: what changed, what it used, where it looked."""
+        out: list[tuple[str, tuple[int | Cell, ...]]] = [("target", self.targets)]
+        if self.premises or self.cells:
+            out.append(("premise", tuple(self.premises) + tuple(self.cells)))
+        if self.region:
+            out.append(("region", tuple(self.region)))
+        return out
+
 
 class Status(str, enum.Enum):
     SOLVED = "solved"                # every variable decided, no rule broken

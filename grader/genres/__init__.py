@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from ..model import Puzzle
 from .base import Genre
-
-GENRE_MODULES = ("akari",)
 
 _GENRES: dict[str, Genre] = {}
 _ALIASES: dict[str, str] = {}
@@ -24,11 +23,15 @@ def register(genre: Genre) -> Genre:
 
 
 def _load() -> None:
-    if not _GENRES:
-        for mod in GENRE_MODULES:
-            genre = importlib.import_module(f"{__name__}.{mod}").GENRE
-            if genre.heuristics_module:
-                importlib.import_module(genre.heuristics_module)
+    """Import every genre module in this package (each registers its GENRE) and its techniques."""
+    if _GENRES:
+        return
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name == "base" or info.name.startswith("_"):
+            continue
+        genre = getattr(importlib.import_module(f"{__name__}.{info.name}"), "GENRE", None)
+        if genre is not None and genre.heuristics_module:
+            importlib.import_module(genre.heuristics_module)
 
 
 def all_genres() -> list[Genre]:

@@ -182,6 +182,9 @@ class Akari(Genre):
             return None
         return State(tuple(B_BULB if i in puzzle.solution else B_EMPTY for i in range(len(puzzle.board))))
 
+    def solution_from_state(self, puzzle: AkariPuzzle, state: State) -> frozenset[int]:
+        return frozenset(i for i in puzzle.whites if state.cands[i] == B_BULB)
+
     # --- formats -----------------------------------------------------------------------
     def _board_from_grid(self, grid: Grid, src: Source) -> tuple[int, ...]:
         board = []
@@ -309,7 +312,7 @@ class Akari(Genre):
                           for r in range(puzzle.rows)])
 
     def render_svg(self, puzzle: AkariPuzzle, state: State | None = None,
-                   highlights: Sequence[tuple[str, Sequence[int]]] = ()) -> str:
+                   highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
         canvas = svg.Canvas(puzzle.rows, puzzle.cols)
         lit = lighting(puzzle, state).lit if state is not None else set()
         for i, b in enumerate(puzzle.board):
@@ -326,8 +329,8 @@ class Akari(Genre):
                     canvas.circle(cell, 0.3, "#ffd600", "#8a6d00")
                 elif state.cands[i] == B_EMPTY and i not in lit:
                     canvas.dot(cell)
-        for role, vars_ in highlights:
-            canvas.highlight([puzzle.cell(v) for v in vars_], role)
+        for role, items in highlights:
+            canvas.highlight([i if isinstance(i, Cell) else puzzle.cell(i) for i in items], role)
         return canvas.to_svg()
 
     # --- exact solver ------------------------------------------------------------------

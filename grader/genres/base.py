@@ -44,6 +44,10 @@ class Genre:
         """The given solution as a complete state, when the input carried one."""
         return None
 
+    def solution_from_state(self, puzzle: Puzzle, state: State) -> Any:
+        """The inverse: a complete state in the form of `puzzle.solution`."""
+        raise NotImplementedError
+
     # --- formats ---------------------------------------------------------------------
     def from_native(self, doc: dict[str, Any], src: "NativeSource") -> Puzzle:
         raise NotImplementedError
@@ -60,6 +64,16 @@ class Genre:
     def from_tatham(self, params: str, desc: str, src: Source) -> Puzzle:
         raise src.error(f"Simon Tatham game IDs are not supported for {self.name}")
 
+    # A genre's own file formats (e.g. `.non`, `.lp`, boxed arrow grids): suffixes it reads,
+    # a sniff test when several genres share a suffix, and the reader.
+    file_suffixes: ClassVar[tuple[str, ...]] = ()
+
+    def sniff(self, text: str) -> bool:
+        return True
+
+    def from_text(self, text: str, src: Source) -> Puzzle:
+        raise src.error(f"{self.name} has no plain-text format")
+
     def parse_marks(self, puzzle: Puzzle, text: str, src: Source) -> State:
         """A player's marks, in the native grid syntax, as a state."""
         raise src.error(f"player marks are not supported for {self.name}")
@@ -69,7 +83,9 @@ class Genre:
         raise NotImplementedError
 
     def render_svg(self, puzzle: Puzzle, state: State | None = None,
-                   highlights: Sequence[tuple[str, Sequence[int]]] = ()) -> str:
+                   highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
+        """An SVG board. highlights: (role, items) with role target/premise/region/mistake
+        and items that are variables (ints) or Cells (clue cells)."""
         raise NotImplementedError
 
     # --- exact solver ----------------------------------------------------------------
@@ -92,6 +108,10 @@ class Genre:
 
     def answer_json(self, puzzle: Puzzle, state: State) -> Any:
         return self.render_text(puzzle, state).splitlines()
+
+    def answer_asp(self, puzzle: Puzzle, state: State) -> str:
+        """The solution as ASP facts (`grader solve --format asp`)."""
+        raise NotImplementedError(f"{self.name} has no ASP answer format")
 
 
 # Imported late for type names only.

@@ -1,0 +1,119 @@
+"""Shared test helpers: corpus access, soundness against the unique solution, must-fire cases."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import pytest
+
+from grader import exact
+from grader.engine import Budget, Solver
+from grader.formats import from_record, load
+from grader.formats.janko import read_records
+from grader.genres import genre_of
+from grader.heuristic import Heuristic, REGISTRY, check_params
+from grader.model import Puzzle, State
+from grader.steps import Status
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "corpus"
+
+
+def shared(path: str) -> Path:
+    """A file of ../shared/corpus, or skip the test when it is absent."""
+    p = SHARED / path
+    if not p.exists():
+        pytest.skip(f"{p} is absent (the evaluation corpus is read at run time only)")
+    return p
+
+
+def janko(genre: str, count: int, seed: int = 0, max_cells: int | None = None) -> list[Puzzle]:
+    """A reproducible sample of janko puzzles of one genre (skips when the corpus is absent)."""
+    path = shared(f"janko/{genre}.jsonl")
+    puzzles = []
+    for rec in read_records(path):
+        if isinstance(rec, Exception):
+            continue
+        if max_cells is not None:
+            d = rec.data
+            cells = int(d.get("rows", d.get("size", 0))) * int(d.get("cols", d.get("size", 0)))
+            if cells > max_cells:
+                continue
+        puzzles.append(rec)
+    random.Random(seed).shuffle(puzzles)
+    return [from_record(r) for r in puzzles[:count]]
+
+
+def reference(puzzle: Puzzle) -> State:
+    """The unique solution, checked with the exact solver (and against the given one)."""
+    result = exact.solve(puzzle)
+    assert result.verdict is exact.Verdict.UNIQUE, f"{puzzle.meta.origin}: {result.verdict.value}"
+    given = genre_of(puzzle).solution_state(puzzle)
+    if given is not None:
+        assert given == result.solution
+    return result.solution
+
+
+def assert_sound_path(puzzle: Puzzle, solution: State | None = None, start: State | None = None,
+                      budget: Budget = Budget(max_steps=5000, max_seconds=60)) -> Status:
+    """Solve with every heuristic; each deduction must keep the true value of every variable."""
+    solution = solution or reference(puzzle)
+    solver = Solver(puzzle, budget=budget, validate=True)
+    trace = solver.solve(start)
+    genre = genre_of(puzzle)
+    for step, before, after in trace.states():
+        for var, mask in step.deduction.removals:
+            assert not mask & solution.cands[var], (
+                f"{puzzle.meta.origin}: step {step.number} ({step.heuristic.id}) removes the true value "
+                f"of {genre.var_name(puzzle, var)}: {step.deduction.params}")
+    return trace.status
+
+
+def random_partial(puzzle: Puzzle, solution: State, rng: random.Random, fraction: float) -> State:
+    """The start state with a random share of variables set to their true values."""
+    start = genre_of(puzzle).initial_state(puzzle)
+    cands = list(start.cands)
+    for v in range(len(cands)):
+        if rng.random() < fraction:
+            cands[v] &= solution.cands[v]
+    return State(tuple(cands))
+
+
+def assert_all_sound(h: Heuristic, puzzle: Puzzle, state: State, solution: State) -> int:
+    """Every deduction a heuristic lists from a correct state keeps the true values."""
+    n = 0
+    for d in h.find(puzzle, state):
+        check_params(h.info, d)
+        for var, mask in d.removals:
+            assert not mask & solution.cands[var], f"{h.id} is unsound at var {var}: {d.params}"
+        n += 1
+    return n
+
+
+def fires(hid: str, puzzle: Puzzle, state: State | None = None) -> list:
+    h = REGISTRY.get(hid)
+    state = state or genre_of(puzzle).initial_state(puzzle)
+    found = list(h.find(puzzle, state))
+    for d in found:
+        check_params(h.info, d)
+    return found
+
+
+def decided_by(found: Iterable, puzzle: Puzzle, state: State) -> dict[str, str]:
+    """{var name: what it became} over a list of deductions, for readable assertions."""
+    genre = genre_of(puzzle)
+    out = {}
+    for d in found:
+        after = d.apply(state)
+        for var, _ in d.removals:
+            v = after.value(var)
+            out[genre.var_name(puzzle, var)] = genre.value_phrases[v][0] if v is not None else "narrowed"
+    return out
+
+
+def native(text: str, origin: str = "<test>") -> Puzzle:
+    from grader.formats import load_native
+    return load_native(text, origin)
