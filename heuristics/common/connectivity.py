@@ -1,0 +1,325 @@
+"""Connectivity for grid shading genres (Nurikabe, Hitori, Heyawake, Kuromasu).
+
+Every cell is one variable with two candidates, shaded and unshaded; the genre says which bit
+is which. This module knows no genre: it answers questions about one *side* (the cells that
+are, or may be, of one colour) in one state.
+
+The stable API
+--------------
+GridGraph(rows, cols)                 topology, built once per puzzle (keep it in a
+                                      cached_property): neighbours, 2x2 blocks, Cell names.
+side(graph, state, bit)               a Side, computed once per state via state.derived:
+    .decided        cells whose only candidate is `bit`
+    .possible       cells that still have `bit` as a candidate (decided ones included)
+    .decided_parts  components of decided cells (Parts: .cells, .of[cell] -> index or -1)
+    .possible_parts components of possible cells
+    .apart          for a side that must be one connected area: groups of decided cells
+                    that can no longer meet (empty when they still can)
+    .stranded       possible, undecided cells that cannot join the decided cells
+    .cuts           {undecided cell: (a, b)}: removing the cell from the side would separate
+                    the decided cells a and b, so the cell must take `bit` (articulation
+                    points, Tarjan, linear time)
+    .liberties(k)   undecided possible cells beside decided part k, where it could grow
+reach(graph, sources, passable, limit) breadth-first distances, for "can an island get there".
+adjacent_pairs / shaded_neighbours    "no two shaded cells touch".
+pool_blocks(graph, cands, bit)        2x2 blocks by how many cells are decided `bit`.
+Violations: disconnected(), adjacent_shaded(), pools(): ready-made messages for a genre's
+violations().
+
+Every function is pure and reads only the candidates, so deductions built on it are sound.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Iterable, Iterator, Sequence
+
+import attrs
+
+from grader.model import Cell, State, Violation
+
+
+@attrs.frozen(slots=False)
+class GridGraph:
+    """The 4-neighbour topology of a rows x cols grid; var = r * cols + c."""
+    rows: int
+    cols: int
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def cell(self, i: int) -> Cell:
+        return Cell(*divmod(i, self.cols))
+
+    def cells(self, items: Iterable[int]) -> list[Cell]:
+        return [self.cell(i) for i in sorted(items)]
+
+    @functools.cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        out = []
+        for i in range(self.size):
+            r, c = divmod(i, self.cols)
+            out.append(tuple(r2 * self.cols + c2 for r2, c2 in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
+                             if 0 <= r2 < self.rows and 0 <= c2 < self.cols))
+        return tuple(out)
+
+    @functools.cached_property
+    def blocks(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Every 2x2 block, as its four cells (top-left first)."""
+        c = self.cols
+        return tuple((i, i + 1, i + c, i + c + 1) for r in range(self.rows - 1)
+                     for i in range(r * c, r * c + c - 1))
+
+    @functools.cached_property
+    def blocks_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices of the 2x2 blocks it belongs to."""
+        out: list[list[int]] = [[] for _ in range(self.size)]
+        for k, block in enumerate(self.blocks):
+            for i in block:
+                out[i].append(k)
+        return tuple(tuple(b) for b in out)
+
+    def around(self, focus: Iterable[int], radius: int = 1) -> set[int]:
+        """The focus cells and every cell within `radius` steps of them."""
+        seen = set(focus)
+        frontier = list(seen)
+        for _ in range(radius):
+            nxt = []
+            for i in frontier:
+                for n in self.neighbours[i]:
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        return seen
+
+
+@attrs.frozen
+class Parts:
+    """Connected components of a set of cells: `cells[k]` is component k (sorted), and
+    `of[i]` the component of cell i, or -1 when i is not in the set."""
+    cells: tuple[tuple[int, ...], ...]
+    of: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+
+def components(graph: GridGraph, members: Sequence[bool]) -> Parts:
+    """Connected components of the cells i with members[i] true."""
+    of = [-1] * graph.size
+    parts: list[tuple[int, ...]] = []
+    nbrs = graph.neighbours
+    for start in range(graph.size):
+        if not members[start] or of[start] >= 0:
+            continue
+        k = len(parts)
+        of[start] = k
+        stack, comp = [start], [start]
+        while stack:
+            i = stack.pop()
+            for n in nbrs[i]:
+                if members[n] and of[n] < 0:
+                    of[n] = k
+                    stack.append(n)
+                    comp.append(n)
+        parts.append(tuple(sorted(comp)))
+    return Parts(tuple(parts), tuple(of))
+
+
+def reach(graph: GridGraph, sources: Iterable[int], passable: Sequence[bool],
+          limit: int | None = None) -> dict[int, int]:
+    """Breadth-first distance from the sources (distance 0) through passable cells, up to
+    `limit` steps. Sources need not be passable themselves."""
+    dist = {s: 0 for s in sources}
+    frontier = list(dist)
+    d = 0
+    nbrs = graph.neighbours
+    while frontier and (limit is None or d < limit):
+        d += 1
+        nxt = []
+        for i in frontier:
+            for n in nbrs[i]:
+                if passable[n] and n not in dist:
+                    dist[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def articulation_cuts(graph: GridGraph, possible: Sequence[bool], decided: Sequence[bool],
+                      root: int) -> dict[int, tuple[int, int]]:
+    """Undecided cells of root's component of `possible` whose removal separates decided
+    cells. `root` must be decided. Returns {cell: (a decided cell cut off, root)}.
+
+    Iterative Tarjan: rooted at a decided cell, a non-root vertex v separates the subtree of
+    a child w (low[w] >= disc[v]) from the root; if that subtree holds a decided cell, v is
+    needed to join them."""
+    nbrs = graph.neighbours
+    disc: dict[int, int] = {root: 0}
+    low: dict[int, int] = {root: 0}
+    witness: dict[int, int] = {root: root}       # a decided cell in the subtree, or -1
+    out: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[int, int, Iterator[int]]] = [(root, -1, iter(nbrs[root]))]
+    counter = 1
+    while stack:
+        v, parent, it = stack[-1]
+        advanced = False
+        for w in it:
+            if not possible[w]:
+                continue
+            if w not in disc:
+                disc[w] = low[w] = counter
+                counter += 1
+                witness[w] = w if decided[w] else -1
+                stack.append((w, v, iter(nbrs[w])))
+                advanced = True
+                break
+            if w != parent:
+                low[v] = min(low[v], disc[w])
+        if advanced:
+            continue
+        stack.pop()
+        if parent >= 0:
+            low[parent] = min(low[parent], low[v])
+            if witness[parent] < 0:
+                witness[parent] = witness[v]
+            if parent != root and low[v] >= disc[parent] and witness[v] >= 0 and not decided[parent]:
+                out.setdefault(parent, (witness[v], root))
+    return out
+
+
+class Side:
+    """What one state says about the cells of one colour (`bit`); see the module docstring.
+    Build it with side(graph, state, bit) so it is computed once per state."""
+
+    def __init__(self, graph: GridGraph, cands: Sequence[int], bit: int):
+        self.graph, self.bit = graph, bit
+        self.possible = [bool(m & bit) for m in cands]
+        self.decided = [m == bit for m in cands]
+
+    @functools.cached_property
+    def decided_parts(self) -> Parts:
+        return components(self.graph, self.decided)
+
+    @functools.cached_property
+    def possible_parts(self) -> Parts:
+        return components(self.graph, self.possible)
+
+    @functools.cached_property
+    def decided_cells(self) -> tuple[int, ...]:
+        return tuple(i for i, d in enumerate(self.decided) if d)
+
+    @functools.cached_property
+    def _hosts(self) -> list[int]:
+        """Possible components that hold at least one decided cell."""
+        of = self.possible_parts.of
+        return sorted({of[i] for i in self.decided_cells})
+
+    @functools.cached_property
+    def apart(self) -> list[tuple[int, ...]]:
+        """Decided cells, grouped by possible component, when there is more than one group:
+        for a side that must form one area, these groups can no longer meet."""
+        if len(self._hosts) < 2:
+            return []
+        of = self.possible_parts.of
+        return [tuple(i for i in self.decided_cells if of[i] == k) for k in self._hosts]
+
+    @functools.cached_property
+    def stranded(self) -> tuple[int, ...]:
+        """Undecided cells that could take `bit` but cannot reach any decided cell of it.
+        For a side that must form one area (with a decided cell), they cannot take `bit`."""
+        hosts = set(self._hosts)
+        if not hosts:
+            return ()
+        of = self.possible_parts.of
+        return tuple(i for i, p in enumerate(self.possible)
+                     if p and not self.decided[i] and of[i] not in hosts)
+
+    @functools.cached_property
+    def cuts(self) -> dict[int, tuple[int, int]]:
+        """Articulation points: undecided cells without which decided cells of this side
+        could not connect. For a side that must form one area, they must take `bit`."""
+        if len(self._hosts) != 1:
+            return {}
+        return articulation_cuts(self.graph, self.possible, self.decided, self.decided_cells[0])
+
+    def liberties(self, k: int) -> list[int]:
+        """Undecided cells beside decided part k that could still take `bit`."""
+        out = set()
+        for i in self.decided_parts.cells[k]:
+            for n in self.graph.neighbours[i]:
+                if self.possible[n] and not self.decided[n]:
+                    out.add(n)
+        return sorted(out)
+
+    def touching(self, i: int) -> list[int]:
+        """The decided parts beside cell i."""
+        of = self.decided_parts.of
+        return sorted({of[n] for n in self.graph.neighbours[i] if of[n] >= 0})
+
+
+def side(graph: GridGraph, state: State, bit: int) -> Side:
+    """The Side of `bit` in this state, computed once per state and shared."""
+    return state.derived(("connectivity.side", bit), lambda: Side(graph, state.cands, bit))
+
+
+# --- no two shaded cells adjacent --------------------------------------------------------
+
+def shaded_neighbours(graph: GridGraph, cands: Sequence[int], shaded: int,
+                      cells: Iterable[int] | None = None) -> Iterator[tuple[int, list[int]]]:
+    """(shaded cell, its neighbours that could still be shaded) for decided shaded cells,
+    optionally only those in `cells`: what "no two shaded cells touch" rules out."""
+    for i in (range(graph.size) if cells is None else sorted(set(cells))):
+        if cands[i] == shaded:
+            free = [n for n in graph.neighbours[i] if cands[n] & shaded and cands[n] != shaded]
+            if free:
+                yield i, free
+
+
+def adjacent_pairs(graph: GridGraph, cands: Sequence[int], shaded: int) -> list[tuple[int, int]]:
+    """Pairs of touching cells that are both decided shaded."""
+    return [(i, n) for i in range(graph.size) if cands[i] == shaded
+            for n in graph.neighbours[i] if n > i and cands[n] == shaded]
+
+
+# --- 2x2 pools ----------------------------------------------------------------------------
+
+def pool_blocks(graph: GridGraph, cands: Sequence[int], bit: int,
+                blocks: Iterable[int] | None = None) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+    """(block, its cells not yet decided `bit`) for every 2x2 block whose cells could all
+    still take `bit`, optionally only the blocks with the given indices."""
+    for k in (range(len(graph.blocks)) if blocks is None else sorted(set(blocks))):
+        block = graph.blocks[k]
+        if all(cands[i] & bit for i in block):
+            yield block, [i for i in block if cands[i] != bit]
+
+
+def blocks_near(graph: GridGraph, focus: Iterable[int]) -> set[int]:
+    """Indices of the 2x2 blocks that contain a focus cell."""
+    return {k for f in focus for k in graph.blocks_of[f]}
+
+
+# --- violations ----------------------------------------------------------------------------
+
+def disconnected(s: Side, what: str) -> list[Violation]:
+    """`what` (e.g. "the walls") can no longer form one connected area."""
+    if not s.apart:
+        return []
+    reps = [s.graph.cell(group[0]) for group in s.apart]
+    names = ", ".join(str(c) for c in reps[:-1]) + f" and {reps[-1]}"
+    return [Violation(f"{what} at {names} can no longer connect", tuple(reps))]
+
+
+def adjacent_shaded(graph: GridGraph, cands: Sequence[int], shaded: int,
+                    what: str = "shaded cells") -> list[Violation]:
+    return [Violation(f"the {what} at {graph.cell(a)} and {graph.cell(b)} touch",
+                      (graph.cell(a), graph.cell(b)), (a, b))
+            for a, b in adjacent_pairs(graph, cands, shaded)]
+
+
+def pools(graph: GridGraph, cands: Sequence[int], bit: int, what: str = "shaded cells") -> list[Violation]:
+    """2x2 blocks whose four cells are all decided `bit`."""
+    return [Violation(f"the {what} at {graph.cell(block[0])}-{graph.cell(block[3])} form a 2x2 block",
+                      tuple(graph.cell(i) for i in block), block)
+            for block, rest in pool_blocks(graph, cands, bit) if not rest]

@@ -1,0 +1,119 @@
+"""The shared connectivity machinery for shading genres, checked against brute force."""
+from __future__ import annotations
+
+import random
+
+from grader.model import State
+from heuristics.common import connectivity as cn
+
+ON, OFF = 1, 2          # a test side: bit 1 "member", bit 2 "not member"
+BOTH = ON | OFF
+
+
+def grid(text: str) -> tuple[cn.GridGraph, State]:
+    """'#' decided member, '.' decided non-member, '?' either."""
+    rows = [r.split() for r in text.strip().splitlines()]
+    g = cn.GridGraph(len(rows), len(rows[0]))
+    code = {"#": ON, ".": OFF, "?": BOTH}
+    return g, State(tuple(code[t] for r in rows for t in r))
+
+
+def test_components_and_liberties():
+    g, s = grid("""
+        # # . ?
+        . . . #
+        # ? . #""")
+    side = cn.side(g, s, ON)
+    assert side.decided_parts.cells == ((0, 1), (7, 11), (8,))
+    assert side.liberties(2) == [9]
+    assert side.touching(9) == [2]
+    assert cn.side(g, s, ON) is side      # computed once per state
+
+
+def test_cut_cell_must_join():
+    g, s = grid("""
+        # ? ? .
+        . . ? .
+        . . # .""")
+    side = cn.side(g, s, ON)
+    assert set(side.cuts) == {1, 2, 6}
+    assert not side.apart and not side.stranded
+
+
+def test_no_cut_when_two_routes():
+    g, s = grid("""
+        # ? ?
+        ? . ?
+        ? ? #""")
+    assert cn.side(g, s, ON).cuts == {}
+
+
+def test_apart_and_stranded():
+    g, s = grid("""
+        # . ?
+        . . .
+        ? ? #""")
+    side = cn.side(g, s, ON)
+    assert side.apart == [(0,), (8,)]
+    assert side.cuts == {}
+    assert cn.disconnected(side, "the walls")[0].message == "the walls at r1c1 and r3c3 can no longer connect"
+    g, s = grid("""
+        # ? .
+        . . ?
+        ? . ?""")
+    assert cn.side(g, s, ON).stranded == (5, 6, 8)
+
+
+def brute_cuts(g, s):
+    side = cn.side(g, s, ON)
+    decided = side.decided_cells
+    out = set()
+    for v in range(g.size):
+        if s[v] != BOTH:
+            continue
+        poss = list(side.possible)
+        poss[v] = False
+        parts = cn.components(g, poss)
+        if len({parts.of[d] for d in decided}) > 1:
+            out.add(v)
+    return out
+
+
+def test_cuts_match_brute_force():
+    rng = random.Random(5)
+    for _ in range(400):
+        rows, cols = rng.randint(1, 6), rng.randint(1, 6)
+        g = cn.GridGraph(rows, cols)
+        s = State(tuple(rng.choice((ON, OFF, BOTH, BOTH)) for _ in range(g.size)))
+        side = cn.side(g, s, ON)
+        if len(side.apart) or not side.decided_cells:
+            assert side.cuts == {}
+            continue
+        assert set(side.cuts) == brute_cuts(g, s)
+        for v, (a, b) in side.cuts.items():
+            poss = list(side.possible)
+            poss[v] = False
+            parts = cn.components(g, poss)
+            assert parts.of[a] != parts.of[b]
+
+
+def test_reach_limits_distance():
+    g, s = grid("""
+        # ? ? ?
+        . . ? .""")
+    passable = [bool(m & ON) for m in s.cands]
+    assert cn.reach(g, [0], passable, limit=2) == {0: 0, 1: 1, 2: 2}
+    assert cn.reach(g, [0], passable)[6] == 3
+
+
+def test_adjacent_and_pools():
+    g, s = grid("""
+        # # ?
+        # # ?
+        ? ? #""")
+    assert cn.adjacent_pairs(g, s.cands, ON) == [(0, 1), (0, 3), (1, 4), (3, 4)]
+    assert dict(cn.shaded_neighbours(g, s.cands, ON))[1] == [2]
+    assert cn.pools(g, s.cands, ON, "walls")[0].message == "the walls at r1c1-r2c2 form a 2x2 block"
+    assert [rest for _, rest in cn.pool_blocks(g, s.cands, ON)] == [[], [2, 5], [6, 7], [5, 7]]
+    assert cn.blocks_near(g, [8]) == {3}
+    assert [v.message for v in cn.adjacent_shaded(g, s.cands, ON)][0] == "the shaded cells at r1c1 and r1c2 touch"
