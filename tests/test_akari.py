@@ -1,0 +1,200 @@
+"""Akari: each technique must fire where it should (with what it finds) and not elsewhere;
+every deduction agrees with the unique solution on real puzzles; formats round-trip."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.heuristic import REGISTRY
+from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                     random_partial, reference)
+
+AKARI = get("akari")
+
+
+def puzzle(grid: str):
+    return native("genre: akari\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
+
+
+def marks(p, grid: str):
+    return AKARI.parse_marks(p, grid, Source("<marks>"))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or AKARI.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+# --- level 1 -------------------------------------------------------------------------------
+
+def test_bulb_lights_lines():
+    p = puzzle(". . .\n. # .\n. . .")
+    s = marks(p, "* . .\n. # .\n. . .")
+    assert found("akari.bulb-lights-lines", p, s) == {
+        "r1c2": "is empty", "r1c3": "is empty", "r2c1": "is empty", "r3c1": "is empty"}
+    assert found("akari.bulb-lights-lines", p) == {}
+
+
+def test_wall_satisfied():
+    p = puzzle(". . .\n. 1 .\n. . .")
+    s = marks(p, ". * .\n. 1 .\n. . .")
+    assert found("akari.wall-satisfied", p, s) == {"r2c1": "is empty", "r2c3": "is empty", "r3c2": "is empty"}
+    assert found("akari.wall-satisfied", p) == {}
+    zero = puzzle(". . .\n. 0 .\n. . .")
+    assert set(found("akari.wall-satisfied", zero)) == {"r1c2", "r2c1", "r2c3", "r3c2"}
+
+
+def test_wall_needs_all():
+    assert found("akari.wall-needs-all", puzzle(". . .\n. 4 .\n. . .")) == {
+        "r1c2": "holds a bulb", "r2c1": "holds a bulb", "r2c3": "holds a bulb", "r3c2": "holds a bulb"}
+    assert found("akari.wall-needs-all", puzzle(". . .\n. 3 .\n. . .")) == {}
+
+
+# --- level 2 -------------------------------------------------------------------------------
+
+def test_only_one_lighter():
+    p = puzzle(". . #")
+    assert found("akari.only-one-lighter", p, marks(p, "+ . #")) == {"r1c2": "holds a bulb"}
+    q = puzzle(". . .")
+    assert found("akari.only-one-lighter", q, marks(q, "+ . .")) == {}
+
+
+def test_isolated_cell():
+    assert found("akari.isolated-cell", puzzle(". #\n# .")) == {"r1c1": "holds a bulb", "r2c2": "holds a bulb"}
+    assert found("akari.isolated-cell", puzzle(". .")) == {}
+
+
+def test_bulb_starves_wall():
+    assert found("akari.bulb-starves-wall", puzzle(". . .\n. 1 #\n. # .")) == {"r1c1": "is empty"}
+    assert found("akari.bulb-starves-wall", puzzle(". . .\n. # #\n. # .")) == {}
+
+
+# --- level 3 -------------------------------------------------------------------------------
+
+def test_bulb_darkens_cell():
+    p = puzzle(". . #\n. . .\n# . .")
+    assert found("akari.bulb-darkens-cell", p, marks(p, "+ . #\n. . .\n# . .")) == {"r2c2": "is empty"}
+    assert found("akari.bulb-darkens-cell", p) == {}
+
+
+def test_two_pairs():
+    p = puzzle("1 . . .\n. . . .\n. . . 1")
+    result = found("akari.two-pairs", p)
+    assert result.get("r2c3") == "is empty"
+    assert all(v == "is empty" for v in result.values())
+    assert found("akari.two-pairs", puzzle("1 . . .\n. . . .\n. . . .")) == {}
+
+
+# --- level 4 -------------------------------------------------------------------------------
+
+def test_interchangeable_bulbs():
+    p = puzzle("# 1 # #\n. . . .\n# # # #")
+    assert found("akari.interchangeable-bulbs", p) == {"r2c1": "is empty", "r2c3": "is empty", "r2c4": "is empty"}
+    assert found("akari.interchangeable-bulbs", puzzle(". . .\n. . .\n. . .")) == {}
+
+
+# --- level 5 and the whole path --------------------------------------------------------------
+
+def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
+    p = load("corpus/akari/lightup-7x7b20s2d2-grader-1.yaml")
+    from grader.engine import Solver
+    trace = Solver(p, max_level=4).solve()
+    assert trace.status.value == "stuck"
+    solution = reference(p)
+    assert assert_all_sound(REGISTRY.get("akari.trial-and-error"), p, trace.final, solution) == 1
+
+
+def test_tatham_tiers_are_ordered():
+    from grader.analysis import analyse
+    levels = {}
+    for tier in ("d0", "d1", "d2"):
+        levels[tier] = max(analyse(load(f"corpus/akari/lightup-10x10b20s2{tier}-grader-{n}.yaml"),
+                                   check_unique=False).grade.level for n in (1, 2))
+    assert levels["d0"] <= levels["d1"] <= levels["d2"]
+    assert levels["d0"] < levels["d2"]
+
+
+@pytest.mark.corpus
+def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
+    for p in janko("akari", 8, max_cells=100):
+        assert assert_sound_path(p).value == "solved"
+
+
+@pytest.mark.corpus
+def test_every_technique_is_sound_from_random_correct_states():
+    rng = random.Random(7)
+    for p in janko("akari", 4, seed=3, max_cells=100):
+        solution = reference(p)
+        for fraction in (0.2, 0.5, 0.8):
+            state = random_partial(p, solution, rng, fraction)
+            for h in REGISTRY.for_genre("akari", max_level=4):
+                assert_all_sound(h, p, state, solution)
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+TATHAM = "7x7:a2bBfBa300qB0Ba0f0bBa"
+TATHAM_GRID = """. 2 . . # . .
+. . . . # . 3
+0 0 . . . . .
+. . . . . . .
+. . . . . # 0
+# . 0 . . . .
+. . 0 . . # ."""
+
+
+def test_tatham_game_id_decodes_as_formats_md_says():
+    p = load(TATHAM, "akari")
+    assert AKARI.render_text(p) == TATHAM_GRID
+    assert (p.rows, p.cols) == (7, 7)
+
+
+def test_puzzlink_decodes_as_formats_md_says():
+    p = load("https://puzz.link/p?lightup/6/6/nekcakbl")
+    assert AKARI.render_text(p).splitlines() == [
+        ". . . . . .", ". . 4 . . .", ". . . . 2 .", ". 0 . . . .", ". . . 1 . .", ". . . . . ."]
+
+
+def test_native_round_trip():
+    from grader.formats.native import dump
+    p = load("corpus/akari/lightup-7x7b20s2d1-grader-1.yaml")
+    again = native(dump(AKARI.to_native(p)))
+    assert again.board == p.board and again.solution == p.solution
+
+
+@pytest.mark.parametrize("text, message", [
+    ("genre: akari\ngrid: |\n  . . .\n  . Q .\n", "<test>:4:5: unexpected 'Q'"),
+    ("genre: akari\ngrid: |\n  . . .\n  . .\n", "<test>:4:3: grid row has 2 cells"),
+    ("genre: akari\n", "missing key 'grid'"),
+    ("genre: nosuch\ngrid: .\n", "unknown genre 'nosuch'"),
+    ("genre: [akari\n", "not valid YAML"),
+])
+def test_bad_native_input_names_the_place(text, message):
+    with pytest.raises(InputError) as err:
+        native(text)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("7x7:a2bB", "covers 5 cells, 7x7 needs 49"),
+    ("7x7:a2bB?", "unexpected '?' at character 5"),
+    ("7x7b20#seed", "random seed"),
+    ("https://puzz.link/p?lightup/6/x/nekcakbl", "(size)"),
+    ("https://puzz.link/p?nosuch/6/6/abc", "'nosuch' is not supported"),
+])
+def test_bad_ids_and_urls_name_the_part(spec, message):
+    with pytest.raises(InputError) as err:
+        load(spec, "akari")
+    assert message in str(err.value)
+
+
+@pytest.mark.corpus
+def test_janko_records_load_with_their_solutions():
+    for p in janko("akari", 20):
+        assert AKARI.solution_state(p) is not None
+        assert not AKARI.violations(p, AKARI.solution_state(p))

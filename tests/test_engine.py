@@ -1,0 +1,109 @@
+"""The engine, independent of any one genre's techniques: registry, loop, grading, hints, exact."""
+from __future__ import annotations
+
+import pytest
+
+from grader import exact
+from grader.engine import Budget, Solver
+from grader.errors import Source
+from grader.explain import describe_removals, fill, phrase_list
+from grader.grading import grade
+from grader.heuristic import HeuristicInfo, Registry, RegistrationError, heuristic
+from grader.hints import hint
+from grader.model import Cell, State
+from grader.steps import Deduction, Status
+from support import native
+
+GOOD = dict(id="x.a", name="A", genre="x", level=1, template="{cell} is {what}.", nudge="Look at {cell}.")
+
+
+def test_registry_validates_on_registration():
+    reg = Registry()
+    reg.register(HeuristicInfo(**GOOD), lambda p, s, f=None: iter(()))
+    with pytest.raises(RegistrationError, match="twice"):
+        reg.register(HeuristicInfo(**GOOD), lambda p, s, f=None: iter(()))
+    with pytest.raises(RegistrationError, match="level 6"):
+        reg.register(HeuristicInfo(**{**GOOD, "id": "x.b", "level": 6}), lambda p, s, f=None: iter(()))
+    with pytest.raises(RegistrationError, match="nudge uses fields"):
+        reg.register(HeuristicInfo(**{**GOOD, "id": "x.c", "nudge": "{other}"}), lambda p, s, f=None: iter(()))
+
+
+def test_registry_sorts_by_level_order_and_id():
+    reg = Registry()
+    for hid, level, order in (("x.z", 2, 1), ("x.y", 1, 5), ("x.w", 1, 5), ("x.v", 1, 1)):
+        heuristic(**{**GOOD, "id": hid, "level": level, "order": order}, registry=reg)(lambda p, s, f=None: iter(()))
+    assert [h.id for h in reg.for_genre("x")] == ["x.v", "x.w", "x.y", "x.z"]
+    assert [h.id for h in reg.for_genre("x", max_level=1)] == ["x.v", "x.w", "x.y"]
+
+
+def test_deduction_build_keeps_only_what_is_new_and_reports_impossible_puts():
+    s = State((0b11, 0b01, 0b10))
+    assert Deduction.build(s, put={1: 0}) is None
+    d = Deduction.build(s, put={0: 1}, exclude={2: 0})
+    assert d.removals == ((0, 0b01),)
+    assert d.apply(State((0b11, 0b01, 0b10))).cands == (0b10, 0b01, 0b10)
+    impossible = Deduction.build(s, put={1: 1})
+    assert impossible.apply(s).broken
+
+
+def test_phrases():
+    assert phrase_list([]) == "" and phrase_list(["a"]) == "a"
+    assert phrase_list([Cell(0, 0), Cell(2, 3), Cell(9, 9)]) == "r1c1, r3c4 and r10c10"
+    assert fill("{cells} stay dark", {"cells": [Cell(0, 1), Cell(0, 2)]}) == "r1c2 and r1c3 stay dark"
+
+
+# sgt-lightup --generate 1 '4x4b25s0d0#a': 4x4:b1BbBd3d
+AKARI_SMALL = "genre: akari\ngrid: |\n  . . 1 #\n  . . # .\n  . . . 3\n  . . . .\n"
+
+
+def test_loop_statuses():
+    p = native(AKARI_SMALL)
+    assert Solver(p).solve().status is Status.SOLVED
+    assert Solver(p, budget=Budget(max_steps=1)).solve().status is Status.BUDGET
+    several = native("genre: akari\ngrid: |\n  . . .\n")
+    assert Solver(several, max_level=3).solve().status is Status.STUCK
+    from grader.genres import get
+    broken = get("akari").parse_marks(p, "* * 1 #\n. . # .\n. . . 3\n. . . .\n", Source("<m>"))
+    assert Solver(p).solve(broken).status is Status.CONTRADICTION
+
+
+def test_grade_is_reproducible_and_counts_levels():
+    p = native(AKARI_SMALL)
+    g1, g2 = grade(Solver(p).solve()), grade(Solver(p).solve())
+    assert g1 == g2
+    assert g1.level == max(int(k) for k in g1.steps_per_level)
+    assert g1.steps == sum(g1.steps_per_level.values())
+    assert g1.status is Status.SOLVED and g1.label == {1: "easy", 2: "medium"}[g1.level]
+
+
+def test_exact_solver_verdicts():
+    assert exact.solve(native(AKARI_SMALL)).verdict is exact.Verdict.UNIQUE
+    two = exact.solve(native("genre: akari\ngrid: |\n  . . .\n"))
+    assert two.verdict is exact.Verdict.SEVERAL and len(two.solutions) == 2
+    assert two.solutions[0] != two.solutions[1]
+    assert exact.solve(native("genre: akari\ngrid: |\n  . 3 .\n")).verdict is exact.Verdict.NONE
+
+
+def test_hint_points_out_a_mistake_before_anything_else():
+    from grader.genres import get
+    p = native(AKARI_SMALL)
+    wrong = get("akari").parse_marks(p, "* . 1 #\n. . # .\n. . . 3\n. . . .\n", Source("<m>"))
+    h = hint(p, wrong)
+    assert h.kind == "mistake" and "r1c1" in h.text
+
+
+def test_hint_stages_disclose_more_and_more():
+    from grader.genres import get
+    p = native(AKARI_SMALL)
+    start = get("akari").initial_state(p)
+    texts = {stage: hint(p, start, stage).text for stage in ("nudge", "technique", "explain", "answer")}
+    assert "r1c3" in texts["nudge"]
+    assert "level 1" in texts["technique"]
+    assert texts["answer"].startswith(texts["explain"]) and "Answer:" in texts["answer"]
+
+
+def test_describe_removals_groups_cells():
+    p = native(AKARI_SMALL)
+    from grader.genres import get
+    s = get("akari").initial_state(p)
+    assert describe_removals(p, s, ((1, 2), (0, 2), (4, 1))) == "r1c2 and r1c1 are empty and r2c1 holds a bulb"
