@@ -1,0 +1,436 @@
+"""Loop reasoning shared by every loop genre (Slitherlink, Masyu, Yajilin).
+
+A loop genre draws one closed loop, without crossings or branches, along the edges of a
+graph. `LoopGraph` is that graph, built once per puzzle (a cached_property on the puzzle):
+vertices, edges, the edges at each vertex, and the state variable of each edge, whose
+candidates are CROSS (0, no line) and LINE (1).
+
+Whether a vertex must be visited differs by genre, so every rule that cares takes a
+`required(state, v)` callback answering True (must be visited: a Masyu pearl), False (cannot
+be visited: a shaded Yajilin cell) or None (not known, or not a rule: a Slitherlink dot).
+
+The finders yield `Deduction`s with these template fields, so each genre registers them as
+its own heuristics with its own wording:
+
+    vertex_full       {vertex} {lines} {edges}   two lines meet: the other edges are crossed
+    vertex_extend     {vertex} {line} {edge}     one line in, one way out: take it
+    vertex_required   {vertex} {edges}           must be visited, exactly two ways: take both
+    vertex_dead_end   {vertex} {edge}            one open edge, no line: a dead end, crossed
+    vertex_forbidden  {vertex} {edges}           cannot be visited: its edges are crossed
+    premature_loop    {edge} {ends} {reason}     closing this path would end the loop too soon
+
+`loop_violations` lists what a partial state already breaks (degree 3, a dead end, a closed
+loop leaving lines or required vertices outside); on a complete state it is exact for the
+loop rule.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Callable, Iterable, Iterator, Sequence
+
+import attrs
+
+from grader.model import State, Violation
+from grader.steps import Deduction
+
+CROSS, LINE = 0, 1
+B_CROSS, B_LINE = 1 << CROSS, 1 << LINE
+OPEN = B_CROSS | B_LINE
+
+Required = Callable[[State, int], "bool | None"]
+
+
+@attrs.frozen(slots=False)
+class LoopGraph:
+    """The graph a loop is drawn on. Vertices and edges are numbered from 0.
+
+    vertex_names: how each vertex is written in sentences (a dot, a cell such as r3c4);
+    ends: the two vertices of each edge; edge_vars: the state variable of each edge;
+    edge_names: how each edge is written (default "a-b" from the vertex names);
+    vertex_vars: an extra variable per vertex that decides whether it is visited (a
+    Yajilin cell's shading), or None, so a change there re-checks the vertex;
+    coords: optional (x, y) per vertex for drawing general graphs.
+    """
+    vertex_names: tuple[str, ...]
+    ends: tuple[tuple[int, int], ...]
+    edge_vars: tuple[int, ...]
+    edge_names: tuple[str, ...] = attrs.field()
+    vertex_vars: tuple[int | None, ...] = attrs.field()
+    coords: tuple[tuple[float, float], ...] | None = None
+
+    @edge_names.default
+    def _edge_names(self) -> tuple[str, ...]:
+        return tuple(f"{self.vertex_names[a]}-{self.vertex_names[b]}" for a, b in self.ends)
+
+    @vertex_vars.default
+    def _vertex_vars(self) -> tuple[int | None, ...]:
+        return (None,) * len(self.vertex_names)
+
+    @property
+    def n_vertices(self) -> int:
+        return len(self.vertex_names)
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.ends)
+
+    @functools.cached_property
+    def incident(self) -> tuple[tuple[int, ...], ...]:
+        """The edges at each vertex."""
+        out: list[list[int]] = [[] for _ in self.vertex_names]
+        for e, (a, b) in enumerate(self.ends):
+            out[a].append(e)
+            if b != a:
+                out[b].append(e)
+        return tuple(tuple(x) for x in out)
+
+    @functools.cached_property
+    def edge_of_var(self) -> dict[int, int]:
+        return {var: e for e, var in enumerate(self.edge_vars)}
+
+    @functools.cached_property
+    def vertices_of_var(self) -> dict[int, tuple[int, ...]]:
+        """The vertices a variable's change can affect (the ends of an edge, a vertex's own var)."""
+        out: dict[int, set[int]] = {}
+        for e, var in enumerate(self.edge_vars):
+            out.setdefault(var, set()).update(self.ends[e])
+        for v, var in enumerate(self.vertex_vars):
+            if var is not None:
+                out.setdefault(var, set()).add(v)
+        return {var: tuple(sorted(vs)) for var, vs in out.items()}
+
+    @functools.cached_property
+    def between(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """The edges joining two vertices, keyed by (smaller, larger)."""
+        out: dict[tuple[int, int], list[int]] = {}
+        for e, (a, b) in enumerate(self.ends):
+            out.setdefault((min(a, b), max(a, b)), []).append(e)
+        return {k: tuple(v) for k, v in out.items()}
+
+    def other(self, e: int, v: int) -> int:
+        a, b = self.ends[e]
+        return b if a == v else a
+
+    def edges_between(self, a: int, b: int) -> tuple[int, ...]:
+        return self.between.get((min(a, b), max(a, b)), ())
+
+    def edge_var(self, e: int) -> int:
+        return self.edge_vars[e]
+
+    def vertices_to_check(self, focus: frozenset[int] | None) -> Iterable[int]:
+        """Every vertex, or only those next to a changed variable."""
+        if focus is None:
+            return range(self.n_vertices)
+        near: set[int] = set()
+        for var in focus:
+            near.update(self.vertices_of_var.get(var, ()))
+        return sorted(near)
+
+    @classmethod
+    def cell_grid(cls, rows: int, cols: int, first_var: int = 0,
+                  vertex_vars: Sequence[int | None] | None = None) -> "LoopGraph":
+        """The grid graph of cells (Masyu, Yajilin): vertex r*cols+c, named r3c4.
+
+        Edges: first every horizontal link r(i)c(j)-r(i)c(j+1) row by row, then every vertical
+        link r(i)c(j)-r(i+1)c(j); edge e has variable first_var + e."""
+        names = tuple(f"r{r + 1}c{c + 1}" for r in range(rows) for c in range(cols))
+        ends = [(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
+        ends += [(r * cols + c, (r + 1) * cols + c) for r in range(rows - 1) for c in range(cols)]
+        coords = tuple((c + 0.5, r + 0.5) for r in range(rows) for c in range(cols))
+        return cls(names, tuple(ends), tuple(range(first_var, first_var + len(ends))),
+                   vertex_vars=tuple(vertex_vars) if vertex_vars is not None else (None,) * len(names),
+                   coords=coords)
+
+
+# --- what a state says about a vertex ------------------------------------------------------
+
+def split(graph: LoopGraph, state: State, v: int) -> tuple[list[int], list[int]]:
+    """(edges with a line, edges still open) at vertex v."""
+    cands, lines, open_ = state.cands, [], []
+    for e in graph.incident[v]:
+        m = cands[graph.edge_vars[e]]
+        if m == B_LINE:
+            lines.append(e)
+        elif m == OPEN:
+            open_.append(e)
+    return lines, open_
+
+
+def degree(graph: LoopGraph, state: State, v: int) -> int:
+    return sum(1 for e in graph.incident[v] if state.cands[graph.edge_vars[e]] == B_LINE)
+
+
+def _names(graph: LoopGraph, edges: Iterable[int]) -> list[str]:
+    return [graph.edge_names[e] for e in edges]
+
+
+def _vars(graph: LoopGraph, edges: Iterable[int]) -> list[int]:
+    return [graph.edge_vars[e] for e in edges]
+
+
+# --- vertex degree rules (level 1) -----------------------------------------------------------
+
+def vertex_full(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
+    """Two lines meet at a vertex: its other edges are crossed."""
+    for v in graph.vertices_to_check(focus):
+        lines, open_ = split(graph, state, v)
+        if len(lines) == 2 and open_:
+            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
+                                  premises=_vars(graph, lines),
+                                  params={"vertex": graph.vertex_names[v],
+                                          "lines": _names(graph, lines), "edges": _names(graph, open_)})
+
+
+def vertex_extend(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
+    """One line reaches a vertex with a single open edge left: the line goes on through it."""
+    for v in graph.vertices_to_check(focus):
+        lines, open_ = split(graph, state, v)
+        if len(lines) == 1 and len(open_) == 1:
+            crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
+            yield Deduction.build(state, put={graph.edge_vars[open_[0]]: LINE},
+                                  premises=_vars(graph, lines + crossed),
+                                  params={"vertex": graph.vertex_names[v],
+                                          "line": graph.edge_names[lines[0]],
+                                          "edge": graph.edge_names[open_[0]]})
+
+
+def vertex_required(graph: LoopGraph, state: State, required: Required,
+                    focus=None) -> Iterator[Deduction]:
+    """A vertex the loop must visit, with exactly two edges not crossed: both carry the line."""
+    for v in graph.vertices_to_check(focus):
+        lines, open_ = split(graph, state, v)
+        if open_ and len(lines) < 2 and len(lines) + len(open_) == 2 and required(state, v):
+            crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
+            yield Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
+                                  premises=_vars(graph, crossed),
+                                  params={"vertex": graph.vertex_names[v], "edges": _names(graph, open_)})
+
+
+def vertex_dead_end(graph: LoopGraph, state: State, required: Required | None = None,
+                    focus=None) -> Iterator[Deduction]:
+    """A vertex without a line and only one open edge: the loop cannot pass, so it is crossed.
+    (A vertex that must be visited is left to violations: that is a contradiction.)"""
+    for v in graph.vertices_to_check(focus):
+        lines, open_ = split(graph, state, v)
+        if not lines and len(open_) == 1 and not (required and required(state, v)):
+            crossed = [e for e in graph.incident[v] if e != open_[0]]
+            yield Deduction.build(state, put={graph.edge_vars[open_[0]]: CROSS},
+                                  premises=_vars(graph, crossed),
+                                  params={"vertex": graph.vertex_names[v], "edge": graph.edge_names[open_[0]]})
+
+
+def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
+                     focus=None) -> Iterator[Deduction]:
+    """A vertex the loop cannot visit: every open edge at it is crossed."""
+    for v in graph.vertices_to_check(focus):
+        lines, open_ = split(graph, state, v)
+        if open_ and required(state, v) is False:
+            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
+                                  params={"vertex": graph.vertex_names[v], "edges": _names(graph, open_)})
+
+
+# --- paths of lines ----------------------------------------------------------------------------
+
+@attrs.frozen
+class Paths:
+    """The lines of a state, grouped into connected pieces.
+
+    comp: the piece of each vertex (-1 without lines); degree: lines at each vertex;
+    end_of: for each end of a simple open path, the other end; loops: pieces that are closed
+    (every vertex has two lines); pieces: number of pieces; lines: number of line edges;
+    edges_in: line edges per piece.
+    """
+    comp: tuple[int, ...]
+    degree: tuple[int, ...]
+    end_of: dict[int, int]
+    loops: tuple[int, ...]
+    pieces: int
+    lines: int
+    edges_in: tuple[int, ...]
+    branching: tuple[int, ...]       # vertices with three or more lines
+
+
+def _compute_paths(graph: LoopGraph, state: State) -> Paths:
+    n = graph.n_vertices
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    deg = [0] * n
+    cands = state.cands
+    line_edges = []
+    for e, var in enumerate(graph.edge_vars):
+        if cands[var] == B_LINE:
+            a, b = graph.ends[e]
+            deg[a] += 1
+            deg[b] += 1
+            line_edges.append(e)
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+    ids: dict[int, int] = {}
+    comp = [-1] * n
+    for v in range(n):
+        if deg[v]:
+            comp[v] = ids.setdefault(find(v), len(ids))
+    k = len(ids)
+    edges_in = [0] * k
+    for e in line_edges:
+        edges_in[comp[graph.ends[e][0]]] += 1
+    ends: list[list[int]] = [[] for _ in range(k)]
+    bad = [False] * k
+    for v in range(n):
+        if deg[v] == 1:
+            ends[comp[v]].append(v)
+        elif deg[v] > 2:
+            bad[comp[v]] = True
+    end_of: dict[int, int] = {}
+    loops = []
+    for c in range(k):
+        if bad[c]:
+            continue
+        if len(ends[c]) == 2:
+            a, b = ends[c]
+            end_of[a], end_of[b] = b, a
+        elif not ends[c]:
+            loops.append(c)
+    return Paths(tuple(comp), tuple(deg), end_of, tuple(loops), k, len(line_edges),
+                 tuple(edges_in), tuple(v for v in range(n) if deg[v] > 2))
+
+
+def paths(graph: LoopGraph, state: State) -> Paths:
+    """The pieces of line in a state (computed once per state, shared by every heuristic)."""
+    return state.derived(("loops.paths", id(graph)), lambda: _compute_paths(graph, state))
+
+
+def premature_loop(graph: LoopGraph, state: State, closes_ok: Callable[[State], bool],
+                   required: Required | None = None, focus=None) -> Iterator[Deduction]:
+    """An open edge joining the two ends of one path closes a loop; the loop is the whole
+    answer, so unless closing it completes a valid solution, the edge is crossed.
+
+    closes_ok(state) gets the complete state with that edge drawn and every other open edge
+    crossed and says whether it is a solution (the genre's other rules: clues, pearls). It is
+    only asked when no other line and no required vertex is left outside."""
+    p = paths(graph, state)
+    # a change anywhere can finish or spoil the rest of the board, so every end is checked
+    starts = sorted(p.end_of)
+    for a in starts:
+        b = p.end_of[a]
+        if b < a:
+            continue
+        for e in graph.edges_between(a, b):
+            var = graph.edge_vars[e]
+            if state.cands[var] != OPEN:
+                continue
+            reason = _closing_fails(graph, state, p, a, e, closes_ok, required)
+            if reason:
+                yield Deduction.build(state, put={var: CROSS},
+                                      params={"edge": graph.edge_names[e],
+                                              "ends": [graph.vertex_names[a], graph.vertex_names[b]],
+                                              "reason": reason})
+
+
+def _closing_fails(graph: LoopGraph, state: State, p: Paths, a: int, e: int,
+                   closes_ok: Callable[[State], bool], required: Required | None) -> str:
+    """Why closing the path ending at `a` with edge `e` cannot be the answer, or ''."""
+    if p.pieces > 1:
+        return "other lines would be left outside the loop"
+    if required is not None:
+        for v in range(graph.n_vertices):
+            if p.comp[v] == -1 and required(state, v):
+                return f"{graph.vertex_names[v]} would be left off the loop"
+    closed = closed_state(graph, state, e)
+    if not closes_ok(closed):
+        return "the finished loop would break a clue"
+    return ""
+
+
+def closed_state(graph: LoopGraph, state: State, e: int) -> State:
+    """The complete state with edge e drawn and every other open edge crossed."""
+    cands = list(state.cands)
+    for f, var in enumerate(graph.edge_vars):
+        if cands[var] == OPEN:
+            cands[var] = B_LINE if f == e else B_CROSS
+    return State(tuple(cands))
+
+
+# --- violations ----------------------------------------------------------------------------------
+
+def loop_violations(graph: LoopGraph, state: State, required: Required | None = None
+                    ) -> list[Violation]:
+    """Loop rules a partial state already breaks; exact on a complete state of the edges.
+
+    A branch (three lines at a vertex), a dead end (one line and no way on), a required vertex
+    with fewer than two usable edges, a closed loop with other lines or required vertices
+    outside it, or (when every edge is decided) no loop at all."""
+    out: list[Violation] = []
+    p = paths(graph, state)
+    for v in p.branching:
+        lines, _ = split(graph, state, v)
+        out.append(Violation(f"{len(lines)} lines meet at {graph.vertex_names[v]}",
+                             vars=tuple(_vars(graph, lines))))
+    for v in range(graph.n_vertices):
+        d = p.degree[v]
+        if d > 2:
+            continue
+        if d == 1 or (required is not None and required(state, v)):
+            lines, open_ = split(graph, state, v)
+            if len(lines) + len(open_) < 2:
+                what = "the line ends" if d == 1 else "the loop cannot pass"
+                out.append(Violation(f"{what} at {graph.vertex_names[v]}",
+                                     vars=tuple(_vars(graph, lines))))
+        if d and required is not None and required(state, v) is False:
+            out.append(Violation(f"the loop passes {graph.vertex_names[v]}, which it must not visit"))
+    if p.loops and (p.pieces > 1 or len(p.loops) > 1):
+        out.append(Violation("a closed loop leaves other lines outside it"))
+    elif p.loops and required is not None:
+        for v in range(graph.n_vertices):
+            if p.comp[v] == -1 and required(state, v):
+                out.append(Violation(f"the loop is closed but leaves out {graph.vertex_names[v]}"))
+                break
+    if not out and p.lines == 0 and all(state.cands[var] == B_CROSS for var in graph.edge_vars):
+        out.append(Violation("there is no loop"))
+    return out
+
+
+def is_loop_done(graph: LoopGraph, state: State) -> bool:
+    """The lines already form one closed loop (whatever is still open must be crossed)."""
+    p = paths(graph, state)
+    return p.pieces == 1 and len(p.loops) == 1
+
+
+# --- helpers for regions and parity --------------------------------------------------------
+
+def loose_ends(graph: LoopGraph, state: State) -> list[int]:
+    """Vertices where a line stops (one line drawn), smallest first."""
+    p = paths(graph, state)
+    return [v for v in range(graph.n_vertices) if p.degree[v] == 1]
+
+
+def open_regions(graph: LoopGraph, state: State, allowed: Callable[[int], bool] | None = None
+                 ) -> list[list[int]]:
+    """Groups of vertices joined by edges that are not crossed (lines or open), optionally only
+    through vertices `allowed` accepts: the loop can never leave such a group."""
+    n = graph.n_vertices
+    seen = [False] * n
+    out = []
+    for s in range(n):
+        if seen[s] or (allowed and not allowed(s)):
+            continue
+        seen[s] = True
+        group, stack = [], [s]
+        while stack:
+            v = stack.pop()
+            group.append(v)
+            for e in graph.incident[v]:
+                if state.cands[graph.edge_vars[e]] & B_LINE:
+                    w = graph.other(e, v)
+                    if not seen[w] and not (allowed and not allowed(w)):
+                        seen[w] = True
+                        stack.append(w)
+        out.append(sorted(group))
+    return out

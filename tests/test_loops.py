@@ -1,0 +1,112 @@
+"""The shared loop machinery (heuristics/common/loops.py) on small hand-made graphs."""
+from __future__ import annotations
+
+from grader.model import State
+from heuristics.common import loops
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph
+
+
+def square_2x2() -> LoopGraph:
+    """A 3x3 grid of cells as a cell graph: 12 edges, 9 vertices."""
+    return LoopGraph.cell_grid(3, 3)
+
+
+def state_of(g: LoopGraph, lines=(), crosses=()) -> State:
+    cands = [OPEN] * g.n_edges
+    for e in lines:
+        cands[g.edge_vars[e]] = B_LINE
+    for e in crosses:
+        cands[g.edge_vars[e]] = B_CROSS
+    return State(tuple(cands))
+
+
+def edge(g: LoopGraph, a: str, b: str) -> int:
+    names = list(g.vertex_names)
+    return g.edges_between(names.index(a), names.index(b))[0]
+
+
+def test_cell_grid_shape():
+    g = square_2x2()
+    assert g.n_vertices == 9 and g.n_edges == 12
+    assert g.edge_names[0] == "r1c1-r1c2"
+    assert sorted(len(i) for i in g.incident) == [2, 2, 2, 2, 3, 3, 3, 3, 4]
+
+
+def test_vertex_full_fires_and_not():
+    g = square_2x2()
+    s = state_of(g, lines=[edge(g, "r2c1", "r2c2"), edge(g, "r1c2", "r2c2")])
+    (d,) = list(loops.vertex_full(g, s))
+    assert d.params["vertex"] == "r2c2"
+    assert sorted(d.params["edges"]) == ["r2c2-r2c3", "r2c2-r3c2"]
+    assert all(m == B_LINE for _, m in d.removals)
+    s = state_of(g, lines=[edge(g, "r2c1", "r2c2")])
+    assert list(loops.vertex_full(g, s)) == []
+
+
+def test_vertex_extend_and_dead_end():
+    g = square_2x2()
+    s = state_of(g, lines=[edge(g, "r1c1", "r1c2")], crosses=[edge(g, "r1c2", "r2c2")])
+    found = list(loops.vertex_extend(g, s))
+    assert [d.params["edge"] for d in found] == ["r1c2-r1c3", "r1c1-r2c1"] or \
+        sorted(d.params["edge"] for d in found) == ["r1c1-r2c1", "r1c2-r1c3"]
+    s = state_of(g, crosses=[edge(g, "r1c1", "r1c2")])
+    (d,) = list(loops.vertex_dead_end(g, s))
+    assert d.params == {"vertex": "r1c1", "edge": "r1c1-r2c1"}
+    # a required corner is left to violations, not crossed
+    assert list(loops.vertex_dead_end(g, s, lambda st, v: v == 0)) == []
+    assert list(loops.vertex_extend(g, state_of(g))) == []
+
+
+def test_vertex_required_and_forbidden():
+    g = square_2x2()
+    s = state_of(g)
+    (d,) = [d for d in loops.vertex_required(g, s, lambda st, v: v == 0)]
+    assert sorted(d.params["edges"]) == ["r1c1-r1c2", "r1c1-r2c1"]
+    assert list(loops.vertex_required(g, s, lambda st, v: None)) == []
+    (d,) = list(loops.vertex_forbidden(g, s, lambda st, v: False if v == 4 else None))
+    assert d.params["vertex"] == "r2c2" and len(d.params["edges"]) == 4
+
+
+def test_paths_and_premature_loop():
+    g = square_2x2()
+    # a U through r1c1, r2c1, r2c2, r1c2: closing r1c1-r1c2 makes a small loop
+    s = state_of(g, lines=[edge(g, "r1c1", "r2c1"), edge(g, "r2c1", "r2c2"), edge(g, "r2c2", "r1c2")])
+    p = loops.paths(g, s)
+    assert p.pieces == 1 and p.end_of[0] == 1 and p.lines == 3
+    # r3c3 must be visited: closing leaves it out
+    req = lambda st, v: v == 8
+    (d,) = list(loops.premature_loop(g, s, lambda st: True, req))
+    assert d.params["edge"] == "r1c1-r1c2" and "r3c3" in d.params["reason"]
+    assert d.removals == ((g.edge_vars[edge(g, "r1c1", "r1c2")], B_LINE),)
+    # nothing required and the rest accepts: closing is allowed
+    assert list(loops.premature_loop(g, s, lambda st: True)) == []
+    assert len(list(loops.premature_loop(g, s, lambda st: False))) == 1
+    # another piece of line elsewhere forbids closing
+    s2 = state_of(g, lines=[edge(g, "r1c1", "r2c1"), edge(g, "r2c1", "r2c2"),
+                            edge(g, "r2c2", "r1c2"), edge(g, "r3c2", "r3c3")])
+    (d,) = list(loops.premature_loop(g, s2, lambda st: True))
+    assert "outside" in d.params["reason"]
+
+
+def test_violations():
+    g = square_2x2()
+    assert loops.loop_violations(g, state_of(g)) == []
+    three = state_of(g, lines=[edge(g, "r2c2", x) for x in ("r1c2", "r2c1", "r2c3")])
+    assert any("3 lines meet at r2c2" in v.message for v in loops.loop_violations(g, three))
+    dead = state_of(g, lines=[edge(g, "r1c1", "r1c2")], crosses=[edge(g, "r1c1", "r2c1")])
+    assert any("ends at r1c1" in v.message for v in loops.loop_violations(g, dead))
+    ring = [edge(g, "r1c1", "r2c1"), edge(g, "r2c1", "r2c2"), edge(g, "r2c2", "r1c2"),
+            edge(g, "r1c1", "r1c2")]
+    assert loops.loop_violations(g, state_of(g, lines=ring)) == []
+    assert loops.loop_violations(g, state_of(g, lines=ring), lambda st, v: v == 8)
+    assert loops.loop_violations(g, state_of(g, lines=ring + [edge(g, "r3c2", "r3c3")]))
+    done = state_of(g, lines=ring, crosses=[e for e in range(g.n_edges) if e not in ring])
+    assert loops.loop_violations(g, done) == [] and loops.is_loop_done(g, done)
+    assert loops.loop_violations(g, state_of(g, crosses=range(g.n_edges)))
+
+
+def test_focus_limits_vertices():
+    g = square_2x2()
+    var = g.edge_vars[edge(g, "r1c1", "r1c2")]
+    assert list(g.vertices_to_check(frozenset({var}))) == [0, 1]
+    assert CROSS == 0 and LINE == 1
