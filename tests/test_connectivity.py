@@ -117,3 +117,29 @@ def test_adjacent_and_pools():
     assert [rest for _, rest in cn.pool_blocks(g, s.cands, ON)] == [[], [2, 5], [6, 7], [5, 7]]
     assert cn.blocks_near(g, [8]) == {3}
     assert [v.message for v in cn.adjacent_shaded(g, s.cands, ON)][0] == "the shaded cells at r1c1 and r1c2 touch"
+
+
+def test_splits_match_brute_force():
+    rng = random.Random(7)
+    for _ in range(300):
+        g = cn.GridGraph(rng.randint(1, 6), rng.randint(1, 6))
+        s = State(tuple(rng.choice((ON, OFF, BOTH, BOTH, BOTH)) for _ in range(g.size)))
+        side = cn.side(g, s, ON)
+        base = cn.components(g, side.possible)
+        expected = set()
+        for v in range(g.size):
+            if s[v] != BOTH:
+                continue
+            poss = list(side.possible)
+            poss[v] = False
+            parts = cn.components(g, poss)
+            ns = [n for n in g.neighbours[v] if poss[n]]
+            if len({parts.of[n] for n in ns}) > 1:
+                expected.add(v)
+        assert set(side.splits) == expected
+        for v, (a, b) in side.splits.items():
+            poss = list(side.possible)
+            poss[v] = False
+            parts = cn.components(g, poss)
+            assert a in g.neighbours[v] and b in g.neighbours[v] and parts.of[a] != parts.of[b]
+        assert base.of == side.possible_parts.of

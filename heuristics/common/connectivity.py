@@ -19,6 +19,10 @@ side(graph, state, bit)               a Side, computed once per state via state.
     .cuts           {undecided cell: (a, b)}: removing the cell from the side would separate
                     the decided cells a and b, so the cell must take `bit` (articulation
                     points, Tarjan, linear time)
+    .splits         {undecided cell: (a, b)}: every articulation point of the possible
+                    cells, with two of its neighbours that removing it would separate. In
+                    genres where a shaded cell's neighbours must be unshaded (Hitori,
+                    Heyawake, Kuromasu), shading such a cell splits the unshaded area.
     .liberties(k)   undecided possible cells beside decided part k, where it could grow
 reach(graph, sources, passable, limit) breadth-first distances, for "can an island get there".
 adjacent_pairs / shaded_neighbours    "no two shaded cells touch".
@@ -189,6 +193,46 @@ def articulation_cuts(graph: GridGraph, possible: Sequence[bool], decided: Seque
     return out
 
 
+def articulation_points(graph: GridGraph, possible: Sequence[bool], root: int
+                        ) -> dict[int, tuple[int, int]]:
+    """Every articulation point of root's component of `possible`, with two of its
+    neighbours that end up apart without it: {cell: (a, b)}. Iterative Tarjan."""
+    nbrs = graph.neighbours
+    disc: dict[int, int] = {root: 0}
+    low: dict[int, int] = {root: 0}
+    out: dict[int, tuple[int, int]] = {}
+    root_children: list[int] = []
+    stack: list[tuple[int, int, Iterator[int]]] = [(root, -1, iter(nbrs[root]))]
+    counter = 1
+    while stack:
+        v, parent, it = stack[-1]
+        advanced = False
+        for w in it:
+            if not possible[w]:
+                continue
+            if w not in disc:
+                disc[w] = low[w] = counter
+                counter += 1
+                stack.append((w, v, iter(nbrs[w])))
+                if v == root:
+                    root_children.append(w)
+                advanced = True
+                break
+            if w != parent:
+                low[v] = min(low[v], disc[w])
+        if advanced:
+            continue
+        stack.pop()
+        if parent >= 0:
+            low[parent] = min(low[parent], low[v])
+            if parent != root and low[v] >= disc[parent]:
+                grand = stack[-2][0] if len(stack) >= 2 else -1
+                out.setdefault(parent, (v, grand))
+    if len(root_children) >= 2:
+        out[root] = (root_children[0], root_children[1])
+    return out
+
+
 class Side:
     """What one state says about the cells of one colour (`bit`); see the module docstring.
     Build it with side(graph, state, bit) so it is computed once per state."""
@@ -243,6 +287,16 @@ class Side:
         if len(self._hosts) != 1:
             return {}
         return articulation_cuts(self.graph, self.possible, self.decided, self.decided_cells[0])
+
+    @functools.cached_property
+    def splits(self) -> dict[int, tuple[int, int]]:
+        """Articulation points of the possible cells (undecided ones only), each with two of
+        its neighbours that would be separated without it."""
+        out: dict[int, tuple[int, int]] = {}
+        for part in self.possible_parts.cells:
+            if len(part) > 2:
+                out.update(articulation_points(self.graph, self.possible, part[0]))
+        return {v: ab for v, ab in out.items() if not self.decided[v]}
 
     def liberties(self, k: int) -> list[int]:
         """Undecided cells beside decided part k that could still take `bit`."""
