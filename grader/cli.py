@@ -166,6 +166,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return run_batch(args)
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import run_report
+    return run_report(args)
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     puzzle = _load(args)
     genre = genre_of(puzzle)
@@ -184,10 +189,13 @@ def cmd_genres(args: argparse.Namespace) -> int:
              "puzzlink": list(g.puzzlink_pids), "janko": list(g.janko_names), "tatham": g.has_tatham,
              "heuristics": len(REGISTRY.for_genre(g.name))} for g in all_genres()]
     from tabulate import tabulate
+    from .genres import broken
+    for name, why in broken().items():
+        print(f"warning: genre module '{name}' failed to load: {why}", file=sys.stderr)
     _emit(args, rows, tabulate([[r["genre"], r["title"], r["heuristics"], ", ".join(r["puzzlink"]),
                                  "yes" if r["tatham"] else ""] for r in rows],
                                headers=["genre", "title", "techniques", "puzz.link", "Tatham"]))
-    return OK
+    return OK if not broken() else INTERNAL
 
 
 def cmd_heuristics(args: argparse.Namespace) -> int:
@@ -250,6 +258,25 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     b.add_argument("--max-steps", type=int, default=20000)
     b.add_argument("--max-seconds", type=float, default=60.0)
+    b.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
+    b.add_argument("--time-limit", type=float, default=0.0,
+                   help="hard wall-clock limit per puzzle in seconds (default: max(2 x --max-seconds, "
+                        "--max-seconds + 30)); past it the puzzle's row says timeout")
+    b.add_argument("--db", help="SQLite results file, written as it goes; rerun to resume")
+    b.add_argument("--csv", help="export every result to this CSV file at the end")
+    b.add_argument("--jsonl", help="export every result to this JSON lines file at the end")
+    b.add_argument("--scheduler", help="run on a Dask distributed cluster at tcp://HOST:PORT")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    rp = command("report", cmd_report, "Write a solve-path report of a puzzle, or (--corpus) a summary of "
+                 "batch results.", puzzle=False)
+    rp.add_argument("puzzle", nargs="?", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
+    rp.add_argument("--corpus", metavar="RESULTS", help="summarise a batch: its --db file or JSON lines")
+    rp.add_argument("--genre", help="the genre, needed for Tatham game IDs")
+    rp.add_argument("--format", choices=("md", "html"), default="md")
+    rp.add_argument("-o", "--output", help="write the report here (default: standard output)")
+    rp.add_argument("--max-steps", type=int, default=20000)
+    rp.add_argument("--max-seconds", type=float, default=120.0)
+    rp.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     command("genres", cmd_genres, "The supported genres.", puzzle=False)
     hh = command("heuristics", cmd_heuristics, "The implemented techniques of a genre, by level.", puzzle=False)
     hh.add_argument("--genre", required=True)

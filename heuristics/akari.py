@@ -235,6 +235,64 @@ def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deducti
                                               "so no bulb goes there"})
 
 
+def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[int, ...],
+                       unchosen: list[int]) -> bool:
+    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby?"""
+    cands = state.cands
+    barred = set(unchosen)
+    lit = set(chosen)
+    for c in chosen:
+        barred |= puzzle.sight[c]
+        lit |= puzzle.sight[c]
+    if barred & set(chosen):
+        return True
+    for w in {w for x in barred | set(chosen) for w in puzzle.walls_next_to[x]}:
+        have = sum(1 for n in puzzle.white_neighbours[w] if cands[n] == B_BULB or n in chosen)
+        could = sum(1 for n in puzzle.white_neighbours[w]
+                    if cands[n] == FREE and n not in barred and n not in chosen)
+        if have > puzzle.board[w] or have + could < puzzle.board[w]:
+            return True
+    for y in {y for x in barred for y in puzzle.sight[x] | {x}}:
+        if y in lit or y in light.lit:
+            continue
+        if not any(cands[j] & B_BULB and j not in barred for j in puzzle.sight[y] | {y}):
+            return True
+    return False
+
+
+@heuristic(id="akari.wall-combinations", name="Every way to satisfy a wall", genre=GENRE, level=3,
+           order=3,
+           template="The {n} at {wall} needs {need} among {free}. Of the {total} ways to place them, "
+                    "{rejected} would leave a cell unlit or break a number nearby; every way "
+                    "that remains agrees: {conclusion}.",
+           nudge="Try each way of placing the bulbs around the {n} at {wall}.",
+           catalogue="")
+def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.explain import describe_removals
+    light = lighting(puzzle, state)
+    for w in puzzle.numbered:
+        bulbs, free = wall_counts(puzzle, state, w)
+        need = puzzle.board[w] - bulbs
+        if not free or need <= 0 or need == len(free):
+            continue
+        ways = list(combinations(free, need))
+        good = [c for c in ways if not combination_breaks(puzzle, state, light, c, [f for f in free if f not in c])]
+        if not good:
+            continue
+        always_bulb = set.intersection(*(set(c) for c in good))
+        always_dark = set.intersection(*({f for f in free if f not in c} | set().union(*(puzzle.sight[x] for x in c))
+                                         for c in good))
+        put = {x: BULB for x in always_bulb}
+        put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
+        d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
+            "n": puzzle.board[w], "wall": puzzle.cell(w), "need": plural(need, "bulb"),
+            "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
+            "conclusion": ""})
+        if d:
+            d.params["conclusion"] = describe_removals(puzzle, state, d.removals)
+            yield d
+
+
 # --- level 4 ------------------------------------------------------------------------------
 
 @heuristic(id="akari.interchangeable-bulbs", name="Interchangeable bulbs", genre=GENRE, level=4, order=1,

@@ -81,6 +81,14 @@ def test_bulb_darkens_cell():
     assert found("akari.bulb-darkens-cell", p) == {}
 
 
+def test_wall_combinations():
+    # The 2 at r2c2 has three free neighbours; bulbs at r2c1 and r2c3 would leave r1c2 dark,
+    # so both remaining ways use r1c2.
+    p = puzzle("# . #\n. 2 .\n. # .")
+    assert found("akari.wall-combinations", p) == {"r1c2": "holds a bulb"}
+    assert found("akari.wall-combinations", puzzle(". . .\n. 2 .\n. . .")) == {}
+
+
 def test_two_pairs():
     p = puzzle("1 . . .\n. . . .\n. . . 1")
     result = found("akari.two-pairs", p)
@@ -100,7 +108,7 @@ def test_interchangeable_bulbs():
 # --- level 5 and the whole path --------------------------------------------------------------
 
 def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
-    p = load("corpus/akari/lightup-7x7b20s2d2-grader-1.yaml")
+    p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
     from grader.engine import Solver
     trace = Solver(p, max_level=4).solve()
     assert trace.status.value == "stuck"

@@ -9,6 +9,8 @@ from .base import Genre
 
 _GENRES: dict[str, Genre] = {}
 _ALIASES: dict[str, str] = {}
+_BROKEN: dict[str, str] = {}      # module -> why it failed to load
+_LOADED = False
 
 
 def register(genre: Genre) -> Genre:
@@ -23,15 +25,32 @@ def register(genre: Genre) -> Genre:
 
 
 def _load() -> None:
-    """Import every genre module in this package (each registers its GENRE) and its techniques."""
-    if _GENRES:
+    """Import every genre module in this package (each registers its GENRE) and its techniques.
+
+    A module that fails to load is recorded in `broken()` and left out, so one broken plugin
+    cannot take the others down; tests assert that nothing is broken."""
+    global _LOADED
+    if _LOADED:
         return
+    _LOADED = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name == "base" or info.name.startswith("_"):
             continue
-        genre = getattr(importlib.import_module(f"{__name__}.{info.name}"), "GENRE", None)
-        if genre is not None and genre.heuristics_module:
-            importlib.import_module(genre.heuristics_module)
+        try:
+            genre = getattr(importlib.import_module(f"{__name__}.{info.name}"), "GENRE", None)
+            if genre is not None and genre.heuristics_module:
+                importlib.import_module(genre.heuristics_module)
+        except Exception as exc:  # noqa: BLE001 - reported by broken() and `grader genres`
+            _BROKEN[info.name] = f"{type(exc).__name__}: {exc}"
+            for key in [k for k, v in _ALIASES.items() if v == info.name]:
+                del _ALIASES[key]
+            _GENRES.pop(info.name, None)
+
+
+def broken() -> dict[str, str]:
+    """Genre modules that failed to load, with the reason."""
+    _load()
+    return dict(_BROKEN)
 
 
 def all_genres() -> list[Genre]:
