@@ -206,7 +206,7 @@ class Akari(Genre):
             i = r * puzzle.cols + c
             t = tok.text
             if puzzle.board[i] != WHITE:
-                if t not in ("#", "x", "X", "B", str(puzzle.board[i])) and not (t == "-" and not marks):
+                if t not in ("#", "x", "X", "B", ".", str(puzzle.board[i])) and not (t == "-" and not marks):
                     raise src.error(f"{Cell(r, c)} is a wall in the puzzle but '{t}' here", tok.line, tok.col)
                 continue
             if t in ("*", "o", "O"):

@@ -1,0 +1,113 @@
+"""The command line, end to end: outputs, --json, exit codes and one-line errors."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from grader.cli import main
+
+HARD = "corpus/akari/lightup-7x7b20s2d2-grader-2.yaml"
+TATHAM = "7x7:a2bBfBa300qB0Ba0f0bBa"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_grade_json_has_the_batch_fields_and_steps_per_level(capsys):
+    code, out, _ = run(capsys, "grade", HARD, "--json")
+    row = json.loads(out)
+    assert code == 0
+    for key in ("id", "genre", "status", "level", "score", "label", "unique", "matches_given_solution",
+                "seconds", "steps_per_level", "bottlenecks"):
+        assert key in row
+    assert row["status"] == "solved" and row["unique"] is True and row["matches_given_solution"] is True
+    assert row["level"] == 5
+
+
+def test_grade_text_and_tatham_ids(capsys):
+    code, out, _ = run(capsys, "grade", "--genre", "akari", TATHAM)
+    assert code == 0 and "solved, level" in out and "steps per level" in out
+
+
+def test_explain_lists_every_step_with_r3c4_cells(capsys):
+    code, out, _ = run(capsys, "explain", HARD, "--boards")
+    assert code == 0
+    assert "1. [L1]" in out and "[L5] Trial and error" in out and out.rstrip().endswith("solved")
+    code, out, _ = run(capsys, "explain", HARD, "--json")
+    steps = json.loads(out)["steps"]
+    assert all({"step", "level", "technique", "text", "board"} <= s.keys() for s in steps)
+
+
+def test_solve_check_render_genres_heuristics(capsys):
+    assert run(capsys, "solve", HARD)[0] == 0
+    code, out, _ = run(capsys, "solve", HARD, "--json")
+    assert json.loads(out)["solution"]["bulbs"]
+    code, out, _ = run(capsys, "check", HARD, "--json")
+    assert code == 0 and json.loads(out)["solutions"] == "unique"
+    code, out, _ = run(capsys, "render", HARD, "--format", "svg")
+    assert code == 0 and out.startswith("<svg")
+    code, out, _ = run(capsys, "heuristics", "--genre", "akari", "--json")
+    rows = json.loads(out)
+    assert [r["level"] for r in rows] == sorted(r["level"] for r in rows)
+    assert {r["level"] for r in rows} == {1, 2, 3, 4, 5}
+    code, out, _ = run(capsys, "genres", "--json")
+    assert "akari" in {r["genre"] for r in json.loads(out)}
+
+
+def test_check_shows_two_differing_solutions(tmp_path, capsys):
+    f = tmp_path / "two.yaml"
+    f.write_text("genre: akari\ngrid: |\n  . . .\n")
+    code, out, _ = run(capsys, "check", str(f), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["solutions"] == "several" and data["differ_at"]
+    assert data["examples"][0] != data["examples"][1]
+
+
+def test_hint_stages_and_mistakes(tmp_path, capsys):
+    marks = tmp_path / "marks.txt"
+    marks.write_text("\n".join(["* . . . . . .", *[". " * 7] * 6]))
+    code, out, _ = run(capsys, "hint", HARD, "--state", str(marks), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["kind"] == "mistake"
+    code, out, _ = run(capsys, "hint", HARD, "--stage", "answer")
+    assert code == 0 and "Answer:" in out
+    code, out, _ = run(capsys, "hint", HARD, "--why", "r4c4")
+    assert code == 0 and "[L" in out
+
+
+def test_batch_writes_one_row_per_puzzle_and_error_rows(tmp_path, capsys):
+    (tmp_path / "good.yaml").write_text(open(HARD).read())
+    (tmp_path / "bad.yaml").write_text("genre: akari\ngrid: |\n  . Q\n")
+    out_file = tmp_path / "rows.jsonl"
+    assert run(capsys, "batch", str(tmp_path), "-o", str(out_file))[0] == 0
+    rows = [json.loads(l) for l in out_file.read_text().splitlines()]
+    assert len(rows) == 2
+    by_status = {r["status"]: r for r in rows}
+    assert "bad.yaml:3:5" in by_status["error"]["error"]
+    assert by_status["solved"]["level"] == 5
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["grade", "nosuch.yaml"], "nosuch.yaml: no such file"),
+    (["grade", "7x7:a2bBfBa300qB0Ba0f0bBa"], "add --genre"),
+    (["hint", HARD, "--why", "r99c1"], "outside the 7x7 grid"),
+    (["heuristics", "--genre", "chess"], "unknown genre"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_no_traceback_from_the_real_console_script(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("genre: akari\ngrid: |\n  . . .\n  . 7 .\n")
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(bad)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"error: {bad}:4:5: unexpected '7' in grid: expected '.' for a white cell, " \
+                                  "'#' for a wall or 0-4 for a numbered wall"
