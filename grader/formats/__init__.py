@@ -110,8 +110,14 @@ def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puz
     """(id, puzzle or the error that stopped it) for a folder, a .jsonl file or one puzzle."""
     path = Path(spec)
     if path.is_dir():
+        from ..genres import all_genres
+        readable = {*NATIVE_SUFFIXES, ".jsonl", *(s for g in all_genres() for s in g.file_suffixes)}
         for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
-            if f.suffix.lower() in (".md", ".txt") and f.name.lower() in ("readme.md", "provenance.md"):
+            if f.suffix.lower() not in readable or f.name.lower() in ("readme.md", "provenance.md"):
+                continue  # scripts, notes and other files that are not puzzles
+            if f.name == "solution.txt" and f.with_name("puzzle.txt").is_file():
+                continue  # a puzzle folder's answer (Japanese Arrows); puzzle.txt reads it
+            if f.name == "metadata.yaml" and f.with_name("puzzle.txt").is_file():
                 continue
             try:
                 if f.suffix.lower() == ".jsonl":

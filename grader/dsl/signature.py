@@ -1,0 +1,80 @@
+"""The signature a genre supplies to the rule language: its functions and relations, typed,
+with their meaning in a world (a puzzle and a state of candidates).
+
+The rule language itself knows only the logic, the constants OOB, nil and the numbers, `=`,
+comparisons and `+`/`-`. Everything about a genre comes from its Signature, so another genre
+can expose its own functions and relations and have its heuristics written as rules too.
+
+Values in a world: a position is a variable index (int >= 0) or OOB; a number is an int or
+NIL; a direction is any hashable value, or None where undefined.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Protocol
+
+import attrs
+
+from .ast import Type
+
+OOB = -1          # the position outside the grid
+NIL = None        # "no number" (an empty cell), also the result of arithmetic on nil
+
+
+class World(Protocol):
+    """What rules are evaluated against: the domains to quantify over, plus whatever the
+    signature's functions need (they receive the world as their first argument)."""
+
+    def positions(self) -> Iterable[int]: ...
+    def numbers(self) -> Iterable[int]: ...
+
+
+@attrs.frozen
+class Symbol:
+    """A function (result is a Type) or a relation (result None) of the signature.
+
+    fn(world, *args) gives the value (or truth). For a binary relation, `successors(world, a)`
+    may list every b with (a, b) in the relation, so rules can bind b without trying them all.
+    """
+    name: str
+    args: tuple[Type, ...]
+    result: Type | None
+    fn: Callable[..., Any]
+    doc: str = ""
+    successors: Callable[[Any, Any], Iterable[Any]] | None = None
+
+    @property
+    def is_relation(self) -> bool:
+        return self.result is None
+
+
+@attrs.frozen
+class Signature:
+    """The table of a genre's functions and relations, by name."""
+    symbols: dict[str, Symbol]
+
+    @staticmethod
+    def of(*symbols: Symbol) -> "Signature":
+        table: dict[str, Symbol] = {}
+        for s in symbols:
+            if s.name in table:
+                raise ValueError(f"symbol {s.name!r} defined twice")
+            table[s.name] = s
+        return Signature(table)
+
+    def get(self, name: str) -> Symbol | None:
+        return self.symbols.get(name)
+
+    def describe(self) -> list[str]:
+        out = []
+        for s in self.symbols.values():
+            args = ", ".join(a.value for a in s.args)
+            kind = f"-> {s.result.value}" if s.result else "(relation)"
+            out.append(f"{s.name}({args}) {kind}: {s.doc}")
+        return out
+
+
+def function(name: str, args: tuple[Type, ...], result: Type, doc: str = ""):
+    """Decorator form: `@function("ahead", (Type.POS,), Type.NUM)`."""
+    def wrap(fn: Callable[..., Any]) -> Symbol:
+        return Symbol(name, args, result, fn, doc)
+    return wrap

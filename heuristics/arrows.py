@@ -1,0 +1,101 @@
+"""Japanese Arrows techniques: the rules of rules/arrows.yaml, compiled into heuristics.
+
+This module supplies the genre's signature (the functions and relations rules may use, with
+their meaning on a puzzle and a state) and registers every rule, so its ids read
+"arrows.<rule-id>" and its level is the rule's complexity. BacktrackRule entries become the
+hypothesis heuristics of spec/solver-design.md.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.dsl import compile_rules, load_rule_file
+from grader.dsl.ast import Type
+from grader.dsl.signature import NIL, OOB, Signature, Symbol
+from grader.genres.arrows import ArrowsPuzzle, seen_values
+from grader.model import State, single_value, values_of
+
+GENRE = "arrows"
+RULES = Path(__file__).resolve().parent.parent / "rules" / "arrows.yaml"
+POS, NUM, DIR = Type.POS, Type.NUM, Type.DIR
+
+
+class ArrowsWorld:
+    """A puzzle and a state, as the rules see them. Per-cell counts are computed on demand
+    and shared through the state, so every rule evaluated on one state reuses them."""
+
+    def __init__(self, puzzle: ArrowsPuzzle, state: State):
+        self.puzzle, self.state, self.cands = puzzle, state, state.cands
+        self._seen = state.derived("arrows.seen", lambda: [None] * puzzle.size)
+        self._free = state.derived("arrows.free", lambda: [None] * puzzle.size)
+        self._reach = state.derived("arrows.reach", lambda: [None] * puzzle.size)
+
+    def positions(self) -> range:
+        return range(self.puzzle.size)
+
+    def numbers(self) -> range:
+        return range(self.puzzle.n + 1)
+
+    def seen(self, p: int) -> int:
+        got = self._seen[p]
+        if got is None:
+            got = self._seen[p] = seen_values(self.puzzle, self.cands, p).bit_count()
+        return got
+
+    def free(self, p: int) -> int:
+        got = self._free[p]
+        if got is None:
+            c = self.cands
+            got = self._free[p] = sum(1 for q in self.puzzle.rays[p] if c[q] & (c[q] - 1))
+        return got
+
+    def reach(self, p: int) -> int:
+        got = self._reach[p]
+        if got is None:
+            mask = 0
+            for q in self.puzzle.rays[p]:
+                mask |= self.cands[q]
+            got = self._reach[p] = mask.bit_count()
+        return got
+
+
+def _between_free(w: ArrowsWorld, p: int, q: int):
+    ray = w.puzzle.rays[p]
+    if q not in w.puzzle.ray_sets[p]:
+        return NIL
+    c = w.cands
+    return sum(1 for r in ray[:ray.index(q)] if c[r] & (c[r] - 1))
+
+
+SIGNATURE = Signature.of(
+    Symbol("next", (POS,), POS, lambda w, p: w.puzzle.rays[p][0] if w.puzzle.rays[p] else OOB,
+           "the cell the arrow at p points at first, or OOB"),
+    Symbol("points_at", (POS, POS), None, lambda w, p, q: q in w.puzzle.ray_sets[p],
+           "the arrow at p points at q, directly or further along its line",
+           successors=lambda w, p: w.puzzle.rays[p]),
+    Symbol("val", (POS,), NUM, lambda w, p: single_value(w.cands[p]),
+           "the number at p, or nil while p is empty"),
+    Symbol("sees_distinct", (POS,), NUM, lambda w, p: w.seen(p),
+           "how many different numbers are already written in the cells p points at"),
+    Symbol("candidate", (POS, NUM), None, lambda w, p, i: bool(w.cands[p] >> i & 1) if i >= 0 else False,
+           "i is still possible at p (or is its number)",
+           successors=lambda w, p: values_of(w.cands[p])),
+    Symbol("ahead", (POS,), NUM, lambda w, p: len(w.puzzle.rays[p]),
+           "how many cells the arrow at p points at"),
+    Symbol("behind", (POS,), NUM, lambda w, p: w.puzzle.behind_counts[p],
+           "how many cells lie behind p on its line"),
+    Symbol("ahead_free", (POS,), NUM, lambda w, p: w.free(p),
+           "how many of the cells p points at are still empty"),
+    Symbol("between_free", (POS, POS), NUM, _between_free,
+           "empty cells strictly between p and q, or nil when p does not point at q"),
+    Symbol("dir", (POS,), DIR, lambda w, p: w.puzzle.dirs[p], "the direction of the arrow at p"),
+    Symbol("reachable", (POS,), NUM, lambda w, p: w.reach(p),
+           "how many different numbers the cells p points at can still hold between them"),
+)
+
+
+def load() -> list:
+    return load_rule_file(RULES, SIGNATURE)
+
+
+HEURISTICS = compile_rules(load(), SIGNATURE, ArrowsWorld, GENRE)
