@@ -1,0 +1,248 @@
+"""grader batch at scale: worker processes, SQLite results, resume, time limits, crashes,
+exports, bad input and damaged results files."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import analysis
+from grader.batch import Progress, Settings, list_jobs, run_local
+from grader.cli import main
+from grader.report.results import ResultStore, read_rows
+
+from support import CORPUS, ROOT
+
+AKARI = CORPUS / "akari"
+
+
+def small_folder(tmp_path: Path, count: int = 6) -> Path:
+    """A folder of the project's smallest Akari puzzles (7x7)."""
+    folder = tmp_path / "puzzles"
+    folder.mkdir(exist_ok=True)
+    for f in sorted(AKARI.glob("lightup-7x7*.yaml"))[:count]:
+        shutil.copy(f, folder / f.name)
+    return folder
+
+
+def stable(rows: list[dict]) -> list[dict]:
+    """Rows without their timings, for comparing runs."""
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def batch(*args: str) -> int:
+    return main(["batch", *args, "--no-progress"])
+
+
+def test_rows_come_in_input_order_from_several_workers(tmp_path, capsys):
+    folder = small_folder(tmp_path)
+    assert batch(str(folder), "--workers", "2", "--no-unique") == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["id"] for r in rows] == [str(f) for f in sorted(folder.iterdir())]
+    assert all(r["status"] == "solved" and r["matches_given_solution"] for r in rows)
+    assert all("techniques" in r and "steps_per_level" in r for r in rows)
+
+
+def test_db_then_rerun_grades_nothing_twice(tmp_path):
+    folder, db = small_folder(tmp_path), tmp_path / "results.sqlite"
+    first = tmp_path / "first.jsonl"
+    assert batch(str(folder), "--db", str(db), "-o", str(first), "--workers", "2") == 0
+    assert len(first.read_text().splitlines()) == 6
+    again = tmp_path / "again.jsonl"
+    assert batch(str(folder), "--db", str(db), "-o", str(again), "--workers", "2") == 0
+    assert again.read_text() == ""                       # nothing graded the second time
+    rows = read_rows(db)
+    assert len(rows) == 6 and len({r["id"] for r in rows}) == 6
+
+
+def test_resume_grades_only_the_missing_puzzles(tmp_path):
+    folder, db = small_folder(tmp_path), tmp_path / "results.sqlite"
+    assert batch(str(folder), "--db", str(db), "--limit", "2", "--workers", "1") == 0
+    assert len(read_rows(db)) == 2
+    rest = tmp_path / "rest.jsonl"
+    assert batch(str(folder), "--db", str(db), "-o", str(rest), "--workers", "2") == 0
+    graded = [json.loads(line)["id"] for line in rest.read_text().splitlines()]
+    assert graded == [str(f) for f in sorted(folder.iterdir())][2:]
+    assert len(read_rows(db)) == 6
+
+
+KILLABLE = """
+import sys, time
+from grader import analysis
+real = analysis.analyse
+def slow(*a, **k):
+    time.sleep(0.25)
+    return real(*a, **k)
+analysis.analyse = slow
+from grader.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_sigkill_partway_then_resume_equals_an_uninterrupted_run(tmp_path):
+    folder = small_folder(tmp_path, 6)
+    for f in sorted(AKARI.glob("lightup-10x10*.yaml")):
+        shutil.copy(f, folder / f.name)                  # 12 puzzles in all
+    script = tmp_path / "slow_grader.py"
+    script.write_text(KILLABLE)
+    db, whole = tmp_path / "killed.sqlite", tmp_path / "whole.sqlite"
+    cmd = [sys.executable, str(script), "batch", str(folder), "--db", str(db), "--workers", "2",
+           "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    done = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as c:
+                    done = c.execute("SELECT count(*) FROM results").fetchone()[0]
+            except sqlite3.Error:
+                continue
+            if done >= 4:
+                break
+    assert proc.poll() is None, "the batch ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)                 # the batch and its workers, at once
+    proc.wait()
+    at_kill = {r["id"] for r in read_rows(db)}
+    assert 4 <= len(at_kill) < 12
+    rest = tmp_path / "rest.jsonl"
+    resumed = subprocess.run(cmd + ["-o", str(rest)], cwd=ROOT, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    graded = [json.loads(line)["id"] for line in rest.read_text().splitlines()]
+    assert len(graded) == 12 - len(at_kill) and not set(graded) & at_kill      # nothing twice
+    assert batch(str(folder), "--db", str(whole), "--workers", "2") == 0
+    assert stable(read_rows(db)) == stable(read_rows(whole))                  # nothing lost
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT count(*), count(DISTINCT key) FROM results").fetchone() == (12, 12)
+
+
+def test_time_limit_and_crashes_cost_one_puzzle_each(tmp_path, monkeypatch):
+    folder = small_folder(tmp_path, 5)
+    names = sorted(f.name for f in folder.iterdir())
+    hang, die, boom = names[1], names[2], names[3]
+    real = analysis.analyse
+
+    def misbehave(puzzle, **kw):                        # inherited by the forked workers
+        name = Path(puzzle.meta.origin).name
+        if name == hang:
+            time.sleep(60)
+        if name == die:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if name == boom:
+            raise RuntimeError("a bug in a technique")
+        return real(puzzle, **kw)
+
+    monkeypatch.setattr(analysis, "analyse", misbehave)
+    jobs = list_jobs(str(folder))
+    rows: dict[str, dict] = {}
+    run_local(jobs, Settings(check_unique=False), 2, 1.5, lambda job, row: rows.__setitem__(job.key, row))
+    by_name = {Path(k).name: r for k, r in rows.items()}
+    assert len(rows) == 5
+    assert by_name[hang]["status"] == "timeout" and "1.5 s time limit" in by_name[hang]["error"]
+    assert by_name[die]["status"] == "error" and "SIGKILL" in by_name[die]["error"]
+    assert by_name[boom]["status"] == "error" and by_name[boom]["error"] == "RuntimeError: a bug in a technique"
+    assert by_name[names[0]]["status"] == by_name[names[4]]["status"] == "solved"
+
+
+def test_a_folder_of_unknown_and_broken_files_gives_error_rows(tmp_path, capsys):
+    folder = small_folder(tmp_path, 1)
+    (folder / "notes.docx").write_bytes(b"PK\x03\x04 binary")
+    (folder / "broken.yaml").write_text("genre: akari\ngrid: |\n  . 9 .\n")
+    (folder / "alien.yaml").write_text("genre: sudokuish\ngrid: |\n  1\n")
+    (folder / "latin1.yaml").write_bytes(b"genre: akari\ntitle: caf\xe9\n")
+    assert batch(str(folder), "--no-unique") == 0
+    rows = {Path(r["id"]).name: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert len(rows) == 5
+    for name in ("notes.docx", "broken.yaml", "alien.yaml", "latin1.yaml"):
+        assert rows[name]["status"] == "error" and name in rows[name]["error"]
+    assert "unknown file type" in rows["notes.docx"]["error"]
+    assert "unknown genre 'sudokuish'" in rows["alien.yaml"]["error"]
+    assert "UTF-8" in rows["latin1.yaml"]["error"]
+    assert sum(r["status"] == "solved" for r in rows.values()) == 1
+
+
+def test_csv_and_jsonl_exports(tmp_path):
+    import csv
+    folder, db = small_folder(tmp_path, 3), tmp_path / "r.sqlite"
+    out_csv, out_jsonl = tmp_path / "r.csv", tmp_path / "r.jsonl"
+    assert batch(str(folder), "--db", str(db), "--csv", str(out_csv), "--jsonl", str(out_jsonl)) == 0
+    records = list(csv.DictReader(out_csv.open()))
+    assert [r["id"] for r in records] == [str(f) for f in sorted(folder.iterdir())]
+    assert records[0]["status"] == "solved" and records[0]["unique"] == "True"
+    assert int(records[0]["L1"]) > 0 and "akari." in records[0]["techniques"]
+    assert [json.loads(line) for line in out_jsonl.read_text().splitlines()] == read_rows(db)
+
+
+def assert_refused(tmp_path, db: Path, capsys, words: str) -> None:
+    before = db.read_bytes()
+    folder = small_folder(tmp_path, 1)
+    assert batch(str(folder), "--db", str(db)) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(db) in err and words in err, err
+    assert db.read_bytes() == before                     # nothing overwritten
+
+
+def test_a_text_file_as_db_is_refused_untouched(tmp_path, capsys):
+    db = tmp_path / "notes.sqlite"
+    db.write_text("my shopping list\n" * 100)
+    assert_refused(tmp_path, db, capsys, "not an SQLite file")
+
+
+def test_a_foreign_sqlite_file_is_refused_untouched(tmp_path, capsys):
+    db = tmp_path / "other.sqlite"
+    with sqlite3.connect(db) as c:
+        c.execute("CREATE TABLE invoices (n INTEGER)")
+        c.execute("INSERT INTO invoices VALUES (1)")
+    c.close()
+    assert_refused(tmp_path, db, capsys, "another program (tables: invoices)")
+
+
+def test_a_damaged_results_file_is_refused_untouched(tmp_path, capsys):
+    folder, db = small_folder(tmp_path, 3), tmp_path / "r.sqlite"
+    assert batch(str(folder), "--db", str(db)) == 0
+    with sqlite3.connect(db) as c:
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    c.close()
+    data = bytearray(db.read_bytes())
+    data[1024:4096] = b"\xff" * 3072                    # scribble over the second page
+    db.write_bytes(bytes(data))
+    assert_refused(tmp_path, db, capsys, "damaged")
+
+
+def test_other_settings_are_refused(tmp_path, capsys):
+    folder, db = small_folder(tmp_path, 1), tmp_path / "r.sqlite"
+    assert batch(str(folder), "--db", str(db), "--no-unique") == 0
+    assert batch(str(folder), "--db", str(db)) == 2
+    assert "other settings (check_unique False here, True now)" in capsys.readouterr().err
+
+
+def test_results_store_keeps_one_row_per_puzzle(tmp_path):
+    with ResultStore.open(tmp_path / "r.sqlite", {"a": 1}) as store:
+        store.add(0, {"id": "p1", "status": "stuck"})
+        store.add(0, {"id": "p1", "status": "solved"})
+        assert store.rows() == [{"id": "p1", "status": "solved"}] and store.done() == {"p1"}
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path):
+    screen = io.StringIO()
+    bar = Progress(4, enabled=True, stream=screen)
+    for _ in range(4):
+        bar.update({"status": "solved"})
+    bar.finish()
+    assert "4/4" in screen.getvalue() and "#" * 30 in screen.getvalue()
+    folder = small_folder(tmp_path, 2)
+    piped = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(folder), "--no-unique"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert piped.returncode == 0 and piped.stderr == ""     # quiet in pipes
+    assert len(piped.stdout.splitlines()) == 2
