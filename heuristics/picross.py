@@ -1,0 +1,191 @@
+"""Picross techniques, by level (spec/heuristics-catalogue.txt, PICROSS).
+
+All of them read a line through the line solver of heuristics/common/lines.py, computed once
+per line and state. `focus` holds the cells changed since a technique last found nothing, so
+only the lines through them are read again.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from grader.explain import describe_removals
+from grader.genres.picross import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, PicrossPuzzle,
+                                   line_solver)
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import branch_deduction, register_probing
+from grader.steps import Deduction
+from heuristics.common.lines import fill_of
+
+GENRE = "picross"
+LINE_CASES_MAX = 4        # a line with at most this many placements is worth splitting on
+
+
+def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    return range(len(puzzle.lines)) if focus is None else puzzle.lines_through(focus)
+
+
+def open_lines(puzzle: PicrossPuzzle, state: State, focus: frozenset[int] | None) -> Iterator[int]:
+    """Lines that still hold an undecided cell."""
+    cands = state.cands
+    for line in lines_to_check(puzzle, focus):
+        if any(cands[i] == FREE for i in puzzle.lines[line]):
+            yield line
+
+
+def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list[int],
+                   **params) -> Deduction | None:
+    cells = puzzle.lines[line]
+    keep = {i: m for i, m in zip(cells, allowed)}
+    decided = [i for i in cells if state.cands[i] != FREE]
+    d = Deduction.build(state, keep=keep)
+    if d is None:
+        return None
+    return Deduction.build(state, keep=keep, premises=decided,
+                           region=[i for i in cells if i not in d.targets],
+                           params={"line": puzzle.line_name(line), "clue": puzzle.clue_text(line),
+                                   "outcome": describe_removals(puzzle, state, d.removals), **params})
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="picross.broken-line", name="A line that cannot show its clue", genre=GENRE, level=1,
+           order=0,
+           template="The clue {clue} no longer fits {line} with the cells decided so far.",
+           nudge="Check {line} against its clue.",
+           catalogue="")
+def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in lines_to_check(puzzle, focus):
+        if not line_solver(puzzle, state, line).solvable:
+            cells = puzzle.lines[line]
+            yield Deduction.build(state, keep={cells[0]: 0}, premises=cells,
+                                  params={"line": puzzle.line_name(line), "clue": puzzle.clue_text(line)})
+            return
+
+
+@heuristic(id="picross.empty-line", name="A line with no blocks", genre=GENRE, level=1, order=1,
+           template="The clue of {line} is 0, so {outcome}.",
+           nudge="Look at the clue of {line}.",
+           catalogue="if clue is 0, then all cells in row/column become empty")
+def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in lines_to_check(puzzle, focus):
+        if not puzzle.clues[line]:
+            d = line_deduction(puzzle, state, line, [B_EMPTY] * len(puzzle.lines[line]))
+            if d:
+                yield d
+
+
+@heuristic(id="picross.one-way", name="A clue that fits only one way", genre=GENRE, level=1, order=2,
+           template="The clue {clue} fits {line} in only one way{given}, so {outcome}.",
+           nudge="In how many ways does {clue} fit {line}?",
+           catalogue="if there is just one possible combination for a given row/column, apply it")
+def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in open_lines(puzzle, state, focus):
+        solver = line_solver(puzzle, state, line)
+        if not puzzle.clues[line] or solver.count(2) != 1:
+            continue
+        n = len(puzzle.lines[line])
+        starts = tuple(s[0] for s in solver.starts)
+        known = any(state.cands[i] != FREE for i in puzzle.lines[line])
+        d = line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
+                           given=" beside the cells already decided" if known else "")
+        if d:
+            yield d
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="picross.block-overlap", name="Left-most and right-most blocks overlap",
+           genre=GENRE, level=3, order=1,
+           template="Slide every block of {clue} in {line} as far left and as far right as it can "
+                    "go: {reason}, so {outcome}.",
+           nudge="Push the blocks of {line} to each end and compare.",
+           catalogue="")
+def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in open_lines(puzzle, state, focus):
+        solver = line_solver(puzzle, state, line)
+        clue, n = puzzle.clues[line], len(puzzle.lines[line])
+        if not clue or not solver.solvable:
+            continue
+        allowed = [B_EMPTY | B_FILLED] * n
+        reach = [False] * n
+        covered: dict[int, int] = {}          # cell -> the block that covers it either way
+        for j, size in enumerate(clue):
+            lo, hi = solver.span(j)
+            for i in range(lo, hi + size):
+                reach[i] = True
+            for i in range(hi, lo + size):
+                allowed[i] = B_FILLED
+                covered[i] = size
+        for i in range(n):
+            if not reach[i]:
+                allowed[i] = B_EMPTY
+        d = line_deduction(puzzle, state, line, allowed, reason="")
+        if d is None:
+            continue
+        cells = puzzle.lines[line]
+        new_filled = [k for k, i in enumerate(cells) if i in d.targets and allowed[k] == B_FILLED]
+        blocks = sorted({covered[k] for k in new_filled})
+        reasons = []
+        if blocks:
+            reasons.append(f"the {' and the '.join(map(str, blocks))} cover the same cells either way")
+        if len(new_filled) < len(d.targets):
+            reasons.append("some cells lie out of reach of every block")
+        yield Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,
+                        region=d.region)
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+@heuristic(id="picross.line-solver", name="Every placement of a line agrees", genre=GENRE, level=4,
+           order=1,
+           template="Every way to place {clue} in {line} that fits the cells decided so far agrees: "
+                    "{outcome}.",
+           nudge="Try every placement of the clue in {line}.",
+           catalogue="try all possibilities for a row/column and apply the intersection of all "
+                     "possibilities")
+def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in open_lines(puzzle, state, focus):
+        allowed = line_solver(puzzle, state, line).allowed()
+        if allowed is None:
+            continue
+        d = line_deduction(puzzle, state, line, allowed)
+        if d:
+            yield d
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+trial_and_error = register_probing(
+    GENRE, order=90,
+    catalogue="for each cell, assume filled/empty, solve greedily and take intersection "
+              "and/or achieve contradiction")
+
+
+@heuristic(id="picross.line-cases", name="Every placement of a line, followed through",
+           genre=GENRE, level=5, order=95,
+           template="{line} ({clue}) can be placed in {cases} ways; following each one with easier "
+                    "steps, {outcome}.",
+           nudge="Follow each placement of {line} through.",
+           catalogue="* try all legal combinations of filling in a row or column, then do greedy. "
+                     "then fill in the intersection of all these combinations.")
+def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    options = []
+    for line in open_lines(puzzle, state, None):
+        count = line_solver(puzzle, state, line).count(LINE_CASES_MAX + 1)
+        if 2 <= count <= LINE_CASES_MAX:
+            options.append((count, line))
+    for count, line in sorted(options):
+        cells, clue = puzzle.lines[line], puzzle.clues[line]
+        assumptions = []
+        for k, starts in enumerate(line_solver(puzzle, state, line).solutions(LINE_CASES_MAX) or ()):
+            cands = list(state.cands)
+            for i, m in zip(cells, fill_of(len(cells), clue, starts)):
+                cands[i] &= m
+            assumptions.append((f"placement {k + 1} of {puzzle.line_name(line)}", State(tuple(cands)), cells))
+        d = branch_deduction(puzzle, state, assumptions)
+        if d is not None:
+            yield Deduction(d.removals, {**d.params, "line": puzzle.line_name(line),
+                                         "clue": puzzle.clue_text(line)},
+                            region=cells, detail=d.detail)
+            return

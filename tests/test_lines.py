@@ -1,0 +1,54 @@
+"""The nonogram line solver against brute force on short lines, and on long lines where
+enumeration would explode."""
+from __future__ import annotations
+
+import itertools
+import random
+
+from heuristics.common.lines import E, F, Line, fill_of, minimum_length, runs
+
+
+def brute(cands, clue):
+    return [bits for bits in itertools.product((0, 1), repeat=len(cands))
+            if all(cands[i] >> b & 1 for i, b in enumerate(bits)) and runs(bits) == list(clue)]
+
+
+def test_agrees_with_brute_force():
+    rng = random.Random(7)
+    for _ in range(600):
+        n = rng.randint(1, 8)
+        clue = [rng.randint(1, 4) for _ in range(rng.randint(0, 3))]
+        cands = [rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n)]
+        sols = brute(cands, clue)
+        line = Line(cands, clue)
+        if not sols:
+            assert line.allowed() is None and line.count() == 0
+            continue
+        expected = [0] * n
+        for bits in sols:
+            for i, b in enumerate(bits):
+                expected[i] |= 1 << b
+        assert line.allowed() == expected
+        assert line.count() == len(sols)
+        placed = line.solutions(len(sols))
+        assert sorted(fill_of(n, clue, s) for s in placed) == sorted(
+            [F if b else E for b in bits] for bits in sols)
+
+
+def test_wide_line_is_not_enumerated():
+    clue = [1] * 10
+    line = Line([E | F] * 30, clue)
+    assert line.count() == 352716            # C(21, 10) placements: far too many to list
+    assert line.solutions(100) is None
+    assert line.allowed() == [E | F] * 30
+    tight = Line([E | F] * 30, [2, 3, 4, 5, 6, 5])
+    assert tight.allowed() == [F if c == "#" else E for c in "##.###.####.#####.######.#####"]
+
+
+def test_spans_and_helpers():
+    line = Line([E | F] * 5, [3])
+    assert line.span(0) == (0, 2)
+    assert line.allowed() == [E | F, E | F, F, E | F, E | F]
+    assert minimum_length([2, 3]) == 6 and minimum_length([]) == 0
+    assert runs([1, 1, 0, 1]) == [2, 1]
+    assert Line([F, E, F], [3]).allowed() is None

@@ -1,0 +1,256 @@
+"""Picross: each technique fires where it should (with what it finds) and not elsewhere; every
+deduction agrees with the unique solution on real puzzles; the formats read what FORMATS.md
+says and bad input gives one line."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.engine import Solver
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.genres.picross import PicrossPuzzle
+from grader.heuristic import REGISTRY
+from grader.model import State
+from grader.steps import Status
+from support import (CORPUS, ROOT, assert_all_sound, assert_sound_path, decided_by, fires, janko,
+                     native, random_partial, reference)
+
+PICROSS = get("picross")
+
+
+def puzzle(rows: str, columns: str):
+    block = lambda text: "".join(f"  {line}\n" for line in text.split("/"))  # noqa: E731
+    return native(f"genre: picross\nrows: |\n{block(rows)}columns: |\n{block(columns)}")
+
+
+def marks(p, grid: str):
+    return PICROSS.parse_marks(p, grid, Source("<marks>"))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or PICROSS.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+# A 6x6 puzzle with a unique solution that line logic alone cannot finish.
+DEEP = PicrossPuzzle(rows=6, cols=6, row_clues=((1,), (2, 3), (2, 1), (), (4,), (1, 1)),
+                     col_clues=((1, 1), (2, 1), (1, 1), (1, 1), (1, 1), (3, 1)))
+
+
+# --- level 1 -------------------------------------------------------------------------------
+
+def test_broken_line():
+    p = puzzle("3/0/1", "1 1/1/1")
+    s = marks(p, "# + #\n. . .\n. . .")
+    assert [d.params["line"] for d in fires("picross.broken-line", p, s)] == ["row 1"]
+    assert fires("picross.broken-line", p) == []
+
+
+def test_empty_line():
+    p = puzzle("3/0/1", "1 1/1/1")
+    assert found("picross.empty-line", p) == {"r2c1": "is empty", "r2c2": "is empty", "r2c3": "is empty"}
+    assert found("picross.empty-line", puzzle("1/1", "1/1")) == {}
+
+
+def test_one_way():
+    p = puzzle("2 2/1/0", "2/1/0/1/1")
+    assert found("picross.one-way", p) == {"r1c1": "is filled", "r1c2": "is filled", "r1c3": "is empty",
+                                           "r1c4": "is filled", "r1c5": "is filled"}
+    # one decided cell leaves the 1 of column 2 only one place
+    s = marks(p, ". # . . .\n. . . . .\n. . . . .")
+    assert found("picross.one-way", p, s)["r2c2"] == "is empty"
+    assert found("picross.one-way", puzzle("1/1", "1/1")) == {}
+
+
+# --- level 3 -------------------------------------------------------------------------------
+
+def test_block_overlap():
+    p = puzzle("4", "1/1/1/1/0")
+    assert found("picross.block-overlap", p) == {"r1c1": "is filled", "r1c2": "is filled", "r1c3": "is filled",
+                                                 "r1c4": "is filled"}
+    d = fires("picross.block-overlap", p)[0]
+    assert "the 4 cover the same cells" in d.params["reason"]
+    p1 = puzzle("1", "1/0/0")
+    assert found("picross.block-overlap", puzzle("1/1", "1/1")) == {}
+    assert found("picross.block-overlap", p1, marks(p1, "# . .")) == {"r1c2": "is empty", "r1c3": "is empty"}
+    assert found("picross.block-overlap", puzzle("2/2", "2/2")) == {}
+
+
+# --- level 4 -------------------------------------------------------------------------------
+
+def test_line_solver_beats_block_overlap():
+    # "1 1" with a filled middle cell: whichever block it is, both neighbours are empty.
+    p = PicrossPuzzle(rows=1, cols=6, row_clues=((1, 1),), col_clues=((),) * 6)
+    s = State((1, 3, 3, 2, 3, 3))
+
+    def in_row(hid):
+        return decided_by([d for d in fires(hid, p, s) if d.params["line"] == "row 1"], p, s)
+    assert in_row("picross.block-overlap") == {}
+    assert in_row("picross.line-solver") == {"r1c3": "is empty", "r1c5": "is empty"}
+    assert found("picross.line-solver", puzzle("1 1", "1/0/1")) == {"r1c1": "is filled", "r1c2": "is empty",
+                                                                    "r1c3": "is filled"}
+    assert found("picross.line-solver", puzzle("1/1", "1/1")) == {}
+
+
+# --- level 5 -------------------------------------------------------------------------------
+
+def test_deep_puzzle_needs_level_5():
+    stuck = Solver(DEEP, max_level=4).solve()
+    assert stuck.status is Status.STUCK
+    solution = reference(DEEP)
+    for hid in ("picross.trial-and-error", "picross.line-cases"):
+        found_ = fires(hid, DEEP, stuck.final)
+        assert found_, hid
+        for d in found_:
+            assert not any(mask & solution.cands[v] for v, mask in d.removals)
+    assert Solver(DEEP).solve().status is Status.SOLVED
+
+
+def test_level_5_finds_nothing_without_a_unique_answer():
+    p = puzzle("1/1", "1/1")              # two diagonal solutions
+    assert fires("picross.trial-and-error", p) == []
+    assert fires("picross.line-cases", p) == []
+
+
+# --- soundness on real puzzles --------------------------------------------------------------
+
+def test_sound_on_janko_sample():
+    for p in janko("picross", 6, seed=3, max_cells=225):
+        assert assert_sound_path(p) is Status.SOLVED
+
+
+def test_every_heuristic_sound_from_random_partial_states():
+    rng = random.Random(11)
+    ps = janko("picross", 3, seed=5, max_cells=100) + [DEEP]
+    for p in ps:
+        sol = reference(p)
+        for _ in range(4):
+            state = random_partial(p, sol, rng, rng.choice((0.1, 0.3, 0.6)))
+            for h in REGISTRY.for_genre("picross", 4):
+                assert_all_sound(h, p, state, sol)
+
+
+def test_tatham_corpus_solves():
+    files = sorted((CORPUS / "picross").glob("*.yaml"))
+    assert files
+    for f in files[:6]:
+        p = load(str(f))
+        trace = Solver(p).solve()
+        assert trace.status is Status.SOLVED, f
+        assert PICROSS.solution_from_state(p, trace.final) == p.solution
+
+
+# --- formats -------------------------------------------------------------------------------
+
+def test_tatham_example():
+    p = load("5x5:2/1.2/1/3/3/2/1.2/2/3/2", "picross")
+    assert p.col_clues == ((2,), (1, 2), (1,), (3,), (3,))
+    assert p.row_clues == ((2,), (1, 2), (2,), (3,), (2,))
+    sol = reference(p)
+    assert PICROSS.render_text(p, sol).replace("+", ".").replace(" ", "").splitlines() == [
+        "...##", ".#.##", "...##", "###..", "##..."]
+
+
+def test_tatham_preset_cells():
+    p = load("5x5:2/1.2/1/3/3/2/1.2/2/3/2,dA", "picross")
+    assert p.givens == ((3, 1), (4, 0)) or p.givens == ((3, 0), (4, 1))
+
+
+def test_puzzlink_example():
+    p = load("https://puzz.link/p?nonogram/6/6/12g1111h11112j12g11g21j11g3h")
+    assert p.col_clues == ((2, 1), (1, 1, 1), (1,), (1, 1, 1), (2, 1), ())
+    assert p.row_clues == ((2, 1), (1, 1), (1, 2), (), (1, 1), (3,))
+    sol = reference(p)
+    assert PICROSS.render_text(p, sol).replace("+", ".").replace(" ", "").splitlines() == [
+        "##.#..", "#...#.", ".#.##.", "......", "#...#.", ".###.."]
+
+
+def test_non_format(tmp_path: Path):
+    # the example of nonogram-db FORMAT.md
+    text = ('catalogue "webpbn.com #1"\ntitle "Demo Puzzle from Front Page"\nby "Jan Wolter"\n'
+            "license CC-BY-3.0\nwidth 5\nheight 10\n\nrows\n2\n2,1\n1,1\n3\n1,1\n1,1\n2\n1,1\n1,2\n2\n\n"
+            "columns\n2,1\n2,1,3\n7\n1,3\n2,1\n\n"
+            'goal "01100011010010101110101001010000110010100101111000"\n')
+    f = tmp_path / "demo.non"
+    f.write_text(text)
+    p = load(str(f))
+    assert (p.rows, p.cols) == (10, 5) and p.row_clues[1] == (2, 1) and p.col_clues[2] == (7,)
+    assert p.meta.title == "Demo Puzzle from Front Page" and len(p.solution) == 23
+    assert Solver(p).solve().status is Status.SOLVED
+
+
+def test_native_round_trip_and_goal():
+    from grader.formats.native import dump
+    p = load(str(sorted((CORPUS / "picross").glob("*.yaml"))[0]))
+    again = native(dump(PICROSS.to_native(p)))
+    assert (again.row_clues, again.col_clues, again.solution) == (p.row_clues, p.col_clues, p.solution)
+    goal = native("genre: picross\nrows:\n  - '1'\n  - 0\ncolumns: [1, '-']\ngoal: |\n  # .\n  . .\n")
+    assert goal.solution == frozenset({0})
+
+
+def test_janko_records():
+    from grader.formats import from_record
+    from grader.formats.janko import Record
+    src = Source("t.jsonl:1")
+    p = from_record(Record("nonograms/1", "Nonograms",
+                           {"rows": 2, "cols": 3, "solution": [["x", "x", "-"], ["-", "-", "x"]]}, src))
+    assert p.row_clues == ((2,), (1,)) and p.col_clues == ((1,), (1,), (1,))
+    q = from_record(Record("nonograms/2", "Nonograms",
+                           {"size": 2, "rlabels": [["1"], ["2"]], "clabels": [["2"], ["1"]]}, src))
+    assert q.row_clues == ((1,), (2,)) and q.solution is None
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("genre: picross\nrows: |\n  2\n  4\ncolumns: |\n  1\n  1\n  1\n", "row 2: the clue 4 needs 4 cells"),
+    ("genre: picross\nrows: |\n  1\n  1\ncolumns: |\n  1\n  2\n", "row clues fill 2 cells but the column clues fill 3"),
+    ("genre: picross\nrows: |\n  1\n  x\ncolumns: |\n  1\n  0\n", "'x' in 'rows' is not a clue"),
+    ("genre: picross\nrows: |\n  1\ncolumns: |\n  1\nsolution: |\n  . \n", "does not show the clues"),
+])
+def test_bad_native(text, message):
+    with pytest.raises(InputError) as exc:
+        native(text, "bad.yaml")
+    assert message in str(exc.value) and str(exc.value).startswith("bad.yaml")
+
+
+def test_bad_native_points_at_the_clue():
+    with pytest.raises(InputError) as exc:
+        native("genre: picross\nrows: |\n  2\n  4\ncolumns: |\n  1\n  1\n  1\n", "bad.yaml")
+    assert (exc.value.line, exc.value.column) == (4, 3)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("3x2:1/1/1/4/1", "row 1: the clue 4 needs 4 cells"),
+    ("2x2:1/1/1", "3 sections"),
+    ("2x2:1/1/1/2", "row clues fill 3 cells but the column clues fill 2"),
+    ("https://puzz.link/p?nonogram/2/2/1!", "unexpected '!'"),
+])
+def test_bad_ids_and_urls(spec, message):
+    with pytest.raises(InputError) as exc:
+        load(spec, "picross")
+    assert message in str(exc.value)
+
+
+def test_cli_bad_input_exit_2(tmp_path: Path):
+    f = tmp_path / "bad.non"
+    f.write_text("width 2\nheight 2\nrows\n3\n1\ncolumns\n1\n1\n")
+    out = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(f)], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and "row 1" in out.stderr
+
+
+def test_render():
+    p = load("5x5:2/1.2/1/3/3/2/1.2/2/3/2", "picross")
+    svg = PICROSS.render_svg(p, reference(p), [("target", [0])])
+    assert svg.startswith("<svg") and "hl-target" in svg
+    assert PICROSS.violations(p, reference(p)) == []
+    s = marks(p, "# # # # #\n. . . . .\n. . . . .\n. . . . .\n. . . . .")
+    assert "row 1" in PICROSS.violations(p, s)[0].message
