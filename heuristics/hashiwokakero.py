@@ -1,0 +1,403 @@
+"""Hashiwokakero techniques, by level (spec/heuristics-catalogue.txt, HASHIWOKAKERO).
+
+A variable is a slot between two islands; its candidates are bridge counts. `focus` holds the
+slots changed since a technique last found nothing, so island rules look only at their ends.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import attrs
+
+from grader.explain import describe_removals
+from grader.genres.hashiwokakero import HashiPuzzle, Groups, groups, hi, lo, reachable
+from grader.heuristic import heuristic
+from grader.model import State, values_of
+from grader.probing import branch_deduction, register_probing
+from grader.steps import Deduction
+
+GENRE = "hashiwokakero"
+
+
+def bridges(n: int) -> str:
+    return {0: "no bridges", 1: "one bridge"}.get(n, f"{n} bridges")
+
+
+def islands_to_check(puzzle: HashiPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    if focus is None:
+        return puzzle.islands
+    return sorted({i for s in focus for i in (puzzle.slots[s].a, puzzle.slots[s].b)})
+
+
+def open_slots(puzzle: HashiPuzzle, state: State, i: int) -> list[int]:
+    return [s for s in puzzle.slots_of[i] if not state.decided(s)]
+
+
+def names(puzzle: HashiPuzzle, slots: Iterable[int]) -> list[str]:
+    return [puzzle.slot_name(s) for s in slots]
+
+
+def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int]) -> list[int] | None:
+    """The islands that `changes` (slot -> new least count, all sharing one island or one
+    slot) would join into a complete group with no bridge left to give, cut off from the
+    rest; None when they would not."""
+    extra: dict[int, int] = {}
+    merged: set[int] = set()
+    for s, k in changes.items():
+        slot = puzzle.slots[s]
+        for end in (slot.a, slot.b):
+            extra[end] = extra.get(end, 0) + k
+            if k:
+                merged.update(g.group(end))
+    if not merged or len(merged) == len(puzzle.islands):
+        return None
+    for y in merged:
+        if g.have[y] + extra.get(y, 0) != puzzle.board[y]:
+            return None
+    return sorted(merged)
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="hashi.crossing", name="A bridge blocks the way", genre=GENRE, level=1, order=1,
+           template="The bridge {bridge} runs across {others}, so no bridge can go there.",
+           nudge="What does the bridge {bridge} block?")
+def crossing(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for s in (range(len(puzzle.slots)) if focus is None else sorted(focus)):
+        if lo(state.cands[s]) >= 1:
+            blocked = [t for t in puzzle.crossings[s] if state.cands[t] & ~1]
+            if blocked:
+                yield Deduction.build(state, put={t: 0 for t in blocked}, premises=[s],
+                                      params={"bridge": puzzle.slot_name(s), "others": names(puzzle, blocked)})
+
+
+@heuristic(id="hashi.only-one-way", name="Only one way to finish an island", genre=GENRE, level=1,
+           order=2,
+           template="{island} needs {n} and {reason}, so {result}.",
+           nudge="Count the bridges {island} has and can still get.",
+           catalogue="if there is only one way to fill in the remaining edges near a node, do it.")
+def only_one_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in islands_to_check(puzzle, focus):
+        todo = open_slots(puzzle, state, i)
+        if not todo:
+            continue
+        n = puzzle.board[i]
+        least = sum(lo(state.cands[s]) for s in puzzle.slots_of[i])
+        missing = n - least
+        # each direction can add no more than it has room for, nor more than is missing
+        room = {s: min(hi(state.cands[s]), lo(state.cands[s]) + missing) for s in puzzle.slots_of[i]}
+        most = sum(room.values())
+        if least == n:
+            keep = {s: 1 << lo(state.cands[s]) for s in todo}
+            reason = f"already has {bridges(n)}"
+            result = f"{', '.join(names(puzzle, todo))} get no more"
+        elif most == n:
+            keep = {s: 1 << room[s] for s in todo}
+            reason = f"can get at most {n}"
+            result = f"{', '.join(names(puzzle, todo))} take all they can"
+        else:
+            continue
+        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)],
+                            params={"island": puzzle.cell(i), "n": n, "reason": reason, "result": result})
+        if d:
+            yield d
+
+
+@heuristic(id="hashi.one-each-way", name="At least one bridge each way", genre=GENRE, level=1, order=3,
+           template="{island} needs {n} and has {ways} to go; the other {others} can carry at most "
+                    "{most}, so {bridge} has at least one bridge.",
+           nudge="Could {island} do without a bridge towards {bridge}?",
+           catalogue="if a node has n available edges and its number is 2n-1 or lower, it must have "
+                     "at least one edge in each direction.")
+def one_each_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in islands_to_check(puzzle, focus):
+        n = puzzle.board[i]
+        ways = [s for s in puzzle.slots_of[i] if state.cands[s] & ~1]
+        most = (len(ways) - 1) * puzzle.max_bridges
+        if n > most:
+            for s in ways:
+                if state.has(s, 0):
+                    yield Deduction.build(state, exclude={s: 0}, cells=[puzzle.cell(i)], params={
+                        "island": puzzle.cell(i), "n": n, "ways": f"{len(ways)} directions",
+                        "others": "direction" if len(ways) == 2 else f"{len(ways) - 1} directions",
+                        "most": most, "bridge": puzzle.slot_name(s)})
+
+
+@heuristic(id="hashi.small-neighbour", name="No more bridges than a neighbour takes", genre=GENRE,
+           level=1, order=4,
+           template="{island} is a {n}, so {bridge} can carry at most {most}.",
+           nudge="How many bridges can {island} take at all?")
+def small_neighbour(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for s in (range(len(puzzle.slots)) if focus is None else sorted(focus)):
+        slot = puzzle.slots[s]
+        i = min((slot.a, slot.b), key=lambda x: puzzle.board[x])
+        n = puzzle.board[i]
+        if n < hi(state.cands[s]):
+            yield Deduction.build(state, keep={s: (1 << (n + 1)) - 1}, cells=[puzzle.cell(i)], params={
+                "island": puzzle.cell(i), "n": n, "bridge": puzzle.slot_name(s), "most": bridges(n)})
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+@heuristic(id="hashi.not-too-many", name="No more than an island needs", genre=GENRE, level=2, order=0,
+           template="{island} needs {n} and gets at least {have} from its other bridges, "
+                    "so {bridge} can carry at most {most}.",
+           nudge="How many more bridges can {island} take?")
+def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in islands_to_check(puzzle, focus):
+        n = puzzle.board[i]
+        least = sum(lo(state.cands[s]) for s in puzzle.slots_of[i])
+        for s in open_slots(puzzle, state, i):
+            have = least - lo(state.cands[s])
+            most = n - have
+            if most < hi(state.cands[s]):
+                yield Deduction.build(state, keep={s: (1 << (most + 1)) - 1}, cells=[puzzle.cell(i)],
+                                      params={"island": puzzle.cell(i), "n": n, "have": have,
+                                              "bridge": puzzle.slot_name(s), "most": max(most, 0)})
+
+
+def lower_bounds(puzzle: HashiPuzzle, state: State, i: int) -> Iterator[tuple[int, int, int]]:
+    """(slot, least count it must carry, most the other slots can give) around island i."""
+    n = puzzle.board[i]
+    most = sum(hi(state.cands[s]) for s in puzzle.slots_of[i])
+    for s in open_slots(puzzle, state, i):
+        others = most - hi(state.cands[s])
+        need = n - others
+        if need > lo(state.cands[s]):
+            yield s, need, others
+
+
+@heuristic(id="hashi.must-reach", name="Without it the island falls short", genre=GENRE, level=2, order=1,
+           template="{island} needs {n} but its other directions can still give at most {others}, "
+                    "so {bridge} needs at least {need}.",
+           nudge="What if {bridge} had fewer bridges?",
+           catalogue="if not putting an edge makes it impossible to fulfill the node, then the edge "
+                     "must be there.")
+def must_reach(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in islands_to_check(puzzle, focus):
+        for s, need, others in lower_bounds(puzzle, state, i):
+            yield Deduction.build(state, keep={s: ~((1 << need) - 1)}, cells=[puzzle.cell(i)],
+                                  params={"island": puzzle.cell(i), "n": puzzle.board[i], "others": others,
+                                          "bridge": puzzle.slot_name(s), "need": bridges(need)})
+
+
+@heuristic(id="hashi.two-beside-two", name="A 2 must not spend itself on another 2", genre=GENRE,
+           level=2, order=2,
+           template="The 2 at {island} has two ways to go; two bridges to the 2 at {pair} would finish "
+                    "both and cut them off, so {bridge} has at least one bridge.",
+           nudge="What if the 2 at {island} sent both its bridges to {pair}?",
+           catalogue="if a 2 has only two ways and one of the ways is towards 1 or 2, then the other "
+                     "way must have an edge.")
+def two_beside_two(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if len(puzzle.islands) <= 2 or puzzle.max_bridges < 2:
+        return
+    for i in islands_to_check(puzzle, focus):
+        if puzzle.board[i] != 2:
+            continue
+        ways = [s for s in puzzle.slots_of[i] if state.cands[s] & ~1]
+        if len(ways) != 2:
+            continue
+        for s, t in (ways, ways[::-1]):
+            if puzzle.board[puzzle.other(s, i)] == 2 and state.has(t, 0):
+                yield Deduction.build(state, exclude={t: 0}, cells=[puzzle.cell(i)], params={
+                    "island": puzzle.cell(i), "pair": puzzle.cell(puzzle.other(s, i)),
+                    "bridge": puzzle.slot_name(t)})
+
+
+@heuristic(id="hashi.one-to-a-bigger", name="A 1 must reach past the other 1s", genre=GENRE, level=2,
+           order=3,
+           template="The 1 at {island} cannot join another 1 ({ones}) without shutting both in, "
+                    "and {bridge} is its only other way, so it has one bridge.",
+           nudge="Where can the 1 at {island} send its bridge?",
+           catalogue="if a 1 has only one way to a non-1, then there must be an edge towards it.")
+def one_to_a_bigger(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if len(puzzle.islands) <= 2:
+        return
+    for i in islands_to_check(puzzle, focus):
+        if puzzle.board[i] != 1:
+            continue
+        ways = [s for s in puzzle.slots_of[i] if state.cands[s] & ~1]
+        bigger = [s for s in ways if puzzle.board[puzzle.other(s, i)] != 1]
+        ones = [s for s in ways if puzzle.board[puzzle.other(s, i)] == 1]
+        if len(bigger) == 1 and ones and state.has(bigger[0], 0):
+            s = bigger[0]
+            yield Deduction.build(state, put={s: 1}, cells=[puzzle.cell(i)],
+                                  params={"island": puzzle.cell(i), "bridge": puzzle.slot_name(s),
+                                          "ones": [puzzle.cell(puzzle.other(t, i)) for t in ones]})
+
+
+@heuristic(id="hashi.no-loop", name="No loops (variant)", genre=GENRE, level=2, order=4,
+           template="{first} and {second} are already joined through {path}; in this puzzle bridges "
+                    "may not form a loop, so {bridge} has no bridge.",
+           nudge="Are {first} and {second} already joined?")
+def no_loop(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if not puzzle.no_loops:
+        return
+    g = groups(puzzle, state)
+    for s, slot in enumerate(puzzle.slots):
+        if lo(state.cands[s]) == 0 and state.cands[s] != 1 and g.root[slot.a] == g.root[slot.b]:
+            yield Deduction.build(state, put={s: 0}, params={
+                "first": puzzle.cell(slot.a), "second": puzzle.cell(slot.b), "bridge": puzzle.slot_name(s),
+                "path": "bridges already drawn"})
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="hashi.no-closed-group", name="Do not close a group early", genre=GENRE, level=3, order=1,
+           template="With {count} at {bridge}, {islands} would all be finished and cut off from the "
+                    "other islands, so {bridge} does not have {count}.",
+           nudge="What would {count} at {bridge} finish?",
+           catalogue="if a node has one edge left, and each move except one causes an illegal position "
+                     "(more specifically: disconnected subgraphs) then do the only legal move")
+def no_closed_group(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = groups(puzzle, state)
+    for s in range(len(puzzle.slots)):
+        m = state.cands[s]
+        if not m & (m - 1):
+            continue
+        for k in values_of(m):
+            if k <= lo(m):
+                continue
+            shut = closes_group(puzzle, g, {s: k - lo(m)})
+            if shut:
+                yield Deduction.build(state, exclude={s: k}, region=[], cells=[puzzle.cell(i) for i in shut],
+                                      params={"count": bridges(k), "bridge": puzzle.slot_name(s),
+                                              "islands": [puzzle.cell(i) for i in shut]})
+                return
+
+
+def cut_slots(puzzle: HashiPuzzle, state: State) -> list[int]:
+    """Slots that are the only link left between two parts of the islands (Tarjan's bridges)."""
+    adj: dict[int, list[tuple[int, int]]] = {i: [] for i in puzzle.islands}
+    for s, slot in enumerate(puzzle.slots):
+        if state.cands[s] & ~1:
+            adj[slot.a].append((slot.b, s))
+            adj[slot.b].append((slot.a, s))
+    order: dict[int, int] = {}
+    low: dict[int, int] = {}
+    cuts: list[int] = []
+    for root in puzzle.islands[:1]:
+        order[root] = low[root] = 0
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            x, via, it = stack[-1]
+            for y, s in it:
+                if s == via:
+                    continue
+                if y in order:
+                    low[x] = min(low[x], order[y])
+                else:
+                    order[y] = low[y] = len(order)
+                    stack.append((y, s, iter(adj[y])))
+                    break
+            else:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    low[parent] = min(low[parent], low[x])
+                    if low[x] > order[parent]:
+                        cuts.append(via)
+    return cuts
+
+
+@heuristic(id="hashi.only-link", name="The only link between two parts", genre=GENRE, level=3, order=2,
+           template="Every other way between {side} and the rest of the islands is closed, so {bridge} "
+                    "must carry a bridge to keep all islands connected.",
+           nudge="How can {side} still be joined to the other islands?")
+def only_link(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for s in cut_slots(puzzle, state):
+        if state.has(s, 0):
+            slot = puzzle.slots[s]
+            cut = state.restrict(s, 1)
+            side = sorted(reachable(puzzle, cut, slot.a))
+            if len(side) * 2 > len(puzzle.islands):
+                side = sorted(reachable(puzzle, cut, slot.b))
+            shown = [puzzle.cell(i) for i in side]
+            yield Deduction.build(state, exclude={s: 0}, cells=shown,
+                                  params={"bridge": puzzle.slot_name(s),
+                                          "side": shown if len(shown) <= 4 else f"the {len(shown)} islands around {shown[0]}"})
+
+
+def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = None
+                  ) -> tuple[list[int], list[tuple[int, ...]]]:
+    """The open slots of island i and every way to share its remaining bridges among them
+    (within their candidates; with `g`, leaving out ways that shut a group in)."""
+    todo = open_slots(puzzle, state, i)
+    need = puzzle.board[i] - sum(lo(state.cands[s]) for s in puzzle.slots_of[i] if s not in todo)
+    options = [values_of(state.cands[s]) for s in todo]
+    tops = [max(o) for o in options]
+    rest = [sum(tops[k:]) for k in range(len(tops) + 1)]
+    ways: list[tuple[int, ...]] = []
+
+    def walk(k: int, left: int, chosen: tuple[int, ...]) -> None:
+        if k == len(todo):
+            if left == 0:
+                ways.append(chosen)
+            return
+        for v in options[k]:
+            if v <= left and left - v <= rest[k + 1]:
+                walk(k + 1, left - v, chosen + (v,))
+    walk(0, need, ())
+    if g is not None:
+        ways = [w for w in ways if not closes_group(
+            puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, w)})]
+    return todo, ways
+
+
+@heuristic(id="hashi.all-distributions", name="Every way to share an island's bridges", genre=GENRE,
+           level=3, order=3,
+           template="{island} needs {n}; of all the ways to share them among {slots}, {legal}, and in "
+                    "every one {result}.",
+           nudge="List the ways {island} can get its {n} bridges.",
+           catalogue="* try all ways of distributing edges. apply the intersection (minimum) of all "
+                     "legal ways.")
+def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = groups(puzzle, state)
+    for i in islands_to_check(puzzle, focus):
+        todo, ways = distributions(puzzle, state, i, g)
+        if not todo:
+            continue
+        keep = {s: 0 for s in todo}
+        for w in ways:
+            for s, v in zip(todo, w):
+                keep[s] |= 1 << v
+        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)], params={})
+        if d:
+            legal = (f"only {len(ways)} leave the other islands reachable" if ways else
+                     "none is possible")
+            yield attrs.evolve(d, params={
+                "island": puzzle.cell(i), "n": puzzle.board[i], "slots": names(puzzle, todo),
+                "legal": legal, "result": describe_removals(puzzle, state, d.removals)})
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+@heuristic(id="hashi.island-ways", name="Try every way around an island", genre=GENRE, level=5, order=10,
+           template="Try every way to give {island} its {n} bridges: {outcome}.",
+           nudge="Try each way {island} can get its bridges.",
+           catalogue="try all ways of distributing edges around a node, then solve greedily. then take "
+                     "the min of all ways to put edges and apply it.")
+def island_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    options = []
+    for i in puzzle.islands:
+        todo, ways = distributions(puzzle, state, i)
+        if todo and 2 <= len(ways) <= 6:
+            options.append((len(ways), i, todo, ways))
+    options.sort()
+    for steps in (12, 400):
+        for _, i, todo, ways in options:
+            assumptions = []
+            for w in ways:
+                st = state
+                for s, v in zip(todo, w):
+                    st = st.restrict(s, 1 << v)
+                label = ", ".join(f"{puzzle.slot_name(s)} {bridges(v)}" for s, v in zip(todo, w))
+                assumptions.append((label, st, todo))
+            d = branch_deduction(puzzle, state, assumptions, max_steps=steps)
+            if d is not None:
+                yield attrs.evolve(d, params={**d.params, "island": puzzle.cell(i), "n": puzzle.board[i]},
+                                   cells=(puzzle.cell(i),))
+                return
+
+
+trial_and_error = register_probing(GENRE, id="hashi.trial-and-error")

@@ -1,0 +1,233 @@
+"""Hashiwokakero: each technique fires where it should (with what it finds) and not elsewhere;
+every deduction agrees with the unique solution on real puzzles; formats and bad input."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from grader.engine import Solver
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.heuristic import REGISTRY
+from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                     random_partial, reference)
+
+HASHI = get("hashiwokakero")
+
+
+def puzzle(grid: str, extra: str = ""):
+    return native("genre: hashiwokakero\n" + extra + "grid: |\n"
+                  + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
+
+
+def marks(p, grid: str):
+    return HASHI.parse_marks(p, grid, Source("<marks>"))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or HASHI.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+def slot(p, a: str, b: str) -> int:
+    return next(s for s in range(len(p.slots)) if p.slot_name(s) == f"{a}–{b}")
+
+
+# --- level 1 -------------------------------------------------------------------------------
+
+def test_crossing():
+    p = puzzle(". 1 .\n2 . 2\n. 1 .")
+    assert found("hashi.crossing", p, marks(p, ". 1 .\n2 - 2\n. 1 .")) == {"r1c2–r3c2": "has no bridge"}
+    assert found("hashi.crossing", p) == {}
+
+
+def test_only_one_way():
+    p = puzzle("4 . 2\n. . .\n2 . .")
+    assert found("hashi.only-one-way", p) == {"r1c1–r1c3": "has two bridges", "r1c1–r3c1": "has two bridges"}
+    assert found("hashi.only-one-way", puzzle("3 . 3\n. . .\n3 . 3")) == {}
+    full = puzzle("2 . 2\n. . .\n2 . 2")
+    assert found("hashi.only-one-way", full, marks(full, "2 = 2\n. . .\n2 . 2")) == {
+        "r1c1–r3c1": "has no bridge", "r1c3–r3c3": "has no bridge"}
+
+
+def test_one_each_way():
+    p = puzzle("3 . 2\n. . .\n2 . .")
+    assert found("hashi.one-each-way", p) == {"r1c1–r1c3": "narrowed", "r1c1–r3c1": "narrowed"}
+    assert found("hashi.one-each-way", puzzle("2 . 2\n. . .\n2 . 2")) == {}
+
+
+def test_small_neighbour():
+    assert found("hashi.small-neighbour", puzzle("1 . 3\n. . .\n. . 2")) == {"r1c1–r1c3": "narrowed"}
+    assert found("hashi.small-neighbour", puzzle("2 . 3\n. . .\n. . 2")) == {}
+
+
+# --- level 2 -------------------------------------------------------------------------------
+
+def test_not_too_many():
+    p = puzzle("2 . 2\n. . .\n2 . .")
+    assert found("hashi.not-too-many", p, marks(p, "2 . 2\n| . .\n2 . .")) == {"r1c1–r1c3": "narrowed"}
+    assert found("hashi.not-too-many", p) == {}
+
+
+def test_must_reach():
+    p = puzzle("3 . 1\n. . .\n2 . .")
+    state = HASHI.initial_state(p).restrict(slot(p, "r1c1", "r1c3"), 0b011)
+    assert found("hashi.must-reach", p, state) == {"r1c1–r3c1": "has two bridges", "r1c1–r1c3": "has one bridge"}
+    assert found("hashi.must-reach", puzzle("2 . 2\n. . .\n2 . 2")) == {}
+
+
+def test_two_beside_two():
+    assert found("hashi.two-beside-two", puzzle("2 . 2\n. . .\n3 . 2")) == {
+        "r1c1–r1c3": "narrowed", "r1c1–r3c1": "narrowed", "r1c3–r3c3": "narrowed", "r3c1–r3c3": "narrowed"}
+    assert found("hashi.two-beside-two", puzzle("2 . 3\n. . .\n3 . 2")) == {}
+
+
+def test_one_to_a_bigger():
+    assert found("hashi.one-to-a-bigger", puzzle("1 . 1\n. . .\n3 . 2")) == {
+        "r1c1–r3c1": "has one bridge", "r1c3–r3c3": "has one bridge"}
+    assert found("hashi.one-to-a-bigger", puzzle("1 . 2\n. . .\n3 . 2")) == {}
+
+
+def test_no_loop_only_in_the_variant():
+    grid = "2 . 2\n. . .\n2 . 2"
+    drawn = "2 - 2\n| . |\n2 . 2"
+    p = puzzle(grid, "no_loops: true\n")
+    assert found("hashi.no-loop", p, marks(p, drawn)) == {"r3c1–r3c3": "has no bridge"}
+    q = puzzle(grid)
+    assert found("hashi.no-loop", q, marks(q, drawn)) == {}
+
+
+# --- level 3 -------------------------------------------------------------------------------
+
+def test_no_closed_group():
+    assert found("hashi.no-closed-group", puzzle("1 . 1 . 2 . 1")) == {"r1c1–r1c3": "narrowed"}
+    assert found("hashi.no-closed-group", puzzle("1 . 2 . 1")) == {}
+
+
+def test_only_link():
+    assert found("hashi.only-link", puzzle("2 . 3 . 1")) == {"r1c1–r1c3": "narrowed", "r1c3–r1c5": "narrowed"}
+    assert found("hashi.only-link", puzzle("2 . 2\n. . .\n2 . 2")) == {}
+
+
+def test_all_distributions():
+    p = puzzle("2 . 3\n. . .\n1 . 2")
+    state = HASHI.initial_state(p).restrict(slot(p, "r1c1", "r1c3"), 0b101).restrict(slot(p, "r1c1", "r3c1"), 0b011)
+    assert decided_by(fires("hashi.all-distributions", p, state)[:1], p, state) == {
+        "r1c1–r1c3": "has two bridges", "r1c1–r3c1": "has no bridge"}
+    q = load("5x5m2:2c3b1l3a4a3", "hashiwokakero")
+    assert found("hashi.all-distributions", q, reference(q)) == {}
+
+
+# --- level 5 -------------------------------------------------------------------------------
+
+def test_island_ways_and_trial_are_sound_where_easier_steps_stop():
+    p = load("corpus/hashiwokakero/bridges-7x7i30e10m2d2-grader-2.yaml")
+    trace = Solver(p, max_level=2).solve()
+    assert trace.status.value == "stuck"
+    solution = reference(p)
+    for hid in ("hashi.island-ways", "hashi.trial-and-error"):
+        assert assert_all_sound(REGISTRY.get(hid), p, trace.final, solution) == 1
+        assert fires(hid, p, solution) == []
+
+
+def test_tatham_tiers_are_ordered():
+    from grader.analysis import analyse
+    mean = {}
+    for tier in ("d0", "d1", "d2"):
+        grades = [analyse(load(f"corpus/hashiwokakero/bridges-{size}i30e10m2{tier}-grader-{n}.yaml"),
+                          check_unique=False).grade for size in ("7x7", "10x10") for n in (1, 2, 3, 4)]
+        assert all(g.status.value == "solved" for g in grades)
+        mean[tier] = sum(g.level for g in grades) / len(grades)
+    assert mean["d0"] < mean["d1"] < mean["d2"]
+
+
+# --- soundness on real puzzles ---------------------------------------------------------------
+
+@pytest.mark.corpus
+def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
+    for p in janko("hashiwokakero", 8, max_cells=150):
+        assert assert_sound_path(p).value == "solved"
+
+
+@pytest.mark.corpus
+def test_every_technique_is_sound_from_random_correct_states():
+    rng = random.Random(7)
+    for p in janko("hashiwokakero", 4, seed=3, max_cells=100):
+        solution = reference(p)
+        for fraction in (0.2, 0.5):
+            state = random_partial(p, solution, rng, fraction)
+            for h in REGISTRY.for_genre("hashiwokakero", 4):
+                assert_all_sound(h, p, state, solution)
+
+
+# --- formats and bad input -------------------------------------------------------------------
+
+def test_tatham_game_id_decodes_as_formats_md_says():
+    p = load("5x5m2:2c3b1l3a4a3", "hashiwokakero")
+    assert HASHI.render_text(p).splitlines() == [
+        "2 . . . 3", ". . 1 . .", ". . . . .", ". . . . .", "3 . 4 . 3"]
+    answer = HASHI.answer_json(p, reference(p))["bridges"]
+    assert {(b["from"], b["to"], b["count"]) for b in answer} == {
+        ("r1c1", "r1c5", 1), ("r1c1", "r5c1", 1), ("r1c5", "r5c5", 2), ("r2c3", "r5c3", 1),
+        ("r5c1", "r5c3", 2), ("r5c3", "r5c5", 1)}
+
+
+def test_tatham_variant_flags():
+    p = load("5x5m3L:2c3b1l3a4a3", "hashiwokakero")
+    assert p.max_bridges == 3 and p.no_loops
+
+
+def test_puzzlink_decodes_as_formats_md_says():
+    for pid in ("hashikake", "hashi", "bridges"):
+        p = load(f"https://puzz.link/p?{pid}/5/5/4g2i3h23k3g1g3g4g3")
+        assert HASHI.render_text(p).splitlines() == [
+            "4 . 2 . .", ". 3 . . 2", "3 . . . .", ". 3 . 1 .", "3 . 4 . 3"]
+
+
+def test_janko_records_load_with_their_solutions():
+    for p in janko("hashiwokakero", 20):
+        assert HASHI.violations(p, HASHI.solution_state(p)) == []
+
+
+def test_native_round_trip():
+    from grader.formats.native import dump
+    p = load("corpus/hashiwokakero/bridges-7x7i30e10m2d1-grader-1.yaml")
+    again = native(dump(HASHI.to_native(p)))
+    assert again.board == p.board and again.solution == p.solution
+    assert HASHI.violations(p, HASHI.solution_state(p)) == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("genre: hashiwokakero\ngrid: |\n  9 . 2\n", ":3:3: unexpected '9' in grid"),
+    ("genre: hashiwokakero\ngrid: |\n  1 . 1\n  . . .\n  . . 3\n",
+     ":5:7: island r3c3 needs 3 bridges but its neighbours allow at most 1"),
+    ("genre: hashiwokakero\ngrid: |\n  2 . 2\nsolution: |\n  2 | 2\n", "no bridge '|' can run through r1c2"),
+    ("genre: hashiwokakero\nmax_bridges: 7\ngrid: |\n  2 . 2\n", "max_bridges must be 1 to 4"),
+])
+def test_bad_native_input_names_the_place(text, message):
+    with pytest.raises(InputError) as err:
+        native(text)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("5x5m2:2c3b1l3a4a", "covers 24 cells, 5x5 needs 25"),
+    ("5x5m2:2c3b1l3a4aV", "unexpected 'V' at character 11"),
+    ("5x5m9:2c3b1l3a4a3", "m9"),
+    ("5x5m2:9c3b1l3a4a3", "(description): island r1c1 needs 9"),
+    ("https://puzz.link/p?hashikake/5/5/.g2i3h23k3g1g3g4g3", "unknown count"),
+])
+def test_bad_ids_and_urls_name_the_part(spec, message):
+    with pytest.raises(InputError) as err:
+        load(spec, "hashiwokakero")
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_svg_draws_single_and_double_bridges():
+    p = load("5x5m2:2c3b1l3a4a3", "hashiwokakero")
+    picture = HASHI.render_svg(p, reference(p), [("target", [0])])
+    assert picture.count("<line") == 8 and picture.startswith("<svg")
