@@ -157,16 +157,19 @@ def test_time_limit_and_crashes_cost_one_puzzle_each(tmp_path, monkeypatch):
 
 def test_a_folder_of_unknown_and_broken_files_gives_error_rows(tmp_path, capsys):
     folder = small_folder(tmp_path, 1)
-    (folder / "notes.docx").write_bytes(b"PK\x03\x04 binary")
+    (folder / "mystery.txt").write_text("hello, world\n")
+    (folder / "records.jsonl").write_text('{"bad json\n')
     (folder / "broken.yaml").write_text("genre: akari\ngrid: |\n  . 9 .\n")
     (folder / "alien.yaml").write_text("genre: sudokuish\ngrid: |\n  1\n")
     (folder / "latin1.yaml").write_bytes(b"genre: akari\ntitle: caf\xe9\n")
     assert batch(str(folder), "--no-unique") == 0
     rows = {Path(r["id"]).name: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
-    assert len(rows) == 5
-    for name in ("notes.docx", "broken.yaml", "alien.yaml", "latin1.yaml"):
-        assert rows[name]["status"] == "error" and name in rows[name]["error"]
-    assert "unknown file type" in rows["notes.docx"]["error"]
+    assert len(rows) == 6
+    for name in ("mystery.txt", "records.jsonl:1", "broken.yaml", "alien.yaml", "latin1.yaml"):
+        assert rows[name]["status"] == "error" and name.split(":")[0] in rows[name]["error"]
+    assert "unknown file type" in rows["mystery.txt"]["error"]
+    assert "records.jsonl:1:" in rows["records.jsonl:1"]["error"]
+    assert "broken.yaml:3:5" in rows["broken.yaml"]["error"]
     assert "unknown genre 'sudokuish'" in rows["alien.yaml"]["error"]
     assert "UTF-8" in rows["latin1.yaml"]["error"]
     assert sum(r["status"] == "solved" for r in rows.values()) == 1
