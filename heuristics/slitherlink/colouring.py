@@ -1,0 +1,162 @@
+"""Inside/outside colouring where the faces are known (square grids).
+
+Every face is inside or outside the loop, the area beyond the grid is outside, and an edge
+carries the line exactly when its two faces differ. Decided edges join faces into groups of
+known relative colour (a parity union-find); that is the Jordan curve rule (level 2). With
+those groups, a clue's neighbours that share a group move together, which limits how its
+count can be made (parity, Simon Tatham's hard tier; level 3).
+"""
+from __future__ import annotations
+
+from itertools import product
+from typing import Iterator
+
+import attrs
+
+from grader.genres.slitherlink import SlitherPuzzle
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
+
+from .common import GENRE, cells_near
+
+OUTSIDE = -1
+
+
+@attrs.frozen
+class Colouring:
+    """root[f]: the group of face f (the outer area is index n); flip[f]: 1 when f's colour is
+    the opposite of its group root's."""
+    root: tuple[int, ...]
+    flip: tuple[int, ...]
+
+    def relation(self, a: int, b: int) -> int | None:
+        """0 same colour, 1 different, None unknown."""
+        if self.root[a] != self.root[b]:
+            return None
+        return self.flip[a] ^ self.flip[b]
+
+
+def colouring(puzzle: SlitherPuzzle, state: State) -> Colouring:
+    def compute() -> Colouring:
+        faces = puzzle.faces_of_edge
+        n = len(puzzle.cells)
+        parent = list(range(n + 1))
+        par = [0] * (n + 1)
+
+        def find(x: int) -> tuple[int, int]:
+            p = 0
+            path = []
+            while parent[x] != x:
+                path.append(x)
+                p ^= par[x]
+                x = parent[x]
+            # compress
+            acc = p
+            for y in path:
+                old = par[y]
+                parent[y], par[y] = x, acc
+                acc ^= old
+            return x, p
+
+        for e, (a, b) in enumerate(faces):
+            m = state.cands[e]
+            if m == B_LINE or m == B_CROSS:
+                a, b = a, (n if b == OUTSIDE else b)
+                ra, pa = find(a)
+                rb, pb = find(b)
+                if ra != rb:
+                    parent[ra] = rb
+                    par[ra] = pa ^ pb ^ (1 if m == B_LINE else 0)
+        roots, flips = [], []
+        for f in range(n + 1):
+            r, p = find(f)
+            roots.append(r)
+            flips.append(p)
+        return Colouring(tuple(roots), tuple(flips))
+    return state.derived("slitherlink.colouring", compute)
+
+
+def face(puzzle: SlitherPuzzle, f: int) -> int:
+    return len(puzzle.cells) if f == OUTSIDE else f
+
+
+def face_name(puzzle: SlitherPuzzle, f: int) -> str:
+    return "the outside" if f in (OUTSIDE, len(puzzle.cells)) else str(puzzle.cell(f))
+
+
+@heuristic(id="slitherlink.jordan", name="Inside and outside", genre=GENRE, level=2, order=30,
+           template="The loop separates inside from outside: going from {a} to {b} around {edge} "
+                    "already crosses the line an {parity} number of times, so {a} and {b} are on "
+                    "{sides} and {edge} {verdict}.",
+           nudge="Is {a} on the same side of the loop as {b}?",
+           catalogue="jordan curve theorem")
+def jordan(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if puzzle.faces_of_edge is None:
+        return
+    col = colouring(puzzle, state)
+    for e, (a, b) in enumerate(puzzle.faces_of_edge):
+        if state.cands[e] != OPEN:
+            continue
+        fa, fb = face(puzzle, a), face(puzzle, b)
+        rel = col.relation(fa, fb)
+        if rel is None:
+            continue
+        yield Deduction.build(state, put={e: LINE if rel else CROSS},
+                              params={"a": face_name(puzzle, a), "b": face_name(puzzle, b),
+                                      "edge": puzzle.edge_label(e), "parity": "odd" if rel else "even",
+                                      "sides": "opposite sides" if rel else "the same side",
+                                      "verdict": "carries the line" if rel else "is crossed"})
+        return
+
+
+@heuristic(id="slitherlink.clue-parity", name="Neighbours that share a colour", genre=GENRE, level=3,
+           order=10,
+           template="Around the {n} in {cell}, {groups}; the only ways to make {n} from these "
+                    "give {result}.",
+           nudge="Which neighbours of the {n} in {cell} are known to be on the same side as each other?",
+           catalogue="")
+def clue_parity(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if puzzle.faces_of_edge is None:
+        return
+    from grader.explain import describe_removals
+    col = colouring(puzzle, state)
+    for k in puzzle.clued:
+        n = puzzle.clues[k]
+        edges = [e for e in puzzle.cells[k] if state.cands[e] == OPEN]
+        if len(edges) < 2:
+            continue
+        lines_now = sum(1 for e in puzzle.cells[k] if state.cands[e] == B_LINE)
+        # group the open edges by the colour group of the neighbour across them
+        groups: dict[int, list[tuple[int, int]]] = {}
+        for e in edges:
+            a, b = puzzle.faces_of_edge[e]
+            other = face(puzzle, b if a == k else a)
+            groups.setdefault(col.root[other], []).append((e, col.flip[other]))
+        if len(groups) == len(edges) or col.root[k] in groups:
+            continue     # nothing moves together (or the clue's own group: Jordan handles it)
+        keys = sorted(groups)
+        # choose, per group, the cell's colour relative to the group root: 0 or 1
+        ok_choices = []
+        for choice in product((0, 1), repeat=len(keys)):
+            count = lines_now + sum(1 for key, c in zip(keys, choice) for _, fl in groups[key] if fl != c)
+            if count == n:
+                ok_choices.append(choice)
+        if not ok_choices:
+            continue
+        put: dict[int, int] = {}
+        for i, key in enumerate(keys):
+            vals = {ch[i] for ch in ok_choices}
+            if len(vals) == 1 and len(groups[key]) >= 1:
+                c = vals.pop()
+                for e, fl in groups[key]:
+                    put[e] = LINE if fl != c else CROSS
+        ded = Deduction.build(state, put=put)
+        if ded:
+            shared = [g for g in groups.values() if len(g) > 1]
+            words = "; ".join(f"the faces beyond {', '.join(puzzle.edge_label(e) for e, _ in g)} are "
+                              "tied together by the lines already drawn" for g in shared)
+            yield Deduction.build(state, put=put, cells=[puzzle.cell(k)],
+                                  params={"n": n, "cell": puzzle.cell(k), "groups": words,
+                                          "result": describe_removals(puzzle, state, ded.removals)})

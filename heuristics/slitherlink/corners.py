@@ -1,0 +1,112 @@
+"""Level 2 on every graph: a cell's two edges at one of its corners.
+
+At a dot, the loop uses 0 or 2 edges; around a clue it uses exactly the number. Together they
+limit how many of the cell's two edges at that dot carry the line (none, one or both); that
+count then settles the cell's other edges, the dot's other edges, or the pair itself. This is
+the "at most one / at least one" reasoning of Simon Tatham's normal tier.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.explain import describe_removals
+from grader.genres.slitherlink import SlitherPuzzle
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+from heuristics.common.loops import B_LINE, CROSS, LINE, OPEN
+
+from .common import GENRE, cells_near
+
+
+def _count(state: State, edges) -> tuple[int, list[int]]:
+    lines, open_ = 0, []
+    for e in edges:
+        m = state.cands[e]
+        if m == B_LINE:
+            lines += 1
+        elif m == OPEN:
+            open_.append(e)
+    return lines, open_
+
+
+def pair_options(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int]) -> set[int]:
+    """How many of `pair` (cell k's two edges at dot d) can carry the line."""
+    n = puzzle.clues[k]
+    lx, ox = _count(state, pair)
+    rest = [e for e in puzzle.cells[k] if e not in pair]
+    lr, orr = _count(state, rest)
+    others = [e for e in puzzle.graph.incident[d] if e not in pair]
+    ly, oy = _count(state, others)
+    out = set()
+    for x in range(lx, lx + len(ox) + 1):
+        if not (n - lr - len(orr) <= x <= n - lr):
+            continue
+        if any(0 <= t - x and ly <= t - x <= ly + len(oy) for t in (0, 2)):
+            out.add(x)
+    return out
+
+
+def forced(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int], xs: set[int]
+           ) -> dict[int, int]:
+    """What the possible pair counts `xs` force on the pair, the cell and the dot."""
+    put: dict[int, int] = {}
+    n = puzzle.clues[k]
+
+    def settle(edges, lo: int, hi: int) -> None:
+        lines, open_ = _count(state, edges)
+        if open_ and hi == lines:
+            put.update({e: CROSS for e in open_})
+        elif open_ and lo == lines + len(open_):
+            put.update({e: LINE for e in open_})
+
+    settle(pair, min(xs), max(xs))
+    rest = [e for e in puzzle.cells[k] if e not in pair]
+    settle(rest, n - max(xs), n - min(xs))
+    others = [e for e in puzzle.graph.incident[d] if e not in pair]
+    ly, oy = _count(state, others)
+    ys = [t - x for x in xs for t in (0, 2) if ly <= t - x <= ly + len(oy)]
+    if ys:
+        settle(others, min(ys), max(ys))
+    return put
+
+
+def phrase(xs: set[int]) -> str:
+    words = {0: "neither", 1: "exactly one", 2: "both"}
+    if xs == {0, 1}:
+        return "at most one"
+    if xs == {1, 2}:
+        return "at least one"
+    if xs == {0, 2}:
+        return "both or neither"
+    return " or ".join(words[x] for x in sorted(xs))
+
+
+@heuristic(id="slitherlink.corner-pair", name="Two edges at a corner", genre=GENRE, level=2, order=10,
+           template="At {vertex}, the {n} in {cell} can use {options} of its edges {pair}; "
+                    "so {result}.",
+           nudge="How many of the edges of the {n} in {cell} at {vertex} can carry the line?",
+           catalogue="")
+def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = puzzle.graph
+    near = None if focus is None else frozenset(e2 for e in focus for d in g.ends[e] for e2 in g.incident[d])
+    for k in cells_near(puzzle, near):
+        cell_edges = set(puzzle.cells[k])
+        if all(state.cands[e] != OPEN for e in cell_edges):
+            continue
+        dots = sorted({v for e in cell_edges for v in g.ends[e]})
+        for d in dots:
+            pair = tuple(e for e in g.incident[d] if e in cell_edges)
+            if len(pair) != 2:
+                continue
+            xs = pair_options(puzzle, state, k, d, pair)
+            if not xs or len(xs) == 3:
+                continue
+            put = forced(puzzle, state, k, d, pair, xs)
+            ded = Deduction.build(state, put=put)
+            if ded:
+                yield Deduction.build(state, put=put, cells=[puzzle.cell(k)] if puzzle.square else [],
+                                      params={"vertex": g.vertex_names[d], "n": puzzle.clues[k],
+                                              "cell": puzzle.cell_label(k), "options": phrase(xs),
+                                              "pair": [puzzle.edge_label(e) for e in pair],
+                                              "result": describe_removals(puzzle, state, ded.removals)})

@@ -1,0 +1,85 @@
+"""Never close a loop too early: level 2 (the edge joins the two ends of one path) and the
+catalogue's level 4 (drawing the edge forces a chain of moves that closes a loop too early)."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.slitherlink import SlitherPuzzle, closes_ok
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+from heuristics.common import loops
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, OPEN
+
+from .common import GENRE
+
+
+@heuristic(id="slitherlink.no-premature-loop", name="Do not close a small loop", genre=GENRE, level=2,
+           order=1,
+           template="{edge} joins {ends}, the two ends of one line; drawing it would close the loop, "
+                    "but {reason}, so it is crossed.",
+           nudge="Follow the line that ends at {ends}.",
+           catalogue="")
+def no_premature_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.premature_loop(puzzle.graph, state, closes_ok(puzzle), None, focus)
+
+
+def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> tuple[State, str] | None:
+    """Draw edge e and follow only the forced moves at dots (a line with one way on goes on,
+    two lines cross the rest). Returns the state and why it breaks the loop rule, or None."""
+    g = puzzle.graph
+    cands = list(state.cands)
+    cands[e] = B_LINE
+    todo = list(g.ends[e])
+    steps = 0
+    while todo and steps < limit:
+        v = todo.pop()
+        steps += 1
+        lines = [f for f in g.incident[v] if cands[f] == B_LINE]
+        open_ = [f for f in g.incident[v] if cands[f] == OPEN]
+        if len(lines) > 2:
+            return State(tuple(cands)), f"three lines would meet at {g.vertex_names[v]}"
+        if len(lines) == 2:
+            for f in open_:
+                cands[f] = B_CROSS
+                todo.extend(g.ends[f])
+        elif len(lines) == 1 and len(open_) == 1:
+            cands[open_[0]] = B_LINE
+            todo.extend(g.ends[open_[0]])
+        elif len(lines) == 1 and not open_:
+            return State(tuple(cands)), f"the line would end at {g.vertex_names[v]}"
+    after = State(tuple(cands))
+    p = loops.paths(g, after)
+    if p.loops and p.pieces > 1:
+        return after, "it would close a loop with other lines left outside"
+    if p.loops and not closes_ok(puzzle)(loops.closed_state(g, after, e)):
+        return after, "it would close a loop that leaves a clue unsatisfied"
+    return None
+
+
+@heuristic(id="slitherlink.illegal-loop", name="An edge that leads to an illegal loop", genre=GENRE,
+           level=4, order=1,
+           template="If {edge} carried the line, the forced moves from it ({moves}) would close the "
+                    "loop too early: {reason}. So {edge} is crossed.",
+           nudge="What happens if {edge} carries the line?",
+           catalogue="if placing an edge makes an illegal loop, it must be empty")
+def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = puzzle.graph
+    ends = loops.paths(g, state).end_of
+    if not ends:
+        return
+    # an edge touching a loose end is where a line could be drawn towards a closing loop
+    candidates = sorted({f for v in ends for f in g.incident[v] if state.cands[f] == OPEN})
+    for e in candidates:
+        found = forced_chain(puzzle, state, e)
+        if found is None:
+            continue
+        after, reason = found
+        if "loop" not in reason:
+            continue
+        moved = [puzzle.edge_label(f) for f in state.diff(after) if after.cands[f] == B_LINE and f != e]
+        yield Deduction.build(state, put={e: CROSS},
+                              params={"edge": puzzle.edge_label(e), "reason": reason,
+                                      "moves": ", ".join(moved[:6]) + (" ..." if len(moved) > 6 else "")
+                                      if moved else "none"})
+        return

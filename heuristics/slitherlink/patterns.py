@@ -1,0 +1,241 @@
+"""The square-grid patterns of the catalogue (level 1) and the diagonal 3-2-...-2-3 (level 2).
+
+They apply where the faces are squares. Patterns that depend only on the clues are found once
+(focus None); the others look at cells next to what changed.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.slitherlink import SlitherPuzzle
+from grader.heuristic import heuristic
+from grader.model import Cell, State
+from grader.steps import Deduction
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE
+
+from .common import GENRE, cells_near
+
+
+def corners(puzzle: SlitherPuzzle, k: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """(dot, the cell's two edges there, the other edges there) for each corner of cell k."""
+    r, c = divmod(k, puzzle.cols)
+    out = []
+    for i, j in ((r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)):
+        d = puzzle.dot(i, j)
+        mine = tuple(e for e in puzzle.graph.incident[d] if e in puzzle.cells[k])
+        others = tuple(e for e in puzzle.graph.incident[d] if e not in puzzle.cells[k])
+        out.append((d, mine, others))
+    return out
+
+
+def clue_at(puzzle: SlitherPuzzle, r: int, c: int) -> int | None:
+    if 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+        return puzzle.clues[r * puzzle.cols + c]
+    return None
+
+
+def _names(puzzle: SlitherPuzzle, edges) -> list[str]:
+    return [puzzle.edge_label(e) for e in edges]
+
+
+@heuristic(id="slitherlink.adjacent-threes", name="Two 3s side by side", genre=GENRE, level=1, order=10,
+           template="The 3s in {first} and {second} share an edge: the three edges parallel to it, "
+                    "{lines}, carry the line, and {edges} (continuing the middle one) are crossed.",
+           nudge="Look at the 3s in {first} and {second}.",
+           catalogue="2 adjacent 3's: separate with edge, and x above/below middle edge")
+def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if not puzzle.square or focus is not None:
+        return
+    H, W = puzzle.rows, puzzle.cols
+    for k in puzzle.clued:
+        if puzzle.clues[k] != 3:
+            continue
+        r, c = divmod(k, W)
+        if clue_at(puzzle, r, c + 1) == 3:
+            lines = [puzzle.v(r, c), puzzle.v(r, c + 1), puzzle.v(r, c + 2)]
+            crosses = [puzzle.v(r2, c + 1) for r2 in (r - 1, r + 1) if 0 <= r2 < H]
+            second = Cell(r, c + 1)
+        elif clue_at(puzzle, r + 1, c) == 3:
+            lines = [puzzle.h(r, c), puzzle.h(r + 1, c), puzzle.h(r + 2, c)]
+            crosses = [puzzle.h(r + 1, c2) for c2 in (c - 1, c + 1) if 0 <= c2 < W]
+            second = Cell(r + 1, c)
+        else:
+            continue
+        d = Deduction.build(state, put={**{e: LINE for e in lines}, **{e: CROSS for e in crosses}},
+                            cells=[Cell(r, c), second],
+                            params={"first": Cell(r, c), "second": second, "lines": _names(puzzle, lines),
+                                    "edges": _names(puzzle, crosses) or "no edges"})
+        if d:
+            yield d
+
+
+@heuristic(id="slitherlink.diagonal-threes", name="Two 3s on a diagonal", genre=GENRE, level=1, order=11,
+           template="The 3s in {first} and {second} touch at a corner: the loop must wrap both, "
+                    "so their outer edges {lines} carry the line.",
+           nudge="Look at the 3s in {first} and {second}.",
+           catalogue="diagonally adjacent 3's: \"enclose\" them")
+def diagonal_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if not puzzle.square or focus is not None:
+        return
+    yield from _diagonal_chains(puzzle, state, max_twos=0)
+
+
+def _diagonal_chains(puzzle: SlitherPuzzle, state: State, max_twos: int | None,
+                     min_twos: int = 0) -> Iterator[Deduction]:
+    """3, then 2s, then 3 along a diagonal: the outer edges of both 3s carry the line."""
+    W = puzzle.cols
+    for k in puzzle.clued:
+        if puzzle.clues[k] != 3:
+            continue
+        r, c = divmod(k, W)
+        for dc in (1, -1):
+            twos = 0
+            r2, c2 = r + 1, c + dc
+            while clue_at(puzzle, r2, c2) == 2:
+                twos += 1
+                r2, c2 = r2 + 1, c2 + dc
+            if clue_at(puzzle, r2, c2) != 3 or twos < min_twos or (max_twos is not None and twos > max_twos):
+                continue
+            top, right, bottom, left = puzzle.face_edges(r, c)
+            t2, r2e, b2, l2 = puzzle.face_edges(r2, c2)
+            lines = [top, left if dc == 1 else right, b2, r2e if dc == 1 else l2]
+            d = Deduction.build(state, put={e: LINE for e in lines}, cells=[Cell(r, c), Cell(r2, c2)],
+                                params={"first": Cell(r, c), "second": Cell(r2, c2),
+                                        "lines": _names(puzzle, lines),
+                                        "twos": [Cell(r + i, c + dc * i) for i in range(1, twos + 1)]})
+            if d:
+                yield d
+
+
+@heuristic(id="slitherlink.diagonal-three-two-three", name="A diagonal 3, 2s, 3", genre=GENRE, level=2,
+           order=20,
+           template="The 3 in {first}, the 2s in {twos} and the 3 in {second} lie on one diagonal: "
+                    "whichever way the line passes the 2s, both 3s must take their outer corners, "
+                    "so {lines} carry the line.",
+           nudge="Follow the diagonal from the 3 in {first}.",
+           catalogue="* a diagonal 3 2 2 ... 2 3 must have the outside edges of 3 filled with edge")
+def diagonal_three_two_three(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if not puzzle.square or focus is not None:
+        return
+    yield from _diagonal_chains(puzzle, state, max_twos=None, min_twos=1)
+
+
+@heuristic(id="slitherlink.three-line-in", name="A line comes into a 3", genre=GENRE, level=1, order=12,
+           template="The line {line} comes into {vertex}, a corner of the 3 in {cell}; it may use only "
+                    "one of the 3's edges there, so the two far edges {edges} carry the line.",
+           nudge="A line reaches a corner of the 3 in {cell}.",
+           catalogue="3 having one edge going into one of its 4 dots: fill in two edges around the 3 "
+                     "not adjacent to the incoming one")
+def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if not puzzle.square:
+        return
+    for k in cells_near(puzzle, _grow(puzzle, focus)):
+        if puzzle.clues[k] != 3:
+            continue
+        for d, mine, others in corners(puzzle, k):
+            incoming = [e for e in others if state.cands[e] == B_LINE]
+            if len(incoming) != 1:
+                continue
+            far = [e for e in puzzle.cells[k] if e not in mine]
+            ded = Deduction.build(state, put={e: LINE for e in far}, premises=incoming, cells=[puzzle.cell(k)],
+                                  params={"line": puzzle.edge_label(incoming[0]), "vertex": puzzle.graph.vertex_names[d],
+                                          "cell": puzzle.cell(k), "edges": _names(puzzle, far)})
+            if ded:
+                yield ded
+
+
+@heuristic(id="slitherlink.three-blocked-corner", name="A 3 with a closed corner", genre=GENRE, level=1,
+           order=13,
+           template="At {vertex} no edge leads away from the 3 in {cell}; the line cannot turn there "
+                    "without both of the 3's edges, so {edges} carry the line.",
+           nudge="Look at the corners of the 3 in {cell}.",
+           catalogue="3 having one corner with 2 empty, the remaining around this corner should be edge")
+def three_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from _blocked_corner(puzzle, state, focus, 3, LINE)
+
+
+@heuristic(id="slitherlink.one-blocked-corner", name="A 1 with a closed corner", genre=GENRE, level=1,
+           order=14,
+           template="At {vertex} no edge leads away from the 1 in {cell}; the line would need both of "
+                    "the 1's edges there, so {edges} are crossed.",
+           nudge="Look at the corners of the 1 in {cell}.",
+           catalogue="1 having a corner with two outer edges empty: the other edges for this corner "
+                     "must be empty")
+def one_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from _blocked_corner(puzzle, state, focus, 1, CROSS)
+
+
+def _blocked_corner(puzzle: SlitherPuzzle, state: State, focus, n: int, value: int) -> Iterator[Deduction]:
+    if not puzzle.square:
+        return
+    for k in cells_near(puzzle, _grow(puzzle, focus)):
+        if puzzle.clues[k] != n:
+            continue
+        for d, mine, others in corners(puzzle, k):
+            if all(state.cands[e] == B_CROSS for e in others):
+                ded = Deduction.build(state, put={e: value for e in mine}, premises=others,
+                                      cells=[puzzle.cell(k)],
+                                      params={"vertex": puzzle.graph.vertex_names[d], "cell": puzzle.cell(k),
+                                              "edges": _names(puzzle, mine)})
+                if ded:
+                    yield ded
+
+
+@heuristic(id="slitherlink.three-one-border", name="A 3 beside a 1 at the border", genre=GENRE, level=1,
+           order=15,
+           template="The 3 in {three} and the 1 in {one} meet at {vertex} on the border: the loop "
+                    "must pass {vertex} (the 3 cannot lose two edges there) using at most one edge of "
+                    "the 1, so {edge} carries the line.",
+           nudge="Look where the 3 in {three} and the 1 in {one} meet the border.",
+           catalogue="adjacent 3 and 1 near border: put edge between 3 and border")
+def three_one_border(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if not puzzle.square or focus is not None:
+        return
+    for k in puzzle.clued:
+        if puzzle.clues[k] != 3:
+            continue
+        for d, mine, others in corners(puzzle, k):
+            if len(others) != 1:
+                continue          # not a border dot (or a grid corner)
+            shared = others[0]
+            ones = [j for j in puzzle.cells_of_edge[shared] if puzzle.clues[j] == 1]
+            # the shared edge must be the 1's, and the 3's edge at d along the border is the one
+            if not ones:
+                continue
+            for edge in mine:
+                if len(puzzle.cells_of_edge[edge]) == 1:   # the 3's border edge at this dot
+                    ded = Deduction.build(state, put={edge: LINE}, cells=[puzzle.cell(k), puzzle.cell(ones[0])],
+                                          params={"three": puzzle.cell(k), "one": puzzle.cell(ones[0]),
+                                                  "vertex": puzzle.graph.vertex_names[d],
+                                                  "edge": puzzle.edge_label(edge)})
+                    if ded:
+                        yield ded
+
+
+@heuristic(id="slitherlink.two-in-corner", name="A 2 in a corner", genre=GENRE, level=1, order=16,
+           template="The 2 in the corner {cell} either wraps the corner or takes its two inner edges; "
+                    "either way the line runs along the border away from it, so {lines} carry the line.",
+           nudge="Look at the 2 in the corner {cell}.",
+           catalogue="2 in corner: two edges go away from 2 along border")
+def two_in_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if not puzzle.square or focus is not None or puzzle.rows < 2 or puzzle.cols < 2:
+        return
+    H, W = puzzle.rows, puzzle.cols
+    spots = {(0, 0): (puzzle.h(0, 1), puzzle.v(1, 0)),
+             (0, W - 1): (puzzle.h(0, W - 2), puzzle.v(1, W)),
+             (H - 1, 0): (puzzle.h(H, 1), puzzle.v(H - 2, 0)),
+             (H - 1, W - 1): (puzzle.h(H, W - 2), puzzle.v(H - 2, W))}
+    for (r, c), lines in spots.items():
+        if clue_at(puzzle, r, c) == 2:
+            d = Deduction.build(state, put={e: LINE for e in lines}, cells=[Cell(r, c)],
+                                params={"cell": Cell(r, c), "lines": _names(puzzle, lines)})
+            if d:
+                yield d
+
+
+def _grow(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozenset[int] | None:
+    """The changed edges plus every edge at their dots (a corner change matters to a cell)."""
+    if focus is None:
+        return None
+    g = puzzle.graph
+    return frozenset(e2 for e in focus for d in g.ends[e] for e2 in g.incident[d])

@@ -1,0 +1,271 @@
+"""Slitherlink techniques: each fires where it must (and finds exactly that) and stays quiet
+where it must not."""
+from __future__ import annotations
+
+import pytest
+
+from grader.errors import Source
+from grader.genres import get
+from grader.model import State
+from support import decided_by, fires, native
+
+G = get("slitherlink")
+
+
+def grid(*rows: str):
+    body = "\n".join("  " + r for r in rows)
+    return native(f"genre: slitherlink\ngrid: |\n{body}\n")
+
+
+def marks(puzzle, drawing: str) -> State:
+    return G.parse_marks(puzzle, drawing.strip("\n"), Source("<marks>"))
+
+
+def found(hid, puzzle, state=None):
+    state = state or G.initial_state(puzzle)
+    return decided_by(fires(hid, puzzle, state), puzzle, state)
+
+
+def test_zero():
+    p = grid(". . .", ". 0 .", ". . .")
+    assert found("slitherlink.zero", p) == {e: "is crossed" for e in
+                                            ("r1c2|r2c2", "r2c2|r3c2", "r2c1|r2c2", "r2c2|r2c3")}
+    assert found("slitherlink.zero", grid(". 1", ". .")) == {}
+
+
+def test_clue_satisfied_and_needs_all():
+    p = grid("1 .", ". .")
+    s = marks(p, """
++-+ +
+     
++ + +
+     
++ + +""")
+    assert found("slitherlink.clue-satisfied", p, s) == {
+        "the left of r1c1": "is crossed", "r1c1|r2c1": "is crossed", "r1c1|r1c2": "is crossed"}
+    assert found("slitherlink.clue-satisfied", p) == {}
+    p = grid("3 .", ". .")
+    s = marks(p, """
++x+ +
+     
++ + +
+     
++ + +""")
+    assert found("slitherlink.clue-needs-all", p, s) == {
+        "the left of r1c1": "carries the line", "r1c1|r2c1": "carries the line",
+        "r1c1|r1c2": "carries the line"}
+    assert found("slitherlink.clue-needs-all", p) == {}
+
+
+def test_dot_rules():
+    p = grid(". .", ". .")
+    s = marks(p, """
++-+ +
+|    
++ + +
+     
++ + +""")
+    assert found("slitherlink.dot-full", p, s) == {}
+    s2 = marks(p, """
++ +-+
+  |  
++ + +
+     
++ + +""")
+    assert found("slitherlink.dot-full", p, s2) == {"the top of r1c1": "is crossed"}
+    assert found("slitherlink.dot-extend", p) == {}
+    s4 = marks(p, """
++ +-+
+  x  
++ + +
+     
++ + +""")
+    assert found("slitherlink.dot-extend", p, s4) == {"the top of r1c1": "carries the line",
+                                                       "the right of r1c2": "carries the line"}
+    s5 = marks(p, """
++x+ +
+     
++ + +
+     
++ + +""")
+    assert found("slitherlink.dot-dead-end", p, s5) == {"the left of r1c1": "is crossed"}
+    assert found("slitherlink.dot-dead-end", p) == {}
+
+
+def test_adjacent_threes():
+    p = grid(". . .", ". 3 3", ". . .")
+    assert found("slitherlink.adjacent-threes", p) == {
+        "r2c1|r2c2": "carries the line", "r2c2|r2c3": "carries the line", "the right of r2c3": "carries the line",
+        "r1c2|r1c3": "is crossed", "r3c2|r3c3": "is crossed"}
+    assert found("slitherlink.adjacent-threes", grid("3 2", ". .")) == {}
+
+
+def test_diagonal_threes():
+    p = grid("3 .", ". 3")
+    assert found("slitherlink.diagonal-threes", p) == {
+        "the top of r1c1": "carries the line", "the left of r1c1": "carries the line",
+        "the bottom of r2c2": "carries the line", "the right of r2c2": "carries the line"}
+    assert found("slitherlink.diagonal-threes", grid("3 .", ". 2")) == {}
+
+
+def test_diagonal_three_two_three():
+    p = grid(". . . .", ". 3 . .", ". . 2 .", ". . . 3")
+    assert found("slitherlink.diagonal-three-two-three", p) == {
+        "r1c2|r2c2": "carries the line", "r2c1|r2c2": "carries the line",
+        "the bottom of r4c4": "carries the line", "the right of r4c4": "carries the line"}
+    assert found("slitherlink.diagonal-three-two-three", grid("3 .", ". 3")) == {}
+    assert found("slitherlink.diagonal-three-two-three", grid("3 . .", ". 2 .", ". . 2")) == {}
+
+
+def test_three_line_in():
+    p = grid(". . .", ". 3 .", ". . .")
+    s = marks(p, """
++ + + +
+  |    
++ + + +
+       
++ + + +
+       
++ + + +""")
+    assert found("slitherlink.three-line-in", p, s) == {
+        "r2c2|r3c2": "carries the line", "r2c2|r2c3": "carries the line"}
+    assert found("slitherlink.three-line-in", p) == {}
+
+
+def test_blocked_corners():
+    p = grid(". . .", ". 3 1", ". . .")
+    s = marks(p, """
++ + + +
+  x   x
++x+ + +
+       
++ + + +
+       
++ + + +""")
+    assert found("slitherlink.three-blocked-corner", p, s) == {
+        "r1c2|r2c2": "carries the line", "r2c1|r2c2": "carries the line"}
+    assert found("slitherlink.one-blocked-corner", p, s) == {
+        "r1c3|r2c3": "is crossed", "the right of r2c3": "is crossed"}
+    assert found("slitherlink.three-blocked-corner", p) == {}
+    assert found("slitherlink.one-blocked-corner", p) == {}
+
+
+def test_three_one_border():
+    p = grid("3 1 .", ". . .", ". . .")
+    assert found("slitherlink.three-one-border", p) == {"the top of r1c1": "carries the line"}
+    assert found("slitherlink.three-one-border", grid(". . .", "3 1 .", ". . .")) == {}
+
+
+def test_two_in_corner():
+    p = grid("2 . .", ". . .", ". . .")
+    assert found("slitherlink.two-in-corner", p) == {
+        "the top of r1c2": "carries the line", "the left of r2c1": "carries the line"}
+    assert found("slitherlink.two-in-corner", grid(". 2 .", ". . .", ". . .")) == {}
+
+
+def test_corner_pair():
+    # a line comes into the corner of a 1 from outside: the 1's far edges are crossed
+    p = grid(". . .", ". 1 .", ". . .")
+    s = marks(p, """
++ + + +
+  |    
++x+ + +
+       
++ + + +
+       
++ + + +""")
+    got = found("slitherlink.corner-pair", p, s)
+    assert got == {"r2c2|r3c2": "is crossed", "r2c2|r2c3": "is crossed"}
+    assert found("slitherlink.corner-pair", p) == {}
+
+
+def test_no_premature_loop():
+    p = grid(". . .", ". 2 .", ". . .")
+    s = marks(p, """
++ + + +
+       
++-+ + +
+|   |  
++-+-+ +
+       
++ + + +""")
+    (d,) = fires("slitherlink.no-premature-loop", p, s)
+    assert decided_by([d], p, s) == {"r1c2|r2c2": "is crossed"}
+    assert "other lines" not in d.params["reason"]
+    # closing it completes a valid loop around the 2 (both clues met): allowed
+    p2 = grid(". . .", ". . .", ". . .")
+    s2 = marks(p2, """
++ + + +
+       
++-+ + +
+|   |  
++-+-+ +
+       
++ + + +""")
+    assert fires("slitherlink.no-premature-loop", p2, s2) == []
+
+
+def test_illegal_loop():
+    p = grid(". . .", ". . .", ". . .")
+    s = marks(p, """
++ + + +
+  x    
++ + + +
+| x |  
++-+-+ +
+       
++ + +-+""")
+    got = found("slitherlink.illegal-loop", p, s)
+    assert got and set(got.values()) == {"is crossed"}
+    assert found("slitherlink.illegal-loop", p) == {}
+
+
+def test_jordan():
+    p = grid(". . .", ". . .", ". . .")
+    # r2c2 is cut off from the outside by crosses except one edge path: colours tie up
+    s = marks(p, """
++ + + +
+       
++ +x+ +
+  x x  
++ +-+ +
+       
++ + + +""")
+    # top of r2c2 crossed: r1c2 ~ r2c2; r2c2|r3c2 line: r3c2 differs; left/right crossed.
+    got = found("slitherlink.jordan", p, s)
+    assert got == {}
+    s2 = marks(p, """
++x+x+x+
+x     x
++x+ + +
+x      
++ + + +
+       
++ + + +""")
+    # r1c1 is outside (its top and left are crossed): r1c1|r2c1 ... r1c1|r1c2 link faces already known
+    got = found("slitherlink.jordan", p, s2)
+    assert got == {"r1c1|r1c2": "is crossed"}
+
+
+def test_clue_parity():
+    # a 2 whose neighbours above and left are both outside (same colour group): they move together
+    p = grid("1 .", ". .")
+    s = marks(p, """
++ +x+
+    x
++ + +
+     
++ + +""")
+    got = found("slitherlink.clue-parity", p, s)
+    assert got == {"the top of r1c1": "is crossed", "the left of r1c1": "is crossed",
+                   "r1c1|r1c2": "is crossed", "r1c1|r2c1": "carries the line"}
+    # a 1 in a corner: its two border edges both face the outside, so both are crossed
+    assert found("slitherlink.clue-parity", p) == {"the top of r1c1": "is crossed",
+                                                   "the left of r1c1": "is crossed"}
+    assert found("slitherlink.clue-parity", grid(". . .", ". 1 .", ". . .")) == {}
+
+
+@pytest.mark.parametrize("hid", ["slitherlink.trial-and-error"])
+def test_probing_registered(hid):
+    from grader.heuristic import REGISTRY
+    assert REGISTRY.get(hid).level == 5
