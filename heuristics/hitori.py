@@ -1,0 +1,245 @@
+"""Hitori techniques, by level (spec/heuristics-catalogue.txt, HITORI).
+
+Connectivity (the unshaded cells form one area) comes from heuristics.common.connectivity.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from grader.genres.hitori import B_BLACK, B_WHITE, BLACK, FREE, NO_NUMBER, WHITE, HitoriPuzzle
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import register_probing
+from grader.steps import Deduction
+from heuristics.common import connectivity as cn
+
+GENRE = "hitori"
+
+
+def near(puzzle: HitoriPuzzle, focus: frozenset[int] | None, radius: int = 1) -> Iterable[int]:
+    if focus is None:
+        return range(len(puzzle.numbers))
+    return sorted(puzzle.graph.around(focus, radius))
+
+
+def runs(puzzle: HitoriPuzzle) -> Iterator[tuple[int, int, int]]:
+    """Every three consecutive cells of a row or column."""
+    for line in puzzle.lines:
+        for k in range(len(line) - 2):
+            yield line[k], line[k + 1], line[k + 2]
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="hitori.beside-shaded", name="Beside a shaded cell", genre=GENRE, level=1, order=1,
+           template="Shaded cells never touch, so {cells} beside the shaded {cell} are unshaded.",
+           nudge="Look around the shaded {cell}.",
+           catalogue="all cells adjacent to a wall must be empty")
+def beside_shaded(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cells = None if focus is None else near(puzzle, focus)
+    for b, free in cn.shaded_neighbours(puzzle.graph, state.cands, B_BLACK, cells):
+        yield Deduction.build(state, put={f: WHITE for f in free}, premises=[b],
+                              params={"cell": puzzle.cell(b), "cells": puzzle.graph.cells(free)})
+
+
+@heuristic(id="hitori.lone-number", name="A number with no twin", genre=GENRE, level=1, order=2,
+           uses_uniqueness=True,
+           template="The {n} at {cell} is the only one in its row and column; shading it could "
+                    "never help, and a unique solution leaves it unshaded.",
+           nudge="Does the {n} at {cell} repeat anywhere in its row or column?",
+           catalogue="if a value occurs once in its row and column, it's never blocked")
+def lone_number(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i, twins in enumerate(puzzle.twins):
+        if not twins and state.cands[i] == FREE:
+            n = puzzle.numbers[i]
+            yield Deduction.build(state, put={i: WHITE},
+                                  params={"n": n if n != NO_NUMBER else "blank", "cell": puzzle.cell(i)})
+
+
+@heuristic(id="hitori.triple", name="Three in a row", genre=GENRE, level=1, order=3,
+           template="{first}, {middle} and {last} all hold {n}: if the middle one were shaded its "
+                    "neighbours would both stay unshaded and repeat, so {middle} is unshaded and "
+                    "{first} and {last} are shaded.",
+           nudge="Three {n}s stand side by side at {middle}.",
+           catalogue="if there are three adjacent equal values in a row/column, 1 and 3 must be "
+                     "blocked, while 2 must be empty")
+def triple(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    nums = puzzle.numbers
+    for a, b, c in runs(puzzle):
+        if nums[a] != NO_NUMBER and nums[a] == nums[b] == nums[c]:
+            d = Deduction.build(state, put={a: BLACK, b: WHITE, c: BLACK},
+                                params={"first": puzzle.cell(a), "middle": puzzle.cell(b),
+                                        "last": puzzle.cell(c), "n": nums[a]})
+            if d:
+                yield d
+
+
+@heuristic(id="hitori.sandwich", name="A sandwiched cell", genre=GENRE, level=1, order=4,
+           template="{first} and {last} both hold {n}, so one of them is shaded; if {middle} "
+                    "between them were shaded, both would have to stay unshaded. So {middle} is "
+                    "unshaded.",
+           nudge="Look at the two {n}s either side of {middle}.",
+           catalogue="")
+def sandwich(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    nums = puzzle.numbers
+    for a, b, c in runs(puzzle):
+        if nums[a] != NO_NUMBER and nums[a] == nums[c] and state.cands[b] == FREE:
+            yield Deduction.build(state, put={b: WHITE}, params={
+                "first": puzzle.cell(a), "middle": puzzle.cell(b), "last": puzzle.cell(c), "n": nums[a]})
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+@heuristic(id="hitori.number-taken", name="The number is taken", genre=GENRE, level=2, order=1,
+           template="The {n} at {cell} is unshaded, so the other {n}s in its row and column "
+                    "({cells}) are shaded.",
+           nudge="Which other {n}s share a row or column with {cell}?",
+           catalogue="if a row/column has two or more of a number and one is filled in with "
+                     "empty, the rest must be wall")
+def number_taken(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    cells = range(len(cands)) if focus is None else sorted(focus)
+    for i in cells:
+        if cands[i] == B_WHITE:
+            rest = [t for t in puzzle.twins[i] if cands[t] != B_BLACK]
+            if rest:
+                yield Deduction.build(state, put={t: BLACK for t in rest}, premises=[i],
+                                      params={"n": puzzle.numbers[i], "cell": puzzle.cell(i),
+                                              "cells": puzzle.graph.cells(rest)})
+
+
+@heuristic(id="hitori.pair-in-line", name="A pair in a line", genre=GENRE, level=2, order=2,
+           template="{first} and {second} touch and both hold {n}: exactly one of them is shaded, "
+                    "so the other keeps the {n}, and {cells} in the same line are shaded.",
+           nudge="The {n}s at {first} and {second} sit side by side.",
+           catalogue="")
+def pair_in_line(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    nums, cands = puzzle.numbers, state.cands
+    for line in puzzle.lines:
+        for a, b in zip(line, line[1:]):
+            if nums[a] == NO_NUMBER or nums[a] != nums[b]:
+                continue
+            rest = [i for i in line if i not in (a, b) and nums[i] == nums[a] and cands[i] != B_BLACK]
+            if rest:
+                yield Deduction.build(state, put={i: BLACK for i in rest}, params={
+                    "first": puzzle.cell(a), "second": puzzle.cell(b), "n": nums[a],
+                    "cells": puzzle.graph.cells(rest)})
+
+
+def exits(puzzle: HitoriPuzzle, state: State, single: bool) -> Iterator[Deduction]:
+    """Unshaded groups (single cells, or larger ones) with one way left to the others."""
+    g = puzzle.graph
+    whites = cn.side(g, state, B_WHITE)
+    if len(whites.decided_parts) < 2:
+        return
+    for k, part in enumerate(whites.decided_parts.cells):
+        if (len(part) == 1) != single:
+            continue
+        out = whites.liberties(k)
+        if len(out) == 1:
+            yield Deduction.build(state, put={out[0]: WHITE}, premises=part, params={
+                "cell": g.cell(part[0]) if single else f"group {', '.join(map(str, g.cells(part)))}",
+                "exit": g.cell(out[0])})
+
+
+@heuristic(id="hitori.last-exit", name="The only way out", genre=GENRE, level=2, order=3,
+           template="The unshaded {cell} must join the other unshaded cells, and {exit} is its "
+                    "only neighbour that can stay unshaded, so {exit} is unshaded.",
+           nudge="How does {cell} reach the other unshaded cells?",
+           catalogue="")
+def last_exit(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from exits(puzzle, state, single=True)
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+def shading_chain(puzzle: HitoriPuzzle, state: State, start: int, value: int, limit: int = 40
+                  ) -> tuple[str, list[int]] | None:
+    """Follow the forced consequences of giving `start` the value: shaded cells make their
+    neighbours unshaded, unshaded cells make their twins shaded. Returns (what breaks, the
+    chain of cells) when this leads to a broken rule within `limit` cells, else None."""
+    cands = list(state.cands)
+    g = puzzle.graph
+    order: list[int] = []
+    queue = [(start, value)]
+    while queue:
+        i, v = queue.pop(0)
+        want = 1 << v
+        if cands[i] == want:
+            continue
+        if not cands[i] & want:
+            return f"{g.cell(i)} would have to be both shaded and unshaded", order + [i]
+        cands[i] = want
+        order.append(i)
+        if len(order) > limit:
+            return None
+        if v == BLACK:
+            queue.extend((n, WHITE) for n in g.neighbours[i])
+            for n in g.neighbours[i]:     # a neighbour walled in by shaded cells
+                if cands[n] & B_WHITE and all(cands[m] == B_BLACK for m in g.neighbours[n]) \
+                        and len(cands) > 2:
+                    return f"{g.cell(n)} would be walled in", order
+        else:
+            queue.extend((t, BLACK) for t in puzzle.twins[i])
+    return None
+
+
+@heuristic(id="hitori.short-chain", name="A short chain of consequences", genre=GENRE, level=3,
+           order=1,
+           template="If {cell} {assumed}, then {chain} follow one from another, and {broken}; "
+                    "so {cell} {result}.",
+           nudge="Follow what happens if {cell} {assumed}.",
+           catalogue="")
+def short_chain(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    cells = [i for i in near(puzzle, focus, 2) if cands[i] == FREE]
+    for limit in (4, 12):
+        for i in cells:
+            for value in (BLACK, WHITE):
+                found = shading_chain(puzzle, state, i, value, limit)
+                if found:
+                    broken, chain = found
+                    other = WHITE if value == BLACK else BLACK
+                    names = ("is unshaded", "is shaded")
+                    yield Deduction.build(state, put={i: other}, region=chain, params={
+                        "cell": puzzle.cell(i), "assumed": names[value], "result": names[other],
+                        "chain": ", ".join(f"{puzzle.cell(c)}" for c in chain[1:]) or "nothing else",
+                        "broken": broken})
+                    return
+
+
+@heuristic(id="hitori.group-exit", name="A group's only way out", genre=GENRE, level=3, order=0,
+           template="The unshaded {cell} must join the other unshaded cells, and {exit} is the "
+                    "only cell beside it that can stay unshaded, so {exit} is unshaded.",
+           nudge="How does the {cell} reach the other unshaded cells?",
+           catalogue="")
+def group_exit(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from exits(puzzle, state, single=False)
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+@heuristic(id="hitori.keep-connected", name="Keep the unshaded cells connected", genre=GENRE,
+           level=4, order=1,
+           template="Shading {cell} would leave its neighbours unshaded and cut {a} off from {b}, "
+                    "so {cell} is unshaded.",
+           nudge="What would shading {cell} do to the unshaded area?",
+           catalogue="if placing a wall in a cell causes the empty area to be disconnected, then "
+                     "that cell must be empty")
+def keep_connected(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    whites = cn.side(puzzle.graph, state, B_WHITE)
+    for cell, (a, b) in sorted(whites.splits.items()):
+        if state.cands[cell] == FREE:
+            yield Deduction.build(state, put={cell: WHITE}, premises=[a, b], params={
+                "cell": puzzle.cell(cell), "a": puzzle.cell(a), "b": puzzle.cell(b)})
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+trial_and_error = register_probing(
+    GENRE, max_level=3, order=90,
+    catalogue="assume that a cell is empty or wall, then fill in greedily (using heuristics up "
+              "to level 3) and take intersection or hope for contradiction")
+deep_trial = register_probing(
+    GENRE, id="hitori.deep-trial", name="Trial and error with connectivity", max_level=4, order=91,
+    catalogue="same as above, but can use level 4 heuristics")

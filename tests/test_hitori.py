@@ -1,0 +1,207 @@
+"""Hitori: each technique fires where it should (with what it finds) and not elsewhere; every
+deduction agrees with the unique solution on real puzzles; formats and bad input."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.heuristic import REGISTRY
+from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                     random_partial, reference)
+
+HITORI = get("hitori")
+
+
+def puzzle(grid: str):
+    return native("genre: hitori\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
+
+
+def marks(p, grid: str):
+    return HITORI.parse_marks(p, grid, Source("<marks>"))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or HITORI.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+# --- level 1 -------------------------------------------------------------------------------
+
+def test_beside_shaded():
+    p = puzzle("1 2 1\n3 1 2\n2 3 1")
+    assert found("hitori.beside-shaded", p, marks(p, ". # .\n. . .\n. . .")) == {
+        "r1c1": "is unshaded", "r1c3": "is unshaded", "r2c2": "is unshaded"}
+    assert found("hitori.beside-shaded", p) == {}
+
+
+def test_lone_number():
+    p = puzzle("1 1\n2 3")
+    assert found("hitori.lone-number", p) == {"r2c1": "is unshaded", "r2c2": "is unshaded"}
+    assert found("hitori.lone-number", puzzle("1 1\n1 1")) == {}
+
+
+def test_triple():
+    p = puzzle("2 2 2 1\n1 3 4 2\n3 4 1 3\n4 1 3 2")
+    assert found("hitori.triple", p) == {"r1c1": "is shaded", "r1c2": "is unshaded", "r1c3": "is shaded"}
+    assert found("hitori.triple", puzzle("2 2 1 2\n1 3 4 2\n3 4 2 1\n4 1 3 3")) == {}
+
+
+def test_sandwich():
+    p = puzzle("2 1 2\n1 3 4\n3 4 1")
+    assert found("hitori.sandwich", p) == {"r1c2": "is unshaded"}
+    assert found("hitori.sandwich", puzzle("2 2 1\n1 3 4\n3 4 2")) == {}
+
+
+# --- level 2 -------------------------------------------------------------------------------
+
+def test_number_taken():
+    p = puzzle("2 1 2 2\n1 3 4 3\n2 4 1 3\n4 2 3 1")
+    assert found("hitori.number-taken", p, marks(p, "+ . . .\n. . . .\n. . . .\n. . . .")) == {
+        "r1c3": "is shaded", "r1c4": "is shaded", "r3c1": "is shaded"}
+    assert found("hitori.number-taken", p) == {}
+
+
+def test_pair_in_line():
+    p = puzzle("3 3 1 3\n1 2 3 4\n2 4 3 1\n4 1 2 3")
+    assert found("hitori.pair-in-line", p) == {"r1c4": "is shaded"}
+    assert found("hitori.pair-in-line", puzzle("3 1 3 2\n1 2 4 3\n2 3 1 4\n4 4 2 1")) == {}
+
+
+def test_last_exit():
+    p = puzzle("1 2 3\n4 5 6\n7 8 9")
+    s = marks(p, "+ # .\n. . .\n. . +")
+    assert found("hitori.last-exit", p, s) == {"r2c1": "is unshaded"}
+    assert found("hitori.last-exit", p, marks(p, "+ . .\n. . .\n. . +")) == {}
+
+
+# --- level 3 and 4 ---------------------------------------------------------------------------
+
+def test_short_chain():
+    # shading r1c2 would leave both 1s of row 1 unshaded
+    p = puzzle("1 3 1\n2 1 3\n2 3 1")
+    assert found("hitori.short-chain", p) == {"r1c2": "is unshaded"}
+    assert found("hitori.short-chain", puzzle("1 2\n2 1")) == {}
+
+
+def test_group_exit():
+    p = puzzle("1 2 3\n4 5 6\n7 8 9")
+    assert found("hitori.group-exit", p, marks(p, "+ + #\n# . .\n. . +")) == {"r2c2": "is unshaded"}
+    assert found("hitori.last-exit", p, marks(p, "+ + #\n# . .\n. . +")) == {}
+    assert found("hitori.group-exit", p, marks(p, "+ + .\n. . .\n. . +")) == {}
+
+
+def test_keep_connected():
+    p = puzzle("1 2 3\n4 5 6\n7 8 9")
+    s = marks(p, "+ . #\n. . .\n# . +")
+    assert found("hitori.keep-connected", p, s) == {"r2c2": "is unshaded"}
+    assert found("hitori.keep-connected", p, marks(p, "+ . .\n. . .\n. . +")) == {}
+
+
+def test_trial_and_error_is_sound_where_easier_steps_stop():
+    from grader.engine import Solver
+    for p in janko("hitori", 40, seed=11, max_cells=100):
+        trace = Solver(p, max_level=4).solve()
+        if trace.status.value == "stuck":
+            solution = reference(p)
+            assert assert_all_sound(REGISTRY.get("hitori.trial-and-error"), p, trace.final, solution) == 1
+            return
+    pytest.skip("no sampled puzzle needs level 5")
+
+
+# --- whole puzzles ---------------------------------------------------------------------------
+
+@pytest.mark.corpus
+def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
+    for p in janko("hitori", 12, max_cells=150):
+        assert assert_sound_path(p).value == "solved"
+
+
+@pytest.mark.corpus
+def test_every_technique_is_sound_from_random_correct_states():
+    rng = random.Random(7)
+    for p in janko("hitori", 4, seed=3, max_cells=100):
+        solution = reference(p)
+        for fraction in (0.2, 0.5, 0.8):
+            state = random_partial(p, solution, rng, fraction)
+            for h in REGISTRY.for_genre("hitori", max_level=4):
+                assert_all_sound(h, p, state, solution)
+
+
+def test_singles_easy_grades_below_tricky():
+    from pathlib import Path
+    from grader.analysis import analyse
+    levels = {}
+    for tier in ("de", "dk"):
+        files = sorted(Path(__file__).parent.parent.glob(f"corpus/hitori/singles-*{tier}-*.yaml"))
+        assert files
+        levels[tier] = [analyse(load(str(f)), check_unique=False).grade.level for f in files]
+    assert max(levels["de"]) < min(levels["dk"])
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+def test_tatham_game_id_decodes_as_formats_md_says():
+    p = load("5x5de:2324351523255214531342354", "hitori")
+    assert HITORI.render_text(p).splitlines()[0] == "2 3 2 4 3"
+    assert p.meta.label == "easy"
+    assert HITORI.answer_text(p, reference(p)).splitlines() == [
+        "# 3 2 4 #", "5 1 # 2 3", "2 # 5 # 1", "4 5 3 1 #", "# 2 # 5 4"]
+
+
+def test_puzzlink_decodes_as_formats_md_says():
+    p = load("https://puzz.link/p?hitori/4/4/1114142333214213")
+    assert HITORI.render_text(p).splitlines() == ["1 1 1 4", "1 4 2 3", "3 3 2 1", "4 2 1 3"]
+    assert HITORI.answer_text(p, reference(p)).splitlines() == ["# 1 # 4", "1 4 2 3", "# 3 # 1", "4 2 1 #"]
+    big = load("https://puzz.link/p?hitori/2/1/-1a.")
+    assert big.numbers == (46, 0)
+
+
+def test_janko_stray_characters_and_round_trip(tmp_path):
+    rec = {"file": "/Hitori/770.a.x-janko", "data": {"rows": 2, "cols": 2,
+           "problem": [["1", "2\">"], ["2", "1\">"]], "solution": [["-", "-"], ["-", "-"]]}}
+    f = tmp_path / "h.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    p = load(str(f))
+    assert p.numbers == (1, 2, 2, 1)
+    from grader.formats.native import dump
+    again = native(dump(HITORI.to_native(p)))
+    assert again.numbers == p.numbers and again.solution == p.solution == frozenset()
+
+
+def test_janko_non_number_is_one_line_error(tmp_path):
+    rec = {"file": "/Hitori/001.a.x-janko", "data": {"rows": 1, "cols": 2, "problem": [["1", "a"]]}}
+    f = tmp_path / "h.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    with pytest.raises(InputError) as err:
+        load(str(f))
+    assert "'a' at r1c2 in 'problem' is not a number" in str(err.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("genre: hitori\ngrid: |\n  1 2\n  2 x\n", "<test>:4:5: unexpected 'x'"),
+    ("genre: hitori\ngrid: |\n  1 2\n  2\n", "<test>:4:3: grid row has 1 cells"),
+    ("genre: hitori\ngrid: |\n  1 2\n  2 1\nsolution: |\n  # 2\n  2 5\n", "<test>:7:5: unexpected '5'"),
+])
+def test_bad_native_input_names_the_place(text, message):
+    with pytest.raises(InputError) as err:
+        native(text)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("3x3:12312312", "covers 8 cells, 3x3 needs 9"),
+    ("3x3:123123124", "'4' at character 9 is not a number from 1 to 3"),
+    ("3x3dq:123123123", "unknown difficulty"),
+    ("https://puzz.link/p?hitori/2/2/12", "covers 2 cells, 2x2 needs 4"),
+    ("https://puzz.link/p?hitori/2/2/1-z", "bad number '-z'"),
+    ("https://puzz.link/p?hitori/2/2/12!1", "unexpected '!' at character 3"),
+])
+def test_bad_ids_and_urls_name_the_part(spec, message):
+    with pytest.raises(InputError) as err:
+        load(spec, "hitori")
+    assert message in str(err.value) and "\n" not in str(err.value)
