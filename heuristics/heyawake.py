@@ -1,0 +1,344 @@
+"""Heyawake techniques, by level (spec/heuristics-catalogue.txt, HEYAWAKE).
+
+Shading and connectivity reasoning shared with other genres is in heuristics/common/shading.py;
+this module adds what rooms and their numbers allow.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+from typing import Iterable, Iterator, Sequence
+
+from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_strip
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import branch_deduction, register_probing
+from grader.steps import Deduction
+from heuristics.common import shading
+from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
+
+GENRE = "heyawake"
+ROOM_LIMIT = 3000       # most ways to fill a room that level 3 is willing to list (catalogue)
+PAIR_LIMIT = 3000       # the same for two neighbouring rooms together
+HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by one
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    """Numbered rooms that hold or touch a changed cell."""
+    if focus is None:
+        return puzzle.numbered
+    near = {puzzle.room_of[j] for j in shading.around(puzzle, focus)}
+    return [k for k in puzzle.numbered if k in near]
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="heyawake.shaded-neighbours", name="Shaded cells never touch", genre=GENRE, level=1,
+           order=1,
+           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} are white.",
+           nudge="Look at the cells beside the shaded cell {shaded}.",
+           catalogue="mark unfilled cells next to a wall as empty")
+def shaded_neighbours(puzzle, state, focus=None):
+    return shading.shaded_neighbours_white(puzzle, state, focus)
+
+
+@heuristic(id="heyawake.room-full", name="A room with all its shaded cells", genre=GENRE, level=1,
+           order=2,
+           template="The room of the {n} at {room} already holds {shaded}, so {cells} are white.",
+           nudge="Count the shaded cells in the room of the {n} at {room}.",
+           catalogue="if a numbered region has enough walls, then the rest of the cells must be empty")
+def room_full(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for k in rooms_near(puzzle, focus):
+        n = puzzle.clues[k]
+        shaded, free = room_counts(puzzle, state.cands, k)
+        if free and shaded == n:
+            yield Deduction.build(state, put={i: WHITE for i in free}, cells=[puzzle.room_cell(k)],
+                                  region=puzzle.rooms[k],
+                                  params={"n": n, "room": puzzle.room_cell(k),
+                                          "shaded": plural(n, "shaded cell"),
+                                          "cells": [puzzle.cell(i) for i in free]})
+
+
+@heuristic(id="heyawake.room-needs-all", name="A room needs every open cell", genre=GENRE, level=1,
+           order=3,
+           template="The room of the {n} at {room} needs {need} and has only {cells} left open, "
+                    "so they are shaded.",
+           nudge="Count the open cells in the room of the {n} at {room}.",
+           catalogue="if a numbered region has number of walls + unfilled equal to its number, "
+                     "then the rest of the cells must be wall")
+def room_needs_all(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for k in rooms_near(puzzle, focus):
+        n = puzzle.clues[k]
+        shaded, free = room_counts(puzzle, state.cands, k)
+        if free and shaded + len(free) == n:
+            yield Deduction.build(state, put={i: SHADED for i in free}, cells=[puzzle.room_cell(k)],
+                                  region=puzzle.rooms[k],
+                                  params={"n": n, "room": puzzle.room_cell(k),
+                                          "need": plural(n - shaded, "more shaded cell"),
+                                          "cells": [puzzle.cell(i) for i in free]})
+
+
+# --- ways to fill a room -----------------------------------------------------------------
+
+def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
+                 limit: int) -> list[dict[int, int]] | None:
+    """Every way to complete numbered rooms together that breaks no local rule (shaded cells
+    touching, a white cell walled in on all sides), each as {cell: value} for the cells it
+    decides: the rooms' cells, the neighbours a shaded cell whitens, and the single way out of
+    a white cell that is otherwise walled in. None when there are more than `limit` to list."""
+    parts = []
+    total = 1
+    for k in rooms:
+        shaded, free = room_counts(puzzle, cands, k)
+        need = puzzle.clues[k] - shaded
+        if need < 0 or need > len(free):
+            return []
+        total *= comb(len(free), need)
+        if total > limit:
+            return None
+        parts.append((free, need))
+    out = []
+
+    def choose(p: int, picked: list[int]) -> None:
+        if p == len(parts):
+            option = consequences(puzzle, cands, [i for k, (free, _) in enumerate(parts) for i in free],
+                                  picked)
+            if option is not None:
+                out.append(option)
+            return
+        free, need = parts[p]
+        for pick in combinations(free, need):
+            if any(j in picked or cands[j] == B_SHADED for i in pick for j in puzzle.neighbours[i]) or \
+                    any(b in puzzle.neighbours[a] for a, b in combinations(pick, 2)):
+                continue
+            choose(p + 1, picked + list(pick))
+
+    choose(0, [])
+    return out
+
+
+def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
+                 shaded: Sequence[int]) -> dict[int, int] | None:
+    """What shading `shaded` (and whitening the rest of `room_free`) decides nearby; None when
+    it walls a white cell in."""
+    s = set(shaded)
+    decided = {i: SHADED for i in shaded}
+    for i in room_free:
+        if i not in s:
+            decided[i] = WHITE
+    for i in shaded:
+        for j in puzzle.neighbours[i]:
+            decided[j] = WHITE
+    is_shaded = lambda j: cands[j] == B_SHADED or j in s  # noqa: E731
+    for i, v in list(decided.items()):
+        if v != WHITE:
+            continue
+        exits = [j for j in puzzle.neighbours[i] if not is_shaded(j)]
+        if not exits:
+            return None
+        if len(exits) == 1 and cands[exits[0]] == FREE and exits[0] not in decided:
+            decided[exits[0]] = WHITE
+    return decided
+
+
+def agreed(state: State, options: Sequence[dict[int, int]]) -> dict[int, int]:
+    """Cells every option decides the same way."""
+    first = options[0]
+    return {i: v for i, v in first.items()
+            if state.cands[i] == FREE and all(o.get(i) == v for o in options[1:])}
+
+
+PATTERNS = "2x2 with 2, 3x2 with 3, 3x3 with 4 or 5, nx2 with n, (2n+1)x1 with n+1"
+
+
+def pattern_of(puzzle: HeyawakePuzzle, k: int) -> str | None:
+    """The name of a known rectangle pattern, e.g. '3x3 room with 5'."""
+    shape = puzzle.shape[k]
+    n = puzzle.clues[k]
+    if shape is None or n < 0:
+        return None
+    _, _, h, w = shape
+    a, b = max(h, w), min(h, w)
+    if (a, b, n) in ((2, 2, 2), (3, 2, 3), (3, 3, 4), (3, 3, 5)) or (b == 2 and a > 2 and n == a) or \
+            (b == 1 and a % 2 == 1 and n == (a + 1) // 2):
+        return f"{h}x{w} room with {n}"
+    return None
+
+
+@heuristic(id="heyawake.room-pattern", name="A known room pattern", genre=GENRE, level=1, order=10,
+           template="The room of the {n} at {room} is a {pattern}; every way to fill it gives: {cells}.",
+           nudge="The room of the {n} at {room} is a {pattern}: a pattern worth knowing.",
+           catalogue="identify combinations of rectangle shapes, numbers and whether they are near "
+                     "a wall (2x2-2 in a corner, 2x2-2, 3x2-3 with the 3 side at the edge, 3x3-5, "
+                     "3x3-4, nx2-n, (n*2+1)x1)")
+def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for k in rooms_near(puzzle, focus):
+        pattern = pattern_of(puzzle, k)
+        if pattern is None:
+            continue
+        d = room_deduction(puzzle, state, [k], 400, {"pattern": pattern, "n": puzzle.clues[k]})
+        if d:
+            yield d
+
+
+def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int], limit: int,
+                   params: dict) -> Deduction | None:
+    options = room_options(puzzle, state.cands, rooms, limit)
+    if not options:
+        return None     # too many to list, or none at all (the violations report that)
+    put = agreed(state, options)
+    if not put:
+        return None
+    return Deduction.build(state, put=put, cells=[puzzle.room_cell(k) for k in rooms],
+                           region=[i for k in rooms for i in puzzle.rooms[k]],
+                           params={**params, "room": puzzle.room_cell(rooms[0]), "ways": len(options),
+                                   "cells": describe(puzzle, put)})
+
+
+def describe(puzzle: HeyawakePuzzle, put: dict[int, int]) -> str:
+    shaded = [puzzle.cell(i) for i in sorted(put) if put[i] == SHADED]
+    white = [puzzle.cell(i) for i in sorted(put) if put[i] == WHITE]
+    parts = []
+    if shaded:
+        parts.append(f"{', '.join(map(str, shaded))} {'is' if len(shaded) == 1 else 'are'} shaded")
+    if white:
+        parts.append(f"{', '.join(map(str, white))} {'is' if len(white) == 1 else 'are'} white")
+    return " and ".join(parts)
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+@heuristic(id="heyawake.strip", name="No white strip across two borders", genre=GENRE, level=2,
+           order=1,
+           template="If {cell} were white, the white cells {start} to {end} would run straight "
+                    "across two room borders, so {cell} is shaded.",
+           nudge="Look along the white cells through {cell}.",
+           catalogue="if making a cell empty causes a strip of empty passing through >=2 borders, "
+                     "then the cell must be wall")
+def strip(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    if focus is None:
+        cells: Iterable[int] = range(len(cands))
+    else:
+        lines = set()
+        for f in focus:
+            lines.update(puzzle.runs[f])
+        cells = sorted({i for line in lines for i in line})
+    for i in cells:
+        if cands[i] != FREE:
+            continue
+        for horizontal in (True, False):
+            run, crossings = white_strip(puzzle, cands, i, horizontal, frozenset((i,)))
+            if crossings >= 2:
+                yield Deduction.build(state, put={i: SHADED}, premises=[j for j in run if j != i],
+                                      params={"cell": puzzle.cell(i), "start": puzzle.cell(run[0]),
+                                              "end": puzzle.cell(run[-1])})
+                break
+
+
+@heuristic(id="heyawake.single-exit", name="A white cell's only way out", genre=GENRE, level=2,
+           order=2,
+           template="The white cell {white} is closed in by {walls}, so its only way out, {exit}, "
+                    "is white.",
+           nudge="How does the white cell {white} reach the other white cells?",
+           catalogue="if an empty cell is surrounded by three walls, the fourth must be empty")
+def single_exit(puzzle, state, focus=None):
+    return shading.single_exit(puzzle, state, focus)
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="heyawake.room-combinations", name="Every way to fill a room", genre=GENRE, level=3,
+           order=1,
+           template="The room of the {n} at {room} can be filled in {ways} ways without shaded cells "
+                    "touching or a white cell walled in, and in all of them {cells}.",
+           nudge="List the ways to shade the room of the {n} at {room}.",
+           catalogue="try all combinations of filling in a numbered region, only checking adjacent "
+                     "walls and surrounded 1x1 cells; fill in the intersection (if regsize choose "
+                     "regnum is small)")
+def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for k in rooms_near(puzzle, focus):
+        if room_counts(puzzle, state.cands, k)[1]:
+            d = room_deduction(puzzle, state, [k], ROOM_LIMIT, {"n": puzzle.clues[k]})
+            if d:
+                yield d
+
+
+@heuristic(id="heyawake.room-pair", name="Two neighbouring rooms together", genre=GENRE, level=3,
+           order=2,
+           template="The rooms of the {n} at {room} and the {m} at {other} can be filled together "
+                    "in {ways} ways, and in all of them {cells}.",
+           nudge="Fill the rooms of the {n} at {room} and the {m} at {other} together.",
+           catalogue="check all pairs of regions to find neighbouring 3x3-4 and 3x3-4")
+def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    open_rooms = [k for k in rooms_near(puzzle, focus) if room_counts(puzzle, cands, k)[1]]
+    for k in open_rooms:
+        for other in puzzle.room_neighbours[k]:
+            if puzzle.clues[other] < 0 or (other < k and other in open_rooms) or \
+                    not room_counts(puzzle, cands, other)[1]:
+                continue
+            d = room_deduction(puzzle, state, [k, other], PAIR_LIMIT,
+                               {"n": puzzle.clues[k], "m": puzzle.clues[other],
+                                "other": puzzle.room_cell(other)})
+            if d:
+                yield d
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+@heuristic(id="heyawake.articulation", name="A shaded cell here would cut the white area",
+           genre=GENRE, level=4, order=1,
+           template="Shading {cell} would split the cells that are not shaded into {pieces} parts "
+                    "(around {sides}), and its neighbours would all be white, so {cell} is white.",
+           nudge="Would shading {cell} keep the white cells together?",
+           catalogue="if placing a wall in a cell causes two regions to be disconnected, then the "
+                     "cell must be empty (empty articulation point)")
+def articulation(puzzle, state, focus=None):
+    return shading.articulation_white(puzzle, state, focus)
+
+
+@heuristic(id="heyawake.cut-off", name="Cells cut off from the white area", genre=GENRE, level=4,
+           order=2,
+           template="{cells} can no longer reach the white cell {white}, so they cannot be white.",
+           nudge="Can every open cell still reach {white}?")
+def cut_off(puzzle, state, focus=None):
+    return shading.cut_off(puzzle, state, focus)
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+@heuristic(id="heyawake.room-hypotheses", name="Room hypotheses", genre=GENRE, level=5, order=1,
+           template="Try every way to fill the room of the {n} at {room} ({cases} cases): {outcome}.",
+           nudge="Try each way to fill the room of the {n} at {room}.",
+           catalogue="try all combinations of filling in a numbered region, rejecting those causing "
+                     "disconnection, strips crossing >=2 borders and adjacent walls; fill in the "
+                     "intersection")
+def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    order = []
+    for k in puzzle.numbered:
+        options = room_options(puzzle, state.cands, [k], HYPOTHESIS_LIMIT)
+        if options and len(options) > 1:
+            order.append((len(options), k, options))
+    for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
+        assumptions = []
+        for option in options:
+            shaded = sorted(i for i, v in option.items() if v == SHADED and state.cands[i] == FREE)
+            label = "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
+            assumed = State(tuple((state.cands[i] & (1 << option[i])) if i in option else state.cands[i]
+                                  for i in range(len(state.cands))))
+            assumptions.append((label, assumed, list(option)))
+        d = branch_deduction(puzzle, state, assumptions)
+        if d:
+            yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
+                            cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
+            return
+
+
+TRIAL = register_probing(GENRE, order=90,
+                         catalogue="for a cell: assume it is blocked, then blank, fill in greedily; "
+                                   "keep what both agree on or refute one")

@@ -1,0 +1,264 @@
+"""Heyawake: formats, rules, every technique (fires / does not fire) and soundness."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from grader import exact
+from grader.engine import Solver
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.heuristic import REGISTRY
+from grader.steps import Status
+from tests.support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                           random_partial, reference)
+
+G = get("heyawake")
+EXAMPLE_URL = "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"
+EXAMPLE_SOLUTION = """\
+# 2 # 2 + #
++ + + # + +
+# + # + # +
++ + + + + +
++ # + # + #
++ + # + + +"""
+
+
+def puzzle(rooms: str, grid: str):
+    block = lambda s: "".join(f"  {line.strip()}\n" for line in s.strip().splitlines())  # noqa: E731
+    return native(f"genre: heyawake\nrooms: |\n{block(rooms)}grid: |\n{block(grid)}")
+
+
+def marks(p, text: str):
+    return G.parse_marks(p, text, Source("<marks>"))
+
+
+OPEN_3X3 = puzzle("a a a\na a a\na a a", ". . .\n. . .\n. . .")
+COLUMNS = puzzle("a b c\na b c\na b c", ". . .\n. . .\n. . .")
+
+
+# --- formats ------------------------------------------------------------------------------
+
+def test_puzzlink_example_rooms_clues_and_unique_solution():
+    p = load(EXAMPLE_URL)
+    assert len(p.rooms) == 8
+    assert [p.clues[k] for k in range(8)] == [2, 2, 2, 2, -1, -1, -1, -1]
+    assert p.room_of[:6] == (0, 1, 1, 2, 2, 3)
+    result = exact.solve(p)
+    assert result.verdict is exact.Verdict.UNIQUE
+    assert G.render_text(p, result.solution) == EXAMPLE_SOLUTION
+
+
+def test_native_round_trip_keeps_rooms_numbers_and_solution():
+    path = sorted((CORPUS / "heyawake").glob("*.yaml"))[0]
+    p = load(str(path))
+    from grader.formats import load_native
+    from grader.formats.native import dump
+    again = load_native(dump(G.to_native(p)), "<again>")
+    assert (again.room_of, again.clues, again.solution) == (p.room_of, p.clues, p.solution)
+
+
+def test_number_anywhere_in_its_room_and_disconnected_label_is_one_room(capsys):
+    p = puzzle("a b a\nb b b\na b a", ". . .\n. . .\n. . 2")
+    assert len(p.rooms) == 2 and p.clues[0] == 2 and p.clue_cells[0] == 8
+    assert "not connected" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rooms, grid, message", [
+    ("a a\na a", ". .\n. .\n. .", "rooms is 2x2 but grid is 3x2"),
+    ("a b\na b", "3 .\n. .", "the 3 at r1c1 is larger than its room (2 cells)"),
+    ("a a\na a", "1 .\n. 2", "already has the number 1"),
+    ("a a\na a", "x .\n. .", "unexpected 'x' in grid"),
+])
+def test_bad_native_input_is_one_line(rooms, grid, message):
+    with pytest.raises(InputError) as exc:
+        puzzle(rooms, grid) if "3x2" not in message else native(
+            f"genre: heyawake\nrooms: |\n  a a\n  a a\ngrid: |\n  . .\n  . .\n  . .\n")
+    assert message in str(exc.value) and "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("url, message", [
+    ("https://puzz.link/p?heyawake/6/6/lll", "room borders need"),
+    ("https://puzz.link/p?heyawake/6/6/lll1!5007rs12222j", "not a room-border digit"),
+    ("https://puzz.link/p?heyawake/6/6/lll155007rs1f", "larger than its room"),
+    ("https://puzz.link/p?heyawake/6", "expected <columns>/<rows>"),
+])
+def test_bad_urls(url, message):
+    with pytest.raises(InputError) as exc:
+        load(url)
+    assert message in str(exc.value)
+
+
+def test_janko_records_read_and_match_their_solutions():
+    for p in janko("heyawake", 3, max_cells=120):
+        assert G.solution_state(p) == reference(p)
+
+
+def test_janko_bad_record():
+    with pytest.raises(InputError, match="no 'areas'"):
+        G.from_janko({"rows": 2, "cols": 2, "problem": [["-", "-"], ["-", "-"]]}, Source("<rec>"))
+    with pytest.raises(InputError, match="larger than its room"):
+        G.from_janko({"rows": 1, "cols": 2, "problem": [["2", "-"]], "areas": [["a", "b"]]}, Source("<rec>"))
+
+
+def test_render_text_and_svg():
+    p = load(EXAMPLE_URL)
+    assert G.render_text(p).splitlines()[0] == "2 2 . 2 . 2"
+    svg = G.render_svg(p, reference(p), [("target", [0])])
+    assert svg.startswith("<svg") and "hl-target" in svg
+
+
+# --- rules --------------------------------------------------------------------------------
+
+def test_violations():
+    assert any("touch" in v.message for v in G.violations(OPEN_3X3, marks(OPEN_3X3, "# # .\n. . .\n. . .")))
+    assert any("cut off" in v.message or "connect" in v.message
+               for v in G.violations(OPEN_3X3, marks(OPEN_3X3, "+ # .\n# . .\n. . +")))
+    assert any("two room borders" in v.message for v in G.violations(COLUMNS, marks(COLUMNS, "+ + +\n. . .\n. . .")))
+    p = puzzle("a a b\na a b\nc c c", "1 . .\n. . .\n. . .")
+    assert any("holds 2 shaded" in v.message for v in G.violations(p, marks(p, "# . .\n. # .\n. . .")))
+    assert G.violations(p, G.initial_state(p)) == []
+    solved = load(EXAMPLE_URL)
+    assert G.violations(solved, reference(solved)) == []
+
+
+# --- techniques ---------------------------------------------------------------------------
+
+def test_shaded_neighbours():
+    s = marks(OPEN_3X3, ". . .\n. # .\n. . .")
+    assert decided_by(fires("heyawake.shaded-neighbours", OPEN_3X3, s), OPEN_3X3, s) == {
+        "r1c2": "is white", "r2c1": "is white", "r2c3": "is white", "r3c2": "is white"}
+    assert not fires("heyawake.shaded-neighbours", OPEN_3X3)
+
+
+ROOM_1 = puzzle("a a b\na a b\nc c c", "1 . .\n. . .\n. . .")
+
+
+def test_room_full():
+    s = marks(ROOM_1, "# . .\n. . .\n. . .")
+    assert decided_by(fires("heyawake.room-full", ROOM_1, s), ROOM_1, s) == {
+        "r1c2": "is white", "r2c1": "is white", "r2c2": "is white"}
+    assert not fires("heyawake.room-full", ROOM_1)
+
+
+def test_room_needs_all():
+    p = puzzle("a a a\nb b b\nb b b", "2 . .\n. . .\n. . .")
+    s = marks(p, ". + .\n. . .\n. . .")
+    assert decided_by(fires("heyawake.room-needs-all", p, s), p, s) == {"r1c1": "is shaded", "r1c3": "is shaded"}
+    assert not fires("heyawake.room-needs-all", p)
+
+
+def test_room_pattern_2x2_with_2_in_a_corner():
+    p = puzzle("a a b b\na a b b\nc c d d\nc c d d", "2 . . .\n. . . .\n. . . .\n. . . .")
+    found = fires("heyawake.room-pattern", p)
+    assert found[0].params["pattern"] == "2x2 room with 2"
+    got = decided_by(found, p, G.initial_state(p))
+    assert got["r1c1"] == got["r2c2"] == "is shaded" and got["r1c2"] == got["r2c1"] == "is white"
+
+
+def test_room_pattern_3x3_with_5():
+    p = puzzle("b b b b b\nb a a a b\nb a a a b\nb a a a b\nb b b b b", ". . . . .\n. 5 . . .\n. . . . .\n. . . . .\n. . . . .")
+    got = decided_by(fires("heyawake.room-pattern", p), p, G.initial_state(p))
+    assert [c for c, v in got.items() if v == "is shaded"] == ["r2c2", "r2c4", "r3c3", "r4c2", "r4c4"]
+
+
+def test_room_pattern_does_not_fire_on_other_rooms():
+    p = puzzle("a a b b\na a b b\nc c d d\nc c d d", "1 . . .\n. . . .\n. . . .\n. . . .")
+    assert not fires("heyawake.room-pattern", p)
+
+
+def test_strip():
+    s = marks(COLUMNS, "+ . +\n. . .\n. . .")
+    assert decided_by(fires("heyawake.strip", COLUMNS, s), COLUMNS, s) == {"r1c2": "is shaded"}
+    assert not fires("heyawake.strip", COLUMNS, marks(COLUMNS, "+ . .\n. . .\n. . ."))
+
+
+def test_single_exit():
+    s = marks(OPEN_3X3, "# + #\n. . .\n. . .")
+    assert decided_by(fires("heyawake.single-exit", OPEN_3X3, s), OPEN_3X3, s) == {"r2c2": "is white"}
+    assert not fires("heyawake.single-exit", OPEN_3X3, marks(OPEN_3X3, "# + .\n. . .\n. . ."))
+
+
+def test_room_combinations():
+    p = puzzle("a a a a b\nc c c c b", "2 . . . .\n. . . . .")
+    found = fires("heyawake.room-combinations", p)
+    assert found[0].params["ways"] == 3
+    assert decided_by(found, p, G.initial_state(p)) == {"r2c1": "is white", "r2c2": "is white"}
+    assert not fires("heyawake.room-combinations", ROOM_1)
+
+
+def test_room_pair_two_3x3_rooms_with_4():
+    rooms = "\n".join(["c c c c c c c c"] + ["c a a a b b b c"] * 3 + ["c c c c c c c c"])
+    grid = "\n".join([". . . . . . . ."] + [". 4 . . 4 . . ."] + [". . . . . . . ."] * 3)
+    p = puzzle(rooms, grid)
+    state = G.initial_state(p)
+    while found := fires("heyawake.room-combinations", p, state):
+        state = found[0].apply(state)
+    pair = fires("heyawake.room-pair", p, state)
+    assert pair and pair[0].params["ways"] == 2
+    got = decided_by(pair, p, state)
+    # the catalogue's picture: #  |  #  /   # | #   /  #  |  #
+    assert [c for c, v in got.items() if v == "is shaded"] == ["r2c2", "r2c7", "r3c3", "r3c6", "r4c2", "r4c7"]
+    assert not fires("heyawake.room-pair", ROOM_1)
+
+
+def test_articulation():
+    s = marks(OPEN_3X3, ". # .\n. . .\n. # .")
+    got = decided_by(fires("heyawake.articulation", OPEN_3X3, s), OPEN_3X3, s)
+    assert got == {"r2c1": "is white", "r2c2": "is white", "r2c3": "is white"}
+    assert not fires("heyawake.articulation", OPEN_3X3)
+
+
+def test_cut_off():
+    s = marks(OPEN_3X3, ". # +\n# . .\n. . .")
+    assert decided_by(fires("heyawake.cut-off", OPEN_3X3, s), OPEN_3X3, s) == {"r1c1": "is shaded"}
+    assert not fires("heyawake.cut-off", OPEN_3X3, marks(OPEN_3X3, ". . +\n. . .\n. . ."))
+
+
+def level5_position():
+    """A generated puzzle at the state where the solve loop first needs level 5."""
+    for path in sorted((CORPUS / "heyawake").glob("*.yaml")):
+        p = load(str(path))
+        trace = Solver(p).solve()
+        for step, before, _ in trace.states():
+            if step.level == 5:
+                return p, before, step
+    pytest.skip("no generated puzzle needs level 5")
+
+
+def test_room_hypotheses_and_trial():
+    p, state, step = level5_position()
+    solution = reference(p)
+    found = fires("heyawake.room-hypotheses", p, state) or fires("heyawake.trial-and-error", p, state)
+    assert found
+    for d in found:
+        assert all(not mask & solution.cands[v] for v, mask in d.removals)
+    assert not fires("heyawake.room-hypotheses", OPEN_3X3)
+    assert not fires("heyawake.trial-and-error", puzzle("a a\na a", ". .\n. ."))
+
+
+# --- soundness ----------------------------------------------------------------------------
+
+def test_sound_and_solved_on_generated_puzzles():
+    for path in sorted((CORPUS / "heyawake").glob("*.yaml")):
+        p = load(str(path))
+        assert assert_sound_path(p, G.solution_state(p)) is Status.SOLVED
+
+
+def test_sound_on_real_puzzles():
+    for p in janko("heyawake", 5, seed=3, max_cells=100):
+        assert assert_sound_path(p) is not Status.CONTRADICTION
+
+
+def test_every_technique_sound_from_random_partial_states():
+    rng = random.Random(5)
+    cheap = [h for h in REGISTRY.for_genre("heyawake", 4)]
+    for p in janko("heyawake", 3, seed=7, max_cells=100):
+        solution = reference(p)
+        for fraction in (0.2, 0.5):
+            state = random_partial(p, solution, rng, fraction)
+            for h in cheap:
+                assert_all_sound(h, p, state, solution)
