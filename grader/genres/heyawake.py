@@ -283,7 +283,8 @@ class Heyawake(Genre):
         rooms = [[room_label(puzzle.room_of[r * puzzle.cols + c]) for c in range(puzzle.cols)]
                  for r in range(puzzle.rows)]
         doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta),
-                               "rooms": grid_text(rooms), "grid": self.render_text(puzzle) + "\n"}
+                               "rooms": grid_text(rooms), "grid": grid_text([[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
+                                                 for r in range(puzzle.rows)])}
         sol = self.solution_state(puzzle)
         if sol is not None:
             doc["solution"] = grid_text([["#" if sol.cands[r * puzzle.cols + c] == B_SHADED else "."

@@ -1,0 +1,314 @@
+"""Kuromasu (Kurodoko; Simon Tatham's Range): shade cells so that shaded cells never touch side
+by side, the white cells form one connected area, numbered cells stay white, and each number
+counts the white cells it sees along its row and column up to a shaded cell or the edge,
+itself included.
+
+Variables: every cell, values WHITE / SHADED (heuristics.common.shading). Var = r * cols + c.
+Grid syntax: `.` a cell, a number a clue, `?` a clue of unknown value (white, no count); in
+solutions and marks `#` shaded and `+` white.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+import attrs
+
+from ..errors import Source
+from ..formats import puzzlink, tatham
+from ..formats.janko import grid as janko_grid, size as janko_size
+from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..model import Cell, Meta, Puzzle, State, Violation
+from ..render import text
+from . import register
+from .base import Genre
+from .heyawake import render_shading_svg, state_from_shaded_atoms
+from heuristics.common.connectivity import GridGraph
+from heuristics.common.shading import B_SHADED, B_WHITE, FREE, shading_violations
+
+NO_CLUE, UNKNOWN = -1, -2
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+DIRECTION_NAMES = ("up", "down", "left", "right")
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class KuromasuPuzzle(Puzzle):
+    rows: int
+    cols: int
+    clues: tuple[int, ...]      # per cell: the number, NO_CLUE, or UNKNOWN ('?')
+
+    genre = "kuromasu"
+
+    def cell(self, i: int) -> Cell:
+        return Cell(*divmod(i, self.cols))
+
+    @functools.cached_property
+    def graph(self) -> GridGraph:
+        return GridGraph(self.rows, self.cols)
+
+    @functools.cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        return self.graph.neighbours
+
+    @functools.cached_property
+    def numbered(self) -> tuple[int, ...]:
+        return tuple(i for i, n in enumerate(self.clues) if n > 0)
+
+    @functools.cached_property
+    def rays(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per cell, the cells in each direction (up, down, left, right), nearest first."""
+        out = []
+        for i in range(self.rows * self.cols):
+            r, c = divmod(i, self.cols)
+            rays = []
+            for dr, dc in DIRECTIONS:
+                ray, r2, c2 = [], r + dr, c + dc
+                while 0 <= r2 < self.rows and 0 <= c2 < self.cols:
+                    ray.append(r2 * self.cols + c2)
+                    r2, c2 = r2 + dr, c2 + dc
+                rays.append(tuple(ray))
+            out.append(tuple(rays))
+        return tuple(out)
+
+    @functools.cached_property
+    def seen_by(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell, the numbered cells in its row and column."""
+        out: list[list[int]] = [[] for _ in self.clues]
+        for k in self.numbered:
+            for ray in self.rays[k]:
+                for j in ray:
+                    out[j].append(k)
+        return tuple(tuple(sorted(v)) for v in out)
+
+
+def reach(cands: Sequence[int], ray: Sequence[int]) -> tuple[int, int]:
+    """(fewest, most) cells a clue can see along one ray: the white cells up to the first cell
+    that is not white, and the cells up to the first shaded one."""
+    lo = 0
+    while lo < len(ray) and cands[ray[lo]] == B_WHITE:
+        lo += 1
+    hi = lo
+    while hi < len(ray) and cands[ray[hi]] != B_SHADED:
+        hi += 1
+    return lo, hi
+
+
+def clue_range(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int) -> tuple[list[int], list[int]]:
+    los, his = [], []
+    for ray in puzzle.rays[k]:
+        lo, hi = reach(cands, ray)
+        los.append(lo)
+        his.append(hi)
+    return los, his
+
+
+class Kuromasu(Genre):
+    name = "kuromasu"
+    title = "Kuromasu (Kurodoko, Range)"
+    aliases = ("kurodoko", "range")
+    puzzle_type = KuromasuPuzzle
+    value_phrases = (("is white", "is not white"), ("is shaded", "is not shaded"))
+    puzzlink_pids = ("kurodoko",)
+    janko_names = ("Kuromasu",)
+    has_tatham = True
+    heuristics_module = "heuristics.kuromasu"
+    encoding = "kuromasu.lp"
+
+    # --- variables and rules -----------------------------------------------------------
+    def initial_state(self, puzzle: KuromasuPuzzle) -> State:
+        return State(tuple(B_WHITE if n != NO_CLUE else FREE for n in puzzle.clues))
+
+    def violations(self, puzzle: KuromasuPuzzle, state: State) -> list[Violation]:
+        out = shading_violations(puzzle, state)
+        cands = state.cands
+        for k in puzzle.numbered:
+            n = puzzle.clues[k]
+            if cands[k] != B_WHITE:
+                out.append(Violation(f"the numbered cell {puzzle.cell(k)} is shaded", (puzzle.cell(k),)))
+                continue
+            los, his = clue_range(puzzle, cands, k)
+            if 1 + sum(los) > n:
+                out.append(Violation(f"the {n} at {puzzle.cell(k)} already sees {1 + sum(los)} cells",
+                                     (puzzle.cell(k),)))
+            elif 1 + sum(his) < n:
+                out.append(Violation(f"the {n} at {puzzle.cell(k)} can see at most {1 + sum(his)} cells",
+                                     (puzzle.cell(k),)))
+        return out
+
+    def solution_state(self, puzzle: KuromasuPuzzle) -> State | None:
+        if puzzle.solution is None:
+            return None
+        return State(tuple(B_SHADED if i in puzzle.solution else B_WHITE for i in range(len(puzzle.clues))))
+
+    def solution_from_state(self, puzzle: KuromasuPuzzle, state: State) -> frozenset[int]:
+        return frozenset(i for i, m in enumerate(state.cands) if m == B_SHADED)
+
+    def check_clues(self, rows: int, cols: int, clues: Sequence[int], src: Source, where) -> None:
+        most = rows + cols - 1
+        for i, n in enumerate(clues):
+            if n == 0 or n > most:
+                line, col, part = where(i)
+                raise src.error(f"the {n} at {Cell(*divmod(i, cols))} cannot be seen: a number "
+                                f"here is 1 to {most}", line, col, part)
+
+    # --- formats -----------------------------------------------------------------------
+    def _clues(self, grid: Grid, src: Source) -> list[int]:
+        out = []
+        for _, _, tok in grid.cells():
+            t = tok.text
+            if t in (".", "-", "+"):
+                out.append(NO_CLUE)
+            elif t == "?":
+                out.append(UNKNOWN)
+            elif t.isdigit():
+                out.append(int(t))
+            else:
+                raise src.error(f"unexpected '{t}' in grid: expected '.', '?' or a number", tok.line, tok.col)
+        return out
+
+    def _shading(self, puzzle: KuromasuPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+        cands = list(self.initial_state(puzzle).cands)
+        for r, c, tok in grid.cells():
+            i = r * puzzle.cols + c
+            t = tok.text
+            if puzzle.clues[i] != NO_CLUE:
+                if t in ("#", "x", "X"):
+                    raise src.error(f"{Cell(r, c)} holds a number and cannot be shaded", tok.line, tok.col)
+                continue
+            if t in ("#", "x", "X"):
+                cands[i] = B_SHADED
+            elif t in ("+", "-", "o") or (t == "." and not marks):
+                cands[i] = B_WHITE
+            elif t != ".":
+                raise src.error(f"unexpected '{t}' in {grid.key}: expected '#' shaded, '+' white or '.'",
+                                tok.line, tok.col)
+        return State(tuple(cands))
+
+    def from_native(self, doc: dict[str, Any], src: NativeSource) -> KuromasuPuzzle:
+        grid = src.grid("grid")
+        clues = self._clues(grid, src)
+        toks = [tok for _, _, tok in grid.cells()]
+        self.check_clues(grid.height, grid.width, clues, src, lambda i: (toks[i].line, toks[i].col, None))
+        puzzle = KuromasuPuzzle(rows=grid.height, cols=grid.width, clues=tuple(clues), meta=src.meta())
+        if "solution" in doc:
+            sol = src.grid("solution")
+            expect_size(grid, sol, src)
+            state = self._shading(puzzle, sol, src, marks=False)
+            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
+        return puzzle
+
+    def to_native(self, puzzle: KuromasuPuzzle) -> dict[str, Any]:
+        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta),
+                               "grid": grid_text([[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
+                                                 for r in range(puzzle.rows)])}
+        sol = self.solution_state(puzzle)
+        if sol is not None:
+            doc["solution"] = grid_text([[self._glyph(puzzle, r * puzzle.cols + c, sol).replace("+", ".")
+                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
+        return doc
+
+    def parse_marks(self, puzzle: KuromasuPuzzle, text_: str, src: Source) -> State:
+        grid = parse_grid_text(text_, src, "marks")
+        if (grid.height, grid.width) != (puzzle.rows, puzzle.cols):
+            raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is "
+                            f"{puzzle.rows}x{puzzle.cols}", 1, 1)
+        return self._shading(puzzle, grid, src, marks=True)
+
+    def from_janko(self, data: dict[str, Any], src: Source) -> KuromasuPuzzle:
+        rows, cols = janko_size(data, src)
+        problem = janko_grid(data, "problem", src, (rows, cols))
+        if problem is None:
+            raise src.error("record has no 'problem'", part="problem")
+        clues = []
+        for r, row in enumerate(problem):
+            for c, t in enumerate(row):
+                if t == "-":
+                    clues.append(NO_CLUE)
+                elif t.isdigit():
+                    clues.append(int(t))
+                else:
+                    raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
+                                    part="problem")
+        self.check_clues(rows, cols, clues, src, lambda i: (None, None, "problem"))
+        solution = janko_grid(data, "solution", src, (rows, cols))
+        shaded = None if solution is None else frozenset(
+            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == "x")
+        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
+                    title=data.get("title"))
+        return KuromasuPuzzle(rows=rows, cols=cols, clues=tuple(clues), solution=shaded, meta=meta)
+
+    def from_puzzlink(self, url: puzzlink.PuzzLink) -> KuromasuPuzzle:
+        values, _ = puzzlink.decode_number16(url)
+        self.check_clues(url.rows, url.cols, [v for v in values], url.src, lambda i: (None, None, "body"))
+        return KuromasuPuzzle(rows=url.rows, cols=url.cols, clues=tuple(values),
+                              meta=Meta(origin=url.src.origin, source="puzz.link"))
+
+    def from_tatham(self, params: str, desc: str, src: Source) -> KuromasuPuzzle:
+        w, h, _ = tatham.parse_size(params, src)
+        clues: list[int] = []
+        k = 0
+        while k < len(desc):
+            ch = desc[k]
+            run = tatham.run_length(ch)
+            if run is not None:
+                clues.extend([NO_CLUE] * run)
+                k += 1
+            elif ch.isdigit():
+                j = k
+                while j < len(desc) and desc[j].isdigit():
+                    j += 1
+                clues.append(int(desc[k:j]))
+                k = j
+            elif ch == "_":
+                k += 1
+            else:
+                raise src.error(f"unexpected '{ch}' at character {k + 1} of the description",
+                                part="description")
+        if len(clues) != w * h:
+            raise src.error(f"the description covers {len(clues)} cells, {w}x{h} needs {w * h}",
+                            part="description")
+        self.check_clues(h, w, clues, src, lambda i: (None, None, "description"))
+        return KuromasuPuzzle(rows=h, cols=w, clues=tuple(clues),
+                              meta=Meta(origin=src.origin, source="Simon Tatham's Range"))
+
+    # --- rendering ---------------------------------------------------------------------
+    def _glyph(self, puzzle: KuromasuPuzzle, i: int, state: State | None) -> str:
+        n = puzzle.clues[i]
+        if n != NO_CLUE:
+            return "?" if n == UNKNOWN else str(n)
+        m = None if state is None else state.cands[i]
+        return {B_SHADED: "#", B_WHITE: "+", 0: "!"}.get(m, ".")
+
+    def render_text(self, puzzle: KuromasuPuzzle, state: State | None = None) -> str:
+        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
+                          for r in range(puzzle.rows)])
+
+    def render_svg(self, puzzle: KuromasuPuzzle, state: State | None = None,
+                   highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
+        return render_shading_svg(puzzle, state, highlights, borders=False, clue_of=lambda i: (
+            None if puzzle.clues[i] == NO_CLUE else puzzle.clues[i]))
+
+    # --- exact solver ------------------------------------------------------------------
+    def asp_facts(self, puzzle: KuromasuPuzzle) -> str:
+        out = [f"rows({puzzle.rows}). cols({puzzle.cols})."]
+        for i, n in enumerate(puzzle.clues):
+            r, c = divmod(i, puzzle.cols)
+            out.append(f"cell({r},{c}).")
+            if n != NO_CLUE:
+                out.append(f"number({r},{c}).")
+            if n > 0:
+                out.append(f"clue({r},{c},{n}).")
+        return "\n".join(out)
+
+    def state_from_model(self, puzzle: KuromasuPuzzle, atoms: Sequence[Any]) -> State:
+        return state_from_shaded_atoms(puzzle, atoms)
+
+    def answer_json(self, puzzle: KuromasuPuzzle, state: State) -> Any:
+        return {"shaded": [str(puzzle.cell(i)) for i, m in enumerate(state.cands) if m == B_SHADED]}
+
+    def answer_asp(self, puzzle: KuromasuPuzzle, state: State) -> str:
+        return "\n".join(f"shaded({i // puzzle.cols},{i % puzzle.cols})."
+                         for i, m in enumerate(state.cands) if m == B_SHADED)
+
+
+GENRE = register(Kuromasu())

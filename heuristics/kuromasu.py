@@ -1,0 +1,355 @@
+"""Kuromasu techniques, by level (spec/heuristics-catalogue.txt, KUROMASU).
+
+A number sees itself plus the white cells in four directions; along each direction it sees
+at least the white cells next to it (`lo`) and at most the cells up to the first shaded one
+(`hi`), see grader.genres.kuromasu.reach. Shading and connectivity reasoning shared with other
+genres is in heuristics/common/shading.py.
+"""
+from __future__ import annotations
+
+from itertools import product
+from typing import Iterable, Iterator, Sequence
+
+from grader.genres.kuromasu import DIRECTION_NAMES, KuromasuPuzzle, clue_range
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import branch_deduction, register_probing
+from grader.steps import Deduction
+from heuristics.common import shading
+from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
+
+GENRE = "kuromasu"
+EXTENSION_LIMIT = 400      # most ways to extend one number that level 4 lists
+HYPOTHESIS_LIMIT = 8       # most ways that level 5 follows one by one
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def clues_near(puzzle: KuromasuPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    """Numbers whose row or column holds a changed cell."""
+    if focus is None:
+        return puzzle.numbered
+    return sorted({k for f in focus for k in puzzle.seen_by[f]} | {f for f in focus if puzzle.clues[f] > 0})
+
+
+def names(puzzle: KuromasuPuzzle, cells: Iterable[int]) -> list:
+    return [puzzle.cell(i) for i in sorted(cells)]
+
+
+def extension(puzzle: KuromasuPuzzle, k: int, lengths: Sequence[int]) -> dict[int, int]:
+    """The cells that seeing exactly `lengths` cells in each direction decides."""
+    out = {}
+    for ray, a in zip(puzzle.rays[k], lengths):
+        for j in ray[:a]:
+            out[j] = WHITE
+        if a < len(ray):
+            out[ray[a]] = SHADED
+    return out
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="kuromasu.shaded-neighbours", name="Shaded cells never touch", genre=GENRE, level=1,
+           order=1,
+           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} are white.",
+           nudge="Look at the cells beside the shaded cell {shaded}.",
+           catalogue="all cells next to blocked must be empty")
+def shaded_neighbours(puzzle, state, focus=None):
+    return shading.shaded_neighbours_white(puzzle, state, focus)
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+@heuristic(id="kuromasu.all-visible", name="A number that needs every cell it can see",
+           genre=GENRE, level=2, order=1,
+           template="The {n} at {clue} can see at most {n} cells, itself included, so it sees all of "
+                    "them: {cells} are white.",
+           nudge="How many cells could the {n} at {clue} see at most?",
+           catalogue="if placing empty as far as possible in all 4 directions results in the number "
+                     "being satisfied, then fill in empty like this")
+def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    for k in clues_near(puzzle, focus):
+        n = puzzle.clues[k]
+        los, his = clue_range(puzzle, cands, k)
+        if 1 + sum(his) != n:
+            continue
+        cells = [j for ray, hi in zip(puzzle.rays[k], his) for j in ray[:hi] if cands[j] == FREE]
+        d = Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
+                            params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
+        if d:
+            yield d
+
+
+@heuristic(id="kuromasu.already-seen", name="A number that already sees enough", genre=GENRE, level=2,
+           order=2,
+           template="The {n} at {clue} already sees {n} cells, itself included, so the cells that "
+                    "would extend its view, {cells}, are shaded.",
+           nudge="Count the white cells the {n} at {clue} already sees.",
+           catalogue="if placing blocked tightly in all 4 directions results in the number being "
+                     "satisfied, then fill in blocked like this")
+def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    for k in clues_near(puzzle, focus):
+        n = puzzle.clues[k]
+        los, his = clue_range(puzzle, cands, k)
+        if 1 + sum(los) != n:
+            continue
+        cells = [ray[lo] for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray) and cands[ray[lo]] == FREE]
+        d = Deduction.build(state, put={j: SHADED for j in cells}, cells=[puzzle.cell(k)],
+                            params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
+        if d:
+            yield d
+
+
+@heuristic(id="kuromasu.last-direction", name="Three directions done", genre=GENRE, level=2, order=3,
+           template="The {n} at {clue} sees {seen} in the other directions, which are closed, so it "
+                    "sees exactly {need} {direction}: {cells}.",
+           nudge="Three directions of the {n} at {clue} are settled: what is left?",
+           catalogue="if three sides of a number are done (streak of empty/other numbers, followed by "
+                     "blocked or wall) then the fourth side is given")
+def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    for k in clues_near(puzzle, focus):
+        n = puzzle.clues[k]
+        los, his = clue_range(puzzle, cands, k)
+        open_ = [d for d in range(4) if los[d] != his[d]]
+        if len(open_) != 1:
+            continue
+        d = open_[0]
+        seen = 1 + sum(los) - los[d]
+        need = n - seen
+        if not los[d] <= need <= his[d]:
+            continue
+        put = {j: v for j, v in extension(puzzle, k, [need if e == d else los[e] for e in range(4)]).items()
+               if j in puzzle.rays[k][d]}
+        ded = Deduction.build(state, put=put, cells=[puzzle.cell(k)],
+                              params={"n": n, "clue": puzzle.cell(k), "seen": plural(seen, "cell"),
+                                      "need": plural(need, "cell"), "direction": DIRECTION_NAMES[d],
+                                      "cells": describe(puzzle, put)})
+        if ded:
+            yield ded
+
+
+def describe(puzzle: KuromasuPuzzle, put: dict[int, int]) -> str:
+    shaded = [puzzle.cell(i) for i in sorted(put) if put[i] == SHADED]
+    white = [puzzle.cell(i) for i in sorted(put) if put[i] == WHITE]
+    parts = []
+    if white:
+        parts.append(f"{', '.join(map(str, white))} {'is' if len(white) == 1 else 'are'} white")
+    if shaded:
+        parts.append(f"{', '.join(map(str, shaded))} {'is' if len(shaded) == 1 else 'are'} shaded")
+    return " and ".join(parts)
+
+
+@heuristic(id="kuromasu.counting", name="Counting what each direction must see", genre=GENRE,
+           level=2, order=4,
+           template="The {n} at {clue} can see at most {others} in the other directions, so it sees "
+                    "at least {need} {direction}: {cells} are white.",
+           nudge="What is the most the {n} at {clue} can see without looking {direction}?",
+           catalogue="")
+def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    for k in clues_near(puzzle, focus):
+        n = puzzle.clues[k]
+        los, his = clue_range(puzzle, cands, k)
+        for d in range(4):
+            others = sum(his) - his[d]
+            need = n - 1 - others
+            if need <= los[d]:
+                continue
+            cells = [j for j in puzzle.rays[k][d][:need] if cands[j] == FREE]
+            ded = Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
+                                  params={"n": n, "clue": puzzle.cell(k), "others": plural(others, "cell"),
+                                          "need": plural(need, "cell"), "direction": DIRECTION_NAMES[d],
+                                          "cells": names(puzzle, cells)})
+            if ded:
+                yield ded
+                break
+
+
+@heuristic(id="kuromasu.single-exit", name="A white cell's only way out", genre=GENRE, level=2,
+           order=6,
+           template="The white cell {white} is closed in by {walls}, so its only way out, {exit}, "
+                    "is white.",
+           nudge="How does the white cell {white} reach the other white cells?",
+           catalogue="")
+def single_exit(puzzle, state, focus=None):
+    return shading.single_exit(puzzle, state, focus)
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="kuromasu.would-break", name="A cell that would break a number", genre=GENRE, level=3,
+           order=1,
+           template="If {cell} {assumed}, the {n} at {clue} {problem}, so {cell} {result}.",
+           nudge="What would {cell} do to the numbers in its row and column?",
+           catalogue="if placing empty or blocked causes illegal board (according to verifyboard), "
+                     "then the cell must be filled in the other way (by contradiction)")
+def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    if focus is None:
+        cells: Iterable[int] = range(len(cands))
+    else:
+        cells = sorted({j for k in clues_near(puzzle, focus) for ray in puzzle.rays[k] for j in ray})
+    for i in cells:
+        if cands[i] != FREE or not puzzle.seen_by[i]:
+            continue
+        for value, other in ((SHADED, WHITE), (WHITE, SHADED)):
+            trial = list(cands)
+            trial[i] = 1 << value
+            if value == SHADED:
+                for j in puzzle.neighbours[i]:
+                    if trial[j] == FREE:
+                        trial[j] = B_WHITE
+            for k in puzzle.seen_by[i]:
+                n = puzzle.clues[k]
+                los, his = clue_range(puzzle, trial, k)
+                problem = (f"could see at most {1 + sum(his)} cells" if 1 + sum(his) < n else
+                           f"would already see {1 + sum(los)} cells" if 1 + sum(los) > n else None)
+                if problem:
+                    yield Deduction.build(state, put={i: other}, cells=[puzzle.cell(k)],
+                                          params={"cell": puzzle.cell(i), "n": n, "clue": puzzle.cell(k),
+                                                  "problem": problem,
+                                                  "assumed": ("were shaded (with its neighbours white)"
+                                                              if value == SHADED else "were white"),
+                                                  "result": "is white" if other == WHITE else "is shaded"})
+                    break
+            else:
+                continue
+            break
+
+
+@heuristic(id="kuromasu.articulation", name="A shaded cell here would cut the white area",
+           genre=GENRE, level=3, order=2,
+           template="Shading {cell} would split the cells that are not shaded into {pieces} parts "
+                    "(around {sides}), and its neighbours would all be white, so {cell} is white.",
+           nudge="Would shading {cell} keep the white cells together?",
+           catalogue="if placing blocked causes an illegal board (the white cells cut apart), the "
+                     "cell must be empty")
+def articulation(puzzle, state, focus=None):
+    return shading.articulation_white(puzzle, state, focus)
+
+
+@heuristic(id="kuromasu.cut-off", name="Cells cut off from the white area", genre=GENRE, level=3,
+           order=3,
+           template="{cells} can no longer reach the white cell {white}, so they cannot be white.",
+           nudge="Can every open cell still reach {white}?")
+def cut_off(puzzle, state, focus=None):
+    return shading.cut_off(puzzle, state, focus)
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+def extensions(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int, limit: int
+               ) -> list[dict[int, int]] | None:
+    """Every way the number at k can see exactly its count that breaks no rule nearby: each
+    direction's length within what it can still see, the cell that ends it shadeable and not
+    beside a shaded cell, and every number in the affected rows and columns still possible.
+    None when there are more than `limit`."""
+    n = puzzle.clues[k]
+    los, his = clue_range(puzzle, cands, k)
+    if count_ways(los, his, n - 1) > limit:
+        return None
+    options = []
+    for a, b, c in product(*(range(lo, hi + 1) for lo, hi in zip(los[:3], his[:3]))):
+        d = n - 1 - a - b - c
+        if los[3] <= d <= his[3]:
+            option = legal(puzzle, cands, extension(puzzle, k, (a, b, c, d)))
+            if option is not None:
+                options.append(option)
+    return options
+
+
+def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
+    """How many length choices, one per direction within [lo, hi], add up to `total`."""
+    ways = {0: 1}
+    for lo, hi in zip(los, his):
+        nxt: dict[int, int] = {}
+        for s, w in ways.items():
+            for a in range(lo, min(hi, total - s) + 1):
+                nxt[s + a] = nxt.get(s + a, 0) + w
+        ways = nxt
+    return ways.get(total, 0)
+
+
+def legal(puzzle: KuromasuPuzzle, cands: Sequence[int], option: dict[int, int]) -> dict[int, int] | None:
+    """The option with the neighbours of its shaded cells made white, or None when that
+    breaks a rule: shaded cells touching, or a number in an affected line left impossible."""
+    trial = list(cands)
+    for j, v in option.items():
+        trial[j] &= 1 << v
+        if not trial[j]:
+            return None
+    out = dict(option)
+    for j, v in option.items():
+        if v == SHADED:
+            for u in puzzle.neighbours[j]:
+                if not trial[u] & B_WHITE:
+                    return None
+                trial[u] = B_WHITE
+                out[u] = WHITE
+    touched = {c for j in out for c in puzzle.seen_by[j]}
+    for c in touched:
+        los, his = clue_range(puzzle, trial, c)
+        if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
+            return None
+    return out
+
+
+@heuristic(id="kuromasu.extensions", name="Every way a number can see its count", genre=GENRE,
+           level=4, order=1,
+           template="The {n} at {clue} can see its count in {ways} ways that break no rule nearby, and "
+                    "in all of them {cells}.",
+           nudge="List the ways the {n} at {clue} can see exactly {n} cells.",
+           catalogue="try all ways of extending from a number in all directions. take intersection "
+                     "of all legal positions (according to verifyboard)")
+def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    for k in clues_near(puzzle, focus):
+        options = extensions(puzzle, cands, k, EXTENSION_LIMIT)
+        if not options:
+            continue
+        first = options[0]
+        put = {j: v for j, v in first.items()
+               if cands[j] == FREE and all(o.get(j) == v for o in options[1:])}
+        d = Deduction.build(state, put=put, cells=[puzzle.cell(k)],
+                            params={"n": puzzle.clues[k], "clue": puzzle.cell(k), "ways": len(options),
+                                    "cells": describe(puzzle, put)})
+        if d:
+            yield d
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+@heuristic(id="kuromasu.extension-hypotheses", name="Number hypotheses", genre=GENRE, level=5, order=1,
+           template="Try every way the {n} at {clue} can see its count ({cases} cases): {outcome}.",
+           nudge="Try each way the {n} at {clue} can see exactly {n} cells.",
+           catalogue="try all ways of extending from a number in all directions, do greedy and take "
+                     "intersection or achieve contradiction")
+def extension_hypotheses(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    order = []
+    for k in puzzle.numbered:
+        options = extensions(puzzle, cands, k, 4 * HYPOTHESIS_LIMIT)
+        if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
+            order.append((len(options), k, options))
+    for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
+        assumptions = []
+        for option in options:
+            lengths = [sum(1 for j in ray if option.get(j) == WHITE) for ray in puzzle.rays[k]]
+            label = "seeing " + ", ".join(f"{a} {name}" for a, name in zip(lengths, DIRECTION_NAMES))
+            assumed = State(tuple((m & (1 << option[i])) if i in option else m for i, m in enumerate(cands)))
+            assumptions.append((label, assumed, list(option)))
+        d = branch_deduction(puzzle, state, assumptions)
+        if d:
+            yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "clue": puzzle.cell(k)},
+                            cells=(puzzle.cell(k),), detail=d.detail)
+            return
+
+
+TRIAL = register_probing(GENRE, order=90,
+                         catalogue="(generic) assume a cell shaded, then white; fill in greedily; keep "
+                                   "what both agree on or refute one")

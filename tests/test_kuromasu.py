@@ -1,0 +1,203 @@
+"""Kuromasu: formats, rules, every technique (fires / does not fire) and soundness."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from grader import exact
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.heuristic import REGISTRY
+from grader.steps import Status
+from tests.support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                           random_partial, reference)
+
+G = get("kuromasu")
+
+
+def puzzle(grid: str):
+    return native("genre: kuromasu\ngrid: |\n" + "".join(f"  {line.strip()}\n" for line in grid.strip().splitlines()))
+
+
+def marks(p, text: str):
+    return G.parse_marks(p, text, Source("<marks>"))
+
+
+EMPTY_3X3 = puzzle(". . .\n. . .\n. . .")
+CENTRE_8 = puzzle(". . . . .\n. . . . .\n. . 8 . .\n. . . . .\n. . . . .")
+
+
+# --- formats ------------------------------------------------------------------------------
+
+def test_tatham_example():
+    p = load("5x5:a6_6b5a9i7a5b8_4a", "kuromasu")
+    assert G.render_text(p) == ". 6 6 . .\n5 . 9 . .\n. . . . .\n. . 7 . 5\n. . 8 4 ."
+    assert G.render_text(p, reference(p)) == "# 6 6 # +\n5 + 9 + +\n# + + + +\n+ + 7 # 5\n# + 8 4 +"
+
+
+def test_puzzlink_example():
+    p = load("https://puzz.link/p?kurodoko/5/5/i7g5l2l2g4i")
+    assert G.render_text(p, reference(p)) == "+ # + 7 +\n5 + # + +\n+ # 2 + #\n+ + # + 2\n# 4 + + #"
+
+
+def test_native_round_trip():
+    path = sorted((CORPUS / "kuromasu").glob("*.yaml"))[0]
+    p = load(str(path))
+    from grader.formats import load_native
+    from grader.formats.native import dump
+    again = load_native(dump(G.to_native(p)), "<again>")
+    assert (again.clues, again.solution) == (p.clues, p.solution)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("5x5:a6_6b5a9i7a5b8_4", "covers 24 cells"),
+    ("5x5:a6_6b5a9i7a5b8_4a!", "unexpected '!'"),
+    ("3x3:a20g", "cannot be seen"),
+    ("5x5#seed", "random seed"),
+])
+def test_bad_tatham_ids(spec, message):
+    with pytest.raises(InputError) as exc:
+        load(spec, "kuromasu")
+    assert message in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_bad_native_and_urls():
+    with pytest.raises(InputError, match="unexpected 'x' in grid"):
+        puzzle(". x\n. .")
+    with pytest.raises(InputError, match="holds a number and cannot be shaded"):
+        G.parse_marks(puzzle("2 .\n. ."), "# .\n. .", Source("<m>"))
+    with pytest.raises(InputError, match="cannot be seen"):
+        load("https://puzz.link/p?kurodoko/2/2/f")
+    with pytest.raises(InputError, match="expected <columns>/<rows>"):
+        load("https://puzz.link/p?kurodoko/x")
+
+
+def test_janko_records_match_their_solutions():
+    for p in janko("kuromasu", 3, max_cells=100):
+        assert G.solution_state(p) == reference(p)
+    with pytest.raises(InputError, match="unexpected 'z'"):
+        G.from_janko({"rows": 1, "cols": 2, "problem": [["z", "-"]]}, Source("<rec>"))
+
+
+def test_render():
+    p = load("5x5:a6_6b5a9i7a5b8_4a", "kuromasu")
+    svg = G.render_svg(p, reference(p), [("premise", [1])])
+    assert svg.startswith("<svg") and "hl-premise" in svg
+
+
+# --- rules --------------------------------------------------------------------------------
+
+def test_violations():
+    p = puzzle("3 . .\n. . .\n. . .")
+    assert any("already sees 4" in v.message for v in G.violations(p, marks(p, "3 + +\n+ . .\n. . .")))
+    assert any("at most 2" in v.message for v in G.violations(p, marks(p, "3 # .\n. . .\n# . .")))
+    assert any("touch" in v.message for v in G.violations(p, marks(p, "3 . .\n. # #\n. . .")))
+    assert any("connect" in v.message for v in G.violations(p, marks(p, "3 # +\n# . .\n. . .")))
+    assert G.violations(p, G.initial_state(p)) == []
+
+
+# --- techniques ---------------------------------------------------------------------------
+
+def test_shaded_neighbours():
+    s = marks(EMPTY_3X3, ". . .\n. # .\n. . .")
+    assert len(decided_by(fires("kuromasu.shaded-neighbours", EMPTY_3X3, s), EMPTY_3X3, s)) == 4
+    assert not fires("kuromasu.shaded-neighbours", EMPTY_3X3)
+
+
+def test_all_visible():
+    p = puzzle("3 . .\n. . .\n. . .")
+    s = marks(p, "3 . #\n. . .\n# . .")
+    assert decided_by(fires("kuromasu.all-visible", p, s), p, s) == {"r1c2": "is white", "r2c1": "is white"}
+    assert not fires("kuromasu.all-visible", p)
+
+
+def test_already_seen():
+    p = puzzle("2 . .\n. . .\n. . .")
+    s = marks(p, "2 + .\n. . .\n. . .")
+    assert decided_by(fires("kuromasu.already-seen", p, s), p, s) == {"r1c3": "is shaded", "r2c1": "is shaded"}
+    assert not fires("kuromasu.already-seen", p)
+
+
+def test_last_direction():
+    p = puzzle(". . . .\n. 3 . .\n. . . .")
+    s = marks(p, ". # . .\n+ 3 . .\n. # . .")
+    assert decided_by(fires("kuromasu.last-direction", p, s), p, s) == {"r2c3": "is white", "r2c4": "is shaded"}
+    assert not fires("kuromasu.last-direction", p, marks(p, ". # . .\n. 3 . .\n. # . ."))
+
+
+def test_counting():
+    found = fires("kuromasu.counting", CENTRE_8)
+    assert found[0].params["need"] == "1 cell"
+    assert decided_by(found, CENTRE_8, G.initial_state(CENTRE_8)) == {"r2c3": "is white"}
+    assert not fires("kuromasu.counting", puzzle(". . . . .\n. . . . .\n. . 5 . .\n. . . . .\n. . . . ."))
+
+
+def test_single_exit():
+    s = marks(EMPTY_3X3, "# + #\n. . .\n. . .")
+    assert decided_by(fires("kuromasu.single-exit", EMPTY_3X3, s), EMPTY_3X3, s) == {"r2c2": "is white"}
+    assert not fires("kuromasu.single-exit", EMPTY_3X3, marks(EMPTY_3X3, "# + .\n. . .\n. . ."))
+
+
+def test_would_break():
+    p = puzzle("4 . .\n. . .\n. . .")
+    found = fires("kuromasu.would-break", p)
+    assert decided_by(found, p, G.initial_state(p)) == {"r1c2": "is white", "r2c1": "is white"}
+    assert "could see at most 3 cells" in found[0].params["problem"]
+    assert not fires("kuromasu.would-break", puzzle("3 . .\n. . .\n. . ."))
+
+
+def test_articulation():
+    s = marks(EMPTY_3X3, ". # .\n. . .\n. # .")
+    assert decided_by(fires("kuromasu.articulation", EMPTY_3X3, s), EMPTY_3X3, s) == {
+        "r2c1": "is white", "r2c2": "is white", "r2c3": "is white"}
+    assert not fires("kuromasu.articulation", EMPTY_3X3)
+
+
+def test_cut_off():
+    s = marks(EMPTY_3X3, ". # +\n# . .\n. . .")
+    assert decided_by(fires("kuromasu.cut-off", EMPTY_3X3, s), EMPTY_3X3, s) == {"r1c1": "is shaded"}
+    assert not fires("kuromasu.cut-off", EMPTY_3X3, marks(EMPTY_3X3, ". . +\n. . .\n. . ."))
+
+
+def test_extensions():
+    p = puzzle("2 . .\n. . .\n. . .")
+    found = fires("kuromasu.extensions", p)
+    assert found[0].params["ways"] == 2
+    assert decided_by(found, p, G.initial_state(p)) == {"r2c2": "is white"}
+    assert not fires("kuromasu.extensions", puzzle(". . . . .\n. . . . .\n. . 5 . .\n. . . . .\n. . . . ."))
+
+
+def test_level5_hypotheses_are_sound_and_quiet_when_nothing_follows():
+    p = load(str(sorted((CORPUS / "kuromasu").glob("*7x7*.yaml"))[0]))
+    solution = G.solution_state(p)
+    for hid in ("kuromasu.extension-hypotheses", "kuromasu.trial-and-error"):
+        found = fires(hid, p)
+        assert found
+        assert all(not mask & solution.cands[v] for d in found for v, mask in d.removals)
+        assert not fires(hid, EMPTY_3X3)
+
+
+# --- soundness ----------------------------------------------------------------------------
+
+def test_generated_puzzles_solve_soundly():
+    for path in sorted((CORPUS / "kuromasu").glob("*.yaml")):
+        p = load(str(path))
+        assert assert_sound_path(p, G.solution_state(p)) is Status.SOLVED
+
+
+def test_sound_on_real_puzzles():
+    for p in janko("kuromasu", 5, seed=2, max_cells=150):
+        assert assert_sound_path(p) is not Status.CONTRADICTION
+
+
+def test_every_technique_sound_from_random_partial_states():
+    rng = random.Random(3)
+    hs = REGISTRY.for_genre("kuromasu", 4)
+    for p in janko("kuromasu", 3, seed=4, max_cells=100):
+        solution = reference(p)
+        for fraction in (0.2, 0.5):
+            state = random_partial(p, solution, rng, fraction)
+            for h in hs:
+                assert_all_sound(h, p, state, solution)
