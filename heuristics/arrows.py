@@ -72,7 +72,7 @@ SIGNATURE = Signature.of(
            "the cell the arrow at p points at first, or OOB"),
     Symbol("points_at", (POS, POS), None, lambda w, p, q: q in w.puzzle.ray_sets[p],
            "the arrow at p points at q, directly or further along its line",
-           successors=lambda w, p: w.puzzle.rays[p]),
+           successors=lambda w, p: w.puzzle.rays[p], predecessors=lambda w, q: w.puzzle.watchers[q]),
     Symbol("val", (POS,), NUM, lambda w, p: single_value(w.cands[p]),
            "the number at p, or nil while p is empty"),
     Symbol("sees_distinct", (POS,), NUM, lambda w, p: w.seen(p),
@@ -91,6 +91,10 @@ SIGNATURE = Signature.of(
     Symbol("dir", (POS,), DIR, lambda w, p: w.puzzle.dirs[p], "the direction of the arrow at p"),
     Symbol("reachable", (POS,), NUM, lambda w, p: w.reach(p),
            "how many different numbers the cells p points at can still hold between them"),
+    # Every function of p reads only p and the cells p points at, so a change at a cell
+    # matters to that cell and to the arrows pointing at it.
+    affected=lambda w, changed: {x for c in changed for x in (c, *w.puzzle.watchers[c])},
+    local_relation="points_at", local_readers=("val", "candidate"),
 )
 
 

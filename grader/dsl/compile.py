@@ -15,6 +15,8 @@ the real state never changes), and on a contradiction eliminates that candidate 
 from __future__ import annotations
 
 import itertools
+
+import attrs
 from typing import Any, Callable, Iterator, Sequence
 
 from ..heuristic import Heuristic, REGISTRY, Registry, heuristic
@@ -43,6 +45,90 @@ def witnesses(rule: Rule, ev: Evaluator) -> Iterator[dict[str, Any]]:
         # A prefix variable the body never mentions: any value of its domain will do.
         for values in itertools.product(*(ev.domain(n) for n in missing)):
             yield {**env, **dict(zip(missing, values))}
+
+
+def is_local(rule: Rule, sig: Signature) -> bool:
+    """Whether the rule reads only its witness positions and the cells they point at, so a
+    witness can only become true when one of those changed. Inner position quantifiers must
+    be guarded (forall r (points_at(p, r) ^ ... -> ...), exists r (points_at(p, r) ^ ...)) with p
+    a witness position, and only read r's own cell (val(r), candidate(r, i), r = q)."""
+    if sig.affected is None or sig.local_relation is None:
+        return False
+    anchors = {v.name for v in rule.prefix if v.type is ast.Type.POS}
+    if not anchors:
+        return False
+    _, body = ast.existential_prefix(rule.condition)
+    return _local(body, anchors, sig)
+
+
+def _conjuncts(f: ast.Formula) -> tuple[ast.Formula, ...]:
+    return f.items if isinstance(f, ast.And) else (f,)
+
+
+def _local(f, anchors: set[str], sig: Signature) -> bool:
+    if isinstance(f, ast.Quant):
+        guard_zone = f.body.premise if isinstance(f.body, ast.Implies) and f.kind == "forall" else f.body
+        for v in f.vars:
+            if v.type is not ast.Type.POS:
+                continue
+            guarded = any(isinstance(c, ast.Rel) and c.name == sig.local_relation
+                          and isinstance(c.args[0], ast.Var) and c.args[0].name in anchors
+                          and isinstance(c.args[1], ast.Var) and c.args[1].name == v.name
+                          for c in _conjuncts(guard_zone))
+            if not guarded or not _reads_only_own_cell(f.body, v.name, sig):
+                return False
+        return _local(f.body, anchors, sig)
+    if isinstance(f, ast.Not):
+        return _local(f.body, anchors, sig)
+    if isinstance(f, (ast.And, ast.Or)):
+        return all(_local(i, anchors, sig) for i in f.items)
+    if isinstance(f, ast.Implies):
+        return _local(f.premise, anchors, sig) and _local(f.consequence, anchors, sig)
+    return True
+
+
+def _reads_only_own_cell(node, name: str, sig: Signature) -> bool:
+    if isinstance(node, (ast.Call, ast.Rel)):
+        for k, arg in enumerate(node.args):
+            if isinstance(arg, ast.Var) and arg.name == name:
+                if not ((k == 0 and node.name in sig.local_readers)
+                        or (k == 1 and node.name == sig.local_relation)):
+                    return False
+            elif not _reads_only_own_cell(arg, name, sig):
+                return False
+        return True
+    if isinstance(node, ast.Compare):
+        return all(isinstance(side, ast.Var) or _reads_only_own_cell(side, name, sig)
+                   for side in (node.left, node.right))
+    if isinstance(node, ast.Arith):
+        return _reads_only_own_cell(node.left, name, sig) and _reads_only_own_cell(node.right, name, sig)
+    if isinstance(node, ast.Not):
+        return _reads_only_own_cell(node.body, name, sig)
+    if isinstance(node, (ast.And, ast.Or)):
+        return all(_reads_only_own_cell(i, name, sig) for i in node.items)
+    if isinstance(node, ast.Implies):
+        return _reads_only_own_cell(node.premise, name, sig) and _reads_only_own_cell(node.consequence, name, sig)
+    if isinstance(node, ast.Quant):
+        return _reads_only_own_cell(node.body, name, sig)
+    return True
+
+
+def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iterator[dict[str, Any]]:
+    """Witnesses with at least one witness position among `anchors` (a local rule's only
+    candidates for news after the cells near the anchors changed)."""
+    _, body = ast.existential_prefix(rule.condition)
+    names = [v.name for v in rule.prefix]
+    for var in rule.prefix:
+        if var.type is not ast.Type.POS:
+            continue
+        for x in anchors:
+            for env in ev.solve(body, {var.name: x}):
+                missing = [n for n in names if n not in env]
+                if not missing:
+                    yield env
+                    continue
+                for values in itertools.product(*(ev.domain(n) for n in missing)):
+                    yield {**env, **dict(zip(missing, values))}
 
 
 def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
@@ -80,11 +166,17 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
                  registry: Registry | None = None, order: int = 50) -> Heuristic:
     from ..genres import genre_of
+    local = is_local(rule, sig)
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
-        ev = Evaluator(sig, world_of(puzzle, state))
+        world = world_of(puzzle, state)
+        ev = Evaluator(sig, world)
         describe = genre_of(puzzle).var_cell
-        for env in witnesses(rule, ev):
+        if focus is not None and local:
+            found = focused_witnesses(rule, ev, sorted(sig.affected(world, focus)))  # type: ignore[misc]
+        else:
+            found = witnesses(rule, ev)
+        for env in found:
             d = rule_deduction(rule, ev, puzzle, state, env, describe)
             if d is not None:
                 yield d
@@ -94,25 +186,67 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
                      registry=registry)(find)
 
 
+@attrs.frozen
+class MockResult:
+    """What verifying a hypothesis found: a contradiction or not, after how many rule steps."""
+    contradiction: bool
+    steps: int
+    reason: str = ""
+
+
+def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Sequence[Heuristic],
+                depth: int) -> MockResult:
+    """Apply the rules to a hypothesis without touching the real state (states are values):
+    each step takes the easiest rule that makes progress, with every witness it has, then
+    starts again from the easiest. Stops at a contradiction (an emptied cell, or a broken rule
+    of the genre), when no rule applies, or after `depth` steps."""
+    from ..genres import genre_of
+    genre = genre_of(puzzle)
+    pending: list[set[int]] = [set(changed) for _ in rules]
+    for step in range(depth + 1):
+        if state.broken:
+            var = state.cands.index(0)
+            return MockResult(True, step, f"{genre.var_name(puzzle, var)} has no possible value left")
+        if step == depth:
+            break
+        for k, h in enumerate(rules):
+            if not pending[k]:
+                continue
+            removed: dict[int, int] = {}
+            for d in h.find(puzzle, state, frozenset(pending[k])):
+                for var, mask in d.removals:
+                    removed[var] = removed.get(var, 0) | mask
+            if not removed:
+                pending[k] = set()
+                continue
+            state = state.remove(removed.items())
+            for p in pending:
+                p |= removed.keys()
+            break
+        else:
+            broken = genre.violations(puzzle, state)
+            return MockResult(bool(broken), step, broken[0].message if broken else "")
+    broken = genre.violations(puzzle, state)
+    return MockResult(bool(broken), depth, broken[0].message if broken else "")
+
+
 def compile_backtrack(rule: BacktrackRule, genre: str, lower: Callable[[], Sequence[Heuristic]],
                       registry: Registry | None = None, order: int = 50) -> Heuristic:
     from ..explain import var_name
-    from ..probing import Branch, fill, probe_order
+    from ..probing import probe_order
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         rules = list(lower())
         for var in probe_order(state):
             for value in values_of(state.cands[var]):
-                hypothesis = state.restrict(var, 1 << value)
-                trace = fill(puzzle, hypothesis, (var,), rule.max_rule_complexity, rule.depth, rules)
-                if trace.status is Status.CONTRADICTION:
-                    n = len(trace.steps)
+                result = mock_verify(puzzle, state.restrict(var, 1 << value), (var,), rules, rule.depth)
+                if result.contradiction:
+                    n = result.steps
                     steps = ("the rules at once" if n == 0 else "one rule step" if n == 1
                              else f"{n} rule steps")
                     yield Deduction(((var, 1 << value),),
                                     {"cell": var_name(puzzle, var), "value": value, "steps": steps,
-                                     "reason": trace.reason or "a rule is broken"},
-                                    detail=(Branch(f"{var_name(puzzle, var)} holds {value}", trace),))
+                                     "reason": result.reason or "a rule is broken"})
 
     return heuristic(id=f"{genre}.{rule.id}", name=rule.name, genre=genre, level=rule.complexity,
                      order=order, template=rule.explanation or BACKTRACK_TEMPLATE,

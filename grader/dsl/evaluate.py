@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import ast
 from .ast import Type
@@ -37,6 +37,84 @@ def negate(f: ast.Formula) -> ast.Formula:
     return ast.Not(f, getattr(f, "at", ast.NOWHERE))
 
 
+# Caches keyed by the identity of syntax nodes; each entry keeps its node alive, so an id is
+# never reused while its entry exists. Rules live as long as the program, so this stays small.
+_TERMS: dict[int, tuple[Any, Callable[[Any, dict], Any]]] = {}
+_FREE: dict[int, tuple[Any, frozenset[str]]] = {}
+_NEGATED: dict[int, tuple[Any, ast.Formula]] = {}
+_PLANS: dict[tuple[int, frozenset[str]], tuple[Any, tuple[int, ...]]] = {}
+
+
+def free_of(node: Any) -> frozenset[str]:
+    got = _FREE.get(id(node))
+    if got is None:
+        got = _FREE[id(node)] = (node, ast.free_vars(node))
+    return got[1]
+
+
+def negated(f: ast.Formula) -> ast.Formula:
+    got = _NEGATED.get(id(f))
+    if got is None:
+        got = _NEGATED[id(f)] = (f, negate(f))
+    return got[1]
+
+
+def _compile_term(t: ast.Term, sig: Signature) -> Callable[[Any, dict], Any]:
+    """A term as a Python function of (world, env), built once per syntax node."""
+    if isinstance(t, ast.Var):
+        name = t.name
+        return lambda w, env: env[name]
+    if isinstance(t, ast.Const):
+        value = t.value
+        return lambda w, env: value
+    if isinstance(t, ast.Oob):
+        return lambda w, env: OOB
+    if isinstance(t, ast.Nil):
+        return lambda w, env: NIL
+    if isinstance(t, ast.Arith):
+        left, right = term_fn(t.left, sig), term_fn(t.right, sig)
+        if t.op == "+":
+            def add(w, env):
+                a, b = left(w, env), right(w, env)
+                return NIL if a is None or b is None else a + b
+            return add
+
+        def sub(w, env):
+            a, b = left(w, env), right(w, env)
+            return NIL if a is None or b is None else a - b
+        return sub
+    if isinstance(t, ast.Call):
+        sym = sig.symbols[t.name]
+        fn, undefined = sym.fn, UNDEFINED[sym.result]  # type: ignore[index]
+        args = [term_fn(a, sig) for a in t.args]
+        checks = [k is Type.POS for k in sym.args]
+        if len(args) == 1:
+            (arg,), (pos,) = args, checks
+
+            def call1(w, env):
+                a = arg(w, env)
+                if a is None or (pos and a == OOB):
+                    return undefined
+                return fn(w, a)
+            return call1
+
+        def call(w, env):
+            values = [a(w, env) for a in args]
+            for v, pos in zip(values, checks):
+                if v is None or (pos and v == OOB):
+                    return undefined
+            return fn(w, *values)
+        return call
+    raise TypeError(t)
+
+
+def term_fn(t: ast.Term, sig: Signature) -> Callable[[Any, dict], Any]:
+    got = _TERMS.get(id(t))
+    if got is None:
+        got = _TERMS[id(t)] = (t, _compile_term(t, sig))
+    return got[1]
+
+
 class Evaluator:
     def __init__(self, sig: Signature, world: World):
         self.sig, self.world = sig, world
@@ -44,30 +122,10 @@ class Evaluator:
         self._numbers = tuple(world.numbers())
         self._position_set = frozenset(self._positions)
         self._number_set = frozenset(self._numbers)
-        self._free: dict[int, frozenset[str]] = {}
 
     # --- terms ------------------------------------------------------------------------
     def term(self, t: ast.Term, env: dict[str, Any]) -> Any:
-        if isinstance(t, ast.Var):
-            return env[t.name]
-        if isinstance(t, ast.Const):
-            return t.value
-        if isinstance(t, ast.Call):
-            sym = self.sig.symbols[t.name]
-            args = [self.term(a, env) for a in t.args]
-            if any(a is None or (k is Type.POS and a == OOB) for a, k in zip(args, sym.args)):
-                return UNDEFINED[sym.result]  # type: ignore[index]
-            return sym.fn(self.world, *args)
-        if isinstance(t, ast.Arith):
-            a, b = self.term(t.left, env), self.term(t.right, env)
-            if a is None or b is None:
-                return NIL
-            return a + b if t.op == "+" else a - b
-        if isinstance(t, ast.Oob):
-            return OOB
-        if isinstance(t, ast.Nil):
-            return NIL
-        raise TypeError(t)
+        return term_fn(t, self.sig)(self.world, env)
 
     def domain(self, name: str) -> tuple[Any, ...]:
         return self._positions if ast.type_of_var(name) is Type.POS else self._numbers
@@ -104,18 +162,14 @@ class Evaluator:
             inner = {k: v for k, v in env.items() if k not in {x.name for x in f.vars}}
             if f.kind == "exists":
                 return next(self.solve(f.body, inner), None) is not None
-            return next(self.solve(negate(f.body), inner), None) is None
+            return next(self.solve(negated(f.body), inner), None) is None
         if isinstance(f, ast.TrueF):
             return True
         raise TypeError(f)
 
     # --- witnesses --------------------------------------------------------------------
     def free(self, f: ast.Formula) -> frozenset[str]:
-        key = id(f)
-        got = self._free.get(key)
-        if got is None:
-            got = self._free[key] = ast.free_vars(f)
-        return got
+        return free_of(f)
 
     def solve(self, f: ast.Formula, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Every extension of env binding the open variables of f that makes f true."""
@@ -125,7 +179,7 @@ class Evaluator:
                 yield env
             return
         if isinstance(f, ast.And):
-            yield from self._solve_all(list(f.items), env)
+            yield from self._solve_all(f.items, env, f)
             return
         if isinstance(f, ast.Or):
             for item in f.items:
@@ -150,59 +204,122 @@ class Evaluator:
             return
         yield from self._enumerate(f, env)
 
-    def _solve_all(self, items: list[ast.Formula], env: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        if not items:
+    def _solve_all(self, items: tuple[ast.Formula, ...], env: dict[str, Any], node: Any
+                   ) -> Iterator[dict[str, Any]]:
+        yield from self._chain(items, self._plan(items, env, node), 0, env)
+
+    def _chain(self, items, plan: tuple[int, ...], k: int, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        if k == len(plan):
             yield env
             return
-        k = self._pick(items, env)
-        rest = items[:k] + items[k + 1:]
-        for e in self.solve(items[k], env):
-            yield from self._solve_all(rest, e)
+        for e in self.solve(items[plan[k]], env):
+            yield from self._chain(items, plan, k + 1, e)
+
+    def _plan(self, items: tuple[ast.Formula, ...], env: dict[str, Any], node: Any) -> tuple[int, ...]:
+        """The order to prove conjuncts in, given which variables are bound: it depends only
+        on the names bound, so it is worked out once per conjunction and binding pattern."""
+        bound = frozenset(v for v in self.free(node) if v in env)
+        key = (id(node), bound)
+        got = _PLANS.get(key)
+        if got is None:
+            names = {v: True for v in bound}
+            left = list(range(len(items)))
+            order = []
+            while left:
+                k = self._pick([items[i] for i in left], names)
+                i = left.pop(k)
+                order.append(i)
+                for v in self.free(items[i]):
+                    names[v] = True
+            got = _PLANS[key] = (node, tuple(order))
+        return got[1]
 
     def _pick(self, items: list[ast.Formula], env: dict[str, Any]) -> int:
-        """The conjunct to prove next: a closed test first, then one that binds directly."""
-        binder = None
+        """The conjunct to prove next: the one that costs least to bind (a closed test first)."""
+        best, best_cost = 0, None
         for k, item in enumerate(items):
-            open_ = [v for v in self.free(item) if v not in env]
-            if not open_:
+            cost = self._cost(item, env)
+            if cost == 0:
                 return k
-            if binder is None and self._can_bind(item, env, open_):
-                binder = k
-        if binder is not None:
-            return binder
-        # Otherwise the conjunct with the fewest open variables, to enumerate least.
-        return min(range(len(items)), key=lambda k: sum(1 for v in self.free(items[k]) if v not in env))
+            if best_cost is None or cost < best_cost:
+                best, best_cost = k, cost
+        return best
+
+    def _cost(self, f: ast.Formula, env: dict[str, Any]) -> float:
+        """About how many candidate bindings proving f on its own would try."""
+        open_ = [v for v in self.free(f) if v not in env]
+        if not open_:
+            return 0
+        if isinstance(f, ast.Compare) and f.op == "=":
+            eq = self._equation_var(f, env)
+            if eq is not None:
+                rest = [v for v in self.free(eq[1]) if v not in env]
+                return 1 + self._size(rest)
+        if isinstance(f, ast.Rel) and len(f.args) == 2 and len(open_) == 1:
+            sym = self.sig.symbols[f.name]
+            a, b = f.args
+            if sym.successors is not None and isinstance(b, ast.Var) and b.name == open_[0]:
+                return 4
+            if sym.predecessors is not None and isinstance(a, ast.Var) and a.name == open_[0]:
+                return 4
+        if isinstance(f, ast.Quant) and f.kind == "exists":
+            return 2 + self._size(open_) / 4
+        return 2 + self._size(open_)
+
+    def _size(self, names: list[str]) -> float:
+        n = 1.0
+        for v in names:
+            n *= len(self.domain(v))
+        return n
 
     def _can_bind(self, f: ast.Formula, env: dict[str, Any], open_: list[str]) -> bool:
-        if len(open_) != 1:
-            return isinstance(f, ast.Quant) and f.kind == "exists"
-        x = open_[0]
         if isinstance(f, ast.Compare) and f.op == "=":
-            return (isinstance(f.left, ast.Var) and f.left.name == x) or \
-                (isinstance(f.right, ast.Var) and f.right.name == x)
+            return self._equation_var(f, env) is not None
+        if len(open_) != 1:
+            return False
+        x = open_[0]
         if isinstance(f, ast.Rel) and len(f.args) == 2:
             sym = self.sig.symbols[f.name]
-            return sym.successors is not None and isinstance(f.args[1], ast.Var) and f.args[1].name == x
+            a, b = f.args
+            return (sym.successors is not None and isinstance(b, ast.Var) and b.name == x) or \
+                (sym.predecessors is not None and isinstance(a, ast.Var) and a.name == x)
         return False
 
     def _bind(self, f: ast.Formula, env: dict[str, Any], open_: list[str]
               ) -> Iterator[dict[str, Any]] | None:
-        if not self._can_bind(f, env, open_) or isinstance(f, ast.Quant):
+        if not self._can_bind(f, env, open_):
             return None
-        x = open_[0]
         if isinstance(f, ast.Compare):
-            other = f.right if isinstance(f.left, ast.Var) and f.left.name == x else f.left
-            if x in self.free(other):
-                return None
-            value = self.term(other, env)
-            if self.in_domain(x, value):
-                return iter(({**env, x: value},))
-            return iter(())
+            return self._solve_equation(f, env)
+        x = open_[0]
         sym = self.sig.symbols[f.name]  # type: ignore[union-attr]
-        a = self.term(f.args[0], env)  # type: ignore[union-attr]
-        if a is None or (sym.args[0] is Type.POS and a == OOB):
+        a, b = f.args  # type: ignore[union-attr]
+        if isinstance(b, ast.Var) and b.name == x and sym.successors is not None:
+            known, step = self.term(a, env), sym.successors
+        else:
+            known, step = self.term(b, env), sym.predecessors
+        if known is None or known == OOB:
             return iter(())
-        return ({**env, x: b} for b in sym.successors(self.world, a) if self.in_domain(x, b))  # type: ignore[misc]
+        return ({**env, x: y} for y in step(self.world, known)  # type: ignore[misc]
+                if self.in_domain(x, y) and self.holds(f, {**env, x: y}))
+
+    def _equation_var(self, f: ast.Compare, env: dict[str, Any]) -> tuple[str, ast.Term] | None:
+        """(x, other side) when f reads `x = term` (or `term = x`) with x open and not in term."""
+        for side, other in ((f.left, f.right), (f.right, f.left)):
+            if isinstance(side, ast.Var) and side.name not in env and side.name not in self.free(other):
+                return side.name, other
+        return None
+
+    def _solve_equation(self, f: ast.Compare, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Bind x from `x = term`: try only the term's own open variables, then compute x."""
+        x, other = self._equation_var(f, env)  # type: ignore[misc]
+        open_ = sorted(v for v in self.free(other) if v not in env)
+        for values in itertools.product(*(self.domain(v) for v in open_)):
+            e = {**env, **dict(zip(open_, values))}
+            value = self.term(other, e)
+            if self.in_domain(x, value):
+                e[x] = value
+                yield e
 
     def _enumerate(self, f: ast.Formula, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
         open_ = sorted(v for v in self.free(f) if v not in env)

@@ -33,7 +33,8 @@ class Symbol:
     """A function (result is a Type) or a relation (result None) of the signature.
 
     fn(world, *args) gives the value (or truth). For a binary relation, `successors(world, a)`
-    may list every b with (a, b) in the relation, so rules can bind b without trying them all.
+    may list every b with (a, b) in the relation and `predecessors(world, b)` every a, so
+    rules can bind one side without trying every value.
     """
     name: str
     args: tuple[Type, ...]
@@ -41,6 +42,7 @@ class Symbol:
     fn: Callable[..., Any]
     doc: str = ""
     successors: Callable[[Any, Any], Iterable[Any]] | None = None
+    predecessors: Callable[[Any, Any], Iterable[Any]] | None = None
 
     @property
     def is_relation(self) -> bool:
@@ -49,17 +51,27 @@ class Symbol:
 
 @attrs.frozen
 class Signature:
-    """The table of a genre's functions and relations, by name."""
+    """The table of a genre's functions and relations, by name.
+
+    `affected(world, changed)` may name the positions whose functions can read a changed cell
+    (for arrows: the changed cells and every arrow pointing at one). Rules whose inner
+    quantifiers only look along a witness's own line then re-check only witnesses there.
+    `local_relation` is the relation such a guard uses (points_at for arrows).
+    """
     symbols: dict[str, Symbol]
+    affected: Callable[[Any, frozenset[int]], Iterable[int]] | None = None
+    local_relation: str | None = None
+    local_readers: frozenset[str] = frozenset()
 
     @staticmethod
-    def of(*symbols: Symbol) -> "Signature":
+    def of(*symbols: Symbol, affected=None, local_relation: str | None = None,
+           local_readers: Iterable[str] = ()) -> "Signature":
         table: dict[str, Symbol] = {}
         for s in symbols:
             if s.name in table:
                 raise ValueError(f"symbol {s.name!r} defined twice")
             table[s.name] = s
-        return Signature(table)
+        return Signature(table, affected, local_relation, frozenset(local_readers))
 
     def get(self, name: str) -> Symbol | None:
         return self.symbols.get(name)
