@@ -1,0 +1,206 @@
+"""Loop reasoning for loops through cell centres (Masyu, Yajilin), on top of loops.py.
+
+    cut_parity      {cut} {edge} {lines} {value}   a straight cut across the grid is crossed an
+                                                   even number of times (Jordan curve)
+    end_lookahead   {end} {edge} {refuted}         every other way on from a loose end, followed
+                                                   while it is forced, breaks a rule
+
+Both know no genre: the puzzle is a `GridLoop` (grader.genres.masyu) and rules come in as a
+`violations(state)` callback.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Callable, Iterator
+
+from grader.model import State, Violation
+from grader.steps import Deduction
+
+from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, open_regions, paths, split
+
+
+@functools.lru_cache(maxsize=64)
+def _cuts(rows: int, cols: int, first_var: int) -> tuple[tuple[tuple[str, tuple[int, ...]], ...],
+                                                      dict[int, int]]:
+    """The straight cuts of a grid: for each boundary between two rows (or columns), the
+    edges that cross it; and which cut each edge variable lies on."""
+    graph = LoopGraph.cell_grid(rows, cols, first_var)
+    horizontal = rows * (cols - 1)
+    cuts: list[tuple[str, tuple[int, ...]]] = []
+    for r in range(rows - 1):
+        cuts.append((f"the line between rows {r + 1} and {r + 2}",
+                     tuple(graph.edge_vars[horizontal + r * cols + c] for c in range(cols))))
+    for c in range(cols - 1):
+        cuts.append((f"the line between columns {c + 1} and {c + 2}",
+                     tuple(graph.edge_vars[r * (cols - 1) + c] for r in range(rows))))
+    on_cut = {var: k for k, (_, vs) in enumerate(cuts) for var in vs}
+    return tuple(cuts), on_cut
+
+
+def cut_parity(graph: LoopGraph, rows: int, cols: int, state: State, focus=None) -> Iterator[Deduction]:
+    """A closed loop crosses any straight line across the grid an even number of times, so
+    when one edge across the line is still open the others decide it."""
+    cuts, on_cut = _cuts(rows, cols, graph.edge_vars[0] if graph.edge_vars else 0)
+    todo = range(len(cuts)) if focus is None else sorted({on_cut[v] for v in focus if v in on_cut})
+    cands = state.cands
+    for k in todo:
+        name, vs = cuts[k]
+        open_ = [v for v in vs if cands[v] == OPEN]
+        if len(open_) != 1:
+            continue
+        lines = [v for v in vs if cands[v] == B_LINE]
+        value = LINE if len(lines) % 2 else CROSS
+        e = graph.edge_of_var[open_[0]]
+        yield Deduction.build(state, put={open_[0]: value}, premises=[v for v in vs if v != open_[0]],
+                              params={"cut": name, "edge": graph.edge_names[e], "lines": len(lines),
+                                      "value": "must carry the loop" if value == LINE else "is crossed out"})
+
+
+def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> State:
+    """Draw edge `var` and keep extending the line while its end has exactly one way on;
+    where two lines meet, cross the rest. Only forced moves, so it is sound from `var`."""
+    cands = list(state.cands)
+    cands[var] &= B_LINE
+    e = graph.edge_of_var[var]
+    todo = list(graph.ends[e])
+    while todo and limit:
+        limit -= 1
+        v = todo.pop()
+        lines, open_ = [], []
+        for f in graph.incident[v]:
+            m = cands[graph.edge_vars[f]]
+            if m == B_LINE:
+                lines.append(f)
+            elif m == OPEN:
+                open_.append(f)
+        if len(lines) >= 2 and open_:
+            for f in open_:
+                cands[graph.edge_vars[f]] = B_CROSS
+                todo.append(graph.other(f, v))
+        elif len(lines) == 1 and len(open_) == 1:
+            cands[graph.edge_vars[open_[0]]] = B_LINE
+            todo.append(graph.other(open_[0], v))
+    return State(tuple(cands))
+
+
+def follow_changes(before: State, after: State) -> list[int]:
+    return [v for v, (a, b) in enumerate(zip(before.cands, after.cands)) if a != b]
+
+
+def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], required) -> str:
+    """Loop rules broken near the changed edges: a branch, a dead end, a must-visit cell that
+    can no longer be passed, or a closed loop that leaves lines or must-visit cells outside."""
+    cands = state.cands
+    touched: set[int] = set()
+    new_lines = []
+    for var in changed:
+        e = graph.edge_of_var.get(var)
+        if e is None:
+            continue
+        touched.update(graph.ends[e])
+        if cands[var] == B_LINE:
+            new_lines.append(e)
+    for v in touched:
+        lines, open_ = split(graph, state, v)
+        if len(lines) > 2:
+            return f"{len(lines)} lines would meet at {graph.vertex_names[v]}"
+        if (lines or required(state, v)) and len(lines) + len(open_) < 2:
+            return f"the line would end at {graph.vertex_names[v]}"
+    for e in new_lines:
+        cycle = _cycle_through(graph, state, e)
+        if cycle is None:
+            continue
+        n_lines = sum(1 for var in graph.edge_vars if cands[var] == B_LINE)
+        if n_lines > len(cycle):
+            return "the loop would close with other lines outside it"
+        on = set(cycle)
+        for v in range(graph.n_vertices):
+            if v not in on and required(state, v):
+                return f"the loop would close without {graph.vertex_names[v]}"
+        break
+    return ""
+
+
+def _cycle_through(graph: LoopGraph, state: State, e: int) -> list[int] | None:
+    """The vertices of the closed loop of lines through edge e, or None if it is a path."""
+    a, b = graph.ends[e]
+    out, prev_edge, v = [a], e, a
+    for _ in range(graph.n_vertices):
+        nxt = [f for f in graph.incident[v] if f != prev_edge and state.cands[graph.edge_vars[f]] == B_LINE]
+        if len(nxt) != 1:
+            return None
+        prev_edge = nxt[0]
+        v = graph.other(prev_edge, v)
+        if v == a:
+            return out
+        out.append(v)
+    return None
+
+
+def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[int]], str],
+                  focus=None) -> Iterator[Deduction]:
+    """From a loose end, try each way on, follow it while forced and check the rules near what
+    changed (verifyboard): if all ways but one break a rule, the line takes that one.
+    check(trial, changed variables) names a broken rule, or ''."""
+    p = paths(graph, state)
+    for a in sorted(p.end_of):
+        lines, open_ = split(graph, state, a)
+        if len(lines) != 1 or len(open_) < 2:
+            continue
+        alive, refuted = [], []
+        for e in open_:
+            trial = follow(graph, state, graph.edge_vars[e])
+            broken = check(trial, follow_changes(state, trial))
+            if broken:
+                refuted.append(f"{graph.edge_names[e]} ({broken})")
+            else:
+                alive.append(e)
+            if len(alive) > 1:
+                break
+        if len(alive) == 1:
+            e = alive[0]
+            yield Deduction.build(state, put={graph.edge_vars[e]: LINE},
+                                  premises=[graph.edge_vars[f] for f in lines],
+                                  params={"end": graph.vertex_names[a], "edge": graph.edge_names[e],
+                                          "refuted": refuted})
+
+
+def _areas(graph: LoopGraph, state: State, required) -> list[tuple[list[int], bool]]:
+    """Groups of cells joined by edges that are not crossed out, each with whether it holds a
+    line or a cell the loop must visit (the loop cannot leave a group)."""
+    out = []
+    for group in state.derived(("cell_loops.areas", id(graph)), lambda: open_regions(graph, state)):
+        busy = any(any(state.cands[graph.edge_vars[e]] == B_LINE for e in graph.incident[v])
+                   or required(state, v) for v in group)
+        out.append((group, busy))
+    return out
+
+
+def isolated_areas(graph: LoopGraph, state: State, required, focus=None) -> Iterator[Deduction]:
+    """The loop lies inside one group of cells that crossed-out edges close off. A group
+    without lines or pearls, while another group has them, cannot hold any of the loop."""
+    areas = _areas(graph, state, required)
+    busy = [g for g, b in areas if b]
+    if not busy:
+        return
+    for group, b in areas:
+        if b or len(group) < 2:
+            continue
+        members = set(group)
+        edges = sorted({e for v in group for e in graph.incident[v]
+                        if state.cands[graph.edge_vars[e]] == OPEN and graph.other(e, v) in members})
+        if edges:
+            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in edges},
+                                  region=[graph.edge_vars[e] for e in edges],
+                                  params={"cells": [graph.vertex_names[v] for v in group],
+                                          "edges": [graph.edge_names[e] for e in edges],
+                                          "busy": graph.vertex_names[busy[0][0]]})
+
+
+def split_violations(graph: LoopGraph, state: State, required) -> list[Violation]:
+    """Lines or must-visit cells in two groups that crossed-out edges keep apart."""
+    busy = [g for g, b in _areas(graph, state, required) if b]
+    if len(busy) > 1:
+        return [Violation(f"the loop cannot join {graph.vertex_names[busy[0][0]]} and "
+                          f"{graph.vertex_names[busy[1][0]]}: crossed-out edges keep them apart")]
+    return []

@@ -1,0 +1,317 @@
+"""Masyu techniques, by level (spec/heuristics-catalogue.txt, MASYU).
+
+The pearl rules reason about "legs" (a black pearl's two straight stretches of two edges)
+and "axes" (the straight line through a white pearl). The catalogue's many level-1 patterns
+(black by the border, two blacks in a row, three whites in a row, `*.oo`, ...) are all cases of
+"this leg / this axis is impossible"; each blocker is named in the explanation.
+Loop rules (degree, loose ends, premature loop) come from heuristics/common/loops.py.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from grader.genres.masyu import (BLACK, DIRS, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle, _crossed, _edge,
+                                 _line, axis_blocker, can_turn, leg_blocker)
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import branch_deduction, register_probing
+from grader.steps import Deduction
+from heuristics.common import cell_loops, loops
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
+
+GENRE = "masyu"
+
+
+# --- what a pearl can still do ---------------------------------------------------------------
+
+def _leg_vars(puzzle: MasyuPuzzle, i: int, d: str) -> list[int]:
+    j = puzzle.next_cell(i, d)
+    out = [puzzle.edge_var(i, d)]
+    if j is not None:
+        out.append(puzzle.edge_var(j, d))
+    return [v for v in out if v is not None]
+
+
+def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
+    if focus is None:
+        return [p for p in puzzle.pearl_cells if puzzle.pearls[p] == kind]
+    near = puzzle.pearls_near
+    return sorted({p for v in focus for p in near.get(v, ()) if puzzle.pearls[p] == kind})
+
+
+# --- level 1: pearls -------------------------------------------------------------------------
+
+@heuristic(id="masyu.black-leg-blocked", name="A black pearl's blocked side", genre=GENRE, level=1, order=1,
+           template="The black pearl at {pearl} cannot send its line {side}: {reason}. "
+                    "So the line leaves it to the {opposite}, two cells straight: {edges} carry the loop.",
+           nudge="Which ways can the black pearl at {pearl} leave?",
+           catalogue="if a black dot is near or 1 away from the border, then an edge must point away "
+                     "from the border (also: two black dots in a row; an edge of length 2 that cannot "
+                     "be extended; two blacks 2 apart; the pattern *.oo)")
+def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in pearls_to_check(puzzle, BLACK, focus):
+        for d in DIRS:
+            reason = leg_blocker(puzzle, state, i, d)
+            if not reason:
+                continue
+            o = OPPOSITE[d]
+            legs = _leg_vars(puzzle, i, o)
+            first = puzzle.edge_var(i, d)
+            put = {v: LINE for v in legs}
+            if first is not None:
+                put[first] = CROSS
+            dd = Deduction.build(state, put=put, cells=[puzzle.cell(i)],
+                                 params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason,
+                                         "opposite": SIDE[o],
+                                         "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
+            if dd:
+                yield dd
+
+
+@heuristic(id="masyu.black-leg-extend", name="A line out of a black pearl runs on", genre=GENRE, level=1,
+           order=2,
+           template="The line leaves the black pearl at {pearl} to the {side}, so it runs straight "
+                    "through the next cell ({edge} carries the loop) and cannot also leave to the "
+                    "{opposite}.",
+           nudge="Follow the line out of the black pearl at {pearl}.",
+           catalogue="if there is an edge of length 1 going out of a black dot, extend it")
+def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in pearls_to_check(puzzle, BLACK, focus):
+        for d in DIRS:
+            if not _line(puzzle, state, i, d):
+                continue
+            j = puzzle.next_cell(i, d)
+            legs = _leg_vars(puzzle, i, d)
+            put = {v: LINE for v in legs}
+            back = puzzle.edge_var(i, OPPOSITE[d])
+            if back is not None:
+                put[back] = CROSS
+            for t in TURNS[d]:
+                v = puzzle.edge_var(j, t)
+                if v is not None:
+                    put[v] = CROSS
+            edge = _edge(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
+            dd = Deduction.build(state, put=put, premises=[puzzle.edge_var(i, d)], cells=[puzzle.cell(i)],
+                                 params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
+                                         "opposite": SIDE[OPPOSITE[d]]})
+            if dd:
+                yield dd
+
+
+@heuristic(id="masyu.white-axis", name="The only way through a white pearl", genre=GENRE, level=1, order=3,
+           template="The line cannot run {axis} through the white pearl at {pearl}: {reason}. "
+                    "So it runs {other} through it: {edges} carry the loop.",
+           nudge="Which way can the line run through the white pearl at {pearl}?",
+           catalogue="if an edge can go though a white dot in only one direction, then do it (also: a "
+                     "white dot near the border; three whites in a row; a loose end within a white)")
+def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    words = {"ew": "across", "ns": "up and down"}
+    for i in pearls_to_check(puzzle, WHITE, focus):
+        for axis, other in (("ew", "ns"), ("ns", "ew")):
+            reason = axis_blocker(puzzle, state, i, axis)
+            if not reason:
+                continue
+            put = {v: CROSS for d in axis if (v := puzzle.edge_var(i, d)) is not None}
+            keep = [v for d in other if (v := puzzle.edge_var(i, d)) is not None]
+            put.update({v: LINE for v in keep})
+            dd = Deduction.build(state, put=put, cells=[puzzle.cell(i)],
+                                 params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other],
+                                         "reason": reason,
+                                         "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]})
+            if dd:
+                yield dd
+
+
+@heuristic(id="masyu.white-turn", name="A white pearl must turn on one side", genre=GENRE, level=1, order=4,
+           template="The line runs straight through the white pearl at {pearl} but cannot turn at "
+                    "{blocked}, so it turns at {cell}: {edge} is crossed out.",
+           nudge="Where can the line through the white pearl at {pearl} turn?",
+           catalogue="if an edge through a white is extended on one side and can only turn one way on "
+                     "the other side, then make this turn. this heuristic automatically handles two "
+                     "whites in a row")
+def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in pearls_to_check(puzzle, WHITE, focus):
+        for axis in ("ew", "ns"):
+            if not all(_line(puzzle, state, i, d) for d in axis):
+                continue
+            for d in axis:
+                o = OPPOSITE[d]
+                a, b = puzzle.next_cell(i, d), puzzle.next_cell(i, o)
+                if can_turn(puzzle, state, a, d):
+                    continue
+                v = puzzle.edge_var(b, o)
+                if v is None:
+                    continue
+                dd = Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)],
+                                     premises=[puzzle.edge_var(i, x) for x in axis],
+                                     params={"pearl": puzzle.cell(i), "blocked": puzzle.cell(a),
+                                             "cell": puzzle.cell(b), "edge": _edge(puzzle, b, o)})
+                if dd:
+                    yield dd
+
+
+# --- level 1: the loop ------------------------------------------------------------------------
+
+@heuristic(id="masyu.cell-full", name="Two lines meet", genre=GENRE, level=1, order=10,
+           template="{vertex} already has two lines ({lines}), so {edges} are crossed out.",
+           nudge="Look at the lines that meet at {vertex}.",
+           catalogue="(rule) the loop does not branch")
+def cell_full(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_full(puzzle.graph, state, focus)
+
+
+@heuristic(id="masyu.loose-end", name="A loose end with one way on", genre=GENRE, level=1, order=11,
+           template="The line {line} ends at {vertex}, which has only one other way out, so {edge} "
+                    "carries the loop.",
+           nudge="Where can the line that ends at {vertex} go?",
+           catalogue="if a loose end can only grow to one place, let it")
+def loose_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_extend(puzzle.graph, state, focus)
+
+
+@heuristic(id="masyu.pearl-two-ways", name="A pearl with two ways left", genre=GENRE, level=1, order=12,
+           template="The loop must pass the pearl at {vertex}, and only {edges} are left, so both carry it.",
+           nudge="How can the loop reach the pearl at {vertex}?",
+           catalogue="(rule) every pearl is on the loop")
+def pearl_two_ways(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_required(puzzle.graph, state, puzzle.required, focus)
+
+
+@heuristic(id="masyu.dead-end", name="A dead end", genre=GENRE, level=1, order=13,
+           template="{vertex} has only one way in or out left, so the loop cannot pass it: "
+                    "{edge} is crossed out.",
+           nudge="Could the loop pass {vertex}?",
+           catalogue="(rule) the loop passes a cell straight or turning, never ending there")
+def dead_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_dead_end(puzzle.graph, state, puzzle.required, focus)
+
+
+# --- level 3 ----------------------------------------------------------------------------------
+
+@heuristic(id="masyu.closed-off", name="An area the loop cannot reach", genre=GENRE, level=3, order=0,
+           template="Crossed-out edges close off {cells} from the rest of the loop (for example "
+                    "{busy}), and there is no pearl inside, so {edges} are crossed out.",
+           nudge="Is there an area the loop can no longer enter?",
+           catalogue="")
+def closed_off(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return cell_loops.isolated_areas(puzzle.graph, state, puzzle.required, focus)
+
+
+@heuristic(id="masyu.no-early-loop", name="Do not close the loop too early", genre=GENRE, level=3, order=1,
+           template="{edge} would join {ends}, the two ends of one line, into a closed loop, but "
+                    "{reason}: it is crossed out.",
+           nudge="Which edge would close the loop too early?",
+           catalogue="if there are two possible moves from a loose end and one of them causes a closed "
+                     "loop which doesn't include all dots and edges, then the other move must be taken")
+def no_early_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.genres.masyu import GENRE as G
+    return loops.premature_loop(puzzle.graph, state, lambda s: not G.violations(puzzle, s),
+                                puzzle.required)
+
+
+@heuristic(id="masyu.parity", name="The loop crosses a line an even number of times", genre=GENRE,
+           level=3, order=2,
+           template="The loop crosses {cut} an even number of times; {lines} of its other edges "
+                    "there carry the loop, so {edge} {value}.",
+           nudge="Count the lines that cross {cut}.",
+           catalogue="check if a move causes an odd number of loose ends in a region")
+def parity(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
+
+
+# --- level 4 ----------------------------------------------------------------------------------
+
+@heuristic(id="masyu.end-lookahead", name="Follow every way on from a loose end", genre=GENRE, level=4,
+           order=1,
+           template="From the loose end at {end}, every other way on breaks a rule once followed: "
+                    "{refuted}. So {edge} carries the loop.",
+           nudge="Try each way on from the loose end at {end}.",
+           catalogue="")
+def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.genres.masyu import GENRE as G
+    return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)
+
+
+# --- level 5 ----------------------------------------------------------------------------------
+
+CASES = "Trial at {pearl}: {outcome}."
+
+
+def _cases(puzzle: MasyuPuzzle, state: State, options: list[tuple[str, dict[int, int]]]):
+    assumptions = []
+    for label, put in options:
+        cands = list(state.cands)
+        for v, val in put.items():
+            cands[v] &= 1 << val
+        assumptions.append((label, State(tuple(cands)), tuple(put)))
+    return branch_deduction(puzzle, state, assumptions)
+
+
+def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]:
+    return [i for i in puzzle.pearl_cells if puzzle.pearls[i] == kind
+            and any(state.cands[puzzle.graph.edge_vars[e]] == OPEN for e in puzzle.graph.incident[i])]
+
+
+@heuristic(id="masyu.black-cases", name="Every way to fulfil a black pearl", genre=GENRE, level=5, order=1,
+           template=CASES, nudge="Try each way the loop can turn at {pearl}.",
+           catalogue="try all ways of fulfilling black, solve greedily and take intersection")
+def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in _undecided_pearls(puzzle, state, BLACK):
+        options = []
+        for a in "ns":
+            for b in "ew":
+                if leg_blocker(puzzle, state, i, a) or leg_blocker(puzzle, state, i, b):
+                    continue
+                put = {v: LINE for d in (a, b) for v in _leg_vars(puzzle, i, d)}
+                put.update({v: CROSS for d in (OPPOSITE[a], OPPOSITE[b]) if (v := puzzle.edge_var(i, d)) is not None})
+                options.append((f"the line leaves {puzzle.cell(i)} {SIDE[a]} and {SIDE[b]}", put))
+        if len(options) < 2:
+            continue
+        d = _cases(puzzle, state, options)
+        if d:
+            yield Deduction(d.removals, {**d.params, "pearl": puzzle.cell(i)}, cells=(puzzle.cell(i),),
+                            detail=d.detail)
+            return
+
+
+@heuristic(id="masyu.white-cases", name="Both ways through a white pearl", genre=GENRE, level=5, order=2,
+           template=CASES, nudge="Try both ways through the white pearl at {pearl}.",
+           catalogue="try both ways of making a straight line through o, solve greedily and take "
+                     "intersection")
+def white_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    words = {"ew": "across", "ns": "up and down"}
+    for i in _undecided_pearls(puzzle, state, WHITE):
+        options = []
+        for axis, other in (("ew", "ns"), ("ns", "ew")):
+            if axis_blocker(puzzle, state, i, axis):
+                continue
+            put = {v: LINE for d in axis if (v := puzzle.edge_var(i, d)) is not None}
+            put.update({v: CROSS for d in other if (v := puzzle.edge_var(i, d)) is not None})
+            options.append((f"the line runs {words[axis]} through {puzzle.cell(i)}", put))
+        if len(options) < 2:
+            continue
+        d = _cases(puzzle, state, options)
+        if d:
+            yield Deduction(d.removals, {**d.params, "pearl": puzzle.cell(i)}, cells=(puzzle.cell(i),),
+                            detail=d.detail)
+            return
+
+
+@heuristic(id="masyu.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
+           template=CASES, nudge="Try each way on from the loose end at {pearl}.",
+           catalogue="try all ways of extending an edge and solve greedily and take intersection or "
+                     "hope for contradiction")
+def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = puzzle.graph
+    for a in loops.loose_ends(g, state):
+        _, open_ = loops.split(g, state, a)
+        if len(open_) < 2:
+            continue
+        options = [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE}) for e in open_]
+        d = _cases(puzzle, state, options)
+        if d:
+            yield Deduction(d.removals, {**d.params, "pearl": g.vertex_names[a]}, detail=d.detail)
+            return
+
+
+register_probing(GENRE, catalogue="")
