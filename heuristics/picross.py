@@ -13,7 +13,7 @@ from grader.genres.picross import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, Picro
                                    line_solver)
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import branch_deduction, register_probing
+from grader.probing import BRANCH_BUDGETS, branch_deduction, register_probing
 from grader.steps import Deduction
 from heuristics.common.lines import fill_of
 
@@ -164,8 +164,8 @@ trial_and_error = register_probing(
 
 @heuristic(id="picross.line-cases", name="Every placement of a line, followed through",
            genre=GENRE, level=5, order=95,
-           template="{line} ({clue}) can be placed in {cases} ways; following each one with easier "
-                    "steps, {outcome}.",
+           template="{line} ({clue}) can be placed in {cases} ways. Following each one with easier "
+                    "steps: {outcome}.",
            nudge="Follow each placement of {line} through.",
            catalogue="* try all legal combinations of filling in a row or column, then do greedy. "
                      "then fill in the intersection of all these combinations.")
@@ -175,17 +175,20 @@ def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
         count = line_solver(puzzle, state, line).count(LINE_CASES_MAX + 1)
         if 2 <= count <= LINE_CASES_MAX:
             options.append((count, line))
-    for count, line in sorted(options):
-        cells, clue = puzzle.lines[line], puzzle.clues[line]
-        assumptions = []
-        for k, starts in enumerate(line_solver(puzzle, state, line).solutions(LINE_CASES_MAX) or ()):
-            cands = list(state.cands)
-            for i, m in zip(cells, fill_of(len(cells), clue, starts)):
-                cands[i] &= m
-            assumptions.append((f"placement {k + 1} of {puzzle.line_name(line)}", State(tuple(cands)), cells))
-        d = branch_deduction(puzzle, state, assumptions)
-        if d is not None:
-            yield Deduction(d.removals, {**d.params, "line": puzzle.line_name(line),
-                                         "clue": puzzle.clue_text(line)},
-                            region=cells, detail=d.detail)
-            return
+    options.sort()
+    for steps in BRANCH_BUDGETS:          # short look-aheads first: they read best and cost least
+        for count, line in options:
+            cells, clue = puzzle.lines[line], puzzle.clues[line]
+            assumptions = []
+            for k, starts in enumerate(line_solver(puzzle, state, line).solutions(LINE_CASES_MAX) or ()):
+                cands = list(state.cands)
+                for i, m in zip(cells, fill_of(len(cells), clue, starts)):
+                    cands[i] &= m
+                assumptions.append((f"placement {k + 1} of {puzzle.line_name(line)}", State(tuple(cands)),
+                                    cells))
+            d = branch_deduction(puzzle, state, assumptions, max_steps=steps)
+            if d is not None:
+                yield Deduction(d.removals, {**d.params, "line": puzzle.line_name(line),
+                                             "clue": puzzle.clue_text(line)},
+                                region=cells, detail=d.detail)
+                return

@@ -1,0 +1,367 @@
+"""Minesweeper techniques, by level (spec/heuristics-catalogue.txt, MINESWEEPER).
+
+A number "needs" as many more mines as it shows minus the mines already beside it, among its
+undecided neighbours. `focus` holds the cells changed since a technique last found nothing, so
+only the numbers beside them are read again.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterable, Iterator
+
+from grader.genres.minesweeper import (B_MINE, B_SAFE, FREE, MINE, SAFE, MinesPuzzle, mine_totals,
+                                       number_counts)
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import BRANCH_BUDGETS, branch_deduction, register_probing
+from grader.steps import Deduction
+
+GENRE = "minesweeper"
+CASES_MAX = 10          # a number with at most this many ways to place its mines is split on
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def numbers_to_check(puzzle: MinesPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    return puzzle.numbers if focus is None else puzzle.numbers_near(focus)
+
+
+def open_numbers(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[int, int, list[int]]]:
+    """(number cell, mines it still needs, its undecided neighbours) for numbers with work left."""
+    for i in numbers_to_check(puzzle, focus):
+        mines, free = number_counts(puzzle, state, i)
+        if free:
+            yield i, puzzle.board[i] - mines, free
+
+
+def cells(puzzle: MinesPuzzle, vs: Iterable[int]) -> list:
+    return [puzzle.cell(v) for v in sorted(vs)]
+
+
+def settle(state: State, safe: Iterable[int] = (), mines: Iterable[int] = ()) -> dict[int, int]:
+    out = {v: SAFE for v in safe}
+    out.update({v: MINE for v in mines})
+    return out
+
+
+def outcome(puzzle: MinesPuzzle, safe: Iterable[int] = (), mines: Iterable[int] = ()) -> str:
+    parts = []
+    safe, mines = sorted(safe), sorted(mines)
+    if mines:
+        parts.append(f"{_names(puzzle, mines)} {'holds a mine' if len(mines) == 1 else 'hold mines'}")
+    if safe:
+        parts.append(f"{_names(puzzle, safe)} {'is safe' if len(safe) == 1 else 'are safe'}")
+    return " and ".join(parts)
+
+
+def _names(puzzle: MinesPuzzle, vs: list[int]) -> str:
+    from grader.explain import phrase_list
+    return phrase_list(puzzle.cell(v) for v in vs)
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="minesweeper.broken-number", name="A number that cannot be met", genre=GENRE, level=1,
+           order=0,
+           template="The {n} at {cell} {problem}.",
+           nudge="Count the mines around the {n} at {cell}.",
+           catalogue="")
+def broken_number(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in numbers_to_check(puzzle, focus):
+        n = puzzle.board[i]
+        mines, free = number_counts(puzzle, state, i)
+        if mines > n or mines + len(free) < n:
+            problem = (f"already touches {mines} mines" if mines > n
+                       else f"can touch at most {mines + len(free)} mines")
+            yield Deduction.build(state, keep={puzzle.around[i][0]: 0}, cells=[puzzle.cell(i)],
+                                  params={"n": n, "cell": puzzle.cell(i), "problem": problem})
+            return
+
+
+@heuristic(id="minesweeper.number-satisfied", name="A number with all its mines", genre=GENRE, level=1,
+           order=1,
+           template="The {n} at {cell} already touches {mines}, so {outcome}.",
+           nudge="Count the mines around the {n} at {cell}.",
+           catalogue="if the rest of the cells around a number can only be filled in one way, do it "
+                     "(the rest must be empty)")
+def number_satisfied(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i, need, free in open_numbers(puzzle, state, focus):
+        if need == 0:
+            n = puzzle.board[i]
+            yield Deduction.build(state, put=settle(state, safe=free), cells=[puzzle.cell(i)],
+                                  params={"n": n, "cell": puzzle.cell(i), "mines": plural(n, "mine"),
+                                          "outcome": outcome(puzzle, safe=free)})
+
+
+@heuristic(id="minesweeper.number-needs-all", name="A number needs every covered neighbour",
+           genre=GENRE, level=1, order=2,
+           template="The {n} at {cell} still needs {need} and has exactly that many covered "
+                    "neighbours, so {outcome}.",
+           nudge="Count the covered cells around the {n} at {cell}.",
+           catalogue="if the rest of the cells around a number can only be filled in one way, do it "
+                     "(the rest must be bomb)")
+def number_needs_all(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i, need, free in open_numbers(puzzle, state, focus):
+        if 0 < need == len(free):
+            yield Deduction.build(state, put=settle(state, mines=free), cells=[puzzle.cell(i)],
+                                  params={"n": puzzle.board[i], "cell": puzzle.cell(i),
+                                          "need": plural(need, "more mine"),
+                                          "outcome": outcome(puzzle, mines=free)})
+
+
+@heuristic(id="minesweeper.no-mines-left", name="Every mine is found", genre=GENRE, level=1, order=3,
+           template="All {total} mines are found, so {count} {outcome}.",
+           nudge="How many mines are still hidden?",
+           catalogue="if there are 0 mines left, the rest of the cells must be empty")
+def no_mines_left(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if puzzle.total is None:
+        return
+    mines, free = mine_totals(puzzle, state)
+    if free and mines == puzzle.total:
+        yield Deduction.build(state, put=settle(state, safe=free),
+                              params={"total": puzzle.total, "count": "the remaining covered cells",
+                                      "outcome": f"({_names(puzzle, free)}) are safe"})
+
+
+@heuristic(id="minesweeper.all-left-are-mines", name="As many cells as mines left", genre=GENRE,
+           level=1, order=4,
+           template="{left} of the {total} mines are still hidden and exactly {left} covered cells "
+                    "remain, so {outcome}.",
+           nudge="Compare the mines left with the covered cells left.",
+           catalogue="if there are n mines left and n unfilled cells, the rest must be mine")
+def all_left_are_mines(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if puzzle.total is None:
+        return
+    mines, free = mine_totals(puzzle, state)
+    if free and puzzle.total - mines == len(free):
+        yield Deduction.build(state, put=settle(state, mines=free),
+                              params={"left": puzzle.total - mines, "total": puzzle.total,
+                                      "outcome": outcome(puzzle, mines=free)})
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+def pairs(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[tuple[int, int, set[int]],
+                                                                        tuple[int, int, set[int]]]]:
+    """Pairs of numbers with work left whose covered cells overlap, each as (cell, need, free)."""
+    info = {}
+
+    def get(i: int):
+        if i not in info:
+            mines, free = number_counts(puzzle, state, i)
+            info[i] = (i, puzzle.board[i] - mines, set(free))
+        return info[i]
+    for i in numbers_to_check(puzzle, focus):
+        a = get(i)
+        if not a[2]:
+            continue
+        for j in puzzle.nearby_numbers[i]:
+            b = get(j)
+            if b[2] and a[2] & b[2]:
+                yield a, b
+
+
+@heuristic(id="minesweeper.subset", name="One number's cells inside another's", genre=GENRE, level=2,
+           order=1,
+           template="The {n1} at {a} needs {need1} among {cells1}, all of which also touch the {n2} "
+                    "at {b}; it needs {need2}, so its other cells hold {extra}: {outcome}.",
+           nudge="Compare the {n1} at {a} with the {n2} at {b}.",
+           catalogue="")
+def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, focus):
+        if not fa < fb:
+            continue
+        rest, diff = fb - fa, need_b - need_a
+        if diff == 0:
+            put, out = settle(state, safe=rest), outcome(puzzle, safe=rest)
+        elif diff == len(rest):
+            put, out = settle(state, mines=rest), outcome(puzzle, mines=rest)
+        else:
+            continue
+        d = Deduction.build(state, put=put, cells=[puzzle.cell(a), puzzle.cell(b)], region=sorted(fa),
+                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": plural(need_a, "mine"),
+                                    "cells1": cells(puzzle, fa), "n2": puzzle.board[b], "b": puzzle.cell(b),
+                                    "need2": plural(need_b, "mine"), "extra": plural(diff, "mine"),
+                                    "outcome": out})
+        if d:
+            yield d
+
+
+@heuristic(id="minesweeper.overlap", name="Two overlapping numbers", genre=GENRE, level=2, order=2,
+           template="The {n1} at {a} needs {need1} and the {n2} at {b} needs {need2}; they share "
+                    "{shared}, which hold {between}; so {outcome}.",
+           nudge="What can the cells shared by the {n1} at {a} and the {n2} at {b} hold?",
+           catalogue="")
+def overlap(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, focus):
+        shared, only_a, only_b = fa & fb, fa - fb, fb - fa
+        lo = max(need_a - len(only_a), need_b - len(only_b), 0)
+        hi = min(need_a, need_b, len(shared))
+        if lo > hi:
+            continue
+        safe, mines = set(), set()
+        for need, own in ((need_a, only_a), (need_b, only_b)):
+            if own and need - lo == 0:
+                safe |= own
+            elif own and need - hi == len(own):
+                mines |= own
+        if not safe and not mines:
+            continue
+        between = plural(lo, "mine") if lo == hi else f"between {lo} and {hi} mines"
+        d = Deduction.build(state, put=settle(state, safe, mines), cells=[puzzle.cell(a), puzzle.cell(b)],
+                            region=sorted(shared),
+                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": plural(need_a, "mine"),
+                                    "n2": puzzle.board[b], "b": puzzle.cell(b), "need2": plural(need_b, "mine"),
+                                    "shared": cells(puzzle, shared), "between": between,
+                                    "outcome": outcome(puzzle, safe, mines)})
+        if d:
+            yield d
+
+
+def legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, free: list[int]
+                       ) -> tuple[int, list[frozenset[int]], list[int]]:
+    """Every way to place a number's missing mines that the numbers sharing its cells allow:
+    (all ways, the legal ones, the neighbours that were checked)."""
+    others = []
+    for j in puzzle.nearby_numbers[i]:
+        mines, fj = number_counts(puzzle, state, j)
+        if fj:
+            others.append((j, puzzle.board[j] - mines, set(fj)))
+    fset = set(free)
+    legal, ways = [], 0
+    for combo in combinations(free, need):
+        ways += 1
+        chosen = set(combo)
+        ok = True
+        for j, need_j, fj in others:
+            placed = len(chosen & fj)
+            if placed > need_j or placed + len(fj - fset) < need_j:
+                ok = False
+                break
+        if ok:
+            legal.append(frozenset(chosen))
+    return ways, legal, [j for j, _, _ in others]
+
+
+@heuristic(id="minesweeper.combinations", name="Every way around a number", genre=GENRE, level=2,
+           order=3,
+           template="Of the {ways} ways to place {need} around the {n} at {cell}, only {legal} "
+                    "agree with the numbers nearby; in every one of them {outcome}.",
+           nudge="Try each way to place the mines around the {n} at {cell}.",
+           catalogue="try all combinations of placing the mines around a number. reject those "
+                     "combinations that violate other numbers within a 5x5 area around the current "
+                     "number. then take intersection of all legal combinations.")
+def combinations_around(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    seen = set()
+    targets = numbers_to_check(puzzle, focus) if focus is None else sorted(
+        {m for i in puzzle.numbers_near(focus) for m in (i, *puzzle.nearby_numbers[i])})
+    for i in targets:
+        if i in seen:
+            continue
+        seen.add(i)
+        mines, free = number_counts(puzzle, state, i)
+        need = puzzle.board[i] - mines
+        if not free or not 0 < need < len(free):
+            continue
+        ways, legal, others = legal_combinations(puzzle, state, i, need, free)
+        if not legal:
+            continue
+        always = frozenset.intersection(*legal)
+        never = set(free) - frozenset.union(*legal)
+        if always or never:
+            yield Deduction.build(state, put=settle(state, never, always), cells=[puzzle.cell(i)],
+                                  region=free, premises=[],
+                                  params={"ways": ways, "need": plural(need, "mine"), "n": puzzle.board[i],
+                                          "cell": puzzle.cell(i),
+                                          "legal": "one" if len(legal) == 1 else str(len(legal)),
+                                          "outcome": outcome(puzzle, never, always)})
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+@heuristic(id="minesweeper.mine-count-regions", name="Counting mines across the board", genre=GENRE,
+           level=4, order=1,
+           template="{left} mines are still hidden; the numbers at {numbers} need {need} among cells "
+                    "they do not share, so the other covered cells hold {rest}: {outcome}.",
+           nudge="Add up the mines the numbers still need and compare with the mines left.",
+           catalogue="")
+def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if puzzle.total is None:
+        return
+    mines, free = mine_totals(puzzle, state)
+    left = puzzle.total - mines
+    groups = []
+    for i in puzzle.numbers:
+        m, f = number_counts(puzzle, state, i)
+        if f:
+            groups.append((puzzle.board[i] - m, len(f), i, set(f)))
+    # disjoint numbers, those needing the most mines per cell first
+    groups.sort(key=lambda g: (-g[0] / g[1], g[2]))
+    used: set[int] = set()
+    chosen = []
+    for need, _, i, f in groups:
+        if not f & used:
+            used |= f
+            chosen.append((i, need))
+    outside = [v for v in free if v not in used]
+    need = sum(n for _, n in chosen)
+    if not outside or not chosen:
+        return
+    rest = left - need
+    if rest == 0:
+        put, out = settle(state, safe=outside), outcome(puzzle, safe=outside)
+    elif rest == len(outside):
+        put, out = settle(state, mines=outside), outcome(puzzle, mines=outside)
+    else:
+        return
+    yield Deduction.build(state, put=put, cells=[puzzle.cell(i) for i, _ in chosen], region=sorted(used),
+                          params={"left": left, "numbers": cells(puzzle, [i for i, _ in chosen]),
+                                  "need": plural(need, "mine"), "rest": plural(rest, "mine"),
+                                  "outcome": out})
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+@heuristic(id="minesweeper.number-cases", name="Every way around a number, followed through",
+           genre=GENRE, level=5, order=80,
+           template="The {n} at {cell} can place its mines in {cases} ways. Following each one "
+                    "with easier steps: {outcome}.",
+           nudge="Follow each way to place the mines around the {n} at {cell}.",
+           catalogue="try all ways of placing mines around a number, then do greedy and apply "
+                     "intersection or reach contradiction")
+def number_cases(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    options = []
+    for i, need, free in open_numbers(puzzle, state, None):
+        if 0 < need < len(free):
+            ways, legal, _ = legal_combinations(puzzle, state, i, need, free)
+            if 2 <= len(legal) <= CASES_MAX:
+                options.append((len(legal), i, free, legal))
+    options.sort(key=lambda o: (o[0], o[1]))
+    for steps in BRANCH_BUDGETS:          # short look-aheads first: they read best and cost least
+        for _, i, free, legal in options:
+            assumptions = []
+            for combo in legal:
+                cands = list(state.cands)
+                for v in free:
+                    cands[v] = B_MINE if v in combo else B_SAFE
+                assumptions.append((f"mines at {_names(puzzle, sorted(combo))}", State(tuple(cands)), free))
+            d = branch_deduction(puzzle, state, assumptions, max_steps=steps)
+            if d is not None:
+                yield Deduction(d.removals, {**d.params, "n": puzzle.board[i], "cell": puzzle.cell(i)},
+                                cells=(puzzle.cell(i),), region=tuple(free), detail=d.detail)
+                return
+
+
+def frontier(puzzle: MinesPuzzle, state: State) -> list[int]:
+    """Covered cells beside a number (the rest only matter through the mine count)."""
+    near = {u for i in puzzle.numbers for u in puzzle.around[i] if state.cands[u] == FREE}
+    if puzzle.total is not None and not near:
+        return [u for u in puzzle.unknowns if state.cands[u] == FREE]
+    return sorted(near)
+
+
+trial_and_error = register_probing(GENRE, order=90, candidates=frontier)
+
+__all__ = ["B_MINE", "B_SAFE"]

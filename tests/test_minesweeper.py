@@ -1,0 +1,255 @@
+"""Minesweeper: each technique fires where it should (with what it finds) and not elsewhere;
+every deduction agrees with the unique solution on real puzzles; the formats (Tatham Mines
+unmasking and opening included) read what FORMATS.md says and bad input gives one line."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.engine import Solver
+from grader.errors import InputError, Source
+from grader.formats import from_record, load
+from grader.formats.janko import Record
+from grader.genres import get
+from grader.genres.minesweeper import UNKNOWN, MinesPuzzle, decode_layout, unmask
+from grader.heuristic import REGISTRY
+from grader.steps import Status
+from support import (CORPUS, ROOT, assert_all_sound, assert_sound_path, decided_by, fires, janko,
+                     native, random_partial, reference)
+
+MINES = get("minesweeper")
+
+
+def puzzle(grid: str, total: int | None = None):
+    head = "genre: minesweeper\n" + (f"mines: {total}\n" if total is not None else "")
+    return native(head + "grid: |\n" + "".join(f"  {row}\n" for row in grid.strip().split("/")))
+
+
+def marks(p, grid: str):
+    return MINES.parse_marks(p, grid.replace("/", "\n"), Source("<marks>"))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or MINES.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+# Unique, but the levels up to 4 get stuck on it (found by a random search).
+DEEP = puzzle(". . 2 . 1/. 2 . . ./. . 4 . 3/2 . . 3 .")
+
+
+# --- level 1 -------------------------------------------------------------------------------
+
+def test_broken_number():
+    p = puzzle(". 1 ./. . .")
+    assert fires("minesweeper.broken-number", p, marks(p, "* 1 */. . ."))[0].params["problem"] == \
+        "already touches 2 mines"
+    assert fires("minesweeper.broken-number", p) == []
+
+
+def test_number_satisfied():
+    p = puzzle(". 1 ./. . .")
+    assert found("minesweeper.number-satisfied", p, marks(p, "* 1 ./. . .")) == {
+        "r1c3": "is safe", "r2c1": "is safe", "r2c2": "is safe", "r2c3": "is safe"}
+    assert found("minesweeper.number-satisfied", p) == {}
+    assert set(found("minesweeper.number-satisfied", puzzle("0 ./. ."))) == {"r1c2", "r2c1", "r2c2"}
+
+
+def test_number_needs_all():
+    assert found("minesweeper.number-needs-all", puzzle("3 ./. .")) == {
+        "r1c2": "holds a mine", "r2c1": "holds a mine", "r2c2": "holds a mine"}
+    assert found("minesweeper.number-needs-all", puzzle("2 ./. .")) == {}
+
+
+def test_mine_count():
+    p = puzzle("1 . ./. . .", total=1)
+    s = marks(p, "1 * ./. . .")
+    assert found("minesweeper.no-mines-left", p, s) == {"r1c3": "is safe", "r2c1": "is safe",
+                                                        "r2c2": "is safe", "r2c3": "is safe"}
+    assert found("minesweeper.no-mines-left", p) == {}
+    full = puzzle("? . ./. . .", total=5)
+    assert len(found("minesweeper.all-left-are-mines", full)) == 5
+    assert found("minesweeper.all-left-are-mines", p) == {}
+    assert found("minesweeper.no-mines-left", puzzle("1 ./. .")) == {}     # no total given
+
+
+# --- level 2 -------------------------------------------------------------------------------
+
+def test_subset():
+    p = puzzle(". . ./1 1 1")
+    assert found("minesweeper.subset", p) == {"r1c1": "is safe", "r1c3": "is safe"}
+    assert found("minesweeper.subset", puzzle(". ./1 1")) == {}
+
+
+def test_overlap():
+    p = puzzle(". . . ./? 1 2 ?")
+    assert found("minesweeper.overlap", p) == {"r1c1": "is safe", "r1c4": "holds a mine"}
+    assert found("minesweeper.overlap", puzzle(". . . ./? 1 1 ?")) == {}
+
+
+def test_combinations():
+    p = puzzle(". . ./1 1 1")
+    assert found("minesweeper.combinations", p) == {"r1c1": "is safe", "r1c2": "holds a mine", "r1c3": "is safe"}
+    assert found("minesweeper.combinations", puzzle(". ./1 1")) == {}
+
+
+# --- level 4 -------------------------------------------------------------------------------
+
+def test_mine_count_regions():
+    p = puzzle("1 . . ./. . . .", total=1)
+    assert found("minesweeper.mine-count-regions", p) == {
+        "r1c3": "is safe", "r1c4": "is safe", "r2c3": "is safe", "r2c4": "is safe"}
+    assert found("minesweeper.mine-count-regions", puzzle("1 . . ./. . . .", total=2)) == {}
+    assert found("minesweeper.mine-count-regions", puzzle("1 . . ./. . . .")) == {}
+
+
+# --- level 5 -------------------------------------------------------------------------------
+
+def test_deep_puzzle_needs_level_5():
+    stuck = Solver(DEEP, max_level=4).solve()
+    assert stuck.status is Status.STUCK
+    solution = reference(DEEP)
+    for hid in ("minesweeper.number-cases", "minesweeper.trial-and-error"):
+        got = fires(hid, DEEP, stuck.final)
+        assert got, hid
+        for d in got:
+            assert not any(mask & solution.cands[v] for v, mask in d.removals)
+    assert Solver(DEEP).solve().status is Status.SOLVED
+
+
+def test_level_5_finds_nothing_without_a_unique_answer():
+    p = puzzle(". ./1 1")                  # the mine may be either cell
+    assert fires("minesweeper.number-cases", p) == []
+    assert fires("minesweeper.trial-and-error", p) == []
+
+
+# --- soundness on real puzzles --------------------------------------------------------------
+
+def test_sound_on_janko_sample():
+    for p in janko("minesweeper", 8, seed=2, max_cells=100):
+        assert assert_sound_path(p) is Status.SOLVED
+
+
+def test_every_heuristic_sound_from_random_partial_states():
+    rng = random.Random(4)
+    for p in janko("minesweeper", 4, seed=9, max_cells=100) + [DEEP]:
+        sol = reference(p)
+        for _ in range(4):
+            state = random_partial(p, sol, rng, rng.choice((0.1, 0.3, 0.6)))
+            for h in REGISTRY.for_genre("minesweeper", 4):
+                assert_all_sound(h, p, state, sol)
+
+
+def test_tatham_corpus_solves():
+    files = sorted((CORPUS / "minesweeper").glob("*.yaml"))
+    assert files
+    for f in files:
+        p = load(str(f))
+        trace = Solver(p).solve()
+        assert trace.status is Status.SOLVED, f
+        assert MINES.solution_from_state(p, trace.final) == p.solution
+
+
+# --- Simon Tatham's Mines --------------------------------------------------------------------
+
+def test_unmask_test_vector():
+    # FORMATS.md: the 28-bit 1234567 masks to 07FA650
+    data = bytearray(bytes.fromhex("07FA6500"))
+    assert unmask(data, 28).hex() == "12345670"
+
+
+def test_tatham_example_layout_and_opening():
+    layout = decode_layout(6, 6, "b2f9ec1b1", True, Source("<id>"))
+    assert [i for i, m in enumerate(layout) if m] == [3, 11, 12, 15, 17, 19, 30]
+    p = load("6x6:5,4,mb2f9ec1b1", "minesweeper")
+    assert p.total == 7 and p.solution == frozenset({3, 11, 12, 15, 17, 19, 30})
+    # the opening of FORMATS.md is revealed, and more only where our techniques proved it safe
+    opening = {(3, 2): 2, (3, 3): 1, (3, 4): 2, (3, 5): 1, (4, 1): 2, (4, 2): 1, (4, 3): 0, (5, 1): 1}
+    for (r, c), n in opening.items():
+        assert p.board[r * 6 + c] == n
+    assert Solver(p).solve().status is Status.SOLVED
+    assert reference(p) == MINES.solution_state(p)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("6x6:r6,u,abcdef", "cannot be imported"),
+    ("6x6:mb2f9ec1b1", "no first click"),
+    ("6x6:9,4,mb2f9ec1b1", "outside"),
+    ("6x6:5,4,mb2f9", "hex digits"),
+    ("6x6n8:5,4,mb2f9ec1b1", "the params say 8 mines but the layout has 7"),
+    ("6x6:0,2,u101950020", "is a mine"),
+])
+def test_bad_tatham(spec, message):
+    with pytest.raises(InputError) as exc:
+        load(spec, "minesweeper")
+    assert message in str(exc.value)
+
+
+# --- other formats ---------------------------------------------------------------------------
+
+def test_puzzlink_example():
+    p = load("https://puzz.link/p?mines/5/5/g2m13l13g0j")
+    assert MINES.render_text(p).replace(" ", "").splitlines() == [".2...", "....1", "3....", "..13.", "0...."]
+    sol = reference(p)
+    assert MINES.render_text(p, sol).replace("+", ".").replace(" ", "").splitlines() == [
+        ".2...", "**..1", "3*..*", "..13*", "0...*"]
+
+
+def test_janko_record_with_void_and_total():
+    src = Source("t.jsonl:1")
+    rec = {"rows": 2, "cols": 3, "mines": 1, "problem": [["1", "-", "x"], ["1", "1", "1"]],
+           "solution": [["-", "x", "-"], ["-", "-", "."]]}
+    p = from_record(Record("minesweeper/1", "Minesweeper", rec, src))
+    assert p.total == 1 and p.board[2] != UNKNOWN and p.solution == frozenset({1})
+    assert reference(p) == MINES.solution_state(p)
+
+
+def test_native_round_trip():
+    from grader.formats.native import dump
+    p = load(str(sorted((CORPUS / "minesweeper").glob("*.yaml"))[0]))
+    again = native(dump(MINES.to_native(p)))
+    assert (again.board, again.total, again.solution) == (p.board, p.total, p.solution)
+
+
+@pytest.mark.parametrize("text, message, where", [
+    ("genre: minesweeper\ngrid: |\n  . 9\n", "9 is not a Minesweeper number", (3, 5)),
+    ("genre: minesweeper\ngrid: |\n  . z\n", "unexpected 'z'", (3, 5)),
+    ("genre: minesweeper\nmines: 5\ngrid: |\n  . 1\n", "5 mines do not fit in 1 unknown cells", (2, None)),
+    ("genre: minesweeper\nmines: lots\ngrid: |\n  . 1\n", "'mines' must be a whole number", (2, None)),
+])
+def test_bad_native(text, message, where):
+    with pytest.raises(InputError) as exc:
+        native(text, "bad.yaml")
+    assert message in str(exc.value)
+    assert (exc.value.line, exc.value.column) == where
+
+
+def test_bad_janko_and_puzzlink():
+    src = Source("t.jsonl:1")
+    with pytest.raises(InputError, match="above 8"):
+        from_record(Record("minesweeper/1", "Minesweeper", {"size": 1, "problem": [["9"]]}, src))
+    with pytest.raises(InputError, match="above 8"):
+        load("https://puzz.link/p?mines/2/1/9g")
+
+
+def test_cli_bad_input_exit_2(tmp_path: Path):
+    f = tmp_path / "bad.yaml"
+    f.write_text("genre: minesweeper\ngrid: |\n  . 9\n")
+    out = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(f)], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and "bad.yaml:3:5" in out.stderr
+
+
+def test_render_and_violations():
+    p = load("https://puzz.link/p?mines/5/5/g2m13l13g0j")
+    sol = reference(p)
+    assert "hl-target" in MINES.render_svg(p, sol, [("target", [0])])
+    assert MINES.violations(p, sol) == []
+    s = marks(p, "* 2 * . ./* . . . 1/3 . . . ./. . 1 3 ./0 . . . .")
+    assert any("the 2 at r1c2 touches 3 mines" in v.message for v in MINES.violations(p, s))
+    assert isinstance(p, MinesPuzzle)
