@@ -167,21 +167,22 @@ class Arrows(Genre):
             nums.append(cell[1])
         return dirs, nums
 
-    def _make(self, rows: int, cols: int, dirs: list, nums: list, solution: list | None,
-              meta: Meta, src: Source, at: Token | None = None) -> ArrowsPuzzle:
-        line, col = (at.line, at.col) if at else (1, 1)
+    def _make(self, grid: Grid, dirs: list, nums: list, solution: list | None,
+              meta: Meta, src: Source) -> ArrowsPuzzle:
+        rows, cols = grid.height, grid.width
+        first = grid.rows[0][0]
         if max(rows, cols) > MAX_SIDE:
             raise src.error(f"the grid is {rows}x{cols}; numbers are single digits, so at most "
-                            f"{MAX_SIDE}x{MAX_SIDE}", line, col)
+                            f"{MAX_SIDE}x{MAX_SIDE}", first.line, first.col)
         n = max(rows, cols)
-        for i, v in enumerate(nums):
+        for (r, c, tok), v in zip(grid.cells(), nums):
             if v is not None and v >= n:
-                raise src.error(f"{Cell(*divmod(i, cols))} holds {v}, but a {rows}x{cols} grid "
-                                f"allows 0..{n - 1}", line, col)
+                raise src.error(f"{Cell(r, c)} holds {v}, but a {rows}x{cols} grid allows 0..{n - 1}",
+                                tok.line, tok.col)
         sol = None
         if solution is not None:
             if any(v is None for v in solution):
-                raise src.error("the solution leaves a cell without a number", line, col)
+                raise src.error("the solution leaves a cell without a number", first.line, first.col)
             sol = tuple(solution)
         return ArrowsPuzzle(rows=rows, cols=cols, dirs=tuple(dirs), givens=tuple(nums),
                             solution=sol, meta=meta)
@@ -195,8 +196,7 @@ class Arrows(Genre):
             expect_size(grid, sol, src)
             sdirs, solution = self._read_grid(sol, src)
             self._same_arrows(dirs, nums, sdirs, solution, sol, src)
-        return self._make(grid.height, grid.width, dirs, nums, solution, src.meta(), src,
-                          grid.rows[0][0])
+        return self._make(grid, dirs, nums, solution, src.meta(), src)
 
     def _same_arrows(self, dirs, nums, sdirs, snums, grid: Grid, src: Source) -> None:
         for (r, c, tok), d, g, sd, s in zip(grid.cells(), dirs, nums, sdirs, snums):
@@ -271,7 +271,7 @@ class Arrows(Genre):
                 label = None
         meta = Meta(origin=src.origin, label=None if label is None else str(label),
                     source="yazudo.app" if path.name == "puzzle.txt" else None)
-        return self._make(grid.height, grid.width, dirs, nums, solution, meta, src, grid.rows[0][0])
+        return self._make(grid, dirs, nums, solution, meta, src)
 
     def parse_marks(self, puzzle: ArrowsPuzzle, text_: str, src: Source) -> State:
         grid = self._boxed(text_, src) if self.sniff(text_) else parse_grid_text(text_, src, "marks")
