@@ -219,6 +219,16 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .generate import run
+    made = run(args)
+    if args.output:
+        Path(args.output).write_text(made["yaml"], encoding="utf-8")
+    _emit(args, {k: v for k, v in made.items()}, made["yaml"].rstrip() if not args.output
+          else f"{args.output}: level {made['level']}, {made['givens']} givens")
+    return OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="grader", description="Human-style difficulty grader and hint engine "
                                 "for pencil puzzles.")
@@ -286,6 +296,15 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--limit", type=int, help="at most this many puzzles per input")
     bm.add_argument("--max-seconds", type=float, default=60.0)
     bm.add_argument("--no-unique", action="store_true")
+    gen = command("generate", cmd_generate, "Make a new puzzle with a unique solution (arrows).",
+                  puzzle=False)
+    gen.add_argument("--genre", required=True)
+    gen.add_argument("--size", default="6x6", help="columns x rows, e.g. 6x6")
+    gen.add_argument("--arrows", choices=("straight", "diagonal"), default="straight")
+    gen.add_argument("--level", type=int, help="the level (1-5) the puzzle must need")
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--attempts", type=int, default=40)
+    gen.add_argument("-o", "--output", help="write the YAML here")
     return p
 
 

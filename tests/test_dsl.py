@@ -1,0 +1,257 @@
+"""The rule language: grammar, type checking when rules load, evaluation with witnesses,
+conclusions, the spec's examples, another genre's signature, and fuzzed rule text."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from grader.dsl import RuleFileError, RuleSyntaxError, compile_rules, load_rules, parse_conclusion, parse_condition
+from grader.dsl import ast
+from grader.dsl.ast import Type
+from grader.dsl.evaluate import Evaluator
+from grader.dsl.signature import Signature, Symbol
+from grader.formats import load_native
+from grader.genres import get
+from grader.heuristic import Registry
+from heuristics.arrows import SIGNATURE, ArrowsWorld
+
+ARROWS = get("arrows")
+
+SPEC_EXAMPLES = """
+oob:
+  name: An arrow pointing out of the grid has value 0
+  complexity: 1
+  condition: exists p (ahead(p) = 0)
+  conclusions:
+    - set(p, 0)
+pair:
+  name: Two arrows in a row pointing the same way
+  complexity: 2
+  condition: exists p,q,i (next(p) = q ^ dir(p) = dir(q) ^ val(q) = i)
+  conclusions:
+    - only(p, [i, i+1])
+room:
+  name: No higher than the arrows ahead
+  complexity: 1
+  condition: exists p,i (ahead(p) = i)
+  conclusions:
+    - exclude(p, >i)
+"""
+
+
+def puzzle(rows: str):
+    body = "".join(f"  {row.strip()}\n" for row in rows.strip().splitlines())
+    return load_native("genre: arrows\ngrid: |\n" + body, "<test>")
+
+
+def compiled(text: str):
+    registry = Registry()
+    hs = compile_rules(load_rules(text, SIGNATURE, "<rules>"), SIGNATURE, ArrowsWorld, "toy", registry)
+    return {h.id.split(".", 1)[1]: h for h in hs}
+
+
+def results(h, p, state=None):
+    state = state or ARROWS.initial_state(p)
+    after = state
+    for d in h.find(p, state):
+        after = d.apply(after)
+    return {ARROWS.var_name(p, v): [x for x in range(p.n) if after.cands[v] >> x & 1]
+            for v in state.diff(after)}
+
+
+# --- the spec's examples ---------------------------------------------------------------------
+
+def test_spec_examples_load_and_behave():
+    hs = compiled(SPEC_EXAMPLES)
+    assert [h.level for h in hs.values()] == [1, 2, 1]
+    p = puzzle("→. →. →1 ↑.")
+    assert results(hs["oob"], p) == {"r1c4": [0]}
+    assert results(hs["pair"], p) == {"r1c2": [1, 2]}
+    assert results(hs["room"], p) == {"r1c2": [0, 1, 2], "r1c4": [0]}
+
+
+def test_spec_full_example_parses():
+    f = parse_condition("exists p,q ((p != q ^ points_at(p, q)) -> forall i ((val(p) = i) -> val(q) = i))")
+    prefix, body = ast.existential_prefix(f)
+    assert [v.name for v in prefix] == ["p", "q"] and isinstance(body, ast.Implies)
+    assert str(parse_conclusion("exclude(p, >1)")) == "exclude(p, >1)"
+    assert str(parse_conclusion("only(p, [i, i+1, 2])")) == "only(p, [i, i+1, 2])"
+    assert str(parse_conclusion("exclude(q, i-2)")) == "exclude(q, i-2)"
+
+
+def test_grammar_shapes():
+    assert isinstance(parse_condition(""), ast.TrueF)
+    assert isinstance(parse_condition("   "), ast.TrueF)
+    f = parse_condition("exists p (val(p) = nil v val(p) = 0 v !(candidate(p, 1)))")
+    assert isinstance(f.body, ast.Or) and len(f.body.items) == 3
+    f = parse_condition("forall p (ahead(p) >= 0 ^ next(p) != OOB ^ behind(p) <= 3)")
+    assert isinstance(f.body, ast.And) and len(f.body.items) == 3
+    # mixing ^ and v needs parentheses
+    mixed = "exists p (val(p) = 1 ^ val(p) = 2 v val(p) = 3)"
+    with pytest.raises(RuleSyntaxError) as err:
+        parse_condition(mixed)
+    assert (err.value.line, err.value.column) == (1, mixed.index(" v ") + 2)
+    parse_condition("exists p ((val(p) = 1 ^ val(p) = 2) v val(p) = 3)")
+    # a quantifier is always followed by parentheses
+    with pytest.raises(RuleSyntaxError):
+        parse_condition("exists p val(p) = 1")
+
+
+# --- errors when rules load ------------------------------------------------------------------
+
+def rule_file(condition: str, conclusion: str = "set(p, 0)") -> str:
+    return (f"my-rule:\n  name: A rule\n  complexity: 2\n  condition: {condition}\n"
+            f"  conclusions:\n    - {conclusion}\n")
+
+
+def test_syntax_error_names_file_rule_line_column_and_expectation():
+    with pytest.raises(RuleFileError) as err:
+        load_rules(rule_file("exists p (ahead(p) = 0"), SIGNATURE, "rules/x.yaml")
+    message = str(err.value)
+    assert message.startswith("rules/x.yaml:4:") and "rule 'my-rule'" in message
+    assert "expected" in message and "')'" in message and "\n" not in message
+    with pytest.raises(RuleFileError) as err:
+        load_rules(rule_file("exists p (ahead(p) = 0)", "set(p 0)"), SIGNATURE, "r.yaml")
+    assert str(err.value).startswith("r.yaml:6:13:")
+
+
+@pytest.mark.parametrize("condition, conclusion, words", [
+    ("exists i (ahead(i) = 0)", "set(p, 0)", "argument 1 of ahead must be a position, but i is a number"),
+    ("exists p (foo(p) = 0)", "set(p, 0)", "unknown function or relation 'foo'"),
+    ("exists p (ahead(p, p) = 0)", "set(p, 0)", "ahead takes 1 argument, not 2"),
+    ("exists p (ahead(p) = 0)", "set(q, 0)", "variable 'q' in the conclusion is not bound"),
+    ("ahead(p) = 0", "set(p, 0)", "variable 'p' is not bound by any quantifier"),
+    ("exists p (dir(p) = 1)", "set(p, 0)", "cannot compare dir(p) (a direction) with 1 (a number)"),
+    ("exists p,q (p < q)", "set(p, 0)", "'<' compares numbers"),
+    ("exists p,q (points_at(p, q) = 1)", "set(p, 0)", "points_at is a relation"),
+    ("exists p (val(p))", "set(p, 0)", "val is a function"),
+    ("exists p (ahead(p) = 0)", "set(p, >0)", "set(p, d) takes a number"),
+    ("exists p (ahead(p) = 0)", "only(p, 1)", "takes a list"),
+    ("exists p (ahead(p) = 0)", "remove(p, 1)", "unknown conclusion 'remove'"),
+    ("exists p,i (ahead(p) = i)", "set(i, 0)", "must be a position"),
+])
+def test_type_errors_at_load(condition: str, conclusion: str, words: str):
+    with pytest.raises(RuleFileError) as err:
+        load_rules(rule_file(condition, conclusion), SIGNATURE, "t.yaml")
+    assert words in str(err.value) and "rule 'my-rule'" in str(err.value)
+    assert str(err.value).startswith("t.yaml:")
+
+
+def test_template_fields_must_be_witnesses():
+    text = rule_file("exists p (ahead(p) = 0)") + '  explanation: "{p} and {q}"\n'
+    with pytest.raises(RuleFileError) as err:
+        load_rules(text, SIGNATURE, "t.yaml")
+    assert "{q}" in str(err.value)
+
+
+def test_bad_rule_file_shapes():
+    for text, words in [("- a\n- b\n", "mapping of rule ids"),
+                        ("x:\n  name: X\n  complexity: 9\n  condition: ''\n  conclusions: [set(p, 0)]\n",
+                         "between 1 and 5"),
+                        ("x:\n  name: X\n  complexity: 1\n  condition: ''\n", "list of conclusions"),
+                        ("x:\n  name: X\n  complexity: 1\n  colour: red\n", "unknown key 'colour'"),
+                        ("x: [\n", "not valid YAML")]:
+        with pytest.raises(RuleFileError) as err:
+            load_rules(text, SIGNATURE, "bad.yaml")
+        assert words in str(err.value)
+
+
+def test_backtrack_rule_entries():
+    text = ("easy:\n  name: E\n  complexity: 1\n  condition: exists p (ahead(p) = 0)\n"
+            "  conclusions:\n    - set(p, 0)\n"
+            "trial:\n  name: Trial\n  type: BacktrackRule\n  complexity: 4\n  max_rule_complexity: 1\n"
+            "  depth: 5\n")
+    rules = load_rules(text, SIGNATURE)
+    assert rules[1].max_rule_complexity == 1 and rules[1].depth == 5
+    with pytest.raises(RuleFileError):
+        load_rules(text.replace("max_rule_complexity: 1", "max_rule_complexity: 4"), SIGNATURE)
+
+
+# --- evaluation --------------------------------------------------------------------------------
+
+def test_witnesses_fill_the_conclusions_and_contradictions_empty_the_cell():
+    hs = compiled(rule_file("exists p,q,i (points_at(p, q) ^ val(q) = i ^ val(p) = nil)", "set(p, i)"))
+    h = hs["my-rule"]
+    p = puzzle("→. →. →1 ↑.")
+    (first, *_) = h.find(p, ARROWS.initial_state(p))
+    assert first.params["p"].__str__() in ("r1c1", "r1c2") and first.params["i"] == 1
+    # a conclusion that contradicts the state: the cell is left with no value
+    p2 = puzzle("→. →2 →1 ↑.")
+    hs2 = compiled(rule_file("exists p,q,i (points_at(p, q) ^ val(q) = i ^ val(p) != nil)", "set(p, i)"))
+    d = next(iter(hs2["my-rule"].find(p2, ARROWS.initial_state(p2))))
+    assert d.apply(ARROWS.initial_state(p2)).broken
+
+
+def test_nil_and_oob_semantics():
+    p = puzzle("→. →1")
+    ev = Evaluator(SIGNATURE, ArrowsWorld(p, ARROWS.initial_state(p)))
+    holds = lambda text: ev.holds(parse_condition(text), {})   # noqa: E731
+    assert holds("exists p (val(p) = nil)")
+    assert not holds("exists p (val(p) = nil ^ val(p) < 5)")         # ordering with nil is false
+    assert holds("exists p (next(p) = OOB)")
+    assert holds("forall p (val(next(p)) = nil -> next(p) = OOB v val(next(p)) = nil)")
+    assert holds("exists p,q (between_free(p, q) = nil)")
+    assert holds("forall p (forall q (points_at(p, q) -> q != p))")
+    assert holds("")
+
+
+def test_another_genres_signature():
+    """The signature is a table: a toy 'line' genre with its own function and relation."""
+    class Line:
+        def positions(self):
+            return range(5)
+
+        def numbers(self):
+            return range(6)
+
+    sig = Signature.of(
+        Symbol("succ", (Type.POS,), Type.POS, lambda w, p: p + 1 if p < 4 else -1),
+        Symbol("before", (Type.POS, Type.POS), None, lambda w, p, q: p < q,
+               successors=lambda w, p: range(p + 1, 5)),
+        Symbol("index", (Type.POS,), Type.NUM, lambda w, p: p))
+    ev = Evaluator(sig, Line())
+    first = parse_condition("exists p (forall q (q != p -> before(p, q)))")
+    prefix, body = ast.existential_prefix(first)
+    assert [e["p"] for e in ev.solve(body, {})] == [0]
+    pairs = parse_condition("exists p,q,i (succ(p) = q ^ index(q) = i ^ i > 2)")
+    _, body = ast.existential_prefix(pairs)
+    assert sorted((e["p"], e["q"], e["i"]) for e in ev.solve(body, {})) == [(2, 3, 3), (3, 4, 4)]
+    with pytest.raises(RuleFileError):          # arrows functions are not in this signature
+        load_rules(rule_file("exists p (ahead(p) = 0)"), sig)
+
+
+# --- fuzzing -----------------------------------------------------------------------------------
+
+TOKENS = ["exists", "forall", "p", "q", "i", "j", ",", "(", ")", "^", "v", "!", "->", "=", "!=", "<",
+          ">=", "+", "-", "0", "3", "OOB", "nil", "val", "next", "points_at", "ahead", "candidate", " "]
+
+
+def _check_parse(text: str) -> None:
+    try:
+        parse_condition(text)
+    except RuleSyntaxError as exc:
+        assert exc.line >= 1 and exc.column >= 1 and "\n" not in exc.message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_parser_never_crashes_on_random_text(text: str):
+    _check_parse(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=25))
+def test_parser_never_crashes_on_random_tokens(tokens: list[str]):
+    _check_parse(" ".join(tokens))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=20), st.text(max_size=12))
+def test_rule_loader_only_raises_rule_file_errors(tokens: list[str], conclusion: str):
+    condition = " ".join(tokens).replace("'", "")
+    text = (f"r:\n  name: R\n  complexity: 1\n  condition: '{condition}'\n"
+            f"  conclusions:\n    - {conclusion!r}\n")
+    try:
+        load_rules(text, SIGNATURE, "f.yaml")
+    except RuleFileError as exc:
+        assert str(exc).startswith("f.yaml")
