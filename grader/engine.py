@@ -51,11 +51,14 @@ class Solver:
             i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
         steps: list[Step] = []
         status, reason = Status.STUCK, ""
+        # Kept up to date from each deduction's changes, so a step costs what it changes.
+        undecided = sum(1 for m in state.cands if m & (m - 1))
+        broken = 0 in state.cands
         while True:
-            if state.broken:
+            if broken:
                 status, reason = Status.CONTRADICTION, self._empty_reason(state)
                 break
-            if state.complete:
+            if not undecided:
                 broken = self.genre.violations(self.puzzle, state)
                 status = Status.CONTRADICTION if broken else Status.SOLVED
                 reason = broken[0].message if broken else ""
@@ -74,8 +77,14 @@ class Solver:
                 break
             h, d = found
             steps.append(Step(len(steps) + 1, h.info, d))
-            state = d.apply(state)
+            before, state = state, d.apply(state)
             changed = {v for v, _ in d.removals}
+            for v in changed:
+                old, new = before.cands[v], state.cands[v]
+                if not new:
+                    broken = True
+                elif old & (old - 1) and not new & (new - 1):
+                    undecided -= 1
             for p in pending.values():
                 if p is not None:
                     p |= changed

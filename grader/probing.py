@@ -17,7 +17,10 @@ from .heuristic import Heuristic, REGISTRY, heuristic
 from .model import Puzzle, State, values_of
 from .steps import Deduction, Status, Trace
 
-BRANCH_BUDGETS = (12, 400)     # steps per branch: a quick look first, then a long one
+# Passes over the candidates: (steps per branch, highest level used in the fill). A quick look
+# with the easy levels first finds the short refutations a reader can follow; the long pass
+# fills with everything below level 5.
+PASSES = ((12, 2), (400, 4))
 
 
 @attrs.frozen(eq=False)
@@ -63,7 +66,7 @@ def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State
 
 def branch_deduction(puzzle: Puzzle, state: State,
                      assumptions: Sequence[tuple[str, State, Iterable[int]]], *,
-                     max_level: int = 4, max_steps: int = BRANCH_BUDGETS[-1],
+                     max_level: int = 4, max_steps: int = PASSES[-1][0],
                      heuristics: Sequence[Heuristic] | None = None) -> Deduction | None:
     """Explore assumptions that together cover every possibility (for genre-specific
     level-5 heuristics: every way to fulfil a clue, to grow an island, ...). Refuted
@@ -88,9 +91,10 @@ def branch_deduction(puzzle: Puzzle, state: State,
 
 
 def probe_order(state: State, candidates: Iterable[int] | None = None) -> list[int]:
-    """Undecided variables, fewest candidates first (spec/solver-design.md), then in order."""
+    """Undecided variables, fewest candidates first (spec/solver-design.md); ties keep the
+    order given (a genre lists its most constrained variables first), else variable order."""
     vs = state.undecided() if candidates is None else [v for v in candidates if not state.decided(v)]
-    return sorted(vs, key=lambda v: (state.cands[v].bit_count(), v))
+    return sorted(vs, key=lambda v: state.cands[v].bit_count())
 
 
 def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
@@ -135,9 +139,9 @@ def register_probing(genre: str, *, id: str | None = None, name: str = "Trial an
     hid = id or f"{genre}.trial-and-error"
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
-        lower = [h for h in REGISTRY.for_genre(genre, max_level)]
         order_ = probe_order(state, candidates(puzzle, state) if candidates else None)
-        for steps in BRANCH_BUDGETS:
+        for steps, level in PASSES:
+            lower = REGISTRY.for_genre(genre, min(level, max_level))
             for var in order_:
                 d = probe_cell(puzzle, state, var, max_level, steps, lower)
                 if d is not None:

@@ -91,7 +91,7 @@ def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
 def only_one_lighter(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     for i in cells_to_check(puzzle, focus):
-        if state.cands[i] == B_EMPTY and i not in light.lit:
+        if state.cands[i] == B_EMPTY and not light.is_lit(i):
             sources = light.lighters(i)
             if len(sources) == 1:
                 s = sources[0]
@@ -107,7 +107,7 @@ def only_one_lighter(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[
 def isolated_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     for i in cells_to_check(puzzle, focus):
-        if state.cands[i] == FREE and i not in light.lit and light.lighters(i) == [i]:
+        if state.cands[i] == FREE and not light.is_lit(i) and light.lighters(i) == [i]:
             yield Deduction.build(state, put={i: BULB}, params={"cell": puzzle.cell(i)})
 
 
@@ -163,7 +163,7 @@ def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
 def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     for y in cells_to_check(puzzle, focus):
-        if y in light.lit:
+        if light.is_lit(y):
             continue
         sources = light.lighters(y)
         if len(sources) < 2:
@@ -324,6 +324,23 @@ def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iter
 
 # --- level 5 ------------------------------------------------------------------------------
 
+def most_constrained_first(puzzle: AkariPuzzle, state: State) -> list[int]:
+    """Cells beside unfinished walls and the few cells that can light a dark cell come first:
+    a person tries a hypothesis where the choice is narrow."""
+    light = lighting(puzzle, state)
+    rank: dict[int, int] = {}
+    for w in puzzle.numbered:
+        bulbs, free = wall_counts(puzzle, state, w)
+        for f in free:
+            rank[f] = min(rank.get(f, 9), len(free) - (puzzle.board[w] - bulbs))
+    for y in puzzle.whites:
+        if not light.is_lit(y):
+            sources = light.lighters(y)
+            for s_ in sources:
+                rank[s_] = min(rank.get(s_, 9), len(sources))
+    return sorted((x for x in puzzle.whites if state.cands[x] == FREE), key=lambda x: (rank.get(x, 9), x))
+
+
 trial_and_error = register_probing(
-    GENRE, catalogue="for a cell: assume that it has bulb, then fill in greedily; then assume it's "
+    GENRE, candidates=most_constrained_first, catalogue="for a cell: assume that it has bulb, then fill in greedily; then assume it's "
                      "empty; keep what both agree on, or drop an assumption that contradicts")

@@ -79,9 +79,9 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
         for item in janko.read_records(Path(file)):
             line = item.line if isinstance(item, InputError) else int(item.src.origin.rsplit(":", 1)[1])
             rid = None if isinstance(item, InputError) else item.id
-            if wanted == str(line) or wanted == rid or (rid and rid.endswith("/" + wanted)):
+            if wanted == (str(line) if wanted.isdigit() else rid):
                 return _record_or_raise(item)
-        raise InputError(file, f"no record '{wanted}' (give a line number or a record id)")
+        raise InputError(file, f"no record '{wanted}' (give a line number, or an id such as akari/001)")
     if path.is_file():
         return load_file(path, genre)
     if puzzlink.looks_like_url(spec):

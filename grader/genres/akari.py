@@ -101,19 +101,30 @@ class AkariPuzzle(Puzzle):
 
 
 class Lighting:
-    """Derived from a state once: which cells are lit, and which cells could still light each."""
+    """Derived from a state once: bulbs, lit cells, and which cells could still light a cell.
+
+    Whole-board facts are computed on first use; `is_lit` answers one cell from its lines of
+    sight, so techniques that look only near a change never pay for the whole board."""
 
     def __init__(self, puzzle: AkariPuzzle, state: State):
-        cands = state.cands
-        self.bulbs = [i for i in puzzle.whites if cands[i] == B_BULB]
+        self.puzzle, self.cands = puzzle, state.cands
+
+    @functools.cached_property
+    def bulbs(self) -> list[int]:
+        return [i for i in self.puzzle.whites if self.cands[i] == B_BULB]
+
+    @functools.cached_property
+    def lit(self) -> set[int]:
         lit = set(self.bulbs)
         for b in self.bulbs:
-            lit |= puzzle.sight[b]
-        self.lit = lit
-        self.puzzle, self.cands = puzzle, cands
+            lit |= self.puzzle.sight[b]
+        return lit
 
-    def can_be_bulb(self, i: int) -> bool:
-        return bool(self.cands[i] & B_BULB)
+    def is_lit(self, i: int) -> bool:
+        if "lit" in self.__dict__:
+            return i in self.lit
+        c = self.cands
+        return c[i] == B_BULB or any(c[j] == B_BULB for j in self.puzzle.sight[i])
 
     def lighters(self, i: int) -> list[int]:
         """Undecided cells that could light cell i (itself included)."""
@@ -173,7 +184,7 @@ class Akari(Genre):
                 out.append(Violation(f"the {n} at {puzzle.cell(w)} can no longer get {n} bulbs",
                                      (puzzle.cell(w),)))
         for i in puzzle.whites:
-            if i not in light.lit and not light.lighters(i):
+            if not light.is_lit(i) and not light.lighters(i):
                 out.append(Violation(f"no bulb can light {puzzle.cell(i)} any more", (puzzle.cell(i),)))
         return out
 
