@@ -2,8 +2,10 @@
 
 Puzzles are graded in worker processes (`--workers N`, default one per core) or on a Dask
 cluster (`--scheduler tcp://HOST:PORT`). Rows go to an SQLite file as they come (`--db`):
-run the same command again after a kill and it grades only what is missing. Each puzzle has
-a hard time limit; a worker that hangs or dies costs that puzzle only, recorded as its row.
+run the same command again after a kill and it grades only what is missing. Locally each
+puzzle has a hard time limit; a worker that hangs or dies costs that puzzle only, recorded as
+its row. On Dask the solver's own budget bounds a puzzle (a task cannot be killed there), and
+a task that kills its worker is recorded as that puzzle's error.
 """
 from __future__ import annotations
 
@@ -107,7 +109,10 @@ def _worker_main(conn: Any, settings: Settings) -> None:
             return
         if job is None:
             return
-        conn.send(grade_job(job, settings))
+        try:
+            conn.send(grade_job(job, settings))
+        except (BrokenPipeError, OSError):     # the batch was killed: nothing to report to
+            return
 
 
 class _Worker:
@@ -291,7 +296,8 @@ def run_batch(args: argparse.Namespace) -> int:
     stream_to = args.output or (None if (store or args.csv or args.jsonl) else "-")
     out = None if stream_to is None else sys.stdout if stream_to == "-" else \
         open(stream_to, "w", encoding="utf-8")
-    progress = Progress(len(todo), sys.stderr.isatty() and not args.no_progress)
+    on_screen = sys.stderr.isatty() and not (out is sys.stdout and sys.stdout.isatty())
+    progress = Progress(len(todo), on_screen and not args.no_progress)
     results: dict[int, Row] = {}
     order = deque(j.seq for j in todo)         # rows are written out in input order
 

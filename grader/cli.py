@@ -1,4 +1,4 @@
-"""grader: grade | solve | explain | hint | check | batch | render | genres | heuristics | benchmark
+"""grader: grade | solve | explain | hint | check | batch | report | render | genres | heuristics | benchmark
 
 Exit codes: 0 done (solved / unique); 1 a negative result (not solved by the techniques, no
 solution, several solutions, a hint found a mistake); 2 bad input or usage; 3 internal error.
