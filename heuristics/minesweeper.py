@@ -13,11 +13,12 @@ from grader.genres.minesweeper import (B_MINE, B_SAFE, FREE, MINE, SAFE, MinesPu
                                        number_counts)
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import BRANCH_BUDGETS, branch_deduction, register_probing
+from grader.probing import branch_deduction, register_probing
 from grader.steps import Deduction
 
 GENRE = "minesweeper"
 CASES_MAX = 10          # a number with at most this many ways to place its mines is split on
+LOOKAHEADS = (12, 400)   # steps per case: a quick look first, then a long one
 
 
 def plural(n: int, word: str) -> str:
@@ -339,7 +340,7 @@ def number_cases(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Dedu
             if 2 <= len(legal) <= CASES_MAX:
                 options.append((len(legal), i, free, legal))
     options.sort(key=lambda o: (o[0], o[1]))
-    for steps in BRANCH_BUDGETS:          # short look-aheads first: they read best and cost least
+    for steps in LOOKAHEADS:              # short look-aheads first: they read best and cost least
         for _, i, free, legal in options:
             assumptions = []
             for combo in legal:

@@ -13,12 +13,13 @@ from grader.genres.picross import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, Picro
                                    line_solver)
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import BRANCH_BUDGETS, branch_deduction, register_probing
+from grader.probing import branch_deduction, register_probing
 from grader.steps import Deduction
 from heuristics.common.lines import fill_of
 
 GENRE = "picross"
 LINE_CASES_MAX = 4        # a line with at most this many placements is worth splitting on
+LOOKAHEADS = (12, 400)    # steps per case: a quick look first, then a long one
 
 
 def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -41,10 +42,10 @@ def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list
     d = Deduction.build(state, keep=keep)
     if d is None:
         return None
-    return Deduction.build(state, keep=keep, premises=decided,
-                           region=[i for i in cells if i not in d.targets],
-                           params={"line": puzzle.line_name(line), "clue": puzzle.clue_text(line),
-                                   "outcome": describe_removals(puzzle, state, d.removals), **params})
+    targets = set(d.targets)
+    return Deduction(d.removals, {"line": puzzle.line_name(line), "clue": puzzle.clue_text(line),
+                                  "outcome": describe_removals(puzzle, state, d.removals), **params},
+                     tuple(decided), region=tuple(i for i in cells if i not in targets))
 
 
 # --- level 1 ------------------------------------------------------------------------------
@@ -82,7 +83,7 @@ def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
         solver = line_solver(puzzle, state, line)
-        if not puzzle.clues[line] or solver.count(2) != 1:
+        if not puzzle.clues[line] or not solver.settled:
             continue
         n = len(puzzle.lines[line])
         starts = tuple(s[0] for s in solver.starts)
@@ -176,7 +177,7 @@ def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
         if 2 <= count <= LINE_CASES_MAX:
             options.append((count, line))
     options.sort()
-    for steps in BRANCH_BUDGETS:          # short look-aheads first: they read best and cost least
+    for steps in LOOKAHEADS:              # short look-aheads first: they read best and cost least
         for count, line in options:
             cells, clue = puzzle.lines[line], puzzle.clues[line]
             assumptions = []

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common.lines import Line, minimum_length, runs
+from heuristics.common.lines import Line, minimum_length, runs, solve_line
 
 from ..errors import Source
 from ..formats import puzzlink, tatham
@@ -80,7 +80,7 @@ def line_cands(puzzle: PicrossPuzzle, state: State, line: int) -> list[int]:
 def line_solver(puzzle: PicrossPuzzle, state: State, line: int) -> Line:
     """The line solver's view of one line, computed once per state."""
     return state.derived(("picross.line", line),
-                         lambda: Line(line_cands(puzzle, state, line), puzzle.clues[line]))
+                         lambda: solve_line(tuple(line_cands(puzzle, state, line)), puzzle.clues[line]))
 
 
 def check_clues(rows: int, cols: int, row_clues: Sequence[Clue], col_clues: Sequence[Clue],
@@ -439,10 +439,13 @@ class Picross(Genre):
     # --- exact solver ------------------------------------------------------------------
     def asp_facts(self, puzzle: PicrossPuzzle) -> str:
         out = [f"width({puzzle.cols}).", f"height({puzzle.rows})."]
-        for r, clue in enumerate(puzzle.row_clues):
-            out += [f"rclue({r},{k},{n})." for k, n in enumerate(clue)]
-        for c, clue in enumerate(puzzle.col_clues):
-            out += [f"cclue({c},{k},{n})." for k, n in enumerate(clue)]
+        for kind, clues, length in (("rclue", puzzle.row_clues, puzzle.cols),
+                                    ("cclue", puzzle.col_clues, puzzle.rows)):
+            for line, clue in enumerate(clues):
+                for k, n in enumerate(clue):
+                    lo = minimum_length(clue[:k]) + (1 if k else 0)
+                    hi = length - minimum_length(clue[k:])
+                    out.append(f"{kind}({line},{k},{n},{lo},{hi}).")
         out += [f"given({i // puzzle.cols},{i % puzzle.cols},{v})." for i, v in puzzle.givens]
         return "\n".join(out)
 

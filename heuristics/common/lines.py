@@ -12,6 +12,7 @@ A 30-wide line with ten blocks costs a few thousand operations, however many sol
 """
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 EMPTY, FILLED = 0, 1
@@ -71,17 +72,29 @@ class Line:
                 if after:
                     ok_starts.append(s)
             self.starts.append(ok_starts)
-        self._pre, self._suf, self._cands = pre, suf, cands
+        self._cands = tuple(cands)
+        self._allowed = self._intersect(pre, suf) if self.solvable else None
 
     def allowed(self) -> list[int] | None:
         """The candidates each cell keeps over all solutions of the line; None if there is none."""
-        if not self.solvable:
-            return None
-        n, k, pre, suf, cands = self.n, len(self.clue), self._pre, self._suf, self._cands
+        return None if self._allowed is None else list(self._allowed)
+
+    @property
+    def settled(self) -> bool:
+        """The line has exactly one solution (every cell keeps a single candidate)."""
+        return self._allowed is not None and all(m in (E, F) for m in self._allowed)
+
+    def _intersect(self, pre, suf) -> list[int]:
+        n, k, cands = self.n, len(self.clue), self._cands
         out = [0] * n
+        # cell i can be empty when, for some j, blocks 0..j-1 fit before it and j.. after it
+        gaps = 0
+        for j in range(k + 1):
+            p_row, s_row = pre[j], suf[j]
+            gaps |= sum(1 << i for i in range(n) if p_row[i] and s_row[i + 1])
         for i in range(n):
-            if cands[i] & E and any(pre[j][i] and suf[j][i + 1] for j in range(k + 1)):
-                out[i] |= E
+            if gaps >> i & 1 and cands[i] & E:
+                out[i] = E
         diff = [0] * (n + 1)
         for j, starts in enumerate(self.starts):
             for s in starts:
@@ -139,6 +152,12 @@ class Line:
                 extend(j + 1, s + clue[j] + 1, acc + (s,))
         extend(0, 0, ())
         return out
+
+
+@functools.lru_cache(maxsize=20000)
+def solve_line(cands: tuple[int, ...], clue: tuple[int, ...]) -> Line:
+    """A Line, shared by every state in which this line holds the same candidates."""
+    return Line(cands, clue)
 
 
 def fill_of(n: int, clue: Sequence[int], starts: Sequence[int]) -> list[int]:
