@@ -29,6 +29,7 @@ class ArrowsWorld:
         self._seen = state.derived("arrows.seen", lambda: [None] * puzzle.size)
         self._free = state.derived("arrows.free", lambda: [None] * puzzle.size)
         self._reach = state.derived("arrows.reach", lambda: [None] * puzzle.size)
+        self._new = state.derived("arrows.new", lambda: [None] * puzzle.size)
 
     def positions(self) -> range:
         return range(self.puzzle.size)
@@ -56,6 +57,24 @@ class ArrowsWorld:
             for q in self.puzzle.rays[p]:
                 mask |= self.cands[q]
             got = self._reach[p] = mask.bit_count()
+        return got
+
+
+    def may_add(self, p: int) -> int:
+        """At most how many numbers the empty cells ahead of p can add to those it sees: no
+        more than the empty cells that can still hold an unseen number, nor than the unseen
+        numbers they can hold."""
+        got = self._new[p]
+        if got is None:
+            c = self.cands
+            seen = seen_values(self.puzzle, c, p)
+            cells, union = 0, 0
+            for q in self.puzzle.rays[p]:
+                m = c[q]
+                if m & (m - 1) and m & ~seen:
+                    cells += 1
+                    union |= m & ~seen
+            got = self._new[p] = min(cells, union.bit_count())
         return got
 
 
@@ -91,6 +110,8 @@ SIGNATURE = Signature.of(
     Symbol("dir", (POS,), DIR, lambda w, p: w.puzzle.dirs[p], "the direction of the arrow at p"),
     Symbol("reachable", (POS,), NUM, lambda w, p: w.reach(p),
            "how many different numbers the cells p points at can still hold between them"),
+    Symbol("may_add", (POS,), NUM, lambda w, p: w.may_add(p),
+           "at most how many numbers the empty cells p points at can add to those p sees"),
     # Every function of p reads only p and the cells p points at, so a change at a cell
     # matters to that cell and to the arrows pointing at it.
     affected=lambda w, changed: {x for c in changed for x in (c, *w.puzzle.watchers[c])},

@@ -135,6 +135,18 @@ def test_saturated():
     assert found("saturated", puzzle("→2 →1 →. →. ↑.")) == {}
 
 
+def test_new_number_ahead():
+    p = puzzle("→. →1 →. ↑.")
+    assert found("new-number-ahead", p, state(p, r1c3=[0, 2])) == {"r1c1": [2, 3], "r1c3": [2]}
+    assert found("new-number-ahead", puzzle("→. →1 ↑.")) == {}
+
+
+def test_room_for_new():
+    p = puzzle("→. →1 →. ←.")
+    assert found("room-for-new", p, state(p, r1c3=[1, 2], r1c4=[1, 2])) == {"r1c1": [0, 1, 2], "r1c3": [1]}
+    assert found("room-for-new", puzzle("→. ←.")) == {}
+
+
 def test_hungry():
     assert found("hungry", puzzle("→3 →1 →. →.")) == {"r1c3": [0, 2, 3], "r1c4": [0, 2, 3]}
     assert found("hungry", puzzle("→2 →1 →. →.")) == {}
