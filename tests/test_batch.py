@@ -237,7 +237,7 @@ def test_results_store_keeps_one_row_per_puzzle(tmp_path):
         assert store.rows() == [{"id": "p1", "status": "solved"}] and store.done() == {"p1"}
 
 
-def test_progress_bar_on_a_terminal_only(tmp_path):
+def test_progress_bar_on_a_terminal_only(tmp_path, capsys):
     screen = io.StringIO()
     bar = Progress(4, enabled=True, stream=screen)
     for _ in range(4):
@@ -245,7 +245,6 @@ def test_progress_bar_on_a_terminal_only(tmp_path):
     bar.finish()
     assert "4/4" in screen.getvalue() and "#" * 30 in screen.getvalue()
     folder = small_folder(tmp_path, 2)
-    piped = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(folder), "--no-unique"],
-                           cwd=ROOT, capture_output=True, text=True)
-    assert piped.returncode == 0 and piped.stderr == ""     # quiet in pipes
-    assert len(piped.stdout.splitlines()) == 2
+    assert main(["batch", str(folder), "--no-unique"]) == 0      # stderr is a pipe here
+    out, err = capsys.readouterr()
+    assert err == "" and len(out.splitlines()) == 2

@@ -16,7 +16,7 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def scheduler():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
                                        host="127.0.0.1", dashboard_address=None)
     try:
         yield cluster.scheduler_address
