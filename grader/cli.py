@@ -16,8 +16,8 @@ from typing import Any
 from . import exact
 from .engine import Budget, Solver
 from .errors import InputError, Source
-from .explain import describe_removals, sentence
-from .formats import iter_puzzles, load
+from .explain import sentence
+from .formats import load
 from .genres import all_genres, genre_of
 from .model import Puzzle
 from .steps import Status

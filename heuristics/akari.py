@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Iterator
 
-from grader.genres.akari import B_BULB, B_EMPTY, BULB, EMPTY, WHITE, AkariPuzzle, lighting, wall_counts
+from grader.genres.akari import B_BULB, B_EMPTY, BULB, EMPTY, AkariPuzzle, lighting, wall_counts
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import register_probing

@@ -16,10 +16,10 @@ from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import grid as janko_grid, size as janko_size
 from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
-from ..model import Cell, Meta, Puzzle, State, Violation
+from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
-from .base import Genre
+from .grid import GridPuzzle, MarkedCellsGenre
 
 EMPTY, BULB = 0, 1
 WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls
@@ -27,15 +27,10 @@ B_EMPTY, B_BULB = 1 << EMPTY, 1 << BULB
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class AkariPuzzle(Puzzle):
-    rows: int
-    cols: int
+class AkariPuzzle(GridPuzzle):
     board: tuple[int, ...]    # WHITE, WALL or the number on a wall, row-major
 
     genre = "akari"
-
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
 
     def is_white(self, i: int) -> bool:
         return self.board[i] == WHITE
@@ -47,15 +42,6 @@ class AkariPuzzle(Puzzle):
     @functools.cached_property
     def numbered(self) -> tuple[int, ...]:
         return tuple(i for i, b in enumerate(self.board) if b >= 0)
-
-    @functools.cached_property
-    def neighbours(self) -> tuple[tuple[int, ...], ...]:
-        out = []
-        for i in range(len(self.board)):
-            r, c = divmod(i, self.cols)
-            out.append(tuple(r2 * self.cols + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                             if 0 <= r2 < self.rows and 0 <= c2 < self.cols))
-        return tuple(out)
 
     @functools.cached_property
     def white_neighbours(self) -> tuple[tuple[int, ...], ...]:
@@ -151,7 +137,7 @@ def wall_counts(puzzle: AkariPuzzle, state: State, w: int) -> tuple[int, list[in
     return bulbs, free
 
 
-class Akari(Genre):
+class Akari(MarkedCellsGenre):
     name = "akari"
     title = "Akari (Light Up)"
     aliases = ("lightup", "light-up", "bijutsukan")
@@ -162,6 +148,7 @@ class Akari(Genre):
     has_tatham = True
     heuristics_module = "heuristics.akari"
     encoding = "akari.lp"
+    MARKED, UNMARKED, marked_atom, marked_key = BULB, EMPTY, "bulb", "bulbs"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: AkariPuzzle) -> State:
@@ -187,14 +174,6 @@ class Akari(Genre):
             if not light.is_lit(i) and not light.lighters(i):
                 out.append(Violation(f"no bulb can light {puzzle.cell(i)} any more", (puzzle.cell(i),)))
         return out
-
-    def solution_state(self, puzzle: AkariPuzzle) -> State | None:
-        if puzzle.solution is None:
-            return None
-        return State(tuple(B_BULB if i in puzzle.solution else B_EMPTY for i in range(len(puzzle.board))))
-
-    def solution_from_state(self, puzzle: AkariPuzzle, state: State) -> frozenset[int]:
-        return frozenset(i for i in puzzle.whites if state.cands[i] == B_BULB)
 
     # --- formats -----------------------------------------------------------------------
     def _board_from_grid(self, grid: Grid, src: Source) -> tuple[int, ...]:
@@ -357,13 +336,6 @@ class Akari(Genre):
                     out.append(f"clue({r},{c},{b}).")
         return "\n".join(out)
 
-    def state_from_model(self, puzzle: AkariPuzzle, atoms: Sequence[Any]) -> State:
-        bulbs = {a.arguments[0].number * puzzle.cols + a.arguments[1].number
-                 for a in atoms if a.name == "bulb"}
-        return State(tuple(B_BULB if i in bulbs else B_EMPTY for i in range(len(puzzle.board))))
-
-    def answer_json(self, puzzle: AkariPuzzle, state: State) -> Any:
-        return {"bulbs": [str(puzzle.cell(i)) for i in puzzle.whites if state.cands[i] == B_BULB]}
 
 
 GENRE = register(Akari())

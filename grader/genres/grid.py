@@ -1,0 +1,73 @@
+"""What grid genres share: a puzzle on rows x columns of cells, and, for genres whose answer is
+a set of marked cells (bulbs, shaded cells, walls, mines), the conversions between that set,
+a state, the exact solver's atoms and the answer formats."""
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar, Sequence
+
+import attrs
+
+from ..model import Cell, Puzzle, State
+from .base import Genre
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GridPuzzle(Puzzle):
+    rows: int
+    cols: int
+
+    def cell(self, i: int) -> Cell:
+        return Cell(*divmod(i, self.cols))
+
+    def index(self, r: int, c: int) -> int:
+        return r * self.cols + c
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    @functools.cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """Orthogonal neighbours of every cell, computed once."""
+        out = []
+        for i in range(self.size):
+            r, c = divmod(i, self.cols)
+            out.append(tuple(self.index(r2, c2) for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                             if 0 <= r2 < self.rows and 0 <= c2 < self.cols))
+        return tuple(out)
+
+
+class MarkedCellsGenre(Genre):
+    """A genre whose answer is the set of cells holding value MARKED (the other value being
+    UNMARKED): `puzzle.solution` is that frozenset of cell indices, and the exact solver shows
+    one atom `<marked_atom>(R,C)` per marked cell (0-based)."""
+    MARKED: ClassVar[int]
+    UNMARKED: ClassVar[int]
+    marked_atom: ClassVar[str]          # e.g. "bulb", "black", "wall", "mine"
+    marked_key: ClassVar[str]           # the JSON answer key, e.g. "bulbs"
+
+    def _states(self, puzzle: GridPuzzle, marked: Any) -> State:
+        on, off = 1 << self.MARKED, 1 << self.UNMARKED
+        return State(tuple(on if i in marked else off for i in range(puzzle.size)))
+
+    def solution_state(self, puzzle: GridPuzzle) -> State | None:
+        return None if puzzle.solution is None else self._states(puzzle, puzzle.solution)
+
+    def marked(self, puzzle: GridPuzzle, state: State) -> list[int]:
+        on = 1 << self.MARKED
+        return [i for i, m in enumerate(state.cands) if m == on]
+
+    def solution_from_state(self, puzzle: GridPuzzle, state: State) -> frozenset[int]:
+        return frozenset(self.marked(puzzle, state))
+
+    def state_from_model(self, puzzle: GridPuzzle, atoms: Sequence[Any]) -> State:
+        return self._states(puzzle, {puzzle.index(a.arguments[0].number, a.arguments[1].number)
+                                     for a in atoms if a.name == self.marked_atom})
+
+    def answer_json(self, puzzle: GridPuzzle, state: State) -> Any:
+        return {self.marked_key: [str(puzzle.cell(i)) for i in self.marked(puzzle, state)]}
+
+    def answer_asp(self, puzzle: GridPuzzle, state: State) -> str:
+        return "\n".join(f"{self.marked_atom}({i // puzzle.cols},{i % puzzle.cols})."
+                         for i in self.marked(puzzle, state))
