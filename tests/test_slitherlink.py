@@ -269,3 +269,13 @@ def test_clue_parity():
 def test_probing_registered(hid):
     from grader.heuristic import REGISTRY
     assert REGISTRY.get(hid).level == 5
+
+
+def test_corner_chain():
+    # 3, 2, 2, 3 on a diagonal: the corners carry "at least one" / "at most one" down the chain
+    p = grid(". . . . .", ". 3 . . .", ". . 2 . .", ". . . 2 .", ". . . . 3")
+    # the first corner it settles: the 3 in r2c2 takes both edges at its outer corner, so the
+    # other two edges at that dot are crossed
+    assert found("slitherlink.corner-chain", p) == {"r1c1|r1c2": "is crossed", "r1c1|r2c1": "is crossed"}
+    assert found("slitherlink.corner-chain", grid(". . . . .", ". 3 . . .", ". . 2 . .",
+                                                   ". . . . .", ". . . . .")) == {}

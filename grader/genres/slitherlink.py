@@ -126,6 +126,11 @@ class SlitherPuzzle(Puzzle):
                          edge_names=tuple(f"{self.vertex_terms[a]}-{self.vertex_terms[b]}"
                                           for a, b in self.ends))
 
+    @functools.cached_property
+    def angles(self) -> "Angles":
+        """Every corner of every cell: a dot where the cell has exactly two edges."""
+        return Angles.build(self)
+
     def edge_label(self, e: int) -> str:
         if not self.square:
             a, b = self.ends[e]
@@ -158,6 +163,46 @@ class SlitherPuzzle(Puzzle):
             return Cell(min(i, H - 1), j)
         i, j = divmod(e - (H + 1) * W, W + 1)
         return Cell(i, min(j, W - 1))
+
+
+@attrs.frozen
+class Angles:
+    """Corners of cells, for reasoning about the pair of edges a cell has at a dot.
+
+    pairs[i] = (dot, cell, (a, b)); at_dot[i]: the corner whose pair is the dot's other two
+    edges (the diagonal neighbour on a square grid), or -1; in_cell[i]: the corner of the
+    same cell whose pair is the cell's other edges (the opposite corner of a square), or -1."""
+    pairs: tuple[tuple[int, int, tuple[int, int]], ...]
+    at_dot: tuple[int, ...]
+    in_cell: tuple[int, ...]
+    dot_rest: tuple[tuple[int, ...], ...]      # the dot's other edges
+    cell_rest: tuple[tuple[int, ...], ...]     # the cell's other edges
+    of_cell: tuple[tuple[int, ...], ...]       # the corners of each cell
+
+    @staticmethod
+    def build(puzzle: "SlitherPuzzle") -> "Angles":
+        g = puzzle.graph
+        pairs = []
+        for k, es in enumerate(puzzle.cells):
+            mine = set(es)
+            for d in sorted({v for e in es for v in g.ends[e]}):
+                pair = tuple(sorted(e for e in g.incident[d] if e in mine))
+                if len(pair) == 2:
+                    pairs.append((d, k, pair))
+        index = {(d, pair): i for i, (d, _, pair) in enumerate(pairs)}
+        by_cell = {(k, pair): i for i, (_, k, pair) in enumerate(pairs)}
+        at_dot, in_cell, dot_rest, cell_rest = [], [], [], []
+        of_cell: list[list[int]] = [[] for _ in puzzle.cells]
+        for i, (d, k, pair) in enumerate(pairs):
+            rest = tuple(sorted(e for e in g.incident[d] if e not in pair))
+            at_dot.append(index.get((d, rest), -1) if len(rest) == 2 else -1)
+            other = tuple(sorted(e for e in puzzle.cells[k] if e not in pair))
+            in_cell.append(by_cell.get((k, other), -1) if len(other) == 2 else -1)
+            dot_rest.append(rest)
+            cell_rest.append(other)
+            of_cell[k].append(i)
+        return Angles(tuple(pairs), tuple(at_dot), tuple(in_cell), tuple(dot_rest), tuple(cell_rest),
+                      tuple(tuple(x) for x in of_cell))
 
 
 def clue_counts(puzzle: SlitherPuzzle, state: State, k: int) -> tuple[list[int], list[int]]:

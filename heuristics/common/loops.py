@@ -252,42 +252,45 @@ class Paths:
 
 def _compute_paths(graph: LoopGraph, state: State) -> Paths:
     n = graph.n_vertices
-    parent = list(range(n))
+    cands, ends_of = state.cands, graph.ends
+    line_edges = [e for e, var in enumerate(graph.edge_vars) if cands[var] == B_LINE]
+    deg = [0] * n
+    parent: dict[int, int] = {}
 
     def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
 
-    deg = [0] * n
-    cands = state.cands
-    line_edges = []
-    for e, var in enumerate(graph.edge_vars):
-        if cands[var] == B_LINE:
-            a, b = graph.ends[e]
-            deg[a] += 1
-            deg[b] += 1
-            line_edges.append(e)
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[ra] = rb
+    for e in line_edges:
+        a, b = ends_of[e]
+        deg[a] += 1
+        deg[b] += 1
+        parent.setdefault(a, a)
+        parent.setdefault(b, b)
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
     ids: dict[int, int] = {}
     comp = [-1] * n
-    for v in range(n):
-        if deg[v]:
-            comp[v] = ids.setdefault(find(v), len(ids))
+    for v in sorted(parent):
+        comp[v] = ids.setdefault(find(v), len(ids))
     k = len(ids)
     edges_in = [0] * k
     for e in line_edges:
-        edges_in[comp[graph.ends[e][0]]] += 1
+        edges_in[comp[ends_of[e][0]]] += 1
     ends: list[list[int]] = [[] for _ in range(k)]
     bad = [False] * k
-    for v in range(n):
+    branching = []
+    for v in sorted(parent):
         if deg[v] == 1:
             ends[comp[v]].append(v)
         elif deg[v] > 2:
             bad[comp[v]] = True
+            branching.append(v)
     end_of: dict[int, int] = {}
     loops = []
     for c in range(k):
@@ -299,7 +302,7 @@ def _compute_paths(graph: LoopGraph, state: State) -> Paths:
         elif not ends[c]:
             loops.append(c)
     return Paths(tuple(comp), tuple(deg), end_of, tuple(loops), k, len(line_edges),
-                 tuple(edges_in), tuple(v for v in range(n) if deg[v] > 2))
+                 tuple(edges_in), tuple(branching))
 
 
 def paths(graph: LoopGraph, state: State) -> Paths:

@@ -30,13 +30,13 @@ def _count(state: State, edges) -> tuple[int, list[int]]:
     return lines, open_
 
 
-def pair_options(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int]) -> set[int]:
-    """How many of `pair` (cell k's two edges at dot d) can carry the line."""
+def pair_options(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int],
+                 rest, others) -> set[int]:
+    """How many of `pair` (cell k's two edges at dot d) can carry the line; rest: the cell's
+    other edges, others: the dot's other edges."""
     n = puzzle.clues[k]
     lx, ox = _count(state, pair)
-    rest = [e for e in puzzle.cells[k] if e not in pair]
     lr, orr = _count(state, rest)
-    others = [e for e in puzzle.graph.incident[d] if e not in pair]
     ly, oy = _count(state, others)
     out = set()
     for x in range(lx, lx + len(ox) + 1):
@@ -47,8 +47,8 @@ def pair_options(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tupl
     return out
 
 
-def forced(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int], xs: set[int]
-           ) -> dict[int, int]:
+def forced(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int], xs: set[int],
+           rest, others) -> dict[int, int]:
     """What the possible pair counts `xs` force on the pair, the cell and the dot."""
     put: dict[int, int] = {}
     n = puzzle.clues[k]
@@ -61,9 +61,7 @@ def forced(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int,
             put.update({e: LINE for e in open_})
 
     settle(pair, min(xs), max(xs))
-    rest = [e for e in puzzle.cells[k] if e not in pair]
     settle(rest, n - max(xs), n - min(xs))
-    others = [e for e in puzzle.graph.incident[d] if e not in pair]
     ly, oy = _count(state, others)
     ys = [t - x for x in xs for t in (0, 2) if ly <= t - x <= ly + len(oy)]
     if ys:
@@ -90,19 +88,16 @@ def phrase(xs: set[int]) -> str:
 def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
     near = None if focus is None else frozenset(e2 for e in focus for d in g.ends[e] for e2 in g.incident[d])
+    A = puzzle.angles
     for k in cells_near(puzzle, near):
-        cell_edges = set(puzzle.cells[k])
-        if all(state.cands[e] != OPEN for e in cell_edges):
+        if all(state.cands[e] != OPEN for e in puzzle.cells[k]):
             continue
-        dots = sorted({v for e in cell_edges for v in g.ends[e]})
-        for d in dots:
-            pair = tuple(e for e in g.incident[d] if e in cell_edges)
-            if len(pair) != 2:
-                continue
-            xs = pair_options(puzzle, state, k, d, pair)
+        for i in A.of_cell[k]:
+            d, _, pair = A.pairs[i]
+            xs = pair_options(puzzle, state, k, d, pair, A.cell_rest[i], A.dot_rest[i])
             if not xs or len(xs) == 3:
                 continue
-            put = forced(puzzle, state, k, d, pair, xs)
+            put = forced(puzzle, state, k, d, pair, xs, A.cell_rest[i], A.dot_rest[i])
             ded = Deduction.build(state, put=put)
             if ded:
                 yield Deduction.build(state, put=put, cells=[puzzle.cell(k)] if puzzle.square else [],

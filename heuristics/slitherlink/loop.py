@@ -49,12 +49,30 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
         elif len(lines) == 1 and not open_:
             return State(tuple(cands)), f"the line would end at {g.vertex_names[v]}"
     after = State(tuple(cands))
-    p = loops.paths(g, after)
-    if p.loops and p.pieces > 1:
+    length = _loop_through(g, cands, e)
+    if length is None:
+        return None
+    total = loops.paths(g, state).lines + sum(
+        1 for f in range(len(cands)) if cands[f] == B_LINE and state.cands[f] != B_LINE)
+    if length < total:
         return after, "it would close a loop with other lines left outside"
-    if p.loops and not closes_ok(puzzle)(loops.closed_state(g, after, e)):
+    if not closes_ok(puzzle)(loops.closed_state(g, after, e)):
         return after, "it would close a loop that leaves a clue unsatisfied"
     return None
+
+
+def _loop_through(g, cands: list[int], e: int) -> int | None:
+    """The number of edges of the closed loop through line e, or None if it is not closed."""
+    start, v = g.ends[e]
+    prev, length = e, 1
+    while v != start:
+        nxt = [f for f in g.incident[v] if f != prev and cands[f] == B_LINE]
+        if len(nxt) != 1:
+            return None
+        prev = nxt[0]
+        v = g.other(prev, v)
+        length += 1
+    return length
 
 
 @heuristic(id="slitherlink.illegal-loop", name="An edge that leads to an illegal loop", genre=GENRE,

@@ -1,0 +1,188 @@
+"""Level 3: carry what is known about corners across the board (Simon Tatham's tricky tier).
+
+For every corner of a cell (a dot where the cell has two edges) keep the set of how many of
+those two edges can carry the line: {0, 1, 2}. A dot uses 0 or 2 edges, so the count at one
+corner limits the count at the diagonally opposite corner of the same dot; a clue fixes the
+sum of two opposite corners of its cell. Propagating these limits along chains of cells
+(typically diagonals of 2s) settles edges far from where the chain started.
+"""
+from __future__ import annotations
+
+import functools
+from collections import deque
+from typing import Iterator
+
+from grader.explain import describe_removals
+from grader.genres.slitherlink import SlitherPuzzle
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+from heuristics.common.loops import B_CROSS, B_LINE, OPEN
+
+from .common import GENRE
+from .corners import phrase
+
+FULL = 0b111
+
+
+def span(lo: int, hi: int) -> int:
+    """The mask of counts lo..hi."""
+    return sum(1 << x for x in range(max(lo, 0), hi + 1) if x <= 2) if hi >= lo else 0
+
+
+def counts(mask: int) -> list[int]:
+    return [x for x in range(3) if mask >> x & 1]
+
+
+def edge_span(state: State, edges) -> tuple[int, int]:
+    lines = hi = 0
+    cands = state.cands
+    for e in edges:
+        m = cands[e]
+        if m == B_LINE:
+            lines += 1
+            hi += 1
+        elif m == OPEN:
+            hi += 1
+    return lines, hi
+
+
+@functools.lru_cache(maxsize=None)
+def _filter(xs: int, ys: int, totals: tuple[int, ...]) -> int:
+    """The counts in mask xs that some count in mask ys completes to one of `totals`."""
+    return sum(1 << x for x in range(xs.bit_length()) if xs >> x & 1 and
+               any(ys >> (t - x) & 1 for t in totals if t >= x))
+
+
+def _sum_filter(xs: int, ys_values, totals: tuple[int, ...]) -> int:
+    ys = ys_values if isinstance(ys_values, int) else sum(1 << y for y in ys_values)
+    return _filter(xs, ys, totals)
+
+
+class CornerFacts:
+    """The corner counts of a state after propagation, with the reason for each narrowing."""
+
+    def __init__(self, puzzle: SlitherPuzzle, state: State):
+        A = puzzle.angles
+        g = puzzle.graph
+        self.puzzle, self.state = puzzle, state
+        n = len(A.pairs)
+        dot_rest, cell_rest = A.dot_rest, A.cell_rest
+        X = []
+        for d, k, pair in A.pairs:
+            lo, hi = edge_span(state, pair)
+            X.append(span(lo, hi))
+        self.initial = list(X)
+        self.why: list[tuple[int, str] | None] = [None] * n
+        self.broken = -1
+        queue = deque(range(n))
+        queued = [True] * n
+
+        def narrow(i: int, new: int, src: int, how: str) -> None:
+            if new != X[i]:
+                X[i] = new
+                self.why[i] = (src, how)
+                if not new:
+                    self.broken = i
+                if not queued[i]:
+                    queued[i] = True
+                    queue.append(i)
+
+        while queue and self.broken < 0:
+            i = queue.popleft()
+            queued[i] = False
+            d, k, pair = A.pairs[i]
+            # the dot: this corner and the rest of the dot's edges use 0 or 2 in all
+            j = A.at_dot[i]
+            if j >= 0:
+                ys = X[j]
+            else:
+                lo, hi = edge_span(state, dot_rest[i])
+                ys = (1 << (hi + 1)) - (1 << lo)
+            narrow(i, _filter(X[i], ys, (0, 2)), j, "dot")
+            if j >= 0:
+                narrow(j, _filter(X[j], X[i], (0, 2)), i, "dot")
+            # the clue: this corner and the rest of the cell make the number
+            clue = puzzle.clues[k]
+            if clue is None:
+                continue
+            j = A.in_cell[i]
+            if j >= 0:
+                qs = X[j]
+            else:
+                lo, hi = edge_span(state, cell_rest[i])
+                qs = (1 << (hi + 1)) - (1 << lo)
+            narrow(i, _filter(X[i], qs, (clue,)), j, "cell")
+            if j >= 0:
+                narrow(j, _filter(X[j], X[i], (clue,)), i, "cell")
+        self.X = X
+
+    def chain(self, i: int, limit: int = 8) -> list[str]:
+        """How corner i got its count, from the start of the chain."""
+        A, p = self.puzzle.angles, self.puzzle
+        out, seen = [], set()
+        while i >= 0 and i not in seen and self.why[i] is not None:
+            seen.add(i)
+            d, k, _ = A.pairs[i]
+            out.append(f"{p.cell_label(k)} has {phrase(set(counts(self.X[i])))} of its edges at "
+                       f"{p.graph.vertex_names[d]}")
+            i = self.why[i][0]
+        out.reverse()
+        if len(out) > limit:
+            out = out[:2] + ["..."] + out[-(limit - 3):]
+        return out
+
+
+def corner_facts(puzzle: SlitherPuzzle, state: State) -> CornerFacts:
+    return state.derived("slitherlink.corners", lambda: CornerFacts(puzzle, state))
+
+
+def pair_keep(state: State, pair: tuple[int, int], xs: int) -> dict[int, int]:
+    """The candidates of each edge of a pair that fit a count in xs."""
+    a, b = pair
+    keep = {a: 0, b: 0}
+    for va in (0, 1):
+        if not state.cands[a] >> va & 1:
+            continue
+        for vb in (0, 1):
+            if state.cands[b] >> vb & 1 and xs >> (va + vb) & 1:
+                keep[a] |= 1 << va
+                keep[b] |= 1 << vb
+    return keep
+
+
+@heuristic(id="slitherlink.corner-chain", name="A chain of corners", genre=GENRE, level=3, order=1,
+           template="Carrying the corners along from {start}: {chain}; so {result}.",
+           nudge="Follow what the corner at {start} says about the next cell along.",
+           catalogue="")
+def corner_chain(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    facts = corner_facts(puzzle, state)
+    A = puzzle.angles
+    if facts.broken >= 0:
+        d, k, pair = A.pairs[facts.broken]
+        chain = facts.chain(facts.broken)
+        yield Deduction(((pair[0], state.cands[pair[0]]),),
+                        {"chain": chain or ["nothing fits"], "start": puzzle.graph.vertex_names[d],
+                         "result": f"no count fits the corner of {puzzle.cell_label(k)} at "
+                                   f"{puzzle.graph.vertex_names[d]}: the position is impossible"})
+        return
+    for i, (d, k, pair) in enumerate(A.pairs):
+        if facts.why[i] is None or facts.X[i] == facts.initial[i]:
+            continue
+        ded = Deduction.build(state, keep=pair_keep(state, pair, facts.X[i]))
+        if ded:
+            chain = facts.chain(i)
+            root = A.pairs[_root(facts, i)][0]
+            yield Deduction.build(state, keep=pair_keep(state, pair, facts.X[i]),
+                                  cells=[puzzle.cell(k)] if puzzle.square else [],
+                                  params={"chain": chain, "start": puzzle.graph.vertex_names[root],
+                                          "result": describe_removals(puzzle, state, ded.removals)})
+            return
+
+
+def _root(facts: CornerFacts, i: int) -> int:
+    seen = set()
+    while facts.why[i] is not None and facts.why[i][0] >= 0 and i not in seen:
+        seen.add(i)
+        i = facts.why[i][0]
+    return i
