@@ -372,3 +372,41 @@ def test_own_corpus_is_unique_and_solved_by_the_rules():
         assert p.meta.provenance
         assert exact.solve(p).verdict is exact.Verdict.UNIQUE
         assert Solver(p).solve().status is Status.SOLVED
+
+
+def test_trials_sound_from_random_partial_states():
+    rng = random.Random(11)
+    trials = [REGISTRY.get("arrows.short-trial"), REGISTRY.get("arrows.long-trial")]
+    for p in shared_puzzles(1, max_side=5):
+        solution = reference(p)
+        for _ in range(2):
+            s = random_partial(p, solution, rng, 0.4)
+            for h in trials:
+                d = h.first(p, s)
+                if d is not None:
+                    for var, mask in d.removals:
+                        assert not mask & solution.cands[var]
+
+
+# --- the generator -------------------------------------------------------------------------------
+
+def test_generate_command(tmp_path: Path):
+    from grader.cli import main
+    out = tmp_path / "made.yaml"
+    assert main(["generate", "--genre", "arrows", "--size", "4x4", "--level", "2", "--seed", "1",
+                 "-o", str(out)]) == 0
+    p = load(str(out))
+    assert (p.rows, p.cols) == (4, 4) and "--level 2" in p.meta.provenance
+    assert exact.solve(p).verdict is exact.Verdict.UNIQUE
+    trace = Solver(p).solve()
+    assert trace.status is Status.SOLVED and max(s.level for s in trace.steps) == 2
+    assert trace.final == ARROWS.solution_state(p)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--size", "4"], "not a size"), (["--size", "12x12"], "2 to 10"), (["--level", "7"], "not a level"),
+])
+def test_generate_bad_arguments(argv, words, capsys):
+    from grader.cli import main
+    assert main(["generate", "--genre", "arrows", *argv]) == 2
+    assert words in capsys.readouterr().err
