@@ -16,7 +16,7 @@ from typing import Any
 from . import exact
 from .engine import Budget, Solver
 from .errors import InputError, Source
-from .explain import sentence
+from .explain import branches, sentence
 from .formats import load
 from .genres import all_genres, genre_of
 from .model import Puzzle
@@ -96,6 +96,15 @@ def cmd_explain(args: argparse.Namespace) -> int:
                            "cells": [genre.var_name(puzzle, v) for v in step.deduction.targets],
                            "board": board.splitlines()})
         lines.append(f"{step.number:>4}. [L{step.level}] {step.heuristic.name}: {text}")
+        hypotheses = branches(step)
+        if hypotheses:
+            steps_json[-1]["branches"] = hypotheses
+            for b in hypotheses:
+                lines.append(f"        if {b['assumption']}:")
+                lines += [f"          - [L{s['level']}] {s['text']}" for s in b["steps"]]
+                if b["more_steps"]:
+                    lines.append(f"          - ... {b['more_steps']} more steps")
+                lines.append(f"          => {'contradiction: ' + b['reason'] if b['status'] == 'contradiction' else b['status']}")
         if args.boards:
             lines.append(board + "\n")
     lines.append(f"{trace.status.value}" + (f": {trace.reason}" if trace.reason and trace.status is not Status.SOLVED else ""))

@@ -81,3 +81,18 @@ def describe_removals(puzzle: Puzzle, state: State, removals: Iterable[tuple[int
 
 def cell_list(cells: Iterable[Cell]) -> str:
     return phrase_list(sorted(cells))
+
+
+def branches(step: Step, max_steps: int = 12) -> list[dict]:
+    """The hypotheses behind a level-5 step: each assumption, its easier steps (up to
+    `max_steps` of them) and how the branch ended, for reports and `explain`."""
+    out = []
+    for b in step.deduction.detail:
+        trace = getattr(b, "trace", None)
+        if trace is None:
+            continue
+        steps = [{"level": s.level, "technique": s.heuristic.id, "text": sentence(s)}
+                 for s in trace.steps[:max_steps]]
+        out.append({"assumption": b.label, "status": trace.status.value, "reason": trace.reason,
+                    "steps": steps, "more_steps": max(0, len(trace.steps) - max_steps)})
+    return out

@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import Iterable, Iterator
 
 from grader.genres.akari import B_BULB, B_EMPTY, BULB, EMPTY, AkariPuzzle, lighting, wall_counts
+from grader.explain import describe_removals
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import register_probing
@@ -67,7 +68,7 @@ def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
 @heuristic(id="akari.wall-needs-all", name="A wall needs every free neighbour", genre=GENRE, level=1,
            order=3,
            template="The {n} at {wall} needs {need} and has exactly that many free neighbours, "
-                    "so {cells} hold bulbs.",
+                    "so {result}.",
            nudge="Count the free cells around the {n} at {wall}.",
            catalogue="if a wall will have n lights after lighting up all adjacent free cells, do it")
 def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -78,7 +79,7 @@ def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
             yield Deduction.build(state, put={f: BULB for f in free}, cells=[puzzle.cell(w)],
                                   params={"n": n, "wall": puzzle.cell(w),
                                           "need": plural(n - bulbs, "more bulb"),
-                                          "cells": [puzzle.cell(f) for f in free]})
+                                          "result": describe_removals(puzzle, state, [(f, B_EMPTY) for f in free])})
 
 
 # --- level 2 ------------------------------------------------------------------------------
@@ -268,7 +269,6 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[i
            nudge="Try each way of placing the bulbs around the {n} at {wall}.",
            catalogue="")
 def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.explain import describe_removals
     light = lighting(puzzle, state)
     for w in puzzle.numbered:
         bulbs, free = wall_counts(puzzle, state, w)
