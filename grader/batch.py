@@ -293,7 +293,7 @@ class Progress:
 
 
 def run_batch(args: argparse.Namespace) -> int:
-    from .report.results import ResultStore, write_csv, write_jsonl
+    from .report.results import ResultStore, open_output, write_csv, write_jsonl
     settings = Settings(args.genre, args.max_steps, args.max_seconds, not args.no_unique)
     time_limit = args.time_limit or max(2 * args.max_seconds, args.max_seconds + 30)
     store = ResultStore.open(args.db, settings.to_json()) if args.db else None
@@ -301,8 +301,7 @@ def run_batch(args: argparse.Namespace) -> int:
     done = store.done() if store else set()
     todo = [j for j in jobs if j.key not in done]
     stream_to = args.output or (None if (store or args.csv or args.jsonl) else "-")
-    out = None if stream_to is None else sys.stdout if stream_to == "-" else \
-        open(stream_to, "w", encoding="utf-8")
+    out = None if stream_to is None else sys.stdout if stream_to == "-" else open_output(stream_to)
     on_screen = sys.stderr.isatty() and not (out is sys.stdout and sys.stdout.isatty())
     progress = Progress(len(todo), on_screen and not args.no_progress)
     results: dict[int, Row] = {}

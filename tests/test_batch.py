@@ -248,3 +248,15 @@ def test_progress_bar_on_a_terminal_only(tmp_path, capsys):
     assert main(["batch", str(folder), "--no-unique"]) == 0      # stderr is a pipe here
     out, err = capsys.readouterr()
     assert err == "" and len(out.splitlines()) == 2
+
+
+def test_unusable_paths_are_one_line_errors(tmp_path, capsys):
+    folder = small_folder(tmp_path, 1)
+    missing = tmp_path / "no" / "such"
+    for args, words in (((str(folder), "--db", str(tmp_path)), "cannot read it: Is a directory"),
+                        ((str(folder), "--db", str(missing / "r.sqlite")), "cannot use this results file"),
+                        ((str(folder), "-o", str(missing / "r.jsonl")), "cannot write it"),
+                        ((str(folder), "--csv", str(missing / "r.csv")), "cannot write it")):
+        assert batch(*args) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and words in err, err

@@ -10,7 +10,7 @@ import csv
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable
+from typing import IO, Any, Iterable
 
 from ..errors import InputError
 
@@ -103,8 +103,11 @@ class ResultStore:
 def check_file(path: Path) -> None:
     """Refuse a file that is not a grader results file, or is damaged, without writing to it."""
     where = str(path)
-    with open(path, "rb") as f:
-        head = f.read(100)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError as exc:
+        raise InputError(where, f"cannot read it: {exc.strerror}") from None
     if not head.startswith(SQLITE_MAGIC):
         raise InputError(where, "is not an SQLite file, so not a grader results file; "
                          "it was left untouched: give a new --db file")
@@ -134,8 +137,10 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
     p = Path(path)
     if not p.is_file():
         raise InputError(str(p), "no such results file")
-    with open(p, "rb") as f:
-        head = f.read(16)
+    try:
+        head = p.read_bytes()[:16]
+    except OSError as exc:
+        raise InputError(str(p), f"cannot read it: {exc.strerror}") from None
     if head.startswith(SQLITE_MAGIC):
         with ResultStore.open(p) as store:
             return store.rows()
@@ -153,8 +158,16 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
+def open_output(path: str | Path, newline: str | None = None) -> IO[str]:
+    """A file to write results to, or one clear error naming it."""
+    try:
+        return open(path, "w", encoding="utf-8", newline=newline)
+    except OSError as exc:
+        raise InputError(str(path), f"cannot write it: {exc.strerror}") from None
+
+
 def write_jsonl(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
-    with open(path, "w", encoding="utf-8") as f:
+    with open_output(path) as f:
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
 
@@ -170,7 +183,7 @@ def csv_record(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_csv(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as f:
+    with open_output(path, newline="") as f:
         writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS, extrasaction="ignore")
         writer.writeheader()
         for row in rows:
