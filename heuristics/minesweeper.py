@@ -41,7 +41,8 @@ def cells(puzzle: MinesPuzzle, vs: Iterable[int]) -> list:
     return [puzzle.cell(v) for v in sorted(vs)]
 
 
-def settle(state: State, safe: Iterable[int] = (), mines: Iterable[int] = ()) -> dict[int, int]:
+def settle(safe: Iterable[int] = (), mines: Iterable[int] = ()) -> dict[int, int]:
+    """What to put: these cells safe, those cells mines."""
     out = {v: SAFE for v in safe}
     out.update({v: MINE for v in mines})
     return out
@@ -91,7 +92,7 @@ def number_satisfied(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
     for i, need, free in open_numbers(puzzle, state, focus):
         if need == 0:
             n = puzzle.board[i]
-            yield Deduction.build(state, put=settle(state, safe=free), cells=[puzzle.cell(i)],
+            yield Deduction.build(state, put=settle(safe=free), cells=[puzzle.cell(i)],
                                   params={"n": n, "cell": puzzle.cell(i), "mines": plural(n, "mine"),
                                           "outcome": outcome(puzzle, safe=free)})
 
@@ -106,7 +107,7 @@ def number_satisfied(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
 def number_needs_all(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i, need, free in open_numbers(puzzle, state, focus):
         if 0 < need == len(free):
-            yield Deduction.build(state, put=settle(state, mines=free), cells=[puzzle.cell(i)],
+            yield Deduction.build(state, put=settle(mines=free), cells=[puzzle.cell(i)],
                                   params={"n": puzzle.board[i], "cell": puzzle.cell(i),
                                           "need": plural(need, "more mine"),
                                           "outcome": outcome(puzzle, mines=free)})
@@ -121,7 +122,7 @@ def no_mines_left(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Ded
         return
     mines, free = mine_totals(puzzle, state)
     if free and mines == puzzle.total:
-        yield Deduction.build(state, put=settle(state, safe=free),
+        yield Deduction.build(state, put=settle(safe=free),
                               params={"total": puzzle.total, "count": "the remaining covered cells",
                                       "outcome": f"({_names(puzzle, free)}) are safe"})
 
@@ -137,7 +138,7 @@ def all_left_are_mines(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
         return
     mines, free = mine_totals(puzzle, state)
     if free and puzzle.total - mines == len(free):
-        yield Deduction.build(state, put=settle(state, mines=free),
+        yield Deduction.build(state, put=settle(mines=free),
                               params={"left": puzzle.total - mines, "total": puzzle.total,
                                       "outcome": outcome(puzzle, mines=free)})
 
@@ -176,9 +177,9 @@ def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]
             continue
         rest, diff = fb - fa, need_b - need_a
         if diff == 0:
-            put, out = settle(state, safe=rest), outcome(puzzle, safe=rest)
+            put, out = settle(safe=rest), outcome(puzzle, safe=rest)
         elif diff == len(rest):
-            put, out = settle(state, mines=rest), outcome(puzzle, mines=rest)
+            put, out = settle(mines=rest), outcome(puzzle, mines=rest)
         else:
             continue
         d = Deduction.build(state, put=put, cells=[puzzle.cell(a), puzzle.cell(b)], region=sorted(fa),
@@ -211,7 +212,7 @@ def overlap(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction
         if not safe and not mines:
             continue
         between = plural(lo, "mine") if lo == hi else f"between {lo} and {hi} mines"
-        d = Deduction.build(state, put=settle(state, safe, mines), cells=[puzzle.cell(a), puzzle.cell(b)],
+        d = Deduction.build(state, put=settle(safe, mines), cells=[puzzle.cell(a), puzzle.cell(b)],
                             region=sorted(shared),
                             params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": plural(need_a, "mine"),
                                     "n2": puzzle.board[b], "b": puzzle.cell(b), "need2": plural(need_b, "mine"),
@@ -272,7 +273,7 @@ def combinations_around(puzzle: MinesPuzzle, state: State, focus=None) -> Iterat
         always = frozenset.intersection(*legal)
         never = set(free) - frozenset.union(*legal)
         if always or never:
-            yield Deduction.build(state, put=settle(state, never, always), cells=[puzzle.cell(i)],
+            yield Deduction.build(state, put=settle(never, always), cells=[puzzle.cell(i)],
                                   region=free, premises=[],
                                   params={"ways": ways, "need": plural(need, "mine"), "n": puzzle.board[i],
                                           "cell": puzzle.cell(i),
@@ -312,9 +313,9 @@ def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
         return
     rest = left - need
     if rest == 0:
-        put, out = settle(state, safe=outside), outcome(puzzle, safe=outside)
+        put, out = settle(safe=outside), outcome(puzzle, safe=outside)
     elif rest == len(outside):
-        put, out = settle(state, mines=outside), outcome(puzzle, mines=outside)
+        put, out = settle(mines=outside), outcome(puzzle, mines=outside)
     else:
         return
     yield Deduction.build(state, put=put, cells=[puzzle.cell(i) for i, _ in chosen], region=sorted(used),
@@ -365,4 +366,3 @@ def frontier(puzzle: MinesPuzzle, state: State) -> list[int]:
 
 trial_and_error = register_probing(GENRE, order=90, candidates=frontier)
 
-__all__ = ["B_MINE", "B_SAFE"]

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from grader.explain import describe_removals
-from grader.genres.picross import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, PicrossPuzzle,
-                                   line_solver)
+from grader.genres.picross import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import branch_deduction, register_probing
@@ -98,8 +97,8 @@ def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 @heuristic(id="picross.block-overlap", name="Left-most and right-most blocks overlap",
            genre=GENRE, level=3, order=1,
-           template="Slide every block of {clue} in {line} as far left and as far right as it can "
-                    "go: {reason}, so {outcome}.",
+           template="Push the blocks of {clue} in {line} as far to one end as they go, then as far "
+                    "to the other: {reason}, so {outcome}.",
            nudge="Push the blocks of {line} to each end and compare.",
            catalogue="")
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -129,7 +128,8 @@ def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[D
         blocks = sorted({covered[k] for k in new_filled})
         reasons = []
         if blocks:
-            reasons.append(f"the {' and the '.join(map(str, blocks))} cover the same cells either way")
+            verb = "covers" if len(blocks) == 1 else "cover"
+            reasons.append(f"the {' and the '.join(map(str, blocks))} {verb} the same cells either way")
         if len(new_filled) < len(d.targets):
             reasons.append("some cells lie out of reach of every block")
         yield Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,

@@ -75,7 +75,7 @@ def test_block_overlap():
     assert found("picross.block-overlap", p) == {"r1c1": "is filled", "r1c2": "is filled", "r1c3": "is filled",
                                                  "r1c4": "is filled"}
     d = fires("picross.block-overlap", p)[0]
-    assert "the 4 cover the same cells" in d.params["reason"]
+    assert "the 4 covers the same cells" in d.params["reason"]
     p1 = puzzle("1", "1/0/0")
     assert found("picross.block-overlap", puzzle("1/1", "1/1")) == {}
     assert found("picross.block-overlap", p1, marks(p1, "# . .")) == {"r1c2": "is empty", "r1c3": "is empty"}
