@@ -14,7 +14,7 @@ from grader.genres.masyu import (BLACK, DIRS, OPPOSITE, SIDE, TURNS, WHITE, Masy
                                  _line, axis_blocker, can_turn, leg_blocker)
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import branch_deduction, register_probing
+from grader.probing import PASSES, branch_deduction, register_probing
 from grader.steps import Deduction
 from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
@@ -235,16 +235,19 @@ def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Ded
 # --- level 5 ----------------------------------------------------------------------------------
 
 CASES = "Trial at {pearl}: {outcome}."
+BRANCH_LEVEL = 3      # trials fill in with levels 1-3: fast, and enough in practice
 
 
-def _cases(puzzle: MasyuPuzzle, state: State, options: list[tuple[str, dict[int, int]]]):
+def _cases(puzzle: MasyuPuzzle, state: State, options: list[tuple[str, dict[int, int]]], steps: int,
+           level: int):
     assumptions = []
     for label, put in options:
         cands = list(state.cands)
         for v, val in put.items():
             cands[v] &= 1 << val
         assumptions.append((label, State(tuple(cands)), tuple(put)))
-    return branch_deduction(puzzle, state, assumptions)
+    return branch_deduction(puzzle, state, assumptions, max_level=min(level, BRANCH_LEVEL),
+                            max_steps=steps)
 
 
 def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]:
@@ -256,6 +259,21 @@ def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]
            template=CASES, nudge="Try each way the loop can turn at {pearl}.",
            catalogue="try all ways of fulfilling black, solve greedily and take intersection")
 def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _two_passes(puzzle, state, _black_options(puzzle, state))
+
+
+def _two_passes(puzzle: MasyuPuzzle, state: State, subjects) -> Iterator[Deduction]:
+    """Every subject with a short look first, then a long one: the shortest case analysis wins."""
+    subjects = [(name, options) for name, options in subjects if len(options) >= 2]
+    for steps, level in PASSES:
+        for name, options in subjects:
+            d = _cases(puzzle, state, options, steps, level)
+            if d:
+                yield Deduction(d.removals, {**d.params, "pearl": name}, detail=d.detail)
+                return
+
+
+def _black_options(puzzle: MasyuPuzzle, state: State):
     for i in _undecided_pearls(puzzle, state, BLACK):
         options = []
         for a in "ns":
@@ -265,13 +283,7 @@ def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduc
                 put = {v: LINE for d in (a, b) for v in _leg_vars(puzzle, i, d)}
                 put.update({v: CROSS for d in (OPPOSITE[a], OPPOSITE[b]) if (v := puzzle.edge_var(i, d)) is not None})
                 options.append((f"the line leaves {puzzle.cell(i)} {SIDE[a]} and {SIDE[b]}", put))
-        if len(options) < 2:
-            continue
-        d = _cases(puzzle, state, options)
-        if d:
-            yield Deduction(d.removals, {**d.params, "pearl": puzzle.cell(i)}, cells=(puzzle.cell(i),),
-                            detail=d.detail)
-            return
+        yield puzzle.cell(i), options
 
 
 @heuristic(id="masyu.white-cases", name="Both ways through a white pearl", genre=GENRE, level=5, order=2,
@@ -279,6 +291,10 @@ def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduc
            catalogue="try both ways of making a straight line through o, solve greedily and take "
                      "intersection")
 def white_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _two_passes(puzzle, state, _white_options(puzzle, state))
+
+
+def _white_options(puzzle: MasyuPuzzle, state: State):
     words = {"ew": "across", "ns": "up and down"}
     for i in _undecided_pearls(puzzle, state, WHITE):
         options = []
@@ -288,13 +304,7 @@ def white_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduc
             put = {v: LINE for d in axis if (v := puzzle.edge_var(i, d)) is not None}
             put.update({v: CROSS for d in other if (v := puzzle.edge_var(i, d)) is not None})
             options.append((f"the line runs {words[axis]} through {puzzle.cell(i)}", put))
-        if len(options) < 2:
-            continue
-        d = _cases(puzzle, state, options)
-        if d:
-            yield Deduction(d.removals, {**d.params, "pearl": puzzle.cell(i)}, cells=(puzzle.cell(i),),
-                            detail=d.detail)
-            return
+        yield puzzle.cell(i), options
 
 
 @heuristic(id="masyu.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
@@ -303,15 +313,13 @@ def white_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduc
                      "hope for contradiction")
 def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
-    for a in loops.loose_ends(g, state):
-        _, open_ = loops.split(g, state, a)
-        if len(open_) < 2:
-            continue
-        options = [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE}) for e in open_]
-        d = _cases(puzzle, state, options)
-        if d:
-            yield Deduction(d.removals, {**d.params, "pearl": g.vertex_names[a]}, detail=d.detail)
-            return
+
+    def subjects():
+        for a in loops.loose_ends(g, state):
+            _, open_ = loops.split(g, state, a)
+            yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
+                                      for e in open_]
+    return _two_passes(puzzle, state, subjects())
 
 
-register_probing(GENRE, catalogue="")
+register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")

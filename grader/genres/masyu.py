@@ -68,14 +68,20 @@ class GridLoop:
                 out[a]["s"], out[b]["n"] = (e, b), (e, a)
         return tuple(out)
 
+    @functools.cached_property
+    def dir_vars(self) -> tuple[dict[str, int], ...]:
+        return tuple({d: self.graph.edge_vars[e] for d, (e, _) in s.items()} for s in self.step)
+
+    @functools.cached_property
+    def dir_cells(self) -> tuple[dict[str, int], ...]:
+        return tuple({d: j for d, (_, j) in s.items()} for s in self.step)
+
     def edge_var(self, i: int, d: str) -> int | None:
         """The variable of the edge leaving cell i in direction d, or None at the border."""
-        s = self.step[i].get(d)
-        return None if s is None else self.graph.edge_vars[s[0]]
+        return self.dir_vars[i].get(d)
 
     def next_cell(self, i: int, d: str) -> int | None:
-        s = self.step[i].get(d)
-        return None if s is None else s[1]
+        return self.dir_cells[i].get(d)
 
 
 # --- direction tokens (janko solutions, native solutions and marks) -------------------------
@@ -475,12 +481,17 @@ def pearl_problem(puzzle: MasyuPuzzle, state: State, i: int) -> str:
             if any((v := puzzle.edge_var(j, t)) is not None and state.cands[v] == B_LINE for t in TURNS[d]):
                 return f"has a line towards {puzzle.cell(j)} that turns there"
         for axis in ("ns", "ew"):
-            if all(leg_blocker(puzzle, state, i, d) for d in axis):
-                return f"can leave it neither {SIDE[axis[0]]} nor {SIDE[axis[1]]}: " \
-                       f"{leg_blocker(puzzle, state, i, axis[0])}; {leg_blocker(puzzle, state, i, axis[1])}"
+            a = leg_blocker(puzzle, state, i, axis[0])
+            if a:
+                b = leg_blocker(puzzle, state, i, axis[1])
+                if b:
+                    return f"can leave it neither {SIDE[axis[0]]} nor {SIDE[axis[1]]}: {a}; {b}"
         return ""
-    if all(axis_blocker(puzzle, state, i, axis) for axis in ("ew", "ns")):
-        return f"cannot be passed straight: {axis_blocker(puzzle, state, i, 'ew')}; {axis_blocker(puzzle, state, i, 'ns')}"
+    a = axis_blocker(puzzle, state, i, "ew")
+    if a:
+        b = axis_blocker(puzzle, state, i, "ns")
+        if b:
+            return f"cannot be passed straight: {a}; {b}"
     if len(lines) == 2 and not straight:
         return "has the loop turning on it"
     if straight:

@@ -56,11 +56,13 @@ def cut_parity(graph: LoopGraph, rows: int, cols: int, state: State, focus=None)
                                       "value": "must carry the loop" if value == LINE else "is crossed out"})
 
 
-def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> State:
+def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> tuple[State, list[int]]:
     """Draw edge `var` and keep extending the line while its end has exactly one way on;
-    where two lines meet, cross the rest. Only forced moves, so it is sound from `var`."""
+    where two lines meet, cross the rest. Only forced moves, so it is sound from `var`.
+    Returns the new state and the variables it changed."""
     cands = list(state.cands)
     cands[var] &= B_LINE
+    changed = [var]
     e = graph.edge_of_var[var]
     todo = list(graph.ends[e])
     while todo and limit:
@@ -76,15 +78,13 @@ def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> Sta
         if len(lines) >= 2 and open_:
             for f in open_:
                 cands[graph.edge_vars[f]] = B_CROSS
+                changed.append(graph.edge_vars[f])
                 todo.append(graph.other(f, v))
         elif len(lines) == 1 and len(open_) == 1:
             cands[graph.edge_vars[open_[0]]] = B_LINE
+            changed.append(graph.edge_vars[open_[0]])
             todo.append(graph.other(open_[0], v))
-    return State(tuple(cands))
-
-
-def follow_changes(before: State, after: State) -> list[int]:
-    return [v for v, (a, b) in enumerate(zip(before.cands, after.cands)) if a != b]
+    return State(tuple(cands)), changed
 
 
 def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], required) -> str:
@@ -143,14 +143,24 @@ def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[i
     changed (verifyboard): if all ways but one break a rule, the line takes that one.
     check(trial, changed variables) names a broken rule, or ''."""
     p = paths(graph, state)
-    for a in sorted(p.end_of):
+    ends = sorted(p.end_of)
+    if focus is not None:
+        # only ends near what changed: far changes rarely matter, and this runs inside every
+        # trial branch (skipping an end is always sound)
+        near: set[int] = set()
+        for var in focus:
+            for v in graph.vertices_of_var.get(var, ()):
+                near.add(v)
+                near.update(graph.other(f, v) for f in graph.incident[v])
+        ends = [a for a in ends if a in near]
+    for a in ends:
         lines, open_ = split(graph, state, a)
         if len(lines) != 1 or len(open_) < 2:
             continue
         alive, refuted = [], []
         for e in open_:
-            trial = follow(graph, state, graph.edge_vars[e])
-            broken = check(trial, follow_changes(state, trial))
+            trial, changed = follow(graph, state, graph.edge_vars[e])
+            broken = check(trial, changed)
             if broken:
                 refuted.append(f"{graph.edge_names[e]} ({broken})")
             else:
