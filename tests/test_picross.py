@@ -191,6 +191,8 @@ def test_native_round_trip_and_goal():
     assert (again.row_clues, again.col_clues, again.solution) == (p.row_clues, p.col_clues, p.solution)
     goal = native("genre: picross\nrows:\n  - '1'\n  - 0\ncolumns: [1, '-']\ngoal: |\n  # .\n  . .\n")
     assert goal.solution == frozenset({0})
+    lists = native("genre: picross\nrows: [[1, 1], []]\ncolumns: [[1], [], [1]]\n")
+    assert lists.row_clues == ((1, 1), ()) and lists.col_clues == ((1,), (), (1,))
 
 
 def test_janko_records():

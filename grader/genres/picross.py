@@ -3,8 +3,8 @@ its blocks of filled cells in order, with at least one empty cell between blocks
 
 Variables: every cell, values EMPTY / FILLED. Var = r * cols + c. Lines are numbered rows first
 (0..rows-1), then columns.
-Native file: `rows:` and `columns:` (one clue per line, numbers separated by spaces or commas;
-`0` or `-` for a line with no block) and an optional `solution:` (or `goal:`) grid, `#` filled
+Native file: `rows:` and `columns:` (one clue per line, numbers separated by spaces or commas,
+`0` or `-` for a line with no block; or a YAML list of clues such as `[[3, 1], []]`) and an optional `solution:` (or `goal:`) grid, `#` filled
 and `.` empty. Player marks: `#` filled, `+` (or `x`, `-`) empty, `.` unknown.
 """
 from __future__ import annotations
@@ -168,10 +168,14 @@ class Picross(Genre):
         items: list[tuple[str, int, int]] = []
         if isinstance(node, yaml.SequenceNode):
             for item in node.value:
-                if not isinstance(item, yaml.ScalarNode):
+                if isinstance(item, yaml.SequenceNode) and all(isinstance(x, yaml.ScalarNode) for x in item.value):
+                    raw = " ".join(str(x.value) for x in item.value)       # [3, 1, 2]
+                elif isinstance(item, yaml.ScalarNode):
+                    raw = str(item.value)                                   # '3 1 2'
+                else:
                     raise src.error(f"each entry of '{key}' must be one clue such as '3 1 2'",
                                     item.start_mark.line + 1, item.start_mark.column + 1)
-                items.append((str(item.value), item.start_mark.line + 1, item.start_mark.column + 1))
+                items.append((raw, item.start_mark.line + 1, item.start_mark.column + 1))
         elif isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
             first = node.start_mark.line + 2
             lines = str(node.value).rstrip("\n").split("\n")
