@@ -255,3 +255,12 @@ def test_rule_loader_only_raises_rule_file_errors(tokens: list[str], conclusion:
         load_rules(text, SIGNATURE, "f.yaml")
     except RuleFileError as exc:
         assert str(exc).startswith("f.yaml")
+
+
+@pytest.mark.parametrize("style", [">", "|"])
+def test_error_place_inside_block_conditions(style: str):
+    text = ("r:\n  name: R\n  complexity: 1\n  condition: " + style + "\n"
+            "    exists p (ahead(p) = 0 ^\n    val(p) = = 1)\n  conclusions:\n    - set(p, 0)\n")
+    with pytest.raises(RuleFileError) as err:
+        load_rules(text, SIGNATURE, "f.yaml")
+    assert str(err.value).startswith("f.yaml:6:14: rule 'r': unexpected '='")

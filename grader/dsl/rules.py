@@ -96,7 +96,15 @@ class _Loader:
         if node.style in ("|", ">"):
             body = self.text.splitlines()[start_line:]
             indent = next((len(l) - len(l.lstrip()) for l in body if l.strip()), 0)
-            return start_line + line, indent + col
+            if node.style == "|" or "\n" in str(node.value).rstrip("\n"):
+                return start_line + line, indent + col
+            offset = col - 1          # folded: the rule text is the block's lines joined by spaces
+            for k, raw in enumerate(body):
+                piece = raw.strip()
+                if offset <= len(piece):
+                    return start_line + 1 + k, indent + offset + 1
+                offset -= len(piece) + 1
+            return start_line + 1, indent + col
         if line == 1:
             return start_line, start_col + col - 1 + (1 if node.style in ("'", '"') else 0)
         return start_line + line - 1, col
