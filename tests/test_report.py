@@ -117,6 +117,7 @@ def test_corpus_report_summarises_grades_levels_techniques_and_problems(tmp_path
     assert "- **Puzzles**: 5" in text and "- **Solved by the techniques**: 2 of 5" in text
     assert re.search(r"\| akari\s+\| 4\s+\| 50%\s+\| 0\s+\| 1\s+\| 0\s+\| 0\s+\| 1\s+\| 1\s+\| 1\s+\|", text)
     assert re.search(r"\| L5\s+\| 1\s+\| █+", text)
+    assert re.search(r"\| akari\s+\| 0\s+\| 1\s+\| 0\s+\| 0\s+\| 1\s+\| 1\s+\|", text)    # L1-L5, not solved
     assert re.search(r"\| akari\s+\| L1\s+\| A satisfied wall\s+\| 3\s+\| 75%\s+\| 6\s+\|", text)
     slowest = text[text.index("## Slowest puzzles"):]
     assert slowest.index("a/5") < slowest.index("a/2") < slowest.index("a/3")

@@ -65,13 +65,23 @@ def build(rows: list[dict[str, Any]], origin: str = "") -> Document:
     blocks.append(table(["genre", "puzzles", "solved"] + labels + ["failed", "median s"], grade_rows))
 
     blocks.append(Heading(2, "Levels", "levels"))
-    for genre, rs in sorted(by_genre.items()):
-        if all(r["status"] in ("error", "timeout") for r in rs):
-            continue
+    graded = [r for r in rows if r["status"] not in ("error", "timeout")]
+
+    def histogram(rs: list[dict[str, Any]]) -> list[tuple[str, int]]:
         levels = Counter(r["level"] for r in rs if r["status"] == "solved")
-        bars = [(f"L{lv}", levels.get(lv, 0)) for lv in range(0 if levels.get(0) else 1, 6)]
-        bars.append(("not solved", sum(r["status"] not in ("solved", "error", "timeout") for r in rs)))
-        blocks += [Heading(3, genre), Bars(tuple(bars))]
+        return [(f"L{lv}", levels.get(lv, 0)) for lv in range(0 if levels.get(0) else 1, 6)] + [
+            ("not solved", sum(r["status"] != "solved" for r in rs))]
+
+    blocks.append(Para.of(f"The hardest technique each puzzle needs, over all {len(graded)} graded puzzles:"))
+    blocks.append(Bars(tuple(histogram(graded))))
+    names = [label for label, _ in histogram(graded)]
+    per_genre = []
+    for genre, rs in sorted(by_genre.items()):
+        mine = [r for r in rs if r["status"] not in ("error", "timeout")]
+        if mine:
+            counts = dict(histogram(mine))
+            per_genre.append([genre] + [counts.get(n, 0) for n in names])
+    blocks.append(table(["genre"] + names, per_genre))
 
     blocks.append(Heading(2, "Technique usage", "techniques"))
     usage: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
