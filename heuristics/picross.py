@@ -157,8 +157,17 @@ def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterato
 
 # --- level 5 ------------------------------------------------------------------------------
 
+def most_constrained(puzzle: PicrossPuzzle, state: State) -> list[int]:
+    """Undecided cells whose row and column have the fewest undecided cells: assumptions there
+    settle or break a line soonest."""
+    cands = state.cands
+    open_count = [sum(1 for i in cells if cands[i] == FREE) for cells in puzzle.lines]
+    free = [i for i, m in enumerate(cands) if m == FREE]
+    return sorted(free, key=lambda i: open_count[puzzle.lines_of[i][0]] + open_count[puzzle.lines_of[i][1]])
+
+
 trial_and_error = register_probing(
-    GENRE, order=90,
+    GENRE, order=90, candidates=most_constrained,
     catalogue="for each cell, assume filled/empty, solve greedily and take intersection "
               "and/or achieve contradiction")
 

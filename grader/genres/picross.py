@@ -73,14 +73,17 @@ class PicrossPuzzle(Puzzle):
         return sorted({line for i in cells for line in self.lines_of[i]})
 
 
-def line_cands(puzzle: PicrossPuzzle, state: State, line: int) -> list[int]:
-    return [state.cands[i] for i in puzzle.lines[line]]
+def line_cands(puzzle: PicrossPuzzle, state: State, line: int) -> tuple[int, ...]:
+    """The candidates of one line's cells, in order (tuple slices: this runs very often)."""
+    if line < puzzle.rows:
+        return state.cands[line * puzzle.cols:(line + 1) * puzzle.cols]
+    return state.cands[line - puzzle.rows::puzzle.cols]
 
 
 def line_solver(puzzle: PicrossPuzzle, state: State, line: int) -> Line:
     """The line solver's view of one line, computed once per state."""
     return state.derived(("picross.line", line),
-                         lambda: solve_line(tuple(line_cands(puzzle, state, line)), puzzle.clues[line]))
+                         lambda: solve_line(line_cands(puzzle, state, line), puzzle.clues[line]))
 
 
 def check_clues(rows: int, cols: int, row_clues: Sequence[Clue], col_clues: Sequence[Clue],
