@@ -14,7 +14,7 @@ from grader.genres.masyu import (BLACK, DIRS, OPPOSITE, SIDE, TURNS, WHITE, Masy
                                  _line, axis_blocker, can_turn, leg_blocker)
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import PASSES, branch_deduction, register_probing
+from grader.probing import register_probing
 from grader.steps import Deduction
 from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
@@ -234,20 +234,8 @@ def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Ded
 
 # --- level 5 ----------------------------------------------------------------------------------
 
-CASES = "Trial at {pearl}: {outcome}."
+CASES = "Trial at {subject}: {outcome}."
 BRANCH_LEVEL = 3      # trials fill in with levels 1-3: fast, and enough in practice
-
-
-def _cases(puzzle: MasyuPuzzle, state: State, options: list[tuple[str, dict[int, int]]], steps: int,
-           level: int):
-    assumptions = []
-    for label, put in options:
-        cands = list(state.cands)
-        for v, val in put.items():
-            cands[v] &= 1 << val
-        assumptions.append((label, State(tuple(cands)), tuple(put)))
-    return branch_deduction(puzzle, state, assumptions, max_level=min(level, BRANCH_LEVEL),
-                            max_steps=steps)
 
 
 def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]:
@@ -256,21 +244,10 @@ def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]
 
 
 @heuristic(id="masyu.black-cases", name="Every way to fulfil a black pearl", genre=GENRE, level=5, order=1,
-           template=CASES, nudge="Try each way the loop can turn at {pearl}.",
+           template=CASES, nudge="Try each way the loop can turn at {subject}.",
            catalogue="try all ways of fulfilling black, solve greedily and take intersection")
 def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _two_passes(puzzle, state, _black_options(puzzle, state))
-
-
-def _two_passes(puzzle: MasyuPuzzle, state: State, subjects) -> Iterator[Deduction]:
-    """Every subject with a short look first, then a long one: the shortest case analysis wins."""
-    subjects = [(name, options) for name, options in subjects if len(options) >= 2]
-    for steps, level in PASSES:
-        for name, options in subjects:
-            d = _cases(puzzle, state, options, steps, level)
-            if d:
-                yield Deduction(d.removals, {**d.params, "pearl": name}, detail=d.detail)
-                return
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _black_options(puzzle, state))
 
 
 def _black_options(puzzle: MasyuPuzzle, state: State):
@@ -287,11 +264,11 @@ def _black_options(puzzle: MasyuPuzzle, state: State):
 
 
 @heuristic(id="masyu.white-cases", name="Both ways through a white pearl", genre=GENRE, level=5, order=2,
-           template=CASES, nudge="Try both ways through the white pearl at {pearl}.",
+           template=CASES, nudge="Try both ways through the white pearl at {subject}.",
            catalogue="try both ways of making a straight line through o, solve greedily and take "
                      "intersection")
 def white_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _two_passes(puzzle, state, _white_options(puzzle, state))
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _white_options(puzzle, state))
 
 
 def _white_options(puzzle: MasyuPuzzle, state: State):
@@ -308,7 +285,7 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
 
 
 @heuristic(id="masyu.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
-           template=CASES, nudge="Try each way on from the loose end at {pearl}.",
+           template=CASES, nudge="Try each way on from the loose end at {subject}.",
            catalogue="try all ways of extending an edge and solve greedily and take intersection or "
                      "hope for contradiction")
 def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -319,7 +296,7 @@ def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deducti
             _, open_ = loops.split(g, state, a)
             yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
                                       for e in open_]
-    return _two_passes(puzzle, state, subjects())
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
 
 
 register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")

@@ -214,3 +214,27 @@ def split_violations(graph: LoopGraph, state: State, required) -> list[Violation
         return [Violation(f"the loop cannot join {graph.vertex_names[busy[0][0]]} and "
                           f"{graph.vertex_names[busy[1][0]]}: crossed-out edges keep them apart")]
     return []
+
+
+# --- level 5: case analyses ------------------------------------------------------------------
+
+def case_analysis(puzzle, state: State, max_level: int, subjects) -> Iterator[Deduction]:
+    """Every way to satisfy one subject (a pearl, a loose end, a clue, a cell), filled in
+    greedily; what all surviving cases agree on holds. subjects yields (name, options) with
+    options [(label, {var: value})] covering every possibility. All subjects get a short
+    look first, then a long one, so the shortest case analysis is the one shown.
+    Params: subject, outcome, cases, steps."""
+    from grader.probing import PASSES, branch_deduction
+    subjects = [(name, options) for name, options in subjects if len(options) >= 2]
+    for steps, level in PASSES:
+        for name, options in subjects:
+            assumptions = []
+            for label, put in options:
+                cands = list(state.cands)
+                for v, val in put.items():
+                    cands[v] &= 1 << val
+                assumptions.append((label, State(tuple(cands)), tuple(put)))
+            d = branch_deduction(puzzle, state, assumptions, max_level=min(level, max_level), max_steps=steps)
+            if d:
+                yield Deduction(d.removals, {**d.params, "subject": name}, detail=d.detail)
+                return

@@ -1,0 +1,464 @@
+"""Yajilin techniques, by level (spec/heuristics-catalogue.txt, YAJILIN).
+
+Cells are LOOP or SHADED; edges CROSS or LINE. Loop rules (degree, loose ends, premature
+loop) come from heuristics/common/loops.py, parity and look-ahead from cell_loops.py; the clue
+lines are counted with a small dynamic programme over the cells an arrow sees.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from grader.genres.yajilin import (B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle, shade_room)
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import register_probing
+from grader.steps import Deduction
+from heuristics.common import cell_loops, loops
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
+
+GENRE = "yajilin"
+BRANCH_LEVEL = 3
+
+
+def _genre():
+    from grader.genres.yajilin import GENRE as G
+    return G
+
+
+def cells_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
+    """Free cells next to a change (a cell's own variable, or an edge at it)."""
+    if focus is None:
+        return puzzle.free_cells
+    out: set[int] = set()
+    for v in focus:
+        for c in puzzle.graph.vertices_of_var.get(v, ()):
+            out.add(c)
+            out.update(puzzle.neighbours[c])
+    return sorted(c for c in out if puzzle.clues[c] is None)
+
+
+def clues_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
+    if focus is None:
+        return puzzle.counted
+    n = puzzle.rows * puzzle.cols
+    return sorted({k for v in focus if v < n for k in puzzle.clues_seeing[v]})
+
+
+def open_edges(puzzle: YajilinPuzzle, state: State, i: int, without: int | None = None) -> list[int]:
+    """Edge variables at cell i that are not crossed out (optionally ignoring the edge to
+    cell `without`)."""
+    out = []
+    for d, var in puzzle.dir_vars[i].items():
+        if state.cands[var] != B_CROSS and puzzle.dir_cells[i][d] != without:
+            out.append(var)
+    return out
+
+
+def _edge_names(puzzle: YajilinPuzzle, vars_: Iterable[int]) -> list[str]:
+    g = puzzle.graph
+    return [g.edge_names[g.edge_of_var[v]] for v in vars_]
+
+
+# --- level 1 ----------------------------------------------------------------------------------
+
+@heuristic(id="yajilin.shaded-neighbours", name="Shaded cells never touch", genre=GENRE, level=1, order=1,
+           template="{cell} is shaded, so {cells} beside it are not: they are on the loop.",
+           nudge="Look at the cells beside the shaded {cell}.",
+           catalogue="between two blocked separated by one gap there must be edge")
+def shaded_neighbours(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in cells_to_check(puzzle, focus):
+        if state.cands[i] != B_SHADED:
+            continue
+        free = [j for j in puzzle.neighbours[i] if state.cands[j] == FREE]
+        if free:
+            yield Deduction.build(state, put={j: LOOP for j in free}, premises=[i],
+                                  params={"cell": puzzle.cell(i), "cells": [puzzle.cell(j) for j in free]})
+
+
+@heuristic(id="yajilin.shaded-no-lines", name="No line through a shaded cell", genre=GENRE, level=1, order=2,
+           template="{vertex} is shaded, so the loop does not pass it: {edges} are crossed out.",
+           nudge="Can the loop pass {vertex}?",
+           catalogue="(rule) the loop avoids shaded cells")
+def shaded_no_lines(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_forbidden(puzzle.graph, state, puzzle.required, focus)
+
+
+@heuristic(id="yajilin.line-visits", name="A line reaches the cell", genre=GENRE, level=1, order=3,
+           template="The line {edge} reaches {cell}, so it is on the loop, not shaded.",
+           nudge="Which cells does the loop already reach?",
+           catalogue="if an empty cell is adjacent to blocked (or an edge is already pointing into it) ...")
+def line_visits(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in cells_to_check(puzzle, focus):
+        if state.cands[i] != FREE:
+            continue
+        for var in puzzle.dir_vars[i].values():
+            if state.cands[var] == B_LINE:
+                yield Deduction.build(state, put={i: LOOP}, premises=[var],
+                                      params={"cell": puzzle.cell(i), "edge": _edge_names(puzzle, [var])[0]})
+                break
+
+
+@heuristic(id="yajilin.no-way-through", name="A cell the loop cannot pass", genre=GENRE, level=1, order=4,
+           template="{cell} has {count} left, so the loop cannot pass it: it is shaded.",
+           nudge="Could the loop pass {cell}?",
+           catalogue="if an empty cell has only one legal edge, then it must be blocked; if an empty "
+                     "cell borders only blocked, arrows and empty cells with degree 2, then this cell "
+                     "must be blocked")
+def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in cells_to_check(puzzle, focus):
+        if state.cands[i] != FREE:
+            continue
+        ways = open_edges(puzzle, state, i)
+        if len(ways) < 2:
+            count = "no way in or out" if not ways else f"only one way in or out ({_edge_names(puzzle, ways)[0]})"
+            yield Deduction.build(state, put={i: SHADED}, params={"cell": puzzle.cell(i), "count": count})
+
+
+@heuristic(id="yajilin.loop-two-ways", name="A loop cell with two ways left", genre=GENRE, level=1, order=5,
+           template="{vertex} is on the loop and only {edges} are left, so both carry the loop.",
+           nudge="How does the loop pass {vertex}?",
+           catalogue="if an empty cell is adjacent to blocked (or an edge is already pointing into it) "
+                     "and there's only two ways to make an edge: it must be filled like that")
+def loop_two_ways(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_required(puzzle.graph, state, puzzle.required, focus)
+
+
+@heuristic(id="yajilin.cell-full", name="Two lines meet", genre=GENRE, level=1, order=6,
+           template="{vertex} already has two lines ({lines}), so {edges} are crossed out.",
+           nudge="Look at the lines that meet at {vertex}.",
+           catalogue="(rule) the loop does not branch")
+def cell_full(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_full(puzzle.graph, state, focus)
+
+
+@heuristic(id="yajilin.loose-end", name="A loose end with one way on", genre=GENRE, level=1, order=7,
+           template="The line {line} ends at {vertex}, which has only one other way out, so {edge} "
+                    "carries the loop.",
+           nudge="Where can the line that ends at {vertex} go?",
+           catalogue="")
+def loose_end(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.vertex_extend(puzzle.graph, state, focus)
+
+
+@heuristic(id="yajilin.shading-strands", name="Shading here would strand a neighbour", genre=GENRE, level=1,
+           order=8,
+           template="If {cell} were shaded, {other} beside it would have to be on the loop with "
+                    "{count} left; so {cell} is on the loop.",
+           nudge="What would shading {cell} do to its neighbours?",
+           catalogue="if there are two adjacent empty cells with only two legal edges, then fill both "
+                     "cells with edges")
+def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for i in cells_to_check(puzzle, focus):
+        if state.cands[i] != FREE:
+            continue
+        for j in puzzle.neighbours[i]:
+            if puzzle.clues[j] is not None or not state.cands[j] & B_LOOP:
+                continue
+            ways = open_edges(puzzle, state, j, without=i)
+            if len(ways) < 2:
+                count = "no way in or out" if not ways else f"only {_edge_names(puzzle, ways)[0]}"
+                yield Deduction.build(state, put={i: LOOP}, premises=ways,
+                                      params={"cell": puzzle.cell(i), "other": puzzle.cell(j), "count": count})
+                break
+
+
+@heuristic(id="yajilin.clue-done", name="A clue that has all its shaded cells", genre=GENRE, level=1,
+           order=9,
+           template="The {n} at {clue} already sees {n} shaded cells, so {cells} are not shaded.",
+           nudge="Count the shaded cells the {n} at {clue} sees.",
+           catalogue="")
+def clue_done(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for k in clues_to_check(puzzle, focus):
+        n = puzzle.clues[k].n
+        ray = puzzle.rays[k]
+        shaded = sum(1 for j in ray if state.cands[j] == B_SHADED)
+        free = [j for j in ray if state.cands[j] == FREE]
+        if free and shaded == n:
+            yield Deduction.build(state, put={j: LOOP for j in free}, cells=[puzzle.cell(k)],
+                                  params={"n": n, "clue": puzzle.cell(k), "cells": [puzzle.cell(j) for j in free]})
+
+
+# --- level 2 ----------------------------------------------------------------------------------
+
+def clue_segment(puzzle: YajilinPuzzle, k: int) -> tuple[tuple[int, ...], int, int | None]:
+    """The cells a clue constrains exactly and how many of them are shaded: its whole ray, or,
+    when another clue further along points the same way, the cells up to it (the difference
+    of the two numbers). Returns (cells, count, the other clue or None)."""
+    clue = puzzle.clues[k]
+    j = puzzle.next_cell(k, clue.d)
+    cells = []
+    while j is not None:
+        other = puzzle.clues[j]
+        if other is None:
+            cells.append(j)
+        elif other.d == clue.d and other.n is not None:
+            return tuple(cells), clue.n - other.n, j
+        j = puzzle.next_cell(j, clue.d)
+    return tuple(cells), clue.n, None
+
+
+def line_options(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], count: int
+                 ) -> tuple[list[bool], list[bool]] | None:
+    """Which cells can be shaded, and which unshaded, in some way of shading exactly `count`
+    of `cells` (no two side by side) that the candidates allow; None if there is no way."""
+    L = len(cells)
+    cands = state.cands
+    adj = [i > 0 and cells[i - 1] in puzzle.neighbours[cells[i]] for i in range(L)]
+    # forward[i]: set of (shaded so far, previous shaded) before cell i
+    forward = [set() for _ in range(L + 1)]
+    forward[0].add((0, False))
+    for i, j in enumerate(cells):
+        for s, prev in forward[i]:
+            if cands[j] & B_LOOP:
+                forward[i + 1].add((s, False))
+            if cands[j] & B_SHADED and s < count and not (prev and adj[i]):
+                forward[i + 1].add((s + 1, True))
+    if not any(s == count for s, _ in forward[L]):
+        return None
+    # backward[i]: set of (shaded from i on, cell i shaded)
+    backward = [set() for _ in range(L + 1)]
+    backward[L].add((0, False))
+    for i in range(L - 1, -1, -1):
+        j = cells[i]
+        for s, nxt in backward[i + 1]:
+            if cands[j] & B_LOOP:
+                backward[i].add((s, False))
+            if cands[j] & B_SHADED and s < count and not (nxt and i + 1 < L and adj[i + 1]):
+                backward[i].add((s + 1, True))
+    can_shade, can_loop = [False] * L, [False] * L
+    for i in range(L):
+        after = backward[i + 1]
+        for s, prev in forward[i]:
+            if cands[cells[i]] & B_LOOP and any(s + t == count for t, _ in after):
+                can_loop[i] = True
+            if cands[cells[i]] & B_SHADED and not (prev and adj[i]) and \
+                    any(s + 1 + t == count and not (nxt and i + 1 < L and adj[i + 1]) for t, nxt in after):
+                can_shade[i] = True
+    return can_shade, can_loop
+
+
+@heuristic(id="yajilin.clue-line", name="The only ways to shade a clue's line", genre=GENRE, level=2, order=1,
+           template="The {n} at {clue} needs {count} shaded among {span}, never side by side; every way "
+                    "to do that agrees: {result}.",
+           nudge="In how many ways can the {n} at {clue} get its shaded cells?",
+           catalogue="if there is just one way to fill in blocked in an interval between two arrows or "
+                     "one arrow and a wall, do it")
+def clue_line(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.explain import describe_removals
+    for k in clues_to_check(puzzle, focus):
+        cells, count, other = clue_segment(puzzle, k)
+        if not any(state.cands[j] == FREE for j in cells):
+            continue
+        options = line_options(puzzle, state, cells, count)
+        if options is None:
+            continue            # a contradiction: left to violations
+        can_shade, can_loop = options
+        put = {}
+        for j, sh, lp in zip(cells, can_shade, can_loop):
+            if state.cands[j] == FREE and not (sh and lp):
+                put[j] = SHADED if sh else LOOP
+        if not put:
+            continue
+        d = Deduction.build(state, put=put, cells=[puzzle.cell(k)] + ([puzzle.cell(other)] if other else []),
+                            region=list(cells), params={})
+        if d is None:
+            continue
+        span = (f"the cells up to the {puzzle.clues[other].n} at {puzzle.cell(other)}" if other is not None
+                else "the cells it points at")
+        yield Deduction(d.removals, {"n": puzzle.clues[k].n, "clue": puzzle.cell(k), "count": count, "span": span,
+                                     "result": describe_removals(puzzle, state, d.removals)},
+                        cells=d.cells, region=d.region)
+
+
+# --- level 3 ----------------------------------------------------------------------------------
+
+def _closes_ok(puzzle: YajilinPuzzle, closed: State) -> bool:
+    """With the loop closed, every free cell off it is shaded: is that a solution?"""
+    cands = list(closed.cands)
+    g = puzzle.graph
+    for i in puzzle.free_cells:
+        on = any(cands[g.edge_vars[e]] == B_LINE for e in g.incident[i])
+        want = B_LOOP if on else B_SHADED
+        if not cands[i] & want:
+            return False
+        cands[i] = want
+    return not _genre().violations(puzzle, State(tuple(cands)))
+
+
+@heuristic(id="yajilin.no-early-loop", name="Do not close the loop too early", genre=GENRE, level=3, order=1,
+           template="{edge} would join {ends}, the two ends of one line, into a closed loop, but "
+                    "{reason}: it is crossed out.",
+           nudge="Which edge would close the loop too early?",
+           catalogue="if all possibilities of making an edge (except one) creates a loop which doesn't "
+                     "solve the level, then create the only edge that doesn't")
+def no_early_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.premature_loop(puzzle.graph, state, lambda s: _closes_ok(puzzle, s), puzzle.required)
+
+
+@heuristic(id="yajilin.parity", name="The loop crosses a line an even number of times", genre=GENRE,
+           level=3, order=2,
+           template="The loop crosses {cut} an even number of times; {lines} of its other edges "
+                    "there carry the loop, so {edge} {value}.",
+           nudge="Count the lines that cross {cut}.",
+           catalogue="")
+def parity(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
+
+
+# --- level 4 ----------------------------------------------------------------------------------
+
+@heuristic(id="yajilin.end-lookahead", name="Follow every way on from a loose end", genre=GENRE, level=4,
+           order=1,
+           template="From the loose end at {end}, every other way on breaks a rule once followed: "
+                    "{refuted}. So {edge} carries the loop.",
+           nudge="Try each way on from the loose end at {end}.",
+           catalogue="find a loose end. try all ways of extending it. then, extend the edge further as "
+                     "long as it has only one possibility of expanding. if all combinations except one "
+                     "lead to an illegal position according to verifyboard, apply that one combination")
+def end_lookahead(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    G = _genre()
+    return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)
+
+
+MAX_PATTERNS = 24
+
+
+def shading_patterns(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], count: int,
+                     limit: int = MAX_PATTERNS) -> list[tuple[int, ...]] | None:
+    """Every way to shade exactly `count` of `cells` (none side by side) that the candidates
+    allow, as tuples of shaded cells; None when there are more than `limit`."""
+    out: list[tuple[int, ...]] = []
+    cands = state.cands
+
+    def walk(i: int, chosen: list[int]) -> bool:
+        if len(chosen) == count:
+            if all(cands[j] & B_LOOP for j in cells[i:]):
+                out.append(tuple(chosen))
+            return len(out) <= limit
+        if i >= len(cells) or len(cells) - i < count - len(chosen):
+            return True
+        j = cells[i]
+        if cands[j] & B_SHADED and not (chosen and chosen[-1] in puzzle.neighbours[j]):
+            chosen.append(j)
+            if not walk(i + 1, chosen):
+                return False
+            chosen.pop()
+        if cands[j] & B_LOOP:
+            return walk(i + 1, chosen)
+        return True
+
+    return out if walk(0, []) else None
+
+
+def _pattern_state(puzzle: YajilinPuzzle, state: State, cells, pattern) -> State:
+    cands = list(state.cands)
+    g = puzzle.graph
+    for j in cells:
+        if j in pattern:
+            cands[j] &= B_SHADED
+            for e in g.incident[j]:
+                cands[g.edge_vars[e]] &= B_CROSS
+            for n in puzzle.neighbours[j]:
+                if puzzle.clues[n] is None:
+                    cands[n] &= B_LOOP
+        else:
+            cands[j] &= B_LOOP
+    return State(tuple(cands))
+
+
+@heuristic(id="yajilin.clue-verify", name="Check every way to shade a clue's line", genre=GENRE, level=4,
+           order=2,
+           template="The {n} at {clue} can shade its line in {ways} ways; checking each against the "
+                    "rules leaves {alive}, and they agree: {result}.",
+           nudge="Try every way to shade the line of the {n} at {clue}.",
+           catalogue="for each interval between two arrows, try all ways of placing blocked, check "
+                     "correctness with verifyboard and take the intersection")
+def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.explain import describe_removals
+    from grader.probing import agreed_removals
+    G = _genre()
+    for k in clues_to_check(puzzle, focus):
+        cells, count, other = clue_segment(puzzle, k)
+        if not any(state.cands[j] == FREE for j in cells):
+            continue
+        patterns = shading_patterns(puzzle, state, cells, count)
+        if not patterns or len(patterns) < 2:
+            continue
+        finals = []
+        for pat in patterns:
+            trial = _pattern_state(puzzle, state, cells, pat)
+            if not trial.broken and not G.violations(puzzle, trial):
+                finals.append(trial)
+        if not finals:
+            continue
+        removals = agreed_removals(state, finals)
+        if removals:
+            yield Deduction(removals, {"n": puzzle.clues[k].n, "clue": puzzle.cell(k), "ways": len(patterns),
+                                       "alive": len(finals), "result": describe_removals(puzzle, state, removals)},
+                            cells=(puzzle.cell(k),), region=tuple(cells))
+            return
+
+
+# --- level 5 ----------------------------------------------------------------------------------
+
+CASES = "Trial at {subject}: {outcome}."
+
+
+@heuristic(id="yajilin.cell-cases", name="Every way to fill a cell", genre=GENRE, level=5, order=1,
+           template=CASES, nudge="Try each way to fill {subject}.",
+           catalogue="for each action in an empty cell (blocked and 6 ways of placing two edges), fill "
+                     "in greedily and take intersection")
+def cell_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    def subjects():
+        order = sorted((i for i in puzzle.free_cells if state.cands[i] == FREE or
+                        (state.cands[i] == B_LOOP and loops.degree(puzzle.graph, state, i) < 2)),
+                       key=lambda i: len(open_edges(puzzle, state, i)))
+        for i in order:
+            options = []
+            if state.cands[i] & B_SHADED:
+                options.append((f"{puzzle.cell(i)} is shaded", {i: SHADED}))
+            ways = open_edges(puzzle, state, i)
+            for a in range(len(ways)):
+                for b in range(a + 1, len(ways)):
+                    put = {i: LOOP, ways[a]: LINE, ways[b]: LINE}
+                    put.update({w: CROSS for w in ways if w not in (ways[a], ways[b])})
+                    options.append((f"the loop runs {' and '.join(_edge_names(puzzle, (ways[a], ways[b])))}", put))
+            yield puzzle.cell(i), options
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
+
+
+@heuristic(id="yajilin.clue-cases", name="Every way to shade a clue's line", genre=GENRE, level=5, order=2,
+           template=CASES, nudge="Try each way to shade the line of {subject}.",
+           catalogue="for each interval between two arrows, try all ways of placing blocked, fill in "
+                     "greedily and take intersection")
+def clue_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    def subjects():
+        for k in puzzle.counted:
+            cells, count, _ = clue_segment(puzzle, k)
+            if not any(state.cands[j] == FREE for j in cells):
+                continue
+            patterns = shading_patterns(puzzle, state, cells, count, limit=8)
+            if not patterns:
+                continue
+            options = []
+            for pat in patterns:
+                put = {j: (SHADED if j in pat else LOOP) for j in cells if state.cands[j] == FREE}
+                label = (f"{', '.join(str(puzzle.cell(j)) for j in pat)} shaded" if pat else "nothing shaded")
+                options.append((label, put))
+            yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
+
+
+@heuristic(id="yajilin.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
+           template=CASES, nudge="Try each way on from the loose end at {subject}.",
+           catalogue="for every way to extend a loose end by one edge, fill in greedily and take "
+                     "intersection")
+def end_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = puzzle.graph
+
+    def subjects():
+        for a in loops.loose_ends(g, state):
+            _, open_ = loops.split(g, state, a)
+            yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
+                                      for e in open_]
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
