@@ -33,11 +33,13 @@ BACKTRACK_TEMPLATE = ("Suppose {cell} held {value}: then {steps} lead to a contr
                       "({reason}). So {cell} cannot hold {value}.")
 
 
-def witnesses(rule: Rule, ev: Evaluator) -> Iterator[dict[str, Any]]:
-    """Every witness of the rule's existential prefix that makes its condition true."""
+def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
+              ) -> Iterator[dict[str, Any]]:
+    """Every witness of the rule's existential prefix (extending `start`) that makes its
+    condition true."""
     _, body = ast.existential_prefix(rule.condition)
     names = [v.name for v in rule.prefix]
-    for env in ev.solve(body, {}):
+    for env in ev.solve(body, dict(start or {})):
         missing = [n for n in names if n not in env]
         if not missing:
             yield env
@@ -116,19 +118,10 @@ def _reads_only_own_cell(node, name: str, sig: Signature) -> bool:
 def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iterator[dict[str, Any]]:
     """Witnesses with at least one witness position among `anchors` (a local rule's only
     candidates for news after the cells near the anchors changed)."""
-    _, body = ast.existential_prefix(rule.condition)
-    names = [v.name for v in rule.prefix]
     for var in rule.prefix:
-        if var.type is not ast.Type.POS:
-            continue
-        for x in anchors:
-            for env in ev.solve(body, {var.name: x}):
-                missing = [n for n in names if n not in env]
-                if not missing:
-                    yield env
-                    continue
-                for values in itertools.product(*(ev.domain(n) for n in missing)):
-                    yield {**env, **dict(zip(missing, values))}
+        if var.type is ast.Type.POS:
+            for x in anchors:
+                yield from witnesses(rule, ev, {var.name: x})
 
 
 def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
