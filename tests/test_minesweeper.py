@@ -250,6 +250,7 @@ def test_render_and_violations():
     sol = reference(p)
     assert "hl-target" in MINES.render_svg(p, sol, [("target", [0])])
     assert MINES.violations(p, sol) == []
+    assert MINES.answer_asp(p, sol).splitlines()[0] == "mine(1,0)."
     s = marks(p, "* 2 * . ./* . . . 1/3 . . . ./. . 1 3 ./0 . . . .")
     assert any("the 2 at r1c2 touches 3 mines" in v.message for v in MINES.violations(p, s))
     assert isinstance(p, MinesPuzzle)

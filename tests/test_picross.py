@@ -253,5 +253,6 @@ def test_render():
     svg = PICROSS.render_svg(p, reference(p), [("target", [0])])
     assert svg.startswith("<svg") and "hl-target" in svg
     assert PICROSS.violations(p, reference(p)) == []
+    assert PICROSS.answer_asp(p, reference(p)).splitlines()[0] == "filled(0,3)."
     s = marks(p, "# # # # #\n. . . . .\n. . . . .\n. . . . .\n. . . . .")
     assert "row 1" in PICROSS.violations(p, s)[0].message

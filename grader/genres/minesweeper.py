@@ -471,5 +471,9 @@ class Minesweeper(Genre):
     def answer_json(self, puzzle: MinesPuzzle, state: State) -> Any:
         return {"mines": [str(puzzle.cell(i)) for i in puzzle.unknowns if state.cands[i] == B_MINE]}
 
+    def answer_asp(self, puzzle: MinesPuzzle, state: State) -> str:
+        return "\n".join(f"mine({i // puzzle.cols},{i % puzzle.cols})."
+                         for i in puzzle.unknowns if state.cands[i] == B_MINE)
+
 
 GENRE = register(Minesweeper())

@@ -464,5 +464,9 @@ class Picross(Genre):
     def answer_json(self, puzzle: PicrossPuzzle, state: State) -> Any:
         return self.render_text(puzzle, state).replace("+", ".").splitlines()
 
+    def answer_asp(self, puzzle: PicrossPuzzle, state: State) -> str:
+        return "\n".join(f"filled({i // puzzle.cols},{i % puzzle.cols})."
+                         for i, m in enumerate(state.cands) if m == B_FILLED)
+
 
 GENRE = register(Picross())
