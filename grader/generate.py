@@ -49,6 +49,7 @@ def arrow_field(rows: int, cols: int, kind: str, rng: random.Random) -> tuple[tu
 def random_filling(puzzle: Puzzle, seed: int) -> tuple[int, ...] | None:
     """A random valid filling of an arrow field (no givens), from the exact solver."""
     import clingo
+
     from .genres import genre_of
     genre = genre_of(puzzle)
     ctl = clingo.Control(["1", "--warn=none", f"--seed={seed}", "--sign-def=rnd", "--rand-freq=0.3"])

@@ -3,10 +3,18 @@ conclusions, the spec's examples, another genre's signature, and fuzzed rule tex
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from grader.dsl import RuleFileError, RuleSyntaxError, compile_rules, load_rules, parse_conclusion, parse_condition
-from grader.dsl import ast
+from grader.dsl import (
+    RuleFileError,
+    RuleSyntaxError,
+    ast,
+    compile_rules,
+    load_rules,
+    parse_conclusion,
+    parse_condition,
+)
 from grader.dsl.ast import Type
 from grader.dsl.evaluate import Evaluator
 from grader.dsl.signature import Signature, Symbol
@@ -185,7 +193,7 @@ def test_witnesses_fill_the_conclusions_and_contradictions_empty_the_cell():
 def test_nil_and_oob_semantics():
     p = puzzle("→. →1")
     ev = Evaluator(SIGNATURE, ArrowsWorld(p, ARROWS.initial_state(p)))
-    holds = lambda text: ev.holds(parse_condition(text), {})   # noqa: E731
+    holds = lambda text: ev.holds(parse_condition(text), {})
     assert holds("exists p (val(p) = nil)")
     assert not holds("exists p (val(p) = nil ^ val(p) < 5)")         # ordering with nil is false
     assert holds("exists p (next(p) = OOB)")
@@ -211,7 +219,7 @@ def test_another_genres_signature():
         Symbol("index", (Type.POS,), Type.NUM, lambda w, p: p))
     ev = Evaluator(sig, Line())
     first = parse_condition("exists p (forall q (q != p -> before(p, q)))")
-    prefix, body = ast.existential_prefix(first)
+    _, body = ast.existential_prefix(first)
     assert [e["p"] for e in ev.solve(body, {})] == [0]
     pairs = parse_condition("exists p,q,i (succ(p) = q ^ index(q) = i ^ i > 2)")
     _, body = ast.existential_prefix(pairs)

@@ -10,6 +10,18 @@ from .parse import RuleSyntaxError, parse_conclusion, parse_condition
 from .rules import BacktrackRule, Rule, RuleFileError, load_rule_file, load_rules
 from .signature import NIL, OOB, Signature, Symbol
 
-__all__ = ["BacktrackRule", "NIL", "OOB", "Rule", "RuleFileError", "RuleSyntaxError", "Signature",
-           "Symbol", "compile_rules", "load_rule_file", "load_rules", "parse_conclusion",
-           "parse_condition"]
+__all__ = [
+           "NIL",
+           "OOB",
+           "BacktrackRule",
+           "Rule",
+           "RuleFileError",
+           "RuleSyntaxError",
+           "Signature",
+           "Symbol",
+           "compile_rules",
+           "load_rule_file",
+           "load_rules",
+           "parse_conclusion",
+           "parse_condition",
+]

@@ -71,7 +71,7 @@ class Nil:
 @attrs.frozen
 class Call:
     name: str
-    args: tuple["Term", ...]
+    args: tuple[Term, ...]
     at: Where = attrs.field(default=NOWHERE, eq=False)
 
     def __str__(self) -> str:
@@ -81,8 +81,8 @@ class Call:
 @attrs.frozen
 class Arith:
     op: str                      # "+" or "-"
-    left: "Term"
-    right: "Term"
+    left: Term
+    right: Term
     at: Where = attrs.field(default=NOWHERE, eq=False)
 
     def __str__(self) -> str:
@@ -114,26 +114,26 @@ class Rel:
 
 @attrs.frozen
 class Not:
-    body: "Formula"
+    body: Formula
     at: Where = attrs.field(default=NOWHERE, eq=False)
 
 
 @attrs.frozen
 class And:
-    items: tuple["Formula", ...]
+    items: tuple[Formula, ...]
     at: Where = attrs.field(default=NOWHERE, eq=False)
 
 
 @attrs.frozen
 class Or:
-    items: tuple["Formula", ...]
+    items: tuple[Formula, ...]
     at: Where = attrs.field(default=NOWHERE, eq=False)
 
 
 @attrs.frozen
 class Implies:
-    premise: "Formula"
-    consequence: "Formula"
+    premise: Formula
+    consequence: Formula
     at: Where = attrs.field(default=NOWHERE, eq=False)
 
 
@@ -141,7 +141,7 @@ class Implies:
 class Quant:
     kind: str                    # "exists" or "forall"
     vars: tuple[Var, ...]
-    body: "Formula"
+    body: Formula
     at: Where = attrs.field(default=NOWHERE, eq=False)
 
 

@@ -15,13 +15,14 @@ the real state never changes), and on a contradiction eliminates that candidate 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import attrs
-from typing import Any, Callable, Iterator, Sequence
 
-from ..heuristic import Heuristic, REGISTRY, Registry, heuristic
+from ..heuristic import REGISTRY, Heuristic, Registry, heuristic
 from ..model import Puzzle, State, values_of
-from ..steps import Deduction, Status
+from ..steps import Deduction
 from . import ast
 from .evaluate import Evaluator
 from .rules import BacktrackRule, Rule

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from . import ast
 from .ast import Type

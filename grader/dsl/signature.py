@@ -10,7 +10,8 @@ NIL; a direction is any hashable value, or None where undefined.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 import attrs
 
@@ -65,7 +66,7 @@ class Signature:
 
     @staticmethod
     def of(*symbols: Symbol, affected=None, local_relation: str | None = None,
-           local_readers: Iterable[str] = ()) -> "Signature":
+           local_readers: Iterable[str] = ()) -> Signature:
         table: dict[str, Symbol] = {}
         for s in symbols:
             if s.name in table:

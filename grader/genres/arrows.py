@@ -11,14 +11,23 @@ The techniques are the rules of rules/arrows.yaml, compiled by grader.dsl (heuri
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import attrs
 import yaml
 
 from ..errors import Source
-from ..formats.native import Grid, NativeSource, Token, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.native import (
+    Grid,
+    NativeSource,
+    Token,
+    expect_size,
+    grid_text,
+    meta_to_native,
+    parse_grid_text,
+)
 from ..model import Cell, Meta, Puzzle, State, Violation, bit, single_value
 from ..render import svg, text
 from . import register
