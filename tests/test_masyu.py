@@ -1,0 +1,293 @@
+"""Masyu: each technique fires where it should (with what it finds) and not elsewhere; the
+rules (violations) on partial and complete states; Pearl tiers grade in order."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.engine import Solver
+from grader.errors import Source
+from grader.formats import load
+from grader.genres import get
+from grader.heuristic import REGISTRY
+from grader.model import State
+from support import CORPUS, assert_all_sound, decided_by, fires, native, reference
+
+MASYU = get("masyu")
+LINE, CROSS = "carries the loop", "is crossed out"
+
+
+def puzzle(grid: str):
+    return native("genre: masyu\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
+
+
+def marks(p, grid: str):
+    return MASYU.parse_marks(p, grid, Source("<marks>"))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or MASYU.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+EMPTY5 = "\n".join([". . . . ."] * 5)
+
+
+# --- level 1: pearls ---------------------------------------------------------------------------
+
+def test_black_leg_blocked_by_the_border():
+    p = puzzle("B . . . .\n" + "\n".join([". . . . ."] * 4))
+    assert found("masyu.black-leg-blocked", p) == {
+        "r1c1-r1c2": LINE, "r1c2-r1c3": LINE, "r1c1-r2c1": LINE, "r2c1-r3c1": LINE}
+    assert found("masyu.black-leg-blocked", puzzle(". . . . .\n. . . . .\n. . B . .\n. . . . .\n. . . . .")) == {}
+
+
+def test_black_leg_blocked_by_a_black_neighbour():
+    # two blacks side by side: neither can send its line through the other
+    p = puzzle(". . . . . .\n. . . . . .\n. . B B . .\n. . . . . .\n. . . . . .")
+    got = found("masyu.black-leg-blocked", p)
+    assert got["r3c2-r3c3"] == LINE and got["r3c1-r3c2"] == LINE
+    assert got["r3c4-r3c5"] == LINE and got["r3c5-r3c6"] == LINE
+    assert got["r3c3-r3c4"] == CROSS
+
+
+def test_black_leg_extend():
+    p = puzzle(". . . . .\n. . . . .\n. . B . .\n. . . . .\n. . . . .")
+    s = marks(p, ". . . . .\n. . . . .\n. . e w .\n. . . . .\n. . . . .")
+    assert found("masyu.black-leg-extend", p, s) == {
+        "r3c4-r3c5": LINE, "r3c2-r3c3": CROSS, "r2c4-r3c4": CROSS, "r3c4-r4c4": CROSS}
+    assert found("masyu.black-leg-extend", p) == {}
+
+
+def test_white_axis_by_the_border():
+    p = puzzle(". . W . .\n" + "\n".join([". . . . ."] * 4))
+    assert found("masyu.white-axis", p) == {"r1c2-r1c3": LINE, "r1c3-r1c4": LINE, "r1c3-r2c3": CROSS}
+    assert found("masyu.white-axis", puzzle(". . . . .\n. . . . .\n. . W . .\n. . . . .\n. . . . .")) == {}
+
+
+def test_white_axis_three_whites_in_a_row():
+    p = puzzle(". . . . .\n. . . . .\n. W W W .\n. . . . .\n. . . . .")
+    got = found("masyu.white-axis", p)
+    assert got["r2c3-r3c3"] == LINE and got["r3c3-r4c3"] == LINE
+    assert got["r3c2-r3c3"] == CROSS and got["r3c3-r3c4"] == CROSS
+
+
+def test_white_turn():
+    p = puzzle(". . . . .\n. . . . .\n. . W . .\n. . . . .\n. . . . .")
+    s = marks(p, ". . . . .\n. . . . .\ne ew ew w .\n. . . . .\n. . . . .")
+    assert found("masyu.white-turn", p, s) == {"r3c4-r3c5": CROSS}
+    s = marks(p, ". . . . .\n. . . . .\n. e ew w .\n. . . . .\n. . . . .")
+    assert found("masyu.white-turn", p, s) == {}
+
+
+# --- level 1: the loop ---------------------------------------------------------------------------
+
+def test_cell_full():
+    p = puzzle(EMPTY5)
+    s = marks(p, ". . . . .\n. . sw . .\n. . . . .\n. . . . .\n. . . . .")
+    assert found("masyu.cell-full", p, s) == {"r1c3-r2c3": CROSS, "r2c3-r2c4": CROSS}
+    assert found("masyu.cell-full", p, marks(p, ". . . . .\n. . s . .\n. . . . .\n. . . . .\n. . . . .")) == {}
+
+
+def test_loose_end():
+    p = puzzle(EMPTY5)
+    s = marks(p, "e w . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .")
+    assert found("masyu.loose-end", p, s) == {"r1c1-r2c1": LINE}
+    assert found("masyu.loose-end", p) == {}
+
+
+def test_pearl_two_ways():
+    p = puzzle(". . . . .\n. . . . .\n. . W . .\n. . . . .\n. . . . .")
+    s = marks(p, ". . . . .\n. . - . .\n. . . . .\n. . - . .\n. . . . .")
+    assert found("masyu.pearl-two-ways", p, s) == {"r3c2-r3c3": LINE, "r3c3-r3c4": LINE}
+    assert found("masyu.pearl-two-ways", p) == {}
+
+
+def test_dead_end():
+    p = puzzle(EMPTY5)
+    s = marks(p, ". - . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .")
+    assert found("masyu.dead-end", p, s) == {"r1c1-r2c1": CROSS}
+    assert found("masyu.dead-end", p) == {}
+
+
+# --- level 3 ---------------------------------------------------------------------------------
+
+def test_closed_off():
+    p = puzzle(". . . .\n. . . .\n. . . .\n. . . .")
+    s = marks(p, ". . - .\n. . - .\n- - . .\n. . e w")
+    assert found("masyu.closed-off", p, s) == {
+        "r1c1-r1c2": CROSS, "r1c1-r2c1": CROSS, "r1c2-r2c2": CROSS, "r2c1-r2c2": CROSS}
+    assert found("masyu.closed-off", p, marks(p, ". . - .\n. . - .\n- - . .\n. . . .")) == {}
+
+
+def test_no_early_loop():
+    p = puzzle(". . . .\n. . . .\n. . . .\n. . . B")
+    s = marks(p, "se sw . .\nn n . .\n. . . .\n. . . .")
+    assert found("masyu.no-early-loop", p, s) == {"r2c1-r2c2": CROSS}
+    free = puzzle(". . . .\n. . . .\n. . . .\n. . . .")
+    assert found("masyu.no-early-loop", free, marks(free, "se sw . .\nn n . .\n. . . .\n. . . .")) == {}
+
+
+def test_parity():
+    p = puzzle(". . .\n. . .\n. . .")
+    s = marks(p, "s - .\nn . .\n. . .")
+    assert found("masyu.parity", p, s) == {"r1c3-r2c3": LINE}
+    assert found("masyu.parity", p) == {}
+
+
+# --- levels 4 and 5: found on the solve path of generated puzzles -------------------------------
+
+def path_step(hid: str, paths: list[str]):
+    """The first step of technique `hid` when solving our corpus puzzles, with the state before."""
+    for name in paths:
+        p = load(str(CORPUS / "masyu" / name))
+        trace = Solver(p).solve()
+        for step, before, _ in trace.states():
+            if step.heuristic.id == hid:
+                return p, before, step
+    return None
+
+
+def run_to_level(p, level: int):
+    return Solver(p, max_level=level).solve().final
+
+
+@pytest.mark.parametrize("hid,level", [("masyu.end-lookahead", 4), ("masyu.black-cases", 5),
+                                       ("masyu.white-cases", 5), ("masyu.end-cases", 5),
+                                       ("masyu.trial-and-error", 5)])
+def test_deep_techniques_fire_soundly(hid, level):
+    """On the stuck state of a tricky puzzle (levels below exhausted), the technique finds
+    something, and all of it agrees with the solution; on a fresh empty board it finds nothing."""
+    h = REGISTRY.get(hid)
+    p = load(str(CORPUS / "masyu" / "pearl-8x8dt-grader-2.yaml"))
+    solution = MASYU.solution_state(p)
+    stuck = run_to_level(p, 2)
+    assert not stuck.complete
+    n = assert_all_sound(h, p, stuck, solution)
+    assert n >= 1, f"{hid} found nothing on the stuck state"
+    empty = puzzle(EMPTY5)
+    assert list(h.find(empty, MASYU.initial_state(empty))) == []
+
+
+def draw(p, lines=(), crosses=()):
+    """A state with the named edges drawn or crossed out."""
+    names = {n: i for i, n in enumerate(p.graph.edge_names)}
+    cands = list(MASYU.initial_state(p).cands)
+    for n in lines:
+        cands[p.graph.edge_vars[names[n]]] = 2
+    for n in crosses:
+        cands[p.graph.edge_vars[names[n]]] = 1
+    return State(tuple(cands))
+
+
+def test_end_lookahead():
+    # from the loose end at r2c2, going north forces the line round r1c2 and r1c1 until it
+    # breaks a rule; east is crossed out; so it goes south
+    p = puzzle(". . .\n. . .\n. . .")
+    s = draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"], crosses=["r1c2-r1c3", "r2c2-r2c3"])
+    assert found("masyu.end-lookahead", p, s) == {"r2c2-r3c2": LINE}
+    assert any("r1c2-r2c2" in str(d.params["refuted"]) for d in fires("masyu.end-lookahead", p, s))
+    assert found("masyu.end-lookahead", p, draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"])) == {}
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+def test_violations():
+    p = puzzle(". . . .\n. B . .\n. . W .\n. . . .")
+    assert MASYU.violations(p, MASYU.initial_state(p)) == []
+    straight = marks(p, ". . . .\ne ew w .\n. . . .\n. . . .")
+    assert any("black pearl" in v.message for v in MASYU.violations(p, straight))
+    turn = marks(p, ". . . .\n. . . .\n. . se .\n. . . .")
+    assert any("white pearl" in v.message for v in MASYU.violations(p, turn))
+    small = marks(p, "se sw . .\nne nw . .\n. . . .\n. . . .")
+    assert any("closed loop" in v.message or "leaves out" in v.message for v in MASYU.violations(p, small))
+
+
+def test_solution_is_valid_and_unique():
+    p = load(str(CORPUS / "masyu" / "pearl-6x6dt-grader-1.yaml"))
+    assert MASYU.violations(p, reference(p)) == []
+
+
+def test_tiers_grade_in_order():
+    """Pearl easy puzzles need only level 1; tricky ones need level 3 (closing the loop early)."""
+    levels = {}
+    for f in sorted((CORPUS / "masyu").glob("pearl-*x*d?-grader-[12].yaml")):
+        p = load(str(f))
+        trace = Solver(p).solve()
+        assert trace.status.value == "solved"
+        levels.setdefault(p.meta.label, []).append(max(s.level for s in trace.steps))
+    assert max(levels["easy"]) < min(levels["tricky"])
+
+
+# --- soundness on real puzzles -------------------------------------------------------------------
+
+def test_sound_on_janko_sample():
+    from support import assert_sound_path, janko
+    for p in janko("masyu", 5, seed=4, max_cells=64):
+        assert_sound_path(p)
+
+
+def test_every_technique_sound_from_random_partial_states():
+    import random
+    from support import random_partial
+    rng = random.Random(7)
+    for name in ("pearl-8x8dt-grader-1.yaml", "pearl-6x6dt-grader-3.yaml"):
+        p = load(str(CORPUS / "masyu" / name))
+        solution = MASYU.solution_state(p)
+        for _ in range(3):
+            state = random_partial(p, solution, rng, rng.choice((0.2, 0.5)))
+            for h in REGISTRY.for_genre("masyu", 4):
+                assert_all_sound(h, p, state, solution)
+
+
+# --- formats ---------------------------------------------------------------------------------------
+
+def test_puzzlink_example():
+    p = load("https://puzz.link/p?mashu/6/6/1063000i3000")
+    assert MASYU.render_text(p).split("\n") == [
+        ". . W . . .", ". B . . W .", ". . . . . .", ". . . B . .", ". W . . . .", ". . . . . ."]
+
+
+def test_tatham_example():
+    p = load("6x6:cWaBWeWBhWiBBb", "masyu")
+    assert MASYU.render_text(p).split("\n")[:3] == [". . . W . B", "W . . . . .", "W B . . . ."]
+
+
+def test_janko_german_east():
+    data = {"size": 2, "problem": [["w", "-"], ["-", "-"]],
+            "solution": [["so", "sw"], ["no", "nw"]]}
+    p = MASYU.from_janko(data, Source("<record>"))
+    assert MASYU.render_text(p, MASYU.solution_state(p)).split("\n") == ["se sw", "ne nw"]
+
+
+def test_native_round_trip():
+    from grader.formats.native import dump
+    p = load(str(CORPUS / "masyu" / "pearl-6x6dt-grader-1.yaml"))
+    again = native(dump(MASYU.to_native(p)))
+    assert again.pearls == p.pearls and again.solution == p.solution
+
+
+@pytest.mark.parametrize("spec,where", [
+    ("https://puzz.link/p?mashu/6/6/10630", "body"),
+    ("https://puzz.link/p?mashu/6/6/1063000i30!0", "body"),
+    ("https://puzz.link/p?mashu/f/6/6/1063000i3000", "flags"),
+])
+def test_bad_urls(spec, where):
+    from grader.errors import InputError
+    with pytest.raises(InputError) as exc:
+        load(spec)
+    assert f"({where})" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_bad_tatham_and_native():
+    from grader.errors import InputError
+    with pytest.raises(InputError, match="description"):
+        load("6x6:cWaBWeWBhWiBB", "masyu")
+    with pytest.raises(InputError, match="character 3"):
+        load("6x6:cWQ", "masyu")
+    with pytest.raises(InputError) as exc:
+        native("genre: masyu\ngrid: |\n  . . W\n  . X .\n")
+    assert ":4:5" in str(exc.value)
+    with pytest.raises(InputError, match="off the loop but a line reaches it"):
+        native("genre: masyu\ngrid: |\n  . .\n  . .\nsolution: |\n  se sw\n  ne -\n")
