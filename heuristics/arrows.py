@@ -12,6 +12,7 @@ from pathlib import Path
 from grader.dsl import compile_rules, load_rule_file
 from grader.dsl.ast import Type
 from grader.dsl.signature import NIL, OOB, Signature, Symbol
+from grader.explain import phrase_list
 from grader.genres.arrows import ArrowsPuzzle, seen_values
 from grader.model import State, single_value, values_of
 
@@ -59,6 +60,23 @@ class ArrowsWorld:
             got = self._reach[p] = mask.bit_count()
         return got
 
+
+    def describe_change(self, removed) -> str:
+        """'r1c3 holds 2', 'r1c4 cannot hold 4 or 5': what a rule step establishes."""
+        parts = []
+        for var, mask in removed:
+            left = self.cands[var] & ~mask
+            cell = self.puzzle.cell(var)
+            if left and not left & (left - 1):
+                parts.append(f"{cell} holds {left.bit_length() - 1}")
+            elif not left:
+                parts.append(f"{cell} has no number left")
+            else:
+                gone = values_of(mask)
+                words = " or ".join(map(str, gone)) if len(gone) <= 2 else \
+                    ", ".join(map(str, gone[:-1])) + " or " + str(gone[-1])
+                parts.append(f"{cell} cannot hold {words}")
+        return phrase_list(parts)
 
     def may_add(self, p: int) -> int:
         """At most how many numbers the empty cells ahead of p can add to those it sees: no

@@ -30,7 +30,7 @@ from .signature import Signature, World
 
 WorldFactory = Callable[[Puzzle, State], World]
 
-BACKTRACK_TEMPLATE = ("Suppose {cell} held {value}: then {steps} lead to a contradiction "
+BACKTRACK_TEMPLATE = ("Suppose {cell} held {value}: then {steps} to a contradiction "
                       "({reason}). So {cell} cannot hold {value}.")
 
 
@@ -153,7 +153,9 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
                 premises.append(value)
         else:
             params[var.name] = value
-    params["conclusion"] = describe_removals(puzzle, state, removed)
+    words = getattr(ev.world, "describe_change", None)
+    params["conclusion"] = (words(removed) if words is not None
+                            else describe_removals(puzzle, state, removed))
     return Deduction(removed, params, tuple(premises))
 
 
@@ -236,8 +238,8 @@ def compile_backtrack(rule: BacktrackRule, genre: str, lower: Callable[[], Seque
                 result = mock_verify(puzzle, state.restrict(var, 1 << value), (var,), rules, rule.depth)
                 if result.contradiction:
                     n = result.steps
-                    steps = ("the rules at once" if n == 0 else "one rule step" if n == 1
-                             else f"{n} rule steps")
+                    steps = ("the rules at once lead" if n == 0 else "one rule step leads" if n == 1
+                             else f"{n} rule steps lead")
                     yield Deduction(((var, 1 << value),),
                                     {"cell": var_name(puzzle, var), "value": value, "steps": steps,
                                      "reason": result.reason or "a rule is broken"})
