@@ -10,11 +10,11 @@ from typing import Iterable, Iterator
 
 from grader.explain import describe_removals
 from grader.genres.picross import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
-from grader.heuristic import heuristic
+from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.probing import branch_deduction, register_probing
+from grader.probing import PROBE_TEMPLATE, branch_deduction, probe_cell
 from grader.steps import Deduction
-from heuristics.common.lines import fill_of
+from heuristics.common.lines import fill_of, solve_line
 
 GENRE = "picross"
 LINE_CASES_MAX = 4        # a line with at most this many placements is worth splitting on
@@ -166,10 +166,56 @@ def most_constrained(puzzle: PicrossPuzzle, state: State) -> list[int]:
     return sorted(free, key=lambda i: open_count[puzzle.lines_of[i][0]] + open_count[puzzle.lines_of[i][1]])
 
 
-trial_and_error = register_probing(
-    GENRE, order=90, candidates=most_constrained,
-    catalogue="for each cell, assume filled/empty, solve greedily and take intersection "
-              "and/or achieve contradiction")
+def propagate(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int]) -> list[int] | None:
+    """Run the line solver over `lines` and every line they change, to a fixpoint: the greedy
+    fill of levels 1-4, without recording steps. None when a line breaks."""
+    queue = set(lines)
+    rows, cols = puzzle.rows, puzzle.cols
+    while queue:
+        line = queue.pop()
+        cells = puzzle.lines[line]
+        now = tuple(cands[i] for i in cells)
+        allowed = solve_line(now, puzzle.clues[line]).kept
+        if allowed is None:
+            return None
+        for k, i in enumerate(cells):
+            if allowed[k] != now[k]:
+                cands[i] = allowed[k]
+                queue.add(rows + i % cols if line < rows else i // cols)
+    return cands
+
+
+def promising(puzzle: PicrossPuzzle, state: State, var: int) -> bool:
+    """A quick unrecorded look: does assuming either value of `var` break a line, or do both
+    assumptions agree on some other cell?"""
+    finals = []
+    for value in (B_EMPTY, B_FILLED):
+        cands = list(state.cands)
+        cands[var] = value
+        final = propagate(puzzle, cands, puzzle.lines_of[var])
+        if final is None:
+            return True
+        finals.append(final)
+    a, b = finals
+    return any((x | y) != m for x, y, m in zip(a, b, state.cands))
+
+
+@heuristic(id="picross.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
+           template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.",
+           catalogue="for each cell, assume filled/empty, solve greedily and take intersection "
+                     "and/or achieve contradiction")
+def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    # The line solver screens the cells quickly; the chosen cell is then probed by the engine's
+    # recorded fill, so the step shows every easier step of each branch.
+    lower = REGISTRY.for_genre(GENRE, 4)
+    for var in most_constrained(puzzle, state):
+        if not promising(puzzle, state, var):
+            continue
+        for steps in LOOKAHEADS:
+            d = probe_cell(puzzle, state, var, 4, steps, lower)
+            if d is not None:
+                yield d
+                return
 
 
 @heuristic(id="picross.line-cases", name="Every placement of a line, followed through",

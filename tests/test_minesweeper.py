@@ -4,8 +4,6 @@ unmasking and opening included) read what FORMATS.md says and bad input gives on
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ from grader.genres import get
 from grader.genres.minesweeper import UNKNOWN, MinesPuzzle, decode_layout, unmask
 from grader.heuristic import REGISTRY
 from grader.steps import Status
-from support import (CORPUS, ROOT, assert_all_sound, assert_sound_path, decided_by, fires, janko,
+from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko,
                      native, random_partial, reference)
 
 MINES = get("minesweeper")
@@ -236,13 +234,13 @@ def test_bad_janko_and_puzzlink():
         load("https://puzz.link/p?mines/2/1/9g")
 
 
-def test_cli_bad_input_exit_2(tmp_path: Path):
+def test_cli_bad_input_exit_2(tmp_path: Path, capsys):
     f = tmp_path / "bad.yaml"
     f.write_text("genre: minesweeper\ngrid: |\n  . 9\n")
-    out = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(f)], cwd=ROOT,
-                         capture_output=True, text=True)
-    assert out.returncode == 2
-    assert len(out.stderr.strip().splitlines()) == 1 and "bad.yaml:3:5" in out.stderr
+    from grader.cli import main
+    assert main(["grade", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "bad.yaml:3:5" in err
 
 
 def test_render_and_violations():

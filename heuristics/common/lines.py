@@ -73,16 +73,17 @@ class Line:
                     ok_starts.append(s)
             self.starts.append(ok_starts)
         self._cands = tuple(cands)
-        self._allowed = self._intersect(pre, suf) if self.solvable else None
+        # what each cell keeps over all solutions (None: no solution); read-only
+        self.kept = self._intersect(pre, suf) if self.solvable else None
 
     def allowed(self) -> list[int] | None:
         """The candidates each cell keeps over all solutions of the line; None if there is none."""
-        return None if self._allowed is None else list(self._allowed)
+        return None if self.kept is None else list(self.kept)
 
     @property
     def settled(self) -> bool:
         """The line has exactly one solution (every cell keeps a single candidate)."""
-        return self._allowed is not None and all(m in (E, F) for m in self._allowed)
+        return self.kept is not None and all(m in (E, F) for m in self.kept)
 
     def _intersect(self, pre, suf) -> list[int]:
         n, k, cands = self.n, len(self.clue), self._cands
