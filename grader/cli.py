@@ -16,7 +16,7 @@ from typing import Any
 from . import exact
 from .engine import Budget, Solver
 from .errors import InputError, Source
-from .explain import branches, sentence
+from .explain import branches, describe_removals, sentence
 from .formats import load
 from .genres import all_genres, genre_of
 from .model import Puzzle
@@ -140,8 +140,15 @@ def cmd_hint(args: argparse.Namespace) -> int:
         status, steps = why(puzzle, marks, var)
         data = [{"step": s.number, "level": s.level, "technique": s.heuristic.id, "text": sentence(s)}
                 for s in steps]
-        text = "\n".join(f"{s.number:>4}. [L{s.level}] {sentence(s)}" for s in steps) or \
-            f"{args.why} cannot be decided from here ({status.value})."
+        if steps:
+            state = marks
+            for s in steps:
+                state = s.deduction.apply(state)
+            verdict = describe_removals(puzzle, marks, ((var, marks.cands[var] & ~state.cands[var]),))
+            text = f"{verdict}: {len(steps)} step{'s' if len(steps) != 1 else ''} decide it.\n" + \
+                "\n".join(f"{s.number:>4}. [L{s.level}] {sentence(s)}" for s in steps)
+        else:
+            text = f"{args.why} cannot be decided from here ({status.value})."
         _emit(args, {"cell": args.why, "steps": data}, text)
         return OK if steps else NEGATIVE
     h = hint(puzzle, marks, args.stage)

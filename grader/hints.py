@@ -71,10 +71,38 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge") -> Hint:
     return Hint("step", texts[stage], d.targets, step)
 
 
-def why(puzzle: Puzzle, marks: State, var: int) -> tuple[Status, list[Step]]:
-    """The solve path from the marks up to the step that decides `var`."""
+def why(puzzle: Puzzle, marks: State, var: int, prune_limit: int = 80) -> tuple[Status, list[Step]]:
+    """The steps that decide `var` from the marks: the solve path up to the step that
+    decides it, with every step it does not need removed (when the path is short enough to
+    check: each step dropped must leave the rest still derivable, step by step)."""
     trace = Solver(puzzle).solve(marks, until=lambda s: s.decided(var))
     steps = list(trace.steps)
     while steps and var not in steps[-1].deduction.targets:
         steps.pop()
-    return trace.status, steps
+    if steps and len(steps) <= prune_limit:
+        for i in range(len(steps) - 2, -1, -1):
+            shorter = steps[:i] + steps[i + 1:]
+            replayed = _replay(puzzle, marks, shorter, var)
+            if replayed is not None:
+                steps = replayed
+    return trace.status, [attrs.evolve(s, number=n) for n, s in enumerate(steps, 1)]
+
+
+def _replay(puzzle: Puzzle, start: State, steps: list[Step], var: int) -> list[Step] | None:
+    """Re-derive each step with its own technique from the state the earlier ones leave; the
+    re-derived steps if all still follow and the last still decides `var`, else None."""
+    from .heuristic import REGISTRY
+    state, out = start, []
+    for step in steps:
+        wanted = step.deduction.removals
+        found = None
+        for d in REGISTRY.get(step.heuristic.id).find(puzzle, state):
+            after = d.apply(state)
+            if all(not after.cands[v] & m for v, m in wanted):
+                found = d
+                break
+        if found is None:
+            return None
+        out.append(Step(step.number, step.heuristic, found))
+        state = found.apply(state)
+    return out if state.decided(var) else None

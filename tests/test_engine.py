@@ -107,3 +107,21 @@ def test_describe_removals_groups_cells():
     from grader.genres import get
     s = get("akari").initial_state(p)
     assert describe_removals(p, s, ((1, 2), (0, 2), (4, 1))) == "r1c2 and r1c1 are empty and r2c1 holds a bulb"
+
+
+def test_why_keeps_only_the_steps_that_decide_the_cell():
+    from grader.formats import load
+    from grader.genres import get
+    from grader.hints import why
+    p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
+    start = get("akari").initial_state(p)
+    var = 4 * 7 + 2                              # r5c3
+    status, steps = why(p, start, var)
+    assert steps and var in steps[-1].deduction.targets
+    assert [s.number for s in steps] == list(range(1, len(steps) + 1))
+    full = Solver(p).solve(start, until=lambda s: s.decided(var))
+    assert len(steps) < len(full.steps)
+    state = start
+    for s in steps:
+        state = s.deduction.apply(state)
+    assert state.decided(var)
