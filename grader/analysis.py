@@ -50,8 +50,10 @@ def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
             check_unique: bool = True, max_level: int = 5) -> Analysis:
     t0 = time.perf_counter()
     genre = genre_of(puzzle)
-    trace = Solver(puzzle, budget=budget, max_level=max_level).solve()
     ex = exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)) if check_unique else None
+    # Techniques that rely on uniqueness are only fair when the puzzle has one solution.
+    unique = ex is None or ex.verdict in (exact.Verdict.UNIQUE, exact.Verdict.UNKNOWN)
+    trace = Solver(puzzle, budget=budget, max_level=max_level, assume_unique=unique).solve()
     given = genre.solution_state(puzzle)
     matches = None
     if given is not None and trace.status is Status.SOLVED:

@@ -26,12 +26,15 @@ class Budget:
 class Solver:
     def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
                  heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
-                 validate: bool = False):
+                 validate: bool = False, assume_unique: bool = True):
+        """assume_unique=False leaves out techniques that rely on the puzzle having exactly
+        one solution (use it when the exact solver found none or several)."""
         from .genres import genre_of
         self.puzzle = puzzle
         self.genre = genre_of(puzzle)
-        self.heuristics = list(heuristics if heuristics is not None
-                               else REGISTRY.for_genre(self.genre.name, max_level))
+        self.heuristics = [h for h in (heuristics if heuristics is not None
+                                       else REGISTRY.for_genre(self.genre.name, max_level))
+                           if assume_unique or not h.info.uses_uniqueness]
         self.budget = budget
         self.validate = validate
 

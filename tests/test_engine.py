@@ -125,3 +125,12 @@ def test_why_keeps_only_the_steps_that_decide_the_cell():
     for s in steps:
         state = s.deduction.apply(state)
     assert state.decided(var)
+
+
+def test_uniqueness_techniques_are_left_out_when_the_puzzle_is_not_unique():
+    from grader.analysis import analyse
+    corridor = native("genre: akari\ngrid: |\n  # # # #\n  . . . .\n  # # # #\n")
+    a = analyse(corridor)
+    assert a.exact.verdict is exact.Verdict.SEVERAL
+    assert a.grade.status is Status.STUCK
+    assert not any(s.heuristic.uses_uniqueness for s in a.trace.steps)
