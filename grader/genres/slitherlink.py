@@ -283,6 +283,12 @@ class Slitherlink(Genre):
                 out.append(Violation(f"the {n} in {puzzle.cell_label(k)} has {len(lines)} lines", cells))
             elif len(lines) + len(open_) < n:
                 out.append(Violation(f"the {n} in {puzzle.cell_label(k)} can no longer get {n} lines", cells))
+        if puzzle.faces_of_edge is not None and not out:
+            from heuristics.slitherlink.colouring import colouring
+            e = colouring(puzzle, state).conflict
+            if e >= 0:
+                out.append(Violation(f"the lines cross a closed path of cells an odd number of times "
+                                     f"(at {puzzle.edge_label(e)}), so no loop fits", vars=(e,)))
         return out
 
     def solution_state(self, puzzle: SlitherPuzzle) -> State | None:

@@ -395,9 +395,35 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
             if p.comp[v] == -1 and required(state, v):
                 out.append(Violation(f"the loop is closed but leaves out {graph.vertex_names[v]}"))
                 break
+    if not out and p.lines and not p.loops:
+        cut = _cut_off(graph, state, p, required)
+        if cut is not None:
+            out.append(Violation(f"crossed edges cut {graph.vertex_names[cut]} off from the rest of the loop"))
     if not out and p.lines == 0 and all(state.cands[var] == B_CROSS for var in graph.edge_vars):
         out.append(Violation("there is no loop"))
     return out
+
+
+def _cut_off(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> int | None:
+    """A vertex with a line (or one that must be visited) that the other lines can no longer
+    reach through edges that are not crossed: the loop could never be one piece."""
+    start = next(v for v in range(graph.n_vertices) if p.degree[v])
+    seen = {start}
+    stack = [start]
+    cands, edge_vars, ends = state.cands, graph.edge_vars, graph.ends
+    while stack:
+        v = stack.pop()
+        for e in graph.incident[v]:
+            if cands[edge_vars[e]] & B_LINE:
+                a, b = ends[e]
+                w = b if a == v else a
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+    for v in range(graph.n_vertices):
+        if v not in seen and (p.degree[v] or (required is not None and required(state, v))):
+            return v
+    return None
 
 
 def is_loop_done(graph: LoopGraph, state: State) -> bool:

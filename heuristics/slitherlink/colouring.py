@@ -30,6 +30,7 @@ class Colouring:
     the opposite of its group root's."""
     root: tuple[int, ...]
     flip: tuple[int, ...]
+    conflict: int = -1       # an edge whose value contradicts the colours, or -1
 
     def relation(self, a: int, b: int) -> int | None:
         """0 same colour, 1 different, None unknown."""
@@ -44,6 +45,7 @@ def colouring(puzzle: SlitherPuzzle, state: State) -> Colouring:
         n = len(puzzle.cells)
         parent = list(range(n + 1))
         par = [0] * (n + 1)
+        conflict = -1
 
         def find(x: int) -> tuple[int, int]:
             p = 0
@@ -69,12 +71,14 @@ def colouring(puzzle: SlitherPuzzle, state: State) -> Colouring:
                 if ra != rb:
                     parent[ra] = rb
                     par[ra] = pa ^ pb ^ (1 if m == B_LINE else 0)
+                elif pa ^ pb != (1 if m == B_LINE else 0) and conflict < 0:
+                    conflict = e
         roots, flips = [], []
         for f in range(n + 1):
             r, p = find(f)
             roots.append(r)
             flips.append(p)
-        return Colouring(tuple(roots), tuple(flips))
+        return Colouring(tuple(roots), tuple(flips), conflict)
     return state.derived("slitherlink.colouring", compute)
 
 

@@ -5,11 +5,13 @@ Edges are tried where a person would look first: at the loose ends of lines, the
 clues, then anywhere (any order is sound; this one finds refutations sooner)."""
 from __future__ import annotations
 
-from grader.genres.slitherlink import SlitherPuzzle
+from grader.genres.slitherlink import SlitherPuzzle, clue_counts
+from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import register_probing
+from grader.probing import branch_deduction, register_probing
+from grader.steps import Deduction
 from heuristics.common import loops
-from heuristics.common.loops import OPEN
+from heuristics.common.loops import B_CROSS, B_LINE, OPEN
 
 from .common import GENRE
 
@@ -31,3 +33,47 @@ def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
 trial_and_error = register_probing(
     GENRE, candidates=probe_candidates,
     catalogue="for one edge: assume edge, and assume empty. fill in greedily and do the usual stuff")
+
+
+def clue_ways(puzzle: SlitherPuzzle, state: State, k: int) -> list[tuple[int, ...]]:
+    """Every way to finish the clue of cell k: the open edges that carry the line."""
+    from itertools import combinations
+    lines, open_ = clue_counts(puzzle, state, k)
+    need = puzzle.clues[k] - len(lines)
+    if need < 0 or need > len(open_):
+        return []
+    return list(combinations(open_, need))
+
+
+def every_way_for_a_clue(puzzle: SlitherPuzzle, state: State, focus=None):
+    """Level 5: try every way to finish one clue; what all surviving ways agree on holds."""
+    ranked = []
+    for k in puzzle.clued:
+        ways = clue_ways(puzzle, state, k)
+        if len(ways) >= 2:
+            ranked.append((len(ways), k, ways))
+    ranked.sort()
+    for _, k, ways in ranked[:MAX_CLUES]:
+        _, open_ = clue_counts(puzzle, state, k)
+        assumptions = []
+        for way in ways:
+            cands = list(state.cands)
+            for e in open_:
+                cands[e] = B_LINE if e in way else B_CROSS
+            label = (f"{' and '.join(puzzle.edge_label(e) for e in way)} carry the line" if way
+                     else "none of its open edges carries the line")
+            assumptions.append((label, State(tuple(cands)), open_))
+        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=200)
+        if d is not None:
+            yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "cell": puzzle.cell_label(k)},
+                            cells=(puzzle.cell(k),) if puzzle.square else (), detail=d.detail)
+            return
+
+
+MAX_CLUES = 40
+
+heuristic(id="slitherlink.every-way-for-a-clue", name="Every way to finish a number", genre=GENRE,
+          level=5, order=95,
+          template="Trying every way to finish the {n} in {cell} ({cases} ways): {outcome}.",
+          nudge="List the ways to finish the {n} in {cell}.",
+          catalogue="")(every_way_for_a_clue)
