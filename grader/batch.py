@@ -4,8 +4,9 @@ Puzzles are graded in worker processes (`--workers N`, default one per core) or 
 cluster (`--scheduler tcp://HOST:PORT`). Rows go to an SQLite file as they come (`--db`):
 run the same command again after a kill and it grades only what is missing. Locally each
 puzzle has a hard time limit; a worker that hangs or dies costs that puzzle only, recorded as
-its row. On Dask the solver's own budget bounds a puzzle (a task cannot be killed there), and
-a task that kills its worker is recorded as that puzzle's error.
+its row. On Dask, where a task cannot be killed, a puzzle past its limit gets its timeout row
+and its thread is left to stop at the solver's own budget; a task that kills its worker is
+recorded as that puzzle's error.
 """
 from __future__ import annotations
 
@@ -90,6 +91,21 @@ def grade_job(job: Job, settings: Settings) -> Row:
                        check_unique=settings.check_unique).row(with_levels=True)
     except Exception as exc:  # one broken puzzle must not stop the batch
         return failed(job, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0)
+
+
+def grade_job_within(job: Job, settings: Settings, time_limit: float) -> Row:
+    """grade_job, but give up after `time_limit` seconds with a timeout row. For Dask, whose
+    tasks cannot be killed: the grading thread is left to end at its own budget."""
+    result: list[Row] = []
+    t0 = time.perf_counter()
+    worker = threading.Thread(target=lambda: result.append(grade_job(job, settings)), daemon=True)
+    worker.start()
+    worker.join(time_limit)
+    return result[0] if result else timed_out(job, time_limit, time.perf_counter() - t0)
+
+
+def timed_out(job: Job, time_limit: float, seconds: float) -> Row:
+    return failed(job, f"took longer than the {time_limit:g} s time limit", seconds, status="timeout")
 
 
 def failed(job: Job, error: str, seconds: float, status: str = "error") -> Row:
@@ -202,8 +218,7 @@ def run_local(jobs: list[Job], settings: Settings, workers: int, time_limit: flo
                     on_row(job, failed(job, _death(w.proc), spent))
                 elif spent >= time_limit:
                     w.stop()
-                    on_row(job, failed(job, f"took longer than the {time_limit:g} s time limit",
-                                       spent, status="timeout"))
+                    on_row(job, timed_out(job, time_limit, spent))
                 else:
                     continue
                 pool[i] = _Worker(ctx, settings)
@@ -219,7 +234,7 @@ def run_local(jobs: list[Job], settings: Settings, workers: int, time_limit: flo
             w.stop()
 
 
-def run_dask(jobs: list[Job], settings: Settings, address: str,
+def run_dask(jobs: list[Job], settings: Settings, address: str, time_limit: float,
              on_row: Callable[[Job, Row], None]) -> None:
     """The same work on a Dask distributed cluster; rows come back here to be recorded."""
     try:
@@ -242,7 +257,7 @@ def run_dask(jobs: list[Job], settings: Settings, address: str,
         def submit() -> None:
             while todo and len(running) < window:
                 job = todo.popleft()
-                fut = client.submit(grade_job, job, settings, pure=False)
+                fut = client.submit(grade_job_within, job, settings, time_limit, pure=False)
                 running[fut] = job
                 pending.add(fut)
 
@@ -318,7 +333,7 @@ def run_batch(args: argparse.Namespace) -> int:
 
     try:
         if args.scheduler:
-            run_dask(todo, settings, args.scheduler, on_row)
+            run_dask(todo, settings, args.scheduler, time_limit, on_row)
         else:
             workers = args.workers or os.cpu_count() or 1
             run_local(todo, settings, workers, time_limit, on_row)

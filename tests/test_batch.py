@@ -260,3 +260,21 @@ def test_unusable_paths_are_one_line_errors(tmp_path, capsys):
         assert batch(*args) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and words in err, err
+
+
+def test_a_task_past_its_limit_gives_a_timeout_row_without_waiting(tmp_path, monkeypatch):
+    from grader.batch import grade_job_within
+    jobs = list_jobs(str(small_folder(tmp_path, 2)))
+    real = analysis.analyse
+
+    def slow_first(puzzle, **kw):
+        if puzzle.meta.origin == jobs[0].key:
+            time.sleep(3)
+        return real(puzzle, **kw)
+
+    monkeypatch.setattr(analysis, "analyse", slow_first)
+    t0 = time.monotonic()
+    row = grade_job_within(jobs[0], Settings(check_unique=False), 0.3)
+    assert time.monotonic() - t0 < 2.5
+    assert row["status"] == "timeout" and row["error"] == "took longer than the 0.3 s time limit"
+    assert grade_job_within(jobs[1], Settings(check_unique=False), 30)["status"] == "solved"
