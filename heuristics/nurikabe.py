@@ -19,7 +19,9 @@ from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
 GENRE = "nurikabe"
-SHAPE_LIMIT = 400          # island shapes enumerated before giving up on an island
+SHAPE_LIMIT = 150          # partial shapes enumerated before giving up on an island
+SHAPE_NEED = 8             # islands that still need more cells are not enumerated
+BRANCH_STEPS = (12, 150)   # steps per branch of a hypothesis: a quick look, then a longer one
 
 
 def near(puzzle: NurikabePuzzle, focus: frozenset[int] | None, radius: int = 1) -> Iterable[int]:
@@ -494,7 +496,7 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
     touches taken in whole), or None when there are more than `limit` or the size is unknown.
     A shape is kept only if walling its border breaks no rule: no 2x2 wall block."""
     need = isl.need(k)
-    if need is None or need <= 0:
+    if need is None or need <= 0 or need > SHAPE_NEED:
         return None
     puzzle, cands = isl.puzzle, isl.cands
     nbrs = puzzle.graph.neighbours
@@ -540,13 +542,19 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
 
 
 def _border_ok(puzzle: NurikabePuzzle, cands, shape: frozenset[int]) -> bool:
+    """Walling the border of a finished shape must not close a 2x2 block of walls."""
     g = puzzle.graph
     border = {n for i in shape for n in g.neighbours[i] if n not in shape}
-    if any(cands[b] == B_ISLAND for b in border):
-        return False
-    for k in cn.blocks_near(g, border):
-        if all(cands[i] == B_WALL or i in border for i in g.blocks[k]):
+    blocks, blocks_of = g.blocks, g.blocks_of
+    for b in border:
+        if cands[b] == B_ISLAND:
             return False
+        for k in blocks_of[b]:
+            for i in blocks[k]:
+                if i in shape or (cands[i] != B_WALL and i not in border):
+                    break
+            else:
+                return False
     return True
 
 
@@ -610,22 +618,31 @@ def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
     isl = islands(puzzle, state)
     g = puzzle.graph
     options = sorted((len(v), k) for k, v in island_shapes(puzzle, state).items() if 2 <= len(v) <= 12)
-    for _, k in options:
-        assumptions = []
-        for n, s in enumerate(island_shapes(puzzle, state)[k], 1):
-            border = {b for i in s for b in g.neighbours[i] if b not in s}
-            cands = list(state.cands)
-            for i in s:
-                cands[i] &= B_ISLAND
-            for b in border:
-                cands[b] &= B_WALL
-            assumed = State(tuple(cands))
-            assumptions.append((f"way {n}", assumed, state.diff(assumed)))
-        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=200)
-        if d is not None:
-            d.params.update({"island": isl.clue_name(k)})   # type: ignore[attr-defined]
-            yield d
-            return
+    for steps in BRANCH_STEPS:
+        for _, k in options:
+            d = _grow(puzzle, state, isl, k, steps)
+            if d is not None:
+                yield d
+                return
+
+
+def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int) -> Deduction | None:
+    """Assume each complete shape of island k in turn (with its border walled)."""
+    g = puzzle.graph
+    assumptions = []
+    for n, s in enumerate(island_shapes(puzzle, state)[k], 1):
+        border = {b for i in s for b in g.neighbours[i] if b not in s}
+        cands = list(state.cands)
+        for i in s:
+            cands[i] &= B_ISLAND
+        for b in border:
+            cands[b] &= B_WALL
+        assumed = State(tuple(cands))
+        assumptions.append((f"way {n}", assumed, state.diff(assumed)))
+    d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=steps)
+    if d is not None:
+        d.params.update({"island": isl.clue_name(k)})   # type: ignore[attr-defined]
+    return d
 
 
 @heuristic(id="nurikabe.pool-breaker", name="Which cell breaks the pool", genre=GENRE, level=5,
@@ -637,15 +654,15 @@ def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
                      "no blank and at most 2 blocked, assume in turn that each square is blank")
 def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
-    for block, rest in cn.pool_blocks(g, state.cands, B_WALL):
-        if len(rest) < 2:     # three walls: the pool corner says it at level 1
-            continue
-        assumptions = [(f"{g.cell(i)} is island", state.restrict(i, B_ISLAND), (i,)) for i in rest]
-        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=200)
-        if d is not None:
-            d.params.update({"cells": g.cells(block)})   # type: ignore[attr-defined]
-            yield d
-            return
+    pools = [(block, rest) for block, rest in cn.pool_blocks(g, state.cands, B_WALL) if len(rest) >= 2]
+    for steps in BRANCH_STEPS:
+        for block, rest in sorted(pools, key=lambda br: len(br[1])):
+            assumptions = [(f"{g.cell(i)} is island", state.restrict(i, B_ISLAND), (i,)) for i in rest]
+            d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=steps)
+            if d is not None:
+                d.params.update({"cells": g.cells(block)})   # type: ignore[attr-defined]
+                yield d
+                return
 
 
 trial_and_error = register_probing(

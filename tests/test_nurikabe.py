@@ -1,0 +1,228 @@
+"""Nurikabe: each technique fires where it should (with what it finds) and not elsewhere; every
+deduction agrees with the unique solution on real puzzles; formats and bad input."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from grader.engine import Solver
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.heuristic import REGISTRY
+from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                     random_partial, reference)
+
+NURIKABE = get("nurikabe")
+CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "nurikabe"
+
+
+def puzzle(grid: str):
+    return native("genre: nurikabe\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
+
+
+def found(hid: str, grid: str, marks: str | None = None) -> dict[str, str]:
+    p = puzzle(grid)
+    state = NURIKABE.parse_marks(p, marks, Source("<marks>")) if marks else NURIKABE.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+WALL, ISLAND = "is wall", "is island"
+
+# (technique, grid, marks or None, what it must find); an empty result means "must not fire".
+CASES = [
+    ("nurikabe.one", ". . .\n. 1 .\n. . .", None,
+     {"r1c2": WALL, "r2c1": WALL, "r2c3": WALL, "r3c2": WALL}),
+    ("nurikabe.one", ". . .\n. 2 .\n. . .", None, {}),
+    ("nurikabe.pool-corner", ". . 3\n. . .\n. . .", "# # 3\n# . .\n. . .", {"r2c2": ISLAND}),
+    ("nurikabe.pool-corner", ". . 3\n. . .\n. . .", "# # 3\n. . .\n. . .", {}),
+    ("nurikabe.between-numbers", "2 . 2\n. . .\n. . .", None, {"r1c2": WALL}),
+    ("nurikabe.between-numbers", "2 . .\n. . 2\n. . .", None, {}),
+    ("nurikabe.walled-in", "3 . . .\n. . . .\n. . . .\n. . . .", "3 . . .\n. . # .\n. # . #\n. . # .",
+     {"r3c3": WALL, "r4c4": WALL}),
+    ("nurikabe.walled-in", "3 . . .\n. . . .\n. . . .\n. . . .", "3 . . .\n. . # .\n. # . .\n. . # .", {}),
+    ("nurikabe.island-complete", "2 . .\n. . .\n. . .", "2 + .\n. . .\n. . .",
+     {"r1c3": WALL, "r2c1": WALL, "r2c2": WALL}),
+    ("nurikabe.island-complete", "3 . .\n. . .\n. . .", "3 + .\n. . .\n. . .", {}),
+    ("nurikabe.surrounded-by-island", "5 . . .\n. . . .\n. . . .", "5 + + .\n+ . + .\n# + . .",
+     {"r2c2": ISLAND}),
+    ("nurikabe.surrounded-by-island", "5 . . .\n. . . .\n. . . .", "5 + + .\n+ . . .\n# + . .", {}),
+    ("nurikabe.two-islands", "3 . . .\n. . . 3\n. . . .", "3 + . .\n. . + 3\n. . . .",
+     {"r1c3": WALL, "r2c2": WALL}),
+    ("nurikabe.two-islands", "3 . . .\n. . . 3\n. . . .", "3 . . .\n. . + 3\n. . . .", {}),
+    ("nurikabe.wall-exit", "2 . .\n. . .\n. . .", "2 + #\n# . .\n. . .", {"r2c3": WALL}),
+    ("nurikabe.wall-exit", "2 . .\n. . .\n. . .", "2 . #\n. . .\n. . .", {}),
+    ("nurikabe.island-exit", "3 . .\n. . .\n. . .", "3 . .\n# . .\n. . .", {"r1c2": ISLAND}),
+    ("nurikabe.island-exit", "3 . .\n. . .\n. . .", None, {}),
+    ("nurikabe.enclosure", "3 . . .\n. . . .\n. . . .", "3 . # .\n. # . .\n# . . .",
+     {"r1c2": ISLAND, "r2c1": ISLAND}),
+    ("nurikabe.enclosure", "3 . . .\n. . . .\n. . . .", "3 . . .\n. # . .\n# . . .", {}),
+    ("nurikabe.one-short", ". . . .\n. 2 . .\n. . . .\n. . . .", ". . . .\n. 2 # .\n. # . .\n. . . .",
+     {"r1c1": WALL}),
+    ("nurikabe.one-short", ". . . .\n. 3 . .\n. . . .\n. . . .", ". . . .\n. 3 # .\n. # . .\n. . . .", {}),
+    ("nurikabe.unreachable", "2 . . .\n. . . .\n. . . 2", None,
+     {"r1c3": WALL, "r1c4": WALL, "r2c2": WALL, "r2c3": WALL, "r3c1": WALL, "r3c2": WALL}),
+    ("nurikabe.unreachable", "3 . . .\n. . . .\n. . . 3", None, {}),
+    ("nurikabe.island-articulation", "4 . . . .\n. . . . .\n. . . . .", "4 . . . .\n# . # . .\n. . # . .",
+     {"r1c2": ISLAND}),
+    ("nurikabe.island-articulation", "4 . . . .\n. . . . .\n. . . . .", None, {}),
+    ("nurikabe.exact-growth", "3 . . .\n. . . .\n. . . .", "3 . # .\n# . # .\n. # . .",
+     {"r1c2": ISLAND, "r2c2": ISLAND}),
+    ("nurikabe.exact-growth", "3 . . .\n. . . .\n. . . .", "3 . . .\n# . # .\n. # . .", {}),
+    ("nurikabe.wall-cut-off", "5 . . . . .\n. . . . . .\n. . . . . 1", "5 + + + # .\n+ . . + # .\n. + + . . 1",
+     {"r2c2": ISLAND, "r2c3": ISLAND, "r3c1": ISLAND}),
+    ("nurikabe.wall-cut-off", "5 . . . . .\n. . . . . .\n. . . . . 1", "5 + . # . .\n. . . . . .\n. . . . . 1", {}),
+    ("nurikabe.wall-articulation", "4 . . .\n. . . .\n. . . 4", "4 + + #\n+ . . .\n# . + 4",
+     {"r2c2": WALL, "r2c3": WALL, "r2c4": WALL, "r3c2": WALL}),
+    ("nurikabe.wall-articulation", "2 . .\n. . .\n. . .", "2 . #\n. . .\n# . .", {}),
+    ("nurikabe.growth-starves", "2 . . . 3", None, {"r1c2": WALL}),
+    ("nurikabe.growth-starves", "2 . . . 2", None, {}),
+    ("nurikabe.wall-starves", "4 . . . .\n. . . . .\n. . . . .", "4 . . . .\n# . # . .\n. . # . .",
+     {"r1c2": ISLAND}),
+    ("nurikabe.wall-starves", "4 . . . .\n. . . . .\n. . . . .", None, {}),
+    ("nurikabe.unnumbered-match", "3 . . . . . 3", "3 . + . + . 3", {"r1c4": WALL}),
+    ("nurikabe.unnumbered-match", "3 . . . . . 3", "3 . + . . . 3", {}),
+    ("nurikabe.shape-intersection", "2 . .\n. . .\n. . .", None, {"r2c2": WALL}),
+    ("nurikabe.shape-intersection", "3 . .\n. . .\n. . .", None, {}),
+]
+
+
+@pytest.mark.parametrize("hid, grid, marks, expected", CASES, ids=[f"{c[0]}-{bool(c[3])}" for c in CASES])
+def test_technique(hid, grid, marks, expected):
+    assert found(hid, grid, marks) == expected
+
+
+def test_every_technique_has_a_case():
+    covered = {c[0] for c in CASES if c[3]} | {"nurikabe.island-growth", "nurikabe.pool-breaker",
+                                               "nurikabe.trial-and-error"}
+    assert {h.id for h in REGISTRY.for_genre("nurikabe")} == covered
+
+
+def stuck_at_level_4():
+    p = load(str(CORPUS / "nurikabe-7x7-grader-2.yaml"))
+    trace = Solver(p, max_level=4).solve()
+    assert trace.status.value == "stuck"
+    return p, trace.final, reference(p)
+
+
+@pytest.mark.parametrize("hid", ["nurikabe.island-growth", "nurikabe.pool-breaker",
+                                 "nurikabe.trial-and-error"])
+def test_hypotheses_find_a_sound_step_where_level_4_stops(hid):
+    p, state, solution = stuck_at_level_4()
+    assert assert_all_sound(REGISTRY.get(hid), p, state, solution) == 1
+
+
+def test_hypotheses_stay_quiet_on_a_finished_island():
+    p = puzzle("2 . .\n. . .\n. . 1")
+    state = NURIKABE.parse_marks(p, "2 + #\n# # #\n# # 1", Source("<marks>"))
+    for hid in ("nurikabe.island-growth", "nurikabe.pool-breaker"):
+        assert fires(hid, p, state) == []
+
+
+# --- violations ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("marks, message", [
+    ("# # .\n# # .\n. . 2", "form a 2x2 block"),
+    ("+ # .\n# . .\n. . 2", "walled in without a number"),
+    ("# . #\n. . .\n# . 2", None),
+    ("# + #\n+ + +\n. . 2", "can no longer connect"),
+])
+def test_violations(marks, message):
+    p = puzzle(". . .\n. . .\n. . 2")
+    found_ = [v.message for v in NURIKABE.violations(p, NURIKABE.parse_marks(p, marks, Source("<m>")))]
+    if message is None:
+        assert found_ == []
+    else:
+        assert any(message in m for m in found_), found_
+
+
+def test_violations_on_islands():
+    p = puzzle("2 . 2\n. . .\n. . .")
+    two = NURIKABE.parse_marks(p, "2 + 2\n# # #\n. . .", Source("<m>"))
+    assert any("holds 2 numbers" in v.message for v in NURIKABE.violations(p, two))
+    big = NURIKABE.parse_marks(p, "2 # 2\n+ # #\n+ . .", Source("<m>"))
+    assert any("has grown to 3 cells" in v.message for v in NURIKABE.violations(p, big))
+
+
+# --- whole puzzles ---------------------------------------------------------------------------
+
+def test_own_corpus_is_solved_soundly():
+    for f in sorted(CORPUS.glob("*.yaml"))[:5]:
+        p = load(str(f))
+        assert assert_sound_path(p).value == "solved"
+
+
+@pytest.mark.corpus
+def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
+    for p in janko("nurikabe", 6, max_cells=100):
+        assert assert_sound_path(p).value in ("solved", "stuck")
+
+
+@pytest.mark.corpus
+def test_every_technique_is_sound_from_random_correct_states():
+    rng = random.Random(7)
+    for p in janko("nurikabe", 4, seed=3, max_cells=100):
+        solution = reference(p)
+        for fraction in (0.2, 0.5, 0.8):
+            state = random_partial(p, solution, rng, fraction)
+            for h in REGISTRY.for_genre("nurikabe", max_level=4):
+                assert_all_sound(h, p, state, solution)
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+def test_puzzlink_decodes_as_formats_md_says():
+    p = load("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g")
+    assert NURIKABE.render_text(p).splitlines() == [
+        ". 5 . . .", ". . 2 . .", ". . . . .", ". . 1 . .", ". . . 3 ."]
+    assert NURIKABE.answer_text(p, reference(p)).splitlines() == [
+        ". 5 # # #", ". # 2 . #", ". # # # #", ". # 1 # .", "# # # 3 ."]
+    assert load("https://puzz.link/p?nurikabe/2/1/.-10").clues == (-2, 16)
+
+
+def test_janko_question_mark_and_round_trip(tmp_path):
+    rec = {"file": "/Nurikabe/0001.a.x-janko", "data": {"rows": 1, "cols": 3,
+           "problem": [["?", "-", "1"]], "solution": [["-", "x", "-"]]}}
+    f = tmp_path / "n.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    p = load(str(f))
+    assert p.clues == (-2, 0, 1)
+    assert not NURIKABE.violations(p, NURIKABE.solution_state(p))
+    assert reference(p) == NURIKABE.solution_state(p)
+    from grader.formats.native import dump
+    again = native(dump(NURIKABE.to_native(p)))
+    assert again.clues == p.clues and again.solution == p.solution
+
+
+@pytest.mark.parametrize("text, message", [
+    ("genre: nurikabe\ngrid: |\n  . 2\n  x .\n", "<test>:4:3: unexpected 'x'"),
+    ("genre: nurikabe\ngrid: |\n  . 0\n  . .\n", "<test>:3:5: unexpected '0'"),
+    ("genre: nurikabe\ngrid: |\n  . 2\n  . .\nsolution: |\n  # 3\n  # .\n", "<test>:6:5: r1c2 holds the number 2"),
+])
+def test_bad_native_input_names_the_place(text, message):
+    with pytest.raises(InputError) as err:
+        native(text)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("https://puzz.link/p?nurikabe/5/x/g5k2", "(size)"),
+    ("https://puzz.link/p?nurikabe/2/1/-z1", "bad number '-z1'"),
+    ("https://puzz.link/p?nurikabe/2/1/0", "island size 0 at r1c1"),
+])
+def test_bad_urls_name_the_part(spec, message):
+    with pytest.raises(InputError) as err:
+        load(spec)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_janko_bad_token_is_one_line(tmp_path):
+    rec = {"file": "/Nurikabe/0002.a.x-janko", "data": {"rows": 1, "cols": 2, "problem": [["-", "a"]]}}
+    f = tmp_path / "n.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    with pytest.raises(InputError) as err:
+        load(str(f))
+    assert "unexpected 'a' at r1c2 in 'problem'" in str(err.value)
