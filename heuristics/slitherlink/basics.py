@@ -10,11 +10,11 @@ from grader.steps import Deduction
 from heuristics.common import loops
 from heuristics.common.loops import CROSS, LINE
 
-from .common import GENRE, cells_near, lines_word
+from .common import GENRE, carry, cells_near, is_are, lines_word
 
 
 @heuristic(id="slitherlink.zero", name="A zero", genre=GENRE, level=1, order=1,
-           template="The 0 in {cell} has no line around it, so {edges} are crossed.",
+           template="The 0 in {cell} has no line around it, so {edges} {are} crossed.",
            nudge="Look at the 0 in {cell}.",
            catalogue="around 0, mark all edges as empty")
 def zero(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -23,12 +23,12 @@ def zero(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]
             _, open_ = clue_counts(puzzle, state, k)
             if open_:
                 yield Deduction.build(state, put={e: CROSS for e in open_}, cells=_cells(puzzle, k),
-                                      params={"cell": puzzle.cell_label(k),
+                                      params={"cell": puzzle.cell_label(k), "are": is_are(open_),
                                               "edges": [puzzle.edge_label(e) for e in open_]})
 
 
 @heuristic(id="slitherlink.clue-satisfied", name="A satisfied number", genre=GENRE, level=1, order=2,
-           template="The {n} in {cell} already has {lines}, so {edges} are crossed.",
+           template="The {n} in {cell} already has {lines}, so {edges} {are} crossed.",
            nudge="Count the lines around the {n} in {cell}.",
            catalogue="if a number has enough edges, the rest must be empty")
 def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -39,13 +39,13 @@ def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
             yield Deduction.build(state, put={e: CROSS for e in open_}, premises=lines,
                                   cells=_cells(puzzle, k),
                                   params={"n": n, "cell": puzzle.cell_label(k), "lines": lines_word(n),
-                                          "edges": [puzzle.edge_label(e) for e in open_]})
+                                          "are": is_are(open_), "edges": [puzzle.edge_label(e) for e in open_]})
 
 
 @heuristic(id="slitherlink.clue-needs-all", name="A number needs every open edge", genre=GENRE, level=1,
            order=3,
            template="The {n} in {cell} needs {need} and has exactly that many open edges, "
-                    "so {edges} carry the line.",
+                    "so {edges} {carry} the line.",
            nudge="Count the open edges around the {n} in {cell}.",
            catalogue="if a number has edges + unfilled == number, the rest must be edge")
 def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -57,8 +57,9 @@ def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
             yield Deduction.build(state, put={e: LINE for e in open_}, premises=crossed,
                                   cells=_cells(puzzle, k),
                                   params={"n": n, "cell": puzzle.cell_label(k),
-                                          "need": lines_word(n - len(lines)) if lines else lines_word(n),
-                                          "edges": [puzzle.edge_label(e) for e in open_]})
+                                          "need": (lines_word(n - len(lines)).replace("line", "more line")
+                                                   if lines else lines_word(n)),
+                                          "carry": carry(open_), "edges": [puzzle.edge_label(e) for e in open_]})
 
 
 @heuristic(id="slitherlink.dot-dead-end", name="A dead end", genre=GENRE, level=1, order=4,
@@ -71,15 +72,16 @@ def dot_dead_end(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
 
 
 @heuristic(id="slitherlink.dot-full", name="A dot with two lines", genre=GENRE, level=1, order=5,
-           template="{lines} already meet at {vertex}, so {edges} are crossed.",
+           template="The lines on {lines} already meet at {vertex}, so {edges} {are} crossed.",
            nudge="Look at the lines at {vertex}.",
            catalogue="a dot with two edges must have 2 empty")
 def dot_full(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_full(puzzle.graph, state, focus)
+    for d in loops.vertex_full(puzzle.graph, state, focus):
+        yield Deduction(d.removals, {**d.params, "are": is_are(d.params["edges"])}, d.premises)
 
 
 @heuristic(id="slitherlink.dot-extend", name="A line must go on", genre=GENRE, level=1, order=6,
-           template="The line {line} reaches {vertex}, where only {edge} is still open, "
+           template="The line along {line} reaches {vertex}, where only {edge} is still open, "
                     "so the line goes on along {edge}.",
            nudge="Where can the line at {vertex} go next?",
            catalogue="a dot with 1 edge and 2 empty must have another edge")

@@ -21,3 +21,12 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
 
 def lines_word(n: int) -> str:
     return "1 line" if n == 1 else f"{n} lines"
+
+
+def is_are(items) -> str:
+    """'is' for one item, 'are' for several (for "{edges} {are} crossed")."""
+    return "is" if len(items) == 1 else "are"
+
+
+def carry(items) -> str:
+    return "carries" if len(items) == 1 else "carry"

@@ -40,7 +40,7 @@ def _names(puzzle: SlitherPuzzle, edges) -> list[str]:
 
 @heuristic(id="slitherlink.adjacent-threes", name="Two 3s side by side", genre=GENRE, level=1, order=10,
            template="The 3s in {first} and {second} share an edge: the three edges parallel to it, "
-                    "{lines}, carry the line, and {edges} (continuing the middle one) are crossed.",
+                    "{lines}, carry the line, and {edges} (continuing the middle one) {are} crossed.",
            nudge="Look at the 3s in {first} and {second}.",
            catalogue="2 adjacent 3's: separate with edge, and x above/below middle edge")
 def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -64,7 +64,8 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
         d = Deduction.build(state, put={**{e: LINE for e in lines}, **{e: CROSS for e in crosses}},
                             cells=[Cell(r, c), second],
                             params={"first": Cell(r, c), "second": second, "lines": _names(puzzle, lines),
-                                    "edges": _names(puzzle, crosses) or "no edges"})
+                                    "edges": _names(puzzle, crosses) or "no edges",
+                                    "are": "is" if len(crosses) == 1 else "are"})
         if d:
             yield d
 
