@@ -5,8 +5,6 @@ this module adds what rooms and their numbers allow.
 """
 from __future__ import annotations
 
-from itertools import combinations
-from math import comb
 from typing import Iterable, Iterator, Sequence
 
 from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_strip
@@ -18,8 +16,8 @@ from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "heyawake"
-ROOM_LIMIT = 3000       # most ways to fill a room that level 3 is willing to list (catalogue)
-PAIR_LIMIT = 3000       # the same for two neighbouring rooms together
+ROOM_LIMIT = 200        # most ways to fill a room that level 3 is willing to list (catalogue)
+PAIR_LIMIT = 400        # most pairs of ways two neighbouring rooms are listed together
 HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by one
 
 
@@ -84,40 +82,59 @@ def room_needs_all(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator
 
 # --- ways to fill a room -----------------------------------------------------------------
 
+class TooMany(Exception):
+    pass
+
+
 def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
                  limit: int) -> list[dict[int, int]] | None:
     """Every way to complete numbered rooms together that breaks no local rule (shaded cells
     touching, a white cell walled in on all sides), each as {cell: value} for the cells it
     decides: the rooms' cells, the neighbours a shaded cell whitens, and the single way out of
-    a white cell that is otherwise walled in. None when there are more than `limit` to list."""
+    a white cell that is otherwise walled in. None when there are more than `limit` ways, or
+    listing them takes too long (shaded cells that may not touch prune most of them early)."""
     parts = []
-    total = 1
     for k in rooms:
         shaded, free = room_counts(puzzle, cands, k)
         need = puzzle.clues[k] - shaded
         if need < 0 or need > len(free):
             return []
-        total *= comb(len(free), need)
-        if total > limit:
-            return None
         parts.append((free, need))
-    out = []
+    room_free = [i for free, _ in parts for i in free]
+    out: list[dict[int, int]] = []
+    budget = [40 * limit]
+    picked: set[int] = set()
 
-    def choose(p: int, picked: list[int]) -> None:
-        if p == len(parts):
-            option = consequences(puzzle, cands, [i for k, (free, _) in enumerate(parts) for i in free],
-                                  picked)
-            if option is not None:
-                out.append(option)
+    def blocked(i: int) -> bool:
+        return any(j in picked or cands[j] == B_SHADED for j in puzzle.neighbours[i])
+
+    def choose(p: int, idx: int, need: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooMany
+        if need == 0:
+            if p + 1 == len(parts):
+                option = consequences(puzzle, cands, room_free, sorted(picked))
+                if option is not None:
+                    out.append(option)
+                    if len(out) > limit:
+                        raise TooMany
+            else:
+                choose(p + 1, 0, parts[p + 1][1])
             return
-        free, need = parts[p]
-        for pick in combinations(free, need):
-            if any(j in picked or cands[j] == B_SHADED for i in pick for j in puzzle.neighbours[i]) or \
-                    any(b in puzzle.neighbours[a] for a, b in combinations(pick, 2)):
+        free = parts[p][0]
+        for j in range(idx, len(free) - need + 1):
+            i = free[j]
+            if blocked(i):
                 continue
-            choose(p + 1, picked + list(pick))
+            picked.add(i)
+            choose(p, j + 1, need - 1)
+            picked.discard(i)
 
-    choose(0, [])
+    try:
+        choose(0, 0, parts[0][1])
+    except TooMany:
+        return None
     return out
 
 
@@ -126,21 +143,19 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
     """What shading `shaded` (and whitening the rest of `room_free`) decides nearby; None when
     it walls a white cell in."""
     s = set(shaded)
-    decided = {i: SHADED for i in shaded}
-    for i in room_free:
-        if i not in s:
-            decided[i] = WHITE
+    nbrs = puzzle.neighbours
+    decided = dict.fromkeys(room_free, WHITE)
     for i in shaded:
-        for j in puzzle.neighbours[i]:
+        decided[i] = SHADED
+        for j in nbrs[i]:
             decided[j] = WHITE
-    is_shaded = lambda j: cands[j] == B_SHADED or j in s  # noqa: E731
     for i, v in list(decided.items()):
         if v != WHITE:
             continue
-        exits = [j for j in puzzle.neighbours[i] if not is_shaded(j)]
+        exits = [j for j in nbrs[i] if j not in s and cands[j] != B_SHADED]
         if not exits:
             return None
-        if len(exits) == 1 and cands[exits[0]] == FREE and exits[0] not in decided:
+        if len(exits) == 1 and exits[0] not in decided and cands[exits[0]] == FREE:
             decided[exits[0]] = WHITE
     return decided
 
@@ -180,14 +195,40 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
         pattern = pattern_of(puzzle, k)
         if pattern is None:
             continue
-        d = room_deduction(puzzle, state, [k], 400, {"pattern": pattern, "n": puzzle.clues[k]})
+        d = room_deduction(puzzle, state, [k], options_of(puzzle, state, k),
+                           {"pattern": pattern, "n": puzzle.clues[k]})
         if d:
             yield d
 
 
-def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int], limit: int,
-                   params: dict) -> Deduction | None:
-    options = room_options(puzzle, state.cands, rooms, limit)
+def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
+    """The ways to fill one room (room_options), listed once per state."""
+    return state.derived(("heyawake.room-options", k),
+                         lambda: room_options(puzzle, state.cands, [k], ROOM_LIMIT))
+
+
+def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
+    """The ways to fill two rooms together: pairs of their own ways that agree, re-checked
+    together (a white cell may be walled in from both sides)."""
+    first, second = options_of(puzzle, state, k), options_of(puzzle, state, other)
+    if not first or not second or len(first) * len(second) > PAIR_LIMIT:
+        return None
+    cands = state.cands
+    free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
+    out = []
+    for a in first:
+        for b in second:
+            if any(a[i] != v for i, v in b.items() if i in a):
+                continue
+            picks = [i for o in (a, b) for i, v in o.items() if v == SHADED]
+            option = consequences(puzzle, cands, free, picks)
+            if option is not None:
+                out.append(option)
+    return out
+
+
+def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
+                   options: list[dict[int, int]] | None, params: dict) -> Deduction | None:
     if not options:
         return None     # too many to list, or none at all (the violations report that)
     put = agreed(state, options)
@@ -263,7 +304,7 @@ def single_exit(puzzle, state, focus=None):
 def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
-            d = room_deduction(puzzle, state, [k], ROOM_LIMIT, {"n": puzzle.clues[k]})
+            d = room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]})
             if d:
                 yield d
 
@@ -282,7 +323,7 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
             if puzzle.clues[other] < 0 or (other < k and other in open_rooms) or \
                     not room_counts(puzzle, cands, other)[1]:
                 continue
-            d = room_deduction(puzzle, state, [k, other], PAIR_LIMIT,
+            d = room_deduction(puzzle, state, [k, other], pair_options(puzzle, state, k, other),
                                {"n": puzzle.clues[k], "m": puzzle.clues[other],
                                 "other": puzzle.room_cell(other)})
             if d:
@@ -321,8 +362,8 @@ def cut_off(puzzle, state, focus=None):
 def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     order = []
     for k in puzzle.numbered:
-        options = room_options(puzzle, state.cands, [k], HYPOTHESIS_LIMIT)
-        if options and len(options) > 1:
+        options = options_of(puzzle, state, k)
+        if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
             order.append((len(options), k, options))
     for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
         assumptions = []

@@ -184,42 +184,34 @@ def single_exit(puzzle, state, focus=None):
 
 @heuristic(id="kuromasu.would-break", name="A cell that would break a number", genre=GENRE, level=3,
            order=1,
-           template="If {cell} {assumed}, the {n} at {clue} {problem}, so {cell} {result}.",
-           nudge="What would {cell} do to the numbers in its row and column?",
+           template="If {cell} {assumed}, the {n} at {clue} would see {seen} cells, so {cell} {result}.",
+           nudge="What would {cell} do to the {n} at {clue}?",
            catalogue="if placing empty or blocked causes illegal board (according to verifyboard), "
                      "then the cell must be filled in the other way (by contradiction)")
 def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The cell that ends what a number surely sees, if white, would join the white cells
+    beyond it: too many means it is shaded. A cell beside it, if shaded, would force it white:
+    so that cell is white. (Shading too close is `counting`, at level 2.)"""
     cands = state.cands
-    if focus is None:
-        cells: Iterable[int] = range(len(cands))
-    else:
-        cells = sorted({j for k in clues_near(puzzle, focus) for ray in puzzle.rays[k] for j in ray})
-    for i in cells:
-        if cands[i] != FREE or not puzzle.seen_by[i]:
-            continue
-        for value, other in ((SHADED, WHITE), (WHITE, SHADED)):
-            trial = list(cands)
-            trial[i] = 1 << value
-            if value == SHADED:
-                for j in puzzle.neighbours[i]:
-                    if trial[j] == FREE:
-                        trial[j] = B_WHITE
-            for k in puzzle.seen_by[i]:
-                n = puzzle.clues[k]
-                los, his = clue_range(puzzle, trial, k)
-                problem = (f"could see at most {1 + sum(his)} cells" if 1 + sum(his) < n else
-                           f"would already see {1 + sum(los)} cells" if 1 + sum(los) > n else None)
-                if problem:
-                    yield Deduction.build(state, put={i: other}, cells=[puzzle.cell(k)],
-                                          params={"cell": puzzle.cell(i), "n": n, "clue": puzzle.cell(k),
-                                                  "problem": problem,
-                                                  "assumed": ("were shaded (with its neighbours white)"
-                                                              if value == SHADED else "were white"),
-                                                  "result": "is white" if other == WHITE else "is shaded"})
-                    break
-            else:
+    for k in clues_near(puzzle, focus):
+        n = puzzle.clues[k]
+        los, _ = clue_range(puzzle, cands, k)
+        for d, ray in enumerate(puzzle.rays[k]):
+            lo = los[d]
+            if lo >= len(ray) or cands[ray[lo]] != FREE:
                 continue
-            break
+            end = lo + 1
+            while end < len(ray) and cands[ray[end]] == B_WHITE:
+                end += 1
+            seen = 1 + sum(los) - lo + end
+            if seen <= n:
+                continue
+            f = ray[lo]
+            params = {"n": n, "clue": puzzle.cell(k), "seen": seen}
+            yield Deduction.build(state, put={f: SHADED}, cells=[puzzle.cell(k)],
+                                  params={**params, "cell": puzzle.cell(f), "assumed": "were white",
+                                          "result": "is shaded"})
+            return
 
 
 @heuristic(id="kuromasu.articulation", name="A shaded cell here would cut the white area",
@@ -291,7 +283,7 @@ def legal(puzzle: KuromasuPuzzle, cands: Sequence[int], option: dict[int, int]) 
                     return None
                 trial[u] = B_WHITE
                 out[u] = WHITE
-    touched = {c for j in out for c in puzzle.seen_by[j]}
+    touched = {c for j in out if trial[j] != cands[j] for c in puzzle.seen_by[j]}
     for c in touched:
         los, his = clue_range(puzzle, trial, c)
         if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):

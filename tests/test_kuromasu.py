@@ -141,11 +141,12 @@ def test_single_exit():
 
 
 def test_would_break():
-    p = puzzle("4 . .\n. . .\n. . .")
-    found = fires("kuromasu.would-break", p)
-    assert decided_by(found, p, G.initial_state(p)) == {"r1c2": "is white", "r2c1": "is white"}
-    assert "could see at most 3 cells" in found[0].params["problem"]
-    assert not fires("kuromasu.would-break", puzzle("3 . .\n. . .\n. . ."))
+    p = puzzle("2 . . .\n. . . .")
+    s = marks(p, "2 . + .\n. . . .")
+    found = fires("kuromasu.would-break", p, s)
+    assert decided_by(found, p, s) == {"r1c2": "is shaded"}
+    assert found[0].params["seen"] == 3
+    assert not fires("kuromasu.would-break", puzzle("3 . . .\n. . . ."), marks(p, "2 . + .\n. . . ."))
 
 
 def test_articulation():

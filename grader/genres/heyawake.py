@@ -108,7 +108,7 @@ def white_strip(puzzle: HeyawakePuzzle, cands: Sequence[int], i: int, horizontal
     """The straight run of white cells (plus `extra`, taken as white) through cell i, and how
     many room borders it crosses."""
     line = puzzle.runs[i][0 if horizontal else 1]
-    pos = line.index(i)
+    pos = i % puzzle.cols if horizontal else i // puzzle.cols
     is_white = lambda j: cands[j] == B_WHITE or j in extra  # noqa: E731
     lo = pos
     while lo > 0 and is_white(line[lo - 1]):

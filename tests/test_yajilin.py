@@ -1,0 +1,267 @@
+"""Yajilin: each technique fires where it should (with what it finds) and not elsewhere; the
+rules (violations) on partial and complete states; soundness; formats."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from grader.engine import Solver
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.genres.yajilin import B_LOOP, B_SHADED
+from grader.heuristic import REGISTRY
+from grader.model import State
+from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                     random_partial, reference)
+
+YAJILIN = get("yajilin")
+LINE, CROSS, LOOP, SHADED = "carries the loop", "is crossed out", "is on the loop", "is shaded"
+
+
+def puzzle(grid: str):
+    return native("genre: yajilin\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
+
+
+def marks(p, grid: str):
+    return YAJILIN.parse_marks(p, grid, Source("<marks>"))
+
+
+def draw(p, shaded=(), loop=(), lines=(), crosses=()):
+    """A state with cells (r1c2 names) shaded or on the loop and edges drawn or crossed out."""
+    names = {n: i for i, n in enumerate(p.graph.edge_names)}
+    cells = {str(p.cell(i)): i for i in range(p.rows * p.cols)}
+    cands = list(YAJILIN.initial_state(p).cands)
+    for c in shaded:
+        cands[cells[c]] = B_SHADED
+    for c in loop:
+        cands[cells[c]] = B_LOOP
+    for n in lines:
+        cands[p.graph.edge_vars[names[n]]] = 2
+    for n in crosses:
+        cands[p.graph.edge_vars[names[n]]] = 1
+    return State(tuple(cands))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or YAJILIN.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+FREE3 = ". . .\n. . .\n. . ."
+
+
+# --- level 1 ----------------------------------------------------------------------------------
+
+def test_shaded_neighbours():
+    p = puzzle(FREE3)
+    assert found("yajilin.shaded-neighbours", p, draw(p, shaded=["r2c2"])) == {
+        "r1c2": LOOP, "r2c1": LOOP, "r2c3": LOOP, "r3c2": LOOP}
+    assert found("yajilin.shaded-neighbours", p) == {}
+
+
+def test_shaded_no_lines():
+    p = puzzle(FREE3)
+    assert found("yajilin.shaded-no-lines", p, draw(p, shaded=["r2c2"])) == {
+        "r1c2-r2c2": CROSS, "r2c1-r2c2": CROSS, "r2c2-r2c3": CROSS, "r2c2-r3c2": CROSS}
+    assert found("yajilin.shaded-no-lines", p) == {}
+
+
+def test_line_visits():
+    p = puzzle(FREE3)
+    assert found("yajilin.line-visits", p, draw(p, lines=["r1c1-r1c2"])) == {"r1c1": LOOP, "r1c2": LOOP}
+    assert found("yajilin.line-visits", p) == {}
+
+
+def test_no_way_through():
+    p = puzzle(". #\n. .")
+    assert found("yajilin.no-way-through", p) == {"r1c1": SHADED, "r2c2": SHADED}
+    assert found("yajilin.no-way-through", puzzle(FREE3)) == {}
+
+
+def test_loop_two_ways():
+    p = puzzle(FREE3)
+    assert found("yajilin.loop-two-ways", p, draw(p, loop=["r1c1"])) == {"r1c1-r1c2": LINE, "r1c1-r2c1": LINE}
+    assert found("yajilin.loop-two-ways", p) == {}
+
+
+def test_cell_full():
+    p = puzzle(FREE3)
+    assert found("yajilin.cell-full", p, marks(p, ". . .\n. sw .\n. . .")) == {
+        "r1c2-r2c2": CROSS, "r2c2-r2c3": CROSS}
+    assert found("yajilin.cell-full", p, marks(p, ". . .\n. s .\n. . .")) == {}
+
+
+def test_loose_end():
+    p = puzzle(FREE3)
+    assert found("yajilin.loose-end", p, draw(p, lines=["r1c1-r1c2"])) == {"r1c1-r2c1": LINE}
+    assert found("yajilin.loose-end", p) == {}
+
+
+def test_shading_strands():
+    p = puzzle(". . .\n# . #")
+    assert found("yajilin.shading-strands", p) == {"r1c2": LOOP}
+    free = puzzle(FREE3)
+    assert found("yajilin.shading-strands", free, draw(free, loop=["r1c2", "r2c1", "r2c3", "r3c2"])) == {}
+
+
+def test_clue_done():
+    p = puzzle("1e . . .\n. . . .")
+    assert found("yajilin.clue-done", p, draw(p, shaded=["r1c4"])) == {"r1c2": LOOP, "r1c3": LOOP}
+    assert found("yajilin.clue-done", p) == {}
+
+
+# --- level 2 ----------------------------------------------------------------------------------
+
+def test_clue_line():
+    p = puzzle("2e . . .\n. . . .")
+    assert found("yajilin.clue-line", p) == {"r1c2": SHADED, "r1c3": LOOP, "r1c4": SHADED}
+    assert found("yajilin.clue-line", puzzle("1e . . .\n. . . .")) == {}
+
+
+def test_clue_line_between_two_arrows():
+    # the 3 sees the 1's shaded cell too, so exactly 2 lie between them
+    p = puzzle("3e . . . 1e . .\n. . . . . . .")
+    got = found("yajilin.clue-line", p)
+    assert {k: got[k] for k in ("r1c2", "r1c3", "r1c4")} == {"r1c2": SHADED, "r1c3": LOOP, "r1c4": SHADED}
+
+
+# --- level 3 ----------------------------------------------------------------------------------
+
+def test_no_early_loop():
+    p = puzzle(". . . .\n. . . .\n. . . .")
+    s = draw(p, lines=["r1c1-r1c2", "r1c1-r2c1", "r1c2-r2c2"])
+    assert found("yajilin.no-early-loop", p, s) == {"r2c1-r2c2": CROSS}
+    small = puzzle(". .\n. .")
+    assert found("yajilin.no-early-loop", small, draw(small, lines=["r1c1-r1c2", "r1c1-r2c1", "r1c2-r2c2"])) == {}
+
+
+def test_parity():
+    p = puzzle(FREE3)
+    s = draw(p, lines=["r1c1-r2c1"], crosses=["r1c2-r2c2"])
+    assert found("yajilin.parity", p, s) == {"r1c3-r2c3": LINE}
+    assert found("yajilin.parity", p) == {}
+
+
+# --- level 4 ----------------------------------------------------------------------------------
+
+def test_end_lookahead():
+    p = puzzle(FREE3)
+    s = draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"], crosses=["r1c2-r1c3", "r2c2-r2c3"])
+    assert found("yajilin.end-lookahead", p, s) == {"r2c2-r3c2": LINE}
+    assert found("yajilin.end-lookahead", p, draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"])) == {}
+
+
+SMALL = ". . . .\n1e . . .\n. . . ."    # unique: r2c3 shaded
+
+
+def test_clue_verify():
+    # shading r2c4 leaves r1c4 and r3c4 with one way out each; r2c2 and r2c3 both pass the check
+    p = puzzle(SMALL)
+    got = found("yajilin.clue-verify", p)
+    assert got == {"r2c4": LOOP, "r2c2-r2c3": CROSS}
+    assert found("yajilin.clue-verify", puzzle("0e . . .\n. . . .")) == {}
+
+
+# --- level 5: on the stuck state of a generated puzzle -------------------------------------------
+
+def stuck_state():
+    """A generated puzzle stopped where levels 1-2 run out, with its solution."""
+    for f in sorted((CORPUS / "yajilin").glob("*.yaml")):
+        p = load(str(f))
+        state = Solver(p, max_level=2).solve().final
+        if not state.complete:
+            return p, state, YAJILIN.solution_state(p)
+    pytest.skip("no generated puzzle needs more than level 2")
+
+
+@pytest.mark.parametrize("hid", ["yajilin.cell-cases", "yajilin.clue-cases", "yajilin.end-cases"])
+def test_cases_fire_soundly(hid):
+    p, state, solution = stuck_state()
+    n = assert_all_sound(REGISTRY.get(hid), p, state, solution)
+    if hid == "yajilin.cell-cases":
+        assert n >= 1
+    empty = puzzle(". .\n. .")
+    assert list(REGISTRY.get(hid).find(empty, YAJILIN.initial_state(empty))) == []
+
+
+def test_clue_cases_on_a_small_board():
+    p = puzzle(SMALL)
+    (d,) = fires("yajilin.clue-cases", p)
+    got = decided_by([d], p, YAJILIN.initial_state(p))
+    assert got["r2c2"] == LOOP and got["r1c1"] == SHADED
+
+
+def test_end_cases_on_a_small_board():
+    p = puzzle(FREE3)
+    s = draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"], crosses=["r1c2-r1c3", "r2c2-r2c3"])
+    assert found("yajilin.end-cases", p, s)
+
+
+# --- rules, soundness ------------------------------------------------------------------------------
+
+def test_violations():
+    p = puzzle("1e . . .\n. . . .")
+    assert YAJILIN.violations(p, YAJILIN.initial_state(p)) == []
+    touching = draw(p, shaded=["r2c1", "r2c2"])
+    assert any("touch" in v.message for v in YAJILIN.violations(p, touching))
+    over = draw(p, shaded=["r1c2", "r1c4"])
+    assert any("already sees 2" in v.message for v in YAJILIN.violations(p, over))
+    under = draw(p, loop=["r1c2", "r1c3", "r1c4"])
+    assert any("can no longer see" in v.message for v in YAJILIN.violations(p, under))
+
+
+def test_sound_on_janko_sample():
+    for p in janko("yajilin", 6, seed=3, max_cells=100):
+        assert_sound_path(p)
+
+
+def test_every_technique_sound_from_random_partial_states():
+    rng = random.Random(5)
+    for p in janko("yajilin", 2, seed=11, max_cells=100):
+        solution = reference(p)
+        for _ in range(3):
+            state = random_partial(p, solution, rng, rng.choice((0.2, 0.5)))
+            for h in REGISTRY.for_genre("yajilin", 4):
+                assert_all_sound(h, p, state, solution)
+
+
+# --- formats ------------------------------------------------------------------------------------------
+
+def test_puzzlink_example():
+    p = load("https://puzz.link/p?yajilin/5/5/m32j10")
+    assert p.clues[2 * 5 + 3].token() == "2w" and p.clues[4 * 5 + 4].token() == "0n"
+    assert sum(c is not None for c in p.clues) == 2
+
+
+def test_janko_record():
+    data = {"size": 3, "problem": [["-", "-", "-"], ["-", "1w", "-"], ["-", "-", "-"]],
+            "solution": [["se", "ew", "sw"], ["x", "-", "ns"], ["ne", "ew", "nw"]]}
+    # r2c1 shaded and off the loop: the loop cannot close round it, so this record is invalid
+    p = YAJILIN.from_janko(data, Source("<record>"))
+    assert YAJILIN.violations(p, YAJILIN.solution_state(p))
+
+
+def test_native_round_trip():
+    from grader.formats.native import dump
+    p = puzzle(SMALL)
+    sol = reference(p)
+    import attrs
+    p = attrs.evolve(p, solution=YAJILIN.solution_from_state(p, sol))
+    again = native(dump(YAJILIN.to_native(p)))
+    assert again.clues == p.clues and again.solution == p.solution
+
+
+@pytest.mark.parametrize("spec", ["https://puzz.link/p?yajilin/5/5/m3", "https://puzz.link/p?yajilin/5/5/m3g",
+                                  "https://puzz.link/p?yajilin/o/5/5/m32j10", "https://puzz.link/p?yajilin/5/5/m!2"])
+def test_bad_urls(spec):
+    with pytest.raises(InputError) as exc:
+        load(spec)
+    assert "\n" not in str(exc.value) and "(" in str(exc.value)
+
+
+def test_bad_native():
+    with pytest.raises(InputError) as exc:
+        native("genre: yajilin\ngrid: |\n  . 2q\n  . .\n")
+    assert ":3:5" in str(exc.value)
