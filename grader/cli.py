@@ -298,7 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("puzzle", nargs="?", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
     rp.add_argument("--corpus", metavar="RESULTS", help="summarise a batch: its --db file or JSON lines")
     rp.add_argument("--genre", help="the genre, needed for Tatham game IDs")
-    rp.add_argument("--format", choices=("md", "html"), default="md")
+    rp.add_argument("--format", choices=("md", "html"),
+                    help="default: html when -o names an .html file, else md")
     rp.add_argument("-o", "--output", help="write the report here (default: standard output)")
     rp.add_argument("--max-steps", type=int, default=20000)
     rp.add_argument("--max-seconds", type=float, default=120.0)

@@ -79,8 +79,10 @@ def test_html_is_self_contained_with_boards_before_and_after_each_step(analysis)
 
 def test_report_command_writes_a_file_and_refuses_bad_input(tmp_path, capsys):
     out = tmp_path / "r.html"
-    assert main(["report", PUZZLE, "--format", "html", "-o", str(out), "--no-unique"]) == 0
+    assert main(["report", PUZZLE, "-o", str(out), "--no-unique"]) == 0      # the format from -o
     assert out.read_text().startswith("<!DOCTYPE html>")
+    assert main(["report", PUZZLE, "--format", "md", "-o", str(out), "--no-unique"]) == 0
+    assert out.read_text().startswith("# Akari")
     assert main(["report"]) == 2
     assert "give either a PUZZLE or --corpus RESULTS" in capsys.readouterr().err
     bad = tmp_path / "bad.yaml"

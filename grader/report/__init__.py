@@ -39,6 +39,8 @@ def corpus_report(results: str, fmt: str = "md") -> str:
 def run_report(args: argparse.Namespace) -> int:
     if bool(args.puzzle) == bool(args.corpus):
         raise InputError("report", "give either a PUZZLE or --corpus RESULTS")
+    if args.format is None:
+        args.format = "html" if (args.output or "").lower().endswith((".html", ".htm")) else "md"
     if args.corpus:
         text = corpus_report(args.corpus, args.format)
     else:
