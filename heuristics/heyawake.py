@@ -87,12 +87,13 @@ class TooMany(Exception):
 
 
 def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
-                 limit: int) -> list[dict[int, int]] | None:
+                 limit: int, strips: bool = False) -> list[dict[int, int]] | None:
     """Every way to complete numbered rooms together that breaks no local rule (shaded cells
     touching, a white cell walled in on all sides), each as {cell: value} for the cells it
     decides: the rooms' cells, the neighbours a shaded cell whitens, and the single way out of
     a white cell that is otherwise walled in. None when there are more than `limit` ways, or
-    listing them takes too long (shaded cells that may not touch prune most of them early)."""
+    listing them takes too long (shaded cells that may not touch prune most of them early).
+    With `strips`, ways that leave a straight white run across two borders are dropped too."""
     parts = []
     for k in rooms:
         shaded, free = room_counts(puzzle, cands, k)
@@ -115,7 +116,7 @@ def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[i
         if need == 0:
             if p + 1 == len(parts):
                 option = consequences(puzzle, cands, room_free, sorted(picked))
-                if option is not None:
+                if option is not None and not (strips and crosses_two_borders(puzzle, cands, option)):
                     out.append(option)
                     if len(out) > limit:
                         raise TooMany
@@ -158,6 +159,12 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
         if len(exits) == 1 and exits[0] not in decided and cands[exits[0]] == FREE:
             decided[exits[0]] = WHITE
     return decided
+
+
+def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
+    """Some cell the option whitens joins a straight white run across two room borders."""
+    new = frozenset(i for i, v in option.items() if v == WHITE and cands[i] == FREE)
+    return any(white_strip(puzzle, cands, i, horizontal, new)[1] >= 2 for i in new for horizontal in (True, False))
 
 
 def agreed(state: State, options: Sequence[dict[int, int]]) -> dict[int, int]:
@@ -331,6 +338,22 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
 
 
 # --- level 4 ------------------------------------------------------------------------------
+
+@heuristic(id="heyawake.room-strips", name="Every way to fill a room, minding the strips", genre=GENRE,
+           level=4, order=3,
+           template="The room of the {n} at {room} can be filled in {ways} ways that leave no white "
+                    "strip across two borders, and in all of them {cells}.",
+           nudge="List the ways to shade the room of the {n} at {room}, and watch the rows and "
+                 "columns that run out of it.")
+def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for k in rooms_near(puzzle, focus):
+        if room_counts(puzzle, state.cands, k)[1]:
+            options = state.derived(("heyawake.room-strips", k), lambda: room_options(
+                puzzle, state.cands, [k], ROOM_LIMIT, strips=True))
+            d = room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
+            if d:
+                yield d
+
 
 @heuristic(id="heyawake.articulation", name="A shaded cell here would cut the white area",
            genre=GENRE, level=4, order=1,
