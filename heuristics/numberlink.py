@@ -1,0 +1,442 @@
+"""Numberlink techniques. The catalogue has no Numberlink list, so these follow its key:
+level 1 looks at one cell and its neighbours (do the lines join up?), level 2 follows the
+lines already drawn, level 3 looks at where each pair can still go (the whole board), level 4
+the pairwise product of the notes (spec/numberlink-notes.txt), level 5 hypotheses.
+
+A variable is a cell's shape. Most rules act on a join, the side between two cells: a line
+crosses it from both cells or from neither.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from grader.genres.numberlink import (B_EMPTY, EMPTY, OPPOSITE, SHAPES, SIDE_NAME, SIDES, WITH_SIDE,
+                                      WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import register_probing
+from grader.steps import Deduction
+
+GENRE = "numberlink"
+
+
+def cells_near(puzzle: NumberlinkPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    if focus is None:
+        return range(puzzle.rows * puzzle.cols)
+    out = set(focus)
+    for f in focus:
+        out.update(puzzle.neighbour[f].values())
+    return sorted(out)
+
+
+def phrase(items: list[str]) -> str:
+    from grader.explain import phrase_list
+    return phrase_list(items)
+
+
+def the(puzzle: NumberlinkPuzzle, labels: Iterable[int]) -> list[str]:
+    return [f"the {puzzle.name(lab)}s" for lab in sorted(labels)]
+
+
+def min_mask(sides: int) -> int:
+    """Values whose shape uses none of `sides`."""
+    out = -1
+    for d in SIDES:
+        if d & sides:
+            out &= WITHOUT_SIDE[d]
+    return out
+
+
+def join_on(state: State, i: int, d: int, j: int, **why) -> Deduction | None:
+    """The line runs between i and its neighbour j on side d."""
+    return Deduction.build(state, keep={i: WITH_SIDE[d], j: WITH_SIDE[OPPOSITE[d]]}, **why)
+
+
+def join_off(state: State, i: int, d: int, j: int, **why) -> Deduction | None:
+    """No line runs between i and its neighbour j on side d."""
+    return Deduction.build(state, keep={i: WITHOUT_SIDE[d], j: WITHOUT_SIDE[OPPOSITE[d]]}, **why)
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="numberlink.join-up", name="Lines join up", genre=GENRE, level=1, order=1,
+           template="{reason}, so {result}.",
+           nudge="Check which sides of each cell a line can still cross.")
+def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Where is this square: a shape is kept only if the neighbour on each side agrees."""
+    cands = state.cands
+    for i in cells_near(puzzle, focus):
+        here = puzzle.cell(i)
+        outside = sides_can(cands[i]) & ~sum(puzzle.neighbour[i])
+        if outside:
+            found = Deduction.build(state, keep={i: min_mask(outside)}, params={
+                "cell": here, "reason": f"{here} is at the edge of the grid",
+                "result": "no line leaves it across the edge"})
+            if found:
+                yield found
+        for d, j in puzzle.neighbour[i].items():
+            there = puzzle.cell(j)
+            on = bool(cands[i] & WITH_SIDE[d]) and bool(cands[j] & WITH_SIDE[OPPOSITE[d]])
+            off = bool(cands[i] & WITHOUT_SIDE[d]) and bool(cands[j] & WITHOUT_SIDE[OPPOSITE[d]])
+            if not on:
+                first = not cands[i] & WITH_SIDE[d]
+                who, other = (here, there) if first else (there, here)
+                found = join_off(state, i, d, j, premises=[i if first else j], params={
+                    "cell": who, "reason": f"{who} cannot send a line towards {other}",
+                    "result": f"no line runs between {here} and {there}"})
+            elif not off:
+                first = not cands[i] & WITHOUT_SIDE[d]
+                who, other = (here, there) if first else (there, here)
+                found = join_on(state, i, d, j, premises=[i if first else j], params={
+                    "cell": who, "reason": f"every shape left for {who} sends a line towards {other}",
+                    "result": f"the line runs between {here} and {there}"})
+            else:
+                continue
+            if found:
+                yield found
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+@heuristic(id="numberlink.different-lines", name="Different numbers never meet", genre=GENRE, level=2,
+           order=1,
+           template="{a} is on the line of {first} and {b} on the line of {second}, so no line runs "
+                    "between them.",
+           nudge="Follow the lines to {a} and {b}.")
+def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    ch = chains(puzzle, state)
+    for i in cells_near(puzzle, focus):
+        la = ch.label(i)
+        if not la:
+            continue
+        for d, j in puzzle.neighbour[i].items():
+            lb = ch.label(j)
+            if lb and lb != la and state.cands[i] & WITH_SIDE[d]:
+                found = join_off(state, i, d, j, params={
+                    "a": puzzle.cell(i), "b": puzzle.cell(j), "first": the(puzzle, [la])[0],
+                    "second": the(puzzle, [lb])[0]})
+                if found:
+                    yield found
+
+
+@heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE, level=2, order=2,
+           template="{a} and {b} are already on one line; joining them would close a loop, so no line "
+                    "runs between them.",
+           nudge="Where does the line through {a} go?")
+def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    ch = chains(puzzle, state)
+    for i in cells_near(puzzle, focus):
+        for d, j in puzzle.neighbour[i].items():
+            if ch.root[i] == ch.root[j] and not (ch.must[i] & d) and state.cands[i] & WITH_SIDE[d] \
+                    and state.cands[j] & WITH_SIDE[OPPOSITE[d]]:
+                found = join_off(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j)})
+                if found:
+                    yield found
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+def route_blocks(puzzle: NumberlinkPuzzle, adj: dict[int, list[int]], a: int, b: int
+                 ) -> tuple[set[int], set[tuple[int, int]], list[tuple[int, int]], list[int]] | None:
+    """The cells and joins that lie on some route from a to b in the graph `adj` (the
+    biconnected blocks on the way from a to b), the joins every route uses (bridges) and the
+    cells every route passes (cut cells); None when b cannot be reached."""
+    if a not in adj or b not in adj:
+        return None
+    order, low, parent = {a: 0}, {a: 0}, {a: None}
+    edges: list[tuple[int, int]] = []
+    block_of: dict[tuple[int, int], int] = {}
+    blocks: list[list[tuple[int, int]]] = []
+    stack = [(a, iter(adj[a]))]
+    while stack:
+        x, it = stack[-1]
+        for y in it:
+            if y == parent[x]:
+                continue
+            if y not in order:
+                order[y] = low[y] = len(order)
+                parent[y] = x
+                edges.append((x, y))
+                stack.append((y, iter(adj[y])))
+                break
+            if order[y] < order[x]:
+                low[x] = min(low[x], order[y])
+                edges.append((x, y))
+        else:
+            stack.pop()
+            p = parent[x]
+            if p is not None:
+                low[p] = min(low[p], low[x])
+                if low[x] >= order[p]:
+                    block = []
+                    while True:
+                        e = edges.pop()
+                        block.append(e)
+                        block_of[e] = len(blocks)
+                        if e == (p, x):
+                            break
+                    blocks.append(block)
+    if b not in order:
+        return None
+    on_route: list[int] = []
+    v = b
+    while parent[v] is not None:
+        k = block_of[(parent[v], v)]
+        if not on_route or on_route[-1] != k:
+            on_route.append(k)
+        v = parent[v]
+    cells: set[int] = set()
+    joins: set[tuple[int, int]] = set()
+    for k in on_route:
+        for x, y in blocks[k]:
+            cells.update((x, y))
+            joins.add((min(x, y), max(x, y)))
+    bridges = [blocks[k][0] for k in on_route if len(blocks[k]) == 1]
+    cuts = []
+    for k1, k2 in zip(on_route, on_route[1:]):
+        shared = {c for e in blocks[k1] for c in e} & {c for e in blocks[k2] for c in e}
+        cuts.extend(shared)
+    return cells, joins, bridges, cuts
+
+
+class Territory:
+    """Where each pair not yet joined can still run: the cells and joins that lie on some
+    route between its two ends, avoiding other lines and cells that must stay empty. A cell
+    every route of a pair passes, or (when every cell is used) a cell only one pair can use,
+    belongs to that pair, which shrinks the others' room; repeated until nothing changes."""
+
+    def __init__(self, puzzle: NumberlinkPuzzle, state: State):
+        ch = chains(puzzle, state)
+        n = puzzle.rows * puzzle.cols
+        cands = state.cands
+        self.can = can = [sides_can(m) for m in cands]
+        owner = [ch.label(i) for i in range(n)]
+        self.open = [lab for lab in puzzle.pairs if not ch.joined(lab, puzzle)]
+        used = [not m & B_EMPTY for m in cands]
+        links = [[y for d, y in puzzle.neighbour[x].items() if can[x] & d and can[y] & OPPOSITE[d]]
+                 for x in range(n)]
+        while True:
+            routes = {}
+            for lab in self.open:
+                a, b = puzzle.pairs[lab]
+                room = [x for x in range(n) if owner[x] in (0, lab) and cands[x] & ~B_EMPTY]
+                inside = set(room)
+                adj = {x: [y for y in links[x] if y in inside] for x in room}
+                routes[lab] = route_blocks(puzzle, adj, a, b)
+            who: list[set[int]] = [set() for _ in range(n)]
+            for lab, route in routes.items():
+                for x in (route[0] if route else ()):
+                    who[x].add(lab)
+            changed = False
+            for lab, route in routes.items():
+                for x in (route[3] if route else ()):
+                    if not owner[x]:
+                        owner[x] = lab
+                        changed = True
+            for x in range(n):
+                if not owner[x] and used[x] and len(who[x]) == 1:
+                    owner[x] = next(iter(who[x]))
+                    changed = True
+            if not changed:
+                break
+        self.routes, self.owner = routes, owner
+        for x in range(n):
+            if owner[x] and not who[x] and (ch.label(x) or puzzle.labels[x]):
+                who[x] = {owner[x]}
+        self.who = who
+        users: dict[tuple[int, int], set[int]] = {}
+        for lab, route in routes.items():
+            for e in (route[1] if route else ()):
+                users.setdefault(e, set()).add(lab)
+        self.users = users
+        self.closed = {lab for lab in puzzle.pairs if lab not in routes}
+
+    def labels(self, x: int) -> set[int]:
+        return self.who[x]
+
+    def join_users(self, x: int, y: int) -> set[int]:
+        return self.users.get((min(x, y), max(x, y)), set())
+
+
+def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
+    return state.derived("numberlink.territory", lambda: Territory(puzzle, state))
+
+
+@heuristic(id="numberlink.out-of-reach", name="No line can use this cell", genre=GENRE, level=3, order=1,
+           template="No pair can still run its line through {cell}, so it stays empty.",
+           nudge="Which lines could still pass through {cell}?")
+def out_of_reach(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    t = territory(puzzle, state)
+    ch = chains(puzzle, state)
+    for x, m in enumerate(state.cands):
+        if m != B_EMPTY and not t.labels(x) and not ch.label(x) and not puzzle.labels[x]:
+            yield Deduction.build(state, put={x: EMPTY}, params={"cell": puzzle.cell(x)})
+            return
+
+
+@heuristic(id="numberlink.unused-join", name="No line can use this join", genre=GENRE, level=3, order=2,
+           template="{why}, so no line runs between {a} and {b}.",
+           nudge="Which pairs could run a line between {a} and {b}?")
+def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    t = territory(puzzle, state)
+    ch = chains(puzzle, state)
+    for i, d, j in puzzle.edges:
+        if not (t.can[i] & d and t.can[j] & OPPOSITE[d]) or ch.must[i] & d:
+            continue
+        if t.join_users(i, j):
+            continue
+        li, lj = t.labels(i), t.labels(j)
+        if li and lj and not li & lj:
+            why = f"only {phrase(the(puzzle, li))} can reach {puzzle.cell(i)} and only {phrase(the(puzzle, lj))} {puzzle.cell(j)}"
+        else:
+            why = f"no pair has a route through both {puzzle.cell(i)} and {puzzle.cell(j)} that uses the join between them"
+        found = join_off(state, i, d, j, region=[i, j], params={"a": puzzle.cell(i), "b": puzzle.cell(j), "why": why})
+        if found:
+            yield found
+
+
+@heuristic(id="numberlink.bottleneck", name="A bottleneck every route must pass", genre=GENRE, level=3,
+           order=3,
+           template="Every route left from the {name} at {start} to the {name} at {end} passes between "
+                    "{a} and {b}, so the line runs there.",
+           nudge="How can the {name} at {start} still reach the other {name}?")
+def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    t = territory(puzzle, state)
+    for lab, route in t.routes.items():
+        if not route:
+            continue
+        a, b = puzzle.pairs[lab]
+        for x, y in route[2]:
+            d = next(d for d, z in puzzle.neighbour[x].items() if z == y)
+            found = join_on(state, x, d, y, cells=[puzzle.cell(a), puzzle.cell(b)], params={
+                "name": puzzle.name(lab), "start": puzzle.cell(a), "end": puzzle.cell(b),
+                "a": puzzle.cell(x), "b": puzzle.cell(y)})
+            if found:
+                yield found
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+def fits(puzzle: NumberlinkPuzzle, state: State, ch: Chains, x: int, shape: int, skip: int) -> tuple[bool, list[int]]:
+    """Whether shape at x agrees with every neighbour but `skip`, and the chains it joins."""
+    joined = []
+    for d, z in puzzle.neighbour[x].items():
+        if z == skip:
+            continue
+        back = state.cands[z] & (WITH_SIDE if shape & d else WITHOUT_SIDE)[OPPOSITE[d]]
+        if not back:
+            return False, []
+        if shape & d:
+            joined.append(z)
+    for d in SIDES:
+        if shape & d and d not in puzzle.neighbour[x]:
+            return False, []
+    return True, joined
+
+
+def alone(puzzle: NumberlinkPuzzle, ch: Chains, x: int, joined: list[int]) -> bool:
+    """The line through x, joining the cells `joined`, neither closes a loop nor mixes numbers."""
+    roots = [ch.root[z] for z in joined]
+    labels = {ch.label(z) for z in joined} | ({puzzle.labels[x]} if puzzle.labels[x] else set())
+    return len(roots) == len(set(roots)) and len(labels - {0}) <= 1
+
+
+@heuristic(id="numberlink.pair-product", name="Two cells together", genre=GENRE, level=4, order=1,
+           template="Of the ways to fill {a} and {b} together, only {kept} fit their neighbours and "
+                    "the lines already drawn, so {a} and {b} keep only those shapes.",
+           nudge="Try the shapes of {a} and {b} together.")
+def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The notes' pairwise product: combine two neighbouring undecided cells, drop the
+    combinations that break a join, mix two numbers or close a loop, keep what survives."""
+    ch = chains(puzzle, state)
+    near = set(cells_near(puzzle, focus))
+    for i, d, j in puzzle.edges:
+        if i not in near and j not in near:
+            continue
+        mi, mj = state.cands[i], state.cands[j]
+        if not (mi & (mi - 1)) or not (mj & (mj - 1)):
+            continue
+        keep_i = keep_j = 0
+        kept = 0
+        for vi in range(len(SHAPES)):
+            if not mi >> vi & 1:
+                continue
+            si = SHAPES[vi]
+            ok_i, ji = fits(puzzle, state, ch, i, si, j)
+            if not ok_i:
+                continue
+            for vj in range(len(SHAPES)):
+                if not mj >> vj & 1:
+                    continue
+                sj = SHAPES[vj]
+                if bool(si & d) != bool(sj & OPPOSITE[d]):
+                    continue
+                ok_j, jj = fits(puzzle, state, ch, j, sj, i)
+                if not ok_j:
+                    continue
+                ends = ji + jj + ([i] if puzzle.labels[i] else []) + ([j] if puzzle.labels[j] else [])
+                if si & d:
+                    roots = [ch.root[z] for z in ji + jj]
+                    labels = {ch.label(z) for z in ends} - {0}
+                    if len(roots) != len(set(roots)) or len(labels) > 1:
+                        continue
+                elif not (alone(puzzle, ch, i, ji) and alone(puzzle, ch, j, jj)):
+                    continue
+                keep_i |= 1 << vi
+                keep_j |= 1 << vj
+                kept += 1
+        found = Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
+            "a": puzzle.cell(i), "b": puzzle.cell(j), "kept": f"{kept} combination" + ("" if kept == 1 else "s")})
+        if found:
+            yield found
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """Loose ends of the lines not yet joined: (label, cell, [(side, neighbour) it may go on])."""
+    ch = chains(puzzle, state)
+    out = []
+    for lab, (a, b) in puzzle.pairs.items():
+        if ch.joined(lab, puzzle):
+            continue
+        for end in (a, b):
+            prev, x = None, end
+            while True:      # walk the drawn line to its loose end
+                nxt = [y for d, y in puzzle.neighbour[x].items() if ch.must[x] & d and y != prev]
+                if not nxt:
+                    break
+                prev, x = x, nxt[0]
+            ways = [(d, y) for d, y in puzzle.neighbour[x].items()
+                    if y != prev and state.cands[x] & WITH_SIDE[d] and state.cands[y] & WITH_SIDE[OPPOSITE[d]]]
+            out.append((lab, x, ways))
+    return out
+
+
+@heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
+           template="Try every way the line of {name} can leave {cell}: {outcome}.",
+           nudge="Where can the line of {name} at {cell} go next?")
+def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.probing import branch_deduction
+    import attrs
+    options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
+    for steps in (30,):
+        for _, lab, x, ways in options:
+            assumptions = []
+            for d, y in ways:
+                label = f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}"
+                assumed = state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]])
+                assumptions.append((label, assumed, (x, y)))
+            found = branch_deduction(puzzle, state, assumptions, max_steps=steps)
+            if found is not None:
+                yield attrs.evolve(found, params={**found.params, "name": puzzle.name(lab), "cell": puzzle.cell(x)},
+                                   cells=(puzzle.cell(x),))
+                return
+
+
+def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
+    """Cells beside the loose ends, where a trial is most likely to decide something."""
+    return sorted({y for _, _, ways in heads(puzzle, state) for _, y in ways})
+
+
+trial_and_error = register_probing(GENRE, id="numberlink.trial-and-error", candidates=near_heads)

@@ -1,0 +1,235 @@
+"""Numberlink: the toy example of spec/numberlink-notes.txt, each technique where it must fire
+(and what it finds) and where it must not, soundness on real and generated puzzles, formats
+and bad input."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from grader.engine import Solver
+from grader.errors import InputError, Source
+from grader.formats import load
+from grader.genres import get
+from grader.genres.numberlink import E, N, S, SHAPES, W, WITH_SIDE
+from grader.heuristic import REGISTRY
+from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                     random_partial, reference)
+
+NL = get("numberlink")
+
+
+def puzzle(grid: str, cover: bool = False):
+    return native("genre: numberlink\n" + ("cover: true\n" if cover else "") + "grid: |\n"
+                  + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
+
+
+def marks(p, grid: str):
+    return NL.parse_marks(p, grid, Source("<marks>"))
+
+
+def found(hid: str, p, state=None) -> dict[str, str]:
+    state = state or NL.initial_state(p)
+    return decided_by(fires(hid, p, state), p, state)
+
+
+def sides(state, p, cell: str) -> int:
+    """The side mask of a decided cell, by its r3c4 name."""
+    r, c = (int(x) - 1 for x in cell[1:].split("c"))
+    return SHAPES[state.value(r * p.cols + c)]
+
+
+# --- the notes' toy example ---------------------------------------------------------------------
+
+def test_toy_example_of_the_notes():
+    # AB / CD / EF with A, D = 1 and C, F = 2
+    p = puzzle("1 .\n2 1\n. 2")
+    start = NL.initial_state(p)
+    # what is this square: endpoints where the numbers are, links elsewhere
+    assert [bin(m).count("1") for m in start.cands] == [4, 7, 4, 4, 7, 4]
+    trace = Solver(p).solve()
+    assert trace.status.value == "solved"
+    assert max(s.level for s in trace.steps) <= 2
+    final = trace.final
+    assert [sides(final, p, c) for c in ("r1c1", "r1c2", "r2c1", "r2c2", "r3c1", "r3c2")] == [
+        E, S | W, S, N, N | E, W]          # A={>}, B={┓}, C={v}, D={^}, E={┗}, F={<}
+    assert NL.render_text(p, final).splitlines() == ["1 ┓", "2 1", "┗ 2"]
+
+
+# --- level 1 ------------------------------------------------------------------------------------
+
+def test_join_up():
+    p = puzzle("1 . 1")
+    assert found("numberlink.join-up", p) == {
+        "r1c1": "ends towards the east", "r1c2": "narrowed", "r1c3": "ends towards the west"}
+    covered = puzzle("1 . 1", cover=True)
+    assert found("numberlink.join-up", covered)["r1c2"] == "runs east-west (━)"
+    assert found("numberlink.join-up", p, reference(covered)) == {}
+
+
+# --- level 2 ------------------------------------------------------------------------------------
+
+def test_different_lines():
+    assert set(found("numberlink.different-lines", puzzle("1 2\n1 2"))) == {"r1c1", "r1c2", "r2c1", "r2c2"}
+    assert found("numberlink.different-lines", puzzle("1 . 2\n1 . 2")) == {}
+
+
+def test_no_loop():
+    p = puzzle("1 . . 2\n. . . .\n. . . .\n1 . . 2")
+    state = marks(p, "1 . . 2\n. ┏ ┓ .\n. . . .\n1 . . 2")
+    state = state.restrict(9, WITH_SIDE[N]).restrict(10, WITH_SIDE[N])     # r3c2, r3c3 go up
+    assert found("numberlink.no-loop", p, state) == {"r3c2": "narrowed", "r3c3": "narrowed"}
+    assert found("numberlink.no-loop", p) == {}
+
+
+# --- level 3 ------------------------------------------------------------------------------------
+
+def test_out_of_reach():
+    assert found("numberlink.out-of-reach", puzzle("1 1 .\n2 . 2")) == {"r1c3": "stays empty"}
+    assert found("numberlink.out-of-reach", puzzle("1 . 1\n2 . 2")) == {}
+
+
+def test_unused_join():
+    p = puzzle("1 . 1\n2 . 2")
+    # no line joins the rows: the 1s and 2s keep to their own row
+    assert set(found("numberlink.unused-join", p)) == {"r1c1", "r1c2", "r1c3", "r2c1", "r2c2", "r2c3"}
+    assert found("numberlink.unused-join", puzzle("1 . . 1")) == {}
+
+
+def test_bottleneck():
+    p = puzzle("1 . . 1")
+    assert set(found("numberlink.bottleneck", p)) == {"r1c1", "r1c2", "r1c3", "r1c4"}
+    assert found("numberlink.bottleneck", puzzle("1 . .\n. . .\n. . 1")) == {}
+
+
+# --- levels 4 and 5 -----------------------------------------------------------------------------
+
+def test_pair_product_drops_combinations_that_mix_numbers():
+    # r1c2 and r1c3 could each run east-west, but together they would join the 1 and the 2
+    p = puzzle("1 . . 2\n1 . . 2", cover=True)
+    state = NL.initial_state(p)
+    for i in (0, 3, 4, 7):
+        state = state.restrict(i, WITH_SIDE[S] | WITH_SIDE[N])
+    after = found("numberlink.pair-product", p, state)
+    assert {"r1c2", "r1c3", "r2c2", "r2c3"} <= set(after)
+    from grader import exact
+    assert found("numberlink.pair-product", p, exact.solve(p).solutions[0]) == {}
+
+
+def test_hypotheses_are_sound_where_easier_steps_stop():
+    p = load(str(CORPUS / "numberlink" / "arukone-7x7-grader-1.yaml"))
+    solution = reference(p)
+    state = random_partial(p, solution, random.Random(2), 0.15)
+    for hid in ("numberlink.head-ways", "numberlink.trial-and-error"):
+        assert_all_sound(REGISTRY.get(hid), p, state, solution)
+        assert fires(hid, p, solution) == []
+
+
+# --- soundness ----------------------------------------------------------------------------------
+
+def test_generated_corpus_solves_soundly():
+    for path in sorted((CORPUS / "numberlink").glob("*.yaml")):
+        p = load(str(path))
+        assert assert_sound_path(p).value == "solved", path.name
+
+
+@pytest.mark.corpus
+def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
+    from grader.engine import Budget
+    for p in janko("numberlink", 3, max_cells=49):
+        assert_sound_path(p, NL.solution_state(p), budget=Budget(max_steps=300, max_seconds=2))
+
+
+@pytest.mark.corpus
+def test_every_technique_is_sound_from_random_correct_states():
+    rng = random.Random(5)
+    for p in janko("numberlink", 3, seed=2, max_cells=100):
+        solution = NL.solution_state(p)
+        for fraction in (0.3, 0.6):
+            state = random_partial(p, solution, rng, fraction)
+            for h in REGISTRY.for_genre("numberlink", 4):
+                assert_all_sound(h, p, state, solution)
+
+
+# --- formats and bad input ----------------------------------------------------------------------
+
+def test_puzzlink_decodes_as_formats_md_says():
+    p = load("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3")
+    assert NL.render_text(p).splitlines() == [
+        "1 . . . .", "2 . . 3 .", ". . . . .", ". 1 . . 2", ". . . . 3"]
+    assert not p.cover
+    q = load("https://puzz.link/p?arukone/4/4/12l3123j")
+    assert NL.render_text(q).splitlines() == ["1 2 . .", ". . . .", "3 1 2 3", ". . . ."]
+    assert q.cover
+    assert not load("https://puzz.link/p?arukone/e/4/4/12l3123j").cover
+
+
+def test_plain_text_grid(tmp_path: Path):
+    f = tmp_path / "flow.txt"
+    f.write_text("3 3\nA.A\nB.B\n...\n")
+    p = load(str(f))
+    assert p.genre == "numberlink" and NL.render_text(p).splitlines() == ["A . A", "B . B", ". . ."]
+    assert not NL.sniff("+----+\n| ↑. |\n")
+
+
+def test_janko_records_load_with_their_solutions():
+    for p in janko("numberlink", 20):
+        assert NL.violations(p, NL.solution_state(p)) == []
+
+
+def test_native_round_trip_and_marks():
+    from grader.formats.native import dump
+    p = load(str(CORPUS / "numberlink" / "arukone-5x5-grader-1.yaml"))
+    again = native(dump(NL.to_native(p)))
+    assert again.labels == p.labels and again.solution == p.solution and again.cover
+    state = marks(p, ". ━ 1 2 .\n1 3 . . .\n4 . 5 . .\n. 5 6 3 .\n. 4 . 6 2")
+    assert state.decided(1) and not state.decided(0)
+    with pytest.raises(InputError) as err:     # every cell is used here
+        marks(p, ". . 1 2 .\n1 3 x . .\n4 . 5 . .\n. 5 6 3 .\n. 4 . 6 2")
+    assert "<marks>:2:5: 'x' at r2c3 is not allowed here (every cell must be used)" in str(err.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("genre: numberlink\ngrid: |\n  1 . 2\n  . . 1\n", ":3:7: label '2' appears once"),
+    ("genre: numberlink\ngrid: |\n  1 . 1\n  . . 1\n", ":4:7: label '1' appears 3 times"),
+    ("genre: numberlink\ngrid: |\n  1 . 1\nsolution: |\n  1 ┃ 1\n", "does not show which way the line leaves r1c1"),
+    ("genre: numberlink\ngrid: |\n  1 . 1\nsolution: |\n  1 ? 1\n", "unexpected '?' in solution"),
+    ("genre: numberlink\ngrid: |\n  1 . 1\n  . . .\nsolution: |\n  1 ━ 1\n  ┏ ━ ┓\n", "solution breaks the rules"),
+])
+def test_bad_native_input_names_the_place(text, message):
+    with pytest.raises(InputError) as err:
+        native(text)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("3 3\nA.A\nB.B\n", "expected 3 rows"),
+    ("3 3\nA.A\nB.B\n.C.\n", ":4:2: label 'C' appears once"),
+    ("3 3\nA.A\nB-B\n...\n", ":3:2: unexpected '-'"),
+])
+def test_bad_text_input_names_the_place(tmp_path: Path, body, message):
+    f = tmp_path / "bad.txt"
+    f.write_text(body)
+    with pytest.raises(InputError) as err:
+        load(str(f), "numberlink")
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("https://puzz.link/p?numlin/5/5/1j2h3m1h2j", "label '3' appears once"),
+    ("https://puzz.link/p?numlin/5/5/.j2h3m1h2j3", "unknown"),
+])
+def test_bad_urls_name_the_part(spec, message):
+    with pytest.raises(InputError) as err:
+        load(spec)
+    assert message in str(err.value)
+    assert "(body)" in str(err.value)
+
+
+def test_svg_colours_each_pair():
+    p = load(str(CORPUS / "numberlink" / "arukone-5x5-grader-1.yaml"))
+    picture = NL.render_svg(p, reference(p), [("target", [6])])
+    assert picture.startswith("<svg") and "#e53935" in picture and "#1e88e5" in picture
