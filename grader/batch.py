@@ -239,6 +239,7 @@ def run_dask(jobs: list[Job], settings: Settings, address: str, time_limit: floa
     """The same work on a Dask distributed cluster; rows come back here to be recorded."""
     try:
         from distributed import Client, as_completed
+        from distributed.comm.core import CommClosedError
     except ImportError:
         raise InputError("--scheduler", "needs dask.distributed: pip install 'dask[distributed]'") from None
     try:
@@ -266,11 +267,16 @@ def run_dask(jobs: list[Job], settings: Settings, address: str, time_limit: floa
             job = running.pop(fut)
             if fut.status == "finished":
                 on_row(job, fut.result())
-            else:
+            elif fut.status == "error":     # the task failed, e.g. it killed its workers (KilledWorker)
                 exc = fut.exception()
                 on_row(job, failed(job, f"{type(exc).__name__}: {exc}", 0.0))
+            else:                           # cancelled or lost: not the puzzle's fault, keep it to do
+                raise CommClosedError(f"the task of {job.key} was {fut.status}")
             fut.release()
             submit()
+    except (CommClosedError, TimeoutError) as exc:
+        raise InputError("--scheduler", f"lost the scheduler at {address} ({exc}); the rows so far "
+                         "are kept: rerun the same command to resume") from None
     finally:
         client.close()
 
