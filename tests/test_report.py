@@ -174,3 +174,14 @@ def test_every_genre_gets_a_report(genre, smallest_per_genre):
     tags.feed(page)
     assert tags.count.get("svg", 0) == 2 * a.grade.steps + 2 and tags.urls == []
     assert render(build(a), "md").count('<a id="step-') == a.grade.steps
+
+
+def test_a_genre_without_svg_shows_text_boards(analysis, monkeypatch):
+    from grader.genres import genre_of
+
+    def no_svg(*args, **kwargs):
+        raise NotImplementedError
+
+    monkeypatch.setattr(type(genre_of(analysis.puzzle)), "render_svg", no_svg)
+    page = render(build(analysis), "html")
+    assert "<svg" not in page and page.count("<pre>") == 2 * analysis.grade.steps + 2

@@ -45,7 +45,8 @@ def _table(t: Table) -> str:
 
 
 def _figure(board) -> str:
-    return f'<figure>{board.svg}<figcaption>{escape(board.caption)}</figcaption></figure>'
+    drawing = board.svg or f"<pre>{escape(board.text)}</pre>"
+    return f'<figure>{drawing}<figcaption>{escape(board.caption)}</figcaption></figure>'
 
 
 def _badge(level: int) -> str:

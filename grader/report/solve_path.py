@@ -42,6 +42,16 @@ def facts(a: Analysis) -> Facts:
     return Facts(tuple(items))
 
 
+def board(puzzle, caption: str, state, marks=()) -> Board:
+    """A board as SVG and as text; a genre that draws no SVG yet shows its text board."""
+    genre = genre_of(puzzle)
+    try:
+        svg = genre.render_svg(puzzle, state, marks)
+    except NotImplementedError:
+        svg = ""
+    return Board(caption, svg, genre.render_text(puzzle, state))
+
+
 def build(a: Analysis) -> Document:
     puzzle, trace, g = a.puzzle, a.trace, a.grade
     genre = genre_of(puzzle)
@@ -54,8 +64,7 @@ def build(a: Analysis) -> Document:
         steps.append(StepBlock(
             step.number, step.level, step.heuristic.name, sentence(step),
             describe_removals(puzzle, before, step.deduction.removals),
-            Board("before", genre.render_svg(puzzle, before, marks), genre.render_text(puzzle, before)),
-            Board("after", genre.render_svg(puzzle, after, marks[:1]), genre.render_text(puzzle, after)),
+            board(puzzle, "before", before, marks), board(puzzle, "after", after, marks[:1]),
             step.number in bottlenecks))
     blocks: list = [facts(a)]
     if steps and g.level:
@@ -83,9 +92,7 @@ def build(a: Analysis) -> Document:
                         [[f"L{lv}", name, n, f"step {first[name].number}"]
                          for (lv, name), n in sorted(count.items(), key=lambda kv: (kv[0][0], -kv[1]))]))
     blocks.append(Heading(2, "The puzzle", "puzzle"))
-    start = Board("start", genre.render_svg(puzzle, trace.start), genre.render_text(puzzle, trace.start))
-    end = Board("end of the path", genre.render_svg(puzzle, trace.final), genre.render_text(puzzle, trace.final))
-    blocks.append(Boards((start, end)))
+    blocks.append(Boards((board(puzzle, "start", trace.start), board(puzzle, "end of the path", trace.final))))
     if steps:
         blocks.append(Heading(2, "The solve path", "path"))
         blocks.append(Steps(tuple(steps)))
