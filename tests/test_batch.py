@@ -13,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from grader import analysis
 from grader.batch import Progress, Settings, list_jobs, run_local
