@@ -95,7 +95,7 @@ def test_sigkill_partway_then_resume_equals_an_uninterrupted_run(tmp_path):
     script.write_text(KILLABLE)
     db, whole = tmp_path / "killed.sqlite", tmp_path / "whole.sqlite"
     cmd = [sys.executable, str(script), "batch", str(folder), "--db", str(db), "--workers", "2",
-           "--no-progress"]
+           "--no-progress", "--no-unique"]
     proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
@@ -120,7 +120,7 @@ def test_sigkill_partway_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     graded = [json.loads(line)["id"] for line in rest.read_text().splitlines()]
     assert len(graded) == 12 - len(at_kill) and not set(graded) & at_kill      # nothing twice
-    assert batch(str(folder), "--db", str(whole), "--workers", "2") == 0
+    assert batch(str(folder), "--db", str(whole), "--workers", "2", "--no-unique") == 0
     assert stable(read_rows(db)) == stable(read_rows(whole))                  # nothing lost
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT count(*), count(DISTINCT key) FROM results").fetchone() == (12, 12)
