@@ -110,3 +110,22 @@ def test_focus_limits_vertices():
     var = g.edge_vars[edge(g, "r1c1", "r1c2")]
     assert list(g.vertices_to_check(frozenset({var}))) == [0, 1]
     assert CROSS == 0 and LINE == 1
+
+
+def test_isolated_areas_and_bridges():
+    g = square_2x2()
+    # a line r1c1-r1c2; r3c3's two edges to the rest are crossed: its corner is cut off
+    cut = [edge(g, "r2c3", "r3c3"), edge(g, "r3c2", "r3c3")]
+    s = state_of(g, lines=[edge(g, "r1c1", "r1c2")], crosses=cut)
+    assert list(loops.isolated_areas(g, s)) == []      # r3c3 has no open edge left
+    cut2 = [edge(g, "r2c2", "r3c2"), edge(g, "r2c1", "r3c1"), edge(g, "r2c3", "r3c3")]
+    s2 = state_of(g, lines=[edge(g, "r1c1", "r1c2")], crosses=cut2)
+    (d,) = list(loops.isolated_areas(g, s2))
+    assert sorted(d.params["edges"]) == ["r3c1-r3c2", "r3c2-r3c3"]
+    assert list(loops.isolated_areas(g, state_of(g))) == []
+    # lines in the top row and at the bottom joined only through r2c3-r3c3
+    s3 = state_of(g, lines=[edge(g, "r1c1", "r1c2"), edge(g, "r3c1", "r3c2")],
+                  crosses=[edge(g, "r2c1", "r3c1"), edge(g, "r2c2", "r3c2")])
+    (d,) = list(loops.bridges(g, s3))
+    assert d.params["edge"] in ("r2c3-r3c3", "r3c2-r3c3")   # both are the only way across
+    assert list(loops.bridges(g, state_of(g, lines=[edge(g, "r1c1", "r1c2")]))) == []

@@ -279,3 +279,32 @@ def test_corner_chain():
     assert found("slitherlink.corner-chain", p) == {"r1c1|r1c2": "is crossed", "r1c1|r2c1": "is crossed"}
     assert found("slitherlink.corner-chain", grid(". . . . .", ". 3 . . .", ". . 2 . .",
                                                    ". . . . .", ". . . . .")) == {}
+
+
+def test_isolated_area():
+    p = grid(". . .", ". . .", ". . .")
+    s = marks(p, """
++-+ + +
+       
++ + + +
+      x
++ + +x+
+    x  
++ +x+ +""")
+    assert found("slitherlink.isolated-area", p, s) == {"the bottom of r3c3": "is crossed",
+                                                       "the right of r3c3": "is crossed"}
+    assert found("slitherlink.isolated-area", p) == {}
+
+
+def test_only_way_across():
+    p = grid(". . .", ". . .", ". . .")
+    s = marks(p, """
++-+ + +
+       
++ + + +
+x x x  
++ + + +
+       
++-+ + +""")
+    assert found("slitherlink.only-way-across", p, s) == {"the right of r2c3": "carries the line"}
+    assert found("slitherlink.only-way-across", p) == {}

@@ -463,3 +463,102 @@ def open_regions(graph: LoopGraph, state: State, allowed: Callable[[int], bool] 
                         stack.append(w)
         out.append(sorted(group))
     return out
+
+
+# --- connectivity: the loop is one piece ----------------------------------------------------------
+
+def _must_visit(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> list[bool]:
+    return [bool(p.degree[v]) or bool(required is not None and required(state, v))
+            for v in range(graph.n_vertices)]
+
+
+def isolated_areas(graph: LoopGraph, state: State, required: Required | None = None,
+                   focus=None) -> Iterator[Deduction]:
+    """Once some line is drawn, an area that crossed edges cut off from every line can never
+    hold part of the loop: its open edges are crossed.   Params: {edges} {vertex}"""
+    p = paths(graph, state)
+    if not p.lines or p.loops:
+        return
+    must = _must_visit(graph, state, p, required)
+    for group in open_regions(graph, state):
+        if any(must[v] for v in group):
+            continue
+        members = set(group)
+        edges = sorted({e for v in group for e in graph.incident[v]
+                        if state.cands[graph.edge_vars[e]] == OPEN and graph.other(e, v) in members})
+        if edges:
+            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in edges},
+                                  params={"edges": _names(graph, edges), "vertex": graph.vertex_names[group[0]]})
+            return
+
+
+def bridges(graph: LoopGraph, state: State, required: Required | None = None,
+            focus=None) -> Iterator[Deduction]:
+    """An open edge that is the only link between two areas that both hold lines (or vertices
+    the loop must visit) must carry the line: the loop is one piece.
+    Params: {edge} {a} {b} (a vertex with a line on each side)"""
+    p = paths(graph, state)
+    if p.loops:
+        return
+    must = _must_visit(graph, state, p, required)
+    total = sum(must)
+    if total < 2:
+        return
+    n = graph.n_vertices
+    cands, edge_vars, ends = state.cands, graph.edge_vars, graph.ends
+    disc = [-1] * n
+    low = [0] * n
+    below = [0] * n          # must-visit vertices in the DFS subtree
+    witness = [-1] * n       # one must-visit vertex in the subtree
+    last = [0] * n           # the latest discovery time inside the subtree
+    timer = 0
+    for root in range(n):
+        if disc[root] >= 0 or not must[root]:
+            continue
+        comp_total = 0
+        disc[root] = low[root] = timer
+        timer += 1
+        stack = [(root, -1, iter(graph.incident[root]))]
+        order = [root]
+        found = []
+        while stack:
+            v, via, it = stack[-1]
+            advanced = False
+            for e in it:
+                if e == via or not cands[edge_vars[e]] & 2:
+                    continue
+                a, b = ends[e]
+                w = b if a == v else a
+                if disc[w] < 0:
+                    disc[w] = low[w] = timer
+                    timer += 1
+                    order.append(w)
+                    stack.append((w, e, iter(graph.incident[w])))
+                    advanced = True
+                    break
+                low[v] = min(low[v], disc[w])
+            if advanced:
+                continue
+            stack.pop()
+            last[v] = timer - 1
+            below[v] += must[v]
+            if must[v] and witness[v] < 0:
+                witness[v] = v
+            if stack:
+                u = stack[-1][0]
+                low[u] = min(low[u], low[v])
+                below[u] += below[v]
+                if witness[u] < 0:
+                    witness[u] = witness[v]
+                if low[v] > disc[u] and cands[edge_vars[via]] == OPEN:
+                    found.append((via, u, v))
+        comp_total = below[root]
+        for e, u, v in found:
+            inside = below[v]
+            if 0 < inside < comp_total:
+                outside = next(x for x in order if must[x] and not disc[v] <= disc[x] <= last[v])
+                yield Deduction.build(state, put={edge_vars[e]: LINE},
+                                      params={"edge": graph.edge_names[e],
+                                              "a": graph.vertex_names[witness[v]],
+                                              "b": graph.vertex_names[outside]})
+                return

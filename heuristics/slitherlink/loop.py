@@ -101,3 +101,23 @@ def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
                                       "moves": ", ".join(moved[:6]) + (" ..." if len(moved) > 6 else "")
                                       if moved else "none"})
         return
+
+
+@heuristic(id="slitherlink.isolated-area", name="An area the loop cannot reach", genre=GENRE, level=3,
+           order=20,
+           template="Crossed edges cut the area around {vertex} off from every line drawn so far; the "
+                    "loop is one piece, so it never goes there: {edges} {are} crossed.",
+           nudge="Can the loop still reach the area around {vertex}?",
+           catalogue="")
+def isolated_area(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for d in loops.isolated_areas(puzzle.graph, state, None, focus):
+        yield Deduction(d.removals, {**d.params, "are": "is" if len(d.params["edges"]) == 1 else "are"})
+
+
+@heuristic(id="slitherlink.only-way-across", name="The only way across", genre=GENRE, level=3, order=21,
+           template="{edge} is the only edge still open between the part holding {a} and the part "
+                    "holding {b}; the loop is one piece, so {edge} carries the line.",
+           nudge="How can the line at {a} ever meet the line at {b}?",
+           catalogue="")
+def only_way_across(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.bridges(puzzle.graph, state, None, focus)
