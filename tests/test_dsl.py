@@ -272,3 +272,68 @@ def test_error_place_inside_block_conditions(style: str):
     with pytest.raises(RuleFileError) as err:
         load_rules(text, SIGNATURE, "f.yaml")
     assert str(err.value).startswith("f.yaml:6:14: rule 'r': unexpected '='")
+
+
+# --- the evaluator agrees with plain enumeration -------------------------------------------------
+
+ATOMS = ["points_at({p}, {q})", "candidate({p}, {i})", "val({p}) = {i}", "val({p}) = nil",
+         "next({p}) = {q}", "ahead({p}) = {i}", "sees_distinct({p}) + {i} = ahead({q})",
+         "dir({p}) = dir({q})", "{p} != {q}", "{i} < {j}", "between_free({p}, {q}) = {i}",
+         "ahead_free({p}) >= {i} - 1"]
+
+
+@st.composite
+def formulas(draw, depth: int = 3) -> str:
+    pos, num = st.sampled_from("pqr"), st.sampled_from("ijk")
+    if depth == 0 or draw(st.integers(0, 2)) == 0:
+        return draw(st.sampled_from(ATOMS)).format(p=draw(pos), q=draw(pos), i=draw(num), j=draw(num))
+    kind = draw(st.sampled_from(["and", "or", "not", "implies", "exists", "forall"]))
+    a = draw(formulas(depth - 1))
+    if kind == "not":
+        return f"!({a})"
+    if kind in ("exists", "forall"):
+        return f"{kind} {draw(st.sampled_from('pqrijk'))} ({a})"
+    b = draw(formulas(depth - 1))
+    return f"(({a}) {'^' if kind == 'and' else 'v' if kind == 'or' else '->'} ({b}))"
+
+
+def naive(ev: Evaluator, f, env: dict) -> bool:
+    """Truth by trying every value of every quantified variable (no binding tricks)."""
+    if isinstance(f, ast.Quant):
+        import itertools
+        names = [v.name for v in f.vars]
+        tries = (naive(ev, f.body, {**env, **dict(zip(names, vals))})
+                 for vals in itertools.product(*(ev.domain(n) for n in names)))
+        return any(tries) if f.kind == "exists" else all(tries)
+    if isinstance(f, ast.Not):
+        return not naive(ev, f.body, env)
+    if isinstance(f, ast.And):
+        return all(naive(ev, i, env) for i in f.items)
+    if isinstance(f, ast.Or):
+        return any(naive(ev, i, env) for i in f.items)
+    if isinstance(f, ast.Implies):
+        return not naive(ev, f.premise, env) or naive(ev, f.consequence, env)
+    return ev.holds(f, env)
+
+
+@settings(max_examples=60, deadline=None)
+@given(formulas())
+def test_witnesses_agree_with_plain_enumeration(body: str):
+    import itertools
+    p = puzzle("→. ↓1\n↗. ←.")
+    state = ARROWS.initial_state(p).restrict(0, 0b110)
+    ev = Evaluator(SIGNATURE, ArrowsWorld(p, state))
+    inner = parse_condition(body)
+    free = sorted(ast.free_vars(inner))
+    condition = parse_condition(f"exists {','.join(free)} ({body})") if free else inner
+    prefix, core = ast.existential_prefix(condition)
+    names = [v.name for v in prefix]
+    fast = set()
+    for env in ev.solve(core, {}):
+        missing = [n for n in names if n not in env]
+        for vals in itertools.product(*(ev.domain(n) for n in missing)):
+            full = {**env, **dict(zip(missing, vals))}
+            fast.add(tuple(full[n] for n in names))
+    slow = {vals for vals in itertools.product(*(ev.domain(n) for n in names))
+            if naive(ev, core, dict(zip(names, vals)))}
+    assert fast == slow

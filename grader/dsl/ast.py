@@ -190,6 +190,9 @@ def existential_prefix(f: Formula) -> tuple[tuple[Var, ...], Formula]:
     """The variables of the leading `exists` quantifiers, and the formula under them."""
     out: list[Var] = []
     while isinstance(f, Quant) and f.kind == "exists":
+        names = [v.name for v in f.vars]
+        if len(set(names)) != len(names) or any(v.name in names for v in out):
+            break       # a quantifier that binds a name again starts the body
         out.extend(f.vars)
         f = f.body
     return tuple(out), f

@@ -256,13 +256,8 @@ class Evaluator:
             if eq is not None:
                 rest = [v for v in self.free(eq[1]) if v not in env]
                 return 1 + self._size(rest)
-        if isinstance(f, ast.Rel) and len(f.args) == 2 and len(open_) == 1:
-            sym = self.sig.symbols[f.name]
-            a, b = f.args
-            if sym.successors is not None and isinstance(b, ast.Var) and b.name == open_[0]:
-                return 4
-            if sym.predecessors is not None and isinstance(a, ast.Var) and a.name == open_[0]:
-                return 4
+        if isinstance(f, ast.Rel) and len(open_) == 1 and self._can_bind(f, env, open_):
+            return 4
         if isinstance(f, ast.Quant) and f.kind == "exists":
             return 2 + self._size(open_) / 4
         return 2 + self._size(open_)
@@ -282,8 +277,10 @@ class Evaluator:
         if isinstance(f, ast.Rel) and len(f.args) == 2:
             sym = self.sig.symbols[f.name]
             a, b = f.args
-            return (sym.successors is not None and isinstance(b, ast.Var) and b.name == x) or \
-                (sym.predecessors is not None and isinstance(a, ast.Var) and a.name == x)
+            return (sym.successors is not None and isinstance(b, ast.Var) and b.name == x
+                    and x not in self.free(a)) or \
+                (sym.predecessors is not None and isinstance(a, ast.Var) and a.name == x
+                 and x not in self.free(b))
         return False
 
     def _bind(self, f: ast.Formula, env: dict[str, Any], open_: list[str]
