@@ -433,3 +433,16 @@ def test_generate_bad_arguments(argv, words, capsys):
     from grader.cli import main
     assert main(["generate", "--genre", "arrows", *argv]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_focused_search_finds_what_a_full_search_finds():
+    """A rule that was quiet before a step and looks only near what the step changed finds
+    something exactly when a search of the whole board does (the engine relies on it)."""
+    p = load(str(CORPUS / "arrows" / "arrows-5x5-straight-L4-s1.yaml"))
+    rules = [h for h in REGISTRY.for_genre("arrows") if h.level <= 3]
+    trace = Solver(p).solve()
+    for step, before, after in list(trace.states())[::2]:
+        changed = frozenset(step.deduction.targets)
+        for h in rules:
+            if h.first(p, before) is None:
+                assert (h.first(p, after, changed) is None) == (h.first(p, after) is None), h.id
