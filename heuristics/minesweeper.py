@@ -281,6 +281,84 @@ def combinations_around(puzzle: MinesPuzzle, state: State, focus=None) -> Iterat
                                           "outcome": outcome(puzzle, never, always)})
 
 
+# --- level 3 ------------------------------------------------------------------------------
+
+AREA_MAX = 14           # covered cells one area search may look at
+
+
+def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[int] | None:
+    """Which values each cell of `area` takes over every way to fill the area that no number
+    touching it (and not the mine count) forbids; None when there is no way at all."""
+    pos = {v: k for k, v in enumerate(area)}
+    checks = []                      # (number's cells in the area, fewest and most mines there)
+    for i in sorted({m for v in area for m in puzzle.numbers_next_to[v]}):
+        mines, free = number_counts(puzzle, state, i)
+        inside = [pos[v] for v in free if v in pos]
+        need = puzzle.board[i] - mines
+        checks.append((inside, max(need - (len(free) - len(inside)), 0), need))
+    if puzzle.total is not None:
+        placed, free = mine_totals(puzzle, state)
+        left = puzzle.total - placed
+        checks.append((list(range(len(area))), max(left - (len(free) - len(area)), 0), left))
+    seen = [0] * len(area)
+    values = [0] * len(area)
+
+    def ok(c: int, upto: int) -> bool:
+        ks, lo, hi = checks[c]
+        placed = sum(values[k] for k in ks if k <= upto)
+        unset = sum(1 for k in ks if k > upto)
+        return placed <= hi and placed + unset >= lo
+
+    touching = [[c for c, (ks, _, _) in enumerate(checks) if k in ks] for k in range(len(area))]
+    full = B_SAFE | B_MINE
+
+    def fill(k: int) -> bool:
+        """Extend the assignment from cell k; True once every cell has shown both values."""
+        if k == len(area):
+            for j, v in enumerate(values):
+                seen[j] |= 1 << v
+            return all(m == full for m in seen)
+        for v in (SAFE, MINE):
+            values[k] = v
+            if all(ok(c, k) for c in touching[k]) and fill(k + 1):
+                return True
+        values[k] = 0
+        return False
+    fill(0)
+    return seen if any(seen) else None
+
+
+@heuristic(id="minesweeper.area-search", name="Every way to fill a small area", genre=GENRE,
+           level=3, order=1,
+           template="Around the {n} at {cell}, try every way to fill the covered cells {area} that "
+                    "the numbers touching them allow: in all of them {outcome}.",
+           nudge="Work through the covered cells around the {n} at {cell} together with its neighbours' numbers.",
+           catalogue="")
+def area_search(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    targets = numbers_to_check(puzzle, focus) if focus is None else sorted(
+        {m for i in puzzle.numbers_near(focus) for m in (i, *puzzle.nearby_numbers[i])})
+    for i in targets:
+        mines, free = number_counts(puzzle, state, i)
+        if not free:
+            continue
+        area = set(free)
+        for j in puzzle.nearby_numbers[i]:
+            area.update(number_counts(puzzle, state, j)[1])
+        if len(area) > AREA_MAX:
+            continue
+        cells_ = sorted(area)
+        seen = area_solutions(puzzle, state, cells_)
+        if seen is None:
+            continue
+        safe = [v for v, m in zip(cells_, seen) if m == B_SAFE]
+        mines_ = [v for v, m in zip(cells_, seen) if m == B_MINE]
+        d = Deduction.build(state, put=settle(safe, mines_), cells=[puzzle.cell(i)], region=cells_,
+                            params={"n": puzzle.board[i], "cell": puzzle.cell(i),
+                                    "area": cells(puzzle, cells_), "outcome": outcome(puzzle, safe, mines_)})
+        if d:
+            yield d
+
+
 # --- level 4 ------------------------------------------------------------------------------
 
 @heuristic(id="minesweeper.mine-count-regions", name="Counting mines across the board", genre=GENRE,

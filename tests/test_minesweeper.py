@@ -36,7 +36,7 @@ def found(hid: str, p, state=None) -> dict[str, str]:
     return decided_by(fires(hid, p, state), p, state)
 
 
-# Unique, but the levels up to 4 get stuck on it (found by a random search).
+# Unique, but levels 1 and 2 get stuck on it (found by a random search).
 DEEP = puzzle(". . 2 . 1/. 2 . . ./. . 4 . 3/2 . . 3 .")
 
 
@@ -107,9 +107,24 @@ def test_mine_count_regions():
 
 # --- level 5 -------------------------------------------------------------------------------
 
-def test_deep_puzzle_needs_level_5():
-    stuck = Solver(DEEP, max_level=4).solve()
+def test_area_search():
+    stuck = Solver(DEEP, max_level=2).solve()
     assert stuck.status is Status.STUCK
+    # + . 2 + 1 / + 2 . . . / . . 4 * 3 / 2 . * 3 *: the area around the 2 at r1c3 settles
+    got = fires("minesweeper.area-search", DEEP, stuck.final)
+    assert str(got[0].params["cell"]) == "r1c3"
+    assert decided_by(got[:1], DEEP, stuck.final) == {
+        "r1c2": "holds a mine", "r2c3": "is safe", "r2c4": "holds a mine", "r2c5": "is safe",
+        "r3c1": "holds a mine", "r3c2": "is safe", "r4c2": "holds a mine"}
+    solution = reference(DEEP)
+    assert all(not mask & solution.cands[v] for d in got for v, mask in d.removals)
+    assert found("minesweeper.area-search", puzzle(". ./1 1")) == {}
+
+
+def test_level_5_where_easier_levels_stop():
+    # DEEP needs a search over an area (level 3); from where levels 1-2 stop, following each
+    # way around a number (or each value of a cell) must find something, and only true things.
+    stuck = Solver(DEEP, max_level=2).solve()
     solution = reference(DEEP)
     for hid in ("minesweeper.number-cases", "minesweeper.trial-and-error"):
         got = fires(hid, DEEP, stuck.final)
