@@ -18,10 +18,13 @@ its own heuristics with its own wording:
     vertex_dead_end   {vertex} {edge}            one open edge, no line: a dead end, crossed
     vertex_forbidden  {vertex} {edges}           cannot be visited: its edges are crossed
     premature_loop    {edge} {ends} {reason}     closing this path would end the loop too soon
+    isolated_areas    {edges} {vertex}           an area cut off from every line: crossed
+    bridges           {edge} {a} {b}             the only open edge between two parts with lines
 
 `loop_violations` lists what a partial state already breaks (degree 3, a dead end, a closed
-loop leaving lines or required vertices outside); on a complete state it is exact for the
-loop rule.
+loop leaving lines or required vertices outside, lines that crossed edges keep apart); on a
+complete state it is exact for the loop rule. `paths(graph, state)` gives the pieces of line
+(shared per state); `open_regions` the areas the loop could still use.
 """
 from __future__ import annotations
 
