@@ -17,7 +17,7 @@ from grader.steps import Deduction
 from heuristics.common.lines import fill_of, solve_line
 
 GENRE = "picross"
-LINE_CASES_MAX = 4        # a line with at most this many placements is worth splitting on
+LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
 LOOKAHEADS = (12, 400)    # steps per case: a quick look first, then a long one
 
 
@@ -232,19 +232,31 @@ def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
         if 2 <= count <= LINE_CASES_MAX:
             options.append((count, line))
     options.sort()
-    for steps in LOOKAHEADS:              # short look-aheads first: they read best and cost least
-        for count, line in options:
-            cells, clue = puzzle.lines[line], puzzle.clues[line]
-            assumptions = []
-            for k, starts in enumerate(line_solver(puzzle, state, line).solutions(LINE_CASES_MAX) or ()):
-                cands = list(state.cands)
-                for i, m in zip(cells, fill_of(len(cells), clue, starts)):
-                    cands[i] &= m
-                assumptions.append((f"placement {k + 1} of {puzzle.line_name(line)}", State(tuple(cands)),
-                                    cells))
-            d = branch_deduction(puzzle, state, assumptions, max_steps=steps)
+    for count, line in options:
+        cells, clue = puzzle.lines[line], puzzle.clues[line]
+        assumptions = []
+        for k, starts in enumerate(line_solver(puzzle, state, line).solutions(LINE_CASES_MAX) or ()):
+            cands = list(state.cands)
+            for i, m in zip(cells, fill_of(len(cells), clue, starts)):
+                cands[i] &= m
+            assumptions.append((f"placement {k + 1} of {puzzle.line_name(line)}", cands, cells))
+        if not cases_agree(puzzle, state, assumptions):
+            continue
+        for steps in LOOKAHEADS:          # short look-aheads first: they read best and cost least
+            d = branch_deduction(puzzle, state, [(label, State(tuple(c)), cs) for label, c, cs in assumptions],
+                                 max_steps=steps)
             if d is not None:
                 yield Deduction(d.removals, {**d.params, "line": puzzle.line_name(line),
                                              "clue": puzzle.clue_text(line)},
                                 region=cells, detail=d.detail)
                 return
+
+
+def cases_agree(puzzle: PicrossPuzzle, state: State, assumptions) -> bool:
+    """A quick unrecorded look: after propagating every case, is some candidate kept by none?"""
+    union = [0] * len(state.cands)
+    for _, cands, cells in assumptions:
+        final = propagate(puzzle, list(cands), puzzle.lines_through(cells))
+        if final is not None:
+            union = [u | f for u, f in zip(union, final)]
+    return any((u & m) != m for u, m in zip(union, state.cands))
