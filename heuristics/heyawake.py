@@ -10,14 +10,14 @@ from typing import Iterable, Iterator, Sequence
 from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_strip
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import branch_deduction, register_probing
+from grader.probing import PASSES, branch_deduction, register_probing
 from grader.steps import Deduction
 from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "heyawake"
 ROOM_LIMIT = 200        # most ways to fill a room that level 3 is willing to list (catalogue)
-PAIR_LIMIT = 400        # most pairs of ways two neighbouring rooms are listed together
+PAIR_LIMIT = 100        # most pairs of ways two neighbouring rooms are listed together
 HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by one
 
 
@@ -388,6 +388,7 @@ def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterato
         options = options_of(puzzle, state, k)
         if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
             order.append((len(options), k, options))
+    cases = []
     for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
         assumptions = []
         for option in options:
@@ -396,11 +397,14 @@ def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterato
             assumed = State(tuple((state.cands[i] & (1 << option[i])) if i in option else state.cands[i]
                                   for i in range(len(state.cands))))
             assumptions.append((label, assumed, list(option)))
-        d = branch_deduction(puzzle, state, assumptions)
-        if d:
-            yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
-                            cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
-            return
+        cases.append((k, assumptions))
+    for steps, level in PASSES:     # a quick look at every room first, then a long one
+        for k, assumptions in cases:
+            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
+            if d:
+                yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
+                                cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
+                return
 
 
 TRIAL = register_probing(GENRE, order=90,

@@ -13,7 +13,7 @@ from typing import Iterable, Iterator, Sequence
 from grader.genres.kuromasu import DIRECTION_NAMES, KuromasuPuzzle, clue_range
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import branch_deduction, register_probing
+from grader.probing import PASSES, branch_deduction, register_probing
 from grader.steps import Deduction
 from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
@@ -328,6 +328,7 @@ def extension_hypotheses(puzzle: KuromasuPuzzle, state: State, focus=None) -> It
         options = extensions(puzzle, cands, k, 4 * HYPOTHESIS_LIMIT)
         if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
             order.append((len(options), k, options))
+    cases = []
     for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
         assumptions = []
         for option in options:
@@ -335,11 +336,14 @@ def extension_hypotheses(puzzle: KuromasuPuzzle, state: State, focus=None) -> It
             label = "seeing " + ", ".join(f"{a} {name}" for a, name in zip(lengths, DIRECTION_NAMES))
             assumed = State(tuple((m & (1 << option[i])) if i in option else m for i, m in enumerate(cands)))
             assumptions.append((label, assumed, list(option)))
-        d = branch_deduction(puzzle, state, assumptions)
-        if d:
-            yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "clue": puzzle.cell(k)},
-                            cells=(puzzle.cell(k),), detail=d.detail)
-            return
+        cases.append((k, assumptions))
+    for steps, level in PASSES:     # a quick look at every number first, then a long one
+        for k, assumptions in cases:
+            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
+            if d:
+                yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "clue": puzzle.cell(k)},
+                                cells=(puzzle.cell(k),), detail=d.detail)
+                return
 
 
 TRIAL = register_probing(GENRE, order=90,
