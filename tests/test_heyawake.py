@@ -218,21 +218,21 @@ def test_cut_off():
     assert not fires("heyawake.cut-off", OPEN_3X3, marks(OPEN_3X3, ". . +\n. . .\n. . ."))
 
 
-def position_before(path: str, hid: str):
-    """A generated puzzle, and the state where its solve path first uses `hid`."""
-    p = load(str(CORPUS / "heyawake" / path))
-    for step, before, _ in Solver(p).solve().states():
-        if step.heuristic.id == hid:
-            return p, before
-    raise AssertionError(f"{hid} is not used on {path}")
-
-
 def test_room_strips():
-    p, state = position_before("heyawake-10x10-21-3.yaml", "heyawake.room-strips")
+    p = load(str(CORPUS / "heyawake" / "heyawake-8x8-11-1.yaml"))
+    state = marks(p, """\
++ + . . . + . .
++ + . . . + . .
++ + . . . . . .
+. . . . + . . .
+. . . + # + . +
+. . . . + # + #
+. . . . . + . +
+. . . . . . . .""")
     assert not fires("heyawake.room-combinations", p, state)
     found = fires("heyawake.room-strips", p, state)
-    assert found[0].params["ways"] == 4
-    assert decided_by(found[:1], p, state) == {"r5c9": "is white", "r6c9": "is white"}
+    assert found[0].params["ways"] == 19
+    assert decided_by(found[:1], p, state) == {"r7c5": "is white"}
     assert not fires("heyawake.room-strips", ROOM_1)
 
 
