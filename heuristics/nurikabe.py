@@ -22,6 +22,7 @@ GENRE = "nurikabe"
 SHAPE_LIMIT = 150          # partial shapes enumerated before giving up on an island
 SHAPE_NEED = 8             # islands that still need more cells are not enumerated
 BRANCH_STEPS = (12, 150)   # steps per branch of a hypothesis: a quick look, then a longer one
+FILL_LEVEL = 3             # hypotheses fill in with techniques up to this level
 
 
 def near(puzzle: NurikabePuzzle, focus: frozenset[int] | None, radius: int = 1) -> Iterable[int]:
@@ -526,7 +527,7 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
     while stack:
         s = stack.pop()
         if len(s) == target:
-            if _border_ok(puzzle, cands, s):
+            if _shape_ok(isl, k, s):
                 done.append(s)
             continue
         frontier = {n for i in s for n in nbrs[i]
@@ -541,21 +542,51 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
     return done
 
 
-def _border_ok(puzzle: NurikabePuzzle, cands, shape: frozenset[int]) -> bool:
-    """Walling the border of a finished shape must not close a 2x2 block of walls."""
+def _shape_ok(isl: Islands, k: int, shape: frozenset[int]) -> bool:
+    """Finishing island k as `shape` (its border walled) breaks no rule: no 2x2 wall block,
+    no other island walled in too small or without a number, and the walls can still meet."""
+    puzzle, cands = isl.puzzle, isl.cands
     g = puzzle.graph
-    border = {n for i in shape for n in g.neighbours[i] if n not in shape}
+    nbrs = g.neighbours
+    border = {n for i in shape for n in nbrs[i] if n not in shape}
     blocks, blocks_of = g.blocks, g.blocks_of
     for b in border:
         if cands[b] == B_ISLAND:
             return False
-        for k in blocks_of[b]:
-            for i in blocks[k]:
+        for q in blocks_of[b]:
+            for i in blocks[q]:
                 if i in shape or (cands[i] != B_WALL and i not in border):
                     break
             else:
                 return False
-    return True
+    touched = {isl.of[n] for b in border for n in nbrs[b] if isl.of[n] >= 0 and n not in shape}
+    for j in touched:
+        need = isl.need(j)
+        if (need is None and isl.numbered(j)) or need == 0:
+            continue
+        if all(f in border for f in isl.liberties(j)):
+            return False
+    return _walls_meet(isl, shape, border)
+
+
+def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
+    """The decided walls and the new border walls still lie in one area of possible walls
+    once the shape's cells are island."""
+    cands, nbrs = isl.cands, isl.puzzle.graph.neighbours
+    walls = set(isl.walls.decided_cells) | border
+    if len(walls) < 2:
+        return True
+    start = next(iter(walls))
+    seen, stack, found = {start}, [start], 1
+    while stack and found < len(walls):
+        i = stack.pop()
+        for n in nbrs[i]:
+            if n not in seen and n not in shape and cands[n] & B_WALL:
+                seen.add(n)
+                stack.append(n)
+                if n in walls:
+                    found += 1
+    return found >= len(walls)
 
 
 def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozenset[int]]]:
@@ -639,7 +670,7 @@ def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int
             cands[b] &= B_WALL
         assumed = State(tuple(cands))
         assumptions.append((f"way {n}", assumed, state.diff(assumed)))
-    d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=steps)
+    d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
     if d is not None:
         d.params.update({"island": isl.clue_name(k)})   # type: ignore[attr-defined]
     return d
@@ -658,7 +689,7 @@ def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
     for steps in BRANCH_STEPS:
         for block, rest in sorted(pools, key=lambda br: len(br[1])):
             assumptions = [(f"{g.cell(i)} is island", state.restrict(i, B_ISLAND), (i,)) for i in rest]
-            d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=steps)
+            d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
             if d is not None:
                 d.params.update({"cells": g.cells(block)})   # type: ignore[attr-defined]
                 yield d
@@ -666,5 +697,8 @@ def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 
 trial_and_error = register_probing(
-    GENRE, catalogue="for a cell: assume that it is blank, then fill in greedily; then assume "
+    GENRE, max_level=FILL_LEVEL, catalogue="for a cell: assume that it is blank, then fill in greedily; then assume "
                      "it's wall; keep what both agree on, or take the other way on a contradiction")
+deep_trial = register_probing(
+    GENRE, id="nurikabe.deep-trial", name="Trial and error with every technique", max_level=4,
+    order=95, catalogue="")

@@ -97,7 +97,7 @@ def test_technique(hid, grid, marks, expected):
 
 def test_every_technique_has_a_case():
     covered = {c[0] for c in CASES if c[3]} | {"nurikabe.island-growth", "nurikabe.pool-breaker",
-                                               "nurikabe.trial-and-error"}
+                                               "nurikabe.trial-and-error", "nurikabe.deep-trial"}
     assert {h.id for h in REGISTRY.for_genre("nurikabe")} == covered
 
 
@@ -108,11 +108,31 @@ def stuck_at_level_4():
     return p, trace.final, reference(p)
 
 
-@pytest.mark.parametrize("hid", ["nurikabe.island-growth", "nurikabe.pool-breaker",
-                                 "nurikabe.trial-and-error"])
+@pytest.mark.parametrize("hid", ["nurikabe.island-growth", "nurikabe.trial-and-error",
+                                 "nurikabe.deep-trial"])
 def test_hypotheses_find_a_sound_step_where_level_4_stops(hid):
     p, state, solution = stuck_at_level_4()
     assert assert_all_sound(REGISTRY.get(hid), p, state, solution) == 1
+
+
+POOL_STATE = """1 # # # 1 # 1 # # #
+# # 1 # # # # 1 # 1
+# 1 # 2 + # 1 # # #
+# # # # # # # # 1 #
+# 2 + # + + 3 # # .
+# # # 2 # # # . . 2
+# 1 # + # 1 # + # #
+# # # # 1 # + 3 # 1
+1 # 1 # # # # # # #
+# # # 1 # + 2 # 1 #"""
+
+
+def test_pool_breaker_tries_each_cell_of_a_block():
+    p = load(str(CORPUS / "nurikabe-10x10-grader-1.yaml"))
+    state = NURIKABE.parse_marks(p, POOL_STATE, Source("<marks>"))
+    assert assert_all_sound(REGISTRY.get("nurikabe.pool-breaker"), p, state, reference(p)) == 1
+    assert decided_by(fires("nurikabe.pool-breaker", p, state), p, state) == {
+        "r5c10": "is wall", "r6c8": "is wall", "r6c9": "is island"}
 
 
 def test_hypotheses_stay_quiet_on_a_finished_island():
