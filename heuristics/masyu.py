@@ -189,12 +189,21 @@ def dead_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deductio
 # --- level 3 ----------------------------------------------------------------------------------
 
 @heuristic(id="masyu.closed-off", name="An area the loop cannot reach", genre=GENRE, level=3, order=0,
-           template="Crossed-out edges close off {cells} from the rest of the loop (for example "
-                    "{busy}), and there is no pearl inside, so {edges} are crossed out.",
+           template="Crossed-out edges close off the area around {vertex} from every line, and it holds "
+                    "no pearl, so {edges} are crossed out.",
            nudge="Is there an area the loop can no longer enter?",
            catalogue="")
 def closed_off(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.isolated_areas(puzzle.graph, state, puzzle.required, focus)
+    return loops.isolated_areas(puzzle.graph, state, puzzle.required, focus)
+
+
+@heuristic(id="masyu.only-way-across", name="The only way across", genre=GENRE, level=3, order=3,
+           template="{edge} is the only edge left between the part of the board with {a} and the part "
+                    "with {b}; the loop must join them, so it carries the loop.",
+           nudge="Which parts of the loop have only one way to meet?",
+           catalogue="")
+def only_way_across(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.bridges(puzzle.graph, state, puzzle.required, focus)
 
 
 @heuristic(id="masyu.no-early-loop", name="Do not close the loop too early", genre=GENRE, level=3, order=1,

@@ -305,6 +305,15 @@ def parity(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deductio
     return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
 
 
+@heuristic(id="yajilin.only-way-across", name="The only way across", genre=GENRE, level=3, order=3,
+           template="{edge} is the only edge left between the part of the board with {a} and the part "
+                    "with {b}; the loop must join them, so it carries the loop.",
+           nudge="Which parts of the loop have only one way to meet?",
+           catalogue="")
+def only_way_across(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.bridges(puzzle.graph, state, puzzle.required, focus)
+
+
 # --- level 4 ----------------------------------------------------------------------------------
 
 @heuristic(id="yajilin.end-lookahead", name="Follow every way on from a loose end", genre=GENRE, level=4,

@@ -121,6 +121,13 @@ def test_closed_off():
     assert found("masyu.closed-off", p, marks(p, ". . - .\n. . - .\n- - . .\n. . . .")) == {}
 
 
+def test_only_way_across():
+    p = puzzle(". . . .\n. . . .")
+    s = draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"], crosses=["r2c2-r2c3"])
+    assert found("masyu.only-way-across", p, s) == {"r1c2-r1c3": LINE}
+    assert found("masyu.only-way-across", p, draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"])) == {}
+
+
 def test_no_early_loop():
     p = puzzle(". . . .\n. . . .\n. . . .\n. . . B")
     s = marks(p, "se sw . .\nn n . .\n. . . .\n. . . .")

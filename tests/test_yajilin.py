@@ -137,6 +137,13 @@ def test_no_early_loop():
     assert found("yajilin.no-early-loop", small, draw(small, lines=["r1c1-r1c2", "r1c1-r2c1", "r1c2-r2c2"])) == {}
 
 
+def test_only_way_across():
+    p = puzzle(". . . .\n. . . .")
+    s = draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"], crosses=["r2c2-r2c3"])
+    assert found("yajilin.only-way-across", p, s) == {"r1c2-r1c3": LINE}
+    assert found("yajilin.only-way-across", p, draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"])) == {}
+
+
 def test_parity():
     p = puzzle(FREE3)
     s = draw(p, lines=["r1c1-r2c1"], crosses=["r1c2-r2c2"])
@@ -182,8 +189,8 @@ def test_cases_fire_soundly(hid):
     n = assert_all_sound(REGISTRY.get(hid), p, state, solution)
     if hid == "yajilin.cell-cases":
         assert n >= 1
-    empty = puzzle(". .\n. .")
-    assert list(REGISTRY.get(hid).find(empty, YAJILIN.initial_state(empty))) == []
+    done = puzzle(SMALL)
+    assert list(REGISTRY.get(hid).find(done, reference(done))) == []
 
 
 def test_clue_cases_on_a_small_board():

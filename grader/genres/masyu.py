@@ -18,7 +18,7 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from heuristics.common.cell_loops import local_loop_problem, split_violations
+from heuristics.common.cell_loops import local_loop_problem
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, degree, loop_violations
 
 from ..errors import Source
@@ -251,7 +251,6 @@ class Masyu(Genre):
 
     def violations(self, puzzle: MasyuPuzzle, state: State) -> list[Violation]:
         out = loop_violations(puzzle.graph, state, puzzle.required)
-        out += split_violations(puzzle.graph, state, puzzle.required)
         for i in puzzle.pearl_cells:
             problem = pearl_problem(puzzle, state, i)
             if problem:

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common.cell_loops import local_loop_problem, split_violations
+from heuristics.common.cell_loops import local_loop_problem
 from heuristics.common.loops import B_CROSS, B_LINE, OPEN, loop_violations
 
 from ..errors import Source
@@ -138,7 +138,6 @@ class Yajilin(Genre):
 
     def violations(self, puzzle: YajilinPuzzle, state: State) -> list[Violation]:
         out = loop_violations(puzzle.graph, state, puzzle.required)
-        out += split_violations(puzzle.graph, state, puzzle.required)
         cands = state.cands
         for i in puzzle.free_cells:
             if cands[i] == B_SHADED:

@@ -4,6 +4,7 @@
                                                    even number of times (Jordan curve)
     end_lookahead   {end} {edge} {refuted}         every other way on from a loose end, followed
                                                    while it is forced, breaks a rule
+    case_analysis   {subject} {outcome} ...        every way to satisfy something, filled in
 
 Both know no genre: the puzzle is a `GridLoop` (grader.genres.masyu) and rules come in as a
 `violations(state)` callback.
@@ -16,7 +17,7 @@ from typing import Callable, Iterator
 from grader.model import State, Violation
 from grader.steps import Deduction
 
-from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, open_regions, paths, split
+from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, paths, split
 
 
 @functools.lru_cache(maxsize=64)
@@ -173,47 +174,6 @@ def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[i
                                   premises=[graph.edge_vars[f] for f in lines],
                                   params={"end": graph.vertex_names[a], "edge": graph.edge_names[e],
                                           "refuted": refuted})
-
-
-def _areas(graph: LoopGraph, state: State, required) -> list[tuple[list[int], bool]]:
-    """Groups of cells joined by edges that are not crossed out, each with whether it holds a
-    line or a cell the loop must visit (the loop cannot leave a group)."""
-    out = []
-    for group in state.derived(("cell_loops.areas", id(graph)), lambda: open_regions(graph, state)):
-        busy = any(any(state.cands[graph.edge_vars[e]] == B_LINE for e in graph.incident[v])
-                   or required(state, v) for v in group)
-        out.append((group, busy))
-    return out
-
-
-def isolated_areas(graph: LoopGraph, state: State, required, focus=None) -> Iterator[Deduction]:
-    """The loop lies inside one group of cells that crossed-out edges close off. A group
-    without lines or pearls, while another group has them, cannot hold any of the loop."""
-    areas = _areas(graph, state, required)
-    busy = [g for g, b in areas if b]
-    if not busy:
-        return
-    for group, b in areas:
-        if b or len(group) < 2:
-            continue
-        members = set(group)
-        edges = sorted({e for v in group for e in graph.incident[v]
-                        if state.cands[graph.edge_vars[e]] == OPEN and graph.other(e, v) in members})
-        if edges:
-            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in edges},
-                                  region=[graph.edge_vars[e] for e in edges],
-                                  params={"cells": [graph.vertex_names[v] for v in group],
-                                          "edges": [graph.edge_names[e] for e in edges],
-                                          "busy": graph.vertex_names[busy[0][0]]})
-
-
-def split_violations(graph: LoopGraph, state: State, required) -> list[Violation]:
-    """Lines or must-visit cells in two groups that crossed-out edges keep apart."""
-    busy = [g for g, b in _areas(graph, state, required) if b]
-    if len(busy) > 1:
-        return [Violation(f"the loop cannot join {graph.vertex_names[busy[0][0]]} and "
-                          f"{graph.vertex_names[busy[1][0]]}: crossed-out edges keep them apart")]
-    return []
 
 
 # --- level 5: case analyses ------------------------------------------------------------------
