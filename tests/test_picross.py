@@ -237,6 +237,13 @@ def test_bad_ids_and_urls(spec, message):
     assert message in str(exc.value)
 
 
+def test_non_colour_puzzles_are_refused(tmp_path: Path):
+    f = tmp_path / "colour.non"
+    f.write_text("width 2\nheight 1\nrows\n1a,1b\ncolumns\n1a\n1b\n")
+    with pytest.raises(InputError, match="colour nonogram"):
+        load(str(f))
+
+
 def test_cli_bad_input_exit_2(tmp_path: Path, capsys):
     f = tmp_path / "bad.non"
     f.write_text("width 2\nheight 2\nrows\n3\n1\ncolumns\n1\n1\n")

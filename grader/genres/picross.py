@@ -359,6 +359,7 @@ class Picross(Genre):
         sizes: dict[str, int] = {}
         blocks: dict[str, list[Clue]] = {}
         goal: tuple[str, int] | None = None
+        colours: set[str] = set()         # colour letters after block lengths ("3b,1d")
         k = 0
         while k < len(lines):
             raw = lines[k].strip()
@@ -377,9 +378,11 @@ class Picross(Genre):
                     j = k + 1 + n
                     if j >= len(lines):
                         raise src.error(f"'{word}' needs {count} lines, the file ends after {n}", j)
-                    parts = [re.match(r"\d+", p) for p in lines[j].strip().split(",") if p.strip()]
+                    tokens = [p.strip() for p in lines[j].strip().split(",") if p.strip()]
+                    parts = [re.match(r"\d+", t) for t in tokens]
                     if any(m is None for m in parts):
                         raise src.error(f"'{lines[j].strip()}' is not a clue", j + 1, 1)
+                    colours.update(t[m.end():m.end() + 1] for t, m in zip(tokens, parts) if t[m.end():])
                     clues.append(tuple(int(m.group()) for m in parts if int(m.group()) > 0))
                 blocks[word] = clues
                 k += count
@@ -388,6 +391,9 @@ class Picross(Genre):
             elif word in ("title", "by", "copyright", "catalogue", "license"):
                 info[word] = rest.strip('"')
             k += 1
+        if len(colours) > 1:
+            raise src.error(f"a colour nonogram ({len(colours)} colours): only black-and-white "
+                            "puzzles are supported")
         for key in ("width", "height"):
             if key not in sizes:
                 raise src.error(f"missing '{key}'")
