@@ -308,3 +308,19 @@ x x x
 +-+ + +""")
     assert found("slitherlink.only-way-across", p, s) == {"the right of r2c3": "carries the line"}
     assert found("slitherlink.only-way-across", p) == {}
+
+
+def test_corner_colours():
+    # on a Loopy tricky puzzle of our corpus, the solve path needs it once: replay to that state
+    from grader.engine import solve
+    from grader.formats import load
+    from support import CORPUS
+    p = load(str(CORPUS / "slitherlink" / "loopy-7x7t0dt-grader-1.yaml"))
+    trace = solve(p)
+    (step, before, after) = next(x for x in trace.states() if x[0].heuristic.id == "slitherlink.corner-colours")
+    (d,) = fires("slitherlink.corner-colours", p, before)
+    assert d.removals == step.deduction.removals
+    assert "opposite sides" in d.params["detail"] or "same side" in d.params["detail"] \
+        or "ways to make" in d.params["detail"]
+    q = grid(". .", ". .")
+    assert fires("slitherlink.corner-colours", q, G.initial_state(q)) == []

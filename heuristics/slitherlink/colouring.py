@@ -39,7 +39,10 @@ class Colouring:
         return self.flip[a] ^ self.flip[b]
 
 
-def colouring(puzzle: SlitherPuzzle, state: State) -> Colouring:
+def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Colouring:
+    """Colour groups from the decided edges; with corners, also from corner counts: exactly
+    one of a cell's two edges at a corner means the faces beyond them differ, both or
+    neither means they match (Simon Tatham's hard tier)."""
     def compute() -> Colouring:
         faces = puzzle.faces_of_edge
         n = len(puzzle.cells)
@@ -62,24 +65,36 @@ def colouring(puzzle: SlitherPuzzle, state: State) -> Colouring:
                 acc ^= old
             return x, p
 
+        links = []
         for e, (a, b) in enumerate(faces):
             m = state.cands[e]
             if m == B_LINE or m == B_CROSS:
-                a, b = a, (n if b == OUTSIDE else b)
-                ra, pa = find(a)
-                rb, pb = find(b)
-                if ra != rb:
-                    parent[ra] = rb
-                    par[ra] = pa ^ pb ^ (1 if m == B_LINE else 0)
-                elif pa ^ pb != (1 if m == B_LINE else 0) and conflict < 0:
-                    conflict = e
+                links.append((a, n if b == OUTSIDE else b, 1 if m == B_LINE else 0, e))
+        if corners:
+            from .angles import corner_facts
+            facts = corner_facts(puzzle, state)
+            for i, (d, k, (ea, eb)) in enumerate(puzzle.angles.pairs):
+                xs = facts.X[i]
+                if xs in (0b010, 0b101):
+                    fa = [f for f in faces[ea] if f != k][0]
+                    fb = [f for f in faces[eb] if f != k][0]
+                    links.append((n if fa == OUTSIDE else fa, n if fb == OUTSIDE else fb,
+                                  1 if xs == 0b010 else 0, ea))
+        for a, b, rel, e in links:
+            ra, pa = find(a)
+            rb, pb = find(b)
+            if ra != rb:
+                parent[ra] = rb
+                par[ra] = pa ^ pb ^ rel
+            elif pa ^ pb != rel and conflict < 0:
+                conflict = e
         roots, flips = [], []
         for f in range(n + 1):
             r, p = find(f)
             roots.append(r)
             flips.append(p)
         return Colouring(tuple(roots), tuple(flips), conflict)
-    return state.derived("slitherlink.colouring", compute)
+    return state.derived(("slitherlink.colouring", corners), compute)
 
 
 def face(puzzle: SlitherPuzzle, f: int) -> int:
@@ -99,7 +114,10 @@ def face_name(puzzle: SlitherPuzzle, f: int) -> str:
 def jordan(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if puzzle.faces_of_edge is None:
         return
-    col = colouring(puzzle, state)
+    yield from _same_or_opposite(puzzle, state, colouring(puzzle, state))
+
+
+def _same_or_opposite(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterator[Deduction]:
     for e, (a, b) in enumerate(puzzle.faces_of_edge):
         if state.cands[e] != OPEN:
             continue
@@ -124,8 +142,11 @@ def jordan(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deductio
 def clue_parity(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if puzzle.faces_of_edge is None:
         return
+    yield from _clue_groups(puzzle, state, colouring(puzzle, state))
+
+
+def _clue_groups(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterator[Deduction]:
     from grader.explain import describe_removals
-    col = colouring(puzzle, state)
     for k in puzzle.clued:
         n = puzzle.clues[k]
         edges = [e for e in puzzle.cells[k] if state.cands[e] == OPEN]
@@ -164,3 +185,26 @@ def clue_parity(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
             yield Deduction.build(state, put=put, cells=[puzzle.cell(k)],
                                   params={"n": n, "cell": puzzle.cell(k), "groups": words,
                                           "result": describe_removals(puzzle, state, ded.removals)})
+
+
+@heuristic(id="slitherlink.corner-colours", name="Colours carried by corners", genre=GENRE, level=3,
+           order=30,
+           template="Where exactly one of a cell's two edges at a corner carries the line, the cells "
+                    "beyond them lie on opposite sides of the loop (and on the same side for both or "
+                    "neither). Looking at {anchor} with that, {detail}",
+           nudge="Which cells must lie on the same side of the loop as {anchor}?",
+           catalogue="")
+def corner_colours(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if puzzle.faces_of_edge is None:
+        return
+    from grader.explain import fill
+    col = colouring(puzzle, state, corners=True)
+    for d in _same_or_opposite(puzzle, state, col):
+        text = fill(jordan.info.template, dict(d.params))
+        yield Deduction(d.removals, {"detail": text[0].lower() + text[1:], "anchor": d.params["a"]})
+        return
+    for d in _clue_groups(puzzle, state, col):
+        text = fill(clue_parity.info.template, dict(d.params))
+        yield Deduction(d.removals, {"detail": text[0].lower() + text[1:], "anchor": d.params["cell"]},
+                        cells=d.cells)
+        return
