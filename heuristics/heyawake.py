@@ -5,6 +5,7 @@ this module adds what rooms and their numbers allow.
 """
 from __future__ import annotations
 
+from math import comb
 from typing import Iterable, Iterator, Sequence
 
 from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_strip
@@ -16,6 +17,7 @@ from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "heyawake"
+COMB_LIMIT = 50_000     # (room size choose number) above which a room is not listed (catalogue)
 ROOM_LIMIT = 200        # most ways to fill a room that level 3 is willing to list (catalogue)
 PAIR_LIMIT = 100        # most pairs of ways two neighbouring rooms are listed together
 HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by one
@@ -95,11 +97,15 @@ def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[i
     listing them takes too long (shaded cells that may not touch prune most of them early).
     With `strips`, ways that leave a straight white run across two borders are dropped too."""
     parts = []
+    bound = 1
     for k in rooms:
         shaded, free = room_counts(puzzle, cands, k)
         need = puzzle.clues[k] - shaded
         if need < 0 or need > len(free):
             return []
+        bound *= comb(len(free), need)
+        if bound > COMB_LIMIT:
+            return None
         parts.append((free, need))
     room_free = [i for free, _ in parts for i in free]
     out: list[dict[int, int]] = []
