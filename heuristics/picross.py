@@ -36,6 +36,8 @@ def open_lines(puzzle: PicrossPuzzle, state: State, focus: frozenset[int] | None
 def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list[int],
                    **params) -> Deduction | None:
     cells = puzzle.lines[line]
+    if all(state.cands[i] & ~m == 0 for i, m in zip(cells, allowed)):
+        return None                       # nothing new: the common case, so checked first
     keep = {i: m for i, m in zip(cells, allowed)}
     decided = [i for i in cells if state.cands[i] != FREE]
     d = Deduction.build(state, keep=keep)
