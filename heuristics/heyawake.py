@@ -39,7 +39,7 @@ def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable
 
 @heuristic(id="heyawake.shaded-neighbours", name="Shaded cells never touch", genre=GENRE, level=1,
            order=1,
-           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} are white.",
+           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} must be white.",
            nudge="Look at the cells beside the shaded cell {shaded}.",
            catalogue="mark unfilled cells next to a wall as empty")
 def shaded_neighbours(puzzle, state, focus=None):
@@ -48,7 +48,7 @@ def shaded_neighbours(puzzle, state, focus=None):
 
 @heuristic(id="heyawake.room-full", name="A room with all its shaded cells", genre=GENRE, level=1,
            order=2,
-           template="The room of the {n} at {room} already holds {shaded}, so {cells} are white.",
+           template="The room of the {n} at {room} already holds {shaded}, so {cells} must be white.",
            nudge="Count the shaded cells in the room of the {n} at {room}.",
            catalogue="if a numbered region has enough walls, then the rest of the cells must be empty")
 def room_full(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -65,8 +65,8 @@ def room_full(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
 
 @heuristic(id="heyawake.room-needs-all", name="A room needs every open cell", genre=GENRE, level=1,
            order=3,
-           template="The room of the {n} at {room} needs {need} and has only {cells} left open, "
-                    "so they are shaded.",
+           template="The room of the {n} at {room} needs {need} and has no open cell other than "
+                    "{cells}, which must be shaded.",
            nudge="Count the open cells in the room of the {n} at {room}.",
            catalogue="if a numbered region has number of walls + unfilled equal to its number, "
                      "then the rest of the cells must be wall")
@@ -198,7 +198,7 @@ def pattern_of(puzzle: HeyawakePuzzle, k: int) -> str | None:
 
 
 @heuristic(id="heyawake.room-pattern", name="A known room pattern", genre=GENRE, level=1, order=10,
-           template="The room of the {n} at {room} is a {pattern}; every way to fill it gives: {cells}.",
+           template="The room of the {n} at {room} is a {pattern}; every way to fill it gives this: {cells}.",
            nudge="The room of the {n} at {room} is a {pattern}: a pattern worth knowing.",
            catalogue="identify combinations of rectangle shapes, numbers and whether they are near "
                      "a wall (2x2-2 in a corner, 2x2-2, 3x2-3 with the 3 side at the edge, 3x3-5, "
@@ -250,18 +250,7 @@ def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
     return Deduction.build(state, put=put, cells=[puzzle.room_cell(k) for k in rooms],
                            region=[i for k in rooms for i in puzzle.rooms[k]],
                            params={**params, "room": puzzle.room_cell(rooms[0]), "ways": len(options),
-                                   "cells": describe(puzzle, put)})
-
-
-def describe(puzzle: HeyawakePuzzle, put: dict[int, int]) -> str:
-    shaded = [puzzle.cell(i) for i in sorted(put) if put[i] == SHADED]
-    white = [puzzle.cell(i) for i in sorted(put) if put[i] == WHITE]
-    parts = []
-    if shaded:
-        parts.append(f"{', '.join(map(str, shaded))} {'is' if len(shaded) == 1 else 'are'} shaded")
-    if white:
-        parts.append(f"{', '.join(map(str, white))} {'is' if len(white) == 1 else 'are'} white")
-    return " and ".join(parts)
+                                   "cells": shading.describe(puzzle, put)})
 
 
 # --- level 2 ------------------------------------------------------------------------------
@@ -374,7 +363,7 @@ def articulation(puzzle, state, focus=None):
 
 @heuristic(id="heyawake.cut-off", name="Cells cut off from the white area", genre=GENRE, level=4,
            order=2,
-           template="{cells} can no longer reach the white cell {white}, so they cannot be white.",
+           template="Cut off from the white cell {white}, {cells} cannot be white.",
            nudge="Can every open cell still reach {white}?")
 def cut_off(puzzle, state, focus=None):
     return shading.cut_off(puzzle, state, focus)

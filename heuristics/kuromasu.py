@@ -53,7 +53,7 @@ def extension(puzzle: KuromasuPuzzle, k: int, lengths: Sequence[int]) -> dict[in
 
 @heuristic(id="kuromasu.shaded-neighbours", name="Shaded cells never touch", genre=GENRE, level=1,
            order=1,
-           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} are white.",
+           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} must be white.",
            nudge="Look at the cells beside the shaded cell {shaded}.",
            catalogue="all cells next to blocked must be empty")
 def shaded_neighbours(puzzle, state, focus=None):
@@ -65,7 +65,7 @@ def shaded_neighbours(puzzle, state, focus=None):
 @heuristic(id="kuromasu.all-visible", name="A number that needs every cell it can see",
            genre=GENRE, level=2, order=1,
            template="The {n} at {clue} can see at most {n} cells, itself included, so it sees all of "
-                    "them: {cells} are white.",
+                    "them: {cells} must be white.",
            nudge="How many cells could the {n} at {clue} see at most?",
            catalogue="if placing empty as far as possible in all 4 directions results in the number "
                      "being satisfied, then fill in empty like this")
@@ -85,8 +85,8 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
 
 @heuristic(id="kuromasu.already-seen", name="A number that already sees enough", genre=GENRE, level=2,
            order=2,
-           template="The {n} at {clue} already sees {n} cells, itself included, so the cells that "
-                    "would extend its view, {cells}, are shaded.",
+           template="The {n} at {clue} already sees {n} cells, itself included, so {cells}, which "
+                    "would extend its view, must be shaded.",
            nudge="Count the white cells the {n} at {clue} already sees.",
            catalogue="if placing blocked tightly in all 4 directions results in the number being "
                      "satisfied, then fill in blocked like this")
@@ -128,26 +128,15 @@ def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator
         ded = Deduction.build(state, put=put, cells=[puzzle.cell(k)],
                               params={"n": n, "clue": puzzle.cell(k), "seen": plural(seen, "cell"),
                                       "need": plural(need, "cell"), "direction": DIRECTION_NAMES[d],
-                                      "cells": describe(puzzle, put)})
+                                      "cells": shading.describe(puzzle, put)})
         if ded:
             yield ded
-
-
-def describe(puzzle: KuromasuPuzzle, put: dict[int, int]) -> str:
-    shaded = [puzzle.cell(i) for i in sorted(put) if put[i] == SHADED]
-    white = [puzzle.cell(i) for i in sorted(put) if put[i] == WHITE]
-    parts = []
-    if white:
-        parts.append(f"{', '.join(map(str, white))} {'is' if len(white) == 1 else 'are'} white")
-    if shaded:
-        parts.append(f"{', '.join(map(str, shaded))} {'is' if len(shaded) == 1 else 'are'} shaded")
-    return " and ".join(parts)
 
 
 @heuristic(id="kuromasu.counting", name="Counting what each direction must see", genre=GENRE,
            level=2, order=4,
            template="The {n} at {clue} can see at most {others} in the other directions, so it sees "
-                    "at least {need} {direction}: {cells} are white.",
+                    "at least {need} {direction}: {cells} must be white.",
            nudge="What is the most the {n} at {clue} can see without looking {direction}?",
            catalogue="")
 def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -227,7 +216,7 @@ def articulation(puzzle, state, focus=None):
 
 @heuristic(id="kuromasu.cut-off", name="Cells cut off from the white area", genre=GENRE, level=3,
            order=3,
-           template="{cells} can no longer reach the white cell {white}, so they cannot be white.",
+           template="Cut off from the white cell {white}, {cells} cannot be white.",
            nudge="Can every open cell still reach {white}?")
 def cut_off(puzzle, state, focus=None):
     return shading.cut_off(puzzle, state, focus)
@@ -309,7 +298,7 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
                if cands[j] == FREE and all(o.get(j) == v for o in options[1:])}
         d = Deduction.build(state, put=put, cells=[puzzle.cell(k)],
                             params={"n": puzzle.clues[k], "clue": puzzle.cell(k), "ways": len(options),
-                                    "cells": describe(puzzle, put)})
+                                    "cells": shading.describe(puzzle, put)})
         if d:
             yield d
 

@@ -28,7 +28,7 @@ from heuristics.common.shading import B_SHADED, B_WHITE, FREE, shading_violation
 
 NO_CLUE, UNKNOWN = -1, -2
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-DIRECTION_NAMES = ("up", "down", "left", "right")
+DIRECTION_NAMES = ("up", "down", "to the left", "to the right")
 
 
 @attrs.frozen(kw_only=True, slots=False)

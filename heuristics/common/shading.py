@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Sequence
 
+from grader.explain import phrase_list
 from grader.model import State, Violation
 from grader.steps import Deduction
 from heuristics.common import connectivity
@@ -77,10 +78,20 @@ def single_exit(puzzle, state: State, focus=None) -> Iterator[Deduction]:
             yield d
 
 
+def describe(puzzle, put: dict[int, int]) -> str:
+    """'r1c3 and r1c5 are shaded and r2c4 is white': what a set of decisions says."""
+    parts = []
+    for value, word in ((SHADED, "shaded"), (WHITE, "white")):
+        cells = [puzzle.cell(i) for i in sorted(put) if put[i] == value]
+        if cells:
+            parts.append(f"{phrase_list(cells)} {'is' if len(cells) == 1 else 'are'} {word}")
+    return " and ".join(parts)
+
+
 def describe_walls(puzzle, i: int, shaded: Sequence[int]) -> str:
     edge = 4 - len(puzzle.neighbours[i])
     parts = [f"the shaded {'cell' if len(shaded) == 1 else 'cells'} "
-             f"{', '.join(str(puzzle.cell(j)) for j in shaded)}"] if shaded else []
+             f"{phrase_list(puzzle.cell(j) for j in shaded)}"] if shaded else []
     if edge:
         parts.append("the edge of the grid")
     return " and ".join(parts)
