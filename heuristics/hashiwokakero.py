@@ -363,8 +363,9 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
                 keep[s] |= 1 << v
         d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)], params={})
         if d:
-            legal = (f"only {len(ways)} leave the other islands reachable" if ways else
-                     "none is possible")
+            total = len(distributions(puzzle, state, i)[1])
+            legal = (f"there {'is' if total == 1 else 'are'} {total}" if total == len(ways) else
+                     f"{len(ways)} of {total} leave no group of islands cut off")
             yield attrs.evolve(d, params={
                 "island": puzzle.cell(i), "n": puzzle.board[i], "slots": names(puzzle, todo),
                 "legal": legal, "result": describe_removals(puzzle, state, d.removals)})

@@ -65,15 +65,15 @@ def join_off(state: State, i: int, d: int, j: int, **why) -> Deduction | None:
 def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Where is this square: a shape is kept only if the neighbour on each side agrees."""
     cands = state.cands
-    for i in cells_near(puzzle, focus):
+    near = cells_near(puzzle, focus)
+    edge = {i: min_mask(sides_can(cands[i]) & ~sum(puzzle.neighbour[i])) for i in near}
+    found = Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
+        "cell": "the border", "reason": "lines stay inside the grid",
+        "result": "no line leaves a cell across the edge"})
+    if found:
+        yield found
+    for i in near:
         here = puzzle.cell(i)
-        outside = sides_can(cands[i]) & ~sum(puzzle.neighbour[i])
-        if outside:
-            found = Deduction.build(state, keep={i: min_mask(outside)}, params={
-                "cell": here, "reason": f"{here} is at the edge of the grid",
-                "result": "no line leaves it across the edge"})
-            if found:
-                yield found
         for d, j in puzzle.neighbour[i].items():
             there = puzzle.cell(j)
             on = bool(cands[i] & WITH_SIDE[d]) and bool(cands[j] & WITH_SIDE[OPPOSITE[d]])

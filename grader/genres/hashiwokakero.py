@@ -13,6 +13,7 @@ marks `x` for "no bridge here".
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Sequence
 
 import attrs
@@ -397,7 +398,6 @@ class Hashiwokakero(Genre):
     def from_tatham(self, params: str, desc: str, src: Source) -> HashiPuzzle:
         w, h, rest = tatham.parse_size(params, src, minimum=3)
         maxb, no_loops = 2, False
-        import re
         for m in re.finditer(r"([a-zA-Z])(\d*)", rest):
             key, num = m.group(1), m.group(2)
             if key == "m" and num:
