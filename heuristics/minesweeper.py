@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Iterator
 
+from grader.explain import describe_removals
 from grader.genres.minesweeper import (B_MINE, B_SAFE, FREE, MINE, SAFE, MinesPuzzle, mine_totals,
                                        number_counts)
 from grader.heuristic import heuristic
@@ -406,8 +407,8 @@ def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
 
 @heuristic(id="minesweeper.number-cases", name="Every way around a number, followed through",
            genre=GENRE, level=5, order=80,
-           template="The {n} at {cell} can place its mines in {cases} ways. Following each one "
-                    "with easier steps: {outcome}.",
+           template="The {n} at {cell} can place its mines in {cases} ways; following each one "
+                    "with easier steps, {outcome}.",
            nudge="Follow each way to place the mines around the {n} at {cell}.",
            catalogue="try all ways of placing mines around a number, then do greedy and apply "
                      "intersection or reach contradiction")
@@ -429,9 +430,17 @@ def number_cases(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Dedu
                 assumptions.append((f"mines at {_names(puzzle, sorted(combo))}", State(tuple(cands)), free))
             d = branch_deduction(puzzle, state, assumptions, max_steps=steps)
             if d is not None:
-                yield Deduction(d.removals, {**d.params, "n": puzzle.board[i], "cell": puzzle.cell(i)},
+                yield Deduction(d.removals, {**d.params, "n": puzzle.board[i], "cell": puzzle.cell(i),
+                                             "outcome": cases_outcome(puzzle, state, d)},
                                 cells=(puzzle.cell(i),), region=tuple(free), detail=d.detail)
                 return
+
+
+def cases_outcome(puzzle: MinesPuzzle, state: State, d: Deduction) -> str:
+    """'2 of them survive, and those agree that ...' for a case split."""
+    live = sum(1 for b in d.detail if not b.refuted)
+    who = "they all agree" if live == len(d.detail) else f"{live} of them survive, and those agree"
+    return f"{who} that {describe_removals(puzzle, state, d.removals)}"
 
 
 def frontier(puzzle: MinesPuzzle, state: State) -> list[int]:

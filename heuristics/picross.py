@@ -222,8 +222,8 @@ def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator
 
 @heuristic(id="picross.line-cases", name="Every placement of a line, followed through",
            genre=GENRE, level=5, order=95,
-           template="{line} ({clue}) can be placed in {cases} ways. Following each one with easier "
-                    "steps: {outcome}.",
+           template="In {line}, the clue {clue} can be placed in {cases} ways; following each one "
+                    "with easier steps, {outcome}.",
            nudge="Follow each placement of {line} through.",
            catalogue="* try all legal combinations of filling in a row or column, then do greedy. "
                      "then fill in the intersection of all these combinations.")
@@ -249,9 +249,17 @@ def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
                                  max_steps=steps)
             if d is not None:
                 yield Deduction(d.removals, {**d.params, "line": puzzle.line_name(line),
-                                             "clue": puzzle.clue_text(line)},
+                                             "clue": puzzle.clue_text(line),
+                                             "outcome": cases_outcome(puzzle, state, d)},
                                 region=cells, detail=d.detail)
                 return
+
+
+def cases_outcome(puzzle, state: State, d: Deduction) -> str:
+    """'4 of them survive, and all of those agree that ...' for a case split."""
+    live = sum(1 for b in d.detail if not b.refuted)
+    who = "they all agree" if live == len(d.detail) else f"{live} of them survive, and those agree"
+    return f"{who} that {describe_removals(puzzle, state, d.removals)}"
 
 
 def cases_agree(puzzle: PicrossPuzzle, state: State, assumptions) -> bool:
