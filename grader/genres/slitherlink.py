@@ -123,7 +123,7 @@ class SlitherPuzzle(Puzzle):
                              coords=coords)
         names = tuple(f"vertex {t}" for t in self.vertex_terms)
         return LoopGraph(names, self.ends, tuple(range(len(self.ends))),
-                         edge_names=tuple(f"{self.vertex_terms[a]}-{self.vertex_terms[b]}"
+                         edge_names=tuple(f"edge {self.vertex_terms[a]}-{self.vertex_terms[b]}"
                                           for a, b in self.ends))
 
     @functools.cached_property
@@ -134,7 +134,7 @@ class SlitherPuzzle(Puzzle):
     def edge_label(self, e: int) -> str:
         if not self.square:
             a, b = self.ends[e]
-            return f"{self.vertex_terms[a]}-{self.vertex_terms[b]}"
+            return f"edge {self.vertex_terms[a]}-{self.vertex_terms[b]}"
         H, W = self.rows, self.cols
         if e < (H + 1) * W:
             i, j = divmod(e, W)
