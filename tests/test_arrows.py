@@ -136,6 +136,19 @@ def test_one_number_shared():
     assert found("one-number-shared", puzzle("→2 →. →. ↑."), None) == {}
 
 
+def test_next_arrow_cases():
+    """r1c2 holds 1 (then r1c3 is 0 like r1c4, and 1 is new: r1c1 is 2) or 2 (r1c1 is 2 or 3)."""
+    p = puzzle("→. →. ←. →0")
+    assert found("next-arrow-cases", p, state(p, r1c2=[1, 2])) == {"r1c1": [2, 3]}
+    assert found("next-arrow-cases", puzzle("→. ←. →. ←.")) == {}
+
+
+def test_behind_arrow_cases():
+    """r1c4 holds 2; if r1c3 held 1 it would see 1 again at r1c2 and r1c4 would be 1 too."""
+    assert found("behind-arrow-cases", puzzle("←. ←1 ←. ←2")) == {"r1c1": [0], "r1c3": [2]}
+    assert found("behind-arrow-cases", puzzle("→. ←. →. ←.")) == {}
+
+
 # --- complexity 3 ----------------------------------------------------------------------------
 
 def test_saturated():
