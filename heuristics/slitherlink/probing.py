@@ -63,14 +63,14 @@ def every_way_for_a_clue(puzzle: SlitherPuzzle, state: State, focus=None):
             label = (f"{' and '.join(puzzle.edge_label(e) for e in way)} carry the line" if way
                      else "none of its open edges carries the line")
             assumptions.append((label, State(tuple(cands)), open_))
-        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=200)
+        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=150)
         if d is not None:
             yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "cell": puzzle.cell_label(k)},
                             cells=(puzzle.cell(k),) if puzzle.square else (), detail=d.detail)
             return
 
 
-MAX_CLUES = 40
+MAX_CLUES = 20          # the most constrained clues first; enough to find a step, bounded work
 
 heuristic(id="slitherlink.every-way-for-a-clue", name="Every way to finish a number", genre=GENRE,
           level=5, order=95,
