@@ -8,7 +8,7 @@ from __future__ import annotations
 from math import comb
 from typing import Iterable, Iterator, Sequence
 
-from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_strip
+from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_runs
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import PASSES, branch_deduction, register_probing
@@ -170,7 +170,8 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
 def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
     """Some cell the option whitens joins a straight white run across two room borders."""
     new = frozenset(i for i, v in option.items() if v == WHITE and cands[i] == FREE)
-    return any(white_strip(puzzle, cands, i, horizontal, new)[1] >= 2 for i in new for horizontal in (True, False))
+    lines = {k for i in new for k in puzzle.lines_of(i)}
+    return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k, new))
 
 
 def agreed(state: State, options: Sequence[dict[int, int]]) -> dict[int, int]:
@@ -264,23 +265,40 @@ def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
                      "then the cell must be wall")
 def strip(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
-    if focus is None:
-        cells: Iterable[int] = range(len(cands))
-    else:
-        lines = set()
-        for f in focus:
-            lines.update(puzzle.runs[f])
-        cells = sorted({i for line in lines for i in line})
-    for i in cells:
-        if cands[i] != FREE:
+    lines = range(len(puzzle.lines)) if focus is None else sorted({k for f in focus for k in puzzle.lines_of(f)})
+    for k in lines:
+        for i, first, last in strip_makers(puzzle, cands, k):
+            line = puzzle.lines[k][0]
+            yield Deduction.build(state, put={i: SHADED},
+                                  premises=[j for j in line[first:last + 1] if j != i],
+                                  params={"cell": puzzle.cell(i), "start": puzzle.cell(line[first]),
+                                          "end": puzzle.cell(line[last])})
+
+
+def strip_makers(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
+                 white: frozenset[int] = frozenset()) -> Iterator[tuple[int, int, int]]:
+    """Undecided cells of line k that, made white, would join white cells (and `white`) into a
+    straight run across two room borders: (cell, first and last position of that run)."""
+    line, borders = puzzle.lines[k]
+    n = len(line)
+    is_white = [cands[i] == B_WHITE or i in white for i in line]
+    left_len, left_cross = [0] * n, [0] * n       # the white run ending just before t
+    for t in range(1, n):
+        if is_white[t - 1]:
+            left_len[t] = left_len[t - 1] + 1
+            left_cross[t] = (left_cross[t - 1] + borders[t - 2] if left_len[t - 1] else 0)
+    right_len, right_cross = [0] * n, [0] * n     # the white run starting just after t
+    for t in range(n - 2, -1, -1):
+        if is_white[t + 1]:
+            right_len[t] = right_len[t + 1] + 1
+            right_cross[t] = (right_cross[t + 1] + borders[t + 1] if right_len[t + 1] else 0)
+    for t, i in enumerate(line):
+        if cands[i] != FREE or i in white:
             continue
-        for horizontal in (True, False):
-            run, crossings = white_strip(puzzle, cands, i, horizontal, frozenset((i,)))
-            if crossings >= 2:
-                yield Deduction.build(state, put={i: SHADED}, premises=[j for j in run if j != i],
-                                      params={"cell": puzzle.cell(i), "start": puzzle.cell(run[0]),
-                                              "end": puzzle.cell(run[-1])})
-                break
+        crossed = (left_cross[t] + borders[t - 1] if left_len[t] else 0) + \
+            (right_cross[t] + borders[t] if right_len[t] else 0)
+        if crossed >= 2:
+            yield i, t - left_len[t], t + right_len[t]
 
 
 @heuristic(id="heyawake.single-exit", name="A white cell's only way out", genre=GENRE, level=2,

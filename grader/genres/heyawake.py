@@ -78,13 +78,6 @@ class HeyawakePuzzle(Puzzle):
         return tuple(out)
 
     @functools.cached_property
-    def runs(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """Per cell: its whole row and its whole column (strips live in these)."""
-        return tuple((tuple(range(r * self.cols, (r + 1) * self.cols)),
-                      tuple(range(c, self.rows * self.cols, self.cols)))
-                     for r, c in (divmod(i, self.cols) for i in range(self.rows * self.cols)))
-
-    @functools.cached_property
     def room_neighbours(self) -> tuple[tuple[int, ...], ...]:
         """Per room, the rooms that share a border with it."""
         out: list[set[int]] = [set() for _ in self.clues]
@@ -93,6 +86,19 @@ class HeyawakePuzzle(Puzzle):
                 if self.room_of[j] != k:
                     out[k].add(self.room_of[j])
         return tuple(tuple(sorted(s)) for s in out)
+
+    @functools.cached_property
+    def lines(self) -> tuple[tuple[tuple[int, ...], tuple[bool, ...]], ...]:
+        """Every row, then every column, with the room borders between consecutive cells."""
+        out = []
+        for line in [tuple(range(r * self.cols, (r + 1) * self.cols)) for r in range(self.rows)] + \
+                [tuple(range(c, self.rows * self.cols, self.cols)) for c in range(self.cols)]:
+            out.append((line, tuple(self.room_of[a] != self.room_of[b] for a, b in zip(line, line[1:]))))
+        return tuple(out)
+
+    def lines_of(self, i: int) -> tuple[int, int]:
+        """The indices in `lines` of the row and the column through cell i."""
+        return i // self.cols, self.rows + i % self.cols
 
     def border(self, a: int, b: int) -> bool:
         return self.room_of[a] != self.room_of[b]
@@ -103,22 +109,26 @@ class HeyawakePuzzle(Puzzle):
         return self.cell(i)
 
 
-def white_strip(puzzle: HeyawakePuzzle, cands: Sequence[int], i: int, horizontal: bool,
-                extra: frozenset[int] = frozenset()) -> tuple[list[int], int]:
-    """The straight run of white cells (plus `extra`, taken as white) through cell i, and how
-    many room borders it crosses."""
-    line = puzzle.runs[i][0 if horizontal else 1]
-    pos = i % puzzle.cols if horizontal else i // puzzle.cols
-    is_white = lambda j: cands[j] == B_WHITE or j in extra  # noqa: E731
-    lo = pos
-    while lo > 0 and is_white(line[lo - 1]):
-        lo -= 1
-    hi = pos
-    while hi < len(line) - 1 and is_white(line[hi + 1]):
-        hi += 1
-    run = list(line[lo:hi + 1])
-    crossings = sum(1 for a, b in zip(run, run[1:]) if puzzle.border(a, b))
-    return run, crossings
+def white_runs(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
+               extra: frozenset[int] = frozenset()) -> list[tuple[int, int, int]]:
+    """The maximal runs of white cells (and cells in `extra`, taken as white) in line k:
+    (first position, last position, borders crossed)."""
+    line, borders = puzzle.lines[k]
+    out = []
+    start = -1
+    crossed = 0
+    for t, i in enumerate(line):
+        if cands[i] == B_WHITE or i in extra:
+            if start < 0:
+                start, crossed = t, 0
+            else:
+                crossed += borders[t - 1]
+        elif start >= 0:
+            out.append((start, t - 1, crossed))
+            start = -1
+    if start >= 0:
+        out.append((start, len(line) - 1, crossed))
+    return out
 
 
 def room_counts(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, list[int]]:
@@ -165,21 +175,12 @@ class Heyawake(Genre):
             elif shaded + len(free) < n:
                 out.append(Violation(f"the room of the {n} at {puzzle.room_cell(k)} can no longer hold "
                                      f"{n} shaded cells", (puzzle.room_cell(k),)))
-        for horizontal in (True, False):
-            lines = (range(puzzle.rows) if horizontal else range(puzzle.cols))
-            for a in lines:
-                line = puzzle.runs[a * puzzle.cols][0] if horizontal else puzzle.runs[a][1]
-                start = 0
-                while start < len(line):
-                    if cands[line[start]] != B_WHITE:
-                        start += 1
-                        continue
-                    run, crossings = white_strip(puzzle, cands, line[start], horizontal)
-                    if crossings >= 2:
-                        out.append(Violation(f"the white cells {puzzle.cell(run[0])} to {puzzle.cell(run[-1])} "
-                                             "cross two room borders in a straight line",
-                                             (puzzle.cell(run[0]), puzzle.cell(run[-1]))))
-                    start += len(run)
+        for k, (line, _) in enumerate(puzzle.lines):
+            for first, last, crossed in white_runs(puzzle, cands, k):
+                if crossed >= 2:
+                    out.append(Violation(f"the white cells {puzzle.cell(line[first])} to {puzzle.cell(line[last])} "
+                                         "cross two room borders in a straight line",
+                                         (puzzle.cell(line[first]), puzzle.cell(line[last]))))
         return out
 
     def solution_state(self, puzzle: HeyawakePuzzle) -> State | None:
