@@ -324,3 +324,11 @@ def test_corner_colours():
         or "ways to make" in d.params["detail"]
     q = grid(". .", ". .")
     assert fires("slitherlink.corner-colours", q, G.initial_state(q)) == []
+
+
+def test_pattern_search():
+    # a 3 beside a 1 on the border: the search finds the 3's border edge by itself
+    p = grid("3 1 .", ". . .", ". . .")
+    got = found("slitherlink.pattern-search", p)
+    assert got.get("the top of r1c1") == "carries the line"
+    assert found("slitherlink.pattern-search", grid("2 . .", ". . .", ". . 2")) == {}

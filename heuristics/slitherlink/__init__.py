@@ -5,4 +5,4 @@ the catalogue; corners: what a dot says about the two edges a cell has there (ev
 loop: never close a loop too early; colouring: inside/outside colouring, the Jordan curve rule
 and parity (grids, where the faces are known); probing: level 5.
 """
-from . import basics, patterns, corners, angles, loop, colouring, probing  # noqa: F401
+from . import basics, patterns, corners, angles, loop, colouring, searcher, probing  # noqa: F401

@@ -18,14 +18,8 @@ from .common import GENRE, cells_near
 
 def corners(puzzle: SlitherPuzzle, k: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
     """(dot, the cell's two edges there, the other edges there) for each corner of cell k."""
-    r, c = divmod(k, puzzle.cols)
-    out = []
-    for i, j in ((r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)):
-        d = puzzle.dot(i, j)
-        mine = tuple(e for e in puzzle.graph.incident[d] if e in puzzle.cells[k])
-        others = tuple(e for e in puzzle.graph.incident[d] if e not in puzzle.cells[k])
-        out.append((d, mine, others))
-    return out
+    A = puzzle.angles
+    return [(A.pairs[i][0], A.pairs[i][2], A.dot_rest[i]) for i in A.of_cell[k]]
 
 
 def clue_at(puzzle: SlitherPuzzle, r: int, c: int) -> int | None:

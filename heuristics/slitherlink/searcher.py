@@ -1,0 +1,121 @@
+"""Level 4: the general pattern searcher the catalogue asks for, made sound.
+
+A window is two clued cells that share a dot. Every way to draw the window's open edges is
+tried against what is certain inside it: both clues exactly, and at every dot of the window
+0 or 2 lines counting what the edges outside the window still allow. An edge that takes the
+same value in every surviving way is settled. Only the rules are used, so whatever it finds
+is sound; it finds the classic patterns (and their rotations) without listing them.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Iterator
+
+from grader.explain import describe_removals
+from grader.genres.slitherlink import SlitherPuzzle
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+from heuristics.common.loops import B_CROSS, B_LINE, OPEN
+
+from .common import GENRE
+
+MAX_OPEN = 9          # at most 2^9 ways per window
+
+
+def windows(puzzle: SlitherPuzzle) -> tuple[tuple[int, int], ...]:
+    """Pairs of clued cells that share a dot, computed once per puzzle."""
+    cache = puzzle.__dict__.setdefault("_slitherlink_windows", [])
+    if not cache:
+        g = puzzle.graph
+        dots = [frozenset(v for e in es for v in g.ends[e]) for es in puzzle.cells]
+        by_dot: dict[int, list[int]] = {}
+        for k in puzzle.clued:
+            for v in dots[k]:
+                by_dot.setdefault(v, []).append(k)
+        pairs = sorted({(a, b) for ks in by_dot.values() for a in ks for b in ks if a < b})
+        cache.append(tuple(pairs))
+    return cache[0]
+
+
+def _window_ways(puzzle: SlitherPuzzle, state: State, k1: int, k2: int) -> dict[int, int] | None:
+    """For each open edge of the window, the values it takes over every consistent way
+    (a mask), or None when the window has too many open edges."""
+    g = puzzle.graph
+    cands = state.cands
+    edges = sorted(set(puzzle.cells[k1]) | set(puzzle.cells[k2]))
+    open_ = [e for e in edges if cands[e] == OPEN]
+    if not open_ or len(open_) > MAX_OPEN:
+        return None
+    pos = {e: i for i, e in enumerate(open_)}
+    inside = set(edges)
+    # clue checks: (fixed lines, mask of open edges in the cell, number)
+    clues = []
+    for k in (k1, k2):
+        fixed = sum(1 for e in puzzle.cells[k] if cands[e] == B_LINE)
+        mask = sum(1 << pos[e] for e in puzzle.cells[k] if e in pos)
+        clues.append((puzzle.clues[k] - fixed, mask))
+    # dot checks: (lines fixed, mask of open window edges, lo and hi of the outside edges)
+    dots = []
+    for v in sorted({v for e in edges for v in g.ends[e]}):
+        fixed = mask = lo = hi = 0
+        for e in g.incident[v]:
+            m = cands[e]
+            if e in inside:
+                if m == B_LINE:
+                    fixed += 1
+                elif m == OPEN:
+                    mask |= 1 << pos[e]
+            elif m == B_LINE:
+                lo += 1
+                hi += 1
+            elif m == OPEN:
+                hi += 1
+        dots.append((fixed, mask, lo, hi))
+    seen_line = seen_cross = 0
+    full = (1 << len(open_)) - 1
+    for way in range(full + 1):
+        if any((way & mask).bit_count() != need for need, mask in clues):
+            continue
+        ok = True
+        for fixed, mask, lo, hi in dots:
+            n = fixed + (way & mask).bit_count()
+            if not any(lo <= t - n <= hi for t in (0, 2)):
+                ok = False
+                break
+        if ok:
+            seen_line |= way
+            seen_cross |= full & ~way
+    return {e: (B_LINE if seen_line >> i & 1 else 0) | (B_CROSS if seen_cross >> i & 1 else 0)
+            for i, e in enumerate(open_)}
+
+
+@heuristic(id="slitherlink.pattern-search", name="A pattern around two numbers", genre=GENRE, level=4,
+           order=10,
+           template="Trying every way to draw the open edges around the {first} in {cell1} and the {second} "
+                    "in {cell2} (each number exact, every dot with 0 or 2 lines): {result} in every "
+                    "way that works.",
+           nudge="Try the ways to draw the edges around {cell1} and {cell2} together.",
+           catalogue="make a general pattern searcher or something like that")
+def pattern_search(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = puzzle.graph
+    near = None
+    if focus is not None:
+        near = {k for e in focus for d in g.ends[e] for e2 in g.incident[d] for k in puzzle.cells_of_edge[e2]}
+    for k1, k2 in windows(puzzle):
+        if near is not None and k1 not in near and k2 not in near:
+            continue
+        ways = _window_ways(puzzle, state, k1, k2)
+        if ways is None:
+            continue
+        keep = {e: m for e, m in ways.items() if m != OPEN}
+        if not keep:
+            continue
+        ded = Deduction.build(state, keep=keep)
+        if ded:
+            yield Deduction.build(state, keep=keep,
+                                  cells=[puzzle.cell(k1), puzzle.cell(k2)] if puzzle.square else [],
+                                  params={"first": puzzle.clues[k1], "cell1": puzzle.cell_label(k1),
+                                          "second": puzzle.clues[k2], "cell2": puzzle.cell_label(k2),
+                                          "result": describe_removals(puzzle, state, ded.removals)})
+            return
