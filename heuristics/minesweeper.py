@@ -303,13 +303,8 @@ def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[i
         checks.append((list(range(len(area))), max(left - (len(free) - len(area)), 0), left))
     seen = [0] * len(area)
     values = [0] * len(area)
-
-    def ok(c: int, upto: int) -> bool:
-        ks, lo, hi = checks[c]
-        placed = sum(values[k] for k in ks if k <= upto)
-        unset = sum(1 for k in ks if k > upto)
-        return placed <= hi and placed + unset >= lo
-
+    placed = [0] * len(checks)                    # mines put so far in each check's cells
+    unset = [len(ks) for ks, _, _ in checks]      # its cells not yet given a value
     touching = [[c for c, (ks, _, _) in enumerate(checks) if k in ks] for k in range(len(area))]
     full = B_SAFE | B_MINE
 
@@ -321,9 +316,18 @@ def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[i
             return all(m == full for m in seen)
         for v in (SAFE, MINE):
             values[k] = v
-            if all(ok(c, k) for c in touching[k]) and fill(k + 1):
+            fits = True
+            for c in touching[k]:
+                unset[c] -= 1
+                placed[c] += v
+                _, lo, hi = checks[c]
+                fits = fits and lo <= placed[c] + unset[c] and placed[c] <= hi
+            done = fits and fill(k + 1)
+            for c in touching[k]:
+                unset[c] += 1
+                placed[c] -= v
+            if done:
                 return True
-        values[k] = 0
         return False
     fill(0)
     return seen if any(seen) else None
