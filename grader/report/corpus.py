@@ -34,6 +34,15 @@ def _seconds(rows: list[dict[str, Any]]) -> list[float]:
     return [float(r["seconds"]) for r in rows if isinstance(r.get("seconds"), (int, float))]
 
 
+def _agreement(rows: list[dict[str, Any]], short: bool = False) -> str:
+    """How many solved puzzles that came with a solution ended on exactly that solution."""
+    checked = [r for r in rows if "matches_given_solution" in r]
+    agree = sum(bool(r["matches_given_solution"]) for r in checked)
+    if short:
+        return f"{agree}/{len(checked)}" if checked else "-"
+    return f"{agree} of the {len(checked)} solved puzzles that came with a solution" if checked else "-"
+
+
 def build(rows: list[dict[str, Any]], origin: str = "") -> Document:
     labels = list(difficulty_table()["labels"]) + [difficulty_table()["unsolved"]]
     by_genre: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -48,6 +57,7 @@ def build(rows: list[dict[str, Any]], origin: str = "") -> Document:
         ("Results", origin or "-"), ("Puzzles", str(len(rows))),
         ("Genres", ", ".join(g for g in sorted(by_genre)) or "-"),
         ("Solved by the techniques", f"{len(solved)} of {len(rows)}"),
+        ("Agree with the given solution", _agreement(rows)),
         ("Not unique", str(len(not_unique))), ("Not solved", str(len(unsolved))),
         ("Failed (errors and timeouts)", str(len(failed))),
         ("Grading time", f"{sum(secs):.1f} s in all, median {statistics.median(secs) if secs else 0:.3f} s, "
@@ -59,10 +69,11 @@ def build(rows: list[dict[str, Any]], origin: str = "") -> Document:
         count = Counter(r.get("label") for r in rs if r["status"] not in ("error", "timeout"))
         gs = _seconds(rs)
         ok = sum(r["status"] == "solved" for r in rs)
-        grade_rows.append([genre, len(rs), f"{100 * ok / len(rs):.0f}%"] + [count.get(lb, 0) for lb in labels]
+        grade_rows.append([genre, len(rs), f"{100 * ok / len(rs):.0f}%", _agreement(rs, short=True)]
+                          + [count.get(lb, 0) for lb in labels]
                           + [sum(r["status"] in ("error", "timeout") for r in rs),
                              f"{statistics.median(gs):.3f}" if gs else "-"])
-    blocks.append(table(["genre", "puzzles", "solved"] + labels + ["failed", "median s"], grade_rows))
+    blocks.append(table(["genre", "puzzles", "solved", "agree"] + labels + ["failed", "median s"], grade_rows))
 
     blocks.append(Heading(2, "Levels", "levels"))
     graded = [r for r in rows if r["status"] not in ("error", "timeout")]
