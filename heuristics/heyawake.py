@@ -401,23 +401,26 @@ def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterato
         options = options_of(puzzle, state, k)
         if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
             order.append((len(options), k, options))
-    cases = []
-    for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
-        assumptions = []
-        for option in options:
-            shaded = sorted(i for i, v in option.items() if v == SHADED and state.cands[i] == FREE)
-            label = "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
-            assumed = State(tuple((state.cands[i] & (1 << option[i])) if i in option else state.cands[i]
-                                  for i in range(len(state.cands))))
-            assumptions.append((label, assumed, list(option)))
-        cases.append((k, assumptions))
+    cases = {}
     for steps, level in PASSES:     # a quick look at every room first, then a long one
-        for k, assumptions in cases:
-            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
+        for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
+            if k not in cases:
+                cases[k] = [assume(puzzle, state, option) for option in options]
+            d = branch_deduction(puzzle, state, cases[k], max_level=level, max_steps=steps)
             if d:
                 yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
                                 cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
                 return
+
+
+def assume(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> tuple[str, State, list[int]]:
+    """One way to fill a room as a branch: its label, the assumed state, the cells it sets."""
+    cands = list(state.cands)
+    for i, v in option.items():
+        cands[i] &= 1 << v
+    shaded = sorted(i for i, v in option.items() if v == SHADED and state.cands[i] == FREE)
+    label = "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
+    return label, State(tuple(cands)), list(option)
 
 
 TRIAL = register_probing(GENRE, order=90,
