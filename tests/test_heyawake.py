@@ -236,25 +236,25 @@ def test_room_strips():
     assert not fires("heyawake.room-strips", ROOM_1)
 
 
-def level5_position():
+def level5_position(name: str):
     """A generated puzzle at the state where the solve loop first needs level 5."""
-    for path in sorted((CORPUS / "heyawake").glob("*6x6*.yaml")):
-        p = load(str(path))
-        trace = Solver(p).solve()
-        for step, before, _ in trace.states():
-            if step.level == 5:
-                return p, before, step
-    pytest.skip("no generated puzzle needs level 5")
+    p = load(str(CORPUS / "heyawake" / name))
+    for step, before, _ in Solver(p).solve().states():
+        if step.level == 5:
+            return p, before
+    raise AssertionError(f"{name} needs no level 5")
 
 
 def test_room_hypotheses_and_trial():
-    p, state, step = level5_position()
-    solution = reference(p)
-    found = fires("heyawake.room-hypotheses", p, state) or fires("heyawake.trial-and-error", p, state)
-    assert found
-    for d in found:
-        assert all(not mask & solution.cands[v] for v, mask in d.removals)
-    assert not fires("heyawake.room-hypotheses", OPEN_3X3)
+    p, state = level5_position("heyawake-6x6-1-3.yaml")
+    solution = G.solution_state(p)
+    for hid in ("heyawake.room-hypotheses", "heyawake.trial-and-error"):
+        found = fires(hid, p, state)
+        assert found, hid
+        assert all(not mask & solution.cands[v] for d in found for v, mask in d.removals)
+    assert fires("heyawake.room-hypotheses", p, state)[0].params["cases"] == 4
+    p, state = level5_position("heyawake-6x6-1-2.yaml")
+    assert not fires("heyawake.room-hypotheses", p, state)
     assert not fires("heyawake.trial-and-error", puzzle("a a\na a", ". .\n. ."))
 
 
