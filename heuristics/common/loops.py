@@ -258,42 +258,39 @@ def _compute_paths(graph: LoopGraph, state: State) -> Paths:
     cands, ends_of = state.cands, graph.ends
     line_edges = [e for e, var in enumerate(graph.edge_vars) if cands[var] == B_LINE]
     deg = [0] * n
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        root = x
-        while parent[root] != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
+    nbrs: dict[int, list[int]] = {}
     for e in line_edges:
         a, b = ends_of[e]
         deg[a] += 1
         deg[b] += 1
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    ids: dict[int, int] = {}
+        nbrs.setdefault(a, []).append(b)
+        nbrs.setdefault(b, []).append(a)
     comp = [-1] * n
-    for v in sorted(parent):
-        comp[v] = ids.setdefault(find(v), len(ids))
-    k = len(ids)
+    ends: list[list[int]] = []
+    bad: list[bool] = []
+    k = 0
+    for s in sorted(nbrs):
+        if comp[s] >= 0:
+            continue
+        comp[s] = k
+        stack, my_ends, branched = [s], [], False
+        while stack:
+            v = stack.pop()
+            d = deg[v]
+            if d == 1:
+                my_ends.append(v)
+            elif d > 2:
+                branched = True
+            for w in nbrs[v]:
+                if comp[w] < 0:
+                    comp[w] = k
+                    stack.append(w)
+        ends.append(sorted(my_ends))
+        bad.append(branched)
+        k += 1
     edges_in = [0] * k
     for e in line_edges:
         edges_in[comp[ends_of[e][0]]] += 1
-    ends: list[list[int]] = [[] for _ in range(k)]
-    bad = [False] * k
-    branching = []
-    for v in sorted(parent):
-        if deg[v] == 1:
-            ends[comp[v]].append(v)
-        elif deg[v] > 2:
-            bad[comp[v]] = True
-            branching.append(v)
     end_of: dict[int, int] = {}
     loops = []
     for c in range(k):
@@ -304,8 +301,9 @@ def _compute_paths(graph: LoopGraph, state: State) -> Paths:
             end_of[a], end_of[b] = b, a
         elif not ends[c]:
             loops.append(c)
+    branching = tuple(sorted(v for v in nbrs if deg[v] > 2))
     return Paths(tuple(comp), tuple(deg), end_of, tuple(loops), k, len(line_edges),
-                 tuple(edges_in), tuple(branching))
+                 tuple(edges_in), branching)
 
 
 def paths(graph: LoopGraph, state: State) -> Paths:

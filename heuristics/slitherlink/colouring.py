@@ -39,6 +39,20 @@ class Colouring:
         return self.flip[a] ^ self.flip[b]
 
 
+def face_links(puzzle: SlitherPuzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each face (the outside is index len(cells)), its (edge, face beyond) pairs."""
+    cache = puzzle.__dict__.get("_slitherlink_face_links")
+    if cache is None:
+        n = len(puzzle.cells)
+        out: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+        for e, (a, b) in enumerate(puzzle.faces_of_edge):
+            b = n if b == OUTSIDE else b
+            out[a].append((e, b))
+            out[b].append((e, a))
+        cache = puzzle.__dict__["_slitherlink_face_links"] = tuple(tuple(x) for x in out)
+    return cache
+
+
 def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Colouring:
     """Colour groups from the decided edges; with corners, also from corner counts: exactly
     one of a cell's two edges at a corner means the faces beyond them differ, both or
@@ -46,30 +60,9 @@ def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Col
     def compute() -> Colouring:
         faces = puzzle.faces_of_edge
         n = len(puzzle.cells)
-        parent = list(range(n + 1))
-        par = [0] * (n + 1)
-        conflict = -1
-
-        def find(x: int) -> tuple[int, int]:
-            p = 0
-            path = []
-            while parent[x] != x:
-                path.append(x)
-                p ^= par[x]
-                x = parent[x]
-            # compress
-            acc = p
-            for y in path:
-                old = par[y]
-                parent[y], par[y] = x, acc
-                acc ^= old
-            return x, p
-
-        links = []
-        for e, (a, b) in enumerate(faces):
-            m = state.cands[e]
-            if m == B_LINE or m == B_CROSS:
-                links.append((a, n if b == OUTSIDE else b, 1 if m == B_LINE else 0, e))
+        cands = state.cands
+        adj = face_links(puzzle)
+        extra: dict[int, list[tuple[int, int, int]]] = {}
         if corners:
             from .angles import corner_facts
             facts = corner_facts(puzzle, state)
@@ -78,22 +71,41 @@ def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Col
                 if xs in (0b010, 0b101):
                     fa = [f for f in faces[ea] if f != k][0]
                     fb = [f for f in faces[eb] if f != k][0]
-                    links.append((n if fa == OUTSIDE else fa, n if fb == OUTSIDE else fb,
-                                  1 if xs == 0b010 else 0, ea))
-        for a, b, rel, e in links:
-            ra, pa = find(a)
-            rb, pb = find(b)
-            if ra != rb:
-                parent[ra] = rb
-                par[ra] = pa ^ pb ^ rel
-            elif pa ^ pb != rel and conflict < 0:
-                conflict = e
-        roots, flips = [], []
-        for f in range(n + 1):
-            r, p = find(f)
-            roots.append(r)
-            flips.append(p)
-        return Colouring(tuple(roots), tuple(flips), conflict)
+                    fa, fb = (n if fa == OUTSIDE else fa), (n if fb == OUTSIDE else fb)
+                    rel = 1 if xs == 0b010 else 0
+                    extra.setdefault(fa, []).append((ea, fb, rel))
+                    extra.setdefault(fb, []).append((ea, fa, rel))
+        root = [-1] * (n + 1)
+        flip = [0] * (n + 1)
+        conflict = -1
+        for start in range(n + 1):
+            if root[start] >= 0:
+                continue
+            root[start] = start
+            stack = [start]
+            while stack:
+                f = stack.pop()
+                pf = flip[f]
+                for e, g in adj[f]:
+                    m = cands[e]
+                    if m == B_LINE:
+                        rel = 1
+                    elif m == B_CROSS:
+                        rel = 0
+                    else:
+                        continue
+                    if root[g] < 0:
+                        root[g], flip[g] = start, pf ^ rel
+                        stack.append(g)
+                    elif flip[g] != pf ^ rel and conflict < 0:
+                        conflict = e
+                for e, g, rel in extra.get(f, ()):
+                    if root[g] < 0:
+                        root[g], flip[g] = start, pf ^ rel
+                        stack.append(g)
+                    elif flip[g] != pf ^ rel and conflict < 0:
+                        conflict = e
+        return Colouring(tuple(root), tuple(flip), conflict)
     return state.derived(("slitherlink.colouring", corners), compute)
 
 
