@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.genres.masyu import (BLACK, DIRS, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle, _crossed, _edge,
+from grader.genres.masyu import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle, _crossed, _edge,
                                  _line, axis_blocker, can_turn, leg_blocker)
 from grader.heuristic import heuristic
 from grader.model import State
@@ -186,6 +186,124 @@ def dead_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deductio
     return loops.vertex_dead_end(puzzle.graph, state, puzzle.required, focus)
 
 
+@heuristic(id="masyu.loop-closed", name="The loop is closed", genre=GENRE, level=1, order=20,
+           template="The loop through {cell} is closed, and there is only one loop: the {count} edges "
+                    "still open are crossed out.",
+           nudge="Is the loop already finished?",
+           catalogue="")
+def loop_closed(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return cell_loops.loop_closed(puzzle.graph, state, focus)
+
+
+# --- level 2 ----------------------------------------------------------------------------------
+
+def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
+    """Cells within `radius` steps of a changed edge (all cells without a focus)."""
+    if focus is None:
+        return range(puzzle.rows * puzzle.cols)
+    out: set[int] = set()
+    for var in focus:
+        for v in puzzle.graph.vertices_of_var.get(var, ()):
+            r0, c0 = divmod(v, puzzle.cols)
+            for r in range(max(0, r0 - radius), min(puzzle.rows, r0 + radius + 1)):
+                for c in range(max(0, c0 - radius), min(puzzle.cols, c0 + radius + 1)):
+                    if abs(r - r0) + abs(c - c0) <= radius:
+                        out.add(r * puzzle.cols + c)
+    return sorted(out)
+
+
+def cell_shapes(puzzle: MasyuPuzzle, state: State, i: int) -> list[tuple[tuple[str, ...], str]]:
+    """Each way the loop could pass cell i (two directions, or none), with what it would
+    break nearby ('' if nothing): degrees of the neighbours and the pearls around."""
+    from grader.genres.masyu import GENRE as G, pearl_problem
+    dirs = [d for d in DIRS if puzzle.edge_var(i, d) is not None and not _crossed(puzzle, state, i, d)]
+    lines = [d for d in dirs if _line(puzzle, state, i, d)]
+    shapes: list[tuple[str, ...]] = []
+    if not lines and puzzle.pearls[i] == NONE:
+        shapes.append(())
+    for a in range(len(dirs)):
+        for b in range(a + 1, len(dirs)):
+            if all(d in (dirs[a], dirs[b]) for d in lines):
+                shapes.append((dirs[a], dirs[b]))
+    out = []
+    g = puzzle.graph
+    r0, c0 = divmod(i, puzzle.cols)
+    close = [p for p in puzzle.pearls_near.get(puzzle.graph.edge_vars[puzzle.graph.incident[i][0]], ())
+             if abs(p // puzzle.cols - r0) + abs(p % puzzle.cols - c0) <= 2]
+    if not close:
+        return []
+    for shape in shapes:
+        cands = list(state.cands)
+        changed = []
+        for d in DIRS:
+            v = puzzle.edge_var(i, d)
+            if v is not None and cands[v] == OPEN:
+                cands[v] = B_LINE if d in shape else B_CROSS
+                changed.append(v)
+        trial = State(tuple(cands))
+        problem = ""
+        for d in DIRS:
+            j = puzzle.next_cell(i, d)
+            if j is None:
+                continue
+            lines_j, open_j = loops.split(g, trial, j)
+            if len(lines_j) > 2:
+                problem = f"{puzzle.cell(j)} would get three lines"
+            elif lines_j and len(lines_j) + len(open_j) < 2:
+                problem = f"the line would end at {puzzle.cell(j)}"
+            if problem:
+                break
+        if not problem:
+            for p in close:
+                why = pearl_problem(puzzle, trial, p)
+                if why:
+                    problem = f"the {'black' if puzzle.pearls[p] == BLACK else 'white'} pearl at {puzzle.cell(p)} {why}"
+                    break
+        out.append((shape, problem))
+    return out
+
+
+SHAPE_WORDS = {(): "stay empty"}
+
+
+def shape_name(shape: tuple[str, ...]) -> str:
+    if not shape:
+        return "stays empty"
+    return "runs " + " and ".join(SIDE[d] for d in shape)
+
+
+@heuristic(id="masyu.cell-shapes", name="Every way through a cell", genre=GENRE, level=2, order=1,
+           template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",
+           nudge="In how many ways can the loop pass {cell}?",
+           catalogue="")
+def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.explain import describe_removals
+    g = puzzle.graph
+    for i in cells_near(puzzle, focus, 1):
+        edges = [v for d in DIRS if (v := puzzle.edge_var(i, d)) is not None]
+        if not any(state.cands[v] == OPEN for v in edges):
+            continue
+        shapes = cell_shapes(puzzle, state, i)
+        alive = [s for s, why in shapes if not why]
+        dead = [(s, why) for s, why in shapes if why]
+        if not dead or not alive:
+            continue
+        keep: dict[int, int] = {}
+        for d in DIRS:
+            v = puzzle.edge_var(i, d)
+            if v is None:
+                continue
+            keep[v] = 0
+            for s in alive:
+                keep[v] |= B_LINE if d in s else B_CROSS
+        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)])
+        if d:
+            refuted = "; ".join(f"if it {shape_name(s)}, {why}" for s, why in dead)
+            yield Deduction(d.removals, {"cell": puzzle.cell(i), "count": len(shapes), "refuted": refuted,
+                                         "result": describe_removals(puzzle, state, d.removals)},
+                            cells=(puzzle.cell(i),))
+
+
 # --- level 3 ----------------------------------------------------------------------------------
 
 @heuristic(id="masyu.closed-off", name="An area the loop cannot reach", genre=GENRE, level=3, order=0,
@@ -252,7 +370,7 @@ def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]
             and any(state.cands[puzzle.graph.edge_vars[e]] == OPEN for e in puzzle.graph.incident[i])]
 
 
-@heuristic(id="masyu.black-cases", name="Every way to fulfil a black pearl", genre=GENRE, level=5, order=1,
+@heuristic(id="masyu.black-cases", name="Every way to fulfil a black pearl", genre=GENRE, level=5, order=3,
            template=CASES, nudge="Try each way the loop can turn at {subject}.",
            catalogue="try all ways of fulfilling black, solve greedily and take intersection")
 def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -272,7 +390,7 @@ def _black_options(puzzle: MasyuPuzzle, state: State):
         yield puzzle.cell(i), options
 
 
-@heuristic(id="masyu.white-cases", name="Both ways through a white pearl", genre=GENRE, level=5, order=2,
+@heuristic(id="masyu.white-cases", name="Both ways through a white pearl", genre=GENRE, level=5, order=1,
            template=CASES, nudge="Try both ways through the white pearl at {subject}.",
            catalogue="try both ways of making a straight line through o, solve greedily and take "
                      "intersection")
@@ -293,7 +411,7 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
         yield puzzle.cell(i), options
 
 
-@heuristic(id="masyu.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
+@heuristic(id="masyu.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=2,
            template=CASES, nudge="Try each way on from the loose end at {subject}.",
            catalogue="try all ways of extending an edge and solve greedily and take intersection or "
                      "hope for contradiction")

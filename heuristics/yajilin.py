@@ -178,6 +178,21 @@ def clue_done(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
                                   params={"n": n, "clue": puzzle.cell(k), "cells": [puzzle.cell(j) for j in free]})
 
 
+@heuristic(id="yajilin.loop-closed", name="The loop is closed", genre=GENRE, level=1, order=20,
+           template="The loop through {cell} is closed, and there is only one loop: the {count} edges "
+                    "still open are crossed out, and every cell off the loop is shaded.",
+           nudge="Is the loop already finished?",
+           catalogue="")
+def loop_closed(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for d in cell_loops.loop_closed(puzzle.graph, state, focus):
+        g = puzzle.graph
+        after = d.apply(state)
+        off = {i: SHADED for i in puzzle.free_cells if state.cands[i] == FREE
+               and not any(after.cands[g.edge_vars[e]] == B_LINE for e in g.incident[i])}
+        on = {i: LOOP for i in puzzle.free_cells if state.cands[i] == FREE and i not in off}
+        yield Deduction.build(state, put={**{v: CROSS for v, _ in d.removals}, **off, **on}, params=d.params)
+
+
 # --- level 2 ----------------------------------------------------------------------------------
 
 def clue_segment(puzzle: YajilinPuzzle, k: int) -> tuple[tuple[int, ...], int, int | None]:

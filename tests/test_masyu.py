@@ -111,6 +111,26 @@ def test_dead_end():
     assert found("masyu.dead-end", p) == {}
 
 
+def test_loop_closed():
+    p = puzzle(". . .\n. . .\n. . .")
+    ring = ["r1c1-r1c2", "r1c2-r2c2", "r2c1-r2c2", "r1c1-r2c1"]
+    got = found("masyu.loop-closed", p, draw(p, lines=ring))
+    assert len(got) == 8 and set(got.values()) == {CROSS}
+    assert found("masyu.loop-closed", p, draw(p, lines=ring[:3])) == {}
+
+
+# --- level 2 ---------------------------------------------------------------------------------
+
+def test_cell_shapes():
+    # the line leaves the black pearl at r3c3 to the east (not yet extended); if r2c4 sent
+    # its line south, r3c4 would get three lines, so that edge is crossed out
+    p = puzzle(". . . . .\n. . . . .\n. . B . .\n. . . . .\n. . . . .")
+    s = draw(p, lines=["r3c3-r3c4", "r3c4-r3c5"])
+    assert found("masyu.cell-shapes", p, s)["r2c4-r3c4"] == CROSS
+    free = puzzle(". . .\n. . .\n. . .")
+    assert found("masyu.cell-shapes", free) == {}
+
+
 # --- level 3 ---------------------------------------------------------------------------------
 
 def test_closed_off():

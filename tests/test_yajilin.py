@@ -112,6 +112,15 @@ def test_clue_done():
     assert found("yajilin.clue-done", p) == {}
 
 
+def test_loop_closed():
+    p = puzzle(FREE3)
+    ring = ["r1c1-r1c2", "r1c2-r1c3", "r1c3-r2c3", "r2c3-r3c3", "r3c2-r3c3", "r3c1-r3c2", "r2c1-r3c1",
+            "r1c1-r2c1"]
+    got = found("yajilin.loop-closed", p, draw(p, lines=ring))
+    assert got["r2c2"] == SHADED and got["r1c2-r2c2"] == CROSS and got["r1c1"] == LOOP
+    assert found("yajilin.loop-closed", p, draw(p, lines=ring[:-1])) == {}
+
+
 # --- level 2 ----------------------------------------------------------------------------------
 
 def test_clue_line():

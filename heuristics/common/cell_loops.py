@@ -176,6 +176,19 @@ def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[i
                                           "refuted": refuted})
 
 
+def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
+    """The lines already form one closed loop, and there is only one loop: every edge still
+    open is crossed out.   Params: {cell} (a cell on the loop), {count}"""
+    p = paths(graph, state)
+    if p.pieces != 1 or len(p.loops) != 1:
+        return
+    open_ = [var for var in graph.edge_vars if state.cands[var] == OPEN]
+    if open_:
+        first = next(v for v in range(graph.n_vertices) if p.degree[v])
+        yield Deduction.build(state, put={v: CROSS for v in open_},
+                              params={"cell": graph.vertex_names[first], "count": len(open_)})
+
+
 # --- level 5: case analyses ------------------------------------------------------------------
 
 def case_analysis(puzzle, state: State, max_level: int, subjects) -> Iterator[Deduction]:
