@@ -43,3 +43,24 @@ def test_generated_graphs_and_loopy_are_sound():
     for f in files:
         p = load(str(f))
         assert assert_sound_path(p) is Status.SOLVED
+
+
+def test_grades_follow_loopy_tiers():
+    """Simon Tatham's tiers (our generated 7x7 Loopy puzzles): the mean score grows
+    easy < normal < tricky < hard, and easy/normal need nothing above level 2."""
+    from statistics import mean
+    from grader.engine import solve
+    from grader.grading import grade
+    files = sorted((CORPUS / "slitherlink").glob("loopy-7x7t0d*.yaml"))
+    if not files:
+        pytest.skip("no Loopy corpus")
+    by_tier: dict[str, list] = {}
+    for f in files:
+        p = load(str(f))
+        g = grade(solve(p))
+        assert g.status is Status.SOLVED
+        by_tier.setdefault(p.meta.label, []).append(g)
+    scores = [mean(g.score for g in by_tier[t]) for t in ("easy", "normal", "tricky", "hard")]
+    assert scores == sorted(scores)
+    assert max(g.level for t in ("easy", "normal") for g in by_tier[t]) <= 2
+    assert min(g.level for g in by_tier["tricky"]) >= 3
