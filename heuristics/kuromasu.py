@@ -16,7 +16,7 @@ from grader.model import State
 from grader.probing import PASSES, branch_deduction, register_probing
 from grader.steps import Deduction
 from heuristics.common import shading
-from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
+from heuristics.common.shading import B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "kuromasu"
 EXTENSION_LIMIT = 400      # most ways to extend one number that level 4 lists

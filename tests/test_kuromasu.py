@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from grader import exact
 from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
