@@ -41,6 +41,12 @@ def test_puzzlink_example():
     assert G.render_text(p, reference(p)) == "+ # + 7 +\n5 + # + +\n+ # 2 + #\n+ + # + 2\n# 4 + + #"
 
 
+def test_unknown_number_is_a_white_cell_without_count():
+    p = load("https://puzz.link/p?kurodoko/3/3/.m")
+    assert G.render_text(p).splitlines()[0] == "? . ."
+    assert G.initial_state(p).cands[0] == 1 and not p.numbered
+
+
 def test_native_round_trip():
     path = sorted((CORPUS / "kuromasu").glob("*.yaml"))[0]
     p = load(str(path))
