@@ -51,7 +51,7 @@ def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[i
     every way the island can really grow, so conclusions drawn from it are sound."""
     puzzle, cands = isl.puzzle, isl.cands
     need = isl.need(k)
-    blocked = isl.blocked_for.get(k, frozenset())
+    near = isl.numbers_near
     nbrs = puzzle.graph.neighbours
     dist = {i: 0 for i in isl.parts[k]}
     heap = [(0, i) for i in isl.parts[k]]
@@ -60,7 +60,7 @@ def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[i
         if d > dist.get(i, 1 << 30):
             continue
         for n in nbrs[i]:
-            if n in dist or n in blocked or n in without or not cands[n] & B_ISLAND:
+            if n in dist or n in without or not cands[n] & B_ISLAND or (near[n] and near[n] != (k,)):
                 continue
             if cands[n] == B_ISLAND:                    # an unnumbered island joins whole
                 group = isl.parts[isl.of[n]]
@@ -315,20 +315,6 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                               params={"cells": cells_of(puzzle, lost)})
 
 
-def _room_without(isl: Islands, k: int, dist: dict[int, int], v: int) -> int:
-    """Cells island k can still connect to inside its reach once v is taken away."""
-    nbrs = isl.puzzle.graph.neighbours
-    seen = set(isl.parts[k])
-    stack = list(seen)
-    while stack:
-        i = stack.pop()
-        for n in nbrs[i]:
-            if n != v and n in dist and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return len(seen) - len(isl.parts[k])
-
-
 @heuristic(id="nurikabe.island-articulation", name="An island's bottleneck", genre=GENRE, level=3,
            order=3,
            template="{island} still needs {need} cells, and without {cell} it could reach only "
@@ -340,17 +326,26 @@ def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Ite
     isl = islands(puzzle, state)
     for k, dist in reaches(puzzle, state).items():
         need = isl.need(k)
-        if not need or len(dist) - len(isl.parts[k]) > 4 * need + 20:
+        if not need:
             continue
-        for v in sorted(dist):
-            if state.cands[v] != FREE:
-                continue
-            left = _room_without(isl, k, dist, v)
-            if left < need:
+        own = len(isl.parts[k])
+        for v, joined in sorted(cn.cut_sizes(puzzle.graph, _Members(dist), isl.parts[k][0]).items()):
+            left = joined - own
+            if state.cands[v] == FREE and left < need:
                 yield Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=sorted(dist),
                                       params={"island": isl.clue_name(k), "need": need,
                                               "cell": puzzle.cell(v), "left": left})
                 return
+
+
+class _Members:
+    """A set seen as a sequence of booleans (for the connectivity helpers)."""
+
+    def __init__(self, cells):
+        self.cells = cells
+
+    def __getitem__(self, i: int) -> bool:
+        return i in self.cells
 
 
 @heuristic(id="nurikabe.exact-growth", name="Room for exactly the island", genre=GENRE, level=3,
@@ -423,6 +418,8 @@ def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
                 need = isl.need(b)
                 if b == a or not need or not block & dist.keys():
                     continue
+                if len(dist) - len(isl.parts[b]) - need > 8:
+                    continue    # plenty of room: only tight islands are worth the search
                 without = frozenset(block - set(isl.parts[b]))
                 left = len(reach(isl, b, without)) - len(isl.parts[b])
                 if left < need:
@@ -493,15 +490,51 @@ def unnumbered_match(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterat
 
 
 def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int]] | None:
+    """Every way island k can reach its size that breaks no rule (see _local_shapes and
+    _walls_meet), or None when there are too many to list."""
+    need = isl.need(k)
+    if need is None or need <= 0 or need > SHAPE_NEED:
+        return None
+    puzzle = isl.puzzle
+    region = sorted(puzzle.graph.around(isl.parts[k], need + 3))   # shapes, borders, their 2x2s
+    near = isl.numbers_near
+    key = (isl.parts[k], need, tuple((isl.cands[i], near[i] != (k,) and bool(near[i]), isl.of[i] >= 0
+                                      and not isl.clues[isl.of[i]] and len(isl.parts[isl.of[i]]))
+                                     for i in region))
+    cache = _shape_cache(puzzle)
+    if key not in cache:
+        if len(cache) > 20000:
+            cache.clear()
+        cache[key] = _local_shapes(isl, k, limit)
+    found = cache[key]
+    if found is None:
+        return None
+    out = []
+    for s in found:
+        border = {n for i in s for n in puzzle.graph.neighbours[i] if n not in s}
+        if _walls_meet(isl, s, border):
+            out.append(s)
+    return out
+
+
+def _shape_cache(puzzle: NurikabePuzzle) -> dict:
+    """Shapes found before, by island and the state of its neighbourhood (kept per puzzle)."""
+    return puzzle.__dict__.setdefault("_nurikabe_shapes", {})
+
+
+def _local_shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int]] | None:
     """Every way island k can reach its size (each a set of cells, unnumbered islands it
     touches taken in whole), or None when there are more than `limit` or the size is unknown.
-    A shape is kept only if walling its border breaks no rule: no 2x2 wall block."""
+    A shape is kept only if walling its border breaks no local rule (_shape_ok)."""
     need = isl.need(k)
     if need is None or need <= 0 or need > SHAPE_NEED:
         return None
     puzzle, cands = isl.puzzle, isl.cands
     nbrs = puzzle.graph.neighbours
-    blocked = isl.blocked_for.get(k, frozenset())
+    near = isl.numbers_near
+
+    def blocked(i: int) -> bool:
+        return bool(near[i]) and near[i] != (k,)
     target = len(isl.parts[k]) + need
 
     def close(cells: frozenset[int]) -> frozenset[int] | None:
@@ -512,7 +545,7 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
             i = stack.pop()
             for n in nbrs[i]:
                 if n not in out and cands[n] == B_ISLAND:
-                    if n in blocked:
+                    if blocked(n):
                         return None
                     out.add(n)
                     stack.append(n)
@@ -531,7 +564,7 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
                 done.append(s)
             continue
         frontier = {n for i in s for n in nbrs[i]
-                    if n not in s and cands[n] == FREE and n not in blocked}
+                    if n not in s and cands[n] == FREE and not blocked(n)}
         for n in frontier:
             grown = close(s | {n})
             if grown is not None and grown not in seen:
@@ -543,8 +576,8 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
 
 
 def _shape_ok(isl: Islands, k: int, shape: frozenset[int]) -> bool:
-    """Finishing island k as `shape` (its border walled) breaks no rule: no 2x2 wall block,
-    no other island walled in too small or without a number, and the walls can still meet."""
+    """Finishing island k as `shape` (its border walled) breaks no local rule: no 2x2 wall
+    block, no other island walled in too small or without a number."""
     puzzle, cands = isl.puzzle, isl.cands
     g = puzzle.graph
     nbrs = g.neighbours
@@ -566,27 +599,54 @@ def _shape_ok(isl: Islands, k: int, shape: frozenset[int]) -> bool:
             continue
         if all(f in border for f in isl.liberties(j)):
             return False
-    return _walls_meet(isl, shape, border)
+    return True
 
 
 def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
     """The decided walls and the new border walls still lie in one area of possible walls
-    once the shape's cells are island."""
-    cands, nbrs = isl.cands, isl.puzzle.graph.neighbours
+    once the shape's cells are island. A quick look near the shape settles most cases: if
+    the possible walls around the shape still meet close by, nothing was cut."""
+    cands, g = isl.cands, isl.puzzle.graph
+    nbrs = g.neighbours
     walls = set(isl.walls.decided_cells) | border
     if len(walls) < 2:
         return True
-    start = next(iter(walls))
-    seen, stack, found = {start}, [start], 1
-    while stack and found < len(walls):
+    edge = {n for i in shape for n in nbrs[i] if n not in shape and cands[n] & B_WALL}
+    if not edge:
+        return _all_walls_joined(isl, walls)
+    rows = [i // g.cols for i in shape]
+    cols = [i % g.cols for i in shape]
+    r0, r1, c0, c1 = min(rows) - 3, max(rows) + 3, min(cols) - 3, max(cols) + 3
+
+    def near(i: int) -> bool:
+        r, c = divmod(i, g.cols)
+        return r0 <= r <= r1 and c0 <= c <= c1
+
+    if _connected(nbrs, cands, shape, edge, edge, near):
+        return _all_walls_joined(isl, walls)
+    return _connected(nbrs, cands, shape, walls, walls, None)
+
+
+def _all_walls_joined(isl: Islands, walls: set[int]) -> bool:
+    """Before the shape, every wall and border cell already shared one area of possible walls."""
+    of = isl.walls.possible_parts.of
+    return len({of[w] for w in walls}) == 1
+
+
+def _connected(nbrs, cands, shape, starts: set[int], targets: set[int], window) -> bool:
+    """Whether every target is reachable from one start through possible walls outside the
+    shape (and inside the window, if given)."""
+    start = next(iter(starts))
+    seen, stack, found = {start}, [start], 1 if start in targets else 0
+    while stack and found < len(targets):
         i = stack.pop()
         for n in nbrs[i]:
-            if n not in seen and n not in shape and cands[n] & B_WALL:
+            if n not in seen and n not in shape and cands[n] & B_WALL and (window is None or window(n)):
                 seen.add(n)
                 stack.append(n)
-                if n in walls:
+                if n in targets:
                     found += 1
-    return found >= len(walls)
+    return found >= len(targets)
 
 
 def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozenset[int]]]:

@@ -143,3 +143,26 @@ def test_splits_match_brute_force():
             parts = cn.components(g, poss)
             assert a in g.neighbours[v] and b in g.neighbours[v] and parts.of[a] != parts.of[b]
         assert base.of == side.possible_parts.of
+
+
+def test_cut_sizes_match_brute_force():
+    rng = random.Random(9)
+    for _ in range(300):
+        g = cn.GridGraph(rng.randint(1, 6), rng.randint(1, 6))
+        possible = [rng.random() < 0.7 for _ in range(g.size)]
+        roots = [i for i in range(g.size) if possible[i]]
+        if not roots:
+            continue
+        root = rng.choice(roots)
+        base = cn.components(g, possible)
+        expected = {}
+        for v in base.cells[base.of[root]]:
+            if v == root:
+                continue
+            poss = list(possible)
+            poss[v] = False
+            parts = cn.components(g, poss)
+            left = len(parts.cells[parts.of[root]])
+            if left < len(base.cells[base.of[root]]) - 1:
+                expected[v] = left
+        assert cn.cut_sizes(g, possible, root) == expected

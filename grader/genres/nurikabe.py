@@ -70,19 +70,24 @@ class Islands:
         self.clues: list[tuple[int, ...]] = [tuple(i for i in p if puzzle.clues[i] != NO_CLUE)
                                              for p in self.parts]
 
+    @functools.cached_property
+    def _numbers(self) -> list[int | None]:
+        out: list[int | None] = []
+        for cl in self.clues:
+            n = self.puzzle.clues[cl[0]] if len(cl) == 1 else None
+            out.append(None if n == UNKNOWN else n)
+        return out
+
     def number(self, k: int) -> int | None:
         """The size island part k must reach (None: unnumbered, several numbers or `?`)."""
-        cl = self.clues[k]
-        if len(cl) != 1 or self.puzzle.clues[cl[0]] == UNKNOWN:
-            return None
-        return self.puzzle.clues[cl[0]]
+        return self._numbers[k]
 
     def numbered(self, k: int) -> bool:
         return len(self.clues[k]) == 1
 
     def need(self, k: int) -> int | None:
         """Cells part k still has to gain (None when unknown)."""
-        n = self.number(k)
+        n = self._numbers[k]
         return None if n is None else n - len(self.parts[k])
 
     def liberties(self, k: int) -> list[int]:
@@ -101,53 +106,21 @@ class Islands:
         return f"the island at {cell}"
 
     @functools.cached_property
-    def blocked_for(self) -> dict[int, frozenset[int]]:
-        """For each numbered part, cells its island can never use: cells touching another
-        numbered island (joining would give two numbers) and walls."""
-        out = {}
-        numbered = self.numbered_parts()
-        for k in numbered:
-            bad = set()
-            for j in numbered:
-                if j == k:
-                    continue
-                for i in self.parts[j]:
-                    bad.update(self.puzzle.graph.neighbours[i])
-                    bad.add(i)
-            out[k] = frozenset(bad)
-        return out
+    def numbers_near(self) -> list[tuple[int, ...]]:
+        """For each cell, the numbered island parts it belongs to or touches."""
+        out: list[set[int]] = [set() for _ in self.cands]
+        nbrs = self.puzzle.graph.neighbours
+        for k in self.numbered_parts():
+            for i in self.parts[k]:
+                out[i].add(k)
+                for n in nbrs[i]:
+                    out[n].add(k)
+        return [tuple(s) for s in out]
 
-    def reach(self, k: int, without: frozenset[int] = frozenset()) -> dict[int, int]:
-        """Cells island part k can still take in, with how many cells it must add to get there
-        (its own cells at 0): through cells that may be island, never touching another
-        numbered island, within what it still needs."""
-        g = self.puzzle.graph
-        need = self.need(k)
-        blocked = self.blocked_for.get(k, frozenset())
-        passable = [bool(m & B_ISLAND) and i not in blocked and i not in without
-                    for i, m in enumerate(self.cands)]
-        dist = {i: 0 for i in self.parts[k]}
-        frontier = list(self.parts[k])
-        d = 0
-        while frontier and (need is None or d < need):
-            d += 1
-            nxt = []
-            for i in frontier:
-                for n in g.neighbours[i]:
-                    if passable[n] and n not in dist:
-                        if self.cands[n] == B_ISLAND:       # an unnumbered island joins whole
-                            group = self.parts[self.of[n]]
-                            cost = d + len(group) - 1
-                            if need is not None and cost > need:
-                                continue
-                            for j in group:
-                                dist[j] = cost
-                            nxt.extend(group)
-                        else:
-                            dist[n] = d
-                            nxt.append(n)
-            frontier = nxt
-        return dist
+    def blocked(self, k: int, i: int) -> bool:
+        """Island part k can never take in cell i: it is or touches another numbered island."""
+        near = self.numbers_near[i]
+        return bool(near) and (len(near) > 1 or near[0] != k)
 
 
 def islands(puzzle: NurikabePuzzle, state: State) -> Islands:

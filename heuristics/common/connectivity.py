@@ -25,6 +25,7 @@ side(graph, state, bit)               a Side, computed once per state via state.
                     Heyawake, Kuromasu), shading such a cell splits the unshaded area.
     .liberties(k)   undecided possible cells beside decided part k, where it could grow
 reach(graph, sources, passable, limit) breadth-first distances, for "can an island get there".
+articulation_points / cut_sizes       cut cells of any area, and what stays joined without them.
 adjacent_pairs / shaded_neighbours    "no two shaded cells touch".
 pool_blocks(graph, cands, bit)        2x2 blocks by how many cells are decided `bit`.
 Violations: disconnected(), adjacent_shaded(), pools(): ready-made messages for a genre's
@@ -231,6 +232,43 @@ def articulation_points(graph: GridGraph, possible: Sequence[bool], root: int
     if len(root_children) >= 2:
         out[root] = (root_children[0], root_children[1])
     return out
+
+
+def cut_sizes(graph: GridGraph, possible: Sequence[bool], root: int) -> dict[int, int]:
+    """For each articulation point v (other than root) of root's component of `possible`:
+    how many cells stay joined to root once v is taken away. Iterative Tarjan with subtree
+    sizes, linear time."""
+    nbrs = graph.neighbours
+    disc: dict[int, int] = {root: 0}
+    low: dict[int, int] = {root: 0}
+    size: dict[int, int] = {root: 1}
+    cut_off: dict[int, int] = {}
+    stack: list[tuple[int, int, Iterator[int]]] = [(root, -1, iter(nbrs[root]))]
+    counter = 1
+    while stack:
+        v, parent, it = stack[-1]
+        advanced = False
+        for w in it:
+            if not possible[w]:
+                continue
+            if w not in disc:
+                disc[w] = low[w] = counter
+                size[w] = 1
+                counter += 1
+                stack.append((w, v, iter(nbrs[w])))
+                advanced = True
+                break
+            if w != parent:
+                low[v] = min(low[v], disc[w])
+        if advanced:
+            continue
+        stack.pop()
+        if parent >= 0:
+            low[parent] = min(low[parent], low[v])
+            size[parent] += size[v]
+            if parent != root and low[v] >= disc[parent]:
+                cut_off[parent] = cut_off.get(parent, 0) + size[v]
+    return {v: counter - 1 - s for v, s in cut_off.items()}
 
 
 class Side:
