@@ -22,6 +22,7 @@ GENRE = "nurikabe"
 SHAPE_LIMIT = 150          # partial shapes enumerated before giving up on an island
 SHAPE_NEED = 8             # islands that still need more cells are not enumerated
 BRANCH_STEPS = (12, 150)   # steps per branch of a hypothesis: a quick look, then a longer one
+WALL_CHECKED = 40          # longer shape lists skip the (costly) wall connectivity check
 FILL_LEVEL = 3             # hypotheses fill in with techniques up to this level
 
 
@@ -509,6 +510,8 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
     found = cache[key]
     if found is None:
         return None
+    if len(found) > WALL_CHECKED:
+        return found          # a superset of the valid shapes: still sound, only weaker
     out = []
     for s in found:
         border = {n for i in s for n in puzzle.graph.neighbours[i] if n not in s}
@@ -616,7 +619,7 @@ def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
         return _all_walls_joined(isl, walls)
     rows = [i // g.cols for i in shape]
     cols = [i % g.cols for i in shape]
-    r0, r1, c0, c1 = min(rows) - 3, max(rows) + 3, min(cols) - 3, max(cols) + 3
+    r0, r1, c0, c1 = min(rows) - 2, max(rows) + 2, min(cols) - 2, max(cols) + 2
 
     def near(i: int) -> bool:
         r, c = divmod(i, g.cols)
