@@ -40,6 +40,14 @@ def parts_near(isl: Islands, focus: frozenset[int] | None) -> list[int]:
     return sorted({isl.of[i] for i in cells if isl.of[i] >= 0})
 
 
+def verdict(cells, value: int) -> str:
+    """"it is a wall" / "they are walls" / "it is island" / "they are island"."""
+    one = len(cells) == 1
+    if value == WALL:
+        return "it is a wall" if one else "they are walls"
+    return "it is island" if one else "they are island"
+
+
 def cells_of(puzzle: NurikabePuzzle, items: Iterable[int]) -> list:
     return puzzle.graph.cells(items)
 
@@ -157,7 +165,7 @@ def walled_in(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
 
 
 @heuristic(id="nurikabe.island-complete", name="A complete island", genre=GENRE, level=1, order=5,
-           template="{island} already has all its {n} cells, so {cells} around it are walls.",
+           template="All {n} cells of {island} are in place, so {cells} around it are walls.",
            nudge="Count the cells of {island}.",
            catalogue="if there is an island of the same size as its number, all unfilled "
                      "neighbouring cells must be wall")
@@ -232,7 +240,7 @@ def wall_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
 
 
 @heuristic(id="nurikabe.island-exit", name="An island's only way out", genre=GENRE, level=2, order=3,
-           template="{island} still needs {need} and {cell} is its only way to grow, so {cell} "
+           template="With {need} still to find, {island} can only grow through {cell}, so {cell} "
                     "is island.",
            nudge="How can {island} grow?",
            catalogue="if an island can only grow to one cell (and it's not done), then the cell "
@@ -277,8 +285,8 @@ def enclosure(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
 # --- level 3 ------------------------------------------------------------------------------
 
 @heuristic(id="nurikabe.one-short", name="One cell short", genre=GENRE, level=3, order=1,
-           template="{island} needs one more cell, which must be one of {options}; {cell} touches "
-                    "all of them, so it will border the finished island and is a wall.",
+           template="Only one cell is missing from {island}, and it must be one of {options}; {cell} "
+                    "touches all of them, so it will border the finished island and is a wall.",
            nudge="{island} needs one more cell: where can it go?",
            catalogue="if an island is one less than its size and one cell is adjacent to all "
                      "cells the island can grow to, that one cell must be wall")
@@ -303,7 +311,7 @@ def one_short(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
 
 
 @heuristic(id="nurikabe.unreachable", name="No island can reach it", genre=GENRE, level=3, order=2,
-           template="No island can reach {cells} with the cells it has left, so they are walls.",
+           template="No island can reach {cells} with the cells it has left, so {verdict}.",
            nudge="Which island could reach {cells}?",
            catalogue="if a cell on the board cannot be reached by any island, it must be wall")
 def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -313,13 +321,13 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
     lost = [i for i, m in enumerate(state.cands) if m == FREE and i not in covered]
     if lost:
         yield Deduction.build(state, put={i: WALL for i in lost},
-                              params={"cells": cells_of(puzzle, lost)})
+                              params={"cells": cells_of(puzzle, lost), "verdict": verdict(lost, WALL)})
 
 
 @heuristic(id="nurikabe.island-articulation", name="An island's bottleneck", genre=GENRE, level=3,
            order=3,
-           template="{island} still needs {need} cells, and without {cell} it could reach only "
-                    "{left}; it must pass through {cell}, which is island.",
+           template="Without {cell}, {island} could reach only {left} of the {need} cells it still "
+                    "needs; it must pass through {cell}, which is island.",
            nudge="Where must {island} pass to grow?",
            catalogue="if there is a cell where an island must pass in order to grow enough, it "
                      "must be island (\"island articulation point\")")
@@ -351,8 +359,8 @@ class _Members:
 
 @heuristic(id="nurikabe.exact-growth", name="Room for exactly the island", genre=GENRE, level=3,
            order=4,
-           template="{island} can reach only {cells}, exactly the {need} cells it still needs, "
-                    "so they are all island.",
+           template="The only cells within reach of {island} are {cells}, exactly the {need} it still "
+                    "needs, so they are all island.",
            nudge="How far can {island} grow?",
            catalogue="if there is an island which, when grown maximally, reaches exactly its "
                      "size, then let it do so")
@@ -374,14 +382,14 @@ def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 @heuristic(id="nurikabe.wall-cut-off", name="A wall that could not join the others", genre=GENRE,
            level=3, order=5,
            template="Islands shut {cells} off from every wall, and the walls must all connect, so "
-                    "{cells} are island.",
+                    "{verdict}.",
            nudge="Could a wall at {cells} ever join the other walls?",
            catalogue="")
 def wall_cut_off(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     stranded = islands(puzzle, state).walls.stranded
     if stranded:
         yield Deduction.build(state, put={i: ISLAND for i in stranded},
-                              params={"cells": cells_of(puzzle, stranded)})
+                              params={"cells": cells_of(puzzle, stranded), "verdict": verdict(stranded, ISLAND)})
 
 
 # --- level 4 ------------------------------------------------------------------------------
@@ -455,7 +463,7 @@ def wall_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 @heuristic(id="nurikabe.unnumbered-match", name="Which number an island belongs to", genre=GENRE,
            level=4, order=4,
-           template="{first} can only belong to {first_ids} and {second} only to {second_ids}; "
+           template="Only {first_ids} can reach {first}, and only {second_ids} can reach {second}; "
                     "{cell} would join them, so it is a wall.",
            nudge="Which numbers can reach the islands beside {cell}?",
            catalogue="match unnumbered islands: if an unfilled cell borders two islands with an "
@@ -668,7 +676,7 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
 
 @heuristic(id="nurikabe.shape-intersection", name="Every way to finish an island", genre=GENRE,
            level=4, order=5,
-           template="{island} can be finished in {count}; {result}.",
+           template="There {count} to finish {island}; {result}.",
            nudge="List the ways to finish {island}.",
            catalogue="* take intersection of all ways to put an island (including surrounding "
                      "walls)")
@@ -693,7 +701,7 @@ def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iter
         if ws:
             said.append(f"every way is bordered by {', '.join(map(str, g.cells(ws)))}, so "
                         f"{'it is a wall' if len(ws) == 1 else 'they are walls'}")
-        count = "one way" if len(found) == 1 else f"{len(found)} ways"
+        count = "is one way" if len(found) == 1 else f"are {len(found)} ways"
         yield Deduction.build(state, put=put, premises=isl.parts[k],
                               params={"island": isl.clue_name(k), "count": count,
                                       "result": " and ".join(said)})
@@ -704,7 +712,7 @@ def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iter
 
 @heuristic(id="nurikabe.island-growth", name="Try every way to grow an island", genre=GENRE,
            level=5, order=80,
-           template="{island} can grow in {cases} ways; {outcome}.",
+           template="Trying each of the {cases} ways to finish {island}: {outcome}.",
            nudge="Try each way {island} can grow.",
            catalogue="for an island, try all ways to grow the island; for each way, assume it, "
                      "solve greedily and take the intersection of the legal results")
