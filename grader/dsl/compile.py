@@ -202,7 +202,7 @@ def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Seq
     for step in range(depth + 1):
         if state.broken:
             var = state.cands.index(0)
-            return MockResult(True, step, f"{genre.var_name(puzzle, var)} has no possible value left")
+            return MockResult(True, step, f"no value is left for {genre.var_name(puzzle, var)}")
         if step == depth:
             break
         for k, h in enumerate(rules):
