@@ -390,6 +390,28 @@ def _pattern_state(puzzle: YajilinPuzzle, state: State, cells, pattern) -> State
     return State(tuple(cands))
 
 
+def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
+    """The rules (verifyboard) checked around the cells a shading pattern decided: loop cells
+    with fewer than two ways, shaded cells that touch, clues over or under their count."""
+    from grader.genres.yajilin import clue_problem
+    near = set(cells)
+    for j in cells:
+        near.update(puzzle.neighbours[j])
+    cands = state.cands
+    for j in near:
+        if puzzle.clues[j] is not None:
+            continue
+        if cands[j] == B_LOOP and len(open_edges(puzzle, state, j)) < 2:
+            return f"{puzzle.cell(j)} would have no way through"
+        if cands[j] == B_SHADED and any(cands[n] == B_SHADED for n in puzzle.neighbours[j]):
+            return f"shaded cells would touch at {puzzle.cell(j)}"
+    for k in sorted({k for j in near for k in puzzle.clues_seeing[j]}):
+        problem = clue_problem(puzzle, state, k)
+        if problem:
+            return problem
+    return ""
+
+
 @heuristic(id="yajilin.clue-verify", name="Check every way to shade a clue's line", genre=GENRE, level=4,
            order=2,
            template="The {n} at {clue} can shade its line in {ways} ways; checking each against the "
@@ -411,7 +433,7 @@ def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
         finals = []
         for pat in patterns:
             trial = _pattern_state(puzzle, state, cells, pat)
-            if not trial.broken and not G.violations(puzzle, trial):
+            if not trial.broken and not pattern_problem(puzzle, trial, cells):
                 finals.append(trial)
         if not finals:
             continue

@@ -179,6 +179,11 @@ def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[i
 def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """The lines already form one closed loop, and there is only one loop: every edge still
     open is crossed out.   Params: {cell} (a cell on the loop), {count}"""
+    if focus is not None:
+        # a loop can only have closed through an edge that changed
+        if not any(state.cands[var] == B_LINE and _cycle_through(graph, state, graph.edge_of_var[var])
+                   for var in focus if var in graph.edge_of_var):
+            return
     p = paths(graph, state)
     if p.pieces != 1 or len(p.loops) != 1:
         return
