@@ -153,7 +153,7 @@ def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 # --- level 1: the loop ------------------------------------------------------------------------
 
 @heuristic(id="masyu.cell-full", name="Two lines meet", genre=GENRE, level=1, order=10,
-           template="{vertex} already has two lines ({lines}), so {edges} are crossed out.",
+           template="{vertex} already has two lines ({lines}), so the loop cannot also use {edges}.",
            nudge="Look at the lines that meet at {vertex}.",
            catalogue="(rule) the loop does not branch")
 def cell_full(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -170,7 +170,8 @@ def loose_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 
 @heuristic(id="masyu.pearl-two-ways", name="A pearl with two ways left", genre=GENRE, level=1, order=12,
-           template="The loop must pass the pearl at {vertex}, and only {edges} are left, so both carry it.",
+           template="The loop must pass the pearl at {vertex} and has exactly two ways in or out left, "
+                    "so {edges} carry the loop.",
            nudge="How can the loop reach the pearl at {vertex}?",
            catalogue="(rule) every pearl is on the loop")
 def pearl_two_ways(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:

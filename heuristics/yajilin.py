@@ -115,7 +115,8 @@ def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
 
 
 @heuristic(id="yajilin.loop-two-ways", name="A loop cell with two ways left", genre=GENRE, level=1, order=5,
-           template="{vertex} is on the loop and only {edges} are left, so both carry the loop.",
+           template="{vertex} is on the loop and has exactly two ways in or out left, so {edges} carry "
+                    "the loop.",
            nudge="How does the loop pass {vertex}?",
            catalogue="if an empty cell is adjacent to blocked (or an edge is already pointing into it) "
                      "and there's only two ways to make an edge: it must be filled like that")
@@ -124,7 +125,7 @@ def loop_two_ways(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[D
 
 
 @heuristic(id="yajilin.cell-full", name="Two lines meet", genre=GENRE, level=1, order=6,
-           template="{vertex} already has two lines ({lines}), so {edges} are crossed out.",
+           template="{vertex} already has two lines ({lines}), so the loop cannot also use {edges}.",
            nudge="Look at the lines that meet at {vertex}.",
            catalogue="(rule) the loop does not branch")
 def cell_full(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
