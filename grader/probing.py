@@ -82,9 +82,10 @@ def branch_deduction(puzzle: Puzzle, state: State,
     if not removals:
         return None
     dropped = len(branches) - len(live)
-    outcome = (f"{len(live)} of the {len(branches)} cases survive" if dropped
-               else f"in all {len(branches)} cases") + \
-        f" easier steps agree that {describe_removals(puzzle, state, removals)}"
+    agreed = describe_removals(puzzle, state, removals)
+    outcome = (f"{dropped} of the {len(branches)} cases lead to a contradiction, and in the "
+               f"{len(live)} that remain easier steps agree that {agreed}" if dropped
+               else f"in all {len(branches)} cases easier steps agree that {agreed}")
     return Deduction(removals, {"outcome": outcome, "cases": len(branches),
                                 "steps": max(len(b.trace.steps) for b in live)},
                      detail=tuple(branches))
