@@ -216,7 +216,7 @@ def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
 def cell_shapes(puzzle: MasyuPuzzle, state: State, i: int) -> list[tuple[tuple[str, ...], str]]:
     """Each way the loop could pass cell i (two directions, or none), with what it would
     break nearby ('' if nothing): degrees of the neighbours and the pearls around."""
-    from grader.genres.masyu import GENRE as G, pearl_problem
+    from grader.genres.masyu import pearl_problem
     dirs = [d for d in DIRS if puzzle.edge_var(i, d) is not None and not _crossed(puzzle, state, i, d)]
     lines = [d for d in dirs if _line(puzzle, state, i, d)]
     shapes: list[tuple[str, ...]] = []
@@ -227,7 +227,6 @@ def cell_shapes(puzzle: MasyuPuzzle, state: State, i: int) -> list[tuple[tuple[s
             if all(d in (dirs[a], dirs[b]) for d in lines):
                 shapes.append((dirs[a], dirs[b]))
     out = []
-    g = puzzle.graph
     r0, c0 = divmod(i, puzzle.cols)
     close = [p for p in puzzle.pearls_near.get(puzzle.graph.edge_vars[puzzle.graph.incident[i][0]], ())
              if abs(p // puzzle.cols - r0) + abs(p % puzzle.cols - c0) <= 2]
@@ -247,7 +246,7 @@ def cell_shapes(puzzle: MasyuPuzzle, state: State, i: int) -> list[tuple[tuple[s
             j = puzzle.next_cell(i, d)
             if j is None:
                 continue
-            lines_j, open_j = loops.split(g, trial, j)
+            lines_j, open_j = loops.split(puzzle.graph, trial, j)
             if len(lines_j) > 2:
                 problem = f"{puzzle.cell(j)} would get three lines"
             elif lines_j and len(lines_j) + len(open_j) < 2:
@@ -264,9 +263,6 @@ def cell_shapes(puzzle: MasyuPuzzle, state: State, i: int) -> list[tuple[tuple[s
     return out
 
 
-SHAPE_WORDS = {(): "stay empty"}
-
-
 def shape_name(shape: tuple[str, ...]) -> str:
     if not shape:
         return "stays empty"
@@ -279,7 +275,6 @@ def shape_name(shape: tuple[str, ...]) -> str:
            catalogue="")
 def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     from grader.explain import describe_removals
-    g = puzzle.graph
     for i in cells_near(puzzle, focus, 1):
         edges = [v for d in DIRS if (v := puzzle.edge_var(i, d)) is not None]
         if not any(state.cands[v] == OPEN for v in edges):

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.genres.yajilin import (B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle, shade_room)
+from grader.genres.yajilin import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import register_probing
 from grader.steps import Deduction
 from heuristics.common import cell_loops, loops
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE
 
 GENRE = "yajilin"
 BRANCH_LEVEL = 3
@@ -423,7 +422,6 @@ def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
 def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     from grader.explain import describe_removals
     from grader.probing import agreed_removals
-    G = _genre()
     for k in clues_to_check(puzzle, focus):
         cells, count, other = clue_segment(puzzle, k)
         if not any(state.cands[j] == FREE for j in cells):

@@ -2,8 +2,6 @@
 rules (violations) on partial and complete states; Pearl tiers grade in order."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from grader.engine import Solver

@@ -21,7 +21,7 @@ import clingo
 from grader import exact
 from grader.formats.native import dump
 from grader.genres import get
-from grader.genres.yajilin import B_SHADED, Clue, YajilinPuzzle
+from grader.genres.yajilin import Clue, YajilinPuzzle
 from grader.model import Meta
 
 

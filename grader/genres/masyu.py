@@ -19,7 +19,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from heuristics.common.cell_loops import local_loop_problem
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, degree, loop_violations
+from heuristics.common.loops import B_CROSS, B_LINE, OPEN, LoopGraph, degree, loop_violations
 
 from ..errors import Source
 from ..formats import puzzlink, tatham

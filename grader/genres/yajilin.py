@@ -27,7 +27,7 @@ from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
 from . import register
 from .base import Genre
-from .masyu import (DELTA, DIRS, EDGE_PHRASES, GridLoop, direction_token, draw_highlights, draw_loop, edge_atoms,
+from .masyu import (DIRS, EDGE_PHRASES, GridLoop, direction_token, draw_highlights, draw_loop, edge_atoms,
                     lines_from_tokens, lines_state, read_directions)
 
 CROSS, LINE, LOOP, SHADED, CLUE = 0, 1, 2, 3, 4

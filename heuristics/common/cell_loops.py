@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import Callable, Iterator
 
-from grader.model import State, Violation
+from grader.model import State
 from grader.steps import Deduction
 
 from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, paths, split
