@@ -470,12 +470,7 @@ def wall_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
                      "empty intersection of island ids, the cell must be wall")
 def unnumbered_match(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    owners: dict[int, set[int]] = {k: {k} for k in isl.numbered_parts()}
-    for a, dist in reaches(puzzle, state).items():
-        for i in dist:
-            j = isl.of[i]
-            if j >= 0 and not isl.clues[j]:
-                owners.setdefault(j, set()).add(a)
+    owned = owners(puzzle, state)
     for i, m in enumerate(state.cands):
         if m != FREE:
             continue
@@ -484,18 +479,61 @@ def unnumbered_match(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterat
             continue
         for x in touching:
             for y in touching:
-                if x < y and not owners.get(x, set()) & owners.get(y, set()):
+                if x < y and not owned.get(x, set()) & owned.get(y, set()):
                     def name(k: int) -> str:
                         return f"the island at {puzzle.cell(isl.parts[k][0])}"
 
                     def ids(k: int) -> str:
-                        got = sorted(owners.get(k, ()))
+                        got = sorted(owned.get(k, ()))
                         return " or ".join(isl.clue_name(j) for j in got) or "no number"
                     yield Deduction.build(state, put={i: WALL}, premises=isl.parts[x] + isl.parts[y],
                                           params={"cell": puzzle.cell(i), "first": name(x),
                                                   "second": name(y), "first_ids": ids(x),
                                                   "second_ids": ids(y)})
                     return
+
+
+def owners(puzzle: NurikabePuzzle, state: State) -> dict[int, set[int]]:
+    """For each island part, the numbered islands that could take it in (a numbered part
+    owns itself)."""
+    isl = islands(puzzle, state)
+
+    def compute() -> dict[int, set[int]]:
+        out: dict[int, set[int]] = {k: {k} for k in isl.numbered_parts()}
+        for a, dist in reaches(puzzle, state).items():
+            for i in dist:
+                j = isl.of[i]
+                if j >= 0 and not isl.clues[j]:
+                    out.setdefault(j, set()).add(a)
+        return out
+    return state.derived("nurikabe.owners", compute)
+
+
+@heuristic(id="nurikabe.owned-island", name="An island only one number can reach", genre=GENRE,
+           level=4, order=5,
+           template="Only {owner} can reach the island at {island}, so they will be one island; "
+                    "within its reach they can only meet through {cell}, which is island.",
+           nudge="Which number can reach the island at {island}?",
+           catalogue="* if there is an unnumbered blank which can only be legally connected to "
+                     "one numbered tile: set the island id for this blank, and run the other "
+                     "island growth heuristic")
+def owned_island(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    all_reach = reaches(puzzle, state)
+    for u, who in sorted(owners(puzzle, state).items()):
+        if isl.clues[u] or len(who) != 1:
+            continue
+        a = next(iter(who))
+        dist = all_reach[a]
+        joined = set(isl.parts[a]) | set(isl.parts[u])
+        cuts = cn.articulation_cuts(puzzle.graph, _Members(dist), _Members(joined), isl.parts[a][0])
+        free = sorted(v for v in cuts if state.cands[v] == FREE)
+        if free:
+            yield Deduction.build(state, put={free[0]: ISLAND}, premises=isl.parts[a] + isl.parts[u],
+                                  region=sorted(dist), params={
+                                      "owner": isl.clue_name(a), "island": puzzle.cell(isl.parts[u][0]),
+                                      "cell": puzzle.cell(free[0])})
+            return
 
 
 def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int]] | None:
@@ -675,7 +713,7 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
 
 
 @heuristic(id="nurikabe.shape-intersection", name="Every way to finish an island", genre=GENRE,
-           level=4, order=5,
+           level=4, order=6,
            template="There {count} to finish {island}; {result}.",
            nudge="List the ways to finish {island}.",
            catalogue="* take intersection of all ways to put an island (including surrounding "

@@ -85,6 +85,8 @@ CASES = [
     ("nurikabe.wall-starves", "4 . . . .\n. . . . .\n. . . . .", None, {}),
     ("nurikabe.unnumbered-match", "3 . . . . . 3", "3 . + . + . 3", {"r1c4": WALL}),
     ("nurikabe.unnumbered-match", "3 . . . . . 3", "3 . + . . . 3", {}),
+    ("nurikabe.owned-island", "4 . . . . 2", "4 . . + . 2", {"r1c2": ISLAND}),
+    ("nurikabe.owned-island", "4 . . . . .", None, {}),
     ("nurikabe.shape-intersection", "2 . .\n. . .\n. . .", None, {"r2c2": WALL}),
     ("nurikabe.shape-intersection", "3 . .\n. . .\n. . .", None, {}),
 ]
