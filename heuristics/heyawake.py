@@ -21,6 +21,7 @@ COMB_LIMIT = 50_000     # (room size choose number) above which a room is not li
 ROOM_LIMIT = 200        # most ways to fill a room that level 3 is willing to list (catalogue)
 PAIR_LIMIT = 100        # most pairs of ways two neighbouring rooms are listed together
 HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by one
+BIG_HYPOTHESIS_LIMIT = 60  # the same for the last resort, after single-cell trials
 
 
 def plural(n: int, word: str) -> str:
@@ -396,13 +397,30 @@ def cut_off(puzzle, state, focus=None):
                      "disconnection, strips crossing >=2 borders and adjacent walls; fill in the "
                      "intersection")
 def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return hypotheses(puzzle, state, 2, HYPOTHESIS_LIMIT, PASSES)
+
+
+@heuristic(id="heyawake.big-room-hypotheses", name="Room hypotheses, many cases", genre=GENRE, level=5,
+           order=95,
+           template="Try every way to fill the room of the {n} at {room} ({cases} cases): {outcome}.",
+           nudge="Try each way to fill the room of the {n} at {room}, even though there are many.",
+           catalogue="")
+def big_room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The last resort after single-cell trials: rooms with more ways than a reader would
+    like to follow, still each followed by easier steps."""
+    return hypotheses(puzzle, state, HYPOTHESIS_LIMIT + 1, BIG_HYPOTHESIS_LIMIT, PASSES[-1:])
+
+
+def hypotheses(puzzle: HeyawakePuzzle, state: State, fewest: int, most: int,
+               passes: Sequence[tuple[int, int]]) -> Iterator[Deduction]:
+    """Follow every way to fill a room (rooms with fewest..most ways, fewest first)."""
     order = []
     for k in puzzle.numbered:
         options = options_of(puzzle, state, k)
-        if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
+        if options and fewest <= len(options) <= most:
             order.append((len(options), k, options))
     cases = {}
-    for steps, level in PASSES:     # a quick look at every room first, then a long one
+    for steps, level in passes:     # a quick look at every room first, then a long one
         for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
             if k not in cases:
                 cases[k] = [assume(puzzle, state, option) for option in options]

@@ -256,6 +256,23 @@ def test_room_hypotheses_and_trial():
     assert not fires("heyawake.trial-and-error", puzzle("a a\na a", ". .\n. ."))
 
 
+def test_big_room_hypotheses():
+    p = load(str(CORPUS / "heyawake" / "heyawake-8x8-11-2.yaml"))
+    state = marks(p, """\
+. . . . + + + +
+. . . . + + + +
+. . . . . . . +
+. . . . . . . +
+. . . . . . + #
++ . . . . . . +
++ . . . . . . .
++ . . . . . . .""")
+    found = fires("heyawake.big-room-hypotheses", p, state)
+    assert found[0].params["cases"] == 24
+    assert decided_by(found, p, state) == {c: "is white" for c in ("r5c5", "r6c7", "r7c7", "r7c8", "r8c7", "r8c8")}
+    assert not fires("heyawake.big-room-hypotheses", ROOM_1)
+
+
 # --- soundness ----------------------------------------------------------------------------
 
 def test_sound_and_solved_on_generated_puzzles():
