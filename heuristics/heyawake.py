@@ -17,7 +17,7 @@ from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "heyawake"
-COMB_LIMIT = 50_000     # (room size choose number) above which a room is not listed (catalogue)
+COMB_LIMIT = 1_000_000  # (room size choose number) above which a room is not listed (catalogue)
 ROOM_LIMIT = 200        # most ways to fill a room that level 3 is willing to list (catalogue)
 PAIR_LIMIT = 100        # most pairs of ways two neighbouring rooms are listed together
 HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by one
