@@ -31,9 +31,6 @@ from .model import Puzzle
 
 Row = dict[str, Any]
 CONNECT_SECONDS = 20          # how long to try reaching a Dask scheduler
-# Dask runs several tasks per worker process in threads: the first to grade loads every genre
-# and its techniques while the others wait, so none sees a half-filled registry.
-_LOADING = threading.Lock()
 
 
 @attrs.frozen
@@ -80,11 +77,8 @@ def list_jobs(spec: str, genre: str | None = None, limit: int | None = None) -> 
 def grade_job(job: Job, settings: Settings) -> Row:
     """Grade one puzzle; never raises: a failure becomes the puzzle's error row."""
     from .analysis import analyse
-    from .genres import all_genres
     if job.puzzle is None:
         return {"id": job.key, "genre": None, "status": "error", "error": job.error}
-    with _LOADING:
-        all_genres()
     t0 = time.perf_counter()
     try:
         return analyse(job.puzzle, id=job.key, budget=settings.budget,

@@ -84,12 +84,15 @@ def test_hint_stages_and_mistakes(tmp_path, capsys):
 def test_batch_writes_one_row_per_puzzle_and_error_rows(tmp_path, capsys):
     (tmp_path / "good.yaml").write_text(open(HARD).read())
     (tmp_path / "bad.yaml").write_text("genre: akari\ngrid: |\n  . Q\n")
+    (tmp_path / "notes.docx").write_bytes(b"PK\x03\x04")
+    (tmp_path / "make.py").write_text("print('a generator script, not a puzzle')\n")
     out_file = tmp_path / "rows.jsonl"
     assert run(capsys, "batch", str(tmp_path), "-o", str(out_file))[0] == 0
     rows = [json.loads(l) for l in out_file.read_text().splitlines()]
-    assert len(rows) == 2
+    assert len(rows) == 3
+    errors = " ".join(r["error"] for r in rows if r["status"] == "error")
+    assert "bad.yaml:3:5" in errors and "notes.docx" in errors and "make.py" not in errors
     by_status = {r["status"]: r for r in rows}
-    assert "bad.yaml:3:5" in by_status["error"]["error"]
     assert by_status["solved"]["level"] == 5
 
 

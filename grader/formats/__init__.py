@@ -11,6 +11,8 @@ from . import janko, puzzlink, tatham
 from .native import NativeSource
 
 NATIVE_SUFFIXES = (".yaml", ".yml")
+# Files a puzzle folder may hold that are not puzzles: a batch skips them silently.
+NOT_PUZZLES = frozenset((".py", ".pyc", ".md", ".rst", ".sh", ".toml", ".cfg", ".ini", ".json", ".csv"))
 
 
 def _genre(name: str, src: Source, part: str | None = None):
@@ -110,11 +112,9 @@ def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puz
     """(id, puzzle or the error that stopped it) for a folder, a .jsonl file or one puzzle."""
     path = Path(spec)
     if path.is_dir():
-        from ..genres import all_genres
-        readable = {*NATIVE_SUFFIXES, ".jsonl", *(s for g in all_genres() for s in g.file_suffixes)}
         for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
-            if f.suffix.lower() not in readable or f.name.lower() in ("readme.md", "provenance.md"):
-                continue  # scripts, notes and other files that are not puzzles
+            if f.suffix.lower() in NOT_PUZZLES or "__pycache__" in f.parts:
+                continue  # scripts and notes kept beside puzzles; anything else gets a row
             if f.name == "solution.txt" and f.with_name("puzzle.txt").is_file():
                 continue  # a puzzle folder's answer (Japanese Arrows); puzzle.txt reads it
             if f.name == "metadata.yaml" and f.with_name("puzzle.txt").is_file():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 
 from ..model import Puzzle
 from .base import Genre
@@ -11,6 +12,8 @@ _GENRES: dict[str, Genre] = {}
 _ALIASES: dict[str, str] = {}
 _BROKEN: dict[str, str] = {}      # module -> why it failed to load
 _LOADED = False
+_STARTED = False
+_LOCK = threading.RLock()          # batch workers may load genres from several threads
 
 
 def register(genre: Genre) -> Genre:
@@ -29,10 +32,18 @@ def _load() -> None:
 
     A module that fails to load is recorded in `broken()` and left out, so one broken plugin
     cannot take the others down; tests assert that nothing is broken."""
-    global _LOADED
+    global _LOADED, _STARTED
     if _LOADED:
         return
-    _LOADED = True
+    with _LOCK:           # other threads wait here until loading is complete
+        if _LOADED or _STARTED:
+            return        # a genre module asking for genres while this thread loads them
+        _STARTED = True
+        _load_all()
+        _LOADED = True
+
+
+def _load_all() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name == "base" or info.name.startswith("_"):
             continue
