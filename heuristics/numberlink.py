@@ -73,25 +73,31 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
     if found:
         yield found
     for i in near:
-        here = puzzle.cell(i)
+        ci = cands[i]
         for d, j in puzzle.neighbour[i].items():
-            there = puzzle.cell(j)
-            on = bool(cands[i] & WITH_SIDE[d]) and bool(cands[j] & WITH_SIDE[OPPOSITE[d]])
-            off = bool(cands[i] & WITHOUT_SIDE[d]) and bool(cands[j] & WITHOUT_SIDE[OPPOSITE[d]])
+            cj = cands[j]
+            on = bool(ci & WITH_SIDE[d]) and bool(cj & WITH_SIDE[OPPOSITE[d]])
+            off = bool(ci & WITHOUT_SIDE[d]) and bool(cj & WITHOUT_SIDE[OPPOSITE[d]])
+            if on and off:
+                continue
+            # only a join that still has something to settle is worth explaining
+            if not on and not (ci & WITH_SIDE[d] or cj & WITH_SIDE[OPPOSITE[d]]):
+                continue
+            if on and not off and not (ci & WITHOUT_SIDE[d] or cj & WITHOUT_SIDE[OPPOSITE[d]]):
+                continue
+            here, there = puzzle.cell(i), puzzle.cell(j)
             if not on:
-                first = not cands[i] & WITH_SIDE[d]
+                first = not ci & WITH_SIDE[d]
                 who, other = (here, there) if first else (there, here)
                 found = join_off(state, i, d, j, premises=[i if first else j], params={
                     "cell": who, "reason": f"{who} cannot send a line towards {other}",
                     "result": f"no line runs between {here} and {there}"})
-            elif not off:
-                first = not cands[i] & WITHOUT_SIDE[d]
+            else:
+                first = not ci & WITHOUT_SIDE[d]
                 who, other = (here, there) if first else (there, here)
                 found = join_on(state, i, d, j, premises=[i if first else j], params={
                     "cell": who, "reason": f"every shape left for {who} sends a line towards {other}",
                     "result": f"the line runs between {here} and {there}"})
-            else:
-                continue
             if found:
                 yield found
 
@@ -356,8 +362,16 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):
             continue
+        fit_j = []
+        for vj in range(len(SHAPES)):
+            if mj >> vj & 1:
+                ok_j, jj = fits(puzzle, state, ch, j, SHAPES[vj], i)
+                if ok_j:
+                    fit_j.append((vj, SHAPES[vj], jj, alone(puzzle, ch, j, jj)))
         keep_i = keep_j = 0
         kept = 0
+        label_i = [i] if puzzle.labels[i] else []
+        label_j = [j] if puzzle.labels[j] else []
         for vi in range(len(SHAPES)):
             if not mi >> vi & 1:
                 continue
@@ -365,26 +379,25 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
             ok_i, ji = fits(puzzle, state, ch, i, si, j)
             if not ok_i:
                 continue
-            for vj in range(len(SHAPES)):
-                if not mj >> vj & 1:
-                    continue
-                sj = SHAPES[vj]
+            alone_i = None
+            for vj, sj, jj, alone_j in fit_j:
                 if bool(si & d) != bool(sj & OPPOSITE[d]):
                     continue
-                ok_j, jj = fits(puzzle, state, ch, j, sj, i)
-                if not ok_j:
-                    continue
-                ends = ji + jj + ([i] if puzzle.labels[i] else []) + ([j] if puzzle.labels[j] else [])
                 if si & d:
                     roots = [ch.root[z] for z in ji + jj]
-                    labels = {ch.label(z) for z in ends} - {0}
+                    labels = {ch.labels[z] for z in ji + jj + label_i + label_j} - {0}
                     if len(roots) != len(set(roots)) or len(labels) > 1:
                         continue
-                elif not (alone(puzzle, ch, i, ji) and alone(puzzle, ch, j, jj)):
-                    continue
+                else:
+                    if alone_i is None:
+                        alone_i = alone(puzzle, ch, i, ji)
+                    if not (alone_i and alone_j):
+                        continue
                 keep_i |= 1 << vi
                 keep_j |= 1 << vj
                 kept += 1
+        if keep_i == mi and keep_j == mj:
+            continue
         found = Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
             "a": puzzle.cell(i), "b": puzzle.cell(j), "kept": f"{kept} combination" + ("" if kept == 1 else "s")})
         if found:

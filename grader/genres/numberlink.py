@@ -90,8 +90,7 @@ class NumberlinkPuzzle(Puzzle):
                      for d, j in self.neighbour[i].items() if d in (E, S))
 
 
-def sides_can(mask: int) -> int:
-    """Sides used by at least one candidate."""
+def _sides_can(mask: int) -> int:
     out = 0
     for v in range(len(SHAPES)):
         if mask >> v & 1:
@@ -99,13 +98,27 @@ def sides_can(mask: int) -> int:
     return out
 
 
-def sides_must(mask: int) -> int:
-    """Sides used by every candidate."""
+def _sides_must(mask: int) -> int:
     out = N | E | S | W
     for v in range(len(SHAPES)):
         if mask >> v & 1:
             out &= SHAPES[v]
     return out if mask else 0
+
+
+# one entry per candidate mask (11 bits), looked up on every cell of every state
+SIDES_CAN = tuple(_sides_can(m) for m in range(1 << len(SHAPES)))
+SIDES_MUST = tuple(_sides_must(m) for m in range(1 << len(SHAPES)))
+
+
+def sides_can(mask: int) -> int:
+    """Sides used by at least one candidate."""
+    return SIDES_CAN[mask]
+
+
+def sides_must(mask: int) -> int:
+    """Sides used by every candidate."""
+    return SIDES_MUST[mask]
 
 
 class Chains:
@@ -123,7 +136,8 @@ class Chains:
                 x = parent[x]
             return x
         self.loop: int | None = None
-        must = [sides_must(m) for m in state.cands]
+        must = [SIDES_MUST[m] for m in state.cands]
+        self.can = [SIDES_CAN[m] for m in state.cands]
         self.must = must
         for i, d, j in puzzle.edges:
             if must[i] & d and must[j] & OPPOSITE[d]:
@@ -131,7 +145,7 @@ class Chains:
                 if a == b and self.loop is None:
                     self.loop = i
                 parent[a] = b
-        self.root = [find(i) for i in range(n)]
+        self.root = root = [find(i) for i in range(n)]
         label_of_root: dict[int, int] = {}
         self.clash: tuple[int, int] | None = None
         for i, lab in enumerate(puzzle.labels):
@@ -141,9 +155,10 @@ class Chains:
                     self.clash = (label_of_root[r], lab)
                 label_of_root.setdefault(r, lab)
         self.label_of_root = label_of_root
+        self.labels = [label_of_root.get(root[i], 0) for i in range(n)]
 
     def label(self, i: int) -> int:
-        return self.label_of_root.get(self.root[i], 0)
+        return self.labels[i]
 
     def joined(self, lab: int, puzzle: NumberlinkPuzzle) -> bool:
         a, b = puzzle.pairs[lab]
@@ -156,21 +171,21 @@ def chains(puzzle: NumberlinkPuzzle, state: State) -> Chains:
 
 def usable(puzzle: NumberlinkPuzzle, state: State, lab: int, ch: Chains) -> list[bool]:
     """Cells line `lab` may still pass through: not certainly empty, not carrying another label."""
-    out = []
-    for i, m in enumerate(state.cands):
-        other = ch.label(i)
-        out.append(bool(m & ~B_EMPTY) and other in (0, lab))
-    return out
+    labels = ch.labels
+    return [bool(m & ~B_EMPTY) and labels[i] in (0, lab) for i, m in enumerate(state.cands)]
 
 
-def reach(puzzle: NumberlinkPuzzle, state: State, start: int, ok: list[bool]) -> set[int]:
+def reach(puzzle: NumberlinkPuzzle, state: State, start: int, ok: list[bool],
+          can: list[int] | None = None) -> set[int]:
     """Cells reachable from `start` over sides both cells may use, staying on `ok` cells."""
-    can = [sides_can(m) for m in state.cands]
+    can = can if can is not None else [SIDES_CAN[m] for m in state.cands]
     seen, todo = {start}, [start]
+    nb = puzzle.neighbour
     while todo:
         x = todo.pop()
-        for d, y in puzzle.neighbour[x].items():
-            if y not in seen and ok[y] and can[x] & d and can[y] & OPPOSITE[d]:
+        cx = can[x]
+        for d, y in nb[x].items():
+            if cx & d and y not in seen and ok[y] and can[y] & OPPOSITE[d]:
                 seen.add(y)
                 todo.append(y)
     return seen
@@ -208,8 +223,8 @@ class Numberlink(Genre):
     def violations(self, puzzle: NumberlinkPuzzle, state: State) -> list[Violation]:
         out = []
         cands = state.cands
-        can = [sides_can(m) for m in cands]
         ch = chains(puzzle, state)
+        can = ch.can
         for i, d, j in puzzle.edges:
             if (ch.must[i] & d and not can[j] & OPPOSITE[d]) or (ch.must[j] & OPPOSITE[d] and not can[i] & d):
                 out.append(Violation(f"the line at {puzzle.cell(i)} and {puzzle.cell(j)} does not join up",
@@ -230,7 +245,7 @@ class Numberlink(Genre):
             if ch.root[a] == ch.root[b]:
                 continue
             ok = usable(puzzle, state, lab, ch)
-            if b not in reach(puzzle, state, a, ok):
+            if b not in reach(puzzle, state, a, ok, can):
                 out.append(Violation(f"the two {puzzle.name(lab)}s at {puzzle.cell(a)} and {puzzle.cell(b)} "
                                      "can no longer be joined", (puzzle.cell(a), puzzle.cell(b))))
                 return out
