@@ -4,8 +4,9 @@
 
 A random set of lines covering the grid is grown by joining the loose ends of neighbouring
 lines; the ends of each line become a pair of labels. The exact solver (clingo) keeps only
-puzzles whose solution is unique under the rule that every cell is used (puz.link's
-arukone), and the file records the command that made it.
+puzzles whose solution is unique under the rules that every cell is used (puz.link's
+arukone) and that a line never runs beside itself (the notes' rule, ends excepted), and the
+file records the command that made it.
 """
 from __future__ import annotations
 

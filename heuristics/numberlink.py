@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.genres.numberlink import (B_EMPTY, EMPTY, OPPOSITE, SHAPES, SIDE_NAME, SIDES, WITH_SIDE,
+from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE, SHAPES, SIDE_NAME, SIDES, WITH_SIDE,
                                       WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
 from grader.heuristic import heuristic
 from grader.model import State
@@ -140,39 +140,78 @@ def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
                     yield found
 
 
+def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, shape: int) -> int | None:
+    """A neighbour of x, away from its end numbers, that would be on the same line as x
+    without being next to it along the line, if x took `shape`; None if there is none."""
+    if puzzle.labels[x] or not shape:
+        return None
+    roots = {ch.root[y] for d, y in puzzle.neighbour[x].items() if shape & d}
+    for d, z in puzzle.neighbour[x].items():
+        if not shape & d and not puzzle.labels[z] and ch.root[z] in roots:
+            return z
+    return None
+
+
+@heuristic(id="numberlink.no-touch", name="A line never runs beside itself", genre=GENRE, level=2,
+           order=3,
+           template="A line may not touch itself: if the line went through {cell} as {shape}, it "
+                    "would run beside its own stretch at {other}, so {cell} is not {shape}.",
+           nudge="Could the line through {cell} touch itself?")
+def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The notes' rule "a line must not touch itself": two cells of one line side by side
+    are consecutive on it. Janko's own solutions keep this everywhere but at the end numbers
+    (one 35x48 record has an end beside its own line), so ends are left out."""
+    ch = chains(puzzle, state)
+    for x in range(puzzle.rows * puzzle.cols):     # a join far away can bring a line beside x
+        if puzzle.labels[x]:
+            continue
+        m = state.cands[x]
+        for v in range(5, len(SHAPES)):
+            if not m >> v & 1:
+                continue
+            z = beside_itself(puzzle, ch, x, SHAPES[v])
+            if z is not None:
+                found = Deduction.build(state, exclude={x: v}, premises=[z], params={
+                    "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "other": puzzle.cell(z)})
+                if found:
+                    yield found
+
+
 # --- level 3 ------------------------------------------------------------------------------
 
-def route_blocks(puzzle: NumberlinkPuzzle, adj: dict[int, list[int]], a: int, b: int
+def route_blocks(puzzle: NumberlinkPuzzle, links: list[list[int]], ok: list[bool], a: int, b: int
                  ) -> tuple[set[int], set[tuple[int, int]], list[tuple[int, int]], list[int]] | None:
-    """The cells and joins that lie on some route from a to b in the graph `adj` (the
-    biconnected blocks on the way from a to b), the joins every route uses (bridges) and the
-    cells every route passes (cut cells); None when b cannot be reached."""
-    if a not in adj or b not in adj:
+    """The cells and joins that lie on some route from a to b over `links` between `ok`
+    cells (the biconnected blocks on the way from a to b), the joins every route uses
+    (bridges) and the cells every route passes (cut cells); None when b cannot be reached."""
+    if not ok[a] or not ok[b]:
         return None
     order, low, parent = {a: 0}, {a: 0}, {a: None}
     edges: list[tuple[int, int]] = []
     block_of: dict[tuple[int, int], int] = {}
     blocks: list[list[tuple[int, int]]] = []
-    stack = [(a, iter(adj[a]))]
+    stack = [(a, iter(links[a]))]
     while stack:
         x, it = stack[-1]
         for y in it:
-            if y == parent[x]:
+            if not ok[y] or y == parent[x]:
                 continue
             if y not in order:
                 order[y] = low[y] = len(order)
                 parent[y] = x
                 edges.append((x, y))
-                stack.append((y, iter(adj[y])))
+                stack.append((y, iter(links[y])))
                 break
             if order[y] < order[x]:
-                low[x] = min(low[x], order[y])
+                if order[y] < low[x]:
+                    low[x] = order[y]
                 edges.append((x, y))
         else:
             stack.pop()
             p = parent[x]
             if p is not None:
-                low[p] = min(low[p], low[x])
+                if low[x] < low[p]:
+                    low[p] = low[x]
                 if low[x] >= order[p]:
                     block = []
                     while True:
@@ -225,10 +264,8 @@ class Territory:
             routes = {}
             for lab in self.open:
                 a, b = puzzle.pairs[lab]
-                room = [x for x in range(n) if owner[x] in (0, lab) and cands[x] & ~B_EMPTY]
-                inside = set(room)
-                adj = {x: [y for y in links[x] if y in inside] for x in room}
-                routes[lab] = route_blocks(puzzle, adj, a, b)
+                ok = [(owner[x] == 0 or owner[x] == lab) and cands[x] > B_EMPTY for x in range(n)]
+                routes[lab] = route_blocks(puzzle, links, ok, a, b)
             who: list[set[int]] = [set() for _ in range(n)]
             for lab, route in routes.items():
                 for x in (route[0] if route else ()):

@@ -83,6 +83,28 @@ def test_no_loop():
     assert found("numberlink.no-loop", p) == {}
 
 
+def test_no_touch():
+    # the 1 runs r1c1 -> r1c2 -> r2c2 -> r2c3; r1c3 beside both r1c2 and r2c3 may not join them
+    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
+    state = marks(p, "1 ┓ . .\n. ┗ . .\n. . . .\n. . . 1")
+    state = state.restrict(6, WITH_SIDE[W])                          # r2c3 comes from the west
+    fired = fires("numberlink.no-touch", p, state)
+    assert fired and all(v == 2 for d in fired for v, _ in d.removals)   # only r1c3 narrows
+    removed = {k for d in fired for _, m in d.removals for k in range(11) if m >> k & 1}
+    assert {SHAPES[k] for k in removed} == {E | S, N | S, E | W, N | W}   # ┓ would close it instead
+    # an end number may sit beside its own line: 1 -> r1c2 -> r1c3 -> r2c3 -> 1 at r2c2
+    q = puzzle("1 . .\n. 1 .")
+    assert fires("numberlink.no-touch", q, marks(q, "1 ━ ┓\n. 1 ┛")) == []
+    assert fires("numberlink.no-touch", p) == []
+
+
+def test_a_line_beside_itself_breaks_the_rules():
+    p = puzzle("1 . .\n. . .\n1 . .")
+    touching = marks(p, "1 ━ ┓\n┏ ━ ┛\n1 . .")      # r1c2 and r2c2 are on one line, not joined
+    assert "beside itself" in NL.violations(p, touching)[0].message
+    assert NL.violations(p, marks(p, "1 ━ ┓\n. . ┃\n1 ━ ┛")) == []
+
+
 # --- level 3 ------------------------------------------------------------------------------------
 
 def test_out_of_reach():

@@ -241,6 +241,13 @@ class Numberlink(Genre):
         if ch.loop is not None:
             out.append(Violation(f"the line through {puzzle.cell(ch.loop)} closes a loop", (puzzle.cell(ch.loop),)))
             return out
+        labels, root = puzzle.labels, ch.root
+        for i, d, j in puzzle.edges:    # the notes' "must not touch itself" (ends excepted)
+            if root[i] == root[j] and ch.must[i] and ch.must[j] and not ch.must[i] & d \
+                    and not labels[i] and not labels[j]:
+                out.append(Violation(f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}",
+                                     (puzzle.cell(i), puzzle.cell(j))))
+                return out
         for lab, (a, b) in puzzle.pairs.items():
             if ch.root[a] == ch.root[b]:
                 continue
