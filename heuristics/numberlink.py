@@ -162,8 +162,9 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
     are consecutive on it. Janko's own solutions keep this everywhere but at the end numbers
     (one 35x48 record has an end beside its own line), so ends are left out."""
     ch = chains(puzzle, state)
+    must, labels = ch.must, puzzle.labels
     for x in range(puzzle.rows * puzzle.cols):     # a join far away can bring a line beside x
-        if puzzle.labels[x]:
+        if labels[x] or not any(must[z] and not labels[z] for z in puzzle.neighbour[x].values()):
             continue
         m = state.cands[x]
         for v in range(5, len(SHAPES)):
@@ -186,9 +187,12 @@ def route_blocks(puzzle: NumberlinkPuzzle, links: list[list[int]], ok: list[bool
     (bridges) and the cells every route passes (cut cells); None when b cannot be reached."""
     if not ok[a] or not ok[b]:
         return None
-    order, low, parent = {a: 0}, {a: 0}, {a: None}
+    n = len(ok)
+    order, low, parent = [-1] * n, [0] * n, [-1] * n
+    order[a] = 0
+    count = 1
     edges: list[tuple[int, int]] = []
-    block_of: dict[tuple[int, int], int] = {}
+    block_above = [-1] * n           # the block holding the tree join into each cell
     blocks: list[list[tuple[int, int]]] = []
     stack = [(a, iter(links[a]))]
     while stack:
@@ -196,8 +200,9 @@ def route_blocks(puzzle: NumberlinkPuzzle, links: list[list[int]], ok: list[bool
         for y in it:
             if not ok[y] or y == parent[x]:
                 continue
-            if y not in order:
-                order[y] = low[y] = len(order)
+            if order[y] < 0:
+                order[y] = low[y] = count
+                count += 1
                 parent[y] = x
                 edges.append((x, y))
                 stack.append((y, iter(links[y])))
@@ -209,24 +214,26 @@ def route_blocks(puzzle: NumberlinkPuzzle, links: list[list[int]], ok: list[bool
         else:
             stack.pop()
             p = parent[x]
-            if p is not None:
+            if p >= 0:
                 if low[x] < low[p]:
                     low[p] = low[x]
                 if low[x] >= order[p]:
+                    k = len(blocks)
                     block = []
                     while True:
                         e = edges.pop()
                         block.append(e)
-                        block_of[e] = len(blocks)
+                        if parent[e[1]] == e[0]:
+                            block_above[e[1]] = k
                         if e == (p, x):
                             break
                     blocks.append(block)
-    if b not in order:
+    if order[b] < 0:
         return None
     on_route: list[int] = []
     v = b
-    while parent[v] is not None:
-        k = block_of[(parent[v], v)]
+    while parent[v] >= 0:
+        k = block_above[v]
         if not on_route or on_route[-1] != k:
             on_route.append(k)
         v = parent[v]
@@ -334,6 +341,26 @@ def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
         else:
             why = f"no pair has a route through both {puzzle.cell(i)} and {puzzle.cell(j)} that uses the join between them"
         found = join_off(state, i, d, j, region=[i, j], params={"a": puzzle.cell(i), "b": puzzle.cell(j), "why": why})
+        if found:
+            yield found
+
+
+@heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE, level=3,
+           order=4,
+           template="{a} and {b} both lie on the line of {name}, and a line may not touch itself, "
+                    "so the line runs straight from one to the other.",
+           nudge="Which line must pass through {a}, and which through {b}?")
+def same_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Two side-by-side cells (away from the end numbers) that the same pair must use: its
+    line drawn through them already, every route of the pair passes them, or (every cell
+    being used) no other pair can reach them. Not being allowed to touch, they are joined."""
+    t = territory(puzzle, state)
+    owner, labels = t.owner, puzzle.labels
+    for i, d, j in puzzle.edges:
+        lab = owner[i]
+        if not lab or owner[j] != lab or labels[i] or labels[j]:
+            continue
+        found = join_on(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j), "name": puzzle.name(lab)})
         if found:
             yield found
 

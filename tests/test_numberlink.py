@@ -125,6 +125,22 @@ def test_bottleneck():
     assert found("numberlink.bottleneck", puzzle("1 . .\n. . .\n. . 1")) == {}
 
 
+def test_same_line():
+    # the two halves of the 1 run side by side at r2c2 and r2c3: not touching, they are joined
+    p = puzzle("1 . . 1\n. . . .\n2 . . 2")
+    state = marks(p, "1 . . 1\n┗ . . ┛\n2 . . 2")
+    for i, d in ((0, S), (3, S), (5, W), (6, E)):      # the 1s go down, r2c2 and r2c3 carry them on
+        state = state.restrict(i, WITH_SIDE[d])
+    after = found("numberlink.same-line", p, state)
+    assert after["r2c2"] == after["r2c3"] == "runs east-west (━)"
+    # the only way left for the 2s is the bottom row, so its cells join too
+    assert after["r3c2"] == after["r3c3"] == "narrowed"
+    # end numbers may sit beside their own line
+    q = puzzle("1 . .\n. 1 .")
+    assert found("numberlink.same-line", q, marks(q, "1 ━ ┓\n. 1 ┛")) == {}
+    assert found("numberlink.same-line", p) == {}
+
+
 # --- levels 4 and 5 -----------------------------------------------------------------------------
 
 def test_pair_product_drops_combinations_that_mix_numbers():
