@@ -345,17 +345,10 @@ def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
             yield found
 
 
-@heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE, level=3,
-           order=4,
-           template="{a} and {b} both lie on the line of {name}, and a line may not touch itself, "
-                    "so the line runs straight from one to the other.",
-           nudge="Which line must pass through {a}, and which through {b}?")
-def same_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """Two side-by-side cells (away from the end numbers) that the same pair must use: its
-    line drawn through them already, every route of the pair passes them, or (every cell
-    being used) no other pair can reach them. Not being allowed to touch, they are joined."""
-    t = territory(puzzle, state)
-    owner, labels = t.owner, puzzle.labels
+def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int]) -> Iterator[Deduction]:
+    """Side-by-side cells (away from the end numbers) certainly on the same pair's line are
+    consecutive on it, since a line may not touch itself."""
+    labels = puzzle.labels
     for i, d, j in puzzle.edges:
         lab = owner[i]
         if not lab or owner[j] != lab or labels[i] or labels[j]:
@@ -363,6 +356,26 @@ def same_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
         found = join_on(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j), "name": puzzle.name(lab)})
         if found:
             yield found
+
+
+@heuristic(id="numberlink.same-line-drawn", name="Neighbours on one drawn line are joined", genre=GENRE,
+           level=2, order=4,
+           template="The lines drawn from both {name}s reach {a} and {b}; a line may not touch itself, "
+                    "so the line runs straight from one to the other.",
+           nudge="Follow both halves of the line of {name}.")
+def same_line_drawn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from joined_neighbours(puzzle, state, chains(puzzle, state).labels)
+
+
+@heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE, level=3,
+           order=4,
+           template="{a} and {b} both lie on the line of {name}, and a line may not touch itself, "
+                    "so the line runs straight from one to the other.",
+           nudge="Which line must pass through {a}, and which through {b}?")
+def same_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The pair's line is drawn through both cells, every route of the pair passes them, or
+    (every cell being used) no other pair can reach them."""
+    yield from joined_neighbours(puzzle, state, territory(puzzle, state).owner)
 
 
 @heuristic(id="numberlink.bottleneck", name="A bottleneck every route must pass", genre=GENRE, level=3,

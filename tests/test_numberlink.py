@@ -139,6 +139,9 @@ def test_same_line():
     q = puzzle("1 . .\n. 1 .")
     assert found("numberlink.same-line", q, marks(q, "1 ━ ┓\n. 1 ┛")) == {}
     assert found("numberlink.same-line", p) == {}
+    drawn = found("numberlink.same-line-drawn", p, state)       # from the drawn lines alone
+    assert drawn == {"r2c2": "runs east-west (━)", "r2c3": "runs east-west (━)"}
+    assert found("numberlink.same-line-drawn", q, marks(q, "1 ━ ┓\n. 1 ┛")) == {}
 
 
 # --- levels 4 and 5 -----------------------------------------------------------------------------
