@@ -1,6 +1,6 @@
 """Numberlink techniques. The catalogue has no Numberlink list, so these follow its key:
 level 1 looks at one cell and its neighbours (do the lines join up?), level 2 follows the
-lines already drawn, level 3 looks at where each pair can still go (the whole board), level 4
+lines already drawn (different numbers never meet, no loops, a line never touches itself), level 3 looks at where each pair can still go (the whole board), level 4
 the pairwise product of the notes (spec/numberlink-notes.txt), level 5 hypotheses.
 
 A variable is a cell's shape. Most rules act on a join, the side between two cells: a line

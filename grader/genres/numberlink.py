@@ -1,6 +1,8 @@
 """Numberlink (Arukone): join each pair of equal labels with a line through cell centres,
-horizontally and vertically; lines never cross, branch or share a cell. In the `cover`
-variant (puzz.link arukone without `e`) the lines also use every cell.
+horizontally and vertically; lines never cross, branch or share a cell, and (the notes'
+"must not touch itself") two side-by-side cells of one line are consecutive on it, except
+at its end numbers, where janko's own solutions sometimes let a line come back beside its
+end. In the `cover` variant (puzz.link arukone without `e`) the lines also use every cell.
 
 Variables: every cell, whose value is its shape (spec/numberlink-notes.txt): an endpoint
 leaving N, E, S or W, a link joining two sides (┗ ┏ ┓ ┛ ┃ ━), or EMPTY (not in `cover`).
