@@ -19,10 +19,10 @@ from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import grid as janko_grid, size as janko_size
 from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
-from ..model import Cell, Meta, Puzzle, State, Violation
+from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
-from .base import Genre
+from .grid import GridPuzzle, MarkedCellsGenre
 
 WHITE, BLACK = 0, 1
 B_WHITE, B_BLACK = 1 << WHITE, 1 << BLACK
@@ -32,15 +32,10 @@ TATHAM_DIGITS = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class HitoriPuzzle(Puzzle):
-    rows: int
-    cols: int
+class HitoriPuzzle(GridPuzzle):
     numbers: tuple[int, ...]     # row-major; NO_NUMBER for a cell without a number
 
     genre = "hitori"
-
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
 
     @functools.cached_property
     def graph(self) -> cn.GridGraph:
@@ -77,7 +72,7 @@ class HitoriPuzzle(Puzzle):
         return tuple(groups)
 
 
-class Hitori(Genre):
+class Hitori(MarkedCellsGenre):
     name = "hitori"
     title = "Hitori (Singles)"
     aliases = ("singles",)
@@ -88,6 +83,7 @@ class Hitori(Genre):
     has_tatham = True
     heuristics_module = "heuristics.hitori"
     encoding = "hitori.lp"
+    MARKED, UNMARKED, marked_atom, marked_key = BLACK, WHITE, "black", "shaded"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: HitoriPuzzle) -> State:
@@ -103,14 +99,6 @@ class Hitori(Genre):
                                      f"{g.cell(white[1])} are both unshaded", tuple(g.cells(white[:2]))))
         out += cn.disconnected(cn.side(g, state, B_WHITE), "the unshaded cells")
         return out
-
-    def solution_state(self, puzzle: HitoriPuzzle) -> State | None:
-        if puzzle.solution is None:
-            return None
-        return State(tuple(B_BLACK if i in puzzle.solution else B_WHITE for i in range(len(puzzle.numbers))))
-
-    def solution_from_state(self, puzzle: HitoriPuzzle, state: State) -> frozenset[int]:
-        return frozenset(i for i, m in enumerate(state.cands) if m == B_BLACK)
 
     # --- formats -----------------------------------------------------------------------
     def _numbers(self, grid: Grid, src: Source) -> tuple[int, ...]:
@@ -276,18 +264,6 @@ class Hitori(Genre):
             r, c = divmod(i, puzzle.cols)
             out.append(f"cell({r},{c},{n}).")
         return "\n".join(out)
-
-    def state_from_model(self, puzzle: HitoriPuzzle, atoms: Sequence[Any]) -> State:
-        black = {a.arguments[0].number * puzzle.cols + a.arguments[1].number
-                 for a in atoms if a.name == "black"}
-        return State(tuple(B_BLACK if i in black else B_WHITE for i in range(len(puzzle.numbers))))
-
-    def answer_json(self, puzzle: HitoriPuzzle, state: State) -> Any:
-        return {"shaded": [str(puzzle.cell(i)) for i, m in enumerate(state.cands) if m == B_BLACK]}
-
-    def answer_asp(self, puzzle: HitoriPuzzle, state: State) -> str:
-        return "\n".join(f"black({r},{c})." for r, c in
-                         (divmod(i, puzzle.cols) for i, m in enumerate(state.cands) if m == B_BLACK))
 
 
 GENRE = register(Hitori())

@@ -19,10 +19,10 @@ from ..errors import Source
 from ..formats import puzzlink
 from ..formats.janko import grid as janko_grid, size as janko_size
 from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
-from ..model import Cell, Meta, Puzzle, State, Violation
+from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
-from .base import Genre
+from .grid import GridPuzzle, MarkedCellsGenre
 
 ISLAND, WALL = 0, 1
 B_ISLAND, B_WALL = 1 << ISLAND, 1 << WALL
@@ -31,15 +31,10 @@ NO_CLUE, UNKNOWN = 0, -2       # clue values: 0 none, -2 a `?`, n > 0 an island 
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class NurikabePuzzle(Puzzle):
-    rows: int
-    cols: int
+class NurikabePuzzle(GridPuzzle):
     clues: tuple[int, ...]      # row-major: NO_CLUE, UNKNOWN or the island size
 
     genre = "nurikabe"
-
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
 
     @functools.cached_property
     def graph(self) -> cn.GridGraph:
@@ -127,7 +122,7 @@ def islands(puzzle: NurikabePuzzle, state: State) -> Islands:
     return state.derived("nurikabe.islands", lambda: Islands(puzzle, state))
 
 
-class Nurikabe(Genre):
+class Nurikabe(MarkedCellsGenre):
     name = "nurikabe"
     title = "Nurikabe"
     puzzle_type = NurikabePuzzle
@@ -136,6 +131,7 @@ class Nurikabe(Genre):
     janko_names = ("Nurikabe",)
     heuristics_module = "heuristics.nurikabe"
     encoding = "nurikabe.lp"
+    MARKED, UNMARKED, marked_atom, marked_key = WALL, ISLAND, "wall", "walls"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: NurikabePuzzle) -> State:
@@ -172,14 +168,6 @@ class Nurikabe(Genre):
                     out.append(Violation(f"the island at {g.cell(stuck[0])} can never reach a number",
                                          (g.cell(stuck[0]),)))
         return out
-
-    def solution_state(self, puzzle: NurikabePuzzle) -> State | None:
-        if puzzle.solution is None:
-            return None
-        return State(tuple(B_WALL if i in puzzle.solution else B_ISLAND for i in range(len(puzzle.clues))))
-
-    def solution_from_state(self, puzzle: NurikabePuzzle, state: State) -> frozenset[int]:
-        return frozenset(i for i, m in enumerate(state.cands) if m == B_WALL)
 
     # --- formats -----------------------------------------------------------------------
     def _clues(self, grid: Grid, src: Source) -> tuple[int, ...]:
@@ -326,18 +314,6 @@ class Nurikabe(Genre):
             if n != NO_CLUE:
                 out.append(f"clue({r},{c},{n if n > 0 else -1}).")
         return "\n".join(out)
-
-    def state_from_model(self, puzzle: NurikabePuzzle, atoms: Sequence[Any]) -> State:
-        walls = {a.arguments[0].number * puzzle.cols + a.arguments[1].number
-                 for a in atoms if a.name == "wall"}
-        return State(tuple(B_WALL if i in walls else B_ISLAND for i in range(len(puzzle.clues))))
-
-    def answer_json(self, puzzle: NurikabePuzzle, state: State) -> Any:
-        return {"walls": [str(puzzle.cell(i)) for i, m in enumerate(state.cands) if m == B_WALL]}
-
-    def answer_asp(self, puzzle: NurikabePuzzle, state: State) -> str:
-        return "\n".join(f"wall({r},{c})." for r, c in
-                         (divmod(i, puzzle.cols) for i, m in enumerate(state.cands) if m == B_WALL))
 
 
 GENRE = register(Nurikabe())
