@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE, SHAPES, SIDE_NAME, SIDES, WITH_SIDE,
+from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE, SHAPES, SIDES, WITH_SIDE,
                                       WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
 from grader.heuristic import heuristic
 from grader.model import State

@@ -756,7 +756,6 @@ def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iter
                      "solve greedily and take the intersection of the legal results")
 def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    g = puzzle.graph
     options = sorted((len(v), k) for k, v in island_shapes(puzzle, state).items() if 2 <= len(v) <= 12)
     for steps in BRANCH_STEPS:
         for _, k in options:

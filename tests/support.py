@@ -1,16 +1,15 @@
 """Shared test helpers: corpus access, soundness against the unique solution, must-fire cases."""
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import pytest
 
 from grader import exact
 from grader.engine import Budget, Solver
-from grader.formats import from_record, load
+from grader.formats import from_record
 from grader.formats.janko import read_records
 from grader.genres import genre_of
 from grader.heuristic import Heuristic, REGISTRY, check_params

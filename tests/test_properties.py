@@ -11,7 +11,7 @@ from grader.formats import load, load_native
 from grader.genres import genre_of
 from grader.heuristic import REGISTRY
 from grader.model import State
-from support import SHARED, assert_all_sound, janko, reference
+from support import assert_all_sound, janko, reference
 
 
 @functools.cache

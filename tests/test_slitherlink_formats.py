@@ -2,7 +2,6 @@
 ways; bad input gives one line and exit code 2; the CLI answers as link/2 facts."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -22,7 +22,7 @@ import attrs
 from ..errors import Source
 from ..formats import puzzlink
 from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, Token, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_grid_text
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
 from . import register

@@ -29,7 +29,7 @@ from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg
 from . import register
 from .base import Genre
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loop_violations
+from heuristics.common.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
 
 NO_CLUE = None
 

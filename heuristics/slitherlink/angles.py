@@ -17,7 +17,7 @@ from grader.genres.slitherlink import SlitherPuzzle
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
-from heuristics.common.loops import B_CROSS, B_LINE, OPEN
+from heuristics.common.loops import B_LINE, OPEN
 
 from .common import GENRE
 from .corners import phrase
@@ -64,7 +64,6 @@ class CornerFacts:
 
     def __init__(self, puzzle: SlitherPuzzle, state: State):
         A = puzzle.angles
-        g = puzzle.graph
         self.puzzle, self.state = puzzle, state
         n = len(A.pairs)
         dot_rest, cell_rest = A.dot_rest, A.cell_rest

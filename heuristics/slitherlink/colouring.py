@@ -19,7 +19,7 @@ from grader.model import State
 from grader.steps import Deduction
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
 
-from .common import GENRE, cells_near
+from .common import GENRE
 
 OUTSIDE = -1
 

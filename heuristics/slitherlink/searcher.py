@@ -8,7 +8,6 @@ is sound; it finds the classic patterns (and their rotations) without listing th
 """
 from __future__ import annotations
 
-import functools
 from typing import Iterator
 
 from grader.explain import describe_removals
