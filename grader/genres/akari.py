@@ -15,7 +15,7 @@ import attrs
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_grid_text
 from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
@@ -211,12 +211,8 @@ class Akari(MarkedCellsGenre):
         grid = src.grid("grid")
         board = self._board_from_grid(grid, src)
         puzzle = AkariPuzzle(rows=grid.height, cols=grid.width, board=board, meta=src.meta())
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._bulbs_from_grid(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=frozenset(i for i, m in enumerate(state.cands) if m == B_BULB))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src,
+                                         lambda p, g, s: self._bulbs_from_grid(p, g, s, marks=False))
 
     def _glyph(self, puzzle: AkariPuzzle, i: int, state: State | None) -> str:
         b = puzzle.board[i]

@@ -4,10 +4,12 @@ a state, the exact solver's atoms and the answer formats."""
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 import attrs
 
+from ..errors import Source
+from ..formats.native import Grid, NativeSource, expect_size
 from ..model import Cell, Puzzle, State
 from .base import Genre
 
@@ -71,3 +73,12 @@ class MarkedCellsGenre(Genre):
     def answer_asp(self, puzzle: GridPuzzle, state: State) -> str:
         return "\n".join(f"{self.marked_atom}({i // puzzle.cols},{i % puzzle.cols})."
                          for i in self.marked(puzzle, state))
+
+    def with_native_solution(self, puzzle: GridPuzzle, grid: Grid, src: NativeSource,
+                             read: Callable[[GridPuzzle, Grid, Source], State]) -> GridPuzzle:
+        """The puzzle with the optional `solution:` grid of a native file, read by `read`."""
+        if "solution" not in src.doc:
+            return puzzle
+        sol = src.grid("solution")
+        expect_size(grid, sol, src)
+        return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, read(puzzle, sol, src)))

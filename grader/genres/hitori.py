@@ -18,7 +18,7 @@ from heuristics.common import connectivity as cn
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_grid_text
 from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
@@ -132,12 +132,8 @@ class Hitori(MarkedCellsGenre):
         grid = src.grid("grid")
         puzzle = HitoriPuzzle(rows=grid.height, cols=grid.width, numbers=self._numbers(grid, src),
                               meta=src.meta())
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._shading(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src,
+                                         lambda p, g, s: self._shading(p, g, s, marks=False))
 
     def _glyph(self, puzzle: HitoriPuzzle, i: int, state: State | None, marks: bool = True) -> str:
         n = puzzle.numbers[i]
