@@ -64,7 +64,7 @@ def decode_4cell(link: PuzzLink, dot_value: int = -2) -> list[int]:
     n = link.cols * link.rows
     out = [-1] * n
     i = 0
-    for ch in link.body:
+    for pos, ch in enumerate(link.body):
         if i >= n:
             break
         if "0" <= ch <= "4":
@@ -78,8 +78,13 @@ def decode_4cell(link: PuzzLink, dot_value: int = -2) -> list[int]:
         elif ch == ".":
             out[i] = dot_value; i += 1
         else:
-            i += 1
+            raise unexpected(link, ch, pos)
     return out
+
+
+def unexpected(link: PuzzLink, ch: str, pos: int) -> InputError:
+    """The error for a character no codec knows; `pos` counts from 0 in the whole body."""
+    return link.error(f"unexpected character {ch!r} at character {pos + 1}")
 
 
 def decode_number16(link: PuzzLink, count: int | None = None, body: str | None = None
@@ -102,12 +107,13 @@ def decode_number16(link: PuzzLink, count: int | None = None, body: str | None =
             try:
                 out[i] = base + int(digits, 16)
             except ValueError:
-                raise link.error(f"bad number '{ch}{digits}' at character {pos + 1}") from None
+                raise link.error(f"bad number '{ch}{digits}' at character "
+                                 f"{pos + 1 + len(link.body) - len(s)}") from None
             i += 1; pos += 1 + w
         elif ch == ".":
             out[i] = -2; i += 1; pos += 1
         elif "g" <= ch <= "z":
             i += ord(ch) - ord("f"); pos += 1
         else:
-            pos += 1
+            raise unexpected(link, ch, pos + len(link.body) - len(s))
     return out, pos
