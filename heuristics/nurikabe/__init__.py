@@ -1,0 +1,10 @@
+"""Nurikabe techniques, by level (spec/heuristics-catalogue.txt, NURIKABE).
+
+Islands are the decided island groups of a state (grader.genres.nurikabe.Islands); how far an
+island can still grow is its *reach* (reach.py). Walls use heuristics.common.connectivity.
+
+basics: levels 1-2; growth: reach, island articulation points, unreachable cells, starving
+(levels 3-4); walls: cut-off walls and wall articulation points; unnumbered: which number an
+unnumbered island belongs to; shapes: every way to finish an island; hypotheses: level 5.
+"""
+from . import basics, growth, walls, unnumbered, shapes, hypotheses  # noqa: F401

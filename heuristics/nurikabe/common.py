@@ -1,0 +1,53 @@
+"""Small helpers shared by the Nurikabe techniques: where to look, how to name things.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from grader.genres.nurikabe import UNKNOWN, WALL, Islands, NurikabePuzzle
+
+GENRE = "nurikabe"
+
+
+def near(puzzle: NurikabePuzzle, focus: frozenset[int] | None, radius: int = 1) -> Iterable[int]:
+    if focus is None:
+        return range(len(puzzle.clues))
+    return sorted(puzzle.graph.around(focus, radius))
+
+
+def parts_near(isl: Islands, focus: frozenset[int] | None) -> list[int]:
+    """Island parts that touch or hold a focus cell."""
+    if focus is None:
+        return list(range(len(isl.parts)))
+    cells = isl.puzzle.graph.around(focus, 1)
+    return sorted({isl.of[i] for i in cells if isl.of[i] >= 0})
+
+
+def verdict(cells, value: int) -> str:
+    """"it is a wall" / "they are walls" / "it is island" / "they are island"."""
+    one = len(cells) == 1
+    if value == WALL:
+        return "it is a wall" if one else "they are walls"
+    return "it is island" if one else "they are island"
+
+
+def cells_of(puzzle: NurikabePuzzle, items: Iterable[int]) -> list:
+    return puzzle.graph.cells(items)
+
+
+def clue_text(puzzle: NurikabePuzzle, i: int) -> str:
+    n = puzzle.clues[i]
+    return f"the {'?' if n == UNKNOWN else n} at {puzzle.cell(i)}"
+
+
+
+class Members:
+    """A set seen as a sequence of booleans (for the connectivity helpers)."""
+
+    def __init__(self, cells):
+        self.cells = cells
+
+    def __getitem__(self, i: int) -> bool:
+        return i in self.cells
+
+

@@ -1,0 +1,161 @@
+"""How far islands can grow (levels 3 and 4): unreachable cells, an island's bottleneck
+(island articulation points), room for exactly the island, one cell short, and growth or
+walls that would starve an island.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.nurikabe import FREE, ISLAND, WALL, NurikabePuzzle, islands
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+from heuristics.common import connectivity as cn
+
+from .common import GENRE, Members, cells_of, parts_near, verdict
+from .reach import reach, reaches
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="nurikabe.one-short", name="One cell short", genre=GENRE, level=3, order=1,
+           template="Only one cell is missing from {island}, and it must be one of {options}; {cell} "
+                    "touches all of them, so it will border the finished island and is a wall.",
+           nudge="{island} needs one more cell: where can it go?",
+           catalogue="if an island is one less than its size and one cell is adjacent to all "
+                     "cells the island can grow to, that one cell must be wall")
+def one_short(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    nbrs = puzzle.graph.neighbours
+    for k in parts_near(isl, focus):
+        if isl.need(k) != 1:
+            continue
+        options = isl.liberties(k)
+        if len(options) < 2:
+            continue
+        common = set(nbrs[options[0]])
+        for o in options[1:]:
+            common &= set(nbrs[o])
+        hits = sorted(x for x in common if state.cands[x] == FREE and x not in options)
+        if hits:
+            yield Deduction.build(state, put={x: WALL for x in hits}, premises=isl.parts[k],
+                                  region=options, params={
+                                      "island": isl.clue_name(k), "options": cells_of(puzzle, options),
+                                      "cell": ", ".join(map(str, cells_of(puzzle, hits)))})
+
+
+@heuristic(id="nurikabe.unreachable", name="No island can reach it", genre=GENRE, level=3, order=2,
+           template="No island can reach {cells} with the cells it has left, so {verdict}.",
+           nudge="Which island could reach {cells}?",
+           catalogue="if a cell on the board cannot be reached by any island, it must be wall")
+def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    covered: set[int] = set()
+    for dist in reaches(puzzle, state).values():
+        covered.update(dist)
+    lost = [i for i, m in enumerate(state.cands) if m == FREE and i not in covered]
+    if lost:
+        yield Deduction.build(state, put={i: WALL for i in lost},
+                              params={"cells": cells_of(puzzle, lost), "verdict": verdict(lost, WALL)})
+
+
+@heuristic(id="nurikabe.island-articulation", name="An island's bottleneck", genre=GENRE, level=3,
+           order=3,
+           template="Without {cell}, {island} could reach only {left} of the {need} cells it still "
+                    "needs; it must pass through {cell}, which is island.",
+           nudge="Where must {island} pass to grow?",
+           catalogue="if there is a cell where an island must pass in order to grow enough, it "
+                     "must be island (\"island articulation point\")")
+def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    for k, dist in reaches(puzzle, state).items():
+        need = isl.need(k)
+        if not need:
+            continue
+        own = len(isl.parts[k])
+        for v, joined in sorted(cn.cut_sizes(puzzle.graph, Members(dist), isl.parts[k][0]).items()):
+            left = joined - own
+            if state.cands[v] == FREE and left < need:
+                yield Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=sorted(dist),
+                                      params={"island": isl.clue_name(k), "need": need,
+                                              "cell": puzzle.cell(v), "left": left})
+                return
+
+
+
+@heuristic(id="nurikabe.exact-growth", name="Room for exactly the island", genre=GENRE, level=3,
+           order=4,
+           template="The only cells within reach of {island} are {cells}, exactly the {need} it still "
+                    "needs, so they are all island.",
+           nudge="How far can {island} grow?",
+           catalogue="if there is an island which, when grown maximally, reaches exactly its "
+                     "size, then let it do so")
+def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    for k, dist in reaches(puzzle, state).items():
+        need = isl.need(k)
+        if not need:
+            continue
+        extra = [i for i in dist if i not in isl.parts[k]]
+        if len(extra) == need:
+            free = sorted(i for i in extra if state.cands[i] == FREE)
+            if free:
+                yield Deduction.build(state, put={i: ISLAND for i in free}, premises=isl.parts[k],
+                                      params={"island": isl.clue_name(k), "need": need,
+                                              "cells": cells_of(puzzle, free)})
+
+
+
+@heuristic(id="nurikabe.growth-starves", name="Growing here would starve a neighbour", genre=GENRE,
+           level=4, order=2,
+           template="If {cell} joined {island}, {other} could reach only {left} of the {need} cells "
+                    "it still needs, so {cell} is a wall.",
+           nudge="What would {cell} joining {island} do to {other}?",
+           catalogue="if an island can grow into a cell and cause another island to not be able "
+                     "to grow sufficiently, that cell must be wall")
+def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    all_reach = reaches(puzzle, state)
+    nbrs = puzzle.graph.neighbours
+    for a in all_reach:
+        if not isl.need(a):
+            continue
+        for x in isl.liberties(a):
+            block = {x, *nbrs[x]}
+            for b, dist in all_reach.items():
+                need = isl.need(b)
+                if b == a or not need or not block & dist.keys():
+                    continue
+                if len(dist) - len(isl.parts[b]) - need > 8:
+                    continue    # plenty of room: only tight islands are worth the search
+                without = frozenset(block - set(isl.parts[b]))
+                left = len(reach(isl, b, without)) - len(isl.parts[b])
+                if left < need:
+                    yield Deduction.build(state, put={x: WALL}, premises=isl.parts[b], params={
+                        "cell": puzzle.cell(x), "island": isl.clue_name(a), "other": isl.clue_name(b),
+                        "left": left, "need": need})
+                    return
+
+
+@heuristic(id="nurikabe.wall-starves", name="A wall here would starve an island", genre=GENRE,
+           level=4, order=3,
+           template="A wall at {cell} would leave {island} only {left} of the {need} cells it "
+                    "still needs within reach, so {cell} is island.",
+           nudge="What would a wall at {cell} do to {island}?",
+           catalogue="if there is a cell where a wall on it would cause another island to not be "
+                     "able to grow sufficiently, that cell must be island")
+def wall_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    for k, dist in reaches(puzzle, state).items():
+        need = isl.need(k)
+        if not need or len(dist) - len(isl.parts[k]) > 3 * need + 12:
+            continue
+        for v in sorted(dist):
+            if state.cands[v] != FREE:
+                continue
+            left = len(reach(isl, k, frozenset((v,)))) - len(isl.parts[k])
+            if left < need:
+                yield Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], params={
+                    "cell": puzzle.cell(v), "island": isl.clue_name(k), "left": left, "need": need})
+                return
+
+

@@ -1,0 +1,86 @@
+"""Level 5: hypotheses filled in with the techniques up to level 3 (every way to grow an
+island, which cell breaks a pool, trial and error).
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.nurikabe import B_ISLAND, B_WALL, Islands, NurikabePuzzle, islands
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.probing import branch_deduction, register_probing
+from grader.steps import Deduction
+from heuristics.common import connectivity as cn
+
+from .common import GENRE
+from .shapes import island_shapes
+
+BRANCH_STEPS = (12, 150)   # steps per branch of a hypothesis: a quick look, then a longer one
+FILL_LEVEL = 3             # hypotheses fill in with techniques up to this level
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+@heuristic(id="nurikabe.island-growth", name="Try every way to grow an island", genre=GENRE,
+           level=5, order=80,
+           template="Trying each of the {cases} ways to finish {island}: {outcome}.",
+           nudge="Try each way {island} can grow.",
+           catalogue="for an island, try all ways to grow the island; for each way, assume it, "
+                     "solve greedily and take the intersection of the legal results")
+def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    options = sorted((len(v), k) for k, v in island_shapes(puzzle, state).items() if 2 <= len(v) <= 12)
+    for steps in BRANCH_STEPS:
+        for _, k in options:
+            d = _grow(puzzle, state, isl, k, steps)
+            if d is not None:
+                yield d
+                return
+
+
+def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int) -> Deduction | None:
+    """Assume each complete shape of island k in turn (with its border walled)."""
+    g = puzzle.graph
+    assumptions = []
+    for n, s in enumerate(island_shapes(puzzle, state)[k], 1):
+        border = {b for i in s for b in g.neighbours[i] if b not in s}
+        cands = list(state.cands)
+        for i in s:
+            cands[i] &= B_ISLAND
+        for b in border:
+            cands[b] &= B_WALL
+        assumed = State(tuple(cands))
+        assumptions.append((f"way {n}", assumed, state.diff(assumed)))
+    d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
+    if d is not None:
+        d.params.update({"island": isl.clue_name(k)})   # type: ignore[attr-defined]
+    return d
+
+
+@heuristic(id="nurikabe.pool-breaker", name="Which cell breaks the pool", genre=GENRE, level=5,
+           order=85,
+           template="One of {cells} must be island, or they would form a 2x2 block of walls; "
+                    "trying each in turn, {outcome}.",
+           nudge="The 2x2 block {cells} needs an island cell somewhere.",
+           catalogue="* each 2x2 cell must contain at least one blank: for a 2x2 area containing "
+                     "no blank and at most 2 blocked, assume in turn that each square is blank")
+def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = puzzle.graph
+    pools = [(block, rest) for block, rest in cn.pool_blocks(g, state.cands, B_WALL) if len(rest) >= 2]
+    for steps in BRANCH_STEPS:
+        for block, rest in sorted(pools, key=lambda br: len(br[1])):
+            assumptions = [(f"{g.cell(i)} is island", state.restrict(i, B_ISLAND), (i,)) for i in rest]
+            d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
+            if d is not None:
+                d.params.update({"cells": g.cells(block)})   # type: ignore[attr-defined]
+                yield d
+                return
+
+
+trial_and_error = register_probing(
+    GENRE, max_level=FILL_LEVEL, catalogue="for a cell: assume that it is blank, then fill in greedily; then assume "
+                     "it's wall; keep what both agree on, or take the other way on a contradiction")
+deep_trial = register_probing(
+    GENRE, id="nurikabe.deep-trial", name="Trial and error with every technique", max_level=4,
+    order=95, catalogue="")
+

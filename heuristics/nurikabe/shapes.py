@@ -1,0 +1,230 @@
+"""Every way to finish an island (level 4): shapes listed within a small neighbourhood,
+each checked against the local rules, and what all of them share.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Iterator
+
+from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+
+from .common import GENRE
+
+SHAPE_LIMIT = 150          # partial shapes enumerated before giving up on an island
+SHAPE_NEED = 8             # islands that still need more cells are not enumerated
+WALL_CHECKED = 40          # longer shape lists skip the (costly) wall connectivity check
+
+
+def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int]] | None:
+    """Every way island k can reach its size that breaks no rule (see _local_shapes and
+    _walls_meet), or None when there are too many to list."""
+    need = isl.need(k)
+    if need is None or need <= 0 or need > SHAPE_NEED:
+        return None
+    puzzle = isl.puzzle
+    region = sorted(puzzle.graph.around(isl.parts[k], need + 3))   # shapes, borders, their 2x2s
+    near = isl.numbers_near
+    key = (isl.parts[k], need, tuple((isl.cands[i], near[i] != (k,) and bool(near[i]), isl.of[i] >= 0
+                                      and not isl.clues[isl.of[i]] and len(isl.parts[isl.of[i]]))
+                                     for i in region))
+    cache = _shape_cache(puzzle)
+    if key not in cache:
+        if len(cache) > 20000:
+            cache.clear()
+        cache[key] = _local_shapes(isl, k, limit)
+    found = cache[key]
+    if found is None:
+        return None
+    if len(found) > WALL_CHECKED:
+        return found          # a superset of the valid shapes: still sound, only weaker
+    out = []
+    for s in found:
+        border = {n for i in s for n in puzzle.graph.neighbours[i] if n not in s}
+        if _walls_meet(isl, s, border):
+            out.append(s)
+    return out
+
+
+def _shape_cache(puzzle: NurikabePuzzle) -> dict:
+    """Shapes found before, by island and the state of its neighbourhood (kept per puzzle)."""
+    return puzzle.__dict__.setdefault("_nurikabe_shapes", {})
+
+
+def _local_shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int]] | None:
+    """Every way island k can reach its size (each a set of cells, unnumbered islands it
+    touches taken in whole), or None when there are more than `limit` or the size is unknown.
+    A shape is kept only if walling its border breaks no local rule (_shape_ok)."""
+    need = isl.need(k)
+    if need is None or need <= 0 or need > SHAPE_NEED:
+        return None
+    puzzle, cands = isl.puzzle, isl.cands
+    nbrs = puzzle.graph.neighbours
+    near = isl.numbers_near
+
+    def blocked(i: int) -> bool:
+        return bool(near[i]) and near[i] != (k,)
+    target = len(isl.parts[k]) + need
+
+    def close(cells: frozenset[int]) -> frozenset[int] | None:
+        """Add every decided island group the cells touch."""
+        out = set(cells)
+        stack = list(cells)
+        while stack:
+            i = stack.pop()
+            for n in nbrs[i]:
+                if n not in out and cands[n] == B_ISLAND:
+                    if blocked(n):
+                        return None
+                    out.add(n)
+                    stack.append(n)
+        return frozenset(out) if len(out) <= target else None
+
+    start = close(frozenset(isl.parts[k]))
+    if start is None:
+        return []
+    seen = {start}
+    stack = [start]
+    done: list[frozenset[int]] = []
+    while stack:
+        s = stack.pop()
+        if len(s) == target:
+            if _shape_ok(isl, k, s):
+                done.append(s)
+            continue
+        frontier = {n for i in s for n in nbrs[i]
+                    if n not in s and cands[n] == FREE and not blocked(n)}
+        for n in frontier:
+            grown = close(s | {n})
+            if grown is not None and grown not in seen:
+                seen.add(grown)
+                if len(seen) > limit:
+                    return None
+                stack.append(grown)
+    return done
+
+
+def _shape_ok(isl: Islands, k: int, shape: frozenset[int]) -> bool:
+    """Finishing island k as `shape` (its border walled) breaks no local rule: no 2x2 wall
+    block, no other island walled in too small or without a number."""
+    puzzle, cands = isl.puzzle, isl.cands
+    g = puzzle.graph
+    nbrs = g.neighbours
+    border = {n for i in shape for n in nbrs[i] if n not in shape}
+    blocks, blocks_of = g.blocks, g.blocks_of
+    for b in border:
+        if cands[b] == B_ISLAND:
+            return False
+        for q in blocks_of[b]:
+            for i in blocks[q]:
+                if i in shape or (cands[i] != B_WALL and i not in border):
+                    break
+            else:
+                return False
+    touched = {isl.of[n] for b in border for n in nbrs[b] if isl.of[n] >= 0 and n not in shape}
+    for j in touched:
+        need = isl.need(j)
+        if (need is None and isl.numbered(j)) or need == 0:
+            continue
+        if all(f in border for f in isl.liberties(j)):
+            return False
+    return True
+
+
+def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
+    """The decided walls and the new border walls still lie in one area of possible walls
+    once the shape's cells are island. A quick look near the shape settles most cases: if
+    the possible walls around the shape still meet close by, nothing was cut."""
+    cands, g = isl.cands, isl.puzzle.graph
+    nbrs = g.neighbours
+    walls = set(isl.walls.decided_cells) | border
+    if len(walls) < 2:
+        return True
+    edge = {n for i in shape for n in nbrs[i] if n not in shape and cands[n] & B_WALL}
+    if not edge:
+        return _all_walls_joined(isl, walls)
+    rows = [i // g.cols for i in shape]
+    cols = [i % g.cols for i in shape]
+    r0, r1, c0, c1 = min(rows) - 2, max(rows) + 2, min(cols) - 2, max(cols) + 2
+
+    def near(i: int) -> bool:
+        r, c = divmod(i, g.cols)
+        return r0 <= r <= r1 and c0 <= c <= c1
+
+    if _connected(nbrs, cands, shape, edge, edge, near):
+        return _all_walls_joined(isl, walls)
+    return _connected(nbrs, cands, shape, walls, walls, None)
+
+
+def _all_walls_joined(isl: Islands, walls: set[int]) -> bool:
+    """Before the shape, every wall and border cell already shared one area of possible walls."""
+    of = isl.walls.possible_parts.of
+    return len({of[w] for w in walls}) == 1
+
+
+def _connected(nbrs, cands, shape, starts: set[int], targets: set[int], window) -> bool:
+    """Whether every target is reachable from one start through possible walls outside the
+    shape (and inside the window, if given)."""
+    start = next(iter(starts))
+    seen, stack, found = {start}, [start], 1 if start in targets else 0
+    while stack and found < len(targets):
+        i = stack.pop()
+        for n in nbrs[i]:
+            if n not in seen and n not in shape and cands[n] & B_WALL and (window is None or window(n)):
+                seen.add(n)
+                stack.append(n)
+                if n in targets:
+                    found += 1
+    return found >= len(targets)
+
+
+def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozenset[int]]]:
+    """The complete list of shapes for every numbered island that has few enough."""
+    isl = islands(puzzle, state)
+
+    def compute() -> dict[int, list[frozenset[int]]]:
+        out = {}
+        for k in isl.numbered_parts():
+            found = shapes(isl, k)
+            if found is not None:
+                out[k] = found
+        return out
+    return state.derived("nurikabe.shapes", compute)
+
+
+@heuristic(id="nurikabe.shape-intersection", name="Every way to finish an island", genre=GENRE,
+           level=4, order=6,
+           template="There {count} to finish {island}; {result}.",
+           nudge="List the ways to finish {island}.",
+           catalogue="* take intersection of all ways to put an island (including surrounding "
+                     "walls)")
+def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    g = puzzle.graph
+    for k, found in sorted(island_shapes(puzzle, state).items()):
+        if not found:
+            continue
+        common = functools.reduce(frozenset.__and__, found)
+        borders = [frozenset(n for i in s for n in g.neighbours[i] if n not in s) for s in found]
+        walls = functools.reduce(frozenset.__and__, borders)
+        put = {i: ISLAND for i in common if state.cands[i] == FREE}
+        put.update({i: WALL for i in walls if state.cands[i] == FREE})
+        if not put:
+            continue
+        isles = sorted(i for i, v in put.items() if v == ISLAND)
+        ws = sorted(i for i, v in put.items() if v == WALL)
+        said = []
+        if isles:
+            said.append(f"every way uses {', '.join(map(str, g.cells(isles)))}")
+        if ws:
+            said.append(f"every way is bordered by {', '.join(map(str, g.cells(ws)))}, so "
+                        f"{'it is a wall' if len(ws) == 1 else 'they are walls'}")
+        count = "is one way" if len(found) == 1 else f"are {len(found)} ways"
+        yield Deduction.build(state, put=put, premises=isl.parts[k],
+                              params={"island": isl.clue_name(k), "count": count,
+                                      "result": " and ".join(said)})
+        return
+
+
