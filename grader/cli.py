@@ -313,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--limit", type=int, help="at most this many puzzles per input")
     bm.add_argument("--max-seconds", type=float, default=60.0)
     bm.add_argument("--no-unique", action="store_true")
+    bm.add_argument("--workers", type=int, default=1, help="grade in this many worker processes")
     gen = command("generate", cmd_generate, "Make a new puzzle with a unique solution (arrows).",
                   puzzle=False)
     gen.add_argument("--genre", required=True)

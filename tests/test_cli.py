@@ -114,3 +114,12 @@ def test_no_traceback_from_the_real_console_script(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"error: {bad}:4:5: unexpected '7' in grid: expected '.' for a white cell, " \
                                   "'#' for a wall or 0-4 for a numbered wall"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_benchmark_counts_solved_and_matching_puzzles(capsys, workers):
+    code, out, _ = run(capsys, "benchmark", "corpus/akari", "--limit", "3", "--workers", workers, "--json")
+    (akari,) = json.loads(out)["genres"]
+    assert code == 0 and akari["genre"] == "akari" and akari["puzzles"] == 3
+    assert akari["solved"] == akari["matches"] == 3 and sum(akari["levels"].values()) == 3
+    assert akari["median_s"] <= akari["p95_s"] <= akari["max_s"]
