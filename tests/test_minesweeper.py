@@ -228,6 +228,15 @@ def test_native_round_trip():
     assert (again.board, again.total, again.solution) == (p.board, p.total, p.solution)
 
 
+def test_shared_grid_plumbing_counts_all_eight_cells_around():
+    p = puzzle("1 . ./. 3 ./. . .")
+    assert p.cell(p.index(2, 1)) == p.cell(7) and str(p.cell(7)) == "r3c2"
+    assert sorted(p.surrounding[0]) == [1, 3, 4] and len(p.surrounding[4]) == 8
+    assert sorted(p.neighbours[4]) == [1, 3, 5, 7]           # GridPuzzle's: orthogonal only
+    solved = MINES.state_from_model(p, [])
+    assert MINES.answer_json(p, solved) == {"mines": []} and MINES.answer_asp(p, solved) == ""
+
+
 @pytest.mark.parametrize("text, message, where", [
     ("genre: minesweeper\ngrid: |\n  . 9\n", "9 is not a Minesweeper number", (3, 5)),
     ("genre: minesweeper\ngrid: |\n  . z\n", "unexpected 'z'", (3, 5)),

@@ -2,7 +2,7 @@
 neighbours hold a mine; find every mine. The total number of mines may be given.
 
 Variables: every cell, values SAFE / MINE; revealed cells and void cells (not part of the
-board) are fixed SAFE. Var = r * cols + c.
+board) are fixed SAFE. Var = r * cols + c. The answer is the set of mines (MarkedCellsGenre).
 Native grid: `.` unknown, `0`-`8` a revealed number, `?` revealed without a number, `#` a void
 cell; optional `mines:` (the total). Solutions and marks also use `*` mine and `+` safe.
 
@@ -23,11 +23,11 @@ import attrs
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import field as janko_field, grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
-from ..model import Cell, Meta, Puzzle, State, Violation
+from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_grid_text
+from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
-from .base import Genre
+from .grid import GridPuzzle, MarkedCellsGenre
 
 SAFE, MINE = 0, 1
 B_SAFE, B_MINE = 1 << SAFE, 1 << MINE
@@ -36,23 +36,20 @@ UNKNOWN, VOID, QUESTION = -1, -2, -3        # board values; 0..8 are revealed nu
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class MinesPuzzle(Puzzle):
-    rows: int
-    cols: int
+class MinesPuzzle(GridPuzzle):
     board: tuple[int, ...]       # UNKNOWN, VOID, QUESTION or a revealed number, row-major
     total: int | None = None     # the number of mines, when given
 
     genre = "minesweeper"
 
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
-
     @functools.cached_property
-    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+    def surrounding(self) -> tuple[tuple[int, ...], ...]:
+        """The up to eight cells around each cell, diagonals included (a number counts these;
+        GridPuzzle.neighbours are only the orthogonal ones)."""
         out = []
-        for i in range(self.rows * self.cols):
+        for i in range(self.size):
             r, c = divmod(i, self.cols)
-            out.append(tuple(r2 * self.cols + c2 for r2 in (r - 1, r, r + 1) for c2 in (c - 1, c, c + 1)
+            out.append(tuple(self.index(r2, c2) for r2 in (r - 1, r, r + 1) for c2 in (c - 1, c, c + 1)
                              if (r2, c2) != (r, c) and 0 <= r2 < self.rows and 0 <= c2 < self.cols))
         return tuple(out)
 
@@ -68,17 +65,17 @@ class MinesPuzzle(Puzzle):
     @functools.cached_property
     def around(self) -> tuple[tuple[int, ...], ...]:
         """The unknown cells beside each cell."""
-        return tuple(tuple(n for n in ns if self.board[n] == UNKNOWN) for ns in self.neighbours)
+        return tuple(tuple(n for n in ns if self.board[n] == UNKNOWN) for ns in self.surrounding)
 
     @functools.cached_property
     def numbers_next_to(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(n for n in ns if self.board[n] >= 0) for ns in self.neighbours)
+        return tuple(tuple(n for n in ns if self.board[n] >= 0) for ns in self.surrounding)
 
     @functools.cached_property
     def nearby_numbers(self) -> tuple[tuple[int, ...], ...]:
         """For each number, the other numbers whose unknown cells overlap its own."""
         out = []
-        for i in range(self.rows * self.cols):
+        for i in range(self.size):
             if self.board[i] < 0:
                 out.append(())
                 continue
@@ -208,7 +205,7 @@ def progressive_puzzle(w: int, h: int, layout: Sequence[bool], click: int, meta:
         rounds += 1
 
 
-class Minesweeper(Genre):
+class Minesweeper(MarkedCellsGenre):
     name = "minesweeper"
     title = "Minesweeper"
     aliases = ("mines",)
@@ -219,6 +216,7 @@ class Minesweeper(Genre):
     has_tatham = True
     heuristics_module = "heuristics.minesweeper"
     encoding = "minesweeper.lp"
+    MARKED, UNMARKED, marked_atom, marked_key = MINE, SAFE, "mine", "mines"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: MinesPuzzle) -> State:
@@ -241,14 +239,6 @@ class Minesweeper(Genre):
             elif mines + len(free) < puzzle.total:
                 out.append(Violation(f"only {mines + len(free)} cells are left for {puzzle.total} mines"))
         return out
-
-    def solution_state(self, puzzle: MinesPuzzle) -> State | None:
-        if puzzle.solution is None:
-            return None
-        return State(tuple(B_MINE if i in puzzle.solution else B_SAFE for i in range(len(puzzle.board))))
-
-    def solution_from_state(self, puzzle: MinesPuzzle, state: State) -> frozenset[int]:
-        return frozenset(i for i in puzzle.unknowns if state.cands[i] == B_MINE)
 
     # --- formats -----------------------------------------------------------------------
     def _board_from_grid(self, grid: Grid, src: Source) -> tuple[int, ...]:
@@ -274,7 +264,7 @@ class Minesweeper(Genre):
     def _mines_from_grid(self, puzzle: MinesPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         cands = list(self.initial_state(puzzle).cands)
         for r, c, tok in grid.cells():
-            i = r * puzzle.cols + c
+            i = puzzle.index(r, c)
             t = tok.text
             if puzzle.board[i] != UNKNOWN:
                 if t in ("*", "x", "X"):
@@ -302,12 +292,8 @@ class Minesweeper(Genre):
             raise src.error("'mines' must be a whole number (the total count of mines)", src.key_line("mines"))
         puzzle = MinesPuzzle(rows=grid.height, cols=grid.width, board=board, total=total, meta=src.meta())
         self._check_total(puzzle, src, line=src.key_line("mines"))
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._mines_from_grid(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src,
+                                         lambda p, sol, s: self._mines_from_grid(p, sol, s, marks=False))
 
     def _glyph(self, puzzle: MinesPuzzle, i: int, state: State | None, solution: bool = False) -> str:
         b = puzzle.board[i]
@@ -322,7 +308,7 @@ class Minesweeper(Genre):
         return {B_MINE: "*", B_SAFE: "." if solution else "+", 0: "!"}.get(state.cands[i], ".")
 
     def to_native(self, puzzle: MinesPuzzle) -> dict[str, Any]:
-        rows = [[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
+        rows = [[self._glyph(puzzle, puzzle.index(r, c), None) for c in range(puzzle.cols)]
                 for r in range(puzzle.rows)]
         doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta)}
         if puzzle.total is not None:
@@ -330,7 +316,7 @@ class Minesweeper(Genre):
         doc["grid"] = grid_text(rows)
         sol = self.solution_state(puzzle)
         if sol is not None:
-            doc["solution"] = grid_text([[self._glyph(puzzle, r * puzzle.cols + c, sol, True)
+            doc["solution"] = grid_text([[self._glyph(puzzle, puzzle.index(r, c), sol, True)
                                           for c in range(puzzle.cols)] for r in range(puzzle.rows)])
         return doc
 
@@ -423,7 +409,7 @@ class Minesweeper(Genre):
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: MinesPuzzle, state: State | None = None) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
+        return text.grid([[self._glyph(puzzle, puzzle.index(r, c), state) for c in range(puzzle.cols)]
                           for r in range(puzzle.rows)])
 
     def render_svg(self, puzzle: MinesPuzzle, state: State | None = None,
@@ -462,18 +448,6 @@ class Minesweeper(Genre):
         if puzzle.total is not None:
             out.append(f"total({puzzle.total}).")
         return "\n".join(out)
-
-    def state_from_model(self, puzzle: MinesPuzzle, atoms: Sequence[Any]) -> State:
-        mines = {a.arguments[0].number * puzzle.cols + a.arguments[1].number
-                 for a in atoms if a.name == "mine"}
-        return State(tuple(B_MINE if i in mines else B_SAFE for i in range(len(puzzle.board))))
-
-    def answer_json(self, puzzle: MinesPuzzle, state: State) -> Any:
-        return {"mines": [str(puzzle.cell(i)) for i in puzzle.unknowns if state.cands[i] == B_MINE]}
-
-    def answer_asp(self, puzzle: MinesPuzzle, state: State) -> str:
-        return "\n".join(f"mine({i // puzzle.cols},{i % puzzle.cols})."
-                         for i in puzzle.unknowns if state.cands[i] == B_MINE)
 
 
 GENRE = register(Minesweeper())
