@@ -139,23 +139,6 @@ def small_neighbour(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.not-too-many", name="No more than an island needs", genre=GENRE, level=2, order=0,
-           template="{island} needs {n} and gets at least {have} from its other bridges, "
-                    "so {bridge} can carry at most {most}.",
-           nudge="How many more bridges can {island} take?")
-def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for i in islands_to_check(puzzle, focus):
-        n = puzzle.board[i]
-        least = sum(lo(state.cands[s]) for s in puzzle.slots_of[i])
-        for s in open_slots(puzzle, state, i):
-            have = least - lo(state.cands[s])
-            most = n - have
-            if most < hi(state.cands[s]):
-                yield Deduction.build(state, keep={s: (1 << (most + 1)) - 1}, cells=[puzzle.cell(i)],
-                                      params={"island": puzzle.cell(i), "n": n, "have": have,
-                                              "bridge": puzzle.slot_name(s), "most": max(most, 0)})
-
-
 def lower_bounds(puzzle: HashiPuzzle, state: State, i: int) -> Iterator[tuple[int, int, int]]:
     """(slot, least count it must carry, most the other slots can give) around island i."""
     n = puzzle.board[i]
@@ -242,6 +225,47 @@ def no_loop(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction
 
 
 # --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="hashi.not-too-many", name="No more than an island needs", genre=GENRE, level=3, order=0,
+           template="{island} needs {n} and gets at least {have} from its other bridges, "
+                    "so {bridge} can carry at most {most}.",
+           nudge="How many more bridges can {island} take?")
+def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    # Level 3, not 2: what the island at the far end still needs is what Tatham's Bridges first
+    # reads in its hard solver (a bridge more would make that island impossible); its easy and
+    # medium solvers know only the clues and finished islands.
+    for i in islands_to_check(puzzle, focus):
+        n = puzzle.board[i]
+        least = sum(lo(state.cands[s]) for s in puzzle.slots_of[i])
+        for s in open_slots(puzzle, state, i):
+            have = least - lo(state.cands[s])
+            most = n - have
+            if most < hi(state.cands[s]):
+                yield Deduction.build(state, keep={s: (1 << (most + 1)) - 1}, cells=[puzzle.cell(i)],
+                                      params={"island": puzzle.cell(i), "n": n, "have": have,
+                                              "bridge": puzzle.slot_name(s), "most": max(most, 0)})
+
+
+@heuristic(id="hashi.would-starve", name="A bridge here would starve an island", genre=GENRE, level=3,
+           order=1,
+           template="A bridge {bridge} would cross {crossed}; then {island} could get at most {most} of "
+                    "the {n} it needs, so {bridge} has no bridge.",
+           nudge="Which island needs the ways that a bridge {bridge} would cross?")
+def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    for s in range(len(puzzle.slots)):
+        crossed = [t for t in puzzle.crossings[s] if cands[t] & ~1]
+        if not crossed or not cands[s] & 1 or cands[s] == 1:
+            continue
+        ends = {i for t in crossed for i in (puzzle.slots[t].a, puzzle.slots[t].b)}
+        for i in sorted(ends):
+            most = sum(hi(cands[t]) for t in puzzle.slots_of[i] if t not in crossed)
+            if most < puzzle.board[i]:
+                yield Deduction.build(state, put={s: 0}, cells=[puzzle.cell(i)], params={
+                    "bridge": puzzle.slot_name(s), "crossed": names(puzzle, crossed),
+                    "island": puzzle.cell(i), "most": most, "n": puzzle.board[i]})
+                break
+
 
 @heuristic(id="hashi.no-closed-group", name="Do not close a group early", genre=GENRE, level=3, order=1,
            template="With {count} at {bridge}, {islands} would all be finished and cut off from the "

@@ -11,7 +11,7 @@ from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
 from grader.heuristic import REGISTRY
-from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
                      random_partial, reference)
 
 HASHI = get("hashiwokakero")
@@ -65,12 +65,6 @@ def test_small_neighbour():
 
 # --- level 2 -------------------------------------------------------------------------------
 
-def test_not_too_many():
-    p = puzzle("2 . 2\n. . .\n2 . .")
-    assert found("hashi.not-too-many", p, marks(p, "2 . 2\n| . .\n2 . .")) == {"r1c1–r1c3": "narrowed"}
-    assert found("hashi.not-too-many", p) == {}
-
-
 def test_must_reach():
     p = puzzle("3 . 1\n. . .\n2 . .")
     state = HASHI.initial_state(p).restrict(slot(p, "r1c1", "r1c3"), 0b011)
@@ -100,6 +94,21 @@ def test_no_loop_only_in_the_variant():
 
 
 # --- level 3 -------------------------------------------------------------------------------
+
+def test_not_too_many():
+    p = puzzle("2 . 2\n. . .\n2 . .")
+    assert found("hashi.not-too-many", p, marks(p, "2 . 2\n| . .\n2 . .")) == {"r1c1–r1c3": "narrowed"}
+    assert found("hashi.not-too-many", p) == {}
+
+
+def test_would_starve():
+    ring = "2 . {} . 2\n. . . . .\n2 . . . 2\n. . . . .\n2 . 2 . 2"
+    assert found("hashi.would-starve", puzzle(ring.format(5))) == {"r3c1–r3c5": "has no bridge"}
+    assert found("hashi.would-starve", puzzle(ring.format(4))) == {}
+    p = load("7x7m2:1b4b2g3a1a1a3c3q2b4b4", "hashiwokakero")
+    assert decided_by(fires("hashi.would-starve", p, HASHI.initial_state(p)), p, HASHI.initial_state(p)) == {
+        "r3c3–r3c5": "has no bridge"}
+
 
 def test_no_closed_group():
     assert found("hashi.no-closed-group", puzzle("1 . 1 . 2 . 1")) == {"r1c1–r1c3": "narrowed"}
@@ -133,14 +142,22 @@ def test_island_ways_and_trial_are_sound_where_easier_steps_stop():
 
 
 def test_tatham_tiers_are_ordered():
+    """Bridges' easy solver counts per island (level 1), medium adds "it cannot be finished
+    without this direction" (level 2), hard reasons about groups and what other islands still
+    need (level 3; the catalogue's 2-beside-2 and 1-beside-1 isolation rules are level 2)."""
     from grader.analysis import analyse
-    mean = {}
-    for tier in ("d0", "d1", "d2"):
-        grades = [analyse(load(f"corpus/hashiwokakero/bridges-{size}i30e10m2{tier}-grader-{n}.yaml"),
-                          check_unique=False).grade for size in ("7x7", "10x10") for n in (1, 2, 3, 4)]
-        assert all(g.status.value == "solved" for g in grades)
-        mean[tier] = sum(g.level for g in grades) / len(grades)
-    assert mean["d0"] < mean["d1"] < mean["d2"]
+    levels: dict[str, list[int]] = {"easy": [], "medium": [], "hard": []}
+    scores: dict[str, list[int]] = {"easy": [], "medium": [], "hard": []}
+    for path in sorted((CORPUS / "hashiwokakero").glob("bridges-*.yaml")):
+        p = load(str(path))
+        grade = analyse(p, check_unique=False).grade
+        assert grade.status.value == "solved", path.name
+        levels[p.meta.label].append(grade.level)
+        scores[p.meta.label].append(grade.score)
+    assert set(levels["easy"]) == {1} and set(levels["medium"]) == {2}
+    assert min(levels["hard"]) >= 2 and levels["hard"].count(3) >= 0.75 * len(levels["hard"])
+    mean = {tier: sum(v) / len(v) for tier, v in scores.items()}
+    assert mean["easy"] < mean["medium"] < mean["hard"]
 
 
 # --- soundness on real puzzles ---------------------------------------------------------------
