@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 
 from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE, SHAPES, SIDES, WITH_SIDE,
                                       WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
-from grader.heuristic import heuristic
+from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
 from grader.probing import register_probing
 from grader.steps import Deduction
@@ -140,15 +140,42 @@ def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
                     yield found
 
 
-def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, shape: int) -> int | None:
-    """A neighbour of x, away from its end numbers, that would be on the same line as x
-    without being next to it along the line, if x took `shape`; None if there is none."""
-    if puzzle.labels[x] or not shape:
-        return None
-    roots = {ch.root[y] for d, y in puzzle.neighbour[x].items() if shape & d}
-    for d, z in puzzle.neighbour[x].items():
-        if not shape & d and not puzzle.labels[z] and ch.root[z] in roots:
-            return z
+Beside = dict[int, dict[int, list[tuple[int, int]]]]
+
+
+def pieces_side_by_side(puzzle: NumberlinkPuzzle, ch: Chains) -> Beside:
+    """Drawn pieces lying side by side away from the end numbers: root -> other root -> the
+    pairs of cells (a piece here is what Chains joins, at least one of the two cells drawn)."""
+    out: Beside = {}
+    labels, root, must = puzzle.labels, ch.root, ch.must
+    for i, _, j in puzzle.edges:
+        if root[i] != root[j] and (must[i] or must[j]) and not labels[i] and not labels[j]:
+            out.setdefault(root[i], {}).setdefault(root[j], []).append((i, j))
+            out.setdefault(root[j], {}).setdefault(root[i], []).append((j, i))
+    return out
+
+
+def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside,
+                  x: int, shape: int) -> tuple[int, ...] | None:
+    """Cells of the line x would be on with `shape` that would lie beside that line without
+    being next to it along the line: a neighbour of x, or two pieces it would join; None if
+    there are none. End numbers may touch their own line, so they are left out."""
+    nb = puzzle.neighbour[x]
+    joined = [y for d, y in nb.items() if shape & d]
+    roots = {ch.root[y] for y in joined}
+    if len(roots) < len(joined):
+        return None                     # a loop: "a line never meets itself" says so
+    names = {ch.labels[y] for y in joined} - {0}
+    if len(names) > 1:
+        return None                     # two numbers: "different numbers never meet" says so
+    for d, z in nb.items():
+        if not shape & d and not puzzle.labels[z] and (ch.root[z] in roots or ch.labels[z] in names):
+            return (z,)
+    if len(roots) == 2:
+        r1, r2 = roots
+        for pair in beside.get(r1, {}).get(r2, ()):
+            if x not in pair:           # x beside a piece it joins is the join itself
+                return pair
     return None
 
 
@@ -160,20 +187,24 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, shape: int) -> i
 def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The notes' rule "a line must not touch itself": two cells of one line side by side
     are consecutive on it. Janko's own solutions keep this everywhere but at the end numbers
-    (one 35x48 record has an end beside its own line), so ends are left out."""
+    (one 35x48 record has an end beside its own line), so ends are left out. A shape is
+    ruled out when it would bring its own line beside x, or join two pieces of line that
+    already lie side by side, or pieces that carry the same number."""
     ch = chains(puzzle, state)
-    must, labels = ch.must, puzzle.labels
+    beside = state.derived("numberlink.beside", lambda: pieces_side_by_side(puzzle, ch))
+    must, labels, cands = ch.must, puzzle.labels, state.cands
     for x in range(puzzle.rows * puzzle.cols):     # a join far away can bring a line beside x
-        if labels[x] or not any(must[z] and not labels[z] for z in puzzle.neighbour[x].values()):
+        m = cands[x]
+        if labels[x] or not m & (m - 1) or not any(must[z] for z in puzzle.neighbour[x].values()):
             continue
-        m = state.cands[x]
         for v in range(5, len(SHAPES)):
             if not m >> v & 1:
                 continue
-            z = beside_itself(puzzle, ch, x, SHAPES[v])
-            if z is not None:
-                found = Deduction.build(state, exclude={x: v}, premises=[z], params={
-                    "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "other": puzzle.cell(z)})
+            near = beside_itself(puzzle, ch, beside, x, SHAPES[v])
+            if near is not None:
+                found = Deduction.build(state, exclude={x: v}, premises=list(near), params={
+                    "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]],
+                    "other": " and ".join(str(puzzle.cell(z)) for z in near)})
                 if found:
                     yield found
 
@@ -503,6 +534,12 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
     return out
 
 
+# Passes over the loose ends: (steps per branch, highest level in the fill, whether only a
+# refuted branch counts). Most ends are settled by a short chain of level-1 and level-2 steps,
+# which is cheap; the whole-board levels are used only when that finds nothing.
+HEAD_PASSES = ((40, 2, True), (30, 4, False), (150, 4, False))
+
+
 @heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
            template="Try every way the line of {name} can leave {cell}: {outcome}.",
            nudge="Where can the line of {name} at {cell} go next?")
@@ -510,15 +547,17 @@ def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     from grader.probing import branch_deduction
     import attrs
     options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
-    for steps in (30,):
+    for steps, level, refuted_only in HEAD_PASSES:
+        lower = REGISTRY.for_genre(GENRE, level)
         for _, lab, x, ways in options:
             assumptions = []
             for d, y in ways:
                 label = f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}"
                 assumed = state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]])
                 assumptions.append((label, assumed, (x, y)))
-            found = branch_deduction(puzzle, state, assumptions, max_steps=steps)
-            if found is not None:
+            found = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps,
+                                     heuristics=lower)
+            if found is not None and (not refuted_only or any(b.refuted for b in found.detail)):
                 yield attrs.evolve(found, params={**found.params, "name": puzzle.name(lab), "cell": puzzle.cell(x)},
                                    cells=(puzzle.cell(x),))
                 return
