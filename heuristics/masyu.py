@@ -213,60 +213,29 @@ def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
     return sorted(out)
 
 
-def cell_shapes(puzzle: MasyuPuzzle, state: State, i: int) -> list[tuple[tuple[str, ...], str]]:
-    """Each way the loop could pass cell i (two directions, or none), with what it would
-    break nearby ('' if nothing): degrees of the neighbours and the pearls around."""
+def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
+    """What a way through cell i breaks right beside it: a neighbour with three lines or a
+    line that ends there, or a pearl within two cells."""
     from grader.genres.masyu import pearl_problem
-    dirs = [d for d in DIRS if puzzle.edge_var(i, d) is not None and not _crossed(puzzle, state, i, d)]
-    lines = [d for d in dirs if _line(puzzle, state, i, d)]
-    shapes: list[tuple[str, ...]] = []
-    if not lines and puzzle.pearls[i] == NONE:
-        shapes.append(())
-    for a in range(len(dirs)):
-        for b in range(a + 1, len(dirs)):
-            if all(d in (dirs[a], dirs[b]) for d in lines):
-                shapes.append((dirs[a], dirs[b]))
-    out = []
-    r0, c0 = divmod(i, puzzle.cols)
-    close = [p for p in puzzle.pearls_near.get(puzzle.graph.edge_vars[puzzle.graph.incident[i][0]], ())
-             if abs(p // puzzle.cols - r0) + abs(p % puzzle.cols - c0) <= 2]
-    if not close:
-        return []
-    for shape in shapes:
-        cands = list(state.cands)
-        changed = []
-        for d in DIRS:
-            v = puzzle.edge_var(i, d)
-            if v is not None and cands[v] == OPEN:
-                cands[v] = B_LINE if d in shape else B_CROSS
-                changed.append(v)
-        trial = State(tuple(cands))
-        problem = ""
-        for d in DIRS:
-            j = puzzle.next_cell(i, d)
-            if j is None:
-                continue
-            lines_j, open_j = loops.split(puzzle.graph, trial, j)
-            if len(lines_j) > 2:
-                problem = f"{puzzle.cell(j)} would get three lines"
-            elif lines_j and len(lines_j) + len(open_j) < 2:
-                problem = f"the line would end at {puzzle.cell(j)}"
-            if problem:
-                break
-        if not problem:
-            for p in close:
-                why = pearl_problem(puzzle, trial, p)
-                if why:
-                    problem = f"the {'black' if puzzle.pearls[p] == BLACK else 'white'} pearl at {puzzle.cell(p)} {why}"
-                    break
-        out.append((shape, problem))
-    return out
+    for j in puzzle.dir_cells[i].values():
+        lines_j, open_j = loops.split(puzzle.graph, trial, j)
+        if len(lines_j) > 2:
+            return f"{puzzle.cell(j)} would get three lines"
+        if lines_j and len(lines_j) + len(open_j) < 2:
+            return f"the line would end at {puzzle.cell(j)}"
+    for p in puzzle.pearls_close[i]:
+        why = pearl_problem(puzzle, trial, p)
+        if why:
+            return f"the {'black' if puzzle.pearls[p] == BLACK else 'white'} pearl at {puzzle.cell(p)} {why}"
+    return ""
 
 
-def shape_name(shape: tuple[str, ...]) -> str:
-    if not shape:
-        return "stays empty"
-    return "runs " + " and ".join(SIDE[d] for d in shape)
+def _ways(puzzle: MasyuPuzzle, state: State):
+    return lambda i: cell_loops.ways_through(puzzle.graph, state, i, may_stay_empty=puzzle.pearls[i] == NONE)
+
+
+def _problem(puzzle: MasyuPuzzle):
+    return lambda trial, i, way: near_problem(puzzle, trial, i)
 
 
 @heuristic(id="masyu.cell-shapes", name="Every way through a cell", genre=GENRE, level=2, order=1,
@@ -274,30 +243,9 @@ def shape_name(shape: tuple[str, ...]) -> str:
            nudge="In how many ways can the loop pass {cell}?",
            catalogue="")
 def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.explain import describe_removals
-    for i in cells_near(puzzle, focus, 1):
-        edges = [v for d in DIRS if (v := puzzle.edge_var(i, d)) is not None]
-        if not any(state.cands[v] == OPEN for v in edges):
-            continue
-        shapes = cell_shapes(puzzle, state, i)
-        alive = [s for s, why in shapes if not why]
-        dead = [(s, why) for s, why in shapes if why]
-        if not dead or not alive:
-            continue
-        keep: dict[int, int] = {}
-        for d in DIRS:
-            v = puzzle.edge_var(i, d)
-            if v is None:
-                continue
-            keep[v] = 0
-            for s in alive:
-                keep[v] |= B_LINE if d in s else B_CROSS
-        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)])
-        if d:
-            refuted = "; ".join(f"if it {shape_name(s)}, {why}" for s, why in dead)
-            yield Deduction(d.removals, {"cell": puzzle.cell(i), "count": len(shapes), "refuted": refuted,
-                                         "result": describe_removals(puzzle, state, d.removals)},
-                            cells=(puzzle.cell(i),))
+    cells = [i for i in cells_near(puzzle, focus, 1) if puzzle.pearls_close[i]]
+    return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),
+                                        _problem(puzzle), self_loops=False)
 
 
 # --- level 3 ----------------------------------------------------------------------------------
@@ -342,7 +290,63 @@ def parity(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]
     return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
 
 
+@heuristic(id="masyu.small-loop", name="Every way through a cell, without a small loop", genre=GENRE,
+           level=3, order=4,
+           template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",
+           nudge="Which ways through {cell} would close the line on itself?",
+           catalogue="if there are two possible moves from a loose end and one of them causes a closed "
+                     "loop which doesn't include all dots and edges, then the other move must be taken")
+def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_near(puzzle, focus, 1))
+    return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),
+                                        _problem(puzzle), self_loops=True)
+
+
 # --- level 4 ----------------------------------------------------------------------------------
+
+ENCLOSURE_CELLS, ENCLOSURE_ENDS = 16, 6     # small enough to tie every way by hand
+ENCLOSURE = ("Crossed-out edges close off {cells} cells without lines, which the loop can only enter "
+             "from the loose ends at {ends}: they must be tied in pairs through them. Of the {ways} ways "
+             "to do that, {refuted}")
+
+
+def _unique_ok(puzzle: MasyuPuzzle, enc: cell_loops.Enclosure, ways) -> bool:
+    """Two drawings of the same pairing are interchangeable when no pearl is inside and no
+    white pearl sits at or beside a loose end (it could tell where the line turns)."""
+    if any(puzzle.pearls[v] for v in enc.cells):
+        return False
+    return not any(puzzle.pearls[j] == WHITE for a in enc.ends for j in (a, *puzzle.dir_cells[a].values()))
+
+
+def _enclosure_ways(puzzle: MasyuPuzzle, state: State, unique: bool):
+    from grader.genres.masyu import GENRE as G
+    return cell_loops.enclosure_ways(
+        puzzle, puzzle.graph, state, usable=lambda v: True, must_visit=lambda v: puzzle.pearls[v] != NONE,
+        problem=lambda trial, changed: G.local_problem(puzzle, trial, changed),
+        unique_ok=(lambda enc, ws: _unique_ok(puzzle, enc, ws)) if unique else None,
+        max_cells=ENCLOSURE_CELLS, max_ends=ENCLOSURE_ENDS)
+
+
+@heuristic(id="masyu.enclosure", name="Tie the loose ends around an enclosed area", genre=GENRE, level=4,
+           order=2, template=ENCLOSURE + "; the {alive} left agree: {result}.",
+           nudge="Which loose ends lead into the area around {ends}?",
+           catalogue="")
+def enclosure(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _enclosure_ways(puzzle, state, unique=False)
+
+
+@heuristic(id="masyu.enclosure-unique", name="An enclosed area tied in two ways", genre=GENRE, level=4,
+           order=3, uses_uniqueness=True,
+           template=ENCLOSURE + ". Ends tied as {pairs} could be drawn in more than one way through the "
+                    "empty area, which would give the puzzle a second solution; the puzzle has only one, "
+                    "so the other {alive} ways are left, and they agree: {result}.",
+           nudge="How could the loose ends at {ends} be tied without giving a second solution?",
+           catalogue="if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells AB "
+                     "and CD, where both are adjacent to two spaces and there are no dots in the "
+                     "enclosing: then the connection should be AC BD or AD BC.")
+def enclosure_unique(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _enclosure_ways(puzzle, state, unique=True)
+
 
 @heuristic(id="masyu.end-lookahead", name="Follow every way on from a loose end", genre=GENRE, level=4,
            order=1,

@@ -329,6 +329,52 @@ def only_way_across(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator
     return loops.bridges(puzzle.graph, state, puzzle.required, focus)
 
 
+def near_problem(puzzle: YajilinPuzzle, trial: State, i: int) -> str:
+    """What a way through (or shading of) cell i breaks right beside it: a neighbour the loop
+    would pass while shaded, or with three lines or a dead end; shaded cells touching; a
+    clue that sees i over or under its count."""
+    from grader.genres.yajilin import clue_problem
+    cands, g = trial.cands, puzzle.graph
+    for j in (i, *puzzle.neighbours[i]):
+        if puzzle.clues[j] is not None:
+            continue
+        lines_j, open_j = loops.split(g, trial, j)
+        if lines_j and not cands[j] & B_LOOP:
+            return f"the loop would pass the shaded {puzzle.cell(j)}"
+        if len(lines_j) > 2:
+            return f"{puzzle.cell(j)} would get three lines"
+        if (lines_j or cands[j] == B_LOOP) and len(lines_j) + len(open_j) < 2:
+            return f"the loop could not pass {puzzle.cell(j)}"
+        if j != i and cands[j] == B_SHADED and cands[i] == B_SHADED:
+            return f"the shaded cells {puzzle.cell(i)} and {puzzle.cell(j)} would touch"
+    for k in puzzle.clues_seeing[i]:
+        problem = clue_problem(puzzle, trial, k)
+        if problem:
+            return problem
+    return ""
+
+
+def cell_ways(puzzle: YajilinPuzzle, state: State, i: int) -> list[cell_loops.Way]:
+    """Every way to fill a free cell: shaded, or the loop through two of its open edges."""
+    if state.cands[i] & B_LOOP == 0:
+        return []
+    return cell_loops.ways_through(puzzle.graph, state, i, may_stay_empty=bool(state.cands[i] & B_SHADED),
+                                   visit_values=(SHADED, LOOP))
+
+
+@heuristic(id="yajilin.self-loop", name="The only way through a cell without a small loop", genre=GENRE,
+           level=3, order=4,
+           template="{cell} could be filled in {count} ways; {refuted}. Every way left agrees: {result}.",
+           nudge="Which ways of filling {cell} would close the line on itself?",
+           catalogue="if there is only one way that prevents self-loop for a special case, then apply it. "
+                     "x -?? / x| ?? / x???? => x|-?? / x| ?? / x???? (and all its rotations)")
+def self_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_to_check(puzzle, focus))
+    return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells,
+                                        lambda i: cell_ways(puzzle, state, i),
+                                        lambda trial, i, way: near_problem(puzzle, trial, i), self_loops=True)
+
+
 # --- level 4 ----------------------------------------------------------------------------------
 
 @heuristic(id="yajilin.end-lookahead", name="Follow every way on from a loose end", genre=GENRE, level=4,
@@ -442,6 +488,69 @@ def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
                                        "alive": len(finals), "result": describe_removals(puzzle, state, removals)},
                             cells=(puzzle.cell(k),), region=tuple(cells))
             return
+
+
+ENCLOSURE_CELLS, ENCLOSURE_ENDS = 16, 6     # small enough to tie every way by hand
+ENCLOSURE = ("Crossed-out edges and shaded cells close off {cells} cells without lines, which the loop "
+             "can only enter from the loose ends at {ends}: they must be tied in pairs through them, and "
+             "every cell left over is shaded. Of the {ways} ways to do that, {refuted}")
+
+
+def enclosure_problem(puzzle: YajilinPuzzle, trial: State, changed: list[int]) -> str:
+    G = _genre()
+    problem = G.local_problem(puzzle, trial, changed)
+    if problem:
+        return problem
+    n = puzzle.rows * puzzle.cols
+    return pattern_problem(puzzle, trial, [v for v in changed if v < n])
+
+
+def _enclosure_ways(puzzle: YajilinPuzzle, state: State, unique: bool):
+    g = puzzle.graph
+
+    def unique_ok(enc, ways) -> bool:
+        for w in ways:
+            for v in enc.cells:
+                if w.state.cands[v] != B_SHADED:
+                    continue
+                if puzzle.clues_seeing[v]:
+                    return False
+                if any(j not in enc.cells and puzzle.clues[j] is None and state.cands[j] != B_LOOP
+                       for j in puzzle.neighbours[v]):
+                    return False
+        return True
+
+    return cell_loops.enclosure_ways(
+        puzzle, g, state, usable=lambda v: bool(state.cands[v] & B_LOOP),
+        must_visit=lambda v: state.cands[v] == B_LOOP,
+        problem=lambda trial, changed: enclosure_problem(puzzle, trial, changed),
+        visit_values=(SHADED, LOOP), unique_ok=unique_ok if unique else None,
+        max_cells=ENCLOSURE_CELLS, max_ends=ENCLOSURE_ENDS)
+
+
+@heuristic(id="yajilin.enclosure", name="Tie the loose ends around an enclosed area", genre=GENRE, level=4,
+           order=3, template=ENCLOSURE + "; the {alive} left agree: {result}.",
+           nudge="Which loose ends lead into the area around {ends}?",
+           catalogue="for each pair of (close) loose ends (within an enclosing), try all ways of "
+                     "connecting them, use verifyboard and apply the only correct possibility")
+def enclosure(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _enclosure_ways(puzzle, state, unique=False)
+
+
+@heuristic(id="yajilin.enclosure-unique", name="An enclosed area tied in two ways", genre=GENRE, level=4,
+           order=4, uses_uniqueness=True,
+           template=ENCLOSURE + ". Ends tied as {pairs} could be drawn in more than one way, with no clue "
+                    "to tell the drawings apart, which would give the puzzle a second solution; the puzzle "
+                    "has only one, so the other {alive} ways are left, and they agree: {result}.",
+           nudge="How could the loose ends at {ends} be tied without giving a second solution?",
+           catalogue="given an enclosing with only a few reachable spaces: try all ways of connecting all "
+                     "loose ends (and placing blocked, if necessary). if there are >=two ways of tying the "
+                     "same ends, then all of them are illegal due to the requirement of having a unique "
+                     "solution! check verifyboard and take the intersection of all legal ways. do not use "
+                     "the uniqueness criterium if one or more of the possibilities involve placing blocked "
+                     "in rows/columns with numbered arrows")
+def enclosure_unique(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _enclosure_ways(puzzle, state, unique=True)
 
 
 # --- level 5 ----------------------------------------------------------------------------------

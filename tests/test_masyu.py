@@ -161,6 +161,16 @@ def test_parity():
     assert found("masyu.parity", p) == {}
 
 
+def test_small_loop():
+    # r1c2 and r2c1 are the two ends of one line; running through r1c1 would close it while the
+    # line r5c4-r5c5 is outside, so r1c1 stays empty
+    p = puzzle(EMPTY5)
+    s = marks(p, ". s . . .\ns ns . . .\nne nw . . .\n. . . . .\n. . . e w")
+    assert found("masyu.small-loop", p, s) == {"r1c1-r1c2": CROSS, "r1c1-r2c1": CROSS}
+    one = marks(p, ". s . . .\ns ns . . .\nne nw . . .\n. . . . .\n. . . . .")
+    assert found("masyu.small-loop", p, one) == {}
+
+
 # --- levels 4 and 5: found on the solve path of generated puzzles -------------------------------
 
 def path_step(hid: str, paths: list[str]):
@@ -214,6 +224,34 @@ def test_end_lookahead():
     assert found("masyu.end-lookahead", p, s) == {"r2c2-r3c2": LINE}
     assert any("r1c2-r2c2" in str(d.params["refuted"]) for d in fires("masyu.end-lookahead", p, s))
     assert found("masyu.end-lookahead", p, draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"])) == {}
+
+
+ROWS_APART = ["r1c2-r2c2", "r1c3-r2c3", "r1c4-r2c4", "r3c2-r4c2", "r3c3-r4c3", "r3c4-r4c4",
+              "r2c1-r3c1", "r2c5-r3c5"]
+FOUR_ENDS = ["r1c1-r2c1", "r3c1-r4c1", "r1c5-r2c5", "r3c5-r4c5"]
+
+
+def test_enclosure():
+    # row 1 between r1c1 and r1c5 is closed off; those two loose ends can only be tied through it
+    p = puzzle("\n".join([". . . . ."] * 4))
+    s = draw(p, lines=FOUR_ENDS, crosses=ROWS_APART)
+    assert found("masyu.enclosure", p, s) == {"r1c1-r1c2": LINE, "r1c2-r1c3": LINE, "r1c3-r1c4": LINE,
+                                              "r1c4-r1c5": LINE}
+    assert found("masyu.enclosure", p, draw(p, lines=FOUR_ENDS)) == {}
+
+
+def test_enclosure_unique():
+    # the catalogue's pattern: four loose ends r2c1, r3c1 (side by side) and r2c5, r3c5 around an
+    # empty area; tying r2c1 to r3c1 can be drawn in several ways, so the ends tie across
+    p = puzzle("\n".join([". . . . ."] * 4))
+    s = draw(p, lines=FOUR_ENDS, crosses=ROWS_APART)
+    assert found("masyu.enclosure-unique", p, s) == {
+        "r2c1-r2c2": LINE, "r2c2-r2c3": LINE, "r2c3-r2c4": LINE, "r2c4-r2c5": LINE,
+        "r3c1-r3c2": LINE, "r3c2-r3c3": LINE, "r3c3-r3c4": LINE, "r3c4-r3c5": LINE,
+        "r2c2-r3c2": CROSS, "r2c3-r3c3": CROSS, "r2c4-r3c4": CROSS}
+    # a white pearl beside a loose end could tell the drawings apart: no uniqueness argument
+    q = puzzle(". . . . .\nW . . . .\n. . . . .\n. . . . .")
+    assert found("masyu.enclosure-unique", q, draw(q, lines=FOUR_ENDS, crosses=ROWS_APART)) == {}
 
 
 # --- rules ---------------------------------------------------------------------------------------

@@ -160,6 +160,16 @@ def test_parity():
     assert found("yajilin.parity", p) == {}
 
 
+def test_self_loop():
+    # r1c2 and r2c1 are the two ends of one line; filling the corner r1c1 with the loop would
+    # close it while the line r1c4-r2c4 is outside, so r1c1 is shaded
+    p = puzzle(". . . .\n. . . .\n. . . .")
+    s = draw(p, lines=["r1c2-r2c2", "r2c2-r3c2", "r3c1-r3c2", "r2c1-r3c1", "r1c4-r2c4"])
+    assert found("yajilin.self-loop", p, s) == {"r1c1": SHADED, "r1c1-r1c2": CROSS, "r1c1-r2c1": CROSS}
+    one = draw(p, lines=["r1c2-r2c2", "r2c2-r3c2", "r3c1-r3c2", "r2c1-r3c1"])
+    assert found("yajilin.self-loop", p, one) == {}       # closing the only line is another rule's job
+
+
 # --- level 4 ----------------------------------------------------------------------------------
 
 def test_end_lookahead():
@@ -178,6 +188,34 @@ def test_clue_verify():
     got = found("yajilin.clue-verify", p)
     assert got == {"r2c4": LOOP, "r2c2-r2c3": CROSS}
     assert found("yajilin.clue-verify", puzzle("0e . . .\n. . . .")) == {}
+
+
+ROWS_APART = ["r1c2-r2c2", "r1c3-r2c3", "r1c4-r2c4", "r3c2-r4c2", "r3c3-r4c3", "r3c4-r4c4",
+              "r2c1-r3c1", "r2c5-r3c5"]
+FOUR_ENDS = ["r1c1-r2c1", "r3c1-r4c1", "r1c5-r2c5", "r3c5-r4c5"]
+
+
+def test_enclosure():
+    # row 1 between r1c1 and r1c5 is closed off; those two loose ends can only be tied through it
+    p = puzzle("\n".join([". . . . ."] * 4))
+    s = draw(p, lines=FOUR_ENDS, crosses=ROWS_APART)
+    assert found("yajilin.enclosure", p, s) == {
+        "r1c2": LOOP, "r1c3": LOOP, "r1c4": LOOP,
+        "r1c1-r1c2": LINE, "r1c2-r1c3": LINE, "r1c3-r1c4": LINE, "r1c4-r1c5": LINE}
+    assert found("yajilin.enclosure", p, draw(p, lines=FOUR_ENDS)) == {}
+
+
+def test_enclosure_unique():
+    # rows 2-3 are closed off with four loose ends r2c1, r3c1, r2c5, r3c5; tying r2c1 to r3c1
+    # (and r2c5 to r3c5) can be drawn in two ways, so by uniqueness the rows run straight across
+    p = puzzle("\n".join([". . . . ."] * 4))
+    s = draw(p, lines=FOUR_ENDS, crosses=ROWS_APART)
+    got = found("yajilin.enclosure-unique", p, s)
+    assert {k: v for k, v in got.items() if "-" in k} == {
+        "r2c1-r2c2": LINE, "r2c2-r2c3": LINE, "r2c3-r2c4": LINE, "r2c4-r2c5": LINE,
+        "r3c1-r3c2": LINE, "r3c2-r3c3": LINE, "r3c3-r3c4": LINE, "r3c4-r3c5": LINE,
+        "r2c2-r3c2": CROSS, "r2c3-r3c3": CROSS, "r2c4-r3c4": CROSS}
+    assert found("yajilin.enclosure-unique", p, draw(p, lines=FOUR_ENDS)) == {}
 
 
 # --- level 5: on the stuck state of a generated puzzle -------------------------------------------

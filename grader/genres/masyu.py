@@ -217,6 +217,16 @@ class MasyuPuzzle(GridLoop, Puzzle):
                             near.setdefault(g.edge_vars[e], set()).add(p)
         return {v: tuple(sorted(ps)) for v, ps in near.items()}
 
+    @functools.cached_property
+    def pearls_close(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the pearls at most two steps away (what a way through it can affect)."""
+        out = []
+        for i in range(self.rows * self.cols):
+            r0, c0 = divmod(i, self.cols)
+            out.append(tuple(p for p in self.pearl_cells
+                             if abs(p // self.cols - r0) + abs(p % self.cols - c0) <= 2))
+        return tuple(out)
+
     def required(self, state: State, v: int) -> bool | None:
         """Pearls must be visited; other cells may be."""
         return True if self.pearls[v] != NONE else None

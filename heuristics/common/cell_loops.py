@@ -12,7 +12,9 @@ Both know no genre: the puzzle is a `GridLoop` (grader.genres.masyu) and rules c
 from __future__ import annotations
 
 import functools
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
+
+import attrs
 
 from grader.model import State
 from grader.steps import Deduction
@@ -216,3 +218,344 @@ def case_analysis(puzzle, state: State, max_level: int, subjects) -> Iterator[De
             if d:
                 yield Deduction(d.removals, {**d.params, "subject": name}, detail=d.detail)
                 return
+
+
+# --- every way through a cell ------------------------------------------------------------------
+
+@attrs.frozen
+class Way:
+    """One way the loop can treat a vertex: the two edges it uses, or none (stays empty)."""
+    edges: tuple[int, ...]
+    put: dict[int, int] = attrs.field(eq=False)      # variable -> value
+
+    @property
+    def empty(self) -> bool:
+        return not self.edges
+
+
+def ways_through(graph: LoopGraph, state: State, v: int, may_stay_empty: bool,
+                 visit_values: tuple[int, int] | None = None) -> list[Way]:
+    """Every way the loop could pass vertex v that its decided edges allow: two edges (keeping
+    the lines already there), or none when `may_stay_empty` and no line reaches it.
+    visit_values (off, on) also sets the vertex's own variable (a Yajilin cell's shading)."""
+    lines, open_ = split(graph, state, v)
+    usable = lines + open_
+    if len(lines) >= 2:
+        return []
+    var = graph.vertex_vars[v]
+    out = []
+    if not lines and may_stay_empty:
+        put = {graph.edge_vars[e]: CROSS for e in open_}
+        if visit_values is not None and var is not None:
+            put[var] = visit_values[0]
+        out.append(Way((), put))
+    for a in range(len(usable)):
+        for b in range(a + 1, len(usable)):
+            pair = (usable[a], usable[b])
+            if any(e not in pair for e in lines):
+                continue
+            put = {graph.edge_vars[e]: (LINE if e in pair else CROSS) for e in open_}
+            if visit_values is not None and var is not None:
+                put[var] = visit_values[1]
+            out.append(Way(tuple(sorted(pair)), put))
+    return out
+
+
+def closes_small_loop(graph: LoopGraph, state: State, v: int, way: Way) -> bool:
+    """Would this way join the two ends of one line into a closed loop while other lines are
+    left outside it? Read off the pieces of line, without drawing anything."""
+    if not way.edges:
+        return False
+    p = paths(graph, state)
+    if p.pieces <= 1:
+        return False           # closing the only line is the premature-loop rule's question
+    new = [graph.other(e, v) for e in way.edges if state.cands[graph.edge_vars[e]] != B_LINE]
+    if len(new) == 2:           # v has no line yet: it joins the pieces at its two neighbours
+        x, y = new
+        return p.degree[x] == 1 and p.end_of.get(x) == y
+    if len(new) == 1:           # v is a loose end: it reaches the other end of its own line
+        return p.end_of.get(v) == new[0]
+    return False
+
+
+def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable[int],
+                      ways: Callable[[int], list[Way]], problem: Callable[[State, int, Way], str],
+                      self_loops: bool) -> Iterator[Deduction]:
+    """For each vertex, try every way through it (`ways(v)`): a way that breaks a rule nearby
+    (`problem(trial, v, way)` names it) or, with `self_loops`, closes a small loop is refuted;
+    what all the ways left agree on holds.
+    Params: {cell} {count} {refuted} (a sentence per refuted way) {result}."""
+    from grader.explain import describe_removals
+    from grader.probing import agreed_removals
+    for v in vertices:
+        options = ways(v)
+        if len(options) < 2:
+            continue
+        alive, dead = [], []
+        for way in options:
+            why = ""
+            if self_loops and closes_small_loop(graph, state, v, way):
+                why = "the line would close into a loop with other lines left outside it"
+            else:
+                cands = list(state.cands)
+                for var, val in way.put.items():
+                    cands[var] &= 1 << val
+                trial = State(tuple(cands))
+                why = "" if all(cands) else "a cell would be left with no value"
+                why = why or problem(trial, v, way)
+                if not why:
+                    alive.append(trial)
+            if why:
+                dead.append((way, why))
+        if not dead or not alive:
+            continue
+        removals = agreed_removals(state, alive)
+        if not removals:
+            continue
+        refuted = "; ".join(f"if it {way_name(graph, v, w)}, {why}" for w, why in dead)
+        yield Deduction(removals, {"cell": graph.vertex_names[v], "count": len(options), "refuted": refuted,
+                                   "result": describe_removals(puzzle, state, removals)},
+                        cells=())
+
+
+def way_name(graph: LoopGraph, v: int, way: Way) -> str:
+    if way.empty:
+        return "stays empty"
+    return "runs to " + " and ".join(graph.vertex_names[graph.other(e, v)] for e in way.edges)
+
+
+# --- enclosures: every way to tie the loose ends that lead into a closed-off area --------------
+
+@attrs.frozen
+class Enclosure:
+    """An area of vertices without lines, joined by open edges, that the loop can only enter
+    from the loose ends around it, each of which has no way on except into the area (or
+    straight to another of them). Those ends must be tied in pairs by lines through the area."""
+    cells: frozenset[int]
+    ends: tuple[int, ...]
+
+
+@attrs.frozen
+class Tying:
+    """One way to tie an enclosure's ends: the line edges, the pairs, the trial state."""
+    lines: frozenset[int]
+    pairs: frozenset[frozenset[int]]
+    state: State
+
+
+def enclosures(graph: LoopGraph, state: State, usable: Callable[[int], bool],
+               max_cells: int = 14, max_ends: int = 4) -> list[Enclosure]:
+    """The small enclosures of a state (at most `max_cells` vertices and `max_ends` ends).
+    usable(v): the loop may still pass v."""
+    p = paths(graph, state)
+    if not p.lines or p.loops:
+        return []
+    cands, ev, n = state.cands, graph.edge_vars, graph.n_vertices
+    free = [p.degree[v] == 0 and usable(v) for v in range(n)]
+    seen = [False] * n
+    out = []
+    for s in range(n):
+        if seen[s] or not free[s]:
+            continue
+        seen[s] = True
+        group, ends, k = [s], set(), 0
+        while k < len(group):
+            v = group[k]
+            k += 1
+            for e in graph.incident[v]:
+                if cands[ev[e]] != OPEN:
+                    continue
+                w = graph.other(e, v)
+                if free[w]:
+                    if not seen[w]:
+                        seen[w] = True
+                        group.append(w)
+                elif p.degree[w] == 1:
+                    ends.add(w)
+        if len(group) > max_cells or not ends or len(ends) > max_ends or len(ends) % 2:
+            continue
+        cells = frozenset(group)
+        if all(graph.other(e, a) in cells or graph.other(e, a) in ends
+               for a in ends for e in graph.incident[a] if cands[ev[e]] == OPEN):
+            out.append(Enclosure(cells, tuple(sorted(ends))))
+    return out
+
+
+def tyings(graph: LoopGraph, state: State, enc: Enclosure, must_visit: Callable[[int], bool],
+           visit_values: tuple[int, int] | None = None, budget: int = 20_000,
+           limit: int = 400) -> list[Tying] | None:
+    """Every way to tie the ends of an enclosure by lines through it (none closing a loop that
+    leaves other lines outside), each as a trial state where the area's unused vertices stay
+    empty (with visit_values, their own variable says so). None when there are too many."""
+    p = paths(graph, state)
+    cands, ev = state.cands, graph.edge_vars
+    cells, ends = enc.cells, set(enc.ends)
+    piece_count = len({p.comp[a] for a in enc.ends})
+    every_piece_here = piece_count == p.pieces
+    touched = sorted({e for v in cells | ends for e in graph.incident[v] if cands[ev[e]] == OPEN})
+    out: list[Tying] = []
+    used: set[int] = set()
+    chosen: list[int] = []
+    pairs: list[frozenset[int]] = []
+    parent = {c: c for c in {p.comp[a] for a in enc.ends}}
+    steps = [0]
+
+    def find(c: int) -> int:
+        while parent[c] != c:
+            c = parent[c]
+        return c
+
+    def tie(a: int, b: int, rest: list[int]) -> bool:
+        ra, rb = find(p.comp[a]), find(p.comp[b])
+        if ra == rb and (rest or not every_piece_here):
+            return True                       # a small closed loop: not a way
+        parent[ra] = rb
+        pairs.append(frozenset((a, b)))
+        ok = start(rest)
+        pairs.pop()
+        parent[ra] = ra
+        return ok
+
+    def walk(v: int, a: int, rest: list[int]) -> bool:
+        steps[0] += 1
+        if steps[0] > budget or len(out) > limit:
+            return False
+        for e in graph.incident[v]:
+            if cands[ev[e]] != OPEN or (chosen and e == chosen[-1]):
+                continue
+            w = graph.other(e, v)
+            if w in cells and w not in used:
+                used.add(w)
+                chosen.append(e)
+                ok = walk(w, a, rest)
+                chosen.pop()
+                used.discard(w)
+                if not ok:
+                    return False
+            elif w in rest:                  # (from a itself: two ends side by side, joined)
+                chosen.append(e)
+                ok = tie(a, w, [x for x in rest if x != w])
+                chosen.pop()
+                if not ok:
+                    return False
+        return True
+
+    def start(rest: list[int]) -> bool:
+        if not rest:
+            if any(must_visit(v) for v in cells if v not in used):
+                return True
+            out.append(_tying(graph, state, touched, set(chosen), frozenset(pairs), cells, used, visit_values))
+            return len(out) <= limit
+        a = rest[0]
+        return walk(a, a, rest[1:])
+
+    if not start(sorted(ends)):
+        return None
+    return out
+
+
+def _tying(graph: LoopGraph, state: State, touched: list[int], lines: set[int],
+           pairs: frozenset[frozenset[int]], cells: frozenset[int], used: set[int],
+           visit_values: tuple[int, int] | None) -> Tying:
+    cands = list(state.cands)
+    for e in touched:
+        cands[graph.edge_vars[e]] &= B_LINE if e in lines else B_CROSS
+    if visit_values is not None:
+        for v in cells:
+            var = graph.vertex_vars[v]
+            if var is not None:
+                cands[var] &= 1 << visit_values[1 if v in used else 0]
+    return Tying(frozenset(lines), pairs, State(tuple(cands)))
+
+
+def tying_removals(state: State, ways: list[Tying]) -> tuple[tuple[int, int], ...]:
+    from grader.probing import agreed_removals
+    return agreed_removals(state, [w.state for w in ways]) if ways else ()
+
+
+def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int], bool],
+                   must_visit: Callable[[int], bool], problem: Callable[[State, list[int]], str],
+                   visit_values: tuple[int, int] | None = None,
+                   unique_ok: Callable[[Enclosure, list[Tying]], bool] | None = None,
+                   max_cells: int = 14, max_ends: int = 4) -> Iterator[Deduction]:
+    """Tie the loose ends around each small enclosure in every possible way; check each with
+    the rules (`problem(trial, changed variables)` names what it breaks); what all the ways left agree
+    on holds. With `unique_ok` (the uniqueness variant), a pairing of the ends that can be
+    drawn in two or more ways is dropped first, since swapping the two drawings would give
+    a second solution; unique_ok says whether the area is free of clues that could tell the
+    drawings apart.
+    Params: {ends} {cells} {ways} {alive} {refuted} {result} (and {pairs} dropped as not unique)."""
+    from grader.explain import describe_removals
+    for enc in enclosures(graph, state, usable, max_cells=max_cells, max_ends=max_ends):
+        ways = tyings(graph, state, enc, must_visit, visit_values)
+        if not ways:
+            continue
+        changed = sorted({graph.edge_vars[e] for v in enc.cells | set(enc.ends) for e in graph.incident[v]}
+                         | {var for v in enc.cells if (var := graph.vertex_vars[v]) is not None})
+        alive, reasons = [], []
+        for w in ways:
+            why = "" if all(w.state.cands) else "a cell would be left with no value"
+            why = why or problem(w.state, changed)
+            if why:
+                reasons.append(why)
+            else:
+                alive.append(w)
+        if not alive:
+            continue
+        dropped: list[frozenset[frozenset[int]]] = []
+        if unique_ok is not None:
+            by_pairs: dict[frozenset[frozenset[int]], list[Tying]] = {}
+            for w in alive:
+                by_pairs.setdefault(w.pairs, []).append(w)
+            dropped = [k for k, ws in by_pairs.items() if len(ws) > 1 and unique_ok(enc, ws)]
+            if not dropped or len(dropped) == len(by_pairs):
+                continue
+            plain = tying_removals(state, alive)
+            alive = [w for w in alive if w.pairs not in dropped]
+            removals = tying_removals(state, alive)
+            if removals == plain:
+                continue              # uniqueness adds nothing: the plain technique's job
+        else:
+            removals = tying_removals(state, alive)
+        if not removals:
+            continue
+        names = graph.vertex_names
+        yield Deduction(removals, {
+            "ends": [names[a] for a in enc.ends], "cells": len(enc.cells), "ways": len(ways),
+            "alive": len(alive), "refuted": _reasons(reasons),
+            "pairs": "; ".join(" and ".join(f"{names[a]} to {names[b]}" for a, b in sorted(map(sorted, k)))
+                               for k in dropped) if dropped else "none",
+            "result": describe_removals(puzzle, state, removals)}, cells=())
+        return
+
+
+def _reasons(reasons: list[str]) -> str:
+    """'3 ways break a rule (the line would end at r2c3; ...)' in a few words."""
+    if not reasons:
+        return "none breaks a rule"
+    shown = sorted(set(reasons))[:3]
+    more = "; ..." if len(set(reasons)) > 3 else ""
+    return f"{len(reasons)} break a rule ({'; '.join(shown)}{more})"
+
+
+def cells_by_ends(graph: LoopGraph, state: State, vertices: Iterable[int]) -> list[int]:
+    """The vertices (of those given) where some way through would join the two ends of one
+    line: a loose end beside its own other end, or an empty vertex beside both ends."""
+    p = paths(graph, state)
+    if p.pieces <= 1:
+        return []
+    cands, ev = state.cands, graph.edge_vars
+    out = []
+    for v in vertices:
+        d = p.degree[v]
+        if d >= 2:
+            continue
+        nb = [graph.other(e, v) for e in graph.incident[v] if cands[ev[e]] == OPEN]
+        if d == 1:
+            if p.end_of.get(v) in nb:
+                out.append(v)
+        else:
+            ends = [w for w in nb if p.degree[w] == 1]
+            if any(p.end_of.get(x) == y for x in ends for y in ends):
+                out.append(v)
+    return out
