@@ -89,6 +89,23 @@ CASES = [
     ("nurikabe.owned-island", "4 . . . . .", None, {}),
     ("nurikabe.shape-intersection", "2 . .\n. . .\n. . .", None, {"r2c2": WALL}),
     ("nurikabe.shape-intersection", "3 . .\n. . .\n. . .", None, {}),
+    ("nurikabe.owner-shapes", "4 . . . . . 2", "4 . . + . . 2",
+     {"r1c2": ISLAND, "r1c3": ISLAND, "r1c5": WALL}),
+    ("nurikabe.owner-shapes", "4 . . . . 2 .", "4 . . . . 2 .", {}),
+    # Exactly two walls fit beside the 8, and the walls at r1c1 and r1c4 must meet through them.
+    ("nurikabe.enclosure-crossing", ". . . .\n. . . .\n. 8 . .", "# . . #\n. . . .\n. 8 . .",
+     {"r2c1": ISLAND, "r2c2": ISLAND, "r2c3": ISLAND, "r2c4": ISLAND, "r3c1": ISLAND, "r3c3": ISLAND,
+      "r3c4": ISLAND}),
+    ("nurikabe.enclosure-crossing", ". . . .\n. . . .\n. 6 . .", "# . . #\n. . . .\n. 6 . .", {}),
+    ("nurikabe.group-fillings", "2 . .\n. . .\n. . .", None, {"r2c2": WALL}),
+    ("nurikabe.group-fillings", "3 . .\n. . .\n. . .", "3 . .\n. # .\n. . .", {}),
+    # Either 3 takes the island at r2c3 in, and both ways wall r1c3 and r3c3.
+    ("nurikabe.all-ways-to-reach", ". . . . .\n3 . . . 3\n. . . . .", ". . . . .\n3 . + . 3\n. . . . .",
+     {"r1c3": WALL, "r3c3": WALL}),
+    ("nurikabe.all-ways-to-reach", ". . . . .\n3 . . . 3\n. . . . .", None, {}),
+    ("nurikabe.unnumbered-owner", ". . . . .\n3 . . . 3\n. . . . .", ". . . . .\n3 . + . 3\n. . . . .",
+     {"r1c2": WALL, "r1c3": WALL, "r1c4": WALL, "r3c2": WALL, "r3c3": WALL, "r3c4": WALL}),
+    ("nurikabe.unnumbered-owner", ". . . . .\n3 . . . 3\n. . . . .", None, {}),
 ]
 
 
@@ -99,19 +116,20 @@ def test_technique(hid, grid, marks, expected):
 
 def test_every_technique_has_a_case():
     covered = {c[0] for c in CASES if c[3]} | {"nurikabe.island-growth", "nurikabe.pool-breaker",
-                                               "nurikabe.trial-and-error", "nurikabe.deep-trial"}
+                                               "nurikabe.trial-and-error", "nurikabe.deep-trial",
+                                               "nurikabe.group-trials"}
     assert {h.id for h in REGISTRY.for_genre("nurikabe")} == covered
 
 
 def stuck_at_level_4():
-    p = load(str(CORPUS / "nurikabe-7x7-grader-2.yaml"))
+    p = load(str(CORPUS / "nurikabe-9x9-hard-6.yaml"))
     trace = Solver(p, max_level=4).solve()
     assert trace.status.value == "stuck"
     return p, trace.final, reference(p)
 
 
 @pytest.mark.parametrize("hid", ["nurikabe.island-growth", "nurikabe.trial-and-error",
-                                 "nurikabe.deep-trial"])
+                                 "nurikabe.deep-trial", "nurikabe.group-trials"])
 def test_hypotheses_find_a_sound_step_where_level_4_stops(hid):
     p, state, solution = stuck_at_level_4()
     assert assert_all_sound(REGISTRY.get(hid), p, state, solution) == 1
@@ -140,7 +158,8 @@ def test_pool_breaker_tries_each_cell_of_a_block():
 def test_hypotheses_stay_quiet_on_a_finished_island():
     p = puzzle("2 . .\n. . .\n. . 1")
     state = NURIKABE.parse_marks(p, "2 + #\n# # #\n# # 1", Source("<marks>"))
-    for hid in ("nurikabe.island-growth", "nurikabe.pool-breaker"):
+    for hid in ("nurikabe.island-growth", "nurikabe.pool-breaker", "nurikabe.group-trials",
+                "nurikabe.unnumbered-owner"):
         assert fires(hid, p, state) == []
 
 

@@ -5,6 +5,7 @@ island can still grow is its *reach* (reach.py). Walls use heuristics.common.con
 
 basics: levels 1-2; growth: reach, island articulation points, unreachable cells, starving
 (levels 3-4); walls: cut-off walls and wall articulation points; unnumbered: which number an
-unnumbered island belongs to; shapes: every way to finish an island; hypotheses: level 5.
+unnumbered island belongs to; shapes: every way to finish an island; combinations: every
+filling of a 2x2 block; hypotheses: level 5.
 """
-from . import basics, growth, walls, unnumbered, shapes, hypotheses  # noqa: F401
+from . import basics, combinations, growth, hypotheses, shapes, unnumbered, walls  # noqa: F401

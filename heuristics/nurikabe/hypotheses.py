@@ -13,7 +13,7 @@ from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
 from .common import GENRE
-from .shapes import island_shapes
+from .shapes import assume_shape, island_shapes
 
 BRANCH_STEPS = (12, 150)   # steps per branch of a hypothesis: a quick look, then a longer one
 FILL_LEVEL = 3             # hypotheses fill in with techniques up to this level
@@ -40,16 +40,9 @@ def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
 
 def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int) -> Deduction | None:
     """Assume each complete shape of island k in turn (with its border walled)."""
-    g = puzzle.graph
     assumptions = []
     for n, s in enumerate(island_shapes(puzzle, state)[k], 1):
-        border = {b for i in s for b in g.neighbours[i] if b not in s}
-        cands = list(state.cands)
-        for i in s:
-            cands[i] &= B_ISLAND
-        for b in border:
-            cands[b] &= B_WALL
-        assumed = State(tuple(cands))
+        assumed = assume_shape(puzzle, state, s)
         assumptions.append((f"way {n}", assumed, state.diff(assumed)))
     d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
     if d is not None:

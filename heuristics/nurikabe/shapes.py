@@ -202,29 +202,58 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
                      "walls)")
 def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    g = puzzle.graph
     for k, found in sorted(island_shapes(puzzle, state).items()):
-        if not found:
-            continue
-        common = functools.reduce(frozenset.__and__, found)
-        borders = [frozenset(n for i in s for n in g.neighbours[i] if n not in s) for s in found]
-        walls = functools.reduce(frozenset.__and__, borders)
-        put = {i: ISLAND for i in common if state.cands[i] == FREE}
-        put.update({i: WALL for i in walls if state.cands[i] == FREE})
-        if not put:
-            continue
-        isles = sorted(i for i, v in put.items() if v == ISLAND)
-        ws = sorted(i for i, v in put.items() if v == WALL)
-        said = []
-        if isles:
-            said.append(f"every way uses {', '.join(map(str, g.cells(isles)))}")
-        if ws:
-            said.append(f"every way is bordered by {', '.join(map(str, g.cells(ws)))}, so "
-                        f"{'it is a wall' if len(ws) == 1 else 'they are walls'}")
-        count = "is one way" if len(found) == 1 else f"are {len(found)} ways"
-        yield Deduction.build(state, put=put, premises=isl.parts[k],
-                              params={"island": isl.clue_name(k), "count": count,
-                                      "result": " and ".join(said)})
-        return
+        put = shared_by(puzzle, state, found)
+        if put:
+            yield Deduction.build(state, put=put, premises=isl.parts[k],
+                                  params={"island": isl.clue_name(k), "count": count_ways(len(found)),
+                                          "result": say_shared(puzzle, put)})
+            return
+
+
+def border(puzzle: NurikabePuzzle, shape: frozenset[int]) -> frozenset[int]:
+    """The cells around a finished island: all walls."""
+    nbrs = puzzle.graph.neighbours
+    return frozenset(n for i in shape for n in nbrs[i] if n not in shape)
+
+
+def shared_by(puzzle: NurikabePuzzle, state: State, found: list[frozenset[int]]) -> dict[int, int]:
+    """What every one of the shapes says about the undecided cells: island where they all
+    put island, wall where they are all bordered."""
+    if not found:
+        return {}
+    common = functools.reduce(frozenset.__and__, found)
+    walls = functools.reduce(frozenset.__and__, (border(puzzle, s) for s in found))
+    put = {i: ISLAND for i in common if state.cands[i] == FREE}
+    put.update({i: WALL for i in walls if state.cands[i] == FREE})
+    return put
+
+
+def say_shared(puzzle: NurikabePuzzle, put: dict[int, int]) -> str:
+    """"every way uses r1c2 and every way is bordered by r2c2, so it is a wall"."""
+    g = puzzle.graph
+    isles = sorted(i for i, v in put.items() if v == ISLAND)
+    ws = sorted(i for i, v in put.items() if v == WALL)
+    said = []
+    if isles:
+        said.append(f"every way uses {', '.join(map(str, g.cells(isles)))}")
+    if ws:
+        said.append(f"every way is bordered by {', '.join(map(str, g.cells(ws)))}, so "
+                    f"{'it is a wall' if len(ws) == 1 else 'they are walls'}")
+    return " and ".join(said)
+
+
+def count_ways(n: int) -> str:
+    return "is one way" if n == 1 else f"are {n} ways"
+
+
+def assume_shape(puzzle: NurikabePuzzle, state: State, shape: frozenset[int]) -> State:
+    """The state with the island finished as `shape` and walled in."""
+    cands = list(state.cands)
+    for i in shape:
+        cands[i] &= B_ISLAND
+    for b in border(puzzle, shape):
+        cands[b] &= B_WALL
+    return State(tuple(cands))
 
 

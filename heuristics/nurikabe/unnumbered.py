@@ -1,18 +1,23 @@
-"""Unnumbered islands: which numbers can reach each, and what follows when two islands
-beside one cell can share no number, or only one number can reach an island.
+"""Unnumbered islands: which numbers can reach each, and what follows: two islands beside one
+cell that can share no number (level 4); an island only one number can reach joins it through
+its cut cells, and in one of the ways that number can finish (level 4); an island several
+numbers can reach: every way any of them takes it in (level 5), or each number assumed in turn
+and filled in (level 5).
 """
 from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.nurikabe import FREE, ISLAND, WALL, NurikabePuzzle, islands
+from grader.genres.nurikabe import FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
 from grader.heuristic import heuristic
 from grader.model import State
+from grader.probing import branch_deduction
 from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
 from .common import GENRE, Members
 from .reach import owners, reaches
+from .shapes import count_ways, island_shapes, say_shared, shared_by
 
 
 @heuristic(id="nurikabe.unnumbered-match", name="Which number an island belongs to", genre=GENRE,
@@ -75,3 +80,118 @@ def owned_island(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
             return
 
 
+
+
+MAX_OWNERS = 4      # islands reachable by more numbers are left to trial and error
+
+
+def ways_to_take_in(puzzle: NurikabePuzzle, state: State, u: int, owner: int) -> list[frozenset[int]] | None:
+    """The ways numbered island `owner` can finish that take in unnumbered island u (None
+    when the owner has too many ways to list)."""
+    found = island_shapes(puzzle, state).get(owner)
+    if found is None:
+        return None
+    first = islands(puzzle, state).parts[u][0]
+    return [s for s in found if first in s]
+
+
+def unnumbered_name(isl: Islands, u: int) -> str:
+    return f"the island at {isl.puzzle.cell(isl.parts[u][0])}"
+
+
+@heuristic(id="nurikabe.owner-shapes", name="Every way the only number takes an island in",
+           genre=GENRE, level=4, order=7,
+           template="Only {owner} can reach {island}; there {count} for {owner} to take it in; "
+                    "{result}.",
+           nudge="In how many ways can {owner} take in {island}?",
+           catalogue="* if there is an unnumbered blank which can only be legally connected to one "
+                     "numbered tile: try all ways of connecting these and take the intersection")
+def owner_shapes(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    for u, who in sorted(owners(puzzle, state).items()):
+        if isl.clues[u] or len(who) != 1:
+            continue
+        a = next(iter(who))
+        found = ways_to_take_in(puzzle, state, u, a)
+        put = shared_by(puzzle, state, found or [])
+        if put:
+            yield Deduction.build(state, put=put, premises=isl.parts[a] + isl.parts[u], params={
+                "owner": isl.clue_name(a), "island": unnumbered_name(isl, u),
+                "count": count_ways(len(found)), "result": say_shared(puzzle, put)})
+            return
+
+
+def several_owners(puzzle: NurikabePuzzle, state: State) -> Iterator[tuple[int, list[int]]]:
+    """Unnumbered islands that 2 to MAX_OWNERS numbers can reach, fewest first."""
+    isl = islands(puzzle, state)
+    found = [(len(who), u, sorted(who)) for u, who in owners(puzzle, state).items()
+             if not isl.clues[u] and 2 <= len(who) <= MAX_OWNERS]
+    for _, u, who in sorted(found):
+        yield u, who
+
+
+@heuristic(id="nurikabe.all-ways-to-reach", name="Every way to reach an island", genre=GENRE,
+           level=5, order=70,
+           template="{island} must join {owners}; there {count} for them to take it in; {result}.",
+           nudge="List every way a number can take in {island}.",
+           catalogue="* given an unnumbered island: identify all islands being able to reach it. take "
+                     "intersection of all ways for all islands to reach the island")
+def all_ways_to_reach(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    for u, who in several_owners(puzzle, state):
+        ways: list[frozenset[int]] = []
+        for a in who:
+            found = ways_to_take_in(puzzle, state, u, a)
+            if found is None:
+                break
+            ways += found
+        else:
+            put = shared_by(puzzle, state, ways)
+            if put:
+                yield Deduction.build(state, put=put, premises=isl.parts[u], params={
+                    "island": unnumbered_name(isl, u), "owners": _either(isl, who),
+                    "count": count_ways(len(ways)), "result": say_shared(puzzle, put)})
+                return
+
+
+def _either(isl: Islands, who: list[int]) -> str:
+    names = [isl.clue_name(a) for a in who]
+    return "one of " + ", ".join(names[:-1]) + f" or {names[-1]}"
+
+
+BRANCH_STEPS = (12, 150)   # steps per branch: a quick look, then a longer one
+FILL_LEVEL = 3             # each case is filled in with techniques up to this level
+
+
+@heuristic(id="nurikabe.unnumbered-owner", name="Which number takes the island in", genre=GENRE,
+           level=5, order=83,
+           template="{island} belongs to {owners}; assuming each in turn: {outcome}.",
+           nudge="Which number does {island} belong to?",
+           catalogue="* if an unnumbered island can belong to n numbered islands: for each of the n "
+                     "islands, assume that the unnumbered island belongs to it, then solve greedily")
+def unnumbered_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    cases = []
+    for u, who in several_owners(puzzle, state):
+        assumptions = []
+        for a in who:
+            # What "u belongs to a" implies: whatever every way of a taking u in agrees on.
+            found = ways_to_take_in(puzzle, state, u, a)
+            implied = shared_by(puzzle, state, found) if found else {}
+            if found == []:
+                continue        # a cannot take u in at all: not a case
+            assumed = state
+            for i, v in implied.items():
+                assumed = assumed.restrict(i, 1 << v)
+            assumptions.append((f"{unnumbered_name(isl, u)} belongs to {isl.clue_name(a)}", assumed,
+                                state.diff(assumed)))
+        if len(assumptions) >= 2 and any(a[2] for a in assumptions):
+            cases.append((u, who, assumptions))
+    for steps in BRANCH_STEPS:
+        for u, who, assumptions in cases:
+            d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
+            if d is not None:
+                d.params.update({"island": unnumbered_name(isl, u),     # type: ignore[attr-defined]
+                                 "owners": _either(isl, who)})
+                yield d
+                return

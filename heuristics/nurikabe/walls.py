@@ -1,16 +1,19 @@
-"""The walls must form one area: cells cut off from every wall, and a wall's bottleneck
-(wall articulation points).
+"""The walls must form one area: cells cut off from every wall (level 3), a wall's bottleneck
+(wall articulation points, level 4), and walls that can only meet by crossing an enclosure
+that has room for few walls (level 4).
 """
 from __future__ import annotations
 
+import collections
 from typing import Iterator
 
-from grader.genres.nurikabe import ISLAND, WALL, NurikabePuzzle, islands
+from grader.genres.nurikabe import B_WALL, FREE, ISLAND, NO_CLUE, UNKNOWN, WALL, NurikabePuzzle, islands
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
+from heuristics.common import connectivity as cn
 
-from .common import GENRE, cells_of, verdict
+from .common import GENRE, cells_of, clue_text, verdict
 
 
 @heuristic(id="nurikabe.wall-cut-off", name="A wall that could not join the others", genre=GENRE,
@@ -41,3 +44,102 @@ def wall_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Itera
             "cell": puzzle.cell(v), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
+
+
+@heuristic(id="nurikabe.enclosure-crossing", name="Walls that must cross an enclosure", genre=GENRE,
+           level=4, order=8,
+           template="The area walled in around {island} has {size} cells and the island takes {n} "
+                    "of them, so exactly {walls} of its cells are walls; the walls at {a} and {b} "
+                    "can only meet through it, and a wall at {cells} would need more than that, "
+                    "so {verdict}.",
+           nudge="How many walls fit in the area around {island}, and which walls must cross it?",
+           catalogue="find an enclosing with one numbered cell ... generate two sets: all id's of "
+                     "walls adjacent to the left boundary, and all id's of walls adjacent to the "
+                     "right boundary ... if the intersection of the two id sets is empty, then all "
+                     "the border cells should be wall")
+def enclosure_crossing(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """An enclosure (an area of cells that may be island, walled in) with one number n holds
+    exactly n island cells; the rest of it are walls. Wall groups that cannot meet outside it
+    must meet through it. A wall at x joined to groups A and B needs a tree through x, A and B,
+    with at least (dA(x) + dB(x) + dAB - 1) / 2 cells of the enclosure (distances counted in its
+    cells); when that is more than the walls it holds, x is island."""
+    isl = islands(puzzle, state)
+    room = isl.side.possible_parts
+    near = None if focus is None else puzzle.graph.around(focus, 1)
+    for part in room.cells:
+        clues = [i for i in part if puzzle.clues[i] != NO_CLUE]
+        if len(clues) != 1 or puzzle.clues[clues[0]] == UNKNOWN:
+            continue
+        if near is not None and not any(i in near for i in part):
+            continue
+        free = [i for i in part if state.cands[i] == FREE]
+        walls = len(part) - puzzle.clues[clues[0]]
+        if not free or walls <= 0 or walls >= len(free):
+            continue
+        found = _crossing(puzzle, state, free, walls)
+        if found:
+            islands_, a, b = found
+            yield Deduction.build(state, put={i: ISLAND for i in islands_}, cells=[puzzle.cell(clues[0])],
+                                  premises=[a, b], region=part, params={
+                                      "island": clue_text(puzzle, clues[0]), "size": len(part),
+                                      "n": puzzle.clues[clues[0]], "walls": walls,
+                                      "a": puzzle.cell(a), "b": puzzle.cell(b),
+                                      "cells": cells_of(puzzle, islands_), "verdict": verdict(islands_, ISLAND)})
+            return
+
+
+def _crossing(puzzle: NurikabePuzzle, state: State, free: list[int], walls: int
+              ) -> tuple[list[int], int, int] | None:
+    """(cells that cannot be walls, a wall of group A, a wall of group B) or None."""
+    g, cands = puzzle.graph, state.cands
+    inside = set(free)
+    outside = cn.components(g, [bool(m & B_WALL) and i not in inside for i, m in enumerate(cands)])
+    groups: dict[int, int] = {}
+    for i, m in enumerate(cands):
+        if m == B_WALL:
+            groups.setdefault(outside.of[i], i)
+    if len(groups) < 2:
+        return None
+    # Each outside component is one node, free to cross; each enclosure cell costs one wall.
+    touching: dict[int, set[int]] = collections.defaultdict(set)
+    for i in free:
+        for n in g.neighbours[i]:
+            if outside.of[n] >= 0:
+                touching[outside.of[n]].add(i)
+    dist = {k: _distances(g, inside, outside.of, touching, k) for k in groups if k in touching}
+    if len(dist) < len(groups):
+        return None         # a wall group that can reach nothing: a violation, not a deduction
+    keys = sorted(dist)
+    for x, k in enumerate(keys):
+        for k2 in keys[x + 1:]:
+            da, db = dist[k], dist[k2]
+            span = db.get(("part", k), 1 << 20)
+            lost = sorted(i for i in free if (da.get(i, 1 << 20) + db.get(i, 1 << 20) + span) // 2 > walls)
+            if lost:
+                return lost, groups[k], groups[k2]
+    return None
+
+
+def _distances(g: cn.GridGraph, inside: set[int], of: tuple[int, ...], touching: dict[int, set[int]],
+               start: int) -> dict:
+    """Fewest enclosure cells on a wall path from outside component `start` to each enclosure
+    cell (counting the cell) and to each other component (key ("part", k)). 0-1 BFS."""
+    dist: dict = {("part", start): 0}
+    queue = collections.deque([(0, ("part", start))])
+    while queue:
+        d, node = queue.popleft()
+        if dist.get(node, 1 << 20) < d:
+            continue
+        if isinstance(node, tuple):
+            steps = [(i, d + 1) for i in touching.get(node[1], ())]
+        else:
+            steps = [(i, d + 1) for i in g.neighbours[node] if i in inside]
+            steps += [(("part", of[n]), d) for n in g.neighbours[node] if of[n] >= 0]
+        for nxt, nd in steps:
+            if nd < dist.get(nxt, 1 << 20):
+                dist[nxt] = nd
+                if nd == d:
+                    queue.appendleft((nd, nxt))
+                else:
+                    queue.append((nd, nxt))
+    return dist
