@@ -224,10 +224,25 @@ def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
         if lines_j and len(lines_j) + len(open_j) < 2:
             return f"the line would end at {puzzle.cell(j)}"
     for p in puzzle.pearls_close[i]:
+        if settled(puzzle, trial, p):
+            continue
         why = pearl_problem(puzzle, trial, p)
         if why:
             return f"the {'black' if puzzle.pearls[p] == BLACK else 'white'} pearl at {puzzle.cell(p)} {why}"
     return ""
+
+
+def settled(puzzle: MasyuPuzzle, state: State, p: int) -> bool:
+    """The pearl has its two lines and so does each cell beside it on the loop: whatever is
+    still open elsewhere cannot break its rule without breaking a degree rule first."""
+    cands = state.cands
+    seen = 0
+    for d, v in puzzle.dir_vars[p].items():
+        if cands[v] == B_LINE:
+            seen += 1
+            if sum(1 for w in puzzle.dir_vars[puzzle.dir_cells[p][d]].values() if cands[w] == B_LINE) != 2:
+                return False
+    return seen == 2
 
 
 def _ways(puzzle: MasyuPuzzle, state: State):

@@ -286,7 +286,6 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
     what all the ways left agree on holds.
     Params: {cell} {count} {refuted} (a sentence per refuted way) {result}."""
     from grader.explain import describe_removals
-    from grader.probing import agreed_removals
     for v in vertices:
         options = ways(v)
         if len(options) < 2:
@@ -309,13 +308,25 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
                 dead.append((way, why))
         if not dead or not alive:
             continue
-        removals = agreed_removals(state, alive)
+        removals = _agreed(state, alive, {var for way in options for var in way.put})
         if not removals:
             continue
         refuted = "; ".join(f"if it {way_name(graph, v, w)}, {why}" for w, why in dead)
         yield Deduction(removals, {"cell": graph.vertex_names[v], "count": len(options), "refuted": refuted,
                                    "result": describe_removals(puzzle, state, removals)},
                         cells=())
+
+
+def _agreed(state: State, finals: list[State], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """Candidates of `vars_` that no final state keeps (the only variables the trials set)."""
+    out = []
+    for v in sorted(vars_):
+        union = 0
+        for f in finals:
+            union |= f.cands[v]
+        if state.cands[v] & ~union:
+            out.append((v, state.cands[v] & ~union))
+    return tuple(out)
 
 
 def way_name(graph: LoopGraph, v: int, way: Way) -> str:
@@ -468,9 +479,8 @@ def _tying(graph: LoopGraph, state: State, touched: list[int], lines: set[int],
     return Tying(frozenset(lines), pairs, State(tuple(cands)))
 
 
-def tying_removals(state: State, ways: list[Tying]) -> tuple[tuple[int, int], ...]:
-    from grader.probing import agreed_removals
-    return agreed_removals(state, [w.state for w in ways]) if ways else ()
+def tying_removals(state: State, ways: list[Tying], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    return _agreed(state, [w.state for w in ways], vars_) if ways else ()
 
 
 def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int], bool],
@@ -510,13 +520,13 @@ def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int
             dropped = [k for k, ws in by_pairs.items() if len(ws) > 1 and unique_ok(enc, ws)]
             if not dropped or len(dropped) == len(by_pairs):
                 continue
-            plain = tying_removals(state, alive)
+            plain = tying_removals(state, alive, changed)
             alive = [w for w in alive if w.pairs not in dropped]
-            removals = tying_removals(state, alive)
+            removals = tying_removals(state, alive, changed)
             if removals == plain:
                 continue              # uniqueness adds nothing: the plain technique's job
         else:
-            removals = tying_removals(state, alive)
+            removals = tying_removals(state, alive, changed)
         if not removals:
             continue
         names = graph.vertex_names
