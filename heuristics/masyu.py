@@ -39,6 +39,12 @@ def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
     return sorted({p for v in focus for p in near.get(v, ()) if puzzle.pearls[p] == kind})
 
 
+def decided(state: State, put: dict[int, int]) -> bool:
+    """Every variable already has its value (a cheap test before building a deduction)."""
+    cands = state.cands
+    return all(cands[v] == 1 << val for v, val in put.items())
+
+
 # --- level 1: pearls -------------------------------------------------------------------------
 
 @heuristic(id="masyu.black-leg-blocked", name="A black pearl's blocked side", genre=GENRE, level=1, order=1,
@@ -60,6 +66,8 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
             put = {v: LINE for v in legs}
             if first is not None:
                 put[first] = CROSS
+            if decided(state, put):
+                continue
             dd = Deduction.build(state, put=put, cells=[puzzle.cell(i)],
                                  params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason,
                                          "opposite": SIDE[o],
@@ -91,6 +99,8 @@ def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
                 if v is not None:
                     put[v] = CROSS
             edge = _edge(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
+            if decided(state, put):
+                continue
             dd = Deduction.build(state, put=put, premises=[puzzle.edge_var(i, d)], cells=[puzzle.cell(i)],
                                  params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
                                          "opposite": SIDE[OPPOSITE[d]]})
@@ -114,6 +124,8 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
             put = {v: CROSS for d in axis if (v := puzzle.edge_var(i, d)) is not None}
             keep = [v for d in other if (v := puzzle.edge_var(i, d)) is not None]
             put.update({v: LINE for v in keep})
+            if decided(state, put):
+                continue
             dd = Deduction.build(state, put=put, cells=[puzzle.cell(i)],
                                  params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other],
                                          "reason": reason,

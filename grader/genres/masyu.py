@@ -14,6 +14,7 @@ Yajilin, which draws the same kind of loop.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, Iterable, Sequence
 
 import attrs
@@ -216,6 +217,32 @@ class MasyuPuzzle(GridLoop, Puzzle):
                         for e in g.incident[r * self.cols + c]:
                             near.setdefault(g.edge_vars[e], set()).add(p)
         return {v: tuple(sorted(ps)) for v, ps in near.items()}
+
+    @functools.cached_property
+    def pearl_memo(self) -> dict:
+        """Answers of pearl_problem, leg_blocker and axis_blocker (see there)."""
+        return {}
+
+    @functools.cached_property
+    def _pearl_getters(self) -> dict:
+        return {}
+
+    def pearl_inputs(self, i: int):
+        """A getter for the candidates of every edge at the cells up to three steps from cell i
+        in a straight line: all that the pearl rules at i read."""
+        got = self._pearl_getters.get(i)
+        if got is None:
+            cells = {i}
+            for d in DIRS:
+                j = i
+                for _ in range(3):
+                    j = self.next_cell(j, d)
+                    if j is None:
+                        break
+                    cells.add(j)
+            vars_ = sorted({v for c in cells for v in self.dir_vars[c].values()})
+            got = self._pearl_getters[i] = operator.itemgetter(*vars_)
+        return got
 
     @functools.cached_property
     def pearls_close(self) -> tuple[tuple[int, ...], ...]:
@@ -475,7 +502,7 @@ def lines_state(puzzle: GridLoop, grid: Grid, src: Source, marks: bool, start: S
     return State(tuple(cands))
 
 
-def pearl_problem(puzzle: MasyuPuzzle, state: State, i: int) -> str:
+def _pearl_problem(puzzle: MasyuPuzzle, state: State, i: int) -> str:
     """What a pearl's lines already get wrong, or ''."""
     lines = {d for d in DIRS if (v := puzzle.edge_var(i, d)) is not None and state.cands[v] == B_LINE}
     straight = lines in ({"n", "s"}, {"e", "w"})
@@ -514,6 +541,36 @@ def pearl_problem(puzzle: MasyuPuzzle, state: State, i: int) -> str:
 
 # --- what a pearl can still do (shared with heuristics/masyu.py) --------------------------
 
+# These three run hundreds of thousands of times in trials; each reads only the edges of the
+# cells up to three steps from the pearl in a straight line, so its answer is remembered per
+# pearl and those edges' candidates.
+
+def _memo(puzzle: MasyuPuzzle, state: State, kind: str, i: int, arg, compute) -> str:
+    key = (kind, i, arg, puzzle.pearl_inputs(i)(state.cands))
+    memo = puzzle.pearl_memo
+    out = memo.get(key)
+    if out is None:
+        if len(memo) > 400_000:
+            memo.clear()
+        out = memo[key] = compute(puzzle, state, i, arg) if arg is not None else compute(puzzle, state, i)
+    return out
+
+
+def pearl_problem(puzzle: MasyuPuzzle, state: State, i: int) -> str:
+    """What a pearl's lines already get wrong, or ''."""
+    return _memo(puzzle, state, "pearl", i, None, _pearl_problem)
+
+
+def leg_blocker(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> str:
+    """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
+    return _memo(puzzle, state, "leg", i, d, _leg_blocker)
+
+
+def axis_blocker(puzzle: MasyuPuzzle, state: State, i: int, axis: str) -> str:
+    """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
+    return _memo(puzzle, state, "axis", i, axis, _axis_blocker)
+
+
 def _line(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> bool:
     v = puzzle.edge_var(i, d)
     return v is not None and state.cands[v] == B_LINE
@@ -532,7 +589,7 @@ def can_turn(puzzle: MasyuPuzzle, state: State, j: int | None, d: str) -> bool:
     return any(not _crossed(puzzle, state, j, t) for t in TURNS[d])
 
 
-def leg_blocker(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> str:
+def _leg_blocker(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> str:
     """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
     j = puzzle.next_cell(i, d)
     k = None if j is None else puzzle.next_cell(j, d)
@@ -557,7 +614,7 @@ def leg_blocker(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> str:
     return ""
 
 
-def axis_blocker(puzzle: MasyuPuzzle, state: State, i: int, axis: str) -> str:
+def _axis_blocker(puzzle: MasyuPuzzle, state: State, i: int, axis: str) -> str:
     """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
     for d in axis:
         if puzzle.next_cell(i, d) is None:
