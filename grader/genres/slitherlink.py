@@ -113,6 +113,11 @@ class SlitherPuzzle(Puzzle):
         return tuple(out)
 
     @functools.cached_property
+    def layout(self) -> list[tuple[float, float]]:
+        """Where to draw each vertex of a general graph: computed once, drawn at every step."""
+        return spring_layout(self)
+
+    @functools.cached_property
     def graph(self) -> LoopGraph:
         if self.square:
             W = self.cols
@@ -521,7 +526,7 @@ class Slitherlink(Genre):
             s, m = canvas.cell, canvas.margin
             pos = [(m + x * s, m + y * s) for x, y in puzzle.graph.coords]
         else:
-            pos = layout(puzzle)
+            pos = puzzle.layout
             canvas = svg.Canvas(12, 12)
             s, m = canvas.cell, canvas.margin
             pos = [(m + x * s * 12, m + y * s * 12) for x, y in pos]
@@ -576,7 +581,7 @@ class Slitherlink(Genre):
         return State(tuple(B_LINE if e in chosen else B_CROSS for e in range(len(puzzle.ends))))
 
 
-def layout(puzzle: SlitherPuzzle) -> list[tuple[float, float]]:
+def spring_layout(puzzle: SlitherPuzzle) -> list[tuple[float, float]]:
     """Vertex positions in [0, 1]² for a general graph: a deterministic spring layout."""
     n = len(puzzle.vertex_terms)
     pos = [(0.5 + 0.4 * math.cos(2 * math.pi * i / n), 0.5 + 0.4 * math.sin(2 * math.pi * i / n))
