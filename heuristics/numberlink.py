@@ -14,7 +14,7 @@ from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE,
                                       WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.probing import register_probing
+from grader.probing import PROBE_TEMPLATE, probe_cell, probe_order
 from grader.steps import Deduction
 
 GENRE = "numberlink"
@@ -455,14 +455,42 @@ def alone(puzzle: NumberlinkPuzzle, ch: Chains, x: int, joined: list[int]) -> bo
     return len(roots) == len(set(roots)) and len(labels - {0}) <= 1
 
 
+def touches(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside, pair: tuple[int, int], si: int, sj: int,
+            joined: list[int], roots: list[int], labels: set[int]) -> bool:
+    """Whether joining neighbours i and j (shapes si, sj) into one line, with the pieces
+    `roots`, would bring that line beside itself away from the end numbers."""
+    i, j = pair
+    for x, shape in ((i, si), (j, sj)):
+        if puzzle.labels[x]:
+            continue
+        for d, z in puzzle.neighbour[x].items():
+            if not shape & d and not puzzle.labels[z] and (ch.root[z] in roots or ch.labels[z] in labels):
+                return True
+    for k, u in enumerate(joined):      # two cells the pair joins on, themselves side by side
+        for v in joined[k + 1:]:
+            if v in puzzle.neighbour[u].values() and u not in pair and v not in pair \
+                    and not puzzle.labels[u] and not puzzle.labels[v]:
+                return True
+    for k, r1 in enumerate(roots):
+        near = beside.get(r1)
+        if near:
+            for r2 in roots[k + 1:]:
+                for pair_ in near.get(r2, ()):
+                    if i not in pair_ and j not in pair_:
+                        return True
+    return False
+
+
 @heuristic(id="numberlink.pair-product", name="Two cells together", genre=GENRE, level=4, order=1,
            template="Of the ways to fill {a} and {b} together, only {kept} fit their neighbours and "
                     "the lines already drawn, so {a} and {b} keep only those shapes.",
            nudge="Try the shapes of {a} and {b} together.")
 def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The notes' pairwise product: combine two neighbouring undecided cells, drop the
-    combinations that break a join, mix two numbers or close a loop, keep what survives."""
+    combinations that break a join, mix two numbers, close a loop or bring a line beside
+    itself, keep what survives."""
     ch = chains(puzzle, state)
+    beside = state.derived("numberlink.beside", lambda: pieces_side_by_side(puzzle, ch))
     near = set(cells_near(puzzle, focus))
     for i, d, j in puzzle.edges:
         if i not in near and j not in near:
@@ -495,6 +523,8 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
                     roots = [ch.root[z] for z in ji + jj]
                     labels = {ch.labels[z] for z in ji + jj + label_i + label_j} - {0}
                     if len(roots) != len(set(roots)) or len(labels) > 1:
+                        continue
+                    if touches(puzzle, ch, beside, (i, j), si, sj, ji + jj, roots, labels):
                         continue
                 else:
                     if alone_i is None:
@@ -537,7 +567,7 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
 # Passes over the loose ends: (steps per branch, highest level in the fill, whether only a
 # refuted branch counts). Most ends are settled by a short chain of level-1 and level-2 steps,
 # which is cheap; the whole-board levels are used only when that finds nothing.
-HEAD_PASSES = ((40, 2, True), (30, 4, False), (150, 4, False))
+HEAD_PASSES = ((40, 2, False), (200, 2, False), (30, 4, False))
 
 
 @heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
@@ -568,4 +598,21 @@ def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
     return sorted({y for _, _, ways in heads(puzzle, state) for _, y in ways})
 
 
-trial_and_error = register_probing(GENRE, id="numberlink.trial-and-error", candidates=near_heads)
+# Passes of the cell trials: (steps per branch, highest level in the fill); as for the loose
+# ends, long fills with the local levels cost less than short ones with the whole-board levels.
+TRIAL_PASSES = ((12, 2), (200, 2), (40, 4))
+
+
+@heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
+           template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.")
+def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Try each shape of a cell beside a loose end, as the generic trial does (grader.probing),
+    with Numberlink's own passes."""
+    order = probe_order(state, near_heads(puzzle, state))
+    for steps, level in TRIAL_PASSES:
+        lower = REGISTRY.for_genre(GENRE, level)
+        for var in order:
+            found = probe_cell(puzzle, state, var, level, steps, lower)
+            if found is not None:
+                yield found
+                return

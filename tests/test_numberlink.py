@@ -97,6 +97,31 @@ def test_no_touch():
     assert fires("numberlink.no-touch", p) == []
 
 
+def test_no_touch_two_pieces_side_by_side():
+    # r2c2-r2c3 is drawn; r3c3 may not join it to r3c2, which lies beside r2c2
+    p = puzzle("1 . . 2\n. . . .\n. . . .\n1 . . 2")
+    state = NL.initial_state(p).restrict(5, WITH_SIDE[E]).restrict(6, WITH_SIDE[W])
+    fired = {(d.removals[0][0], d.params["other"]) for d in fires("numberlink.no-touch", p, state)}
+    assert (10, "r3c2 and r2c2") in fired                       # r3c3 is not ┛
+    assert (9, "r3c3 and r2c3") in fired                        # r3c2 is not ┗
+    by_cell = {v for v, _ in fired}
+    assert by_cell <= {1, 2, 9, 10}     # only cells beside the piece whose shape would join it twice
+
+
+def test_no_touch_keeps_two_halves_of_one_number_apart():
+    # both halves of the 1 are drawn: r1c2 (from r1c1) and r3c2 (from r3c3); r2c2 may join
+    # both (┃) or neither (━), never just one, which would run beside the other
+    p = puzzle("1 . .\n. . .\n. . 1")
+    state = NL.initial_state(p).restrict(0, WITH_SIDE[E]).restrict(1, WITH_SIDE[W])
+    state = state.restrict(8, WITH_SIDE[W]).restrict(7, WITH_SIDE[E])
+    fired = fires("numberlink.no-touch", p, state)
+    # r2c1 as ┗ and r2c3 as ┓ would bring r2c2 onto a half and beside the same half
+    assert {d.removals[0][0] for d in fired} == {3, 4, 5}
+    fired = [d for d in fired if d.removals[0][0] == 4]
+    removed = {k for d in fired for _, m in d.removals for k in range(11) if m >> k & 1}
+    assert {SHAPES[k] for k in removed} == {N | E, E | S, S | W, N | W}
+
+
 def test_a_line_beside_itself_breaks_the_rules():
     p = puzzle("1 . .\n. . .\n1 . .")
     touching = marks(p, "1 ━ ┓\n┏ ━ ┛\n1 . .")      # r1c2 and r2c2 are on one line, not joined
@@ -155,6 +180,30 @@ def test_pair_product_drops_combinations_that_mix_numbers():
     assert {"r1c2", "r1c3", "r2c2", "r2c3"} <= set(after)
     from grader import exact
     assert found("numberlink.pair-product", p, exact.solve(p).solutions[0]) == {}
+
+
+def test_pair_product_drops_a_u_turn():
+    # ┏ at r1c2 and ┓ at r1c3 would turn the line back beside itself at r2c2 and r2c3
+    p = puzzle("1 . . .\n. . . .\n. . . 1")
+    empty = 1
+    shape = {m: 1 << k for k, m in enumerate(SHAPES)}
+    state = NL.initial_state(p).restrict(1, shape[E | S] | empty).restrict(2, shape[S | W] | empty)
+
+    def of_the_pair(state):
+        return [decided_by([d], p, state) for d in fires("numberlink.pair-product", p, state)
+                if (str(d.params["a"]), str(d.params["b"])) == ("r1c2", "r1c3")]
+    assert of_the_pair(state) == [{"r1c2": "stays empty", "r1c3": "stays empty"}]
+    straight = NL.initial_state(p).restrict(1, shape[E | S] | empty).restrict(2, shape[E | W] | empty)
+    assert of_the_pair(straight) == []
+
+
+def test_a_cell_no_line_can_reach_breaks_the_rules():
+    p = puzzle("1 . 1\n2 . 2\n. . .", cover=True)
+    drawn = marks(p, "1 ━ 1\n2 ━ 2\n. . .")
+    for i, d in ((0, E), (2, W), (3, E), (5, W)):
+        drawn = drawn.restrict(i, WITH_SIDE[d])
+    assert NL.violations(p, drawn)[0].message == "no line can reach r3c1"
+    assert NL.violations(p, NL.initial_state(p)) == []
 
 
 def test_hypotheses_are_sound_where_easier_steps_stop():

@@ -250,14 +250,22 @@ class Numberlink(Genre):
                 out.append(Violation(f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}",
                                      (puzzle.cell(i), puzzle.cell(j))))
                 return out
+        reached: set[int] = set()
         for lab, (a, b) in puzzle.pairs.items():
             if ch.root[a] == ch.root[b]:
                 continue
             ok = usable(puzzle, state, lab, ch)
-            if b not in reach(puzzle, state, a, ok, can):
+            seen = reach(puzzle, state, a, ok, can)
+            if b not in seen:
                 out.append(Violation(f"the two {puzzle.name(lab)}s at {puzzle.cell(a)} and {puzzle.cell(b)} "
                                      "can no longer be joined", (puzzle.cell(a), puzzle.cell(b))))
                 return out
+            reached |= seen
+        if puzzle.cover:    # every cell is used, so some line must still be able to get there
+            for i in range(len(cands)):
+                if not ch.labels[i] and i not in reached:
+                    out.append(Violation(f"no line can reach {puzzle.cell(i)}", (puzzle.cell(i),)))
+                    return out
         if state.complete:
             for i, m in enumerate(cands):
                 if m != B_EMPTY and ch.label(i) == 0:
