@@ -97,6 +97,10 @@ CASES = [
      {"r2c1": ISLAND, "r2c2": ISLAND, "r2c3": ISLAND, "r2c4": ISLAND, "r3c1": ISLAND, "r3c3": ISLAND,
       "r3c4": ISLAND}),
     ("nurikabe.enclosure-crossing", ". . . .\n. . . .\n. 6 . .", "# . . #\n. . . .\n. 6 . .", {}),
+    # 4 walls in all, 2 left: the walls at r1c1 and r1c4 take both to meet along the top row.
+    ("nurikabe.wall-budget", ". . . .\n. . . .\n. 12 . .\n. . . .", "# . . #\n. . . .\n. 12 . .\n. . . .",
+     {f"r{r}c{c}": ISLAND for r in (2, 3, 4) for c in (1, 2, 3, 4) if (r, c) != (3, 2)}),
+    ("nurikabe.wall-budget", ". . . .\n. . . .\n. 8 . .\n. . . .", "# . . #\n. . . .\n. 8 . .\n. . . .", {}),
     ("nurikabe.group-fillings", "2 . .\n. . .\n. . .", None, {"r2c2": WALL}),
     ("nurikabe.group-fillings", "3 . .\n. . .\n. . .", "3 . .\n. # .\n. . .", {}),
     # Either 3 takes the island at r2c3 in, and both ways wall r1c3 and r3c3.

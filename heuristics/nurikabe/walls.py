@@ -1,6 +1,6 @@
 """The walls must form one area: cells cut off from every wall (level 3), a wall's bottleneck
 (wall articulation points, level 4), and walls that can only meet by crossing an enclosure
-that has room for few walls (level 4).
+that has room for few walls, or with the walls still to place (level 4).
 """
 from __future__ import annotations
 
@@ -143,3 +143,64 @@ def _distances(g: cn.GridGraph, inside: set[int], of: tuple[int, ...], touching:
                 else:
                     queue.append((nd, nxt))
     return dist
+
+
+MAX_WALL_PARTS = 16     # more separate walls than this: the budget is far from tight
+
+
+@heuristic(id="nurikabe.wall-budget", name="Too few walls left to connect", genre=GENRE, level=4,
+           order=9,
+           template="The solution has {total} walls and {left} are still to place; the walls at "
+                    "{a} and {b} need at least {span} of them to meet, so {reason}.",
+           nudge="Count the walls still to place: how can the walls at {a} and {b} meet with so few?",
+           catalogue="* (unformalized) advanced reasoning on walls: check if a blank prevents a "
+                     "wall spanning tree (based on the number of allowed walls)")
+def wall_budget(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Every new wall on a path joining two wall groups counts against the walls left, so
+    (1) a wall at x needs a tree through x and both groups, of at least
+    (dA(x) + dB(x) + dAB - 1) / 2 new walls; more than are left makes x island, and (2) a cell
+    every short enough path passes is a wall."""
+    total = puzzle.wall_total
+    if total is None:
+        return
+    g, cands = puzzle.graph, state.cands
+    walls = islands(puzzle, state).walls
+    parts = walls.decided_parts
+    left = total - len(walls.decided_cells)
+    if not 2 <= len(parts) <= MAX_WALL_PARTS or left <= 0:
+        return
+    inside = {i for i, m in enumerate(cands) if m == FREE}
+    touching: dict[int, set[int]] = collections.defaultdict(set)
+    for i in inside:
+        for n in g.neighbours[i]:
+            if parts.of[n] >= 0:
+                touching[parts.of[n]].add(i)
+    dist = [_distances(g, inside, parts.of, touching, k) for k in range(len(parts))]
+    far = 1 << 20
+    for a in range(len(parts)):
+        for b in range(a + 1, len(parts)):
+            da, db = dist[a], dist[b]
+            span = da.get(("part", b), far)
+            if span > left:
+                return          # a contradiction, not a deduction
+            lost = sorted(i for i in inside if (da.get(i, far) + db.get(i, far) + span) // 2 > left)
+            reason = f"a wall at {', '.join(map(str, cells_of(puzzle, lost)))} would need more, so " \
+                     f"{verdict(lost, ISLAND)}"
+            put = {i: ISLAND for i in lost}
+            if not put:
+                corridor = [da.get(i, far) + db.get(i, far) - 1 <= left for i in range(g.size)]
+                for c, cells in enumerate(parts.cells):     # other walls are free to pass
+                    if da.get(("part", c), far) + db.get(("part", c), far) <= left:
+                        for i in cells:
+                            corridor[i] = True
+                cuts = cn.articulation_cuts(g, corridor, [parts.of[i] in (a, b) for i in range(g.size)],
+                                            parts.cells[a][0])
+                must = sorted(v for v in cuts if cands[v] == FREE)
+                reason = f"every way that short passes {', '.join(map(str, cells_of(puzzle, must)))}, so " \
+                         f"{verdict(must, WALL)}"
+                put = {i: WALL for i in must}
+            if put:
+                yield Deduction.build(state, put=put, premises=parts.cells[a] + parts.cells[b], params={
+                    "total": total, "left": left, "a": puzzle.cell(parts.cells[a][0]),
+                    "b": puzzle.cell(parts.cells[b][0]), "span": span, "reason": reason})
+                return
