@@ -386,6 +386,21 @@ def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Ded
     return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)
 
 
+@heuristic(id="masyu.pearl-lookahead", name="Follow each way through a pearl", genre=GENRE, level=4, order=4,
+           template="The loop can pass the pearl at {subject} in {count} ways; following each while the "
+                    "line is forced: {refuted}. Every way left agrees: {result}.",
+           nudge="Try each way through the pearl at {subject} and follow the line.",
+           catalogue="")
+def pearl_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.genres.masyu import GENRE as G
+
+    def subjects():
+        yield from _white_options(puzzle, state)
+        yield from _black_options(puzzle, state)
+    return cell_loops.forced_lookahead(puzzle, puzzle.graph, state, subjects(),
+                                       lambda trial, changed: G.local_problem(puzzle, trial, changed))
+
+
 # --- level 5 ----------------------------------------------------------------------------------
 
 CASES = "Trial at {subject}: {outcome}."

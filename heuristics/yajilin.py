@@ -553,6 +553,24 @@ def enclosure_unique(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterato
     return _enclosure_ways(puzzle, state, unique=True)
 
 
+@heuristic(id="yajilin.cell-lookahead", name="Follow each way to fill a cell", genre=GENRE, level=4, order=5,
+           template="{subject} can be filled in {count} ways; following each while the line is forced: "
+                    "{refuted}. Every way left agrees: {result}.",
+           nudge="Try each way to fill {subject} and follow the line.",
+           catalogue="")
+def cell_lookahead(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = puzzle.graph
+
+    def subjects():
+        for i in puzzle.free_cells:
+            ways = cell_ways(puzzle, state, i)
+            if 2 <= len(ways) <= 3:
+                yield puzzle.cell(i), [(f"{puzzle.cell(i)} {cell_loops.way_name(g, i, w)}"
+                                        if w.edges else f"{puzzle.cell(i)} is shaded", w.put) for w in ways]
+    return cell_loops.forced_lookahead(puzzle, g, state, subjects(),
+                                       lambda trial, changed: enclosure_problem(puzzle, trial, changed))
+
+
 # --- level 5 ----------------------------------------------------------------------------------
 
 CASES = "Trial at {subject}: {outcome}."

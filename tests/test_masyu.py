@@ -226,6 +226,17 @@ def test_end_lookahead():
     assert found("masyu.end-lookahead", p, draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"])) == {}
 
 
+def test_pearl_lookahead():
+    # running up and down through the white pearl at r2c2, the line is forced round r1c1, r2c1
+    # (r1c2-r1c3 and r3c1-r4c1 are crossed out) and back into r3c2: a small loop, with the line
+    # r4c3-r4c4 outside it. So the line runs across the pearl
+    p = puzzle(". . . .\n. W . .\n. . . .\n. . . .")
+    s = draw(p, lines=["r4c3-r4c4"], crosses=["r1c2-r1c3", "r3c1-r4c1"])
+    assert found("masyu.pearl-lookahead", p, s) == {
+        "r2c1-r2c2": LINE, "r2c2-r2c3": LINE, "r1c2-r2c2": CROSS, "r2c2-r3c2": CROSS}
+    assert found("masyu.pearl-lookahead", p, draw(p, lines=["r4c3-r4c4"])) == {}
+
+
 ROWS_APART = ["r1c2-r2c2", "r1c3-r2c3", "r1c4-r2c4", "r3c2-r4c2", "r3c3-r4c3", "r3c4-r4c4",
               "r2c1-r3c1", "r2c5-r3c5"]
 FOUR_ENDS = ["r1c1-r2c1", "r3c1-r4c1", "r1c5-r2c5", "r3c5-r4c5"]

@@ -190,6 +190,16 @@ def test_clue_verify():
     assert found("yajilin.clue-verify", puzzle("0e . . .\n. . . .")) == {}
 
 
+def test_cell_lookahead():
+    # if the loop at r1c2 ran west and south, the line would be forced round r1c1, r2c1 and into
+    # r2c2 (r2c1-r3c1 is crossed out): a small loop, with the line r4c3-r4c4 outside it. Both
+    # other ways run east
+    p = puzzle("\n".join([". . . ."] * 4))
+    s = draw(p, loop=["r1c2"], lines=["r4c3-r4c4"], crosses=["r2c1-r3c1"])
+    assert found("yajilin.cell-lookahead", p, s) == {"r1c2-r1c3": LINE}
+    assert found("yajilin.cell-lookahead", p, draw(p, loop=["r1c2", "r4c3", "r4c4"], lines=["r4c3-r4c4"])) == {}
+
+
 ROWS_APART = ["r1c2-r2c2", "r1c3-r2c3", "r1c4-r2c4", "r3c2-r4c2", "r3c3-r4c3", "r3c4-r4c4",
               "r2c1-r3c1", "r2c5-r3c5"]
 FOUR_ENDS = ["r1c1-r2c1", "r3c1-r4c1", "r1c5-r2c5", "r3c5-r4c5"]

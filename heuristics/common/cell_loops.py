@@ -569,3 +569,44 @@ def cells_by_ends(graph: LoopGraph, state: State, vertices: Iterable[int]) -> li
             if any(p.end_of.get(x) == y for x in ends for y in ends):
                 out.append(v)
     return out
+
+
+# --- level 4: every way to do something, each followed while forced --------------------------
+
+def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
+                     check: Callable[[State, list[int]], str]) -> Iterator[Deduction]:
+    """For each subject (name, [(label, {var: value})] covering every possibility), draw each
+    option, extend its new lines while each has only one way on (`follow`), and check the
+    rules near what changed (`check(trial, changed)` names a broken one). What every option
+    left agrees on holds. No filling with other techniques: only forced line moves.
+    Params: {subject} {count} {refuted} {result}."""
+    from grader.explain import describe_removals
+    for name, options in subjects:
+        if len(options) < 2:
+            continue
+        alive, dead, touched = [], [], set()
+        for label, put in options:
+            cands = list(state.cands)
+            for var, val in put.items():
+                cands[var] &= 1 << val
+            trial, changed = State(tuple(cands)), list(put)
+            why = "" if all(cands) else "a cell would be left with no value"
+            if not why:
+                for var, val in put.items():
+                    if val == LINE and var in graph.edge_of_var:
+                        trial, more = follow(graph, trial, var)
+                        changed.extend(more)
+                why = check(trial, changed)
+            touched.update(changed)
+            if why:
+                dead.append(f"if {label}, {why}")
+            else:
+                alive.append(trial)
+        if not alive:
+            continue
+        removals = _agreed(state, alive, touched)
+        if removals:
+            yield Deduction(removals, {"subject": name, "count": len(options),
+                                       "refuted": "; ".join(dead) if dead else "none breaks a rule at once",
+                                       "result": describe_removals(puzzle, state, removals)})
+            return
