@@ -5,8 +5,8 @@ this module adds what rooms and their numbers allow.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from math import comb
-from typing import Iterable, Iterator, Sequence
 
 from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_runs
 from grader.heuristic import heuristic
@@ -90,7 +90,7 @@ class TooMany(Exception):
 
 
 def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
-                 limit: int, strips: bool = False) -> list[dict[int, int]] | None:
+                 limit: int, strips: bool = False, connected: bool = False) -> list[dict[int, int]] | None:
     """Every way to complete numbered rooms together that breaks no local rule (shaded cells
     touching, a white cell walled in on all sides), each as {cell: value} for the cells it
     decides: the rooms' cells, the neighbours a shaded cell whitens, and the single way out of
@@ -123,7 +123,8 @@ def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[i
         if need == 0:
             if p + 1 == len(parts):
                 option = consequences(puzzle, cands, room_free, sorted(picked))
-                if option is not None and not (strips and crosses_two_borders(puzzle, cands, option)):
+                if option is not None and not (strips and crosses_two_borders(puzzle, cands, option)) \
+                        and not (connected and splits_white(puzzle, cands, option)):
                     out.append(option)
                     if len(out) > limit:
                         raise TooMany
@@ -173,6 +174,13 @@ def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: di
     new = frozenset(i for i, v in option.items() if v == WHITE and cands[i] == FREE)
     lines = {k for i in new for k in puzzle.lines_of(i)}
     return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k, new))
+
+
+def splits_white(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
+    """The option's shaded cells cut the white cells (known or decided by the option) apart."""
+    shaded = [i for i, v in option.items() if v == SHADED and cands[i] == FREE]
+    white = [i for i, v in option.items() if v == WHITE and cands[i] == FREE]
+    return bool(shaded) and shading.whites_cut(puzzle.neighbours, cands, shaded, white)
 
 
 def agreed(state: State, options: Sequence[dict[int, int]]) -> dict[int, int]:
@@ -312,6 +320,17 @@ def single_exit(puzzle, state, focus=None):
     return shading.single_exit(puzzle, state, focus)
 
 
+@heuristic(id="heyawake.pocket", name="A shaded cell here would wall in white cells", genre=GENRE,
+           level=2, order=3,
+           template="Shading {cell} would shut {pocket} in, away from the white cell {outside}, so "
+                    "{cell} is white.",
+           nudge="What would shading {cell} do to the cells around it?",
+           catalogue="")
+def pocket(puzzle, state, focus=None):
+    """The nearby case of the level-4 articulation point: a corner or a pocket of a few cells."""
+    return shading.pocket_white(puzzle, state, focus)
+
+
 # --- level 3 ------------------------------------------------------------------------------
 
 @heuristic(id="heyawake.room-combinations", name="Every way to fill a room", genre=GENRE, level=3,
@@ -363,7 +382,7 @@ def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
             options = state.derived(("heyawake.room-strips", k), lambda: room_options(
-                puzzle, state.cands, [k], ROOM_LIMIT, strips=True))
+                puzzle, state.cands, [k], ROOM_LIMIT, strips=True, connected=True))
             d = room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
             if d:
                 yield d
@@ -386,6 +405,113 @@ def articulation(puzzle, state, focus=None):
            nudge="Can every open cell still reach {white}?")
 def cut_off(puzzle, state, focus=None):
     return shading.cut_off(puzzle, state, focus)
+
+
+# How far a what-if looks: rounds of easy consequences (all cells one round settles, then the
+# next). Level 3 looks a little way and at the rules nearby (touching, rooms, strips, a white
+# cell walled in); level 4 a little further and at the white area as a whole.
+NEARBY_ROUNDS = 3
+WHAT_IF_ROUNDS = 5
+
+
+@heuristic(id="heyawake.nearby-what-if", name="A short what-if nearby", genre=GENRE,
+           level=3, order=9,
+           template="If {cell} {assumed}, {steps} easy steps would break a rule ({reason}), so "
+                    "{cell} {result}.",
+           nudge="What would {cell} settle around it, if it were decided?",
+           catalogue="")
+def nearby_what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return look_ahead(puzzle, state, focus, NEARBY_ROUNDS, connectivity=False)
+
+
+@heuristic(id="heyawake.what-if", name="A short what-if, minding the white area", genre=GENRE,
+           level=4, order=9,
+           template="If {cell} {assumed}, {steps} easy steps would break a rule ({reason}), so "
+                    "{cell} {result}.",
+           nudge="What would follow if {cell} were decided?",
+           catalogue="")
+def what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return look_ahead(puzzle, state, focus, WHAT_IF_ROUNDS, connectivity=True)
+
+
+def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
+               connectivity: bool) -> Iterator[Deduction]:
+    near = None
+    if focus is not None:
+        near = sorted(shading.around(puzzle, shading.around(puzzle, focus)))
+    return shading.short_what_if(puzzle, state, GENRE, lambda cands, i, value: quick_refutes(
+        puzzle, cands, i, value, rounds, connectivity), candidates=near)
+
+
+def quick_refutes(puzzle: HeyawakePuzzle, cands: Sequence[int], i: int, value: int, rounds: int,
+                  connectivity: bool) -> bool:
+    """Whether giving cell i `value` breaks a rule within a few rounds of the easy rules
+    (shaded cells never touch, room counts, strips, a white cell's only way out), and with
+    `connectivity`, whether the white cells are then cut apart."""
+    c = list(cands)
+    c[i] = 1 << value
+    nbrs = puzzle.neighbours
+    changed = {i}
+    newly_shaded = [i] if value == SHADED else []
+    new: dict[int, int] = {}
+
+    def put(j: int, v: int) -> None:
+        if not c[j] & (1 << v) or new.get(j, v) != v:
+            raise shading.Broken
+        if c[j] == FREE:
+            new[j] = v
+
+    try:
+        for _ in range(rounds):
+            new.clear()
+            rooms, lines, whites = set(), set(), set()
+            for f in changed:
+                rooms.add(puzzle.room_of[f])
+                if c[f] == B_SHADED:
+                    for n in nbrs[f]:
+                        put(n, WHITE)
+                else:
+                    lines.update(puzzle.lines_of(f))
+                    whites.add(f)
+                for n in nbrs[f]:
+                    if c[n] == B_WHITE:
+                        whites.add(n)
+            for k in rooms:
+                n = puzzle.clues[k]
+                if n < 0:
+                    continue
+                shaded, free = room_counts(puzzle, c, k)
+                if shaded > n or shaded + len(free) < n:
+                    raise shading.Broken
+                if free and shaded == n:
+                    for j in free:
+                        put(j, WHITE)
+                elif free and shaded + len(free) == n:
+                    for j in free:
+                        put(j, SHADED)
+            for k in lines:
+                for first, last, crossed in white_runs(puzzle, c, k):
+                    if crossed >= 2:
+                        raise shading.Broken
+                for j, _, _ in strip_makers(puzzle, c, k):
+                    put(j, SHADED)
+            for w in whites:
+                exits = [n for n in nbrs[w] if c[n] != B_SHADED]
+                if not exits:
+                    raise shading.Broken
+                if len(exits) == 1 and c[exits[0]] == FREE:
+                    put(exits[0], WHITE)
+            if not new:
+                break
+            for j, v in new.items():
+                c[j] = 1 << v
+                if v == SHADED:
+                    newly_shaded.append(j)
+            changed = set(new)
+        return connectivity and bool(newly_shaded) and shading.whites_cut(nbrs, cands, newly_shaded, lambda: [
+            j for j in range(len(c)) if c[j] == B_WHITE and cands[j] == FREE])
+    except shading.Broken:
+        return True
 
 
 # --- level 5 ------------------------------------------------------------------------------

@@ -11,9 +11,21 @@ from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
 from grader.heuristic import REGISTRY
+from grader.model import Cell
 from grader.steps import Status
-from tests.support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                           random_partial, reference)
+from heuristics.common import shading
+from heuristics.common.shading import B_SHADED, B_WHITE, FREE
+from tests.support import (
+    CORPUS,
+    assert_all_sound,
+    assert_sound_path,
+    decided_by,
+    fires,
+    janko,
+    native,
+    random_partial,
+    reference,
+)
 
 G = get("heyawake")
 EXAMPLE_URL = "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"
@@ -27,7 +39,7 @@ EXAMPLE_SOLUTION = """\
 
 
 def puzzle(rooms: str, grid: str):
-    block = lambda s: "".join(f"  {line.strip()}\n" for line in s.strip().splitlines())  # noqa: E731
+    block = lambda s: "".join(f"  {line.strip()}\n" for line in s.strip().splitlines())
     return native(f"genre: heyawake\nrooms: |\n{block(rooms)}grid: |\n{block(grid)}")
 
 
@@ -229,9 +241,69 @@ def test_room_strips():
 . . . . . . . .""")
     assert not fires("heyawake.room-combinations", p, state)
     found = fires("heyawake.room-strips", p, state)
-    assert found[0].params["ways"] == 19
-    assert decided_by(found[:1], p, state) == {"r7c5": "is white"}
+    # 19 ways keep shaded cells apart and leave no strip; 8 of them cut the white area
+    assert found[0].params["ways"] == 11
+    assert decided_by(found[:1], p, state) == {"r7c1": "is white", "r7c5": "is white", "r8c4": "is white"}
     assert not fires("heyawake.room-strips", ROOM_1)
+
+
+def test_pocket_a_corner_cell_walled_in():
+    s = marks(OPEN_3X3, ". # .\n. . .\n. . .")
+    found = fires("heyawake.pocket", OPEN_3X3, s)
+    assert decided_by(found, OPEN_3X3, s) == {"r2c1": "is white", "r2c3": "is white"}
+    assert found[0].params["pocket"] == [Cell(0, 0)]
+    assert not fires("heyawake.pocket", OPEN_3X3)
+    assert not fires("heyawake.pocket", OPEN_3X3, marks(OPEN_3X3, ". . .\n. # .\n. . ."))
+
+
+def first_position(name: str, hid: str):
+    """A generated puzzle at the state where the solve loop first uses `hid`, and that step."""
+    p = load(str(CORPUS / "heyawake" / name))
+    for step, before, _ in Solver(p).solve().states():
+        if step.heuristic.id == hid:
+            return p, before, step
+    raise AssertionError(f"{name} never uses {hid}")
+
+
+def test_nearby_what_if():
+    p, state, _ = first_position("heyawake-8x8-11-1.yaml", "heyawake.nearby-what-if")
+    found = fires("heyawake.nearby-what-if", p, state)
+    assert decided_by(found[:1], p, state) == {"r1c8": "is white"}
+    assert found[0].params["assumed"] == "is shaded" and "two room borders" in found[0].params["reason"]
+    branch, = found[0].detail
+    assert branch.refuted and len(branch.trace.steps) == found[0].params["steps"] == 4
+    assert all(s.level <= 2 for s in branch.trace.steps)
+    assert not fires("heyawake.nearby-what-if", OPEN_3X3)
+
+
+def test_what_if_minds_the_white_area():
+    p, state, _ = first_position("heyawake-8x8-11-1.yaml", "heyawake.what-if")
+    assert not fires("heyawake.nearby-what-if", p, state)
+    found = fires("heyawake.what-if", p, state)
+    assert decided_by(found[:1], p, state) == {"r3c4": "is white"}
+    assert "can no longer connect" in found[0].params["reason"]
+    assert not fires("heyawake.what-if", OPEN_3X3)
+
+
+def test_whites_cut_agrees_with_a_full_search():
+    rng = random.Random(11)
+    p = puzzle("\n".join(["a a a a a a"] * 6), "\n".join([". . . . . ."] * 6))
+    nbrs = p.neighbours
+    for _ in range(300):
+        cands = [FREE] * 36
+        for i in rng.sample(range(36), 14):
+            if all(cands[j] != B_SHADED for j in nbrs[i]):
+                cands[i] = B_SHADED
+        for i in rng.sample(range(36), 6):
+            if cands[i] == FREE:
+                cands[i] = B_WHITE
+        if shading.whites_apart(nbrs, cands):
+            continue
+        new = [i for i in range(36) if cands[i] == FREE and rng.random() < 0.3
+               and all(cands[j] != B_SHADED for j in nbrs[i])]
+        new = [i for k, i in enumerate(new) if not any(j in new[:k] for j in nbrs[i])]
+        after = [B_SHADED if i in new else m for i, m in enumerate(cands)]
+        assert shading.whites_cut(nbrs, cands, new) == shading.whites_apart(nbrs, after)
 
 
 def level5_position(name: str):
@@ -244,15 +316,14 @@ def level5_position(name: str):
 
 
 def test_room_hypotheses_and_trial():
-    p, state = level5_position("heyawake-6x6-1-3.yaml")
+    p, state = level5_position("heyawake-10x10-21-2.yaml")
     solution = G.solution_state(p)
     for hid in ("heyawake.room-hypotheses", "heyawake.trial-and-error"):
         found = fires(hid, p, state)
         assert found, hid
         assert all(not mask & solution.cands[v] for d in found for v, mask in d.removals)
-    assert fires("heyawake.room-hypotheses", p, state)[0].params["cases"] == 4
-    p, state = level5_position("heyawake-6x6-1-2.yaml")
-    assert not fires("heyawake.room-hypotheses", p, state)
+    assert fires("heyawake.room-hypotheses", p, state)[0].params["cases"] == 5
+    assert not fires("heyawake.room-hypotheses", puzzle("a a\na a", ". .\n. ."))
     assert not fires("heyawake.trial-and-error", puzzle("a a\na a", ". .\n. ."))
 
 
@@ -269,7 +340,9 @@ def test_big_room_hypotheses():
 + . . . . . . .""")
     found = fires("heyawake.big-room-hypotheses", p, state)
     assert found[0].params["cases"] == 24
-    assert decided_by(found, p, state) == {c: "is white" for c in ("r5c5", "r6c7", "r7c7", "r7c8", "r8c7", "r8c8")}
+    assert decided_by(found, p, state) == {c: "is white" for c in ("r1c3", "r3c5", "r4c2", "r4c3", "r5c2")}
+    solution = G.solution_state(p)
+    assert all(not mask & solution.cands[v] for v, mask in found[0].removals)
     assert not fires("heyawake.big-room-hypotheses", ROOM_1)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Sequence
 
+import attrs
+
 from grader.explain import phrase_list
 from grader.model import State, Violation
 from grader.steps import Deduction
@@ -143,3 +145,145 @@ def cut_off(puzzle, state: State, focus=None) -> Iterator[Deduction]:
         yield Deduction.build(state, put={i: SHADED for i in stranded},
                               params={"cells": [puzzle.cell(i) for i in stranded],
                                       "white": puzzle.cell(side.decided_cells[0])})
+
+
+def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[Deduction]:
+    """An undecided cell whose shading would wall in a few white cells (at most `most`, a
+    pocket a reader sees at a glance): shading it whitens its neighbours, and one of them
+    would be shut in a pocket away from other white cells. Params: cell, pocket, outside."""
+    cands = state.cands
+    nbrs = puzzle.neighbours
+    cells = range(len(cands)) if focus is None else sorted(around(puzzle, around(puzzle, focus)))
+    for i in cells:
+        if cands[i] != FREE:
+            continue
+        open_nbrs = [n for n in nbrs[i] if cands[n] != B_SHADED]
+        if len(open_nbrs) < 2 and not any(m == B_WHITE for m in cands):
+            continue
+        for n in open_nbrs:
+            pocket = small_area(nbrs, cands, n, i, most)
+            if pocket is None:
+                continue
+            outside = next((m for m in open_nbrs if m not in pocket), None)
+            if outside is None:
+                outside = next((j for j, m in enumerate(cands) if m == B_WHITE and j not in pocket), None)
+            if outside is None:
+                continue
+            yield Deduction.build(state, put={i: WHITE}, region=sorted(pocket),
+                                  params={"cell": puzzle.cell(i),
+                                          "pocket": [puzzle.cell(j) for j in sorted(pocket)],
+                                          "outside": puzzle.cell(outside)})
+            break
+
+
+def small_area(nbrs, cands: Sequence[int], start: int, without: int, most: int) -> set[int] | None:
+    """The cells not shaded that `start` reaches without passing `without`, when there are at
+    most `most` of them; else None."""
+    seen = {start}
+    stack = [start]
+    while stack:
+        v = stack.pop()
+        for u in nbrs[v]:
+            if u != without and u not in seen and cands[u] != B_SHADED:
+                seen.add(u)
+                if len(seen) > most:
+                    return None
+                stack.append(u)
+    return seen
+
+
+# --- short what-ifs (level 4) ---------------------------------------------------------------
+
+class Broken(Exception):
+    """A quick look ahead broke a rule."""
+
+
+def short_what_if(puzzle, state: State, genre: str, refutes, candidates: Iterable[int] | None = None,
+                  steps: int = 40) -> Iterator[Deduction]:
+    """A cell whose one value breaks a rule after a short chain of easy steps takes the other
+    value: the chain a reader follows in their head, not a trial. Only refutations count,
+    never what two branches agree on (that is level 5). `refutes(cands, i, value)` is the
+    genre's quick screen; a cell it flags is then followed by the easy (level 1-2) techniques
+    themselves, so the step shows its chain, and only a chain that really breaks a rule counts.
+    Params: cell, assumed, result, steps, reason."""
+    from grader.engine import Budget, Solver
+    from grader.genres import get
+    from grader.heuristic import REGISTRY
+    from grader.probing import Branch
+    from grader.steps import Status
+    g = get(genre)
+    cands = state.cands
+    order = [i for i in (range(len(cands)) if candidates is None else candidates) if cands[i] == FREE]
+    for i in order:
+        for value, other in ((SHADED, WHITE), (WHITE, SHADED)):
+            if not refutes(cands, i, value):
+                continue
+            trace = Solver(puzzle, heuristics=REGISTRY.for_genre(genre, 2),
+                           budget=Budget(max_steps=steps, max_seconds=5.0)
+                           ).solve(state.restrict(i, 1 << value), focus=frozenset((i,)),
+                                   until=lambda s: bool(g.violations(puzzle, s)))
+            if trace.status is not Status.CONTRADICTION:
+                broken = g.violations(puzzle, trace.final)
+                if not broken:
+                    continue
+                trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=broken[0].message)
+            yield Deduction.build(state, put={i: other}, detail=(Branch(f"{puzzle.cell(i)} {g.value_phrases[value][0]}", trace),),
+                                  params={"cell": puzzle.cell(i), "assumed": g.value_phrases[value][0],
+                                          "result": g.value_phrases[other][0],
+                                          "steps": len(trace.steps), "reason": trace.reason})
+            return
+
+
+def whites_cut(nbrs, cands: Sequence[int], shaded: Iterable[int], white=()) -> bool:
+    """Whether shading the cells `shaded` (none touching another) cuts the white cells (and
+    `white`, taken as white) apart, in a state where they were still joined. As shaded cells
+    never touch, a path around cuts only ever lost one cell at a time, so the area stays whole
+    exactly when the neighbours of each newly shaded cell still meet: usually seen close by.
+    `white` may be a callable giving the cells, for callers that build them only when needed."""
+    blocked = set(shaded)
+
+    def open_(u: int) -> bool:
+        return u not in blocked and cands[u] != B_SHADED
+
+    for s in blocked:
+        ends = [u for u in nbrs[s] if open_(u)]
+        if len(ends) < 2:
+            continue
+        if any(u in blocked for u in nbrs[s]) or not meet(nbrs, open_, ends, 60):
+            extra = set(white() if callable(white) else white)
+            return whites_apart(nbrs, [B_SHADED if i in blocked else (B_WHITE if i in extra else m)
+                                       for i, m in enumerate(cands)])
+    return False
+
+
+def meet(nbrs, open_, ends: Sequence[int], most: int) -> bool:
+    """The cells `ends` join within `most` steps of a search from the first."""
+    want = set(ends[1:])
+    seen = {ends[0]}
+    stack = [ends[0]]
+    while stack and len(seen) <= most:
+        v = stack.pop()
+        for u in nbrs[v]:
+            if u not in seen and open_(u):
+                seen.add(u)
+                want.discard(u)
+                if not want:
+                    return True
+                stack.append(u)
+    return False
+
+
+def whites_apart(nbrs, cands: Sequence[int]) -> bool:
+    """The white cells can no longer all be joined through cells that are not shaded."""
+    white = [i for i, m in enumerate(cands) if m == B_WHITE]
+    if not white:
+        return False
+    seen = {white[0]}
+    stack = [white[0]]
+    while stack:
+        v = stack.pop()
+        for u in nbrs[v]:
+            if u not in seen and cands[u] != B_SHADED:
+                seen.add(u)
+                stack.append(u)
+    return any(i not in seen for i in white)
