@@ -54,6 +54,15 @@ def size(data: dict[str, Any], src: Source) -> tuple[int, int]:
         raise src.error("record has no usable size (size, or rows and cols)") from None
 
 
+def problem(data: dict[str, Any], src: Source) -> tuple[int, int, list[list[str]]]:
+    """(rows, cols, the problem grid): where every grid genre's record reading starts."""
+    rows, cols = size(data, src)
+    tokens = grid(data, "problem", src, (rows, cols))
+    if tokens is None:
+        raise src.error("record has no 'problem'", part="problem")
+    return rows, cols, tokens
+
+
 def grid(data: dict[str, Any], key: str, src: Source, shape: tuple[int, int]) -> list[list[str]] | None:
     rows = field(data, key)
     if rows is None:

@@ -85,6 +85,14 @@ def parse_grid_text(text: str, src: Source, key: str = "grid", first_line: int =
     return Grid(tuple(rows), key)
 
 
+def parse_marks_grid(text: str, src: Source, rows: int, cols: int) -> Grid:
+    """A player's marks: a grid of the puzzle's own size."""
+    grid = parse_grid_text(text, src, "marks")
+    if (grid.height, grid.width) != (rows, cols):
+        raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is {rows}x{cols}", 1, 1)
+    return grid
+
+
 class NativeSource(Source):
     """A parsed native file: its mapping, plus positions of every grid token."""
 

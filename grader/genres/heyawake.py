@@ -23,7 +23,7 @@ import attrs
 from ..errors import Source
 from ..formats import puzzlink
 from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
 from . import register
@@ -293,10 +293,7 @@ class Heyawake(Genre):
         return doc
 
     def parse_marks(self, puzzle: HeyawakePuzzle, text_: str, src: Source) -> State:
-        grid = parse_grid_text(text_, src, "marks")
-        if (grid.height, grid.width) != (puzzle.rows, puzzle.cols):
-            raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is "
-                            f"{puzzle.rows}x{puzzle.cols}", 1, 1)
+        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
         return self._shading(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> HeyawakePuzzle:

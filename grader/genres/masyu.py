@@ -24,8 +24,9 @@ from heuristics.common.loops import B_CROSS, B_LINE, OPEN, LoopGraph, degree, lo
 
 from ..errors import Source
 from ..formats import puzzlink, tatham
-from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.janko import grid as janko_grid, problem as janko_problem
+from ..formats.native import (Grid, NativeSource, bad_token, expect_size,
+                              grid_text, meta_to_native, parse_marks_grid)
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
 from . import register
@@ -350,17 +351,11 @@ class Masyu(Genre):
         return doc
 
     def parse_marks(self, puzzle: MasyuPuzzle, text_: str, src: Source) -> State:
-        grid = parse_grid_text(text_, src, "marks")
-        if (grid.height, grid.width) != (puzzle.rows, puzzle.cols):
-            raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is "
-                            f"{puzzle.rows}x{puzzle.cols}", 1, 1)
+        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
         return self._lines_from_grid(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> MasyuPuzzle:
-        rows, cols = janko_size(data, src)
-        problem = janko_grid(data, "problem", src, (rows, cols))
-        if problem is None:
-            raise src.error("record has no 'problem'")
+        rows, cols, problem = janko_problem(data, src)
         codes = {"-": NONE, "w": WHITE, "1": WHITE, "b": BLACK, "2": BLACK}
         pearls = []
         for r, row in enumerate(problem):

@@ -22,8 +22,8 @@ import attrs
 
 from ..errors import Source
 from ..formats import puzzlink, tatham
-from ..formats.janko import field as janko_field, grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_grid_text
+from ..formats.janko import field as janko_field, grid as janko_grid, problem as janko_problem
+from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_marks_grid
 from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
@@ -321,17 +321,11 @@ class Minesweeper(MarkedCellsGenre):
         return doc
 
     def parse_marks(self, puzzle: MinesPuzzle, text_: str, src: Source) -> State:
-        grid = parse_grid_text(text_, src, "marks")
-        if (grid.height, grid.width) != (puzzle.rows, puzzle.cols):
-            raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is "
-                            f"{puzzle.rows}x{puzzle.cols}", 1, 1)
+        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
         return self._mines_from_grid(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> MinesPuzzle:
-        rows, cols = janko_size(data, src)
-        problem = janko_grid(data, "problem", src, (rows, cols))
-        if problem is None:
-            raise src.error("record has no 'problem'")
+        rows, cols, problem = janko_problem(data, src)
         board = []
         for r, row in enumerate(problem):
             for c, t in enumerate(row):

@@ -21,8 +21,8 @@ import attrs
 
 from ..errors import Source
 from ..formats import puzzlink
-from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.janko import grid as janko_grid, problem as janko_problem
+from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
 from . import register
@@ -161,6 +161,23 @@ class Chains:
 
     def label(self, i: int) -> int:
         return self.labels[i]
+
+    @functools.cached_property
+    def members(self) -> dict[int, list[int]]:
+        """Root -> the cells of its piece."""
+        out: dict[int, list[int]] = {}
+        for i, r in enumerate(self.root):
+            out.setdefault(r, []).append(i)
+        return out
+
+    def along(self, cells: frozenset[int] | None) -> frozenset[int] | None:
+        """The cells with every piece they lie on (None stays None: everywhere)."""
+        if cells is None:
+            return None
+        out = set(cells)
+        for r in {self.root[i] for i in cells}:
+            out.update(self.members[r])
+        return frozenset(out)
 
     def joined(self, lab: int, puzzle: NumberlinkPuzzle) -> bool:
         a, b = puzzle.pairs[lab]
@@ -386,17 +403,11 @@ class Numberlink(Genre):
         return doc
 
     def parse_marks(self, puzzle: NumberlinkPuzzle, text_: str, src: Source) -> State:
-        grid = parse_grid_text(text_, src, "marks")
-        if (grid.height, grid.width) != (puzzle.rows, puzzle.cols):
-            raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is "
-                            f"{puzzle.rows}x{puzzle.cols}", 1, 1)
+        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
         return self._shapes_from_grid(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> NumberlinkPuzzle:
-        rows, cols = janko_size(data, src)
-        problem = janko_grid(data, "problem", src, (rows, cols))
-        if problem is None:
-            raise src.error("record has no 'problem'")
+        rows, cols, problem = janko_problem(data, src)
         tokens: list[str | None] = []
         for r, row in enumerate(problem):
             for c, t in enumerate(row):

@@ -23,7 +23,7 @@ import attrs
 
 from ..errors import Source
 from ..formats import asp, puzzlink, tatham
-from ..formats.janko import grid as janko_grid, size as janko_size
+from ..formats.janko import grid as janko_grid, problem as janko_problem
 from ..formats.native import NativeSource, bad_token, expect_size, grid_text, meta_to_native
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg
@@ -388,10 +388,7 @@ class Slitherlink(Genre):
 
     # --- janko, puzz.link, Tatham, ASP ---------------------------------------------------
     def from_janko(self, data: dict[str, Any], src: Source) -> SlitherPuzzle:
-        rows, cols = janko_size(data, src)
-        problem = janko_grid(data, "problem", src, (rows, cols))
-        if problem is None:
-            raise src.error("record has no 'problem'")
+        rows, cols, problem = janko_problem(data, src)
         clues: list[int | None] = []
         for r, row in enumerate(problem):
             for c, t in enumerate(row):

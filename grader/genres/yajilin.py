@@ -21,8 +21,8 @@ from heuristics.common.loops import B_CROSS, B_LINE, OPEN, loop_violations
 
 from ..errors import Source
 from ..formats import puzzlink
-from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import NativeSource, expect_size, grid_text, meta_to_native, parse_grid_text
+from ..formats.janko import grid as janko_grid, problem as janko_problem
+from ..formats.native import NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
 from . import register
@@ -249,17 +249,11 @@ class Yajilin(Genre):
         return "." if c is None else c.token()
 
     def parse_marks(self, puzzle: YajilinPuzzle, text_: str, src: Source) -> State:
-        grid = parse_grid_text(text_, src, "marks")
-        if (grid.height, grid.width) != (puzzle.rows, puzzle.cols):
-            raise src.error(f"marks are {grid.height}x{grid.width} but the puzzle is "
-                            f"{puzzle.rows}x{puzzle.cols}", 1, 1)
+        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
         return self._marks(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> YajilinPuzzle:
-        rows, cols = janko_size(data, src)
-        problem = janko_grid(data, "problem", src, (rows, cols))
-        if problem is None:
-            raise src.error("record has no 'problem'")
+        rows, cols, problem = janko_problem(data, src)
         clues = []
         for r, row in enumerate(problem):
             for c, t in enumerate(row):
