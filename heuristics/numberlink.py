@@ -66,12 +66,13 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
     """Where is this square: a shape is kept only if the neighbour on each side agrees."""
     cands = state.cands
     near = cells_near(puzzle, focus)
-    edge = {i: min_mask(sides_can(cands[i]) & ~sum(puzzle.neighbour[i])) for i in near}
-    found = Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
-        "cell": "the border", "reason": "lines stay inside the grid",
-        "result": "no line leaves a cell across the edge"})
-    if found:
-        yield found
+    if focus is None:       # candidates only shrink, so the border is settled once and for all
+        edge = {i: min_mask(sides_can(cands[i]) & ~sum(puzzle.neighbour[i])) for i in near}
+        found = Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
+            "cell": "the border", "reason": "lines stay inside the grid",
+            "result": "no line leaves a cell across the edge"})
+        if found:
+            yield found
     for i in near:
         ci = cands[i]
         for d, j in puzzle.neighbour[i].items():
@@ -193,7 +194,7 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
     ch = chains(puzzle, state)
     beside = state.derived("numberlink.beside", lambda: pieces_side_by_side(puzzle, ch))
     must, labels, cands = ch.must, puzzle.labels, state.cands
-    for x in range(puzzle.rows * puzzle.cols):     # a join far away can bring a line beside x
+    for x in cells_near(puzzle, ch.along(focus)):     # a join far away can bring a line beside x
         m = cands[x]
         if labels[x] or not m & (m - 1) or not any(must[z] for z in puzzle.neighbour[x].values()):
             continue
@@ -567,7 +568,7 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
 # Passes over the loose ends: (steps per branch, highest level in the fill, whether only a
 # refuted branch counts). Most ends are settled by a short chain of level-1 and level-2 steps,
 # which is cheap; the whole-board levels are used only when that finds nothing.
-HEAD_PASSES = ((40, 2, False), (200, 2, False), (30, 4, False))
+HEAD_PASSES = ((40, 2, True), (200, 2, True), (200, 2, False), (30, 4, False))
 
 
 @heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
