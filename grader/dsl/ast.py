@@ -163,27 +163,31 @@ class Conclusion:
         return f"{self.action}({self.position}, {op}{self.values[0]})"
 
 
+def parts(node) -> tuple:
+    """The direct sub-terms and sub-formulas of a node (none for a leaf)."""
+    if isinstance(node, (Call, Rel)):
+        return tuple(node.args)
+    if isinstance(node, (Arith, Compare)):
+        return (node.left, node.right)
+    if isinstance(node, (Not, Quant)):
+        return (node.body,)
+    if isinstance(node, (And, Or)):
+        return tuple(node.items)
+    if isinstance(node, Implies):
+        return (node.premise, node.consequence)
+    if isinstance(node, Conclusion):
+        return (node.position, *node.values)
+    if isinstance(node, (Var, Const, Oob, Nil, TrueF)):
+        return ()
+    raise TypeError(node)
+
+
 def free_vars(node) -> frozenset[str]:
     """Variables of a term or formula that no quantifier inside it binds."""
     if isinstance(node, Var):
         return frozenset((node.name,))
-    if isinstance(node, (Const, Oob, Nil, TrueF)):
-        return frozenset()
-    if isinstance(node, (Call, Rel)):
-        return frozenset().union(*map(free_vars, node.args)) if node.args else frozenset()
-    if isinstance(node, (Arith, Compare)):
-        return free_vars(node.left) | free_vars(node.right)
-    if isinstance(node, Not):
-        return free_vars(node.body)
-    if isinstance(node, (And, Or)):
-        return frozenset().union(*map(free_vars, node.items))
-    if isinstance(node, Implies):
-        return free_vars(node.premise) | free_vars(node.consequence)
-    if isinstance(node, Quant):
-        return free_vars(node.body) - {v.name for v in node.vars}
-    if isinstance(node, Conclusion):
-        return free_vars(node.position).union(*map(free_vars, node.values))
-    raise TypeError(node)
+    inner = frozenset().union(*map(free_vars, parts(node)))
+    return inner - {v.name for v in node.vars} if isinstance(node, Quant) else inner
 
 
 def existential_prefix(f: Formula) -> tuple[tuple[Var, ...], Formula]:

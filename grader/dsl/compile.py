@@ -81,13 +81,7 @@ def _local(f, anchors: set[str], sig: Signature) -> bool:
             if not guarded or not _reads_only_own_cell(f.body, v.name, sig):
                 return False
         return _local(f.body, anchors, sig)
-    if isinstance(f, ast.Not):
-        return _local(f.body, anchors, sig)
-    if isinstance(f, (ast.And, ast.Or)):
-        return all(_local(i, anchors, sig) for i in f.items)
-    if isinstance(f, ast.Implies):
-        return _local(f.premise, anchors, sig) and _local(f.consequence, anchors, sig)
-    return True
+    return all(_local(part, anchors, sig) for part in ast.parts(f))
 
 
 def _reads_only_own_cell(node, name: str, sig: Signature) -> bool:
@@ -103,17 +97,7 @@ def _reads_only_own_cell(node, name: str, sig: Signature) -> bool:
     if isinstance(node, ast.Compare):
         return all(isinstance(side, ast.Var) or _reads_only_own_cell(side, name, sig)
                    for side in (node.left, node.right))
-    if isinstance(node, ast.Arith):
-        return _reads_only_own_cell(node.left, name, sig) and _reads_only_own_cell(node.right, name, sig)
-    if isinstance(node, ast.Not):
-        return _reads_only_own_cell(node.body, name, sig)
-    if isinstance(node, (ast.And, ast.Or)):
-        return all(_reads_only_own_cell(i, name, sig) for i in node.items)
-    if isinstance(node, ast.Implies):
-        return _reads_only_own_cell(node.premise, name, sig) and _reads_only_own_cell(node.consequence, name, sig)
-    if isinstance(node, ast.Quant):
-        return _reads_only_own_cell(node.body, name, sig)
-    return True
+    return all(_reads_only_own_cell(part, name, sig) for part in ast.parts(node))
 
 
 def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iterator[dict[str, Any]]:
