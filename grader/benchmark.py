@@ -17,14 +17,7 @@ from typing import Any
 
 from .batch import Settings, grade_rows, list_jobs, run_local
 from .engine import Budget
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return 0.0
-    s = sorted(values)
-    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
-    return s[k]
+from .report.results import percentile
 
 
 def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:

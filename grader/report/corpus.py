@@ -8,6 +8,7 @@ from typing import Any
 
 from ..grading import difficulty_table
 from .document import Bars, Document, Facts, Heading, Para, table
+from .results import percentile
 
 SLOWEST = 10
 LISTED = 50            # at most this many puzzles per list of problems
@@ -23,11 +24,6 @@ def _technique(hid: str) -> tuple[int, str]:
         return info.level, info.name
     except KeyError:
         return 0, hid
-
-
-def _percentile(values: list[float], p: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))] if s else 0.0
 
 
 def _seconds(rows: list[dict[str, Any]]) -> list[float]:
@@ -61,7 +57,7 @@ def build(rows: list[dict[str, Any]], origin: str = "") -> Document:
         ("Not unique", str(len(not_unique))), ("Not solved", str(len(unsolved))),
         ("Failed (errors and timeouts)", str(len(failed))),
         ("Grading time", f"{sum(secs):.1f} s in all, median {statistics.median(secs) if secs else 0:.3f} s, "
-                         f"95th percentile {_percentile(secs, 95):.3f} s per puzzle")))]
+                         f"95th percentile {percentile(secs, 95):.3f} s per puzzle")))]
 
     blocks.append(Heading(2, "Grades per genre", "grades"))
     grade_rows = []

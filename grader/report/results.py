@@ -14,6 +14,12 @@ from typing import IO, Any, Iterable
 
 from ..errors import InputError
 
+def percentile(values: list[float], p: float) -> float:
+    """The p-th percentile by nearest rank (0 for no values)."""
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))] if s else 0.0
+
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 APPLICATION_ID = 0x47524442          # "GRDB": marks the file as a grader batch
 SCHEMA = 1
