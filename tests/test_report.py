@@ -187,3 +187,15 @@ def test_a_genre_without_svg_shows_text_boards(analysis, monkeypatch):
     monkeypatch.setattr(type(genre_of(analysis.puzzle)), "render_svg", no_svg)
     page = render(build(analysis), "html")
     assert "<svg" not in page and page.count("<pre>") == 2 * analysis.grade.steps + 2
+
+
+def test_technique_catalogue_lists_every_registered_technique_under_its_genre():
+    from grader.genres import all_genres
+    from grader.heuristic import REGISTRY
+    from grader.report.techniques import build
+    text = render(build(), "md")
+    for genre in all_genres():
+        assert f"## {genre.title}" in text
+        for h in REGISTRY.for_genre(genre.name):
+            assert f"| {h.id} " in text
+    assert "our addition" in text and "(uniqueness)" in text
