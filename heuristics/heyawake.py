@@ -11,7 +11,7 @@ from math import comb
 from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_runs
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import PASSES, branch_deduction, register_probing
+from grader.probing import PASSES, register_probing
 from grader.steps import Deduction
 from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
@@ -545,26 +545,15 @@ def hypotheses(puzzle: HeyawakePuzzle, state: State, fewest: int, most: int,
         options = options_of(puzzle, state, k)
         if options and fewest <= len(options) <= most:
             order.append((len(options), k, options))
-    cases = {}
-    for steps, level in passes:     # a quick look at every room first, then a long one
-        for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
-            if k not in cases:
-                cases[k] = [assume(puzzle, state, option) for option in options]
-            d = branch_deduction(puzzle, state, cases[k], max_level=level, max_steps=steps)
-            if d:
-                yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
-                                cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
-                return
+    rooms = [(k, options) for _, k, options in sorted(order, key=lambda t: (t[0], t[1]))]
+    for k, d in shading.way_hypotheses(puzzle, state, rooms, lambda k, o: way_label(puzzle, state, o), passes):
+        yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
+                        cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
 
 
-def assume(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> tuple[str, State, list[int]]:
-    """One way to fill a room as a branch: its label, the assumed state, the cells it sets."""
-    cands = list(state.cands)
-    for i, v in option.items():
-        cands[i] &= 1 << v
+def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> str:
     shaded = sorted(i for i, v in option.items() if v == SHADED and state.cands[i] == FREE)
-    label = "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
-    return label, State(tuple(cands)), list(option)
+    return "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
 
 
 TRIAL = register_probing(GENRE, order=90,

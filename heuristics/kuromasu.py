@@ -13,7 +13,7 @@ from typing import Iterable, Iterator, Sequence
 from grader.genres.kuromasu import DIRECTION_NAMES, KuromasuPuzzle, clue_range
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import PASSES, branch_deduction, register_probing
+from grader.probing import PASSES, register_probing
 from grader.steps import Deduction
 from heuristics.common import shading
 from heuristics.common.shading import B_WHITE, FREE, SHADED, WHITE
@@ -317,22 +317,15 @@ def extension_hypotheses(puzzle: KuromasuPuzzle, state: State, focus=None) -> It
         options = extensions(puzzle, cands, k, 4 * HYPOTHESIS_LIMIT)
         if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
             order.append((len(options), k, options))
-    cases = []
-    for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
-        assumptions = []
-        for option in options:
-            lengths = [sum(1 for j in ray if option.get(j) == WHITE) for ray in puzzle.rays[k]]
-            label = "seeing " + ", ".join(f"{a} {name}" for a, name in zip(lengths, DIRECTION_NAMES))
-            assumed = State(tuple((m & (1 << option[i])) if i in option else m for i, m in enumerate(cands)))
-            assumptions.append((label, assumed, list(option)))
-        cases.append((k, assumptions))
-    for steps, level in PASSES:     # a quick look at every number first, then a long one
-        for k, assumptions in cases:
-            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
-            if d:
-                yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "clue": puzzle.cell(k)},
-                                cells=(puzzle.cell(k),), detail=d.detail)
-                return
+    clues = [(k, options) for _, k, options in sorted(order, key=lambda t: (t[0], t[1]))]
+    for k, d in shading.way_hypotheses(puzzle, state, clues, lambda k, o: way_label(puzzle, k, o), PASSES):
+        yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "clue": puzzle.cell(k)},
+                        cells=(puzzle.cell(k),), detail=d.detail)
+
+
+def way_label(puzzle: KuromasuPuzzle, k: int, option: dict[int, int]) -> str:
+    lengths = [sum(1 for j in ray if option.get(j) == WHITE) for ray in puzzle.rays[k]]
+    return "seeing " + ", ".join(f"{a} {name}" for a, name in zip(lengths, DIRECTION_NAMES))
 
 
 TRIAL = register_probing(GENRE, order=90,

@@ -9,8 +9,10 @@ from typing import Any, Callable, ClassVar, Sequence
 import attrs
 
 from ..errors import Source
+from ..formats.janko import grid as janko_grid
 from ..formats.native import Grid, NativeSource, expect_size
 from ..model import Cell, Puzzle, State
+from ..render import svg
 from .base import Genre
 
 
@@ -82,3 +84,45 @@ class MarkedCellsGenre(Genre):
         sol = src.grid("solution")
         expect_size(grid, sol, src)
         return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, read(puzzle, sol, src)))
+
+    def janko_solution(self, data: dict[str, Any], src: Source, rows: int, cols: int,
+                       mark: str = "x") -> frozenset[int] | None:
+        """The marked cells of a janko record's optional 'solution' grid (`mark` per cell)."""
+        solution = janko_grid(data, "solution", src, (rows, cols))
+        if solution is None:
+            return None
+        return frozenset(r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == mark)
+
+
+def shaded_grid_svg(puzzle: GridPuzzle, state: State | None, highlights: Sequence[tuple[str, Sequence[Any]]],
+                    shaded: int, white: int, clue_of: Callable[[int], int | None],
+                    border: Callable[[int, int], bool] | None = None) -> str:
+    """A shading genre's board: shaded cells black, white cells dotted, clue numbers (a
+    negative clue shows as '?'), and thick lines where `border(a, b)` says two cells part."""
+    canvas = svg.Canvas(puzzle.rows, puzzle.cols)
+    for i in range(puzzle.size):
+        cell = puzzle.cell(i)
+        m = None if state is None else state.cands[i]
+        n = clue_of(i)
+        if m == shaded:
+            canvas.fill(cell, "#222")
+        elif m == white and n is None:
+            canvas.dot(cell)
+        if n is not None:
+            canvas.text(cell, "?" if n < 0 else str(n), "#fff" if m == shaded else "#000")
+    if border is not None:
+        s, m0 = canvas.cell, canvas.margin
+        for i in range(puzzle.size):
+            r, c = divmod(i, puzzle.cols)
+            if c + 1 < puzzle.cols and border(i, i + 1):
+                x = m0 + (c + 1) * s
+                canvas.line(x, m0 + r * s, x, m0 + (r + 1) * s, width=3)
+            if r + 1 < puzzle.rows and border(i, i + puzzle.cols):
+                y = m0 + (r + 1) * s
+                canvas.line(m0 + c * s, y, m0 + (c + 1) * s, y, width=3)
+        w, h = puzzle.cols * s, puzzle.rows * s
+        for x1, y1, x2, y2 in ((0, 0, w, 0), (0, h, w, h), (0, 0, 0, h), (w, 0, w, h)):
+            canvas.line(m0 + x1, m0 + y1, m0 + x2, m0 + y2, width=3)
+    for role, items in highlights:
+        canvas.highlight([i if isinstance(i, Cell) else puzzle.cell(i) for i in items], role)
+    return canvas.to_svg()

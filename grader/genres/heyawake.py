@@ -16,44 +16,52 @@ A clue cell may be shaded. Native files carry the room grid:
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Sequence
 
 import attrs
 
+from heuristics.common.connectivity import GridGraph
+from heuristics.common.shading import (
+    B_SHADED,
+    B_WHITE,
+    FREE,
+    SHADED,
+    WHITE,
+    shading_violations,
+)
+
 from ..errors import Source
 from ..formats import puzzlink
-from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
-from ..model import Cell, Meta, Puzzle, State, Violation
-from ..render import svg, text
+from ..formats.janko import grid as janko_grid
+from ..formats.janko import size as janko_size
+from ..formats.native import (
+    Grid,
+    NativeSource,
+    expect_size,
+    grid_text,
+    meta_to_native,
+    parse_marks_grid,
+)
+from ..model import Cell, Meta, State, Violation
+from ..render import text
 from . import register
-from .base import Genre
-from heuristics.common.connectivity import GridGraph
-from heuristics.common.shading import B_SHADED, B_WHITE, FREE, shading_violations
+from .grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
 
 NO_CLUE = -1
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class HeyawakePuzzle(Puzzle):
-    rows: int
-    cols: int
+class HeyawakePuzzle(GridPuzzle):
     room_of: tuple[int, ...]        # room index of every cell; rooms numbered by first cell
     clues: tuple[int, ...]          # per room: its number, or NO_CLUE
     clue_cells: tuple[int, ...]     # per room: the cell showing the number, or -1
 
     genre = "heyawake"
 
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
-
     @functools.cached_property
     def graph(self) -> GridGraph:
         return GridGraph(self.rows, self.cols)
-
-    @functools.cached_property
-    def neighbours(self) -> tuple[tuple[int, ...], ...]:
-        return self.graph.neighbours
 
     @functools.cached_property
     def rooms(self) -> tuple[tuple[int, ...], ...]:
@@ -148,7 +156,7 @@ def room_label(i: int) -> str:
     return alphabet[i] if i < len(alphabet) else f"r{i}"
 
 
-class Heyawake(Genre):
+class Heyawake(MarkedCellsGenre):
     name = "heyawake"
     title = "Heyawake"
     aliases = ("heyawacky",)
@@ -158,10 +166,11 @@ class Heyawake(Genre):
     janko_names = ("Heyawake",)
     heuristics_module = "heuristics.heyawake"
     encoding = "heyawake.lp"
+    MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: HeyawakePuzzle) -> State:
-        return State((FREE,) * (puzzle.rows * puzzle.cols))
+        return State((FREE,) * puzzle.size)
 
     def violations(self, puzzle: HeyawakePuzzle, state: State) -> list[Violation]:
         out = shading_violations(puzzle, state)
@@ -182,15 +191,6 @@ class Heyawake(Genre):
                                          "cross two room borders in a straight line",
                                          (puzzle.cell(line[first]), puzzle.cell(line[last]))))
         return out
-
-    def solution_state(self, puzzle: HeyawakePuzzle) -> State | None:
-        if puzzle.solution is None:
-            return None
-        return State(tuple(B_SHADED if i in puzzle.solution else B_WHITE
-                           for i in range(puzzle.rows * puzzle.cols)))
-
-    def solution_from_state(self, puzzle: HeyawakePuzzle, state: State) -> frozenset[int]:
-        return frozenset(i for i, m in enumerate(state.cands) if m == B_SHADED)
 
     # --- building a puzzle ---------------------------------------------------------------
     def build(self, rows: int, cols: int, labels: Sequence[Any], numbers: dict[int, int],
@@ -258,16 +258,11 @@ class Heyawake(Genre):
         puzzle = self.build(grid.height, grid.width, [t.text for _, _, t in rooms.cells()], numbers, src,
                             src.meta(), lambda i: (toks[i].line, toks[i].col, None))
         self._warn_split_rooms(puzzle)
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._shading(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src,
+                                         lambda p, g, s: self._shading(p, g, s, marks=False))
 
     def _warn_split_rooms(self, puzzle: HeyawakePuzzle) -> None:
         """A label over cells that do not touch is still one room (FORMATS.md 4.2); say so."""
-        import sys
         for k, cells in enumerate(puzzle.rooms):
             seen, stack = {cells[0]}, [cells[0]]
             while stack:
@@ -315,11 +310,7 @@ class Heyawake(Genre):
                     title=data.get("title"))
         puzzle = self.build(rows, cols, [t for row in areas for t in row], numbers, src, meta,
                             lambda i: (None, None, "problem"))
-        solution = janko_grid(data, "solution", src, (rows, cols))
-        if solution is not None:
-            puzzle = attrs.evolve(puzzle, solution=frozenset(
-                r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == "x"))
-        return puzzle
+        return attrs.evolve(puzzle, solution=self.janko_solution(data, src, rows, cols))
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> HeyawakePuzzle:
         rows, cols = url.rows, url.cols
@@ -353,9 +344,9 @@ class Heyawake(Genre):
 
     def render_svg(self, puzzle: HeyawakePuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
-        return render_shading_svg(puzzle, state, highlights, clue_of=lambda i: (
+        return shaded_grid_svg(puzzle, state, highlights, B_SHADED, B_WHITE, clue_of=lambda i: (
             puzzle.clues[puzzle.room_of[i]] if puzzle.clue_cells[puzzle.room_of[i]] == i else None),
-            borders=True)
+            border=puzzle.border)
 
     # --- exact solver ------------------------------------------------------------------
     def asp_facts(self, puzzle: HeyawakePuzzle) -> str:
@@ -366,16 +357,6 @@ class Heyawake(Genre):
         for k in puzzle.numbered:
             out.append(f"clue({k},{puzzle.clues[k]}).")
         return "\n".join(out)
-
-    def state_from_model(self, puzzle: HeyawakePuzzle, atoms: Sequence[Any]) -> State:
-        return state_from_shaded_atoms(puzzle, atoms)
-
-    def answer_json(self, puzzle: HeyawakePuzzle, state: State) -> Any:
-        return {"shaded": [str(puzzle.cell(i)) for i, m in enumerate(state.cands) if m == B_SHADED]}
-
-    def answer_asp(self, puzzle: HeyawakePuzzle, state: State) -> str:
-        return "\n".join(f"shaded({i // puzzle.cols},{i % puzzle.cols})."
-                         for i, m in enumerate(state.cands) if m == B_SHADED)
 
 
 def decode_border(url: puzzlink.PuzzLink) -> tuple[list[int], int]:
@@ -420,43 +401,6 @@ def decode_border(url: puzzlink.PuzzLink) -> tuple[list[int], int]:
                     stack.append(u)
         n += 1
     return labels, need
-
-
-def state_from_shaded_atoms(puzzle, atoms: Sequence[Any]) -> State:
-    shaded = {a.arguments[0].number * puzzle.cols + a.arguments[1].number
-              for a in atoms if a.name == "shaded"}
-    return State(tuple(B_SHADED if i in shaded else B_WHITE for i in range(puzzle.rows * puzzle.cols)))
-
-
-def render_shading_svg(puzzle, state: State | None, highlights, clue_of, borders: bool) -> str:
-    """Shaded cells black, white cells dotted, clue numbers, and thick room borders."""
-    canvas = svg.Canvas(puzzle.rows, puzzle.cols)
-    for i in range(puzzle.rows * puzzle.cols):
-        cell = puzzle.cell(i)
-        m = None if state is None else state.cands[i]
-        n = clue_of(i)
-        if m == B_SHADED:
-            canvas.fill(cell, "#222")
-        elif m == B_WHITE and n is None:
-            canvas.dot(cell)
-        if n is not None:
-            canvas.text(cell, "?" if n < 0 else str(n), "#fff" if m == B_SHADED else "#000")
-    if borders:
-        s, m0 = canvas.cell, canvas.margin
-        for i in range(puzzle.rows * puzzle.cols):
-            r, c = divmod(i, puzzle.cols)
-            if c + 1 < puzzle.cols and puzzle.border(i, i + 1):
-                x = m0 + (c + 1) * s
-                canvas.line(x, m0 + r * s, x, m0 + (r + 1) * s, width=3)
-            if r + 1 < puzzle.rows and puzzle.border(i, i + puzzle.cols):
-                y = m0 + (r + 1) * s
-                canvas.line(m0 + c * s, y, m0 + (c + 1) * s, y, width=3)
-        w, h = puzzle.cols * s, puzzle.rows * s
-        for x1, y1, x2, y2 in ((0, 0, w, 0), (0, h, w, h), (0, 0, 0, h), (w, 0, w, h)):
-            canvas.line(m0 + x1, m0 + y1, m0 + x2, m0 + y2, width=3)
-    for role, items in highlights:
-        canvas.highlight([i if isinstance(i, Cell) else puzzle.cell(i) for i in items], role)
-    return canvas.to_svg()
 
 
 GENRE = register(Heyawake())

@@ -14,17 +14,30 @@ from typing import Any, Sequence
 
 import attrs
 
+from heuristics.common.connectivity import GridGraph
+from heuristics.common.shading import (
+    B_SHADED,
+    B_WHITE,
+    FREE,
+    SHADED,
+    WHITE,
+    shading_violations,
+)
+
 from ..errors import Source
 from ..formats import puzzlink, tatham
-from ..formats.janko import grid as janko_grid, problem as janko_problem
-from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
-from ..model import Cell, Meta, Puzzle, State, Violation
+from ..formats.janko import problem as janko_problem
+from ..formats.native import (
+    Grid,
+    NativeSource,
+    grid_text,
+    meta_to_native,
+    parse_marks_grid,
+)
+from ..model import Cell, Meta, State, Violation
 from ..render import text
 from . import register
-from .base import Genre
-from .heyawake import render_shading_svg, state_from_shaded_atoms
-from heuristics.common.connectivity import GridGraph
-from heuristics.common.shading import B_SHADED, B_WHITE, FREE, shading_violations
+from .grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
 
 NO_CLUE, UNKNOWN = -1, -2
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -32,23 +45,14 @@ DIRECTION_NAMES = ("up", "down", "to the left", "to the right")
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class KuromasuPuzzle(Puzzle):
-    rows: int
-    cols: int
+class KuromasuPuzzle(GridPuzzle):
     clues: tuple[int, ...]      # per cell: the number, NO_CLUE, or UNKNOWN ('?')
 
     genre = "kuromasu"
 
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
-
     @functools.cached_property
     def graph(self) -> GridGraph:
         return GridGraph(self.rows, self.cols)
-
-    @functools.cached_property
-    def neighbours(self) -> tuple[tuple[int, ...], ...]:
-        return self.graph.neighbours
 
     @functools.cached_property
     def numbered(self) -> tuple[int, ...]:
@@ -58,7 +62,7 @@ class KuromasuPuzzle(Puzzle):
     def rays(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """Per cell, the cells in each direction (up, down, left, right), nearest first."""
         out = []
-        for i in range(self.rows * self.cols):
+        for i in range(self.size):
             r, c = divmod(i, self.cols)
             rays = []
             for dr, dc in DIRECTIONS:
@@ -102,7 +106,7 @@ def clue_range(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int) -> tuple[li
     return los, his
 
 
-class Kuromasu(Genre):
+class Kuromasu(MarkedCellsGenre):
     name = "kuromasu"
     title = "Kuromasu (Kurodoko, Range)"
     aliases = ("kurodoko", "range")
@@ -113,6 +117,7 @@ class Kuromasu(Genre):
     has_tatham = True
     heuristics_module = "heuristics.kuromasu"
     encoding = "kuromasu.lp"
+    MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: KuromasuPuzzle) -> State:
@@ -134,14 +139,6 @@ class Kuromasu(Genre):
                 out.append(Violation(f"the {n} at {puzzle.cell(k)} can see at most {1 + sum(his)} cells",
                                      (puzzle.cell(k),)))
         return out
-
-    def solution_state(self, puzzle: KuromasuPuzzle) -> State | None:
-        if puzzle.solution is None:
-            return None
-        return State(tuple(B_SHADED if i in puzzle.solution else B_WHITE for i in range(len(puzzle.clues))))
-
-    def solution_from_state(self, puzzle: KuromasuPuzzle, state: State) -> frozenset[int]:
-        return frozenset(i for i, m in enumerate(state.cands) if m == B_SHADED)
 
     def check_clues(self, rows: int, cols: int, clues: Sequence[int], src: Source, where) -> None:
         most = rows + cols - 1
@@ -190,12 +187,8 @@ class Kuromasu(Genre):
         toks = [tok for _, _, tok in grid.cells()]
         self.check_clues(grid.height, grid.width, clues, src, lambda i: (toks[i].line, toks[i].col, None))
         puzzle = KuromasuPuzzle(rows=grid.height, cols=grid.width, clues=tuple(clues), meta=src.meta())
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._shading(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src,
+                                         lambda p, g, s: self._shading(p, g, s, marks=False))
 
     def to_native(self, puzzle: KuromasuPuzzle) -> dict[str, Any]:
         doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta),
@@ -224,9 +217,7 @@ class Kuromasu(Genre):
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
                                     part="problem")
         self.check_clues(rows, cols, clues, src, lambda i: (None, None, "problem"))
-        solution = janko_grid(data, "solution", src, (rows, cols))
-        shaded = None if solution is None else frozenset(
-            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == "x")
+        shaded = self.janko_solution(data, src, rows, cols)
         meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
                     title=data.get("title"))
         return KuromasuPuzzle(rows=rows, cols=cols, clues=tuple(clues), solution=shaded, meta=meta)
@@ -279,7 +270,7 @@ class Kuromasu(Genre):
 
     def render_svg(self, puzzle: KuromasuPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
-        return render_shading_svg(puzzle, state, highlights, borders=False, clue_of=lambda i: (
+        return shaded_grid_svg(puzzle, state, highlights, B_SHADED, B_WHITE, clue_of=lambda i: (
             None if puzzle.clues[i] == NO_CLUE else puzzle.clues[i]))
 
     # --- exact solver ------------------------------------------------------------------
@@ -293,16 +284,6 @@ class Kuromasu(Genre):
             if n > 0:
                 out.append(f"clue({r},{c},{n}).")
         return "\n".join(out)
-
-    def state_from_model(self, puzzle: KuromasuPuzzle, atoms: Sequence[Any]) -> State:
-        return state_from_shaded_atoms(puzzle, atoms)
-
-    def answer_json(self, puzzle: KuromasuPuzzle, state: State) -> Any:
-        return {"shaded": [str(puzzle.cell(i)) for i, m in enumerate(state.cands) if m == B_SHADED]}
-
-    def answer_asp(self, puzzle: KuromasuPuzzle, state: State) -> str:
-        return "\n".join(f"shaded({i // puzzle.cols},{i % puzzle.cols})."
-                         for i, m in enumerate(state.cands) if m == B_SHADED)
 
 
 GENRE = register(Kuromasu())

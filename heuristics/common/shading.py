@@ -7,12 +7,13 @@ are computed once per state by heuristics/common/connectivity.py.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
 from grader.explain import phrase_list
 from grader.model import State, Violation
+from grader.probing import branch_deduction
 from grader.steps import Deduction
 from heuristics.common import connectivity
 
@@ -190,6 +191,35 @@ def small_area(nbrs, cands: Sequence[int], start: int, without: int, most: int) 
                     return None
                 stack.append(u)
     return seen
+
+
+# --- every way to fulfil a clue (level 5) ---------------------------------------------------
+
+def assume(state: State, option: dict[int, int]) -> State:
+    """The state with every cell of `option` ({cell: value}) set."""
+    cands = list(state.cands)
+    for i, v in option.items():
+        cands[i] &= 1 << v
+    return State(tuple(cands))
+
+
+def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dict[int, int]]]],
+                   label: Callable[[int, dict[int, int]], str], passes: Sequence[tuple[int, int]]
+                   ) -> Iterator[tuple[int, Deduction]]:
+    """Follow every way to fulfil one clue (a room's number, a Kuromasu number), each way a
+    branch filled greedily with easier steps: ways that break a rule drop out, and what every
+    remaining way agrees on holds. `clues` is (clue, its ways) in the order to try, the ways
+    covering every possibility; a quick look at every clue first, then a long one (`passes`,
+    as grader.probing.PASSES). Yields (clue, deduction) for the first clue that gives one."""
+    cases: dict[int, list] = {}
+    for steps, level in passes:
+        for k, options in clues:
+            if k not in cases:
+                cases[k] = [(label(k, o), assume(state, o), list(o)) for o in options]
+            d = branch_deduction(puzzle, state, cases[k], max_level=level, max_steps=steps)
+            if d:
+                yield k, d
+                return
 
 
 # --- short what-ifs (level 4) ---------------------------------------------------------------
