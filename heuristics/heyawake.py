@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 
-from grader.genres.heyawake import HeyawakePuzzle, room_counts, white_runs
+from grader.genres import get
+from grader.genres.heyawake import HeyawakePuzzle, nearby_violations, room_counts, white_runs
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import PASSES, register_probing
@@ -416,8 +417,7 @@ WHAT_IF_ROUNDS = 5
 
 @heuristic(id="heyawake.nearby-what-if", name="A short what-if nearby", genre=GENRE,
            level=3, order=9,
-           template="If {cell} {assumed}, {steps} easy steps would break a rule ({reason}), so "
-                    "{cell} {result}.",
+           template="If {cell} {assumed}, a rule would break {after} ({reason}), so {cell} {result}.",
            nudge="What would {cell} settle around it, if it were decided?",
            catalogue="")
 def nearby_what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -426,8 +426,7 @@ def nearby_what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator
 
 @heuristic(id="heyawake.what-if", name="A short what-if, minding the white area", genre=GENRE,
            level=4, order=9,
-           template="If {cell} {assumed}, {steps} easy steps would break a rule ({reason}), so "
-                    "{cell} {result}.",
+           template="If {cell} {assumed}, a rule would break {after} ({reason}), so {cell} {result}.",
            nudge="What would follow if {cell} were decided?",
            catalogue="")
 def what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -436,11 +435,14 @@ def what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduct
 
 def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
+    """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
     near = None
     if focus is not None:
         near = sorted(shading.around(puzzle, shading.around(puzzle, focus)))
+    rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else \
+        (lambda s: nearby_violations(puzzle, s))
     return shading.short_what_if(puzzle, state, GENRE, lambda cands, i, value: quick_refutes(
-        puzzle, cands, i, value, rounds, connectivity), candidates=near)
+        puzzle, cands, i, value, rounds, connectivity), rules, candidates=near)
 
 
 def quick_refutes(puzzle: HeyawakePuzzle, cands: Sequence[int], i: int, value: int, rounds: int,

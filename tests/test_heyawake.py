@@ -15,17 +15,8 @@ from grader.model import Cell
 from grader.steps import Status
 from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE
-from tests.support import (
-    CORPUS,
-    assert_all_sound,
-    assert_sound_path,
-    decided_by,
-    fires,
-    janko,
-    native,
-    random_partial,
-    reference,
-)
+from tests.support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
+                           random_partial, reference)
 
 G = get("heyawake")
 EXAMPLE_URL = "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"
@@ -271,7 +262,7 @@ def test_nearby_what_if():
     assert decided_by(found[:1], p, state) == {"r1c8": "is white"}
     assert found[0].params["assumed"] == "is shaded" and "two room borders" in found[0].params["reason"]
     branch, = found[0].detail
-    assert branch.refuted and len(branch.trace.steps) == found[0].params["steps"] == 4
+    assert branch.refuted and len(branch.trace.steps) == 4 and found[0].params["after"] == "after 4 easy steps"
     assert all(s.level <= 2 for s in branch.trace.steps)
     assert not fires("heyawake.nearby-what-if", OPEN_3X3)
 
@@ -283,6 +274,10 @@ def test_what_if_minds_the_white_area():
     assert decided_by(found[:1], p, state) == {"r3c4": "is white"}
     assert "can no longer connect" in found[0].params["reason"]
     assert not fires("heyawake.what-if", OPEN_3X3)
+    # a state that already breaks a rule (inside a hypothesis) teaches nothing
+    broken = marks(OPEN_3X3, "# # .\n. . .\n. . .")
+    assert not fires("heyawake.what-if", OPEN_3X3, broken)
+    assert not fires("heyawake.nearby-what-if", OPEN_3X3, broken)
 
 
 def test_whites_cut_agrees_with_a_full_search():

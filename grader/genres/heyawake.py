@@ -22,27 +22,13 @@ from typing import Any, Sequence
 import attrs
 
 from heuristics.common.connectivity import GridGraph
-from heuristics.common.shading import (
-    B_SHADED,
-    B_WHITE,
-    FREE,
-    SHADED,
-    WHITE,
-    shading_violations,
-)
+from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
+from heuristics.common.shading import nearby_violations as nearby_shading_violations
 
 from ..errors import Source
 from ..formats import puzzlink
-from ..formats.janko import grid as janko_grid
-from ..formats.janko import size as janko_size
-from ..formats.native import (
-    Grid,
-    NativeSource,
-    expect_size,
-    grid_text,
-    meta_to_native,
-    parse_marks_grid,
-)
+from ..formats.janko import grid as janko_grid, size as janko_size
+from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
 from ..model import Cell, Meta, State, Violation
 from ..render import text
 from . import register
@@ -151,6 +137,34 @@ def room_counts(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[i
     return shaded, free
 
 
+def room_violations(puzzle: HeyawakePuzzle, state: State) -> list[Violation]:
+    """A room with too many shaded cells or too few left; white cells straight across two
+    room borders."""
+    out = []
+    cands = state.cands
+    for k in puzzle.numbered:
+        n = puzzle.clues[k]
+        shaded, free = room_counts(puzzle, cands, k)
+        if shaded > n:
+            out.append(Violation(f"the room of the {n} at {puzzle.room_cell(k)} holds {shaded} shaded cells",
+                                 (puzzle.room_cell(k),)))
+        elif shaded + len(free) < n:
+            out.append(Violation(f"the room of the {n} at {puzzle.room_cell(k)} can no longer hold "
+                                 f"{n} shaded cells", (puzzle.room_cell(k),)))
+    for k, (line, _) in enumerate(puzzle.lines):
+        for first, last, crossed in white_runs(puzzle, cands, k):
+            if crossed >= 2:
+                out.append(Violation(f"the white cells {puzzle.cell(line[first])} to {puzzle.cell(line[last])} "
+                                     "cross two room borders in a straight line",
+                                     (puzzle.cell(line[first]), puzzle.cell(line[last]))))
+    return out
+
+
+def nearby_violations(puzzle: HeyawakePuzzle, state: State) -> list[Violation]:
+    """The rules a reader checks without surveying the white area as a whole."""
+    return nearby_shading_violations(puzzle, state) + room_violations(puzzle, state)
+
+
 def room_label(i: int) -> str:
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     return alphabet[i] if i < len(alphabet) else f"r{i}"
@@ -173,24 +187,7 @@ class Heyawake(MarkedCellsGenre):
         return State((FREE,) * puzzle.size)
 
     def violations(self, puzzle: HeyawakePuzzle, state: State) -> list[Violation]:
-        out = shading_violations(puzzle, state)
-        cands = state.cands
-        for k in puzzle.numbered:
-            n = puzzle.clues[k]
-            shaded, free = room_counts(puzzle, cands, k)
-            if shaded > n:
-                out.append(Violation(f"the room of the {n} at {puzzle.room_cell(k)} holds {shaded} shaded cells",
-                                     (puzzle.room_cell(k),)))
-            elif shaded + len(free) < n:
-                out.append(Violation(f"the room of the {n} at {puzzle.room_cell(k)} can no longer hold "
-                                     f"{n} shaded cells", (puzzle.room_cell(k),)))
-        for k, (line, _) in enumerate(puzzle.lines):
-            for first, last, crossed in white_runs(puzzle, cands, k):
-                if crossed >= 2:
-                    out.append(Violation(f"the white cells {puzzle.cell(line[first])} to {puzzle.cell(line[last])} "
-                                         "cross two room borders in a straight line",
-                                         (puzzle.cell(line[first]), puzzle.cell(line[last]))))
-        return out
+        return shading_violations(puzzle, state) + room_violations(puzzle, state)
 
     # --- building a puzzle ---------------------------------------------------------------
     def build(self, rows: int, cols: int, labels: Sequence[Any], numbers: dict[int, int],

@@ -15,25 +15,12 @@ from typing import Any, Sequence
 import attrs
 
 from heuristics.common.connectivity import GridGraph
-from heuristics.common.shading import (
-    B_SHADED,
-    B_WHITE,
-    FREE,
-    SHADED,
-    WHITE,
-    shading_violations,
-)
+from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import problem as janko_problem
-from ..formats.native import (
-    Grid,
-    NativeSource,
-    grid_text,
-    meta_to_native,
-    parse_marks_grid,
-)
+from ..formats.native import Grid, NativeSource, grid_text, meta_to_native, parse_marks_grid
 from ..model import Cell, Meta, State, Violation
 from ..render import text
 from . import register

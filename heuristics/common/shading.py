@@ -45,6 +45,20 @@ def shading_violations(puzzle, state: State) -> list[Violation]:
             + connectivity.disconnected(open_side(puzzle, state), "the white cells"))
 
 
+def nearby_violations(puzzle, state: State) -> list[Violation]:
+    """What a reader sees broken without surveying the board: two shaded cells side by side,
+    or a white cell shut in by shaded cells and the edge while other white cells exist."""
+    cands = state.cands
+    out = connectivity.adjacent_shaded(puzzle.graph, cands, B_SHADED)
+    whites = [i for i, m in enumerate(cands) if m == B_WHITE]
+    if len(whites) > 1:
+        for i in whites:
+            if all(cands[j] == B_SHADED for j in puzzle.neighbours[i]):
+                out.append(Violation(f"the white cell {puzzle.cell(i)} is shut in by shaded cells",
+                                     (puzzle.cell(i),)))
+    return out
+
+
 # --- techniques shared by the genres -------------------------------------------------------
 # Each genre registers these under its own id and wording; the reasoning lives here.
 
@@ -228,14 +242,15 @@ class Broken(Exception):
     """A quick look ahead broke a rule."""
 
 
-def short_what_if(puzzle, state: State, genre: str, refutes, candidates: Iterable[int] | None = None,
-                  steps: int = 40) -> Iterator[Deduction]:
+def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[State], list[Violation]],
+                  candidates: Iterable[int] | None = None, steps: int = 40) -> Iterator[Deduction]:
     """A cell whose one value breaks a rule after a short chain of easy steps takes the other
     value: the chain a reader follows in their head, not a trial. Only refutations count,
     never what two branches agree on (that is level 5). `refutes(cands, i, value)` is the
     genre's quick screen; a cell it flags is then followed by the easy (level 1-2) techniques
-    themselves, so the step shows its chain, and only a chain that really breaks a rule counts.
-    Params: cell, assumed, result, steps, reason."""
+    themselves, so the step shows its chain, and only a chain that breaks one of the rules
+    `broken` looks at counts (a what-if that minds only nearby rules must not lean on the
+    white area as a whole). Params: cell, assumed, result, after, reason."""
     from grader.engine import Budget, Solver
     from grader.genres import get
     from grader.heuristic import REGISTRY
@@ -243,6 +258,8 @@ def short_what_if(puzzle, state: State, genre: str, refutes, candidates: Iterabl
     from grader.steps import Status
     g = get(genre)
     cands = state.cands
+    if broken(state):
+        return      # a rule is broken already (inside a hypothesis): nothing to learn here
     order = [i for i in (range(len(cands)) if candidates is None else candidates) if cands[i] == FREE]
     for i in order:
         for value, other in ((SHADED, WHITE), (WHITE, SHADED)):
@@ -251,17 +268,21 @@ def short_what_if(puzzle, state: State, genre: str, refutes, candidates: Iterabl
             trace = Solver(puzzle, heuristics=REGISTRY.for_genre(genre, 2),
                            budget=Budget(max_steps=steps, max_seconds=5.0)
                            ).solve(state.restrict(i, 1 << value), focus=frozenset((i,)),
-                                   until=lambda s: bool(g.violations(puzzle, s)))
-            if trace.status is not Status.CONTRADICTION:
-                broken = g.violations(puzzle, trace.final)
-                if not broken:
+                                   until=lambda s: bool(broken(s)))
+            if 0 not in trace.final.cands:
+                found = broken(trace.final)
+                if not found:
                     continue
-                trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=broken[0].message)
+                trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=found[0].message)
             yield Deduction.build(state, put={i: other}, detail=(Branch(f"{puzzle.cell(i)} {g.value_phrases[value][0]}", trace),),
                                   params={"cell": puzzle.cell(i), "assumed": g.value_phrases[value][0],
                                           "result": g.value_phrases[other][0],
-                                          "steps": len(trace.steps), "reason": trace.reason})
+                                          "after": after_steps(len(trace.steps)), "reason": trace.reason})
             return
+
+
+def after_steps(n: int) -> str:
+    return "at once" if n == 0 else "after one easy step" if n == 1 else f"after {n} easy steps"
 
 
 def whites_cut(nbrs, cands: Sequence[int], shaded: Iterable[int], white=()) -> bool:
