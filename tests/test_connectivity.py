@@ -166,3 +166,13 @@ def test_cut_sizes_match_brute_force():
             if left < len(base.cells[base.of[root]]) - 1:
                 expected[v] = left
         assert cn.cut_sizes(g, possible, root) == expected
+
+
+def test_one_walk_reports_every_split_to_its_hook():
+    g, s = grid("# ? ? #")
+    seen = []
+    walk = cn.Walk(g, [True] * 4, 0, lambda w, parent, child, grand: seen.append((parent, child, grand)),
+                   decided=[True, False, False, True], sizes=True)
+    assert seen == [(2, 3, 1), (1, 2, 0), (0, 1, -1)]      # innermost subtree first
+    assert walk.root_children == [1] and walk.count == 4
+    assert walk.size[1] == 3 and walk.witness[1] == 3

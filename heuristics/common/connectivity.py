@@ -13,6 +13,7 @@ side(graph, state, bit)               a Side, computed once per state via state.
     .possible       cells that still have `bit` as a candidate (decided ones included)
     .decided_parts  components of decided cells (Parts: .cells, .of[cell] -> index or -1)
     .possible_parts components of possible cells
+    .hosts          the possible components that hold a decided cell
     .apart          for a side that must be one connected area: groups of decided cells
                     that can no longer meet (empty when they still can)
     .stranded       possible, undecided cells that cannot join the decided cells
@@ -25,7 +26,8 @@ side(graph, state, bit)               a Side, computed once per state via state.
                     Heyawake, Kuromasu), shading such a cell splits the unshaded area.
     .liberties(k)   undecided possible cells beside decided part k, where it could grow
 reach(graph, sources, passable, limit) breadth-first distances, for "can an island get there".
-articulation_points / cut_sizes       cut cells of any area, and what stays joined without them.
+articulation_points / cut_sizes       cut cells of any area, and what stays joined without them;
+                                      all three cut questions share one walk (Walk, Tarjan).
 adjacent_pairs / shaded_neighbours    "no two shaded cells touch".
 pool_blocks(graph, cands, bit)        2x2 blocks by how many cells are decided `bit`.
 Violations: disconnected(), adjacent_shaded(), pools(): ready-made messages for a genre's
@@ -36,7 +38,7 @@ Every function is pure and reads only the candidates, so deductions built on it 
 from __future__ import annotations
 
 import functools
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
@@ -152,123 +154,105 @@ def reach(graph: GridGraph, sources: Iterable[int], passable: Sequence[bool],
     return dist
 
 
+class Walk:
+    """One iterative depth-first walk (Tarjan) over root's component of `possible` cells.
+
+    The three questions below share it; each passes `on_split`, called whenever a child's
+    subtree hangs off its parent alone (low[child] >= disc[parent]), so without the parent
+    the subtree loses touch with the root (for the root itself: when it has two children or
+    more, each child's subtree). Arguments: (the walk, parent, child, grandparent or -1). By
+    then the child's subtree is done: `walk.size[child]` counts its cells (sizes=True) and, when
+    `decided` is given, `walk.witness[child]` is a decided cell in it (or -1)."""
+
+    __slots__ = ("disc", "low", "size", "witness", "root_children", "count")
+
+    def __init__(self, graph: GridGraph, possible: Sequence[bool], root: int,
+                 on_split: Callable[["Walk", int, int, int], None], decided: Sequence[bool] | None = None,
+                 sizes: bool = False):
+        nbrs = graph.neighbours
+        n = graph.size
+        # Lists indexed by cell (-1: not reached yet) are quicker to read than dicts.
+        disc = [-1] * n
+        low = [0] * n
+        size = [1] * n if sizes else []
+        witness = [-1] * n if decided is not None else []
+        disc[root] = 0
+        if decided is not None and decided[root]:
+            witness[root] = root
+        self.disc, self.low, self.size, self.witness = disc, low, size, witness
+        children = self.root_children = []
+        stack: list[tuple[int, int, Iterator[int]]] = [(root, -1, iter(nbrs[root]))]
+        counter = 1
+        while stack:
+            v, parent, it = stack[-1]
+            for w in it:
+                if not possible[w]:
+                    continue
+                if disc[w] < 0:
+                    disc[w] = low[w] = counter
+                    counter += 1
+                    if decided is not None and decided[w]:
+                        witness[w] = w
+                    if parent < 0:
+                        children.append(w)
+                    stack.append((w, v, iter(nbrs[w])))
+                    break
+                if w != parent and disc[w] < low[v]:
+                    low[v] = disc[w]
+            else:
+                stack.pop()
+                if parent >= 0:
+                    if low[v] < low[parent]:
+                        low[parent] = low[v]
+                    if sizes:
+                        size[parent] += size[v]
+                    if decided is not None and witness[parent] < 0:
+                        witness[parent] = witness[v]
+                    if low[v] >= disc[parent]:
+                        on_split(self, parent, v, stack[-1][1])
+        self.count = counter
+
+
 def articulation_cuts(graph: GridGraph, possible: Sequence[bool], decided: Sequence[bool],
                       root: int) -> dict[int, tuple[int, int]]:
     """Undecided cells of root's component of `possible` whose removal separates decided
-    cells. `root` must be decided. Returns {cell: (a decided cell cut off, root)}.
-
-    Iterative Tarjan: rooted at a decided cell, a non-root vertex v separates the subtree of
-    a child w (low[w] >= disc[v]) from the root; if that subtree holds a decided cell, v is
-    needed to join them."""
-    nbrs = graph.neighbours
-    disc: dict[int, int] = {root: 0}
-    low: dict[int, int] = {root: 0}
-    witness: dict[int, int] = {root: root}       # a decided cell in the subtree, or -1
+    cells. `root` must be decided. Returns {cell: (a decided cell cut off, root)}: a non-root
+    cell separates the subtree of a child from the root, so if that subtree holds a decided
+    cell, the cell is needed to join them."""
     out: dict[int, tuple[int, int]] = {}
-    stack: list[tuple[int, int, Iterator[int]]] = [(root, -1, iter(nbrs[root]))]
-    counter = 1
-    while stack:
-        v, parent, it = stack[-1]
-        advanced = False
-        for w in it:
-            if not possible[w]:
-                continue
-            if w not in disc:
-                disc[w] = low[w] = counter
-                counter += 1
-                witness[w] = w if decided[w] else -1
-                stack.append((w, v, iter(nbrs[w])))
-                advanced = True
-                break
-            if w != parent:
-                low[v] = min(low[v], disc[w])
-        if advanced:
-            continue
-        stack.pop()
-        if parent >= 0:
-            low[parent] = min(low[parent], low[v])
-            if witness[parent] < 0:
-                witness[parent] = witness[v]
-            if parent != root and low[v] >= disc[parent] and witness[v] >= 0 and not decided[parent]:
-                out.setdefault(parent, (witness[v], root))
+
+    def on_split(walk: Walk, parent: int, child: int, _: int) -> None:
+        if parent != root and walk.witness[child] >= 0 and not decided[parent]:
+            out.setdefault(parent, (walk.witness[child], root))
+    Walk(graph, possible, root, on_split, decided)
     return out
 
 
 def articulation_points(graph: GridGraph, possible: Sequence[bool], root: int
                         ) -> dict[int, tuple[int, int]]:
     """Every articulation point of root's component of `possible`, with two of its
-    neighbours that end up apart without it: {cell: (a, b)}. Iterative Tarjan."""
-    nbrs = graph.neighbours
-    disc: dict[int, int] = {root: 0}
-    low: dict[int, int] = {root: 0}
+    neighbours that end up apart without it: {cell: (a, b)}."""
     out: dict[int, tuple[int, int]] = {}
-    root_children: list[int] = []
-    stack: list[tuple[int, int, Iterator[int]]] = [(root, -1, iter(nbrs[root]))]
-    counter = 1
-    while stack:
-        v, parent, it = stack[-1]
-        advanced = False
-        for w in it:
-            if not possible[w]:
-                continue
-            if w not in disc:
-                disc[w] = low[w] = counter
-                counter += 1
-                stack.append((w, v, iter(nbrs[w])))
-                if v == root:
-                    root_children.append(w)
-                advanced = True
-                break
-            if w != parent:
-                low[v] = min(low[v], disc[w])
-        if advanced:
-            continue
-        stack.pop()
-        if parent >= 0:
-            low[parent] = min(low[parent], low[v])
-            if parent != root and low[v] >= disc[parent]:
-                grand = stack[-2][0] if len(stack) >= 2 else -1
-                out.setdefault(parent, (v, grand))
-    if len(root_children) >= 2:
-        out[root] = (root_children[0], root_children[1])
+
+    def on_split(_: Walk, parent: int, child: int, grand: int) -> None:
+        if parent != root:
+            out.setdefault(parent, (child, grand))
+    walk = Walk(graph, possible, root, on_split)
+    if len(walk.root_children) >= 2:
+        out[root] = (walk.root_children[0], walk.root_children[1])
     return out
 
 
 def cut_sizes(graph: GridGraph, possible: Sequence[bool], root: int) -> dict[int, int]:
     """For each articulation point v (other than root) of root's component of `possible`:
-    how many cells stay joined to root once v is taken away. Iterative Tarjan with subtree
-    sizes, linear time."""
-    nbrs = graph.neighbours
-    disc: dict[int, int] = {root: 0}
-    low: dict[int, int] = {root: 0}
-    size: dict[int, int] = {root: 1}
+    how many cells stay joined to root once v is taken away. Linear time."""
     cut_off: dict[int, int] = {}
-    stack: list[tuple[int, int, Iterator[int]]] = [(root, -1, iter(nbrs[root]))]
-    counter = 1
-    while stack:
-        v, parent, it = stack[-1]
-        advanced = False
-        for w in it:
-            if not possible[w]:
-                continue
-            if w not in disc:
-                disc[w] = low[w] = counter
-                size[w] = 1
-                counter += 1
-                stack.append((w, v, iter(nbrs[w])))
-                advanced = True
-                break
-            if w != parent:
-                low[v] = min(low[v], disc[w])
-        if advanced:
-            continue
-        stack.pop()
-        if parent >= 0:
-            low[parent] = min(low[parent], low[v])
-            size[parent] += size[v]
-            if parent != root and low[v] >= disc[parent]:
-                cut_off[parent] = cut_off.get(parent, 0) + size[v]
-    return {v: counter - 1 - s for v, s in cut_off.items()}
+
+    def on_split(walk: Walk, parent: int, child: int, _: int) -> None:
+        if parent != root:
+            cut_off[parent] = cut_off.get(parent, 0) + walk.size[child]
+    total = Walk(graph, possible, root, on_split, sizes=True).count - 1
+    return {v: total - s for v, s in cut_off.items()}
 
 
 class Side:
@@ -297,6 +281,11 @@ class Side:
         """Possible components that hold at least one decided cell."""
         of = self.possible_parts.of
         return sorted({of[i] for i in self.decided_cells})
+
+    @property
+    def hosts(self) -> list[int]:
+        """Indices (in possible_parts) of the possible components holding a decided cell."""
+        return self._hosts
 
     @functools.cached_property
     def apart(self) -> list[tuple[int, ...]]:

@@ -16,7 +16,8 @@ from heuristics.common import connectivity as cn
 
 from .common import GENRE
 
-MAX_GROUPS = 30            # blocks tried per call: each filling is a whole-board rule check
+MAX_GROUPS = 30            # blocks tried per call
+CHECK_CELLS = 40000        # each filling is a whole-board rule check: boards x checks per call
 BRANCH_STEPS = (12, 150)   # steps per branch at level 5: a quick look, then a longer one
 FILL_LEVEL = 3
 
@@ -57,7 +58,11 @@ def _name(puzzle: NurikabePuzzle, cells: list[int], values) -> str:
                      "disconnected walls, enclosed islands with wrong size, 0 or 2 numbers")
 def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     check = rules.GENRE.violations
+    budget = max(16, CHECK_CELLS // len(state.cands))
     for cells in groups(puzzle, state, focus, range(2, 5)):
+        budget -= 2 ** len(cells)
+        if budget < 0:
+            return
         live, broken = [], []
         for values, filled in fillings(state, cells):
             bad = check(puzzle, filled)

@@ -13,7 +13,7 @@ from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
 from .common import GENRE, Members, cells_of, parts_near, verdict
-from .reach import reach, reaches
+from .reach import islands_to_check, reach, reach_index, reaches
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -67,7 +67,9 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                      "must be island (\"island articulation point\")")
 def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    for k, dist in reaches(puzzle, state).items():
+    all_reach = reaches(puzzle, state)
+    for k in islands_to_check(puzzle, state, focus):
+        dist = all_reach[k]
         need = isl.need(k)
         if not need:
             continue
@@ -91,7 +93,9 @@ def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Ite
                      "size, then let it do so")
 def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    for k, dist in reaches(puzzle, state).items():
+    all_reach = reaches(puzzle, state)
+    for k in islands_to_check(puzzle, state, focus):
+        dist = all_reach[k]
         need = isl.need(k)
         if not need:
             continue
@@ -116,15 +120,19 @@ def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
     isl = islands(puzzle, state)
     all_reach = reaches(puzzle, state)
     nbrs = puzzle.graph.neighbours
+    index = reach_index(puzzle, state)
+    changed = set(islands_to_check(puzzle, state, focus))
     for a in all_reach:
         if not isl.need(a):
             continue
         for x in isl.liberties(a):
             block = {x, *nbrs[x]}
-            for b, dist in all_reach.items():
+            near_x = sorted({b for i in block for b in index.get(i, ())})
+            for b in near_x:
                 need = isl.need(b)
-                if b == a or not need or not block & dist.keys():
+                if b == a or not need or (a not in changed and b not in changed):
                     continue
+                dist = all_reach[b]
                 if len(dist) - len(isl.parts[b]) - need > 8:
                     continue    # plenty of room: only tight islands are worth the search
                 without = frozenset(block - set(isl.parts[b]))
@@ -145,7 +153,9 @@ def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
                      "able to grow sufficiently, that cell must be island")
 def wall_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    for k, dist in reaches(puzzle, state).items():
+    all_reach = reaches(puzzle, state)
+    for k in islands_to_check(puzzle, state, focus):
+        dist = all_reach[k]
         need = isl.need(k)
         if not need or len(dist) - len(isl.parts[k]) > 3 * need + 12:
             continue

@@ -1,10 +1,16 @@
 """Where an island can still grow: its *reach*, the cells it could take in within the
 cells it still needs, never touching another numbered island; and which numbers can reach
 each unnumbered island.
+
+Reaches are kept per puzzle between states: an island's reach depends only on the cells
+within two steps of it (their candidates and how many numbers their islands hold), so a
+reach is reused while those are unchanged. The same neighbourhood, its *support*, tells the
+techniques which islands a change can affect (their `focus`).
 """
 from __future__ import annotations
 
 import heapq
+import operator
 
 from grader.genres.nurikabe import B_ISLAND, Islands, NurikabePuzzle, islands
 from grader.model import State
@@ -46,11 +52,58 @@ def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[i
     return dist
 
 
-def reaches(puzzle: NurikabePuzzle, state: State) -> dict[int, dict[int, int]]:
-    """Reach of every numbered island of a state, computed once."""
-    isl = islands(puzzle, state)
-    return state.derived("nurikabe.reach", lambda: {k: reach(isl, k) for k in isl.numbered_parts()})
+CACHE_LIMIT = 50000     # reaches kept per puzzle before the cache starts afresh
 
+
+def reaches(puzzle: NurikabePuzzle, state: State) -> dict[int, dict[int, int]]:
+    """Reach of every numbered island of a state, computed once (callers must not change it)."""
+    return state.derived("nurikabe.reach", lambda: {k: e[0] for k, e in _entries(puzzle, state).items()})
+
+
+def islands_to_check(puzzle: NurikabePuzzle, state: State, focus: frozenset[int] | None) -> list[int]:
+    """Numbered islands whose reach a change in `focus` can have affected (all without focus)."""
+    entries = _entries(puzzle, state)
+    if focus is None:
+        return sorted(entries)
+    return [k for k, (_, support) in sorted(entries.items()) if not support.isdisjoint(focus)]
+
+
+def reach_index(puzzle: NurikabePuzzle, state: State) -> dict[int, list[int]]:
+    """For each cell, the numbered islands whose reach holds it."""
+    def compute() -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for k, dist in reaches(puzzle, state).items():
+            for i in dist:
+                out.setdefault(i, []).append(k)
+        return out
+    return state.derived("nurikabe.reach-index", compute)
+
+
+def _entries(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[dict[int, int], frozenset[int]]]:
+    isl = islands(puzzle, state)
+
+    def compute() -> dict[int, tuple[dict[int, int], frozenset[int]]]:
+        cache = puzzle.__dict__.setdefault("_nurikabe_reach", {})
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        cands = state.cands
+        numbers = [len(isl.clues[k]) if k >= 0 else 0 for k in isl.of]
+        out = {}
+        for k in isl.numbered_parts():
+            key = isl.parts[k]
+            hit = cache.get(key)
+            if hit is not None:
+                dist, support, look, seen = hit
+                if look(cands) == seen[0] and look(numbers) == seen[1]:
+                    out[k] = (dist, support)
+                    continue
+            dist = reach(isl, k)
+            support = frozenset(puzzle.graph.around(set(dist) | set(key), 2))
+            look = operator.itemgetter(*sorted(support))
+            cache[key] = (dist, support, look, (look(cands), look(numbers)))
+            out[k] = (dist, support)
+        return out
+    return state.derived("nurikabe.reach-entries", compute)
 
 
 def owners(puzzle: NurikabePuzzle, state: State) -> dict[int, set[int]]:

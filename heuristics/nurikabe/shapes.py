@@ -12,6 +12,7 @@ from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE
+from .reach import islands_to_check
 
 SHAPE_LIMIT = 150          # partial shapes enumerated before giving up on an island
 SHAPE_NEED = 8             # islands that still need more cells are not enumerated
@@ -135,16 +136,21 @@ def _shape_ok(isl: Islands, k: int, shape: frozenset[int]) -> bool:
 
 def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
     """The decided walls and the new border walls still lie in one area of possible walls
-    once the shape's cells are island. A quick look near the shape settles most cases: if
-    the possible walls around the shape still meet close by, nothing was cut."""
+    once the shape's cells are island. They did before (checked first), so it is enough that
+    the border cells, all walls now, still meet without the shape: a path between two walls
+    that crossed the shape can go round it through them. A quick look near the shape settles
+    most cases."""
     cands, g = isl.cands, isl.puzzle.graph
     nbrs = g.neighbours
-    walls = set(isl.walls.decided_cells) | border
-    if len(walls) < 2:
+    hosts = isl.walls.hosts
+    if len(hosts) > 1:
+        return False
+    of = isl.walls.possible_parts.of
+    parts = {of[b] for b in border} | set(hosts)
+    if len(parts) > 1:
+        return False
+    if len(border) < 2:
         return True
-    edge = {n for i in shape for n in nbrs[i] if n not in shape and cands[n] & B_WALL}
-    if not edge:
-        return _all_walls_joined(isl, walls)
     rows = [i // g.cols for i in shape]
     cols = [i % g.cols for i in shape]
     r0, r1, c0, c1 = min(rows) - 2, max(rows) + 2, min(cols) - 2, max(cols) + 2
@@ -153,15 +159,8 @@ def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
         r, c = divmod(i, g.cols)
         return r0 <= r <= r1 and c0 <= c <= c1
 
-    if _connected(nbrs, cands, shape, edge, edge, near):
-        return _all_walls_joined(isl, walls)
-    return _connected(nbrs, cands, shape, walls, walls, None)
-
-
-def _all_walls_joined(isl: Islands, walls: set[int]) -> bool:
-    """Before the shape, every wall and border cell already shared one area of possible walls."""
-    of = isl.walls.possible_parts.of
-    return len({of[w] for w in walls}) == 1
+    return (_connected(nbrs, cands, shape, border, border, near)
+            or _connected(nbrs, cands, shape, border, border, None))
 
 
 def _connected(nbrs, cands, shape, starts: set[int], targets: set[int], window) -> bool:
@@ -180,6 +179,11 @@ def _connected(nbrs, cands, shape, starts: set[int], targets: set[int], window) 
     return found >= len(targets)
 
 
+def shapes_of(puzzle: NurikabePuzzle, state: State, k: int) -> list[frozenset[int]] | None:
+    """shapes() of numbered island k, computed once per state."""
+    return state.derived(("nurikabe.shapes", k), lambda: shapes(islands(puzzle, state), k))
+
+
 def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozenset[int]]]:
     """The complete list of shapes for every numbered island that has few enough."""
     isl = islands(puzzle, state)
@@ -187,7 +191,7 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
     def compute() -> dict[int, list[frozenset[int]]]:
         out = {}
         for k in isl.numbered_parts():
-            found = shapes(isl, k)
+            found = shapes_of(puzzle, state, k)
             if found is not None:
                 out[k] = found
         return out
@@ -202,8 +206,9 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
                      "walls)")
 def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    for k, found in sorted(island_shapes(puzzle, state).items()):
-        put = shared_by(puzzle, state, found)
+    for k in islands_to_check(puzzle, state, focus):
+        found = shapes_of(puzzle, state, k)
+        put = shared_by(puzzle, state, found or [])
         if put:
             yield Deduction.build(state, put=put, premises=isl.parts[k],
                                   params={"island": isl.clue_name(k), "count": count_ways(len(found)),

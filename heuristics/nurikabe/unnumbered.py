@@ -17,7 +17,7 @@ from heuristics.common import connectivity as cn
 
 from .common import GENRE, Members
 from .reach import owners, reaches
-from .shapes import count_ways, island_shapes, say_shared, shared_by
+from .shapes import count_ways, say_shared, shapes_of, shared_by
 
 
 @heuristic(id="nurikabe.unnumbered-match", name="Which number an island belongs to", genre=GENRE,
@@ -88,7 +88,7 @@ MAX_OWNERS = 4      # islands reachable by more numbers are left to trial and er
 def ways_to_take_in(puzzle: NurikabePuzzle, state: State, u: int, owner: int) -> list[frozenset[int]] | None:
     """The ways numbered island `owner` can finish that take in unnumbered island u (None
     when the owner has too many ways to list)."""
-    found = island_shapes(puzzle, state).get(owner)
+    found = shapes_of(puzzle, state, owner)
     if found is None:
         return None
     first = islands(puzzle, state).parts[u][0]
