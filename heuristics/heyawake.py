@@ -91,7 +91,7 @@ class TooMany(Exception):
 
 
 def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
-                 limit: int, strips: bool = False, connected: bool = False) -> list[dict[int, int]] | None:
+                 limit: int, strips: bool = False, cuts=None) -> list[dict[int, int]] | None:
     """Every way to complete numbered rooms together that breaks no local rule (shaded cells
     touching, a white cell walled in on all sides), each as {cell: value} for the cells it
     decides: the rooms' cells, the neighbours a shaded cell whitens, and the single way out of
@@ -125,7 +125,7 @@ def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[i
             if p + 1 == len(parts):
                 option = consequences(puzzle, cands, room_free, sorted(picked))
                 if option is not None and not (strips and crosses_two_borders(puzzle, cands, option)) \
-                        and not (connected and splits_white(puzzle, cands, option)):
+                        and not (cuts and cuts(option)):
                     out.append(option)
                     if len(out) > limit:
                         raise TooMany
@@ -177,11 +177,12 @@ def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: di
     return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k, new))
 
 
-def splits_white(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
+def splits_white(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> bool:
     """The option's shaded cells cut the white cells (known or decided by the option) apart."""
+    cands = state.cands
     shaded = [i for i, v in option.items() if v == SHADED and cands[i] == FREE]
     white = [i for i, v in option.items() if v == WHITE and cands[i] == FREE]
-    return bool(shaded) and shading.whites_cut(puzzle.neighbours, cands, shaded, white)
+    return bool(shaded) and shading.whites_cut(puzzle, state, shaded, white)
 
 
 def agreed(state: State, options: Sequence[dict[int, int]]) -> dict[int, int]:
@@ -383,7 +384,8 @@ def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
             options = state.derived(("heyawake.room-strips", k), lambda: room_options(
-                puzzle, state.cands, [k], ROOM_LIMIT, strips=True, connected=True))
+                puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
+                cuts=lambda option: splits_white(puzzle, state, option)))
             d = room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
             if d:
                 yield d
@@ -442,14 +444,15 @@ def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
     rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else \
         (lambda s: nearby_violations(puzzle, s))
     return shading.short_what_if(puzzle, state, GENRE, lambda cands, i, value: quick_refutes(
-        puzzle, cands, i, value, rounds, connectivity), rules, candidates=near)
+        puzzle, state, i, value, rounds, connectivity), rules, candidates=near)
 
 
-def quick_refutes(puzzle: HeyawakePuzzle, cands: Sequence[int], i: int, value: int, rounds: int,
+def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,
                   connectivity: bool) -> bool:
     """Whether giving cell i `value` breaks a rule within a few rounds of the easy rules
     (shaded cells never touch, room counts, strips, a white cell's only way out), and with
     `connectivity`, whether the white cells are then cut apart."""
+    cands = state.cands
     c = list(cands)
     c[i] = 1 << value
     nbrs = puzzle.neighbours
@@ -510,7 +513,7 @@ def quick_refutes(puzzle: HeyawakePuzzle, cands: Sequence[int], i: int, value: i
                 if v == SHADED:
                     newly_shaded.append(j)
             changed = set(new)
-        return connectivity and bool(newly_shaded) and shading.whites_cut(nbrs, cands, newly_shaded, lambda: [
+        return connectivity and bool(newly_shaded) and shading.whites_cut(puzzle, state, newly_shaded, lambda: [
             j for j in range(len(c)) if c[j] == B_WHITE and cands[j] == FREE])
     except shading.Broken:
         return True

@@ -285,43 +285,75 @@ def after_steps(n: int) -> str:
     return "at once" if n == 0 else "after one easy step" if n == 1 else f"after {n} easy steps"
 
 
-def whites_cut(nbrs, cands: Sequence[int], shaded: Iterable[int], white=()) -> bool:
-    """Whether shading the cells `shaded` (none touching another) cuts the white cells (and
-    `white`, taken as white) apart, in a state where they were still joined. As shaded cells
-    never touch, a path around cuts only ever lost one cell at a time, so the area stays whole
-    exactly when the neighbours of each newly shaded cell still meet: usually seen close by.
-    `white` may be a callable giving the cells, for callers that build them only when needed."""
-    blocked = set(shaded)
+class Walls:
+    """The shaded cells of one state joined corner to corner (and side to side), the grid's
+    edge counted as one more member. A planar fact: shading more cells can cut the white
+    cells apart only where a new shaded cell closes a ring of these, so only then is the
+    white area searched again."""
 
-    def open_(u: int) -> bool:
-        return u not in blocked and cands[u] != B_SHADED
+    def __init__(self, puzzle, cands: Sequence[int]):
+        self.rows, self.cols = puzzle.rows, puzzle.cols
+        self.edge = puzzle.rows * puzzle.cols
+        parent = list(range(self.edge + 1))
 
-    for s in blocked:
-        ends = [u for u in nbrs[s] if open_(u)]
-        if len(ends) < 2:
-            continue
-        if any(u in blocked for u in nbrs[s]) or not meet(nbrs, open_, ends, 60):
-            extra = set(white() if callable(white) else white)
-            return whites_apart(nbrs, [B_SHADED if i in blocked else (B_WHITE if i in extra else m)
-                                       for i, m in enumerate(cands)])
-    return False
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for i, m in enumerate(cands):
+            if m == B_SHADED:
+                for j in self.touching(i):
+                    if j == self.edge or cands[j] == B_SHADED:
+                        parent[find(i)] = find(j)
+        self.root = [find(x) for x in range(self.edge + 1)]
+
+    def touching(self, i: int) -> list[int]:
+        """The eight cells around i, and the edge when i lies on it."""
+        r, c = divmod(i, self.cols)
+        out = [(r + dr) * self.cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+               if (dr or dc) and 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
+        if r in (0, self.rows - 1) or c in (0, self.cols - 1):
+            out.append(self.edge)
+        return out
 
 
-def meet(nbrs, open_, ends: Sequence[int], most: int) -> bool:
-    """The cells `ends` join within `most` steps of a search from the first."""
-    want = set(ends[1:])
-    seen = {ends[0]}
-    stack = [ends[0]]
-    while stack and len(seen) <= most:
-        v = stack.pop()
-        for u in nbrs[v]:
-            if u not in seen and open_(u):
-                seen.add(u)
-                want.discard(u)
-                if not want:
-                    return True
-                stack.append(u)
-    return False
+def walls(puzzle, state: State) -> Walls:
+    return state.derived(("shading.walls",), lambda: Walls(puzzle, state.cands))
+
+
+def whites_cut(puzzle, state: State, shaded: Iterable[int], white=()) -> bool:
+    """Whether also shading the cells `shaded` cuts the white cells (and `white`, taken as
+    white; a callable may give them when needed) apart, in a state where they are joined."""
+    cands = state.cands
+    w = walls(puzzle, state)
+    new = set(shaded)
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    ring = False
+    for s in new:
+        roots = [find(s)]
+        for j in w.touching(s):
+            if j in new:
+                roots.append(find(j))
+            elif j == w.edge or cands[j] == B_SHADED:
+                roots.append(find(w.root[j]))
+        if len(set(roots)) < len(roots):
+            ring = True
+            break
+        for x in roots[1:]:
+            parent[x] = roots[0]
+    if not ring:
+        return False
+    extra = set(white() if callable(white) else white)
+    return whites_apart(puzzle.neighbours, [B_SHADED if i in new else (B_WHITE if i in extra else m)
+                                            for i, m in enumerate(cands)])
 
 
 def whites_apart(nbrs, cands: Sequence[int]) -> bool:
