@@ -2,6 +2,11 @@
 
 A variable is a slot between two islands; its candidates are bridge counts. `focus` holds the
 slots changed since a technique last found nothing, so island rules look only at their ends.
+
+The levels follow Simon Tatham's Bridges solver tiers: its easy stage counts per island from
+the clues and finished islands (our level 1), medium adds "this island cannot be finished
+without that direction" (level 2), hard reasons about cut-off groups and what other islands
+still need (level 3). Level 4 works on two islands at once; level 5 tries ways and follows them.
 """
 from __future__ import annotations
 
@@ -27,6 +32,16 @@ def islands_to_check(puzzle: HashiPuzzle, focus: frozenset[int] | None) -> Itera
     if focus is None:
         return puzzle.islands
     return sorted({i for s in focus for i in (puzzle.slots[s].a, puzzle.slots[s].b)})
+
+
+def islands_across(puzzle: HashiPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    """Islands near `focus`, and those whose bridges would cross a slot of an island there
+    (whether such a bridge starves that island depends on its other slots)."""
+    if focus is None:
+        return puzzle.islands
+    near = set(islands_to_check(puzzle, focus))
+    return sorted(near | {i for j in near for t in puzzle.slots_of[j] for u in puzzle.crossings[t]
+                          for i in (puzzle.slots[u].a, puzzle.slots[u].b)})
 
 
 def open_slots(puzzle: HashiPuzzle, state: State, i: int) -> list[int]:
@@ -364,7 +379,8 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
     walk(0, need, ())
     if g is not None:
         ways = [w for w in ways if not closes_group(
-            puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, w)})]
+            puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, w)})
+            and not starves_someone(puzzle, state, dict(zip(todo, w)))]
     return todo, ways
 
 
@@ -377,7 +393,7 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
                      "legal ways.")
 def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = groups(puzzle, state)
-    for i in islands_to_check(puzzle, focus):
+    for i in islands_across(puzzle, focus):
         todo, ways = distributions(puzzle, state, i, g)
         if not todo:
             continue
@@ -389,10 +405,66 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
         if d:
             total = len(distributions(puzzle, state, i)[1])
             legal = (f"there {'is' if total == 1 else 'are'} {total}" if total == len(ways) else
-                     f"{len(ways)} of {total} leave no group of islands cut off")
+                     f"{len(ways)} of {total} cut off no group and block no bridge another island needs")
             yield attrs.evolve(d, params={
                 "island": puzzle.cell(i), "n": puzzle.board[i], "slots": names(puzzle, todo),
                 "legal": legal, "result": describe_removals(puzzle, state, d.removals)})
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+def starves_someone(puzzle: HashiPuzzle, state: State, chosen: dict[int, int]) -> bool:
+    """Whether the bridges `chosen` (slot -> count) block crossings that some island needs."""
+    blocked = {t for s, v in chosen.items() if v for t in puzzle.crossings[s] if state.cands[t] & ~1}
+    if not blocked:
+        return False
+    for i in {x for t in blocked for x in (puzzle.slots[t].a, puzzle.slots[t].b)}:
+        most = sum(chosen[t] if t in chosen else hi(state.cands[t])
+                   for t in puzzle.slots_of[i] if t not in blocked)
+        if most < puzzle.board[i]:
+            return True
+    return False
+
+
+@heuristic(id="hashi.pair-ways", name="Two islands together", genre=GENRE, level=4, order=1,
+           template="{first} and {second} share {bridge}; of all the ways to finish both, {legal} cut "
+                    "off no group and block no bridge another island needs, and in every one {result}.",
+           nudge="Finish {first} and {second} together: which ways are left?")
+def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    g = groups(puzzle, state)
+    ways_of = {}
+    for i in puzzle.islands:
+        todo, ways = distributions(puzzle, state, i, g)
+        if todo:
+            ways_of[i] = (todo, ways)
+    for s, slot in enumerate(puzzle.slots):
+        if slot.a not in ways_of or slot.b not in ways_of or state.decided(s):
+            continue
+        (todo_a, ways_a), (todo_b, ways_b) = ways_of[slot.a], ways_of[slot.b]
+        at_a, at_b = todo_a.index(s), todo_b.index(s)
+        slots = todo_a + [t for t in todo_b if t != s]
+        keep = {t: 0 for t in slots}
+        legal = 0
+        for wa in ways_a:
+            for wb in ways_b:
+                if wa[at_a] != wb[at_b]:
+                    continue
+                chosen = dict(zip(todo_a, wa)) | dict(zip(todo_b, wb))
+                if any(chosen.get(u) for t, v in chosen.items() if v for u in puzzle.crossings[t]):
+                    continue
+                if closes_group(puzzle, g, {t: v - lo(state.cands[t]) for t, v in chosen.items()}):
+                    continue
+                if starves_someone(puzzle, state, chosen):
+                    continue
+                legal += 1
+                for t, v in chosen.items():
+                    keep[t] |= 1 << v
+        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(slot.a), puzzle.cell(slot.b)], params={})
+        if d:
+            yield attrs.evolve(d, params={
+                "first": puzzle.cell(slot.a), "second": puzzle.cell(slot.b), "bridge": puzzle.slot_name(s),
+                "legal": "only one" if legal == 1 else f"only {legal}" if legal else "none",
+                "result": describe_removals(puzzle, state, d.removals)})
 
 
 # --- level 5 ------------------------------------------------------------------------------

@@ -129,6 +129,26 @@ def test_all_distributions():
     assert found("hashi.all-distributions", q, reference(q)) == {}
 
 
+# --- level 4 -------------------------------------------------------------------------------
+
+def test_pair_ways():
+    p = load("corpus/hashiwokakero/grown-9x9-grader-2.yaml")
+    stuck = Solver(p, max_level=3).solve()
+    assert stuck.status.value == "stuck"
+    assert found("hashi.pair-ways", p, stuck.final) == {"r6c3–r6c7": "has one bridge"}
+    assert assert_all_sound(REGISTRY.get("hashi.pair-ways"), p, stuck.final, reference(p)) == 1
+    deeper = load("corpus/hashiwokakero/grown-9x9-grader-1.yaml")
+    assert found("hashi.pair-ways", deeper, Solver(deeper, max_level=4).solve().final) == {}
+
+
+def test_grown_puzzles_have_one_answer_and_need_level_4():
+    from grader.analysis import analyse
+    for path in sorted((CORPUS / "hashiwokakero").glob("grown-*.yaml")):
+        p = load(str(path))
+        assert reference(p) == HASHI.solution_state(p)
+        assert analyse(p, check_unique=False).grade.level >= 4, path.name
+
+
 # --- level 5 -------------------------------------------------------------------------------
 
 def test_island_ways_and_trial_are_sound_where_easier_steps_stop():
@@ -139,6 +159,10 @@ def test_island_ways_and_trial_are_sound_where_easier_steps_stop():
     for hid in ("hashi.island-ways", "hashi.trial-and-error"):
         assert assert_all_sound(REGISTRY.get(hid), p, trace.final, solution) == 1
         assert fires(hid, p, solution) == []
+    deeper = load("corpus/hashiwokakero/grown-9x9-grader-1.yaml")
+    trace = Solver(deeper, max_level=4).solve()
+    assert trace.status.value == "stuck"
+    assert assert_all_sound(REGISTRY.get("hashi.island-ways"), deeper, trace.final, reference(deeper)) == 1
 
 
 def test_tatham_tiers_are_ordered():
