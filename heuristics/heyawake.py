@@ -2,6 +2,12 @@
 
 Shading and connectivity reasoning shared with other genres is in heuristics/common/shading.py;
 this module adds what rooms and their numbers allow.
+
+Beyond the catalogue: a pocket (level 2) is the nearby case of the articulation point, a corner
+or a few cells a shaded cell would wall in; what-ifs follow one cell's value through a few
+rounds of easy steps to a broken rule, at level 3 looking only at rules seen nearby (touching,
+rooms, strips, a white cell shut in) and at level 4 at the white area too. Only refutations
+count there; what every case agrees on is level 5.
 """
 from __future__ import annotations
 
@@ -374,12 +380,13 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.room-strips", name="Every way to fill a room, minding the strips", genre=GENRE,
-           level=4, order=3,
+@heuristic(id="heyawake.room-strips", name="Every way to fill a room, minding strips and the white area",
+           genre=GENRE, level=4, order=3,
            template="The room of the {n} at {room} can be filled in {ways} ways that leave no white "
-                    "strip across two borders, and in all of them {cells}.",
+                    "strip across two borders and keep the white cells together, and in all of "
+                    "them {cells}.",
            nudge="List the ways to shade the room of the {n} at {room}, and watch the rows and "
-                 "columns that run out of it.")
+                 "columns that run out of it and the white cells around it.")
 def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
@@ -443,7 +450,7 @@ def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
         near = sorted(shading.around(puzzle, shading.around(puzzle, focus)))
     rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else \
         (lambda s: nearby_violations(puzzle, s))
-    return shading.short_what_if(puzzle, state, GENRE, lambda cands, i, value: quick_refutes(
+    return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
         puzzle, state, i, value, rounds, connectivity), rules, candidates=near)
 
 

@@ -246,7 +246,7 @@ def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[S
                   candidates: Iterable[int] | None = None, steps: int = 40) -> Iterator[Deduction]:
     """A cell whose one value breaks a rule after a short chain of easy steps takes the other
     value: the chain a reader follows in their head, not a trial. Only refutations count,
-    never what two branches agree on (that is level 5). `refutes(cands, i, value)` is the
+    never what two branches agree on (that is level 5). `refutes(i, value)` is the
     genre's quick screen; a cell it flags is then followed by the easy (level 1-2) techniques
     themselves, so the step shows its chain, and only a chain that breaks one of the rules
     `broken` looks at counts (a what-if that minds only nearby rules must not lean on the
@@ -263,7 +263,7 @@ def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[S
     order = [i for i in (range(len(cands)) if candidates is None else candidates) if cands[i] == FREE]
     for i in order:
         for value, other in ((SHADED, WHITE), (WHITE, SHADED)):
-            if not refutes(cands, i, value):
+            if not refutes(i, value):
                 continue
             trace = Solver(puzzle, heuristics=REGISTRY.for_genre(genre, 2),
                            budget=Budget(max_steps=steps, max_seconds=5.0)
