@@ -72,6 +72,18 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int]) -> lis
     return sorted(merged)
 
 
+def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int]) -> tuple[int, int, list[int]] | None:
+    """An island that the bridges `chosen` (slot -> count) would starve by blocking the slots
+    they cross: (island, the most it could still get, the blocked slots); None if none."""
+    blocked = sorted({t for s, v in chosen.items() if v for t in puzzle.crossings[s] if state.cands[t] & ~1})
+    for i in sorted({x for t in blocked for x in (puzzle.slots[t].a, puzzle.slots[t].b)}):
+        most = sum(chosen[t] if t in chosen else hi(state.cands[t])
+                   for t in puzzle.slots_of[i] if t not in blocked)
+        if most < puzzle.board[i]:
+            return i, most, blocked
+    return None
+
+
 # --- level 1 ------------------------------------------------------------------------------
 
 @heuristic(id="hashi.crossing", name="A bridge blocks the way", genre=GENRE, level=1, order=1,
@@ -267,19 +279,14 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                     "the {n} it needs, so {bridge} has no bridge.",
            nudge="Which island needs the ways that a bridge {bridge} would cross?")
 def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands = state.cands
     for s in range(len(puzzle.slots)):
-        crossed = [t for t in puzzle.crossings[s] if cands[t] & ~1]
-        if not crossed or not cands[s] & 1 or cands[s] == 1:
-            continue
-        ends = {i for t in crossed for i in (puzzle.slots[t].a, puzzle.slots[t].b)}
-        for i in sorted(ends):
-            most = sum(hi(cands[t]) for t in puzzle.slots_of[i] if t not in crossed)
-            if most < puzzle.board[i]:
+        if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s]:
+            found = starved(puzzle, state, {s: 1})
+            if found:
+                i, most, crossed = found
                 yield Deduction.build(state, put={s: 0}, cells=[puzzle.cell(i)], params={
                     "bridge": puzzle.slot_name(s), "crossed": names(puzzle, crossed),
                     "island": puzzle.cell(i), "most": most, "n": puzzle.board[i]})
-                break
 
 
 @heuristic(id="hashi.no-closed-group", name="Do not close a group early", genre=GENRE, level=3, order=1,
@@ -380,7 +387,7 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
     if g is not None:
         ways = [w for w in ways if not closes_group(
             puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, w)})
-            and not starves_someone(puzzle, state, dict(zip(todo, w)))]
+            and not starved(puzzle, state, dict(zip(todo, w)))]
     return todo, ways
 
 
@@ -413,19 +420,6 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 4 ------------------------------------------------------------------------------
 
-def starves_someone(puzzle: HashiPuzzle, state: State, chosen: dict[int, int]) -> bool:
-    """Whether the bridges `chosen` (slot -> count) block crossings that some island needs."""
-    blocked = {t for s, v in chosen.items() if v for t in puzzle.crossings[s] if state.cands[t] & ~1}
-    if not blocked:
-        return False
-    for i in {x for t in blocked for x in (puzzle.slots[t].a, puzzle.slots[t].b)}:
-        most = sum(chosen[t] if t in chosen else hi(state.cands[t])
-                   for t in puzzle.slots_of[i] if t not in blocked)
-        if most < puzzle.board[i]:
-            return True
-    return False
-
-
 @heuristic(id="hashi.pair-ways", name="Two islands together", genre=GENRE, level=4, order=1,
            template="{first} and {second} share {bridge}; of all the ways to finish both, {legal} cut "
                     "off no group and block no bridge another island needs, and in every one {result}.",
@@ -454,7 +448,7 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
                     continue
                 if closes_group(puzzle, g, {t: v - lo(state.cands[t]) for t, v in chosen.items()}):
                     continue
-                if starves_someone(puzzle, state, chosen):
+                if starved(puzzle, state, chosen):
                     continue
                 legal += 1
                 for t, v in chosen.items():
