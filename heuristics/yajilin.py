@@ -574,6 +574,7 @@ def cell_lookahead(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
 # --- level 5 ----------------------------------------------------------------------------------
 
 CASES = "Trial at {subject}: {outcome}."
+CELL_CASES = 60        # the most constrained cells only: on a wide open board the rest rarely decide
 
 
 @heuristic(id="yajilin.cell-cases", name="Every way to fill a cell", genre=GENRE, level=5, order=1,
@@ -585,7 +586,7 @@ def cell_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
         order = sorted((i for i in puzzle.free_cells if state.cands[i] == FREE or
                         (state.cands[i] == B_LOOP and loops.degree(puzzle.graph, state, i) < 2)),
                        key=lambda i: len(open_edges(puzzle, state, i)))
-        for i in order:
+        for i in order[:CELL_CASES]:
             options = []
             if state.cands[i] & B_SHADED:
                 options.append((f"{puzzle.cell(i)} is shaded", {i: SHADED}))

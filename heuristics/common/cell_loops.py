@@ -5,6 +5,14 @@
     end_lookahead   {end} {edge} {refuted}         every other way on from a loose end, followed
                                                    while it is forced, breaks a rule
     case_analysis   {subject} {outcome} ...        every way to satisfy something, filled in
+    every_way_through {cell} {count} {refuted} {result}   every way the loop can treat one cell
+                                                   (two of its edges, or none), each checked
+                                                   nearby, optionally for closing a small loop
+    enclosure_ways  {ends} {cells} {ways} {alive} {refuted} {pairs} {result}
+                                                   every way to tie the loose ends around a small
+                                                   closed-off area (plain, or by uniqueness)
+    forced_lookahead {subject} {count} {refuted} {result}   every way to do something, each line
+                                                   followed while forced, then checked nearby
 
 Both know no genre: the puzzle is a `GridLoop` (grader.genres.masyu) and rules come in as a
 `violations(state)` callback.
