@@ -8,9 +8,10 @@ crosses it from both cells or from neither.
 """
 from __future__ import annotations
 
+import functools
 from typing import Iterable, Iterator
 
-from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE, SHAPES, SIDES, WITH_SIDE,
+from grader.genres.numberlink import (B_EMPTY, EMPTY, E, N, S, W, GLYPHS as GLYPH, OPPOSITE, SHAPES, SIDES, WITH_SIDE,
                                       WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
@@ -208,6 +209,74 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
                     "other": " and ".join(str(puzzle.cell(z)) for z in near)})
                 if found:
                     yield found
+
+
+# Inside a 2x2 block (cells top left, top right, bottom left, bottom right) a line can take
+# the four inner joins top, bottom, left and right; each cell faces two of them.
+BLOCK_JOINS = ((0, 1), (2, 3), (0, 2), (1, 3))
+INNER_SIDES = ((E, S), (W, S), (E, N), (W, N))      # per cell: the side of its row join, of its column join
+ROW_JOIN, COLUMN_JOIN = (0, 0, 1, 1), (2, 3, 2, 3)
+
+
+def _fit(position: int, pattern: int) -> int:
+    """Values of a cell at `position` whose inner sides are exactly those `pattern` joins."""
+    row_side, column_side = INNER_SIDES[position]
+    want = (row_side if pattern >> ROW_JOIN[position] & 1 else 0) | (
+        column_side if pattern >> COLUMN_JOIN[position] & 1 else 0)
+    return sum(1 << v for v, m in enumerate(SHAPES) if m & (row_side | column_side) == want)
+
+
+BLOCK_FIT = tuple(tuple(_fit(pos, pattern) for pattern in range(16)) for pos in range(4))
+
+
+@functools.lru_cache(maxsize=None)
+def block_patterns(labelled: tuple[bool, bool, bool, bool]) -> tuple[int, ...]:
+    """Join patterns a 2x2 block allows: no loop, and no U-turn (three joins) whose two ends,
+    side by side, are both away from the end numbers."""
+    out = []
+    for pattern in range(16):
+        count = bin(pattern).count("1")
+        if count == 4:
+            continue
+        if count == 3:
+            missing = next(k for k in range(4) if not pattern >> k & 1)
+            u, v = BLOCK_JOINS[missing]
+            if not (labelled[u] or labelled[v]):
+                continue
+        out.append(pattern)
+    return tuple(out)
+
+
+@heuristic(id="numberlink.no-u-turn", name="No U-turn in a 2x2 block", genre=GENRE, level=2, order=5,
+           template="Inside the 2x2 block from {a} to {b} a line may not turn back beside itself or "
+                    "close a loop, so {result}.",
+           nudge="Look at the 2x2 block from {a} to {b}: how can its cells be joined?")
+def no_u_turn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Three joins among the four cells of a 2x2 block form a U whose ends lie side by side
+    on one line without being joined, which the no-touch rule forbids unless one end is a
+    number; four joins close a loop. A shape no allowed way of joining the block fits goes."""
+    from grader.explain import describe_removals
+    cands, labels = state.cands, puzzle.labels
+    if focus is None:
+        which = range(len(puzzle.blocks))
+    else:
+        which = sorted({k for i in focus for k in puzzle.blocks_of[i]})
+    for k in which:
+        block = puzzle.blocks[k]
+        ms = [cands[i] for i in block]
+        keep = [0, 0, 0, 0]
+        for pattern in block_patterns(tuple(bool(labels[i]) for i in block)):
+            fit = [ms[p] & BLOCK_FIT[p][pattern] for p in range(4)]
+            if all(fit):
+                for p in range(4):
+                    keep[p] |= fit[p]
+        if keep != ms:
+            removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
+            found = Deduction.build(state, keep={i: keep[p] for p, i in enumerate(block)}, region=block,
+                                    params={"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
+                                            "result": describe_removals(puzzle, state, removals)})
+            if found:
+                yield found
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -599,21 +668,23 @@ def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
     return sorted({y for _, _, ways in heads(puzzle, state) for _, y in ways})
 
 
-# Passes of the cell trials: (steps per branch, highest level in the fill); as for the loose
-# ends, long fills with the local levels cost less than short ones with the whole-board levels.
-TRIAL_PASSES = ((12, 2), (200, 2), (40, 4))
+# Passes of the cell trials: (steps per branch, highest level in the fill, every cell or only
+# those beside a loose end, whether only a refuted branch counts); as for the loose ends,
+# long fills with the local levels cost less than short ones with the whole-board levels.
+TRIAL_PASSES = ((12, 2, True, True), (200, 2, False, True), (200, 2, False, False), (40, 4, False, False))
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
            template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """Try each shape of a cell beside a loose end, as the generic trial does (grader.probing),
-    with Numberlink's own passes."""
-    order = probe_order(state, near_heads(puzzle, state))
-    for steps, level in TRIAL_PASSES:
+    """Try each shape of a cell, those beside a loose end first, as the generic trial does
+    (grader.probing), with Numberlink's own passes."""
+    near = probe_order(state, near_heads(puzzle, state))
+    everywhere = probe_order(state, near + sorted(set(state.undecided()) - set(near)))
+    for steps, level, every_cell, refuted_only in TRIAL_PASSES:
         lower = REGISTRY.for_genre(GENRE, level)
-        for var in order:
+        for var in (everywhere if every_cell else near):
             found = probe_cell(puzzle, state, var, level, steps, lower)
-            if found is not None:
+            if found is not None and (not refuted_only or any(b.refuted for b in found.detail)):
                 yield found
                 return

@@ -122,6 +122,27 @@ def test_no_touch_keeps_two_halves_of_one_number_apart():
     assert {SHAPES[k] for k in removed} == {N | E, E | S, S | W, N | W}
 
 
+def test_no_u_turn():
+    # ┏ at r1c2: ┓ at r1c3 would turn the line back, its two legs side by side at r2c2, r2c3
+    shape = {m: 1 << k for k, m in enumerate(SHAPES)}
+
+    def removed_at_r1c3(grid):
+        p = puzzle(grid)
+        state = NL.initial_state(p).restrict(1, shape[E | S])
+        out = 0
+        for d in fires("numberlink.no-u-turn", p, state):
+            if str(d.params["a"]) == "r1c2":
+                out |= dict(d.removals).get(2, 0)
+        return out
+    # r1c3 must come from the west (the top join), and may not then turn south
+    assert removed_at_r1c3("1 . . 1\n. . . .\n2 . . 2") & ~(1 | shape[N | E] | shape[E | S] | shape[N | S]) \
+        == shape[S | W]
+    # a number at the end of a leg may sit beside the other leg
+    assert not removed_at_r1c3("1 . . 1\n. 2 . .\n. . . 2") & shape[S | W]
+    p = puzzle("1 . . 1\n. . . .\n2 . . 2")
+    assert fires("numberlink.no-u-turn", p) == []
+
+
 def test_a_line_beside_itself_breaks_the_rules():
     p = puzzle("1 . .\n. . .\n1 . .")
     touching = marks(p, "1 ━ ┓\n┏ ━ ┛\n1 . .")      # r1c2 and r2c2 are on one line, not joined

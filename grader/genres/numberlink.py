@@ -86,6 +86,22 @@ class NumberlinkPuzzle(Puzzle):
         return {lab: (a, b) for lab, (a, b) in sorted(out.items())}
 
     @functools.cached_property
+    def blocks(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Each 2x2 block of cells: (top left, top right, bottom left, bottom right)."""
+        c = self.cols
+        return tuple((r * c + k, r * c + k + 1, (r + 1) * c + k, (r + 1) * c + k + 1)
+                     for r in range(self.rows - 1) for k in range(c - 1))
+
+    @functools.cached_property
+    def blocks_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices of the 2x2 blocks it belongs to."""
+        out: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        for k, block in enumerate(self.blocks):
+            for i in block:
+                out[i].append(k)
+        return tuple(tuple(b) for b in out)
+
+    @functools.cached_property
     def edges(self) -> tuple[tuple[int, int, int], ...]:
         """(cell, side, neighbour) for each pair of adjacent cells, once (sides E and S)."""
         return tuple((i, d, j) for i in range(self.rows * self.cols)
