@@ -280,13 +280,23 @@ class Slitherlink(Genre):
 
     def violations(self, puzzle: SlitherPuzzle, state: State) -> list[Violation]:
         out = loop_violations(puzzle.graph, state)
+        cands, clues, cell_edges = state.cands, puzzle.clues, puzzle.cells
         for k in puzzle.clued:
-            n = puzzle.clues[k]
-            lines, open_ = clue_counts(puzzle, state, k)
+            n = clues[k]
+            lines = most = 0
+            for e in cell_edges[k]:
+                m = cands[e]
+                if m == B_LINE:
+                    lines += 1
+                    most += 1
+                elif m == OPEN:
+                    most += 1
+            if lines <= n <= most:
+                continue
             cells = (puzzle.cell(k),) if puzzle.square else ()
-            if len(lines) > n:
-                out.append(Violation(f"the {n} in {puzzle.cell_label(k)} has {len(lines)} lines", cells))
-            elif len(lines) + len(open_) < n:
+            if lines > n:
+                out.append(Violation(f"the {n} in {puzzle.cell_label(k)} has {lines} lines", cells))
+            else:
                 out.append(Violation(f"the {n} in {puzzle.cell_label(k)} can no longer get {n} lines", cells))
         if puzzle.faces_of_edge is not None and not out:
             from heuristics.slitherlink.colouring import colouring

@@ -29,7 +29,7 @@ complete state it is exact for the loop rule. `paths(graph, state)` gives the pi
 from __future__ import annotations
 
 import functools
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import attrs
 
@@ -110,6 +110,23 @@ class LoopGraph:
             out.setdefault((min(a, b), max(a, b)), []).append(e)
         return {k: tuple(v) for k, v in out.items()}
 
+    @functools.cached_property
+    def links(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each vertex, its (edge variable, vertex beyond) pairs: walks without lookups."""
+        return tuple(tuple((self.edge_vars[e], self.other(e, v)) for e in es)
+                     for v, es in enumerate(self.incident))
+
+    @functools.cached_property
+    def _recent(self) -> dict[str, "Recent"]:
+        return {}
+
+    def recent(self, name: str) -> "Recent":
+        """The snapshot cache of one per-state fact on this graph (see Recent)."""
+        try:
+            return self._recent[name]
+        except KeyError:
+            return self._recent.setdefault(name, Recent())
+
     def other(self, e: int, v: int) -> int:
         a, b = self.ends[e]
         return b if a == v else a
@@ -143,6 +160,63 @@ class LoopGraph:
         return cls(names, tuple(ends), tuple(range(first_var, first_var + len(ends))),
                    vertex_vars=tuple(vertex_vars) if vertex_vars is not None else (None,) * len(names),
                    coords=coords)
+
+
+# --- per-state facts kept up to date instead of recomputed ---------------------------------
+
+def narrowed(old: tuple[int, ...], new: tuple[int, ...], limit: int) -> list[int] | None:
+    """The variables whose candidates differ, when `new` only removes candidates from `old`
+    and at most `limit` changed; otherwise None. Compares slices first, so unchanged stretches
+    of a big board cost almost nothing."""
+    if len(old) != len(new):
+        return None
+    out: list[int] = []
+    n = len(new)
+    for i in range(0, n, 64):
+        j = i + 64
+        if old[i:j] != new[i:j]:
+            for v in range(i, min(j, n)):
+                a, b = old[v], new[v]
+                if a != b:
+                    if b & ~a:
+                        return None
+                    out.append(v)
+            if len(out) > limit:
+                return None
+    return out
+
+
+class Recent:
+    """The last few states a per-state fact was computed for, with the fact.
+
+    A solve moves from a state to one with a few candidates fewer, and a trial starts one
+    assumption away from the state it tests; so a fact for a new state is usually an update of
+    the fact for a recent one, from the few variables that changed. Facts must depend only on
+    the state (an update must give what a full computation gives, up to arbitrary labels)."""
+
+    def __init__(self, size: int = 48, limit: int = 96):
+        self.size, self.limit = size, limit
+        self.items: list[tuple[tuple[int, ...], Any]] = []
+
+    def get(self, state: State, full: Callable[[], Any],
+            update: Callable[[Any, tuple[int, ...], list[int]], Any]) -> Any:
+        """The fact for `state`: update(old fact, old candidates, changed variables) from the
+        newest remembered state it narrows (update may return None to ask for `full`)."""
+        cands = state.cands
+        value = None
+        for old, fact in reversed(self.items):
+            changed = narrowed(old, cands, self.limit)
+            if changed is None:
+                continue
+            value = update(fact, old, changed) if changed else fact
+            if value is not None:
+                break
+        if value is None:
+            value = full()
+        self.items.append((cands, value))
+        if len(self.items) > self.size:
+            del self.items[0]
+        return value
 
 
 # --- what a state says about a vertex ------------------------------------------------------
@@ -238,10 +312,12 @@ def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
 class Paths:
     """The lines of a state, grouped into connected pieces.
 
-    comp: the piece of each vertex (-1 without lines); degree: lines at each vertex;
-    end_of: for each end of a simple open path, the other end; loops: pieces that are closed
-    (every vertex has two lines); pieces: number of pieces; lines: number of line edges;
-    edges_in: line edges per piece.
+    comp: the piece of each vertex (-1 without lines); piece numbers are labels, not
+    positions; degree: lines at each vertex; end_of: for each end of a simple open path, the
+    other end; loops: pieces that are closed (every vertex has two lines); pieces: number of
+    pieces; lines: number of line edges; edges_in: line edges per piece; branching: vertices
+    with three or more lines; members and ends: the vertices, and those with one line, of each
+    piece; branched: pieces with a branching vertex.
     """
     comp: tuple[int, ...]
     degree: tuple[int, ...]
@@ -249,8 +325,11 @@ class Paths:
     loops: tuple[int, ...]
     pieces: int
     lines: int
-    edges_in: tuple[int, ...]
-    branching: tuple[int, ...]       # vertices with three or more lines
+    edges_in: dict[int, int]
+    branching: tuple[int, ...]
+    members: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    ends: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    branched: frozenset[int] = frozenset()
 
 
 def _compute_paths(graph: LoopGraph, state: State) -> Paths:
@@ -266,49 +345,117 @@ def _compute_paths(graph: LoopGraph, state: State) -> Paths:
         nbrs.setdefault(a, []).append(b)
         nbrs.setdefault(b, []).append(a)
     comp = [-1] * n
-    ends: list[list[int]] = []
-    bad: list[bool] = []
+    members: dict[int, tuple[int, ...]] = {}
+    ends: dict[int, tuple[int, ...]] = {}
+    branched: set[int] = set()
     k = 0
     for s in sorted(nbrs):
         if comp[s] >= 0:
             continue
         comp[s] = k
-        stack, my_ends, branched = [s], [], False
+        stack, mine = [s], [s]
         while stack:
             v = stack.pop()
-            d = deg[v]
-            if d == 1:
-                my_ends.append(v)
-            elif d > 2:
-                branched = True
             for w in nbrs[v]:
                 if comp[w] < 0:
                     comp[w] = k
                     stack.append(w)
-        ends.append(sorted(my_ends))
-        bad.append(branched)
+                    mine.append(w)
+        members[k] = tuple(mine)
+        ends[k] = tuple(sorted(v for v in mine if deg[v] == 1))
+        if any(deg[v] > 2 for v in mine):
+            branched.add(k)
         k += 1
-    edges_in = [0] * k
+    edges_in = dict.fromkeys(members, 0)
     for e in line_edges:
         edges_in[comp[ends_of[e][0]]] += 1
+    return _finish(comp, deg, members, ends, branched, edges_in, len(line_edges),
+                   sorted(v for v in nbrs if deg[v] > 2))
+
+
+def _finish(comp, deg, members, ends, branched, edges_in, lines, branching) -> Paths:
     end_of: dict[int, int] = {}
     loops = []
-    for c in range(k):
-        if bad[c]:
+    for c, es in ends.items():
+        if c in branched:
             continue
-        if len(ends[c]) == 2:
-            a, b = ends[c]
+        if len(es) == 2:
+            a, b = es
             end_of[a], end_of[b] = b, a
-        elif not ends[c]:
+        elif not es:
             loops.append(c)
-    branching = tuple(sorted(v for v in nbrs if deg[v] > 2))
-    return Paths(tuple(comp), tuple(deg), end_of, tuple(loops), k, len(line_edges),
-                 tuple(edges_in), branching)
+    return Paths(tuple(comp), tuple(deg), end_of, tuple(sorted(loops)), len(members), lines,
+                 edges_in, tuple(branching), members, ends, frozenset(branched))
+
+
+def _add_lines(graph: LoopGraph, p: Paths, old: tuple[int, ...], cands: tuple[int, ...],
+               changed: list[int]) -> Paths | None:
+    """Paths after the changed variables: new lines join pieces (None when a line vanished,
+    which only a broken state does: recompute then)."""
+    edge_of = graph.edge_of_var
+    new_lines = []
+    for var in changed:
+        e = edge_of.get(var)
+        if e is None:
+            continue
+        if old[var] == B_LINE:
+            return None
+        if cands[var] == B_LINE:
+            new_lines.append(e)
+    if not new_lines:
+        return p
+    comp, deg = list(p.comp), list(p.degree)
+    members, ends, edges_in = dict(p.members), dict(p.ends), dict(p.edges_in)
+    branched, branching = set(p.branched), set(p.branching)
+    fresh = max(members, default=-1) + 1
+    for e in new_lines:
+        a, b = graph.ends[e]
+        ca, cb = comp[a], comp[b]
+        if ca < 0 and cb < 0:
+            c, fresh = fresh, fresh + 1
+            members[c], ends[c], edges_in[c] = (a, b), (), 0
+            comp[a] = comp[b] = c
+        elif ca < 0 or cb < 0:
+            c, v = (cb, a) if ca < 0 else (ca, b)
+            members[c] = members[c] + (v,)
+            comp[v] = c
+        elif ca != cb:
+            c, small = (ca, cb) if len(members[ca]) >= len(members[cb]) else (cb, ca)
+            for v in members[small]:
+                comp[v] = c
+            members[c] = members[c] + members.pop(small)
+            ends[c] = ends[c] + ends.pop(small)
+            edges_in[c] += edges_in.pop(small)
+            if small in branched:
+                branched.discard(small)
+                branched.add(c)
+        else:
+            c = ca
+        edges_in[c] += 1
+        deg[a] += 1
+        deg[b] += 1
+        mine = set(ends[c])
+        for v in (a, b):
+            if deg[v] == 1:
+                mine.add(v)
+            else:
+                mine.discard(v)
+            if deg[v] > 2:
+                branched.add(c)
+                branching.add(v)
+        ends[c] = tuple(sorted(mine))
+    return _finish(comp, deg, members, ends, branched, edges_in, p.lines + len(new_lines),
+                   sorted(branching))
 
 
 def paths(graph: LoopGraph, state: State) -> Paths:
-    """The pieces of line in a state (computed once per state, shared by every heuristic)."""
-    return state.derived(("loops.paths", id(graph)), lambda: _compute_paths(graph, state))
+    """The pieces of line in a state (once per state, shared by every heuristic; updated from
+    a recent state's pieces when only a few edges changed)."""
+    def compute() -> Paths:
+        return graph.recent("paths").get(
+            state, lambda: _compute_paths(graph, state),
+            lambda p, old, changed: _add_lines(graph, p, old, state.cands, changed))
+    return state.derived(("loops.paths", id(graph)), compute)
 
 
 def premature_loop(graph: LoopGraph, state: State, closes_ok: Callable[[State], bool],
@@ -377,7 +524,10 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
         lines, _ = split(graph, state, v)
         out.append(Violation(f"{len(lines)} lines meet at {graph.vertex_names[v]}",
                              vars=tuple(_vars(graph, lines))))
-    for v in range(graph.n_vertices):
+    # without required vertices only line ends can be stuck
+    check = (range(graph.n_vertices) if required is not None
+             else sorted(v for es in p.ends.values() for v in es))
+    for v in check:
         d = p.degree[v]
         if d > 2:
             continue
@@ -408,22 +558,23 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
 def _cut_off(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> int | None:
     """A vertex with a line (or one that must be visited) that the other lines can no longer
     reach through edges that are not crossed: the loop could never be one piece."""
-    start = next(v for v in range(graph.n_vertices) if p.degree[v])
-    seen = {start}
+    start = next(iter(p.members.values()))[0]
+    seen = bytearray(graph.n_vertices)
+    seen[start] = 1
     stack = [start]
-    cands, edge_vars, ends = state.cands, graph.edge_vars, graph.ends
+    cands, links = state.cands, graph.links
     while stack:
-        v = stack.pop()
-        for e in graph.incident[v]:
-            if cands[edge_vars[e]] & B_LINE:
-                a, b = ends[e]
-                w = b if a == v else a
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-    for v in range(graph.n_vertices):
-        if v not in seen and (p.degree[v] or (required is not None and required(state, v))):
-            return v
+        for var, w in links[stack.pop()]:
+            if not seen[w] and cands[var] & B_LINE:
+                seen[w] = 1
+                stack.append(w)
+    cut = [min(piece) for piece in p.members.values() if not seen[piece[0]]]
+    if cut:
+        return min(cut)
+    if required is not None:
+        for v in range(graph.n_vertices):
+            if not seen[v] and required(state, v):
+                return v
     return None
 
 

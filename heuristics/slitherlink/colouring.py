@@ -17,7 +17,7 @@ from grader.genres.slitherlink import SlitherPuzzle
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
+from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, Recent
 
 from .common import GENRE
 
@@ -26,11 +26,13 @@ OUTSIDE = -1
 
 @attrs.frozen
 class Colouring:
-    """root[f]: the group of face f (the outer area is index n); flip[f]: 1 when f's colour is
-    the opposite of its group root's."""
+    """root[f]: the group of face f (the outer area is index n; group numbers are labels);
+    flip[f]: 1 when f's colour is the opposite of its group root's; members: the faces of
+    each group (kept so a new edge can merge two groups without a full recount)."""
     root: tuple[int, ...]
     flip: tuple[int, ...]
     conflict: int = -1       # an edge whose value contradicts the colours, or -1
+    members: dict[int, tuple[int, ...]] | None = attrs.field(default=None, eq=False, repr=False)
 
     def relation(self, a: int, b: int) -> int | None:
         """0 same colour, 1 different, None unknown."""
@@ -57,56 +59,110 @@ def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Col
     """Colour groups from the decided edges; with corners, also from corner counts: exactly
     one of a cell's two edges at a corner means the faces beyond them differ, both or
     neither means they match (Simon Tatham's hard tier)."""
-    def compute() -> Colouring:
-        faces = puzzle.faces_of_edge
-        n = len(puzzle.cells)
-        cands = state.cands
-        adj = face_links(puzzle)
-        extra: dict[int, list[tuple[int, int, int]]] = {}
-        if corners:
-            from .angles import corner_facts
-            facts = corner_facts(puzzle, state)
-            for i, (d, k, (ea, eb)) in enumerate(puzzle.angles.pairs):
-                xs = facts.X[i]
-                if xs in (0b010, 0b101):
-                    fa = [f for f in faces[ea] if f != k][0]
-                    fb = [f for f in faces[eb] if f != k][0]
-                    fa, fb = (n if fa == OUTSIDE else fa), (n if fb == OUTSIDE else fb)
-                    rel = 1 if xs == 0b010 else 0
-                    extra.setdefault(fa, []).append((ea, fb, rel))
-                    extra.setdefault(fb, []).append((ea, fa, rel))
-        root = [-1] * (n + 1)
-        flip = [0] * (n + 1)
-        conflict = -1
-        for start in range(n + 1):
-            if root[start] >= 0:
-                continue
-            root[start] = start
-            stack = [start]
-            while stack:
-                f = stack.pop()
-                pf = flip[f]
-                for e, g in adj[f]:
-                    m = cands[e]
-                    if m == B_LINE:
-                        rel = 1
-                    elif m == B_CROSS:
-                        rel = 0
-                    else:
-                        continue
-                    if root[g] < 0:
-                        root[g], flip[g] = start, pf ^ rel
-                        stack.append(g)
-                    elif flip[g] != pf ^ rel and conflict < 0:
-                        conflict = e
-                for e, g, rel in extra.get(f, ()):
-                    if root[g] < 0:
-                        root[g], flip[g] = start, pf ^ rel
-                        stack.append(g)
-                    elif flip[g] != pf ^ rel and conflict < 0:
-                        conflict = e
-        return Colouring(tuple(root), tuple(flip), conflict)
-    return state.derived(("slitherlink.colouring", corners), compute)
+    if not corners:
+        return state.derived(("slitherlink.colouring", False), lambda: _recent(puzzle).get(
+            state, lambda: _full(puzzle, state, False),
+            lambda col, old, changed: _add_edges(puzzle, col, old, state.cands, changed)))
+    return state.derived(("slitherlink.colouring", True), lambda: _full(puzzle, state, True))
+
+
+def _recent(puzzle: SlitherPuzzle) -> Recent:
+    cache = puzzle.__dict__.get("_slitherlink_recent_colouring")
+    if cache is None:
+        cache = puzzle.__dict__["_slitherlink_recent_colouring"] = Recent()
+    return cache
+
+
+def _add_edges(puzzle: SlitherPuzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, ...],
+               changed: list[int]) -> Colouring | None:
+    """The colouring after newly decided edges: each joins two groups (None when a decided
+    edge lost its value, which only a broken state does: recount then)."""
+    if col.members is None:
+        return None
+    root, flip, members = None, None, None
+    conflict = col.conflict
+    faces = puzzle.faces_of_edge
+    n = len(puzzle.cells)
+    for e in changed:
+        if old[e] != OPEN:
+            return None
+        m = cands[e]
+        if m not in (B_LINE, B_CROSS):
+            continue
+        if root is None:
+            root, flip, members = list(col.root), list(col.flip), dict(col.members)
+        a, b = faces[e]
+        b = n if b == OUTSIDE else b
+        ra, rb = root[a], root[b]
+        rel = 1 if m == B_LINE else 0
+        if ra == rb:
+            if flip[a] ^ flip[b] != rel and conflict < 0:
+                conflict = e
+            continue
+        if len(members[ra]) < len(members[rb]):
+            a, b, ra, rb = b, a, rb, ra
+        turn = flip[a] ^ flip[b] ^ rel
+        for f in members[rb]:
+            root[f] = ra
+            flip[f] ^= turn
+        members[ra] = members[ra] + members.pop(rb)
+    if root is None:
+        return col
+    return Colouring(tuple(root), tuple(flip), conflict, members)
+
+
+def _full(puzzle: SlitherPuzzle, state: State, corners: bool) -> Colouring:
+    faces = puzzle.faces_of_edge
+    n = len(puzzle.cells)
+    cands = state.cands
+    adj = face_links(puzzle)
+    extra: dict[int, list[tuple[int, int, int]]] = {}
+    if corners:
+        from .angles import corner_facts
+        facts = corner_facts(puzzle, state)
+        for i, (d, k, (ea, eb)) in enumerate(puzzle.angles.pairs):
+            xs = facts.X[i]
+            if xs in (0b010, 0b101):
+                fa = [f for f in faces[ea] if f != k][0]
+                fb = [f for f in faces[eb] if f != k][0]
+                fa, fb = (n if fa == OUTSIDE else fa), (n if fb == OUTSIDE else fb)
+                rel = 1 if xs == 0b010 else 0
+                extra.setdefault(fa, []).append((ea, fb, rel))
+                extra.setdefault(fb, []).append((ea, fa, rel))
+    root = [-1] * (n + 1)
+    flip = [0] * (n + 1)
+    conflict = -1
+    for start in range(n + 1):
+        if root[start] >= 0:
+            continue
+        root[start] = start
+        stack = [start]
+        while stack:
+            f = stack.pop()
+            pf = flip[f]
+            for e, g in adj[f]:
+                m = cands[e]
+                if m == B_LINE:
+                    rel = 1
+                elif m == B_CROSS:
+                    rel = 0
+                else:
+                    continue
+                if root[g] < 0:
+                    root[g], flip[g] = start, pf ^ rel
+                    stack.append(g)
+                elif flip[g] != pf ^ rel and conflict < 0:
+                    conflict = e
+            for e, g, rel in extra.get(f, ()):
+                if root[g] < 0:
+                    root[g], flip[g] = start, pf ^ rel
+                    stack.append(g)
+                elif flip[g] != pf ^ rel and conflict < 0:
+                    conflict = e
+    groups: dict[int, list[int]] = {}
+    for f, r in enumerate(root):
+        groups.setdefault(r, []).append(f)
+    return Colouring(tuple(root), tuple(flip), conflict, {r: tuple(fs) for r, fs in groups.items()})
 
 
 def face(puzzle: SlitherPuzzle, f: int) -> int:
