@@ -499,6 +499,43 @@ def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[D
                 yield found
 
 
+@heuristic(id="numberlink.owned-no-touch", name="A line never runs beside itself (where it must go)",
+           genre=GENRE, level=3, order=5,
+           template="{near} must lie on the line of {name}; as {shape}, {cell} would be on that line too "
+                    "without being next to {near} along it, so {cell} is not {shape}.",
+           nudge="Which line must pass beside {cell}, and what if {cell} joined it?")
+def owned_no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The no-touch rule with the cells each pair must use (its drawn line, the cells every
+    route of it passes, and, when every cell is used, those no other pair can reach): a
+    shape that puts x on such a pair's line while leaving a neighbour of x that the same
+    line must use unjoined is ruled out."""
+    owner = territory(puzzle, state).owner
+    labels, cands = puzzle.labels, state.cands
+    for x, m in enumerate(cands):
+        if labels[x] or not m & (m - 1):
+            continue
+        nb = puzzle.neighbour[x]
+        owners = {owner[z] for z in nb.values() if owner[z] and not labels[z]}
+        if not owners and not owner[x]:
+            continue
+        for v in range(5, len(SHAPES)):
+            if not m >> v & 1:
+                continue
+            shape = SHAPES[v]
+            on = {owner[y] for d, y in nb.items() if shape & d and owner[y]} | ({owner[x]} if owner[x] else set())
+            if len(on) != 1:
+                continue
+            lab = next(iter(on))
+            near = next((z for d, z in nb.items() if not shape & d and owner[z] == lab and not labels[z]), None)
+            if near is None:
+                continue
+            found = Deduction.build(state, exclude={x: v}, premises=[near], params={
+                "cell": puzzle.cell(x), "shape": GLYPH[shape], "near": puzzle.cell(near),
+                "name": puzzle.name(lab)})
+            if found:
+                yield found
+
+
 # --- level 4 ------------------------------------------------------------------------------
 
 def fits(puzzle: NumberlinkPuzzle, state: State, ch: Chains, x: int, shape: int, skip: int) -> tuple[bool, list[int]]:

@@ -164,6 +164,16 @@ def test_unused_join():
     assert found("numberlink.unused-join", puzzle("1 . . 1")) == {}
 
 
+def test_owned_no_touch():
+    # r1c2 stays empty: every route of the 2s passes r2c1 and r2c3, so r2c2 joins both or neither
+    p = puzzle("2 . 2\n. . .\n. . .")
+    state = NL.initial_state(p).restrict(1, 1)
+    fired = fires("numberlink.owned-no-touch", p, state)
+    removed = {k for d in fired if d.removals[0][0] == 4 for _, m in d.removals for k in range(11) if m >> k & 1}
+    assert {SHAPES[k] for k in removed} == {N | E, E | S, S | W, N | W}
+    assert fires("numberlink.owned-no-touch", p) == []
+
+
 def test_bottleneck():
     p = puzzle("1 . . 1")
     assert set(found("numberlink.bottleneck", p)) == {"r1c1", "r1c2", "r1c3", "r1c4"}
