@@ -11,10 +11,12 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
+from grader.engine import Budget, Solver
 from grader.explain import phrase_list
+from grader.heuristic import REGISTRY
 from grader.model import State, Violation
-from grader.probing import branch_deduction
-from grader.steps import Deduction
+from grader.probing import Branch, branch_deduction
+from grader.steps import Deduction, Status
 from heuristics.common import connectivity
 
 WHITE, SHADED = 0, 1
@@ -169,11 +171,12 @@ def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[De
     cands = state.cands
     nbrs = puzzle.neighbours
     cells = range(len(cands)) if focus is None else sorted(around(puzzle, around(puzzle, focus)))
+    any_white = B_WHITE in cands
     for i in cells:
         if cands[i] != FREE:
             continue
         open_nbrs = [n for n in nbrs[i] if cands[n] != B_SHADED]
-        if len(open_nbrs) < 2 and not any(m == B_WHITE for m in cands):
+        if len(open_nbrs) < 2 and not any_white:
             continue
         for n in open_nbrs:
             pocket = small_area(nbrs, cands, n, i, most)
@@ -236,7 +239,7 @@ def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dic
                 return
 
 
-# --- short what-ifs (level 4) ---------------------------------------------------------------
+# --- short what-ifs (levels 3 and 4) ----------------------------------------------------------
 
 class Broken(Exception):
     """A quick look ahead broke a rule."""
@@ -251,11 +254,7 @@ def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[S
     themselves, so the step shows its chain, and only a chain that breaks one of the rules
     `broken` looks at counts (a what-if that minds only nearby rules must not lean on the
     white area as a whole). Params: cell, assumed, result, after, reason."""
-    from grader.engine import Budget, Solver
-    from grader.genres import get
-    from grader.heuristic import REGISTRY
-    from grader.probing import Branch
-    from grader.steps import Status
+    from grader.genres import get     # here: the genre modules import this module
     g = get(genre)
     cands = state.cands
     if broken(state):
