@@ -247,6 +247,35 @@ def block_patterns(labelled: tuple[bool, bool, bool, bool]) -> tuple[int, ...]:
     return tuple(out)
 
 
+F0, F1, F2, F3 = BLOCK_FIT
+
+
+def block_keep(ms: list[int], patterns: tuple[int, ...], allowed=None) -> list[int]:
+    """The values of the four cells that fit some pattern (that `allowed` accepts, asked
+    only when the pattern would keep something new)."""
+    m0, m1, m2, m3 = ms
+    k0 = k1 = k2 = k3 = 0
+    for pattern in patterns:
+        a = m0 & F0[pattern]
+        if not a:
+            continue
+        b = m1 & F1[pattern]
+        if not b:
+            continue
+        c = m2 & F2[pattern]
+        if not c:
+            continue
+        d = m3 & F3[pattern]
+        if not d:
+            continue
+        if (a & ~k0 or b & ~k1 or c & ~k2 or d & ~k3) and (allowed is None or allowed(pattern)):
+            k0 |= a
+            k1 |= b
+            k2 |= c
+            k3 |= d
+    return [k0, k1, k2, k3]
+
+
 @heuristic(id="numberlink.no-u-turn", name="No U-turn in a 2x2 block", genre=GENRE, level=2, order=5,
            template="Inside the 2x2 block from {a} to {b} a line may not turn back beside itself or "
                     "close a loop, so {result}.",
@@ -264,12 +293,78 @@ def no_u_turn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     for k in which:
         block = puzzle.blocks[k]
         ms = [cands[i] for i in block]
-        keep = [0, 0, 0, 0]
-        for pattern in block_patterns(tuple(bool(labels[i]) for i in block)):
-            fit = [ms[p] & BLOCK_FIT[p][pattern] for p in range(4)]
-            if all(fit):
-                for p in range(4):
-                    keep[p] |= fit[p]
+        if not any(m & (m - 1) for m in ms):
+            continue
+        keep = block_keep(ms, block_patterns(tuple(bool(labels[i]) for i in block)))
+        if keep != ms:
+            removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
+            found = Deduction.build(state, keep={i: keep[p] for p, i in enumerate(block)}, region=block,
+                                    params={"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
+                                            "result": describe_removals(puzzle, state, removals)})
+            if found:
+                yield found
+
+
+JOIN_SIDE = (E, E, S, S)       # the side of the first cell of each block join
+
+
+def pattern_fits_lines(puzzle: NumberlinkPuzzle, ch: Chains, block: tuple[int, ...], pattern: int) -> bool:
+    """Whether joining the block's cells as `pattern` agrees with the lines drawn so far:
+    no loop, no two numbers on one line, no two cells of one line side by side unjoined
+    (end numbers excepted)."""
+    root, must, chl, numbered = ch.root, ch.must, ch.labels, puzzle.labels
+    parent: dict[int, int] = {}
+
+    def find(r: int) -> int:
+        while parent.get(r, r) != r:
+            r = parent[r]
+        return r
+    for k in range(4):
+        if pattern >> k & 1:
+            u, v = block[BLOCK_JOINS[k][0]], block[BLOCK_JOINS[k][1]]
+            if must[u] & JOIN_SIDE[k]:
+                continue                # drawn already
+            ru, rv = find(root[u]), find(root[v])
+            if ru == rv:
+                return False            # a loop
+            parent[ru] = rv
+    line_label: dict[int, int] = {}
+    for i in block:
+        if chl[i] and line_label.setdefault(find(root[i]), chl[i]) != chl[i]:
+            return False                # two numbers on one line
+    for k in range(4):
+        if not pattern >> k & 1:
+            u, v = block[BLOCK_JOINS[k][0]], block[BLOCK_JOINS[k][1]]
+            if numbered[u] or numbered[v]:
+                continue
+            ru, rv = find(root[u]), find(root[v])
+            if ru == rv or (line_label.get(ru) and line_label.get(ru) == line_label.get(rv)):
+                return False            # one line side by side with itself
+    return True
+
+
+@heuristic(id="numberlink.block-lines", name="A 2x2 block with the lines drawn", genre=GENRE, level=2,
+           order=6,
+           template="Inside the 2x2 block from {a} to {b}, the ways of joining its cells that would close "
+                    "a loop with the lines already drawn, join two numbers or bring a line beside itself "
+                    "are ruled out, so {result}.",
+           nudge="Look at the 2x2 block from {a} to {b} and the lines that reach it.")
+def block_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The 2x2 block of "no U-turn" with the drawn lines: each way of joining the four cells
+    must also keep different numbers apart, close no loop through the lines outside, and
+    leave no two side-by-side cells of one line unjoined."""
+    from grader.explain import describe_removals
+    cands, labels = state.cands, puzzle.labels
+    ch = chains(puzzle, state)
+    near = ch.along(focus)
+    which = range(len(puzzle.blocks)) if near is None else sorted({k for i in near for k in puzzle.blocks_of[i]})
+    for k in which:
+        block = puzzle.blocks[k]
+        ms = [cands[i] for i in block]
+        if not any(m & (m - 1) for m in ms):
+            continue
+        keep = block_keep(ms, block_patterns(tuple(bool(labels[i]) for i in block)),
+                          lambda pattern: pattern_fits_lines(puzzle, ch, block, pattern))
         if keep != ms:
             removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
             found = Deduction.build(state, keep={i: keep[p] for p, i in enumerate(block)}, region=block,

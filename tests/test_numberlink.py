@@ -143,6 +143,17 @@ def test_no_u_turn():
     assert fires("numberlink.no-u-turn", p) == []
 
 
+def test_block_lines():
+    # the 1 runs from r1c1 into r1c2; in the block r1c2-r2c3 it may not go on into the 2 at r1c3
+    p = puzzle("1 . 2\n. . .\n1 . 2")
+    state = NL.initial_state(p).restrict(0, WITH_SIDE[E]).restrict(1, WITH_SIDE[W])
+    fired = [d for d in fires("numberlink.block-lines", p, state) if str(d.params["a"]) == "r1c2"]
+    assert fired
+    removed = dict(fired[0].removals)
+    assert removed[1] & (1 << SHAPES.index(E | W)) and removed[2] & (1 << SHAPES.index(W))
+    assert fires("numberlink.block-lines", p) == []
+
+
 def test_a_line_beside_itself_breaks_the_rules():
     p = puzzle("1 . .\n. . .\n1 . .")
     touching = marks(p, "1 ━ ┓\n┏ ━ ┛\n1 . .")      # r1c2 and r2c2 are on one line, not joined
