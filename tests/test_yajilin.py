@@ -277,8 +277,9 @@ def test_violations():
 
 
 def test_sound_on_janko_sample():
+    from grader.engine import Budget
     for p in janko("yajilin", 6, seed=3, max_cells=100):
-        assert_sound_path(p)
+        assert_sound_path(p, budget=Budget(max_steps=5000, max_seconds=6))   # one of them stays stuck
 
 
 def test_every_technique_sound_from_random_partial_states():
@@ -289,6 +290,22 @@ def test_every_technique_sound_from_random_partial_states():
             state = random_partial(p, solution, rng, rng.choice((0.2, 0.5)))
             for h in REGISTRY.for_genre("yajilin", 4):
                 assert_all_sound(h, p, state, solution)
+
+
+def test_new_rules_sound_on_nearly_solved_states():
+    """Enclosures and small loops show up late: from real puzzles with most of the solution
+    drawn at random, every deduction of these techniques keeps the true values."""
+    import random
+    from support import janko, random_partial
+    rng = random.Random(1)
+    fired = 0
+    for p in janko("yajilin", 3, seed=5, max_cells=100):
+        solution = YAJILIN.solution_state(p)
+        for _ in range(4):
+            state = random_partial(p, solution, rng, rng.choice((0.6, 0.75, 0.85)))
+            for hid in "enclosure enclosure-unique self-loop cell-lookahead".split():
+                fired += assert_all_sound(REGISTRY.get("yajilin." + hid), p, state, solution)
+    assert fired > 0
 
 
 # --- formats ------------------------------------------------------------------------------------------
