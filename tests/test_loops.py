@@ -129,3 +129,34 @@ def test_isolated_areas_and_bridges():
     (d,) = list(loops.bridges(g, s3))
     assert d.params["edge"] in ("r2c3-r3c3", "r3c2-r3c3")   # both are the only way across
     assert list(loops.bridges(g, state_of(g, lines=[edge(g, "r1c1", "r1c2")]))) == []
+
+
+def test_narrowed_lists_only_narrowings():
+    old, new = (3, 3, 3, 2), (3, 1, 3, 2)
+    assert loops.narrowed(old, new, 5) == [1]
+    assert loops.narrowed(new, old, 5) is None             # a candidate came back
+    assert loops.narrowed(old, (1, 1, 1, 2), 2) is None    # more changes than the limit
+    assert loops.narrowed(old, old, 0) == []
+
+
+def _canonical(p: loops.Paths):
+    """Paths with piece labels replaced by their sorted vertices (labels are arbitrary)."""
+    piece = {c: tuple(sorted(vs)) for c, vs in p.members.items()}
+    return (tuple(piece.get(c) for c in p.comp), p.degree, sorted(p.end_of.items()),
+            sorted(piece[c] for c in p.loops), p.pieces, p.lines,
+            sorted((piece[c], n) for c, n in p.edges_in.items()), p.branching)
+
+
+def test_paths_updated_step_by_step_equal_recomputed():
+    import random
+    rng = random.Random(5)
+    for _ in range(40):
+        g = LoopGraph.cell_grid(rng.randint(2, 5), rng.randint(2, 5))
+        cands = [OPEN] * g.n_edges
+        for e in rng.sample(range(g.n_edges), g.n_edges):
+            cands[e] = rng.choice([B_LINE, B_LINE, B_CROSS])
+            s = State(tuple(cands))
+            assert _canonical(loops.paths(g, s)) == _canonical(loops._compute_paths(g, s))
+        # a trial from an earlier state (not the newest remembered one) is updated too
+        early = State(tuple(B_LINE if i < 3 else OPEN for i in range(g.n_edges)))
+        assert _canonical(loops.paths(g, early)) == _canonical(loops._compute_paths(g, early))

@@ -332,3 +332,27 @@ def test_pattern_search():
     got = found("slitherlink.pattern-search", p)
     assert got.get("the top of r1c1") == "carries the line"
     assert found("slitherlink.pattern-search", grid("2 . .", ". . .", ". . 2")) == {}
+
+
+def test_colour_groups_updated_step_by_step_equal_recounted():
+    import random
+    from heuristics.common.loops import B_CROSS, B_LINE, OPEN
+    from heuristics.slitherlink import colouring as col
+    p = grid("3 . . 2", ". 1 . .", ". . 0 .")
+    rng = random.Random(3)
+
+    def groups(c):
+        out = {}
+        for f, r in enumerate(c.root):
+            out.setdefault(r, []).append((f, c.flip[f]))
+        return sorted(tuple((f, x ^ fs[0][1]) for f, x in fs) for fs in out.values())
+
+    for _ in range(10):
+        cands = [OPEN] * len(p.ends)
+        for e in rng.sample(range(len(p.ends)), len(p.ends)):
+            cands[e] = rng.choice([B_LINE, B_CROSS])
+            s = State(tuple(cands))
+            fast, full = col.colouring(p, s), col._full(p, s, False)
+            assert (fast.conflict >= 0) == (full.conflict >= 0)
+            if full.conflict < 0:
+                assert groups(fast) == groups(full)

@@ -201,8 +201,8 @@ def _same_or_opposite(puzzle: SlitherPuzzle, state: State, col: Colouring) -> It
         return
 
 
-@heuristic(id="slitherlink.clue-parity", name="Neighbours that share a colour", genre=GENRE, level=3,
-           order=10,
+@heuristic(id="slitherlink.clue-parity", name="Neighbours that share a colour", genre=GENRE, level=4,
+           order=20,
            template="Around the {n} in {cell}, {groups}; the only ways to make {n} from these "
                     "give {result}.",
            nudge="Which neighbours of the {n} in {cell} are known to be on the same side as each other?",
@@ -255,7 +255,7 @@ def _clue_groups(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterato
                                           "result": describe_removals(puzzle, state, ded.removals)})
 
 
-@heuristic(id="slitherlink.corner-colours", name="Colours carried by corners", genre=GENRE, level=3,
+@heuristic(id="slitherlink.corner-colours", name="Colours carried by corners", genre=GENRE, level=4,
            order=30,
            template="Where exactly one of a cell's two edges at a corner carries the line, the cells "
                     "beyond them lie on opposite sides of the loop (and on the same side for both or "

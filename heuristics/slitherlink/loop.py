@@ -14,8 +14,8 @@ from heuristics.common.loops import B_CROSS, B_LINE, CROSS, OPEN
 from .common import GENRE
 
 
-@heuristic(id="slitherlink.no-premature-loop", name="Do not close a small loop", genre=GENRE, level=2,
-           order=1,
+@heuristic(id="slitherlink.no-premature-loop", name="Do not close a small loop", genre=GENRE, level=1,
+           order=20,
            template="{edge} joins {ends}, the two ends of one line; drawing it would close the loop, "
                     "but {reason}, so it is crossed.",
            nudge="Follow the line that ends at {ends}.",
