@@ -766,10 +766,23 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
     return out
 
 
-# Passes over the loose ends: (steps per branch, highest level in the fill, whether only a
-# refuted branch counts). Most ends are settled by a short chain of level-1 and level-2 steps,
-# which is cheap; the whole-board levels are used only when that finds nothing.
-HEAD_PASSES = ((40, 2, True), (200, 2, True), (200, 2, False), (30, 4, False))
+# Passes over the loose ends: (steps per branch, highest level in the fill). Most ends are
+# settled by a chain of level-1 and level-2 steps, which is cheap; the whole-board levels are
+# used only when that finds nothing. Within a pass a refuted way is taken at once; otherwise
+# the first end whose ways agree on something.
+HEAD_PASSES = ((200, 2), (30, 4))
+
+
+def best_of_pass(found: Iterable[Deduction | None]) -> Deduction | None:
+    """The first deduction with a refuted branch, else the first one at all."""
+    first = None
+    for d in found:
+        if d is None:
+            continue
+        if any(b.refuted for b in d.detail):
+            return d
+        first = first or d
+    return first
 
 
 @heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
@@ -779,7 +792,8 @@ def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     from grader.probing import branch_deduction
     import attrs
     options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
-    for steps, level, refuted_only in HEAD_PASSES:
+
+    def tries(steps: int, level: int) -> Iterator[Deduction | None]:
         lower = REGISTRY.for_genre(GENRE, level)
         for _, lab, x, ways in options:
             assumptions = []
@@ -789,10 +803,13 @@ def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
                 assumptions.append((label, assumed, (x, y)))
             found = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps,
                                      heuristics=lower)
-            if found is not None and (not refuted_only or any(b.refuted for b in found.detail)):
-                yield attrs.evolve(found, params={**found.params, "name": puzzle.name(lab), "cell": puzzle.cell(x)},
-                                   cells=(puzzle.cell(x),))
-                return
+            yield found and attrs.evolve(found, params={**found.params, "name": puzzle.name(lab),
+                                                        "cell": puzzle.cell(x)}, cells=(puzzle.cell(x),))
+    for steps, level in HEAD_PASSES:
+        found = best_of_pass(tries(steps, level))
+        if found is not None:
+            yield found
+            return
 
 
 def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
@@ -803,7 +820,7 @@ def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
 # Passes of the cell trials: (steps per branch, highest level in the fill, every cell or only
 # those beside a loose end, whether only a refuted branch counts); as for the loose ends,
 # long fills with the local levels cost less than short ones with the whole-board levels.
-TRIAL_PASSES = ((12, 2, True, True), (200, 2, False, True), (200, 2, False, False), (40, 4, False, False))
+TRIAL_PASSES = ((12, 2, True, True), (200, 2, False, False), (40, 4, False, False))
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
@@ -815,8 +832,8 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     everywhere = probe_order(state, near + sorted(set(state.undecided()) - set(near)))
     for steps, level, every_cell, refuted_only in TRIAL_PASSES:
         lower = REGISTRY.for_genre(GENRE, level)
-        for var in (everywhere if every_cell else near):
-            found = probe_cell(puzzle, state, var, level, steps, lower)
-            if found is not None and (not refuted_only or any(b.refuted for b in found.detail)):
-                yield found
-                return
+        tries = (probe_cell(puzzle, state, var, level, steps, lower) for var in (everywhere if every_cell else near))
+        found = best_of_pass(d for d in tries if d is None or not refuted_only or any(b.refuted for b in d.detail))
+        if found is not None:
+            yield found
+            return

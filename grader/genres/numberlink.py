@@ -178,22 +178,13 @@ class Chains:
     def label(self, i: int) -> int:
         return self.labels[i]
 
-    @functools.cached_property
-    def members(self) -> dict[int, list[int]]:
-        """Root -> the cells of its piece."""
-        out: dict[int, list[int]] = {}
-        for i, r in enumerate(self.root):
-            out.setdefault(r, []).append(i)
-        return out
-
     def along(self, cells: frozenset[int] | None) -> frozenset[int] | None:
         """The cells with every piece they lie on (None stays None: everywhere)."""
         if cells is None:
             return None
-        out = set(cells)
-        for r in {self.root[i] for i in cells}:
-            out.update(self.members[r])
-        return frozenset(out)
+        root = self.root
+        roots = {root[i] for i in cells}
+        return frozenset(i for i, r in enumerate(root) if r in roots)
 
     def joined(self, lab: int, puzzle: NumberlinkPuzzle) -> bool:
         a, b = puzzle.pairs[lab]
@@ -208,6 +199,21 @@ def usable(puzzle: NumberlinkPuzzle, state: State, lab: int, ch: Chains) -> list
     """Cells line `lab` may still pass through: not certainly empty, not carrying another label."""
     labels = ch.labels
     return [bool(m & ~B_EMPTY) and labels[i] in (0, lab) for i, m in enumerate(state.cands)]
+
+
+def reach_free(puzzle: NumberlinkPuzzle, cands: Sequence[int], ch: Chains, start: int, lab: int) -> set[int]:
+    """Cells the line of `lab` could reach from `start`: over sides both cells may use, through
+    cells not certainly empty and not on another number's line."""
+    can, labels, nb = ch.can, ch.labels, puzzle.neighbour
+    seen, todo = {start}, [start]
+    while todo:
+        x = todo.pop()
+        cx = can[x]
+        for d, y in nb[x].items():
+            if cx & d and y not in seen and can[y] & OPPOSITE[d] and labels[y] in (0, lab) and cands[y] > B_EMPTY:
+                seen.add(y)
+                todo.append(y)
+    return seen
 
 
 def reach(puzzle: NumberlinkPuzzle, state: State, start: int, ok: list[bool],
@@ -287,8 +293,7 @@ class Numberlink(Genre):
         for lab, (a, b) in puzzle.pairs.items():
             if ch.root[a] == ch.root[b]:
                 continue
-            ok = usable(puzzle, state, lab, ch)
-            seen = reach(puzzle, state, a, ok, can)
+            seen = reach_free(puzzle, cands, ch, a, lab)
             if b not in seen:
                 out.append(Violation(f"the two {puzzle.name(lab)}s at {puzzle.cell(a)} and {puzzle.cell(b)} "
                                      "can no longer be joined", (puzzle.cell(a), puzzle.cell(b))))
