@@ -355,7 +355,7 @@ def _enclosure_ways(puzzle: MasyuPuzzle, state: State, unique: bool):
 
 
 @heuristic(id="masyu.enclosure", name="Tie the loose ends around an enclosed area", genre=GENRE, level=4,
-           order=2, template=ENCLOSURE + "; the {alive} left agree: {result}.",
+           order=2, template=ENCLOSURE + "; every way left ({alive}) agrees: {result}.",
            nudge="Which loose ends lead into the area around {ends}?",
            catalogue="")
 def enclosure(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -366,7 +366,7 @@ def enclosure(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deducti
            order=3, uses_uniqueness=True,
            template=ENCLOSURE + ". Ends tied as {pairs} could be drawn in more than one way through the "
                     "empty area, which would give the puzzle a second solution; the puzzle has only one, "
-                    "so the other {alive} ways are left, and they agree: {result}.",
+                    "so every way left ({alive}) agrees: {result}.",
            nudge="How could the loose ends at {ends} be tied without giving a second solution?",
            catalogue="if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells AB "
                      "and CD, where both are adjacent to two spaces and there are no dots in the "

@@ -529,7 +529,7 @@ def _enclosure_ways(puzzle: YajilinPuzzle, state: State, unique: bool):
 
 
 @heuristic(id="yajilin.enclosure", name="Tie the loose ends around an enclosed area", genre=GENRE, level=4,
-           order=3, template=ENCLOSURE + "; the {alive} left agree: {result}.",
+           order=3, template=ENCLOSURE + "; every way left ({alive}) agrees: {result}.",
            nudge="Which loose ends lead into the area around {ends}?",
            catalogue="for each pair of (close) loose ends (within an enclosing), try all ways of "
                      "connecting them, use verifyboard and apply the only correct possibility")
@@ -541,7 +541,7 @@ def enclosure(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
            order=4, uses_uniqueness=True,
            template=ENCLOSURE + ". Ends tied as {pairs} could be drawn in more than one way, with no clue "
                     "to tell the drawings apart, which would give the puzzle a second solution; the puzzle "
-                    "has only one, so the other {alive} ways are left, and they agree: {result}.",
+                    "has only one, so every way left ({alive}) agrees: {result}.",
            nudge="How could the loose ends at {ends} be tied without giving a second solution?",
            catalogue="given an enclosing with only a few reachable spaces: try all ways of connecting all "
                      "loose ends (and placing blocked, if necessary). if there are >=two ways of tying the "

@@ -322,7 +322,7 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
         refuted = "; ".join(f"if it {way_name(graph, v, w)}, {why}" for w, why in dead)
         yield Deduction(removals, {"cell": graph.vertex_names[v], "count": len(options), "refuted": refuted,
                                    "result": describe_removals(puzzle, state, removals)},
-                        cells=())
+                        cells=(puzzle.cell(v),))
 
 
 def _agreed(state: State, finals: list[State], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
@@ -543,7 +543,8 @@ def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int
             "alive": len(alive), "refuted": _reasons(reasons),
             "pairs": "; ".join(" and ".join(f"{names[a]} to {names[b]}" for a, b in sorted(map(sorted, k)))
                                for k in dropped) if dropped else "none",
-            "result": describe_removals(puzzle, state, removals)}, cells=())
+            "result": describe_removals(puzzle, state, removals)},
+            cells=tuple(puzzle.cell(a) for a in enc.ends), region=tuple(puzzle.cell(v) for v in sorted(enc.cells)))
         return
 
 
