@@ -205,6 +205,30 @@ def test_no_premature_loop():
     assert fires("slitherlink.no-premature-loop", p2, s2) == []
 
 
+def test_loop_finished():
+    p = grid(". . .", ". 2 .", ". . .")
+    s = marks(p, """
++ + + +
+       
++ +-+ +
+  | |  
++ +-+ +
+       
++ +x+ +""")
+    got = found("slitherlink.loop-finished", p, s)
+    assert len(got) == 19 and set(got.values()) == {"is crossed"}
+    # a loop with a gap is not finished
+    s2 = marks(p, """
++ + + +
+       
++ +-+ +
+  | |  
++ + + +
+       
++ + + +""")
+    assert fires("slitherlink.loop-finished", p, s2) == []
+
+
 def test_illegal_loop():
     p = grid(". . .", ". . .", ". . .")
     s = marks(p, """

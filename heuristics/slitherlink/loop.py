@@ -8,7 +8,7 @@ from grader.genres.slitherlink import SlitherPuzzle, closes_ok
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
-from heuristics.common import loops
+from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, OPEN
 
 from .common import GENRE
@@ -24,6 +24,15 @@ def no_premature_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterat
     return loops.premature_loop(puzzle.graph, state, closes_ok(puzzle), None, focus)
 
 
+@heuristic(id="slitherlink.loop-finished", name="The loop is closed", genre=GENRE, level=1, order=21,
+           template="The lines already close into one loop through {cell}; there is only one loop, "
+                    "so the {count} edges still open are crossed.",
+           nudge="Follow the line from {cell}: is the loop finished?",
+           catalogue="")
+def loop_finished(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return cell_loops.loop_closed(puzzle.graph, state, focus)
+
+
 def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> tuple[State, str] | None:
     """Draw edge e and follow only the forced moves at dots (a line with one way on goes on,
     two lines cross the rest). Returns the state and why it breaks the loop rule, or None."""
@@ -31,6 +40,7 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
     cands = list(state.cands)
     cands[e] = B_LINE
     todo = list(g.ends[e])
+    drawn = [e]
     steps = 0
     while todo and steps < limit:
         v = todo.pop()
@@ -45,18 +55,22 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
                 todo.extend(g.ends[f])
         elif len(lines) == 1 and len(open_) == 1:
             cands[open_[0]] = B_LINE
+            drawn.append(open_[0])
             todo.extend(g.ends[open_[0]])
         elif len(lines) == 1 and not open_:
             return State(tuple(cands)), f"the line would end at {g.vertex_names[v]}"
     after = State(tuple(cands))
-    length = _loop_through(g, cands, e)
-    if length is None:
+    # the loop may close through e or through any line the forced moves drew
+    for f in drawn:
+        length = _loop_through(g, cands, f)
+        if length is not None:
+            break
+    else:
         return None
-    total = loops.paths(g, state).lines + sum(
-        1 for f in range(len(cands)) if cands[f] == B_LINE and state.cands[f] != B_LINE)
+    total = loops.paths(g, state).lines + len(drawn)
     if length < total:
         return after, "it would close a loop with other lines left outside"
-    if not closes_ok(puzzle)(loops.closed_state(g, after, e)):
+    if not closes_ok(puzzle)(loops.closed_state(g, after, f)):
         return after, "it would close a loop that leaves a clue unsatisfied"
     return None
 
