@@ -9,6 +9,8 @@ crosses it from both cells or from neither.
 from __future__ import annotations
 
 import functools
+import threading
+import weakref
 from typing import Iterable, Iterator
 
 from grader.genres.numberlink import (B_EMPTY, EMPTY, E, N, S, W, GLYPHS as GLYPH, OPPOSITE, SHAPES, SIDES, WITH_SIDE,
@@ -773,16 +775,50 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
 HEAD_PASSES = ((200, 2), (30, 4))
 
 
-def best_of_pass(found: Iterable[Deduction | None]) -> Deduction | None:
-    """The first deduction with a refuted branch, else the first one at all."""
-    first = None
+def best_of_pass(found: Iterable[Deduction | None]) -> tuple[Deduction | None, list[Deduction]]:
+    """The first deduction with a refuted branch, else the first one at all; and the others
+    found on the way."""
+    seen: list[Deduction] = []
     for d in found:
         if d is None:
             continue
+        seen.append(d)
         if any(b.refuted for b in d.detail):
-            return d
-        first = first or d
-    return first
+            break
+    if not seen:
+        return None, []
+    best = next((d for d in seen if any(b.refuted for b in d.detail)), seen[0])
+    return best, [d for d in seen if d is not best]
+
+
+# Case analyses a sweep found besides the one it used, kept per puzzle and heuristic with the
+# state they were made in: what was impossible there stays impossible in every later state of
+# the same solve (one whose candidates are a subset), so the next call can use them before
+# sweeping again.
+_KEPT: "weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, list[tuple[tuple[int, ...], Deduction]]]]" = \
+    weakref.WeakKeyDictionary()
+_KEPT_LOCK = threading.Lock()
+
+
+def kept_deduction(puzzle: NumberlinkPuzzle, state: State, hid: str) -> Deduction | None:
+    """A kept case analysis that still removes something in `state`."""
+    import attrs
+    with _KEPT_LOCK:
+        kept = _KEPT.get(puzzle, {}).get(hid, [])
+        while kept:
+            made_in, d = kept.pop(0)
+            if any(c & ~c0 for c, c0 in zip(state.cands, made_in)):
+                kept.clear()            # not a later state of the one it was made in
+                return None
+            removals = tuple((v, m & state.cands[v]) for v, m in d.removals if m & state.cands[v])
+            if removals:
+                return attrs.evolve(d, removals=removals)
+    return None
+
+
+def keep_deductions(puzzle: NumberlinkPuzzle, state: State, hid: str, found: list[Deduction]) -> None:
+    with _KEPT_LOCK:
+        _KEPT.setdefault(puzzle, {})[hid] = [(state.cands, d) for d in found]
 
 
 @heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
@@ -805,9 +841,14 @@ def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
                                      heuristics=lower)
             yield found and attrs.evolve(found, params={**found.params, "name": puzzle.name(lab),
                                                         "cell": puzzle.cell(x)}, cells=(puzzle.cell(x),))
+    found = kept_deduction(puzzle, state, "head-ways")
+    if found is not None:
+        yield found
+        return
     for steps, level in HEAD_PASSES:
-        found = best_of_pass(tries(steps, level))
+        found, others = best_of_pass(tries(steps, level))
         if found is not None:
+            keep_deductions(puzzle, state, "head-ways", others)
             yield found
             return
 
@@ -830,10 +871,15 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     (grader.probing), with Numberlink's own passes."""
     near = probe_order(state, near_heads(puzzle, state))
     everywhere = probe_order(state, near + sorted(set(state.undecided()) - set(near)))
+    found = kept_deduction(puzzle, state, "trial-and-error")
+    if found is not None:
+        yield found
+        return
     for steps, level, every_cell, refuted_only in TRIAL_PASSES:
         lower = REGISTRY.for_genre(GENRE, level)
         tries = (probe_cell(puzzle, state, var, level, steps, lower) for var in (everywhere if every_cell else near))
-        found = best_of_pass(d for d in tries if d is None or not refuted_only or any(b.refuted for b in d.detail))
+        found, others = best_of_pass(d for d in tries if d is None or not refuted_only or any(b.refuted for b in d.detail))
         if found is not None:
+            keep_deductions(puzzle, state, "trial-and-error", others)
             yield found
             return
