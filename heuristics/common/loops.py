@@ -194,9 +194,12 @@ class Recent:
     the fact for a recent one, from the few variables that changed. Facts must depend only on
     the state (an update must give what a full computation gives, up to arbitrary labels)."""
 
-    def __init__(self, size: int = 48, limit: int = 96):
-        self.size, self.limit = size, limit
+    def __init__(self, size: int = 48, limit: int = 96, pins: int = 4):
+        self.size, self.limit, self.pins = size, limit, pins
         self.items: list[tuple[tuple[int, ...], Any]] = []
+        # states come back to after a detour (the state a trial starts from, again and again
+        # after each branch): kept apart so long branches do not push them out
+        self.pinned: list[tuple[tuple[int, ...], Any]] = []
 
     def get(self, state: State, full: Callable[[], Any],
             update: Callable[[Any, tuple[int, ...], list[int]], Any]) -> Any:
@@ -204,18 +207,23 @@ class Recent:
         newest remembered state it narrows (update may return None to ask for `full`)."""
         cands = state.cands
         value = None
-        for old, fact in reversed(self.items):
+        items = self.items
+        order = items[-1:] + self.pinned[::-1] + items[-2::-1]
+        for i, (old, fact) in enumerate(order):
             changed = narrowed(old, cands, self.limit)
             if changed is None:
                 continue
             value = update(fact, old, changed) if changed else fact
             if value is not None:
+                if i > 0 and all(old is not p for p, _ in self.pinned):
+                    self.pinned.append((old, fact))
+                    del self.pinned[:-self.pins]
                 break
         if value is None:
             value = full()
-        self.items.append((cands, value))
-        if len(self.items) > self.size:
-            del self.items[0]
+        items.append((cands, value))
+        if len(items) > self.size:
+            del items[0]
         return value
 
 

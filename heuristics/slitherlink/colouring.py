@@ -185,14 +185,22 @@ def jordan(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deductio
     yield from _same_or_opposite(puzzle, state, colouring(puzzle, state))
 
 
+def face_pairs(puzzle: SlitherPuzzle) -> tuple[tuple[int, int], ...]:
+    """The two faces of each edge, the outside numbered len(cells) (once per puzzle)."""
+    cache = puzzle.__dict__.get("_slitherlink_face_pairs")
+    if cache is None:
+        cache = puzzle.__dict__["_slitherlink_face_pairs"] = tuple(
+            (face(puzzle, a), face(puzzle, b)) for a, b in puzzle.faces_of_edge)
+    return cache
+
+
 def _same_or_opposite(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterator[Deduction]:
-    for e, (a, b) in enumerate(puzzle.faces_of_edge):
-        if state.cands[e] != OPEN:
+    cands, root, flip = state.cands, col.root, col.flip
+    for e, (fa, fb) in enumerate(face_pairs(puzzle)):
+        if cands[e] != OPEN or root[fa] != root[fb]:
             continue
-        fa, fb = face(puzzle, a), face(puzzle, b)
-        rel = col.relation(fa, fb)
-        if rel is None:
-            continue
+        a, b = puzzle.faces_of_edge[e]
+        rel = flip[fa] ^ flip[fb]
         yield Deduction.build(state, put={e: LINE if rel else CROSS},
                               params={"a": face_name(puzzle, a), "b": face_name(puzzle, b),
                                       "edge": puzzle.edge_label(e), "parity": "odd" if rel else "even",
