@@ -92,6 +92,9 @@ CASES = [
     ("nurikabe.owner-shapes", "4 . . . . . 2", "4 . . + . . 2",
      {"r1c2": ISLAND, "r1c3": ISLAND, "r1c5": WALL}),
     ("nurikabe.owner-shapes", "4 . . . . 2 .", "4 . . . . 2 .", {}),
+    # One wall fits beside the 5, and r3c2 has no way out to the other walls.
+    ("nurikabe.one-wall-inside", ". . . .\n. . . .\n5 . . .", "# # # #\n. . . #\n5 . . #", {"r3c2": ISLAND}),
+    ("nurikabe.one-wall-inside", ". . . .\n. . . .\n4 . . .", "# # # #\n. . . #\n4 . . #", {}),
     # Exactly two walls fit beside the 8, and the walls at r1c1 and r1c4 must meet through them.
     ("nurikabe.enclosure-crossing", ". . . .\n. . . .\n. 8 . .", "# . . #\n. . . .\n. 8 . .",
      {"r2c1": ISLAND, "r2c2": ISLAND, "r2c3": ISLAND, "r2c4": ISLAND, "r3c1": ISLAND, "r3c3": ISLAND,

@@ -3,8 +3,8 @@ cells it still needs, never touching another numbered island; and which numbers 
 each unnumbered island.
 
 Reaches are kept per puzzle between states: an island's reach depends only on the cells
-within two steps of it (their candidates and how many numbers their islands hold), so a
-reach is reused while those are unchanged. The same neighbourhood, its *support*, tells the
+within two steps of it (their candidates, the size of the island each belongs to and how many
+numbers it holds), so a reach is reused while those are unchanged, in any state. The same neighbourhood, its *support*, tells the
 techniques which islands a change can affect (their `focus`).
 """
 from __future__ import annotations
@@ -87,7 +87,10 @@ def _entries(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[dict[int, 
         if len(cache) > CACHE_LIMIT:
             cache.clear()
         cands = state.cands
-        numbers = [len(isl.clues[k]) if k >= 0 else 0 for k in isl.of]
+        # Per cell: the size of its island and how many numbers that holds. With the
+        # candidates, these are everything a reach reads (hypothetical states share the cache).
+        sizes = [len(p) * 4 + min(len(c), 3) for p, c in zip(isl.parts, isl.clues)]
+        numbers = [sizes[k] if k >= 0 else 0 for k in isl.of]
         out = {}
         for k in isl.numbered_parts():
             key = isl.parts[k]

@@ -46,6 +46,47 @@ def wall_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Itera
 
 
 
+@heuristic(id="nurikabe.one-wall-inside", name="One wall inside an enclosure", genre=GENRE, level=3,
+           order=6,
+           template="The area walled in around {island} has {size} cells and the island takes all "
+                    "but one, so exactly one of them is a wall; a lone wall at {cells} could not "
+                    "join {whom}, so {verdict}.",
+           nudge="Only one wall fits in the area around {island}: where can it join the others?",
+           catalogue="if there is an enclosed area with several blank cells, and exactly one must be "
+                     "blocked: ... the blocked cell must connect the existing blocked")
+def one_wall_inside(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """An enclosure with one number n and n + 1 cells holds exactly one wall. Its neighbours
+    inside are all island, so it must touch a wall-capable cell outside, and every group of
+    walls that can only meet through the enclosure."""
+    if puzzle.wall_total is not None and puzzle.wall_total < 2:
+        return
+    isl = islands(puzzle, state)
+    near = None if focus is None else puzzle.graph.around(focus, 1)
+    for part in isl.side.possible_parts.cells:
+        clues = [i for i in part if puzzle.clues[i] != NO_CLUE]
+        if len(clues) != 1 or puzzle.clues[clues[0]] != len(part) - 1:
+            continue
+        if near is not None and not any(i in near for i in part):
+            continue
+        inside = set(part)
+        free = [i for i in part if state.cands[i] == FREE]
+        lost = [i for i in free if not any(state.cands[n] & B_WALL and n not in inside
+                                           for n in puzzle.graph.neighbours[i])]
+        whom = "any wall outside"
+        if not lost and len(free) > 1:
+            found = _crossing(puzzle, state, free, 1)
+            if found:
+                lost = found[0]
+                whom = f"both the walls at {puzzle.cell(found[1])} and at {puzzle.cell(found[2])}"
+        if lost and len(lost) < len(free):
+            yield Deduction.build(state, put={i: ISLAND for i in lost}, cells=[puzzle.cell(clues[0])],
+                                  region=part, params={
+                                      "island": clue_text(puzzle, clues[0]), "size": len(part),
+                                      "cells": cells_of(puzzle, lost), "whom": whom,
+                                      "verdict": verdict(lost, ISLAND)})
+            return
+
+
 @heuristic(id="nurikabe.enclosure-crossing", name="Walls that must cross an enclosure", genre=GENRE,
            level=4, order=8,
            template="The area walled in around {island} has {size} cells and the island takes {n} "
