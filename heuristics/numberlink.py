@@ -106,6 +106,32 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
                 yield found
 
 
+@heuristic(id="numberlink.broken-line", name="The lines drawn break a rule", genre=GENRE, level=1, order=0,
+           template="{problem}, which the rules forbid, so {cell} has no shape left.",
+           nudge="Look at the line through {cell}.")
+def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A drawn line that joins two numbers, closes a loop or runs beside itself: the state
+    is impossible. Never fires on the way to the solution; inside a trial it ends the branch
+    at once instead of many steps later, when the fill gets stuck."""
+    ch = chains(puzzle, state)
+    problem, at = None, None
+    if ch.clash:
+        a, b = ch.clash
+        at = next(i for i, lab in enumerate(puzzle.labels) if lab == b and ch.labels[i] == a)
+        problem = f"the lines of {puzzle.name(a)} and {puzzle.name(b)} are joined"
+    elif ch.loop is not None:
+        at, problem = ch.loop, f"the line through {puzzle.cell(ch.loop)} closes a loop"
+    else:
+        root, must, labels = ch.root, ch.must, puzzle.labels
+        for i, d, j in puzzle.edges:
+            if root[i] == root[j] and must[i] and must[j] and not must[i] & d and not labels[i] and not labels[j]:
+                at, problem = i, f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}"
+                break
+    if at is not None:
+        yield Deduction(((at, state.cands[at]),), {"problem": problem[0].upper() + problem[1:],
+                                                   "cell": puzzle.cell(at)}, (at,))
+
+
 # --- level 2 ------------------------------------------------------------------------------
 
 @heuristic(id="numberlink.different-lines", name="Different numbers never meet", genre=GENRE, level=2,
@@ -861,7 +887,7 @@ def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
 # Passes of the cell trials: (steps per branch, highest level in the fill, every cell or only
 # those beside a loose end, whether only a refuted branch counts); as for the loose ends,
 # long fills with the local levels cost less than short ones with the whole-board levels.
-TRIAL_PASSES = ((12, 2, True, True), (200, 2, False, False), (40, 4, False, False))
+TRIAL_PASSES = ((200, 2, False, False), (40, 4, False, False))
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,

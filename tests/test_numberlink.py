@@ -154,6 +154,21 @@ def test_block_lines():
     assert fires("numberlink.block-lines", p) == []
 
 
+def test_broken_line():
+    p = puzzle("1 . 2\n. . .\n1 . 2")
+    clash = marks(p, "1 ━ 2\n. . .\n1 . 2")
+    for i, d in ((0, E), (2, W)):
+        clash = clash.restrict(i, WITH_SIDE[d])
+    fired = fires("numberlink.broken-line", p, clash)
+    assert fired and fired[0].params["problem"] == "The lines of 1 and 2 are joined"
+    touching = puzzle("1 . .\n. . .\n1 . .")
+    assert fires("numberlink.broken-line", touching, marks(touching, "1 ━ ┓\n┏ ━ ┛\n1 . ."))[0].params[
+        "problem"].startswith("The line runs beside itself")
+    assert fires("numberlink.broken-line", p) == []
+    solved = load(str(CORPUS / "numberlink" / "arukone-5x5-grader-1.yaml"))
+    assert fires("numberlink.broken-line", solved, reference(solved)) == []
+
+
 def test_a_line_beside_itself_breaks_the_rules():
     p = puzzle("1 . .\n. . .\n1 . .")
     touching = marks(p, "1 ━ ┓\n┏ ━ ┛\n1 . .")      # r1c2 and r2c2 are on one line, not joined
