@@ -104,6 +104,8 @@ CASES = [
     ("nurikabe.wall-budget", ". . . .\n. . . .\n. 12 . .\n. . . .", "# . . #\n. . . .\n. 12 . .\n. . . .",
      {f"r{r}c{c}": ISLAND for r in (2, 3, 4) for c in (1, 2, 3, 4) if (r, c) != (3, 2)}),
     ("nurikabe.wall-budget", ". . . .\n. . . .\n. 8 . .\n. . . .", "# . . #\n. . . .\n. 8 . .\n. . . .", {}),
+    # Between r2c1 and r2c5 the row above is blocked by the 2: the walls must pass r2c3 and r2c4.
+    ("nurikabe.wall-budget", ". . . 2 .\n. . . . .", ". # . 2 .\n# . . . #", {"r2c3": WALL, "r2c4": WALL}),
     ("nurikabe.group-fillings", "2 . .\n. . .\n. . .", None, {"r2c2": WALL}),
     ("nurikabe.group-fillings", "3 . .\n. . .\n. . .", "3 . .\n. # .\n. . .", {}),
     # Either 3 takes the island at r2c3 in, and both ways wall r1c3 and r3c3.

@@ -36,7 +36,7 @@ def groups(puzzle: NurikabePuzzle, state: State, focus, sizes: range) -> list[li
 
 
 def fillings(state: State, cells: list[int]) -> Iterator[tuple[str, State]]:
-    """Every way to fill the cells, each with a short name like "r1c2 island, r1c3 wall"."""
+    """Every way to fill the cells: (the values in order, the filled state)."""
     for values in itertools.product((ISLAND, WALL), repeat=len(cells)):
         cands = list(state.cands)
         for i, v in zip(cells, values):

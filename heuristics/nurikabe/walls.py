@@ -225,23 +225,33 @@ def wall_budget(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
             if span > left:
                 return          # a contradiction, not a deduction
             lost = sorted(i for i in inside if (da.get(i, far) + db.get(i, far) + span) // 2 > left)
-            reason = f"a wall at {', '.join(map(str, cells_of(puzzle, lost)))} would need more, so " \
-                     f"{verdict(lost, ISLAND)}"
-            put = {i: ISLAND for i in lost}
-            if not put:
-                corridor = [da.get(i, far) + db.get(i, far) - 1 <= left for i in range(g.size)]
-                for c, cells in enumerate(parts.cells):     # other walls are free to pass
-                    if da.get(("part", c), far) + db.get(("part", c), far) <= left:
-                        for i in cells:
-                            corridor[i] = True
-                cuts = cn.articulation_cuts(g, corridor, [parts.of[i] in (a, b) for i in range(g.size)],
-                                            parts.cells[a][0])
-                must = sorted(v for v in cuts if cands[v] == FREE)
-                reason = f"every way that short passes {', '.join(map(str, cells_of(puzzle, must)))}, so " \
-                         f"{verdict(must, WALL)}"
+            if lost:
+                put = {i: ISLAND for i in lost}
+                reason = (f"a wall at {', '.join(map(str, cells_of(puzzle, lost)))} would need more, "
+                          f"so {verdict(lost, ISLAND)}")
+            else:
+                must = _bottleneck(puzzle, state, parts, a, b, da, db, left)
                 put = {i: WALL for i in must}
+                reason = (f"every way that short passes {', '.join(map(str, cells_of(puzzle, must)))}, "
+                          f"so {verdict(must, WALL)}")
             if put:
                 yield Deduction.build(state, put=put, premises=parts.cells[a] + parts.cells[b], params={
                     "total": total, "left": left, "a": puzzle.cell(parts.cells[a][0]),
                     "b": puzzle.cell(parts.cells[b][0]), "span": span, "reason": reason})
                 return
+
+
+def _bottleneck(puzzle: NurikabePuzzle, state: State, parts: cn.Parts, a: int, b: int, da: dict, db: dict,
+                left: int) -> list[int]:
+    """Undecided cells that every path from wall group a to b with at most `left` new walls
+    passes. Such a path stays within the cells x with dA(x) + dB(x) - 1 <= left (other wall
+    groups cost nothing to pass), so the cut cells of that corridor are what it must use."""
+    g, far = puzzle.graph, 1 << 20
+    corridor = [da.get(i, far) + db.get(i, far) - 1 <= left for i in range(g.size)]
+    for c, cells in enumerate(parts.cells):
+        if da.get(("part", c), far) + db.get(("part", c), far) <= left:
+            for i in cells:
+                corridor[i] = True
+    ends = [parts.of[i] in (a, b) for i in range(g.size)]
+    cuts = cn.articulation_cuts(g, corridor, ends, parts.cells[a][0])
+    return sorted(v for v in cuts if state.cands[v] == FREE)
