@@ -17,7 +17,7 @@ from . import exact
 from .engine import Budget, Solver
 from .errors import InputError, Source
 from .explain import branches, describe_removals, sentence
-from .formats import load
+from .formats import board_marks, load, parse_state
 from .genres import all_genres, genre_of
 from .model import Puzzle
 from .steps import Status
@@ -125,9 +125,11 @@ def cmd_hint(args: argparse.Namespace) -> int:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise InputError(args.state, f"cannot read marks: {exc.strerror}") from None
-        marks = genre.parse_marks(puzzle, text, Source(args.state, text))
+        marks = parse_state(puzzle, text, args.state)
     else:
-        marks = genre.initial_state(puzzle)
+        marks = board_marks(args.puzzle, puzzle)
+        if marks is None:
+            marks = genre.initial_state(puzzle)
     if args.why:
         m = CELL.match(args.why)
         if not m:
@@ -193,7 +195,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     state = None
     if args.state:
         text = Path(args.state).read_text(encoding="utf-8")
-        state = genre.parse_marks(puzzle, text, Source(args.state, text))
+        state = parse_state(puzzle, text, args.state)
+    else:
+        state = board_marks(args.puzzle, puzzle)
     out = genre.render_svg(puzzle, state) if args.format == "svg" else genre.render_text(puzzle, state)
     _emit(args, {"genre": genre.name, "board": out}, out)
     return OK

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..errors import InputError, Source
 from ..model import Puzzle
-from . import janko, puzzlink, tatham
+from . import janko, puzzlink, pzprv3, tatham
 from .native import NativeSource
 
 NATIVE_SUFFIXES = (".yaml", ".yml")
@@ -54,6 +54,8 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
         raise InputError(origin, "not a UTF-8 text file") from None
     if suffix in NATIVE_SUFFIXES:
         return load_native(text, origin)
+    if pzprv3.looks_like_board(text):
+        return pzprv3.load(text, origin)
     src = Source(origin, text)
     candidates = [g for g in all_genres() if suffix in getattr(g, "file_suffixes", ())]
     if genre:
@@ -65,6 +67,26 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
             return g.from_text(text, src)  # type: ignore[attr-defined]
     raise InputError(origin, f"unknown file type '{suffix or path.name}': expected .yaml, "
                      ".jsonl or a genre's own format (see `grader genres`)")
+
+
+def parse_state(puzzle: Puzzle, text: str, origin: str):
+    """A player's marks: the genre's native marks grid, or a pzprv3 board file of the puzzle."""
+    if pzprv3.looks_like_board(text):
+        return pzprv3.marks_for(puzzle, text, origin)
+    from ..genres import genre_of
+    return genre_of(puzzle).parse_marks(puzzle, text, Source(origin, text))
+
+
+def board_marks(spec: str, puzzle: Puzzle):
+    """The player's marks carried by the puzzle file itself (a pzprv3 board), else None."""
+    path = Path(spec)
+    if not path.is_file() or path.suffix.lower() in NATIVE_SUFFIXES + (".jsonl",):
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return pzprv3.marks_for(puzzle, text, spec) if pzprv3.looks_like_board(text) else None
 
 
 def _record_or_raise(item: janko.Record | InputError) -> Puzzle:

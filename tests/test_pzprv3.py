@@ -1,0 +1,199 @@
+"""pzprv3 board files (puzz.link's "File > Save"): the puzzle and the player's progress.
+
+The pzprjs test boards are read at run time from ../shared/corpus (skipped when absent); the
+small boards written here are our own."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader import exact
+from grader.cli import main
+from grader.errors import InputError
+from grader.formats import load, pzprv3
+from grader.genres import genre_of
+
+from support import shared
+
+EXTRACT = "pzprjs/pzprjs_testscript_extract.json"
+
+
+def extract() -> dict:
+    return json.loads(shared(EXTRACT).read_text(encoding="utf-8"))["genres"]
+
+
+def boards(kind: str) -> list[tuple[str, str | None, str]]:
+    """(pid, failcode, board) of every supported test board: 'solved', 'failing' or 'all'."""
+    out = []
+    for pid, entry in extract().items():
+        if pid not in pzprv3.CONVERTERS:
+            continue
+        for item in entry["failcheck"]:
+            code = item["failcode"]
+            if kind == "all" or (kind == "solved") == (code is None):
+                out.append((pid, code, item["board"]))
+    return out
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- the pzprjs test boards ------------------------------------------------------------
+
+def test_every_supported_board_reads_the_same_puzzle_as_its_url():
+    data = extract()
+    compared = 0
+    for pid, code, text in boards("all"):
+        board = pzprv3.Board(text, pid)
+        url = load(data[pid]["full_url"])
+        if board.pid != pid or (board.rows, board.cols) != (url.rows, url.cols) or board.at_end:
+            continue        # another puzzle (a variant or size), or a board without a body
+        g = genre_of(url)
+        assert g.render_text(pzprv3.load(text, pid)) == g.render_text(url), (pid, code)
+        compared += 1
+    assert compared >= 30
+
+
+def test_solved_boards_read_as_the_exact_solution():
+    for pid, _, text in boards("solved"):
+        got = pzprv3.read(text, pid)
+        g = genre_of(got.puzzle)
+        assert got.marks.complete and not g.violations(got.puzzle, got.marks), pid
+        result = exact.solve(got.puzzle)
+        if result.verdict is exact.Verdict.UNIQUE:
+            assert got.marks == result.solution, pid
+
+
+def test_failing_boards_read_and_are_not_correct_solutions():
+    for pid, code, text in boards("failing"):
+        got = pzprv3.read(text, pid)
+        g = genre_of(got.puzzle)
+        wrong = bool(g.violations(got.puzzle, got.marks))
+        assert wrong or not got.marks.complete, (pid, code)
+        result = exact.solve(got.puzzle)
+        assert got.marks not in result.solutions, (pid, code)
+
+
+def test_a_completed_wrong_board_has_a_violation():
+    text = next(t for pid, code, t in boards("failing") if code == "akariDup")
+    got = pzprv3.read(text, "lightup")
+    assert genre_of(got.puzzle).violations(got.puzzle, got.marks)
+
+
+# --- our own boards ----------------------------------------------------------------------
+
+# Light Up 3x3 (unique): walls 0 and 1 in the bottom corners; the player put a bulb at r1c2
+# and marked r2c1 empty.
+AKARI = "pzprv3\nlightup\n3\n3\n. # . \n+ . . \n0 . 1 \n"
+AKARI_SOLVED = "pzprv3\nlightup\n3\n3\n. # . \n. . # \n0 . 1 \n"
+AKARI_URL = "https://puzz.link/p?lightup/3/3/l51"
+
+
+def test_newline_and_slash_forms_read_alike():
+    a = pzprv3.read(AKARI, "a.txt")
+    b = pzprv3.read(AKARI.replace("\n", "/"), "b.txt")
+    assert a.marks == b.marks
+    g = genre_of(a.puzzle)
+    assert g.render_text(a.puzzle) == g.render_text(b.puzzle) == ". . .\n. . .\n0 . 1"
+
+
+def test_marks_become_the_genres_own_marks():
+    got = pzprv3.read(AKARI, "a.txt")
+    assert genre_of(got.puzzle).render_text(got.puzzle, got.marks).splitlines()[:2] == \
+        [". * .", "+ . ."]
+    assert not got.marks.complete       # unmarked cells stay open while the board is unfinished
+
+
+def test_history_and_metadata_after_the_board_are_ignored():
+    text = AKARI + 'info:{\n "metadata": {"author": "me"},\n "history": {}\n}\n'
+    assert pzprv3.read(text, "a.txt").marks == pzprv3.read(AKARI, "a.txt").marks
+
+
+def test_a_finished_board_reads_as_the_solution_with_unmarked_cells_empty():
+    got = pzprv3.read(AKARI_SOLVED, "a.txt")
+    result = exact.solve(got.puzzle)
+    assert result.verdict is exact.Verdict.UNIQUE and got.marks == result.solution
+
+
+def test_each_supported_type_reads_a_board_without_answers():
+    small = {
+        "lightup": ". . \n. 1 \n",
+        "nurikabe": "2 . \n. . \n",
+        "hitori": "1 1 \n2 1 \n. . \n. . \n",
+        "heyawake": "1\n0 0 \n0 0 \n1 . \n. . \n. . \n. . \n",
+        "kurodoko": "3 . \n. . \n. . \n. . \n",
+        "mines": "1 . \n. . \n. . \n. . \n",
+        "nonogram": ". . 1 \n1 . . \n. . . \n",
+    }
+    for pid, body in small.items():
+        got = pzprv3.read(f"pzprv3\n{pid}\n2\n2\n{body}", pid)
+        assert len(got.marks) >= 4 and not got.marks.complete, pid
+
+
+def test_the_puzzle_file_reads_through_load(tmp_path):
+    f = tmp_path / "board.txt"
+    f.write_text(AKARI)
+    assert genre_of(load(str(f))).name == "akari"
+
+
+# --- the command line ---------------------------------------------------------------------
+
+def test_hint_on_a_board_file_gives_the_next_step(tmp_path, capsys):
+    f = tmp_path / "board.txt"
+    f.write_text(AKARI)
+    code, out, err = run(capsys, "hint", str(f), "--stage", "explain", "--json")
+    assert code == 0 and json.loads(out)["kind"] != "mistake", err
+
+
+def test_hint_on_a_board_with_a_mistake_names_it(tmp_path, capsys):
+    f = tmp_path / "board.txt"
+    f.write_text("pzprv3\nlightup\n3\n3\n. . . \n. . . \n0 # 1 \n")   # a bulb beside the 0
+    code, out, _ = run(capsys, "hint", str(f))
+    assert code == 1 and "mistake" in out and "r3c2" in out
+
+
+def test_state_board_with_a_url(tmp_path, capsys):
+    f = tmp_path / "board.txt"
+    f.write_text(AKARI)
+    url = AKARI_URL
+    puzzle = load(url)
+    assert genre_of(puzzle).render_text(puzzle) == ". . .\n. . .\n0 . 1"
+    code, out, err = run(capsys, "hint", url, "--state", str(f))
+    assert code == 0, err
+    other = tmp_path / "other.txt"
+    other.write_text("pzprv3\nlightup\n3\n3\n. # . \n+ . . \n0 . 2 \n")
+    code, _, err = run(capsys, "hint", url, "--state", str(other))
+    assert code == 2 and "different puzzle" in err and len(err.strip().splitlines()) == 1
+
+
+def test_render_shows_the_players_marks(tmp_path, capsys):
+    f = tmp_path / "board.txt"
+    f.write_text(AKARI)
+    code, out, _ = run(capsys, "render", str(f))
+    assert code == 0 and out.splitlines()[0] == ". * ."
+
+
+@pytest.mark.parametrize("text, where, words", [
+    ("pzprv3\nlightup\n3\nx\n", ":4:1", "number of columns"),
+    ("pzprv3\nlightup\n3\n", ":3:1", "four lines"),
+    ("pzprv3\nfoo\n3\n3\n", ":2:1", "'foo' is not supported"),
+    ("pzprv3\nlightup\n3\n3\n. . . \n. 9 . \n. . . \n", ":6:3", "r2c2"),
+    ("pzprv3\nlightup\n3\n3\n. . . \n. . \n. . . \n", ":6:", "2 items, expected 3"),
+    ("pzprv3\nlightup\n3\n3\n. . . \n", ":5:", "ends after 1 of 3 lines"),
+    ("pzprv3/nurikabe/2/2/0 . /. . /", ":1:", "r1c1"),
+    ("pzprv3\nheyawake\n2\n2\n1\n0 1 \n0 0 \n", ":6:3", "room number below 1"),
+    ("pzprv3\nnonogram\n2\n2\n1 . 1 \n1 . . \n. . . \n", ":5:1", "corner"),
+])
+def test_bad_boards_give_one_line_with_the_place(tmp_path, capsys, text, where, words):
+    f = tmp_path / "bad.txt"
+    f.write_text(text)
+    code, out, err = run(capsys, "hint", str(f))
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert len(line.splitlines()) == 1 and f"bad.txt{where}" in line and words in line, line
+    with pytest.raises(InputError):
+        pzprv3.read(text, "x")
