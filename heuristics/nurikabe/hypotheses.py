@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.nurikabe import B_ISLAND, B_WALL, Islands, NurikabePuzzle, islands
+from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, Islands, NurikabePuzzle, islands
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import branch_deduction, register_probing
@@ -17,6 +17,7 @@ from .shapes import assume_shape, island_shapes
 
 BRANCH_STEPS = (12, 150)   # steps per branch of a hypothesis: a quick look, then a longer one
 FILL_LEVEL = 3             # hypotheses fill in with techniques up to this level
+MAX_CASES = 40             # islands or blocks tried per pass: the most promising, not all of a big board
 
 
 # --- level 5 ------------------------------------------------------------------------------
@@ -30,6 +31,7 @@ FILL_LEVEL = 3             # hypotheses fill in with techniques up to this level
 def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     options = sorted((len(v), k) for k, v in island_shapes(puzzle, state).items() if 2 <= len(v) <= 12)
+    options = options[:MAX_CASES]
     for steps in BRANCH_STEPS:
         for _, k in options:
             d = _grow(puzzle, state, isl, k, steps)
@@ -61,7 +63,7 @@ def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
     g = puzzle.graph
     pools = [(block, rest) for block, rest in cn.pool_blocks(g, state.cands, B_WALL) if len(rest) >= 2]
     for steps in BRANCH_STEPS:
-        for block, rest in sorted(pools, key=lambda br: len(br[1])):
+        for block, rest in sorted(pools, key=lambda br: len(br[1]))[:MAX_CASES]:
             assumptions = [(f"{g.cell(i)} is island", state.restrict(i, B_ISLAND), (i,)) for i in rest]
             d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
             if d is not None:
@@ -70,10 +72,24 @@ def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
                 return
 
 
+def probe_first(puzzle: NurikabePuzzle, state: State) -> list[int]:
+    """Cells to try, the most telling first: where the tightest islands can grow (fewest ways
+    out, then fewest cells to go), then every other undecided cell. On a big board the first
+    refutation then comes after a few trials instead of hundreds."""
+    isl = islands(puzzle, state)
+    ranked = sorted((len(isl.liberties(k)), isl.need(k) or 0, k) for k in isl.numbered_parts()
+                    if isl.need(k))
+    order: dict[int, None] = {}
+    for _, _, k in ranked:
+        order.update(dict.fromkeys(isl.liberties(k)))
+    order.update(dict.fromkeys(i for i, m in enumerate(state.cands) if m == FREE))
+    return list(order)
+
+
 trial_and_error = register_probing(
-    GENRE, max_level=FILL_LEVEL, catalogue="for a cell: assume that it is blank, then fill in greedily; then assume "
-                     "it's wall; keep what both agree on, or take the other way on a contradiction")
+    GENRE, max_level=FILL_LEVEL, candidates=probe_first,
+    catalogue="for a cell: assume that it is blank, then fill in greedily; then assume it's wall; keep "
+              "what both agree on, or take the other way on a contradiction")
 deep_trial = register_probing(
     GENRE, id="nurikabe.deep-trial", name="Trial and error with every technique", max_level=4,
-    order=95, catalogue="")
-
+    order=95, candidates=probe_first, catalogue="")
