@@ -23,6 +23,17 @@ def extract() -> dict:
     return json.loads(shared(EXTRACT).read_text(encoding="utf-8"))["genres"]
 
 
+# Boards of variants our genres do not have: they give a one-line error naming the flag.
+UNSUPPORTED = {"pzprv3.1/slither/2/3/f/": "variant flag 'f'",       # every dot visited
+               "pzprv3/yajilin/5/5/o/": "variant flag 'o'",         # shaded cells outside
+               "pzprv3/yajilin/3/3/o/": "variant flag 'o'",
+               "pzprv3/yajilin/2/3/0,1 ": "has no arrow"}           # a clue without an arrow
+
+
+def unsupported(text: str) -> str | None:
+    return next((why for head, why in UNSUPPORTED.items() if text.startswith(head)), None)
+
+
 def boards(kind: str) -> list[tuple[str, str | None, str]]:
     """(pid, failcode, board) of every supported test board: 'solved', 'failing' or 'all'."""
     out = []
@@ -31,9 +42,24 @@ def boards(kind: str) -> list[tuple[str, str | None, str]]:
             continue
         for item in entry["failcheck"]:
             code = item["failcode"]
+            if unsupported(item["board"]):
+                continue
             if kind == "all" or (kind == "solved") == (code is None):
                 out.append((pid, code, item["board"]))
     return out
+
+
+def test_boards_of_unsupported_variants_say_so_in_one_line():
+    seen = 0
+    for pid, entry in extract().items():
+        for item in entry["failcheck"]:
+            why = unsupported(item["board"])
+            if why:
+                with pytest.raises(InputError, match=why) as exc:
+                    pzprv3.read(item["board"], "board.txt")
+                assert str(exc.value).startswith("board.txt:1:") and "\n" not in str(exc.value)
+                seen += 1
+    assert seen == 5
 
 
 def run(capsys, *argv):
@@ -50,8 +76,9 @@ def test_every_supported_board_reads_the_same_puzzle_as_its_url():
     for pid, code, text in boards("all"):
         board = pzprv3.Board(text, pid)
         url = load(data[pid]["full_url"])
-        if board.pid != pid or (board.rows, board.cols) != (url.rows, url.cols) or board.at_end:
-            continue        # another puzzle (a variant or size), or a board without a body
+        if board.pid != pid or (board.rows, board.cols) != (url.rows, url.cols) or board.at_end \
+                or (pid, code) == ("slither", "lnPlLoop"):
+            continue        # another puzzle (a variant, a size, a changed clue) or no body
         g = genre_of(url)
         assert g.render_text(pzprv3.load(text, pid)) == g.render_text(url), (pid, code)
         compared += 1
@@ -59,18 +86,28 @@ def test_every_supported_board_reads_the_same_puzzle_as_its_url():
 
 
 def test_solved_boards_read_as_the_exact_solution():
+    checked = 0
     for pid, _, text in boards("solved"):
         got = pzprv3.read(text, pid)
+        result = exact.solve(got.puzzle)
+        if pid == "arukone" and "/passallcell/" in text:
+            # puzz.link's arukone lets a line run beside itself; our Numberlink's no-touch
+            # rule does not, so this puzzle has no solution here (the URL reads the same)
+            assert result.verdict is exact.Verdict.NONE
+            continue
         g = genre_of(got.puzzle)
         assert got.marks.complete and not g.violations(got.puzzle, got.marks), pid
-        result = exact.solve(got.puzzle)
         if result.verdict is exact.Verdict.UNIQUE:
             assert got.marks == result.solution, pid
+            checked += 1
+    assert checked >= 10
 
 
 def test_failing_boards_read_and_are_not_correct_solutions():
     for pid, code, text in boards("failing"):
         got = pzprv3.read(text, pid)
+        if pzprv3.Board(text, pid).at_end:
+            continue    # the header alone: a puzzle without clues, nothing played to judge
         g = genre_of(got.puzzle)
         wrong = bool(g.violations(got.puzzle, got.marks))
         assert wrong or not got.marks.complete, (pid, code)
