@@ -1,0 +1,18 @@
+"""Numberlink techniques. The catalogue has no Numberlink list, so these follow its key:
+
+level 1  one cell and its neighbours: do the lines join up (lines.py); a drawn line that
+         breaks a rule ends a trial at once.
+level 2  the lines already drawn: different numbers never meet, no loops, a line never runs
+         beside itself, two halves of one line side by side are joined (lines.py); the four
+         cells of a 2x2 block together: no U-turn, no loop, no two numbers (blocks.py).
+level 3  where each pair can still go, over the whole board: cells and joins no pair can use,
+         bottlenecks, cells a pair must pass and the no-touch rule with them (territory.py).
+level 4  the pairwise product of the notes, spec/numberlink-notes.txt (product.py).
+level 5  hypotheses: every way a line can go on, then a cell's shapes (trials.py).
+
+A variable is a cell's shape. Most rules act on a join, the side between two cells: a line
+crosses it from both cells or from neither.
+"""
+from __future__ import annotations
+
+from . import blocks, lines, product, territory, trials  # noqa: F401  (each registers its techniques)

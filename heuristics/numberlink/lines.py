@@ -1,0 +1,213 @@
+"""Levels 1 and 2: the cell and its neighbours (do the lines join up?), and the lines already
+drawn (different numbers never meet, no loops, a line never runs beside itself)."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.numberlink import (GLYPHS as GLYPH, OPPOSITE, SHAPES, WITH_SIDE, WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+
+from .common import GENRE, cells_near, join_off, join_on, min_mask, the
+
+
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="numberlink.join-up", name="Lines join up", genre=GENRE, level=1, order=1,
+           template="{reason}, so {result}.",
+           nudge="Check which sides of each cell a line can still cross.")
+def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Where is this square: a shape is kept only if the neighbour on each side agrees."""
+    cands = state.cands
+    near = cells_near(puzzle, focus)
+    if focus is None:       # candidates only shrink, so the border is settled once and for all
+        edge = {i: min_mask(sides_can(cands[i]) & ~sum(puzzle.neighbour[i])) for i in near}
+        found = Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
+            "cell": "the border", "reason": "lines stay inside the grid",
+            "result": "no line leaves a cell across the edge"})
+        if found:
+            yield found
+    for i in near:
+        ci = cands[i]
+        for d, j in puzzle.neighbour[i].items():
+            cj = cands[j]
+            on = bool(ci & WITH_SIDE[d]) and bool(cj & WITH_SIDE[OPPOSITE[d]])
+            off = bool(ci & WITHOUT_SIDE[d]) and bool(cj & WITHOUT_SIDE[OPPOSITE[d]])
+            if on and off:
+                continue
+            # only a join that still has something to settle is worth explaining
+            if not on and not (ci & WITH_SIDE[d] or cj & WITH_SIDE[OPPOSITE[d]]):
+                continue
+            if on and not off and not (ci & WITHOUT_SIDE[d] or cj & WITHOUT_SIDE[OPPOSITE[d]]):
+                continue
+            here, there = puzzle.cell(i), puzzle.cell(j)
+            if not on:
+                first = not ci & WITH_SIDE[d]
+                who, other = (here, there) if first else (there, here)
+                found = join_off(state, i, d, j, premises=[i if first else j], params={
+                    "cell": who, "reason": f"{who} cannot send a line towards {other}",
+                    "result": f"no line runs between {here} and {there}"})
+            else:
+                first = not ci & WITHOUT_SIDE[d]
+                who, other = (here, there) if first else (there, here)
+                found = join_on(state, i, d, j, premises=[i if first else j], params={
+                    "cell": who, "reason": f"every shape left for {who} sends a line towards {other}",
+                    "result": f"the line runs between {here} and {there}"})
+            if found:
+                yield found
+
+
+@heuristic(id="numberlink.broken-line", name="The lines drawn break a rule", genre=GENRE, level=1, order=0,
+           template="{problem}, which the rules forbid, so {cell} has no shape left.",
+           nudge="Look at the line through {cell}.")
+def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A drawn line that joins two numbers, closes a loop or runs beside itself: the state
+    is impossible. Never fires on the way to the solution; inside a trial it ends the branch
+    at once instead of many steps later, when the fill gets stuck."""
+    ch = chains(puzzle, state)
+    problem, at = None, None
+    if ch.clash:
+        a, b = ch.clash
+        at = next(i for i, lab in enumerate(puzzle.labels) if lab == b and ch.labels[i] == a)
+        problem = f"the lines of {puzzle.name(a)} and {puzzle.name(b)} are joined"
+    elif ch.loop is not None:
+        at, problem = ch.loop, f"the line through {puzzle.cell(ch.loop)} closes a loop"
+    else:
+        root, must, labels = ch.root, ch.must, puzzle.labels
+        for i, d, j in puzzle.edges:
+            if root[i] == root[j] and must[i] and must[j] and not must[i] & d and not labels[i] and not labels[j]:
+                at, problem = i, f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}"
+                break
+    if at is not None:
+        yield Deduction(((at, state.cands[at]),), {"problem": problem[0].upper() + problem[1:],
+                                                   "cell": puzzle.cell(at)}, (at,))
+
+
+# --- level 2 ------------------------------------------------------------------------------
+
+@heuristic(id="numberlink.different-lines", name="Different numbers never meet", genre=GENRE, level=2,
+           order=1,
+           template="{a} is on the line of {first} and {b} on the line of {second}, so no line runs "
+                    "between them.",
+           nudge="Follow the lines to {a} and {b}.")
+def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    ch = chains(puzzle, state)
+    for i in cells_near(puzzle, focus):
+        la = ch.label(i)
+        if not la:
+            continue
+        for d, j in puzzle.neighbour[i].items():
+            lb = ch.label(j)
+            if lb and lb != la and state.cands[i] & WITH_SIDE[d]:
+                found = join_off(state, i, d, j, params={
+                    "a": puzzle.cell(i), "b": puzzle.cell(j), "first": the(puzzle, [la])[0],
+                    "second": the(puzzle, [lb])[0]})
+                if found:
+                    yield found
+
+
+@heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE, level=2, order=2,
+           template="{a} and {b} are already on one line; joining them would close a loop, so no line "
+                    "runs between them.",
+           nudge="Where does the line through {a} go?")
+def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    ch = chains(puzzle, state)
+    for i in cells_near(puzzle, focus):
+        for d, j in puzzle.neighbour[i].items():
+            if ch.root[i] == ch.root[j] and not (ch.must[i] & d) and state.cands[i] & WITH_SIDE[d] \
+                    and state.cands[j] & WITH_SIDE[OPPOSITE[d]]:
+                found = join_off(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j)})
+                if found:
+                    yield found
+
+
+Beside = dict[int, dict[int, list[tuple[int, int]]]]
+
+
+def pieces_side_by_side(puzzle: NumberlinkPuzzle, ch: Chains) -> Beside:
+    """Drawn pieces lying side by side away from the end numbers: root -> other root -> the
+    pairs of cells (a piece here is what Chains joins, at least one of the two cells drawn)."""
+    out: Beside = {}
+    labels, root, must = puzzle.labels, ch.root, ch.must
+    for i, _, j in puzzle.edges:
+        if root[i] != root[j] and (must[i] or must[j]) and not labels[i] and not labels[j]:
+            out.setdefault(root[i], {}).setdefault(root[j], []).append((i, j))
+            out.setdefault(root[j], {}).setdefault(root[i], []).append((j, i))
+    return out
+
+
+def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside,
+                  x: int, shape: int) -> tuple[int, ...] | None:
+    """Cells of the line x would be on with `shape` that would lie beside that line without
+    being next to it along the line: a neighbour of x, or two pieces it would join; None if
+    there are none. End numbers may touch their own line, so they are left out."""
+    nb = puzzle.neighbour[x]
+    joined = [y for d, y in nb.items() if shape & d]
+    roots = {ch.root[y] for y in joined}
+    if len(roots) < len(joined):
+        return None                     # a loop: "a line never meets itself" says so
+    names = {ch.labels[y] for y in joined} - {0}
+    if len(names) > 1:
+        return None                     # two numbers: "different numbers never meet" says so
+    for d, z in nb.items():
+        if not shape & d and not puzzle.labels[z] and (ch.root[z] in roots or ch.labels[z] in names):
+            return (z,)
+    if len(roots) == 2:
+        r1, r2 = roots
+        for pair in beside.get(r1, {}).get(r2, ()):
+            if x not in pair:           # x beside a piece it joins is the join itself
+                return pair
+    return None
+
+
+@heuristic(id="numberlink.no-touch", name="A line never runs beside itself", genre=GENRE, level=2,
+           order=3,
+           template="A line may not touch itself: if the line went through {cell} as {shape}, it "
+                    "would run beside its own stretch at {other}, so {cell} is not {shape}.",
+           nudge="Could the line through {cell} touch itself?")
+def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The notes' rule "a line must not touch itself": two cells of one line side by side
+    are consecutive on it. Janko's own solutions keep this everywhere but at the end numbers
+    (one 35x48 record has an end beside its own line), so ends are left out. A shape is
+    ruled out when it would bring its own line beside x, or join two pieces of line that
+    already lie side by side, or pieces that carry the same number."""
+    ch = chains(puzzle, state)
+    beside = state.derived("numberlink.beside", lambda: pieces_side_by_side(puzzle, ch))
+    must, labels, cands = ch.must, puzzle.labels, state.cands
+    for x in cells_near(puzzle, ch.along(focus)):     # a join far away can bring a line beside x
+        m = cands[x]
+        if labels[x] or not m & (m - 1) or not any(must[z] for z in puzzle.neighbour[x].values()):
+            continue
+        for v in range(5, len(SHAPES)):
+            if not m >> v & 1:
+                continue
+            near = beside_itself(puzzle, ch, beside, x, SHAPES[v])
+            if near is not None:
+                found = Deduction.build(state, exclude={x: v}, premises=list(near), params={
+                    "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]],
+                    "other": " and ".join(str(puzzle.cell(z)) for z in near)})
+                if found:
+                    yield found
+
+
+def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int]) -> Iterator[Deduction]:
+    """Side-by-side cells (away from the end numbers) certainly on the same pair's line are
+    consecutive on it, since a line may not touch itself."""
+    labels = puzzle.labels
+    for i, d, j in puzzle.edges:
+        lab = owner[i]
+        if not lab or owner[j] != lab or labels[i] or labels[j]:
+            continue
+        found = join_on(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j), "name": puzzle.name(lab)})
+        if found:
+            yield found
+
+
+@heuristic(id="numberlink.same-line-drawn", name="Neighbours on one drawn line are joined", genre=GENRE,
+           level=2, order=4,
+           template="The lines drawn from both {name}s reach {a} and {b}; a line may not touch itself, "
+                    "so the line runs straight from one to the other.",
+           nudge="Follow both halves of the line of {name}.")
+def same_line_drawn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from joined_neighbours(puzzle, state, chains(puzzle, state).labels)

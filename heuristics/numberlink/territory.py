@@ -1,0 +1,247 @@
+"""Level 3: where each pair can still run its line, over the whole board."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE, SHAPES, NumberlinkPuzzle, chains, sides_can)
+from grader.heuristic import heuristic
+from grader.model import State
+from grader.steps import Deduction
+
+from .common import GENRE, join_off, join_on, phrase, the
+from .lines import joined_neighbours
+
+
+# --- level 3 ------------------------------------------------------------------------------
+
+def route_blocks(puzzle: NumberlinkPuzzle, links: list[list[int]], ok: list[bool], a: int, b: int
+                 ) -> tuple[set[int], set[tuple[int, int]], list[tuple[int, int]], list[int]] | None:
+    """The cells and joins that lie on some route from a to b over `links` between `ok`
+    cells (the biconnected blocks on the way from a to b), the joins every route uses
+    (bridges) and the cells every route passes (cut cells); None when b cannot be reached."""
+    if not ok[a] or not ok[b]:
+        return None
+    n = len(ok)
+    order, low, parent = [-1] * n, [0] * n, [-1] * n
+    order[a] = 0
+    count = 1
+    edges: list[tuple[int, int]] = []
+    block_above = [-1] * n           # the block holding the tree join into each cell
+    blocks: list[list[tuple[int, int]]] = []
+    stack = [(a, iter(links[a]))]
+    while stack:
+        x, it = stack[-1]
+        for y in it:
+            if not ok[y] or y == parent[x]:
+                continue
+            if order[y] < 0:
+                order[y] = low[y] = count
+                count += 1
+                parent[y] = x
+                edges.append((x, y))
+                stack.append((y, iter(links[y])))
+                break
+            if order[y] < order[x]:
+                if order[y] < low[x]:
+                    low[x] = order[y]
+                edges.append((x, y))
+        else:
+            stack.pop()
+            p = parent[x]
+            if p >= 0:
+                if low[x] < low[p]:
+                    low[p] = low[x]
+                if low[x] >= order[p]:
+                    k = len(blocks)
+                    block = []
+                    while True:
+                        e = edges.pop()
+                        block.append(e)
+                        if parent[e[1]] == e[0]:
+                            block_above[e[1]] = k
+                        if e == (p, x):
+                            break
+                    blocks.append(block)
+    if order[b] < 0:
+        return None
+    on_route: list[int] = []
+    v = b
+    while parent[v] >= 0:
+        k = block_above[v]
+        if not on_route or on_route[-1] != k:
+            on_route.append(k)
+        v = parent[v]
+    cells: set[int] = set()
+    joins: set[tuple[int, int]] = set()
+    for k in on_route:
+        for x, y in blocks[k]:
+            cells.update((x, y))
+            joins.add((min(x, y), max(x, y)))
+    bridges = [blocks[k][0] for k in on_route if len(blocks[k]) == 1]
+    cuts = []
+    for k1, k2 in zip(on_route, on_route[1:]):
+        shared = {c for e in blocks[k1] for c in e} & {c for e in blocks[k2] for c in e}
+        cuts.extend(shared)
+    return cells, joins, bridges, cuts
+
+
+class Territory:
+    """Where each pair not yet joined can still run: the cells and joins that lie on some
+    route between its two ends, avoiding other lines and cells that must stay empty. A cell
+    every route of a pair passes, or (when every cell is used) a cell only one pair can use,
+    belongs to that pair, which shrinks the others' room; repeated until nothing changes."""
+
+    def __init__(self, puzzle: NumberlinkPuzzle, state: State):
+        ch = chains(puzzle, state)
+        n = puzzle.rows * puzzle.cols
+        cands = state.cands
+        self.can = can = [sides_can(m) for m in cands]
+        owner = [ch.label(i) for i in range(n)]
+        self.open = [lab for lab in puzzle.pairs if not ch.joined(lab, puzzle)]
+        used = [not m & B_EMPTY for m in cands]
+        links = [[y for d, y in puzzle.neighbour[x].items() if can[x] & d and can[y] & OPPOSITE[d]]
+                 for x in range(n)]
+        while True:
+            routes = {}
+            for lab in self.open:
+                a, b = puzzle.pairs[lab]
+                ok = [(owner[x] == 0 or owner[x] == lab) and cands[x] > B_EMPTY for x in range(n)]
+                routes[lab] = route_blocks(puzzle, links, ok, a, b)
+            who: list[set[int]] = [set() for _ in range(n)]
+            for lab, route in routes.items():
+                for x in (route[0] if route else ()):
+                    who[x].add(lab)
+            changed = False
+            for lab, route in routes.items():
+                for x in (route[3] if route else ()):
+                    if not owner[x]:
+                        owner[x] = lab
+                        changed = True
+            for x in range(n):
+                if not owner[x] and used[x] and len(who[x]) == 1:
+                    owner[x] = next(iter(who[x]))
+                    changed = True
+            if not changed:
+                break
+        self.routes, self.owner = routes, owner
+        for x in range(n):
+            if owner[x] and not who[x] and (ch.label(x) or puzzle.labels[x]):
+                who[x] = {owner[x]}
+        self.who = who
+        users: dict[tuple[int, int], set[int]] = {}
+        for lab, route in routes.items():
+            for e in (route[1] if route else ()):
+                users.setdefault(e, set()).add(lab)
+        self.users = users
+        self.closed = {lab for lab in puzzle.pairs if lab not in routes}
+
+    def labels(self, x: int) -> set[int]:
+        return self.who[x]
+
+    def join_users(self, x: int, y: int) -> set[int]:
+        return self.users.get((min(x, y), max(x, y)), set())
+
+
+def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
+    return state.derived("numberlink.territory", lambda: Territory(puzzle, state))
+
+
+@heuristic(id="numberlink.out-of-reach", name="No line can use this cell", genre=GENRE, level=3, order=1,
+           template="No pair can still run its line through {cell}, so it stays empty.",
+           nudge="Which lines could still pass through {cell}?")
+def out_of_reach(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    t = territory(puzzle, state)
+    ch = chains(puzzle, state)
+    for x, m in enumerate(state.cands):
+        if m != B_EMPTY and not t.labels(x) and not ch.label(x) and not puzzle.labels[x]:
+            yield Deduction.build(state, put={x: EMPTY}, params={"cell": puzzle.cell(x)})
+            return
+
+
+@heuristic(id="numberlink.unused-join", name="No line can use this join", genre=GENRE, level=3, order=2,
+           template="{why}, so no line runs between {a} and {b}.",
+           nudge="Which pairs could run a line between {a} and {b}?")
+def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    t = territory(puzzle, state)
+    ch = chains(puzzle, state)
+    for i, d, j in puzzle.edges:
+        if not (t.can[i] & d and t.can[j] & OPPOSITE[d]) or ch.must[i] & d:
+            continue
+        if t.join_users(i, j):
+            continue
+        li, lj = t.labels(i), t.labels(j)
+        if li and lj and not li & lj:
+            why = f"only {phrase(the(puzzle, li))} can reach {puzzle.cell(i)} and only {phrase(the(puzzle, lj))} {puzzle.cell(j)}"
+        else:
+            why = f"no pair has a route through both {puzzle.cell(i)} and {puzzle.cell(j)} that uses the join between them"
+        found = join_off(state, i, d, j, region=[i, j], params={"a": puzzle.cell(i), "b": puzzle.cell(j), "why": why})
+        if found:
+            yield found
+
+
+@heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE, level=3,
+           order=4,
+           template="{a} and {b} both lie on the line of {name}, and a line may not touch itself, "
+                    "so the line runs straight from one to the other.",
+           nudge="Which line must pass through {a}, and which through {b}?")
+def same_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The pair's line is drawn through both cells, every route of the pair passes them, or
+    (every cell being used) no other pair can reach them."""
+    yield from joined_neighbours(puzzle, state, territory(puzzle, state).owner)
+
+
+@heuristic(id="numberlink.bottleneck", name="A bottleneck every route must pass", genre=GENRE, level=3,
+           order=3,
+           template="Every route left from the {name} at {start} to the {name} at {end} passes between "
+                    "{a} and {b}, so the line runs there.",
+           nudge="How can the {name} at {start} still reach the other {name}?")
+def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    t = territory(puzzle, state)
+    for lab, route in t.routes.items():
+        if not route:
+            continue
+        a, b = puzzle.pairs[lab]
+        for x, y in route[2]:
+            d = next(d for d, z in puzzle.neighbour[x].items() if z == y)
+            found = join_on(state, x, d, y, cells=[puzzle.cell(a), puzzle.cell(b)], params={
+                "name": puzzle.name(lab), "start": puzzle.cell(a), "end": puzzle.cell(b),
+                "a": puzzle.cell(x), "b": puzzle.cell(y)})
+            if found:
+                yield found
+
+
+@heuristic(id="numberlink.owned-no-touch", name="A line never runs beside itself (where it must go)",
+           genre=GENRE, level=3, order=5,
+           template="{near} must lie on the line of {name}; as {shape}, {cell} would be on that line too "
+                    "without being next to {near} along it, so {cell} is not {shape}.",
+           nudge="Which line must pass beside {cell}, and what if {cell} joined it?")
+def owned_no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The no-touch rule with the cells each pair must use (its drawn line, the cells every
+    route of it passes, and, when every cell is used, those no other pair can reach): a
+    shape that puts x on such a pair's line while leaving a neighbour of x that the same
+    line must use unjoined is ruled out."""
+    owner = territory(puzzle, state).owner
+    labels, cands = puzzle.labels, state.cands
+    for x, m in enumerate(cands):
+        if labels[x] or not m & (m - 1):
+            continue
+        nb = puzzle.neighbour[x]
+        owners = {owner[z] for z in nb.values() if owner[z] and not labels[z]}
+        if not owners and not owner[x]:
+            continue
+        for v in range(5, len(SHAPES)):
+            if not m >> v & 1:
+                continue
+            shape = SHAPES[v]
+            on = {owner[y] for d, y in nb.items() if shape & d and owner[y]} | ({owner[x]} if owner[x] else set())
+            if len(on) != 1:
+                continue
+            lab = next(iter(on))
+            near = next((z for d, z in nb.items() if not shape & d and owner[z] == lab and not labels[z]), None)
+            if near is None:
+                continue
+            found = Deduction.build(state, exclude={x: v}, premises=[near], params={
+                "cell": puzzle.cell(x), "shape": GLYPH[shape], "near": puzzle.cell(near),
+                "name": puzzle.name(lab)})
+            if found:
+                yield found

@@ -1,0 +1,154 @@
+"""Level 5: hypotheses about where a line goes on, or a cell's shape, filled in with the
+easier levels."""
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Iterable, Iterator
+
+from grader.genres.numberlink import (OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains)
+from grader.heuristic import REGISTRY, heuristic
+from grader.model import State
+from grader.steps import Deduction
+from grader.probing import PROBE_TEMPLATE, probe_cell, probe_order
+
+from .common import GENRE
+
+
+# --- level 5 ------------------------------------------------------------------------------
+
+def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """Loose ends of the lines not yet joined: (label, cell, [(side, neighbour) it may go on])."""
+    ch = chains(puzzle, state)
+    out = []
+    for lab, (a, b) in puzzle.pairs.items():
+        if ch.joined(lab, puzzle):
+            continue
+        for end in (a, b):
+            prev, x = None, end
+            while True:      # walk the drawn line to its loose end
+                nxt = [y for d, y in puzzle.neighbour[x].items() if ch.must[x] & d and y != prev]
+                if not nxt:
+                    break
+                prev, x = x, nxt[0]
+            ways = [(d, y) for d, y in puzzle.neighbour[x].items()
+                    if y != prev and state.cands[x] & WITH_SIDE[d] and state.cands[y] & WITH_SIDE[OPPOSITE[d]]]
+            out.append((lab, x, ways))
+    return out
+
+
+# Passes over the loose ends: (steps per branch, highest level in the fill). Most ends are
+# settled by a chain of level-1 and level-2 steps, which is cheap; the whole-board levels are
+# used only when that finds nothing. Within a pass a refuted way is taken at once; otherwise
+# the first end whose ways agree on something.
+HEAD_PASSES = ((200, 2), (30, 4))
+
+
+def best_of_pass(found: Iterable[Deduction | None]) -> tuple[Deduction | None, list[Deduction]]:
+    """The first deduction with a refuted branch, else the first one at all; and the others
+    found on the way."""
+    seen: list[Deduction] = []
+    for d in found:
+        if d is None:
+            continue
+        seen.append(d)
+        if any(b.refuted for b in d.detail):
+            break
+    if not seen:
+        return None, []
+    best = next((d for d in seen if any(b.refuted for b in d.detail)), seen[0])
+    return best, [d for d in seen if d is not best]
+
+
+# Case analyses a sweep found besides the one it used, kept per puzzle and heuristic with the
+# state they were made in: what was impossible there stays impossible in every later state of
+# the same solve (one whose candidates are a subset), so the next call can use them before
+# sweeping again.
+_KEPT: "weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, list[tuple[tuple[int, ...], Deduction]]]]" = \
+    weakref.WeakKeyDictionary()
+_KEPT_LOCK = threading.Lock()
+
+
+def kept_deduction(puzzle: NumberlinkPuzzle, state: State, hid: str) -> Deduction | None:
+    """A kept case analysis that still removes something in `state`."""
+    import attrs
+    with _KEPT_LOCK:
+        kept = _KEPT.get(puzzle, {}).get(hid, [])
+        while kept:
+            made_in, d = kept.pop(0)
+            if any(c & ~c0 for c, c0 in zip(state.cands, made_in)):
+                kept.clear()            # not a later state of the one it was made in
+                return None
+            removals = tuple((v, m & state.cands[v]) for v, m in d.removals if m & state.cands[v])
+            if removals:
+                return attrs.evolve(d, removals=removals)
+    return None
+
+
+def keep_deductions(puzzle: NumberlinkPuzzle, state: State, hid: str, found: list[Deduction]) -> None:
+    with _KEPT_LOCK:
+        _KEPT.setdefault(puzzle, {})[hid] = [(state.cands, d) for d in found]
+
+
+@heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
+           template="Try every way the line of {name} can leave {cell}: {outcome}.",
+           nudge="Where can the line of {name} at {cell} go next?")
+def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    from grader.probing import branch_deduction
+    import attrs
+    options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
+
+    def tries(steps: int, level: int) -> Iterator[Deduction | None]:
+        lower = REGISTRY.for_genre(GENRE, level)
+        for _, lab, x, ways in options:
+            assumptions = []
+            for d, y in ways:
+                label = f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}"
+                assumed = state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]])
+                assumptions.append((label, assumed, (x, y)))
+            found = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps,
+                                     heuristics=lower)
+            yield found and attrs.evolve(found, params={**found.params, "name": puzzle.name(lab),
+                                                        "cell": puzzle.cell(x)}, cells=(puzzle.cell(x),))
+    found = kept_deduction(puzzle, state, "head-ways")
+    if found is not None:
+        yield found
+        return
+    for steps, level in HEAD_PASSES:
+        found, others = best_of_pass(tries(steps, level))
+        if found is not None:
+            keep_deductions(puzzle, state, "head-ways", others)
+            yield found
+            return
+
+
+def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
+    """Cells beside the loose ends, where a trial is most likely to decide something."""
+    return sorted({y for _, _, ways in heads(puzzle, state) for _, y in ways})
+
+
+# Passes of the cell trials: (steps per branch, highest level in the fill, every cell or only
+# those beside a loose end, whether only a refuted branch counts); as for the loose ends,
+# long fills with the local levels cost less than short ones with the whole-board levels.
+TRIAL_PASSES = ((200, 2, False, False), (40, 4, False, False))
+
+
+@heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
+           template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.")
+def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Try each shape of a cell, those beside a loose end first, as the generic trial does
+    (grader.probing), with Numberlink's own passes."""
+    near = probe_order(state, near_heads(puzzle, state))
+    everywhere = probe_order(state, near + sorted(set(state.undecided()) - set(near)))
+    found = kept_deduction(puzzle, state, "trial-and-error")
+    if found is not None:
+        yield found
+        return
+    for steps, level, every_cell, refuted_only in TRIAL_PASSES:
+        lower = REGISTRY.for_genre(GENRE, level)
+        tries = (probe_cell(puzzle, state, var, level, steps, lower) for var in (everywhere if every_cell else near))
+        found, others = best_of_pass(d for d in tries if d is None or not refuted_only or any(b.refuted for b in d.detail))
+        if found is not None:
+            keep_deductions(puzzle, state, "trial-and-error", others)
+            yield found
+            return
