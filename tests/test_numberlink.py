@@ -7,15 +7,24 @@ import random
 from pathlib import Path
 
 import pytest
+from support import (
+    CORPUS,
+    assert_all_sound,
+    assert_sound_path,
+    decided_by,
+    fires,
+    janko,
+    native,
+    random_partial,
+    reference,
+)
 
 from grader.engine import Solver
 from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
-from grader.genres.numberlink import E, N, S, SHAPES, W, WITH_SIDE
+from grader.genres.numberlink import SHAPES, WITH_SIDE, E, N, S, W
 from grader.heuristic import REGISTRY
-from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                     random_partial, reference)
 
 NL = get("numberlink")
 

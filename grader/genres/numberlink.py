@@ -21,8 +21,16 @@ import attrs
 
 from ..errors import Source
 from ..formats import puzzlink
-from ..formats.janko import grid as janko_grid, problem as janko_problem
-from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
+from ..formats.janko import grid as janko_grid
+from ..formats.janko import problem as janko_problem
+from ..formats.native import (
+    Grid,
+    NativeSource,
+    expect_size,
+    grid_text,
+    meta_to_native,
+    parse_marks_grid,
+)
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
 from . import register

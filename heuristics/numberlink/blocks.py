@@ -4,13 +4,21 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from grader.genres.numberlink import (E, N, S, W, SHAPES, Chains, NumberlinkPuzzle, chains)
+from grader.genres.numberlink import (
+    SHAPES,
+    Chains,
+    E,
+    N,
+    NumberlinkPuzzle,
+    S,
+    W,
+    chains,
+)
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE
-
 
 # Inside a 2x2 block (cells top left, top right, bottom left, bottom right) a line can take
 # the four inner joins top, bottom, left and right; each cell faces two of them.
@@ -30,13 +38,13 @@ def _fit(position: int, pattern: int) -> int:
 BLOCK_FIT = tuple(tuple(_fit(pos, pattern) for pattern in range(16)) for pos in range(4))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def block_patterns(labelled: tuple[bool, bool, bool, bool]) -> tuple[int, ...]:
     """Join patterns a 2x2 block allows: no loop, and no U-turn (three joins) whose two ends,
     side by side, are both away from the end numbers."""
     out = []
     for pattern in range(16):
-        count = bin(pattern).count("1")
+        count = pattern.bit_count()
         if count == 4:
             continue
         if count == 3:
@@ -165,7 +173,7 @@ def block_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
         if not any(m & (m - 1) for m in ms):
             continue
         keep = block_keep(ms, block_patterns(tuple(bool(labels[i]) for i in block)),
-                          lambda pattern: pattern_fits_lines(puzzle, ch, block, pattern))
+                          lambda pattern, block=block: pattern_fits_lines(puzzle, ch, block, pattern))
         if keep != ms:
             removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
             found = Deduction.build(state, keep={i: keep[p] for p, i in enumerate(block)}, region=block,

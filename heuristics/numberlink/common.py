@@ -3,8 +3,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from grader.genres.numberlink import (OPPOSITE, SIDES,
-                                      WITH_SIDE, WITHOUT_SIDE, NumberlinkPuzzle)
+from grader.genres.numberlink import (
+    OPPOSITE,
+    SIDES,
+    WITH_SIDE,
+    WITHOUT_SIDE,
+    NumberlinkPuzzle,
+)
 from grader.model import State
 from grader.steps import Deduction
 

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.numberlink import (GLYPHS as GLYPH, OPPOSITE, SHAPES, WITH_SIDE, WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
+from grader.genres.numberlink import GLYPHS as GLYPH
+from grader.genres.numberlink import (
+    OPPOSITE,
+    SHAPES,
+    WITH_SIDE,
+    WITHOUT_SIDE,
+    Chains,
+    NumberlinkPuzzle,
+    chains,
+    sides_can,
+)
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE, cells_near, join_off, join_on, min_mask, the
-
 
 # --- level 1 ------------------------------------------------------------------------------
 

@@ -3,15 +3,22 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.numberlink import (OPPOSITE, SHAPES, SIDES,
-                                      WITH_SIDE, WITHOUT_SIDE, Chains, NumberlinkPuzzle, chains)
+from grader.genres.numberlink import (
+    OPPOSITE,
+    SHAPES,
+    SIDES,
+    WITH_SIDE,
+    WITHOUT_SIDE,
+    Chains,
+    NumberlinkPuzzle,
+    chains,
+)
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE, cells_near
 from .lines import Beside, pieces_side_by_side
-
 
 # --- level 4 ------------------------------------------------------------------------------
 

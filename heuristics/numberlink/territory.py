@@ -3,14 +3,22 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.numberlink import (B_EMPTY, EMPTY, GLYPHS as GLYPH, OPPOSITE, SHAPES, NumberlinkPuzzle, chains, sides_can)
+from grader.genres.numberlink import (
+    B_EMPTY,
+    EMPTY,
+    OPPOSITE,
+    SHAPES,
+    NumberlinkPuzzle,
+    chains,
+    sides_can,
+)
+from grader.genres.numberlink import GLYPHS as GLYPH
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE, join_off, join_on, phrase, the
 from .lines import joined_neighbours
-
 
 # --- level 3 ------------------------------------------------------------------------------
 

@@ -6,14 +6,13 @@ import threading
 import weakref
 from typing import Iterable, Iterator
 
-from grader.genres.numberlink import (OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains)
+from grader.genres.numberlink import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.steps import Deduction
 from grader.probing import PROBE_TEMPLATE, probe_cell, probe_order
+from grader.steps import Deduction
 
 from .common import GENRE
-
 
 # --- level 5 ------------------------------------------------------------------------------
 
@@ -64,7 +63,7 @@ def best_of_pass(found: Iterable[Deduction | None]) -> tuple[Deduction | None, l
 # state they were made in: what was impossible there stays impossible in every later state of
 # the same solve (one whose candidates are a subset), so the next call can use them before
 # sweeping again.
-_KEPT: "weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, list[tuple[tuple[int, ...], Deduction]]]]" = \
+_KEPT: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, list[tuple[tuple[int, ...], Deduction]]]] = \
     weakref.WeakKeyDictionary()
 _KEPT_LOCK = threading.Lock()
 
@@ -94,8 +93,9 @@ def keep_deductions(puzzle: NumberlinkPuzzle, state: State, hid: str, found: lis
            template="Try every way the line of {name} can leave {cell}: {outcome}.",
            nudge="Where can the line of {name} at {cell} go next?")
 def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.probing import branch_deduction
     import attrs
+
+    from grader.probing import branch_deduction
     options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
 
     def tries(steps: int, level: int) -> Iterator[Deduction | None]:
