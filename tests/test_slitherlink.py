@@ -380,3 +380,15 @@ def test_colour_groups_updated_step_by_step_equal_recounted():
             assert (fast.conflict >= 0) == (full.conflict >= 0)
             if full.conflict < 0:
                 assert groups(fast) == groups(full)
+
+
+def test_trial_and_error_fires_and_not():
+    from grader.engine import Solver
+    from support import reference
+    # the 4x4 position of a janko-style puzzle where every easier level is stuck
+    p = grid("1 . . 0", ". . . .", "1 . 2 1", ". 2 3 .")
+    stuck = Solver(p, max_level=4).solve().final
+    (d,) = fires("slitherlink.trial-and-error", p, stuck)
+    sol = reference(p)
+    assert d.removals and all(not sol.cands[v] & m for v, m in d.removals)
+    assert fires("slitherlink.trial-and-error", p, sol) == []

@@ -5,10 +5,12 @@ Edges are tried where a person would look first: at the loose ends of lines, the
 clues, then anywhere (any order is sound; this one finds refutations sooner)."""
 from __future__ import annotations
 
+from typing import Iterator
+
 from grader.genres.slitherlink import SlitherPuzzle, clue_counts
-from grader.heuristic import heuristic
+from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.probing import branch_deduction, register_probing
+from grader.probing import PASSES, PROBE_TEMPLATE, branch_deduction, probe_cell, probe_order
 from grader.steps import Deduction
 from heuristics.common import loops
 from heuristics.common.loops import B_CROSS, B_LINE, OPEN
@@ -30,9 +32,50 @@ def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
     return out
 
 
-trial_and_error = register_probing(
-    GENRE, candidates=probe_candidates,
-    catalogue="for one edge: assume edge, and assume empty. fill in greedily and do the usual stuff")
+MEMO_KEY = "_slitherlink_trials"
+
+
+@heuristic(id="slitherlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
+           template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.",
+           catalogue="for one edge: assume edge, and assume empty. fill in greedily and do the usual stuff")
+def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The shared trial (grader.probing) on one edge at a time: a short fill with the easy
+    levels first, then a long one with every level below 5.
+
+    Like a person who does not repeat a trial that just told nothing, edges whose short trial
+    failed last time and that nothing has changed near are left out of the short pass, and
+    edges whose long trial failed go last in the long pass. The long pass still tries every
+    edge, so this changes which deduction comes first, never whether one is found."""
+    fail_short, fail_long = _remembered_failures(puzzle, state)
+    ranked = probe_order(state, probe_candidates(puzzle, state))
+    passes = ((PASSES[0], [v for v in ranked if v not in fail_short], fail_short),
+              (PASSES[-1], [v for v in ranked if v not in fail_long] + [v for v in ranked if v in fail_long],
+               fail_long))
+    for (steps, level), order, failed in passes:
+        easier = REGISTRY.for_genre(GENRE, level)
+        for var in order:
+            d = probe_cell(puzzle, state, var, 4, steps, easier)
+            if d is not None:
+                puzzle.__dict__[MEMO_KEY] = (state.cands, fail_short, fail_long)
+                yield d
+                return
+            failed.add(var)
+
+
+def _remembered_failures(puzzle: SlitherPuzzle, state: State) -> tuple[set[int], set[int]]:
+    """The edges whose short and long trials failed at the last trial step, minus those near
+    anything that changed since (every edge of a cell or dot a changed edge touches)."""
+    memo = puzzle.__dict__.get(MEMO_KEY)
+    if memo is None:
+        return set(), set()
+    cands, fail_short, fail_long = memo
+    changed = loops.narrowed(cands, state.cands, len(cands))
+    if changed is None:             # not a later state of the same solve
+        return set(), set()
+    g = puzzle.graph
+    near = {f for e in changed for d in g.ends[e] for f in g.incident[d]}
+    near |= {f for e in changed for k in puzzle.cells_of_edge[e] for f in puzzle.cells[k]}
+    return fail_short - near, fail_long - near
 
 
 def clue_ways(puzzle: SlitherPuzzle, state: State, k: int) -> list[tuple[int, ...]]:
