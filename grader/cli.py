@@ -17,7 +17,7 @@ from . import exact
 from .engine import Budget, Solver
 from .errors import InputError, Source
 from .explain import branches, describe_removals, sentence
-from .formats import board_marks, load, parse_state
+from .formats import board_marks, board_read, load, parse_state
 from .genres import all_genres, genre_of
 from .model import Puzzle
 from .steps import Status
@@ -175,6 +175,13 @@ def cmd_check(args: argparse.Namespace) -> int:
                   genre.render_text(puzzle, a), "", genre.render_text(puzzle, b)]
     elif result.verdict is exact.Verdict.UNIQUE:
         data["solution"] = genre.answer_json(puzzle, result.solutions[0])
+    board = board_read(args.puzzle, puzzle)
+    if board is not None:   # a board file also holds the player's progress: judge it too
+        status, broken = board.verdict()
+        data["board"] = {"status": status, "broken": broken}
+        lines.append({"mistake": "the board breaks a rule: " + "; ".join(broken[:3]),
+                      "solved": "the board is solved",
+                      "unfinished": "the board is not finished"}[status])
     _emit(args, data, "\n".join(lines))
     return OK if result.verdict is exact.Verdict.UNIQUE else NEGATIVE
 

@@ -115,6 +115,18 @@ def test_failing_boards_read_and_are_not_correct_solutions():
         assert got.marks not in result.solutions, (pid, code)
 
 
+def test_the_verdict_calls_solved_boards_solved_and_no_failing_board_solved():
+    for pid, code, text in boards("all"):
+        if pzprv3.Board(text, pid).at_end or (pid == "arukone" and "/passallcell/" in text):
+            continue
+        status, broken = pzprv3.read(text, pid).verdict()
+        assert (status == "solved") == (code is None), (pid, code, status)
+        if code in ("akariDup", "csAdjacent", "lnBranch", "lnCross", "nmLineGt") \
+                and pid not in ("numlin", "arukone"):   # Numberlink marks hold whole pieces only
+            assert status == "mistake", (pid, code)     # what was marked already breaks a rule
+        assert bool(broken) == (status == "mistake")
+
+
 def test_a_completed_wrong_board_has_a_violation():
     text = next(t for pid, code, t in boards("failing") if code == "akariDup")
     got = pzprv3.read(text, "lightup")
@@ -171,6 +183,47 @@ def test_each_supported_type_reads_a_board_without_answers():
         assert len(got.marks) >= 4 and not got.marks.complete, pid
 
 
+# Our own 3x3 line boards: the player drew the line r1c1-r1c2 and crossed r1c2|r1c3
+# (slither: the top edge of r1c1 drawn, the one of r1c2 crossed).
+LINES = {
+    "mashu": (". . . \n. 1 . \n. . . \n", "1 -1 \n0 0 \n0 0 \n0 0 0 \n0 0 0 \n"),
+    "numlin": ("1 . 1 \n. . . \n2 . 2 \n", "1 1 \n0 0 \n0 0 \n0 0 0 \n0 0 0 \n"),
+    "yajilin": (". . . \n. . . \n. . 3,1 \n", "+ . . \n. . . \n. . . \n",
+                "1 -1 \n0 0 \n0 0 \n0 0 0 \n0 0 0 \n"),
+    "hashikake": ("1 . 2 \n. . . \n. . 1 \n", "1 1 \n0 0 \n0 0 \n0 0 0 \n0 0 0 \n"),
+    "slither": ("3 . . \n. . . \n. . . \n",
+                "0 0 0 0 \n0 0 0 0 \n0 0 0 0 \n1 -1 0 \n0 0 0 \n0 0 0 \n0 0 0 \n"),
+}
+
+
+@pytest.mark.parametrize("pid", sorted(LINES))
+def test_line_boards_keep_the_drawn_lines(pid):
+    got = pzprv3.read(f"pzprv3\n{pid}\n3\n3\n" + "".join(LINES[pid]), pid)
+    g = genre_of(got.puzzle)
+    first = g.render_text(got.puzzle, got.marks).splitlines()[0]
+    expected = {"mashu": "e", "numlin": "━", "yajilin": "e", "hashikake": "-", "slither": "-"}[pid]
+    assert expected in first, (pid, first)
+    assert not got.marks.complete and got.verdict()[0] == "unfinished"
+
+
+def test_hashikake_bridges_are_read_as_at_least_while_unfinished():
+    text = "pzprv3\nhashikake\n3\n3\n" + "".join(LINES["hashikake"])
+    got = pzprv3.read(text, "h")
+    assert got.puzzle.slots[0].water == (1,)    # r1c1-r1c3, across r1c2
+    assert got.marks.cands[0] == 0b110          # one or two bridges: the player may add one
+    assert got.marks.cands[1] == 0b111          # r1c3-r3c3 is open
+
+
+def test_check_on_a_board_file_judges_the_board(tmp_path, capsys):
+    f = tmp_path / "board.txt"
+    f.write_text(AKARI_SOLVED)
+    code, out, _ = run(capsys, "check", str(f), "--json")
+    assert code == 0 and json.loads(out)["board"] == {"status": "solved", "broken": []}
+    f.write_text("pzprv3\nlightup\n3\n3\n. . . \n. . . \n0 # 1 \n")
+    code, out, _ = run(capsys, "check", str(f))
+    assert code == 0 and "the board breaks a rule" in out
+
+
 def test_the_puzzle_file_reads_through_load(tmp_path):
     f = tmp_path / "board.txt"
     f.write_text(AKARI)
@@ -223,6 +276,10 @@ def test_render_shows_the_players_marks(tmp_path, capsys):
     ("pzprv3\nlightup\n3\n3\n. . . \n", ":5:", "ends after 1 of 3 lines"),
     ("pzprv3/nurikabe/2/2/0 . /. . /", ":1:", "r1c1"),
     ("pzprv3\nheyawake\n2\n2\n1\n0 1 \n0 0 \n", ":6:3", "room number below 1"),
+    ("pzprv3\nmashu\n2\n2\n1 . \n. 3 \n0 \n0 \n0 0 \n", ":6:3", "r2c2"),
+    ("pzprv3\nnumlin\n2\n2\n1 . \n. 1 \n7 \n0 \n0 0 \n", ":7:1", "for a line"),
+    ("pzprv3\nslither\n1\n1\n5 \n", ":5:1", "r1c1"),
+    ("pzprv3\nyajilin\n1\n2\no\n. . \n", ":5:1", "variant flag 'o'"),
     ("pzprv3\nnonogram\n2\n2\n1 . 1 \n1 . . \n. . . \n", ":5:1", "corner"),
 ])
 def test_bad_boards_give_one_line_with_the_place(tmp_path, capsys, text, where, words):

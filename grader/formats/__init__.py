@@ -72,13 +72,19 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
 def parse_state(puzzle: Puzzle, text: str, origin: str):
     """A player's marks: the genre's native marks grid, or a pzprv3 board file of the puzzle."""
     if pzprv3.looks_like_board(text):
-        return pzprv3.marks_for(puzzle, text, origin)
+        return pzprv3.marks_for(puzzle, text, origin).marks
     from ..genres import genre_of
     return genre_of(puzzle).parse_marks(puzzle, text, Source(origin, text))
 
 
 def board_marks(spec: str, puzzle: Puzzle):
     """The player's marks carried by the puzzle file itself (a pzprv3 board), else None."""
+    board = board_read(spec, puzzle)
+    return None if board is None else board.marks
+
+
+def board_read(spec: str, puzzle: Puzzle) -> "pzprv3.Read | None":
+    """The puzzle file as a pzprv3 board (puzzle and progress), else None."""
     path = Path(spec)
     if not path.is_file() or path.suffix.lower() in NATIVE_SUFFIXES + (".jsonl",):
         return None

@@ -591,7 +591,18 @@ def _slither(board: Board) -> Converted:
 @attrs.frozen
 class Read:
     puzzle: Puzzle
-    marks: State
+    marks: State                    # what the player marked (or the solution it completes)
+    finished: State | None = None   # the board with unmarked cells empty, when that is complete
+
+    def verdict(self) -> tuple[str, list[str]]:
+        """'solved', 'mistake' (with the rules the marks already break) or 'unfinished'. Unlike
+        pzprjs's check, a board still being played is unfinished, not wrong: only what the
+        player marked can be a mistake."""
+        from ..genres import genre_of
+        broken = [v.message for v in genre_of(self.puzzle).violations(self.puzzle, self.marks)]
+        if broken:
+            return "mistake", broken
+        return ("solved" if self.marks.complete else "unfinished"), []
 
 
 def _convert(board: Board) -> tuple[str, Converted]:
@@ -642,13 +653,16 @@ def _placed(mark: Mark) -> bool:
     return marked == finished and marked not in (".", "+", "?", " ") and not marked[0].isdigit()
 
 
-def _marks(board: Board, puzzle: Puzzle, conv: Converted) -> State:
-    """The marks as a state; a board pzprjs would accept as solved, where unmarked cells count
-    as unshaded or empty, reads as that finished solution."""
+def _marks(board: Board, puzzle: Puzzle, conv: Converted) -> tuple[State, State | None]:
+    """The marks as a state, and the board as pzprjs judges it, where unmarked cells count as
+    unshaded or empty (None when that is no complete board, or nothing was placed). A finished
+    board that breaks no rule reads as that solution."""
     from ..genres import genre_of
     state = _parse_marks(board, puzzle, conv, finished=False)
-    if state.complete or not any(_placed(m) for row in conv.marks for m in row):
-        return state        # pzprjs too calls a board without anything placed unfinished
+    if state.complete:
+        return state, state
+    if not any(_placed(m) for row in conv.marks for m in row):
+        return state, None      # pzprjs too calls a board without anything placed unfinished
     try:
         if conv.finish_as_solution:
             # marks cannot say "this endpoint's line leaves east" or "exactly one bridge";
@@ -657,15 +671,13 @@ def _marks(board: Board, puzzle: Puzzle, conv: Converted) -> State:
             solved = load_native(dump({**conv.doc, "solution": _marks_text(conv, True)[0]}),
                                  board.src.origin)
             done = genre_of(puzzle).solution_state(solved)
-            if done is None:
-                return state
         else:
             done = _parse_marks(board, puzzle, conv, finished=True)
     except InputError:
-        return state
-    if done.complete and not genre_of(puzzle).violations(puzzle, done):
-        return done
-    return state
+        return state, None
+    if done is None or not done.complete:
+        return state, None
+    return (state if genre_of(puzzle).violations(puzzle, done) else done), done
 
 
 def read(text: str, origin: str) -> Read:
@@ -673,14 +685,14 @@ def read(text: str, origin: str) -> Read:
     board = Board(text, origin)
     _, conv = _convert(board)
     puzzle = _puzzle(board, conv)
-    return Read(puzzle, _marks(board, puzzle, conv))
+    return Read(puzzle, *_marks(board, puzzle, conv))
 
 
 def load(text: str, origin: str) -> Puzzle:
     return read(text, origin).puzzle
 
 
-def marks_for(puzzle: Puzzle, text: str, origin: str) -> State:
+def marks_for(puzzle: Puzzle, text: str, origin: str) -> Read:
     """A board file given as the player's marks for a puzzle read elsewhere (a URL): the board's
     puzzle must be the same puzzle."""
     from ..genres import genre_of
@@ -692,4 +704,4 @@ def marks_for(puzzle: Puzzle, text: str, origin: str) -> State:
     own = _puzzle(board, conv)
     if g.render_text(own) != g.render_text(puzzle):
         raise board.src.error("the board holds a different puzzle from the one given", 1, 1)
-    return _marks(board, puzzle, conv)
+    return Read(puzzle, *_marks(board, puzzle, conv))
