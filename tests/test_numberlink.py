@@ -294,6 +294,9 @@ def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
     from grader.engine import Budget
     for p in janko("numberlink", 3, max_cells=49):
         assert_sound_path(p, NL.solution_state(p), budget=Budget(max_steps=300, max_seconds=2))
+    # a 10x10 board, into the hypotheses (and the case analyses they keep for later)
+    for p in janko("numberlink", 1, seed=4, max_cells=100):
+        assert_sound_path(p, NL.solution_state(p), budget=Budget(max_steps=400, max_seconds=4))
 
 
 @pytest.mark.corpus
