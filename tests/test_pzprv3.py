@@ -291,3 +291,20 @@ def test_bad_boards_give_one_line_with_the_place(tmp_path, capsys, text, where, 
     assert len(line.splitlines()) == 1 and f"bad.txt{where}" in line and words in line, line
     with pytest.raises(InputError):
         pzprv3.read(text, "x")
+
+
+def test_hint_on_the_first_failing_board_of_each_type(tmp_path, capsys):
+    """A mistake (exit 1) or the next step (exit 0), never an error, in the one-line form."""
+    seen = set()
+    for pid, code, text in boards("failing"):
+        if pid in seen or pzprv3.Board(text, pid).at_end:
+            continue
+        seen.add(pid)
+        f = tmp_path / f"{pid}.txt"
+        f.write_text(text.replace("/", "\n"))       # the file form puzz.link saves
+        status, _ = pzprv3.read(text, pid).verdict()
+        rc, out, err = run(capsys, "hint", str(f), "--max-seconds", "20")
+        assert rc in (0, 1) and out.strip() and not err, (pid, code, err)
+        if status == "mistake":
+            assert rc == 1, (pid, code, out)
+    assert len(seen) >= 11

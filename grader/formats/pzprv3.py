@@ -147,7 +147,7 @@ class Converted:
     finish_as_solution: bool = False    # the finished board is read as the native solution
 
 
-Mark = tuple[str, str, "Token | None"]
+Mark = tuple[str, str, "Token | None"]     # (as marked, as read when finished, where)
 Converter = Callable[[Board], Converted]
 CONVERTERS: dict[str, tuple[str, Converter]] = {}   # pid -> (genre name, converter)
 
@@ -305,8 +305,8 @@ def _mines(board: Board) -> Converted:
         grid.append(g)
     marks = _shading_section(board, mine="*")
     # A revealed cell is safe already: its mark stays '.'.
-    marks = [tuple((".", ".", tok) if grid[r][c] != "." else mark for c, (mark, (_, _, tok))
-                   in enumerate(zip(row, row))) for r, row in enumerate(marks)]
+    marks = [tuple(mark if grid[r][c] == "." else (".", ".", mark[2]) for c, mark in enumerate(row))
+             for r, row in enumerate(marks)]
     return Converted({"genre": "minesweeper", "grid": _text(grid)}, tuple(marks))
 
 
