@@ -14,12 +14,12 @@ from grader.probing import branch_deduction
 from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import GENRE
+from .common import FILL_LEVEL, GENRE
 
 MAX_GROUPS = 30            # blocks tried per call
-CHECK_CELLS = 40000        # each filling is a whole-board rule check: boards x checks per call
-BRANCH_STEPS = (12, 150)   # steps per branch at level 5: a quick look, then a longer one
-FILL_LEVEL = 3
+CHECK_CELLS = 8000         # each filling is a whole-board rule check: board cells x checks per call
+BRANCH_STEPS = 12          # steps per branch at level 5: 2^n branches, so only a quick look
+TRIAL_GROUPS = 12          # blocks tried at level 5
 
 
 def groups(puzzle: NurikabePuzzle, state: State, focus, sizes: range) -> list[list[int]]:
@@ -92,14 +92,12 @@ def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
                      "non-contradictory subset, some cell gets filled in the same way for every "
                      "combination, then it must be filled in like that")
 def group_trials(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    candidates = groups(puzzle, state, None, range(2, 4))
-    for steps in BRANCH_STEPS:
-        for cells in candidates:
-            assumptions = [(_name(puzzle, cells, values), filled, cells)
-                           for values, filled in fillings(state, cells)]
-            d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
-            if d is not None:
-                d.params.update({"cells": puzzle.graph.cells(cells),     # type: ignore[attr-defined]
-                                 "total": len(assumptions)})
-                yield d
-                return
+    for cells in groups(puzzle, state, None, range(2, 4))[:TRIAL_GROUPS]:
+        assumptions = [(_name(puzzle, cells, values), filled, cells)
+                       for values, filled in fillings(state, cells)]
+        d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=BRANCH_STEPS)
+        if d is not None:
+            d.params.update({"cells": puzzle.graph.cells(cells),     # type: ignore[attr-defined]
+                             "total": len(assumptions)})
+            yield d
+            return

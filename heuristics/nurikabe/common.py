@@ -2,11 +2,16 @@
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from grader.genres.nurikabe import UNKNOWN, WALL, Islands, NurikabePuzzle
 
 GENRE = "nurikabe"
+
+# Level-5 hypotheses: each case is filled in with techniques up to FILL_LEVEL; a quick look
+# (few steps) at the most promising cases first, then a longer look at fewer of them.
+FILL_LEVEL = 3
+PASSES = ((12, 40), (150, 12))     # (steps per branch, cases tried)
 
 
 def near(puzzle: NurikabePuzzle, focus: frozenset[int] | None, radius: int = 1) -> Iterable[int]:
@@ -51,3 +56,10 @@ class Members:
         return i in self.cells
 
 
+
+
+def passes(cases: list) -> Iterator[tuple[int, object]]:
+    """(steps per branch, case) for the quick pass, then the long one (see PASSES)."""
+    for steps, count in PASSES:
+        for case in cases[:count]:
+            yield steps, case

@@ -12,12 +12,9 @@ from grader.probing import branch_deduction, register_probing
 from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import GENRE
+from .common import FILL_LEVEL, GENRE, passes
 from .shapes import assume_shape, island_shapes
 
-BRANCH_STEPS = (12, 150)   # steps per branch of a hypothesis: a quick look, then a longer one
-FILL_LEVEL = 3             # hypotheses fill in with techniques up to this level
-MAX_CASES = 40             # islands or blocks tried per pass: the most promising, not all of a big board
 
 
 # --- level 5 ------------------------------------------------------------------------------
@@ -31,13 +28,11 @@ MAX_CASES = 40             # islands or blocks tried per pass: the most promisin
 def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     options = sorted((len(v), k) for k, v in island_shapes(puzzle, state).items() if 2 <= len(v) <= 12)
-    options = options[:MAX_CASES]
-    for steps in BRANCH_STEPS:
-        for _, k in options:
-            d = _grow(puzzle, state, isl, k, steps)
-            if d is not None:
-                yield d
-                return
+    for steps, (_, k) in passes(options):
+        d = _grow(puzzle, state, isl, k, steps)
+        if d is not None:
+            yield d
+            return
 
 
 def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int) -> Deduction | None:
@@ -62,14 +57,13 @@ def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int
 def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
     pools = [(block, rest) for block, rest in cn.pool_blocks(g, state.cands, B_WALL) if len(rest) >= 2]
-    for steps in BRANCH_STEPS:
-        for block, rest in sorted(pools, key=lambda br: len(br[1]))[:MAX_CASES]:
-            assumptions = [(f"{g.cell(i)} is island", state.restrict(i, B_ISLAND), (i,)) for i in rest]
-            d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
-            if d is not None:
-                d.params.update({"cells": g.cells(block)})   # type: ignore[attr-defined]
-                yield d
-                return
+    for steps, (block, rest) in passes(sorted(pools, key=lambda br: len(br[1]))):
+        assumptions = [(f"{g.cell(i)} is island", state.restrict(i, B_ISLAND), (i,)) for i in rest]
+        d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
+        if d is not None:
+            d.params.update({"cells": g.cells(block)})   # type: ignore[attr-defined]
+            yield d
+            return
 
 
 def probe_first(puzzle: NurikabePuzzle, state: State) -> list[int]:

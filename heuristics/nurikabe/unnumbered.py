@@ -15,7 +15,7 @@ from grader.probing import branch_deduction
 from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import GENRE, Members
+from .common import FILL_LEVEL, GENRE, Members, passes
 from .reach import owners, reaches
 from .shapes import count_ways, say_shared, shapes_of, shared_by
 
@@ -159,8 +159,6 @@ def _either(isl: Islands, who: list[int]) -> str:
     return "one of " + ", ".join(names[:-1]) + f" or {names[-1]}"
 
 
-BRANCH_STEPS = (12, 150)   # steps per branch: a quick look, then a longer one
-FILL_LEVEL = 3             # each case is filled in with techniques up to this level
 
 
 @heuristic(id="nurikabe.unnumbered-owner", name="Which number takes the island in", genre=GENRE,
@@ -187,11 +185,10 @@ def unnumbered_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterat
                                 state.diff(assumed)))
         if len(assumptions) >= 2 and any(a[2] for a in assumptions):
             cases.append((u, who, assumptions))
-    for steps in BRANCH_STEPS:
-        for u, who, assumptions in cases:
-            d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
-            if d is not None:
-                d.params.update({"island": unnumbered_name(isl, u),     # type: ignore[attr-defined]
-                                 "owners": _either(isl, who)})
-                yield d
-                return
+    for steps, (u, who, assumptions) in passes(cases):
+        d = branch_deduction(puzzle, state, assumptions, max_level=FILL_LEVEL, max_steps=steps)
+        if d is not None:
+            d.params.update({"island": unnumbered_name(isl, u),     # type: ignore[attr-defined]
+                             "owners": _either(isl, who)})
+            yield d
+            return
