@@ -322,11 +322,12 @@ def _nonogram(board: Board) -> Converted:
     def clue(toks: list[Token]) -> str:
         nums = []
         for tok in toks:
+            n = tok.text.removeprefix("c")      # 'c': the player greyed the number out
             if tok.text == ".":
                 continue
-            if not tok.text.isdigit() or int(tok.text) == 0:
+            if not n.isdigit() or int(n) == 0:
                 raise board.error(f"unexpected '{tok.text}' in a clue: expected a block length", tok)
-            nums.append(tok.text)
+            nums.append(str(int(n)))
         return " ".join(nums) or "0"
 
     for k in range(clue_lines):
