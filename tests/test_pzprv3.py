@@ -308,3 +308,19 @@ def test_hint_on_the_first_failing_board_of_each_type(tmp_path, capsys):
         if status == "mistake":
             assert rc == 1, (pid, code, out)
     assert len(seen) >= 11
+
+
+def test_greyed_clues_crlf_bom_and_trial_snapshots():
+    # pzprjs writes 'c1' for a clue the player greyed out, and the boards of earlier trial
+    # stages after 'TrialData(n)': the board first in the file is the current one
+    text = "\ufeffpzprv3\r\nnonogram\r\n2\r\n2\r\n. c1 . \r\nc1 # . \r\n. . . \r\nTrialData(1)\r\n. 1 . \r\n"
+    got = pzprv3.read(text, "n.txt")
+    assert (got.puzzle.row_clues, got.puzzle.col_clues) == (((1,), ()), ((1,), ()))
+    assert got.marks.complete and got.verdict() == ("solved", [])
+
+
+def test_state_board_of_another_type_is_refused(tmp_path, capsys):
+    f = tmp_path / "board.txt"
+    f.write_text("pzprv3\nnurikabe\n3\n3\n. . . \n. . . \n. . 1 \n")
+    code, _, err = run(capsys, "hint", AKARI_URL, "--state", str(f))
+    assert code == 2 and "is a nurikabe puzzle, not akari" in err
