@@ -392,3 +392,20 @@ def test_trial_and_error_fires_and_not():
     sol = reference(p)
     assert d.removals and all(not sol.cands[v] & m for v, m in d.removals)
     assert fires("slitherlink.trial-and-error", p, sol) == []
+
+
+def test_corner_counts_updated_step_by_step_equal_recomputed():
+    import random
+    from heuristics.common.loops import B_CROSS, B_LINE, OPEN
+    from heuristics.slitherlink import angles
+    p = grid("3 2 . 2", ". 2 1 .", "2 . 2 3")
+    rng = random.Random(8)
+    for _ in range(10):
+        cands = [OPEN] * len(p.ends)
+        for e in rng.sample(range(len(p.ends)), len(p.ends)):
+            cands[e] = rng.choice([B_LINE, B_CROSS])
+            s = State(tuple(cands))
+            fast, full = angles.corner_facts(p, s), angles.CornerFacts(p, s)
+            assert (fast.broken >= 0) == (full.broken >= 0)
+            if full.broken < 0:
+                assert fast.X == full.X and fast.initial == full.initial

@@ -17,7 +17,7 @@ from grader.genres.slitherlink import SlitherPuzzle
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
-from heuristics.common.loops import B_LINE, OPEN
+from heuristics.common.loops import B_LINE, OPEN, Recent
 
 from .common import GENRE
 from .corners import phrase
@@ -59,23 +59,68 @@ def _sum_filter(xs: int, ys_values, totals: tuple[int, ...]) -> int:
     return _filter(xs, ys, totals)
 
 
-class CornerFacts:
-    """The corner counts of a state after propagation, with the reason for each narrowing."""
+def _pair_span(ma: int, mb: int) -> int:
+    lo = (ma == B_LINE) + (mb == B_LINE)
+    hi = (ma in (B_LINE, OPEN)) + (mb in (B_LINE, OPEN))
+    return span(lo, hi)
 
-    def __init__(self, puzzle: SlitherPuzzle, state: State):
+
+# the counts a pair of edges allows, by the candidates of its two edges
+PAIR_SPAN = tuple(tuple(_pair_span(ma, mb) for mb in range(4)) for ma in range(4))
+
+
+def pairs_near(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
+    """For each edge, the corners whose count can depend on it: every corner at its dots and
+    every corner of its cells (once per puzzle)."""
+    cache = puzzle.__dict__.get("_slitherlink_pairs_near")
+    if cache is None:
+        A, g = puzzle.angles, puzzle.graph
+        at_dot: dict[int, list[int]] = {}
+        for i, (d, k, _) in enumerate(A.pairs):
+            at_dot.setdefault(d, []).append(i)
+        cache = puzzle.__dict__["_slitherlink_pairs_near"] = tuple(
+            tuple(sorted({i for d in g.ends[e] for i in at_dot.get(d, ())} |
+                         {i for k in puzzle.cells_of_edge[e] for i in A.of_cell[k]}))
+            for e in range(len(puzzle.ends)))
+    return cache
+
+
+class CornerFacts:
+    """The corner counts of a state after propagation, with the reason for each narrowing.
+
+    With `base` (the facts of a state this one narrows) and the edges that changed, only the
+    corners near those edges start the propagation: counts only ever shrink, so starting
+    from the base's counts reaches the same end as starting afresh."""
+
+    def __init__(self, puzzle: SlitherPuzzle, state: State, base: "CornerFacts | None" = None,
+                 changed: list[int] | None = None):
         A = puzzle.angles
         self.puzzle, self.state = puzzle, state
         n = len(A.pairs)
         dot_rest, cell_rest = A.dot_rest, A.cell_rest
-        X = []
-        for d, k, pair in A.pairs:
-            lo, hi = edge_span(state, pair)
-            X.append(span(lo, hi))
-        self.initial = list(X)
-        self.why: list[tuple[int, str] | None] = [None] * n
+        cands = state.cands
         self.broken = -1
-        queue = deque(range(n))
-        queued = [True] * n
+        if base is None:
+            X = [PAIR_SPAN[cands[a]][cands[b]] for _, _, (a, b) in A.pairs]
+            self.initial = list(X)
+            self.why: list[tuple[int, str] | None] = [None] * n
+            todo: list[int] = list(range(n))
+        else:
+            X, self.initial, self.why = list(base.X), list(base.initial), list(base.why)
+            near = pairs_near(puzzle)
+            todo = sorted({i for e in changed or () for i in near[e]})
+            for i in todo:
+                a, b = A.pairs[i][2]
+                self.initial[i] = init = PAIR_SPAN[cands[a]][cands[b]]
+                X[i] &= init
+                if X[i] == init:
+                    self.why[i] = None
+                elif not X[i]:
+                    self.broken = i
+        queue = deque(todo)
+        queued = [False] * n
+        for i in todo:
+            queued[i] = True
 
         def narrow(i: int, new: int, src: int, how: str) -> None:
             if new != X[i]:
@@ -133,7 +178,16 @@ class CornerFacts:
 
 
 def corner_facts(puzzle: SlitherPuzzle, state: State) -> CornerFacts:
-    return state.derived("slitherlink.corners", lambda: CornerFacts(puzzle, state))
+    """The corner facts of a state, updated from a recent state's when few edges changed."""
+    def update(base: CornerFacts, old, changed: list[int]) -> CornerFacts | None:
+        return None if base.broken >= 0 else CornerFacts(puzzle, state, base, changed)
+
+    def compute() -> CornerFacts:
+        recent = puzzle.__dict__.get("_slitherlink_recent_corners")
+        if recent is None:
+            recent = puzzle.__dict__["_slitherlink_recent_corners"] = Recent()
+        return recent.get(state, lambda: CornerFacts(puzzle, state), update)
+    return state.derived("slitherlink.corners", compute)
 
 
 def pair_keep(state: State, pair: tuple[int, int], xs: int) -> dict[int, int]:
