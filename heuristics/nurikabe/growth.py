@@ -44,7 +44,7 @@ def one_short(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
                                       "cell": ", ".join(map(str, cells_of(puzzle, hits)))})
 
 
-@heuristic(id="nurikabe.unreachable", name="No island can reach it", genre=GENRE, level=3, order=2,
+@heuristic(id="nurikabe.unreachable", name="Unreachable cell", genre=GENRE, level=3, order=2,
            template="No island can reach {cells} with the cells it has left, so {verdict}.",
            nudge="Which island could reach {cells}?",
            catalogue="if a cell on the board cannot be reached by any island, it must be wall")
@@ -58,7 +58,7 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                               params={"cells": cells_of(puzzle, lost), "verdict": verdict(lost, WALL)})
 
 
-@heuristic(id="nurikabe.island-articulation", name="An island's bottleneck", genre=GENRE, level=3,
+@heuristic(id="nurikabe.island-articulation", name="Island articulation point", genre=GENRE, level=3,
            order=3,
            template="Without {cell}, {island} could reach only {left} of the {need} cells it still "
                     "needs; it must pass through {cell}, which is island.",
@@ -109,7 +109,7 @@ def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 
 
-@heuristic(id="nurikabe.growth-starves", name="Growing here would starve a neighbour", genre=GENRE,
+@heuristic(id="nurikabe.growth-starves", name="Confinement: growing here hems in a neighbour", genre=GENRE,
            level=4, order=2,
            template="If {cell} joined {island}, {other} could reach only {left} of the {need} cells "
                     "it still needs, so {cell} is a wall.",
@@ -144,7 +144,7 @@ def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
                     return
 
 
-@heuristic(id="nurikabe.wall-starves", name="A wall here would starve an island", genre=GENRE,
+@heuristic(id="nurikabe.wall-starves", name="Confinement: a wall here hems in an island", genre=GENRE,
            level=4, order=3,
            template="A wall at {cell} would leave {island} only {left} of the {need} cells it "
                     "still needs within reach, so {cell} is island.",

@@ -31,7 +31,7 @@ def wall_cut_off(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.wall-articulation", name="A wall's bottleneck", genre=GENRE, level=4,
+@heuristic(id="nurikabe.wall-articulation", name="Wall articulation point", genre=GENRE, level=4,
            order=1,
            template="The walls at {a} and {b} can only meet through {cell}, so {cell} is a wall.",
            nudge="How do the walls at {a} and {b} connect?",
