@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from grader.genres.numberlink import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
 from grader.heuristic import REGISTRY, heuristic
@@ -38,21 +38,33 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
 
 # Passes over the loose ends: (steps per branch, highest level in the fill). Most ends are
 # settled by a chain of level-1 and level-2 steps, which is cheap; the whole-board levels are
-# used only when that finds nothing. Within a pass a refuted way is taken at once; otherwise
-# the first end whose ways agree on something.
+# used only when that finds nothing.
 HEAD_PASSES = ((200, 2), (30, 4))
 
 
-def best_of_pass(found: Iterable[Deduction | None]) -> tuple[Deduction | None, list[Deduction]]:
-    """The first deduction with a refuted branch, else the first one at all; and the others
-    found on the way."""
+# A sweep stops at the first refutation, or once it has this many case analyses that agree on
+# something: the others are kept for later (below), and the next sweep goes on from where this
+# one stopped, so every end gets its turn.
+ENOUGH = 4
+
+
+def sweep(puzzle: NumberlinkPuzzle, hid: str, items: list, attempt) -> tuple[Deduction | None, list[Deduction]]:
+    """Try `attempt` on the items, from where the last sweep of `hid` stopped: the first
+    deduction with a refuted branch, else the first one at all; and the others found."""
+    with _KEPT_LOCK:
+        start = _START.setdefault(puzzle, {}).get(hid, 0) % len(items) if items else 0
     seen: list[Deduction] = []
-    for d in found:
+    tried = 0
+    for item in items[start:] + items[:start]:
+        tried += 1
+        d = attempt(item)
         if d is None:
             continue
         seen.append(d)
-        if any(b.refuted for b in d.detail):
+        if any(b.refuted for b in d.detail) or len(seen) >= ENOUGH:
             break
+    with _KEPT_LOCK:
+        _START.setdefault(puzzle, {})[hid] = start + tried
     if not seen:
         return None, []
     best = next((d for d in seen if any(b.refuted for b in d.detail)), seen[0])
@@ -66,6 +78,7 @@ def best_of_pass(found: Iterable[Deduction | None]) -> tuple[Deduction | None, l
 _KEPT: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, list[tuple[tuple[int, ...], Deduction]]]] = \
     weakref.WeakKeyDictionary()
 _KEPT_LOCK = threading.Lock()
+_START: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, int]] = weakref.WeakKeyDictionary()
 
 
 def kept_deduction(puzzle: NumberlinkPuzzle, state: State, hid: str) -> Deduction | None:
@@ -98,24 +111,24 @@ def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     from grader.probing import branch_deduction
     options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
 
-    def tries(steps: int, level: int) -> Iterator[Deduction | None]:
-        lower = REGISTRY.for_genre(GENRE, level)
-        for _, lab, x, ways in options:
-            assumptions = []
-            for d, y in ways:
-                label = f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}"
-                assumed = state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]])
-                assumptions.append((label, assumed, (x, y)))
-            found = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps,
-                                     heuristics=lower)
-            yield found and attrs.evolve(found, params={**found.params, "name": puzzle.name(lab),
-                                                        "cell": puzzle.cell(x)}, cells=(puzzle.cell(x),))
+    def attempt(option, steps: int, level: int, lower) -> Deduction | None:
+        _, lab, x, ways = option
+        assumptions = []
+        for d, y in ways:
+            label = f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}"
+            assumed = state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]])
+            assumptions.append((label, assumed, (x, y)))
+        found = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps, heuristics=lower)
+        return found and attrs.evolve(found, params={**found.params, "name": puzzle.name(lab),
+                                                     "cell": puzzle.cell(x)}, cells=(puzzle.cell(x),))
     found = kept_deduction(puzzle, state, "head-ways")
     if found is not None:
         yield found
         return
     for steps, level in HEAD_PASSES:
-        found, others = best_of_pass(tries(steps, level))
+        lower = REGISTRY.for_genre(GENRE, level)
+        found, others = sweep(puzzle, f"head-ways {level}", options,
+                              lambda option, steps=steps, level=level, lower=lower: attempt(option, steps, level, lower))
         if found is not None:
             keep_deductions(puzzle, state, "head-ways", others)
             yield found
@@ -127,27 +140,27 @@ def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
     return sorted({y for _, _, ways in heads(puzzle, state) for _, y in ways})
 
 
-# Passes of the cell trials: (steps per branch, highest level in the fill, every cell or only
-# those beside a loose end, whether only a refuted branch counts); as for the loose ends,
-# long fills with the local levels cost less than short ones with the whole-board levels.
-TRIAL_PASSES = ((200, 2, False, False), (40, 4, False, False))
+# Passes of the cell trials beside the loose ends: (steps per branch, highest level in the
+# fill); as for the loose ends, long fills with the local levels cost less than short ones
+# with the whole-board levels.
+TRIAL_PASSES = ((200, 2), (40, 4))
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
            template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """Try each shape of a cell, those beside a loose end first, as the generic trial does
-    (grader.probing), with Numberlink's own passes."""
+    """Try each shape of a cell beside a loose end, as the generic trial does (grader.probing),
+    with Numberlink's own passes."""
     near = probe_order(state, near_heads(puzzle, state))
-    everywhere = probe_order(state, near + sorted(set(state.undecided()) - set(near)))
     found = kept_deduction(puzzle, state, "trial-and-error")
     if found is not None:
         yield found
         return
-    for steps, level, every_cell, refuted_only in TRIAL_PASSES:
+    for steps, level in TRIAL_PASSES:
         lower = REGISTRY.for_genre(GENRE, level)
-        tries = (probe_cell(puzzle, state, var, level, steps, lower) for var in (everywhere if every_cell else near))
-        found, others = best_of_pass(d for d in tries if d is None or not refuted_only or any(b.refuted for b in d.detail))
+        found, others = sweep(puzzle, f"trial {level}", near,
+                              lambda var, steps=steps, level=level, lower=lower:
+                              probe_cell(puzzle, state, var, level, steps, lower))
         if found is not None:
             keep_deductions(puzzle, state, "trial-and-error", others)
             yield found
