@@ -29,6 +29,8 @@ ROOM_LIMIT = 200        # most ways to fill a room that level 3 is willing to li
 PAIR_LIMIT = 100        # most pairs of ways two neighbouring rooms are listed together
 HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by one
 BIG_HYPOTHESIS_LIMIT = 60  # the same for the last resort, after single-cell trials
+POCKET_CELLS = 4        # most cells a level-2 pocket walls in (seen at a glance)
+ENCLOSURE_CELLS = 12    # most cells a level-3 enclosure closes off (a larger area)
 
 
 def plural(n: int, word: str) -> str:
@@ -336,10 +338,22 @@ def single_exit(puzzle, state, focus=None):
            catalogue="")
 def pocket(puzzle, state, focus=None):
     """The nearby case of the level-4 articulation point: a corner or a pocket of a few cells."""
-    return shading.pocket_white(puzzle, state, focus)
+    return shading.pocket_white(puzzle, state, focus, most=POCKET_CELLS)
 
 
 # --- level 3 ------------------------------------------------------------------------------
+
+@heuristic(id="heyawake.enclosure", name="A shaded cell here would close off an area", genre=GENRE,
+           level=3, order=8,
+           template="Shading {cell} would close off {pocket} from the white cell {outside}, so {cell} "
+                    "is white.",
+           nudge="Follow the shaded cells around {cell}: what would shading it close off?",
+           catalogue="")
+def enclosure(puzzle, state, focus=None):
+    """The articulation point again, for an area a reader can still take in (up to a dozen
+    cells); the whole board is level 4."""
+    return shading.pocket_white(puzzle, state, focus, most=ENCLOSURE_CELLS)
+
 
 @heuristic(id="heyawake.room-combinations", name="Every way to fill a room", genre=GENRE, level=3,
            order=1,

@@ -247,6 +247,21 @@ def test_pocket_a_corner_cell_walled_in():
     assert not fires("heyawake.pocket", OPEN_3X3, marks(OPEN_3X3, ". . .\n. # .\n. . ."))
 
 
+OPEN_5X5 = puzzle("\n".join(["a a a a a"] * 5), "\n".join([". . . . ."] * 5))
+
+
+def test_enclosure_a_larger_area_closed_off():
+    s = marks(OPEN_5X5, ". . . # .\n. . # . .\n. # . . .\n. . . . .\n. . . . .")
+    found = fires("heyawake.enclosure", OPEN_5X5, s)
+    by_cell = {d.params["cell"]: d for d in found}
+    closing = by_cell[Cell(3, 0)]
+    assert decided_by([closing], OPEN_5X5, s) == {"r4c1": "is white"}
+    assert closing.params["pocket"] == [Cell(0, 0), Cell(0, 1), Cell(0, 2), Cell(1, 0), Cell(1, 1), Cell(2, 0)]
+    # six cells are more than a glance takes in: not a level-2 pocket
+    assert Cell(3, 0) not in {d.params["cell"] for d in fires("heyawake.pocket", OPEN_5X5, s)}
+    assert not fires("heyawake.enclosure", OPEN_5X5)
+
+
 def first_position(name: str, hid: str):
     """A generated puzzle at the state where the solve loop first uses `hid`, and that step."""
     p = load(str(CORPUS / "heyawake" / name))
