@@ -545,7 +545,7 @@ def _memo(puzzle: MasyuPuzzle, state: State, kind: str, i: int, arg, compute) ->
     memo = puzzle.pearl_memo
     out = memo.get(key)
     if out is None:
-        if len(memo) > 400_000:
+        if len(memo) > 60_000:          # a few tens of MB at most per puzzle
             memo.clear()
         out = memo[key] = compute(puzzle, state, i, arg) if arg is not None else compute(puzzle, state, i)
     return out
