@@ -4,10 +4,10 @@ Shading and connectivity reasoning shared with other genres is in heuristics/com
 this module adds what rooms and their numbers allow.
 
 Beyond the catalogue: the articulation point graded by what it closes off, a pocket of up to
-four cells or a corner at level 2, an enclosure of up to a dozen at level 3; what-ifs follow one cell's value through a few
-rounds of easy steps to a broken rule, at level 3 looking only at rules seen nearby (touching,
-rooms, strips, a white cell shut in) and at level 4 at the white area too. Only refutations
-count there; what every case agrees on is level 5.
+four cells or a corner at level 2, an enclosure of up to a dozen at level 3. What-ifs follow
+one cell's value through a few rounds of easy steps to a broken rule, at level 3 looking only
+at rules seen nearby (touching, rooms, strips, a white cell shut in) and at level 4 at the
+white area too. Only refutations count there; what every case agrees on is level 5.
 """
 from __future__ import annotations
 
