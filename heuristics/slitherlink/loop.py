@@ -34,29 +34,48 @@ def loop_finished(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
 
 
 def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> tuple[State, str] | None:
-    """Draw edge e and follow only the forced moves at dots (a line with one way on goes on,
-    two lines cross the rest). Returns the state and why it breaks the loop rule, or None."""
+    """Draw edge e and follow only the forced moves: at dots (a line with one way on goes on,
+    two lines cross the rest) and at numbers (a satisfied number crosses its other edges, one
+    that needs all its open edges takes them). Returns the state and why it breaks the loop
+    rule, or None."""
     g = puzzle.graph
     cands = list(state.cands)
-    cands[e] = B_LINE
-    todo = list(g.ends[e])
-    drawn = [e]
+    todo: list[int] = []
+    cells: list[int] = []
+    drawn: list[int] = []
+
+    def put(f: int, value: int) -> None:
+        cands[f] = value
+        todo.extend(g.ends[f])
+        cells.extend(k for k in puzzle.cells_of_edge[f] if puzzle.clues[k] is not None)
+        if value == B_LINE:
+            drawn.append(f)
+
+    put(e, B_LINE)
     steps = 0
-    while todo and steps < limit:
-        v = todo.pop()
+    while (todo or cells) and steps < limit:
         steps += 1
+        if cells:
+            k = cells.pop()
+            lines = [f for f in puzzle.cells[k] if cands[f] == B_LINE]
+            open_ = [f for f in puzzle.cells[k] if cands[f] == OPEN]
+            if open_ and len(lines) == puzzle.clues[k]:
+                for f in open_:
+                    put(f, B_CROSS)
+            elif open_ and len(lines) + len(open_) == puzzle.clues[k]:
+                for f in open_:
+                    put(f, B_LINE)
+            continue
+        v = todo.pop()
         lines = [f for f in g.incident[v] if cands[f] == B_LINE]
         open_ = [f for f in g.incident[v] if cands[f] == OPEN]
         if len(lines) > 2:
             return State(tuple(cands)), f"three lines would meet at {g.vertex_names[v]}"
         if len(lines) == 2:
             for f in open_:
-                cands[f] = B_CROSS
-                todo.extend(g.ends[f])
+                put(f, B_CROSS)
         elif len(lines) == 1 and len(open_) == 1:
-            cands[open_[0]] = B_LINE
-            drawn.append(open_[0])
-            todo.extend(g.ends[open_[0]])
+            put(open_[0], B_LINE)
         elif len(lines) == 1 and not open_:
             return State(tuple(cands)), f"the line would end at {g.vertex_names[v]}"
     after = State(tuple(cands))
@@ -91,8 +110,8 @@ def _loop_through(g, cands: list[int], e: int) -> int | None:
 
 @heuristic(id="slitherlink.illegal-loop", name="An edge that leads to an illegal loop", genre=GENRE,
            level=4, order=1,
-           template="If {edge} carried the line, the forced moves from it ({moves}) would close the "
-                    "loop too early: {reason}. So {edge} is crossed.",
+           template="If {edge} carried the line, the forced moves from it at dots and numbers "
+                    "({moves}) would close the loop too early: {reason}. So {edge} is crossed.",
            nudge="What happens if {edge} carries the line?",
            catalogue="if placing an edge makes an illegal loop, it must be empty")
 def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
