@@ -244,6 +244,19 @@ def test_illegal_loop():
     assert found("slitherlink.illegal-loop", p) == {}
 
 
+def test_illegal_loop_follows_numbers():
+    # drawing r1c2's top crosses r1c1|r1c2 at the dot; the 3 then needs r1c1's bottom, and the
+    # crossed top of r1c3 turns the line down: a small loop closes while r1c3's right is drawn
+    p = grid("3 . .")
+    s = marks(p, """
++-+ +x+
+|     |
++ + + +""")
+    assert found("slitherlink.illegal-loop", p, s) == {"the top of r1c2": "is crossed"}
+    # without the 3 the forced moves stop short of a loop
+    assert found("slitherlink.illegal-loop", grid(". . ."), s) == {}
+
+
 def test_jordan():
     p = grid(". . .", ". . .", ". . .")
     # r2c2 is cut off from the outside by crosses except one edge path: colours tie up

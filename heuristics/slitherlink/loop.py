@@ -52,6 +52,7 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
             drawn.append(f)
 
     put(e, B_LINE)
+    broken = ""
     steps = 0
     while (todo or cells) and steps < limit:
         steps += 1
@@ -70,14 +71,16 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
         lines = [f for f in g.incident[v] if cands[f] == B_LINE]
         open_ = [f for f in g.incident[v] if cands[f] == OPEN]
         if len(lines) > 2:
-            return State(tuple(cands)), f"three lines would meet at {g.vertex_names[v]}"
+            broken = f"three lines would meet at {g.vertex_names[v]}"
+            break
         if len(lines) == 2:
             for f in open_:
                 put(f, B_CROSS)
         elif len(lines) == 1 and len(open_) == 1:
             put(open_[0], B_LINE)
         elif len(lines) == 1 and not open_:
-            return State(tuple(cands)), f"the line would end at {g.vertex_names[v]}"
+            broken = f"the line would end at {g.vertex_names[v]}"
+            break
     after = State(tuple(cands))
     # the loop may close through e or through any line the forced moves drew
     for f in drawn:
@@ -85,7 +88,7 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
         if length is not None:
             break
     else:
-        return None
+        return (after, broken) if broken else None
     total = loops.paths(g, state).lines + len(drawn)
     if length < total:
         return after, "it would close a loop with other lines left outside"
