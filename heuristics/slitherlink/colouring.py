@@ -4,7 +4,7 @@ Every face is inside or outside the loop, the area beyond the grid is outside, a
 carries the line exactly when its two faces differ. Decided edges join faces into groups of
 known relative colour (a parity union-find); that is the Jordan curve rule (level 2). With
 those groups, a clue's neighbours that share a group move together, which limits how its
-count can be made (parity, Simon Tatham's hard tier; level 3).
+count can be made (parity, Simon Tatham's hard tier; level 4).
 """
 from __future__ import annotations
 

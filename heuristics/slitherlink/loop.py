@@ -1,5 +1,6 @@
-"""Never close a loop too early: level 2 (the edge joins the two ends of one path) and the
-catalogue's level 4 (drawing the edge forces a chain of moves that closes a loop too early)."""
+"""Never close a loop too early: level 1 (the edge joins the two ends of one path; a loop
+already closed crosses everything else) and the catalogue's level 4 (drawing the edge forces
+a chain of moves at dots and numbers that closes a loop too early)."""
 from __future__ import annotations
 
 from typing import Iterator
