@@ -281,6 +281,22 @@ def test_hypotheses_are_sound_where_easier_steps_stop():
         assert fires(hid, p, solution) == []
 
 
+def test_trials_reuse_a_case_analysis_only_in_later_states():
+    from grader.steps import Deduction
+    from heuristics.numberlink.trials import keep_deductions, kept_deduction
+    p = puzzle("1 . . .\n. . . .\n. . . 1")
+    start = NL.initial_state(p)
+    later = start.restrict(1, WITH_SIDE[W])
+    made = Deduction(((5, 1), (6, 1)), {"outcome": "test"})       # r2c2 and r2c3 are used
+    keep_deductions(p, later, "test", [made])
+    assert kept_deduction(p, start, "test") is None                  # not a later state: dropped
+    keep_deductions(p, later, "test", [made])
+    again = kept_deduction(p, later.restrict(5, 1 << 9 | 1), "test")   # r2c2 already narrowed
+    assert again is not None and again.removals == ((5, 1), (6, 1))
+    keep_deductions(p, later, "test", [made])
+    assert kept_deduction(p, later.restrict(5, ~1).restrict(6, ~1), "test") is None   # nothing new
+
+
 # --- soundness ----------------------------------------------------------------------------------
 
 def test_generated_corpus_solves_soundly():
