@@ -17,7 +17,7 @@ from heuristics.common import connectivity as cn
 from .common import FILL_LEVEL, GENRE
 
 MAX_GROUPS = 30            # blocks tried per call
-CHECK_CELLS = 8000         # each filling is a whole-board rule check: board cells x checks per call
+CHECK_CELLS = 4000         # each filling is a whole-board rule check: board cells x checks per call
 BRANCH_STEPS = 12          # steps per branch at level 5: 2^n branches, so only a quick look
 TRIAL_GROUPS = 12          # blocks tried at level 5
 

@@ -187,6 +187,7 @@ def _distances(g: cn.GridGraph, inside: set[int], of: tuple[int, ...], touching:
 
 
 MAX_WALL_PARTS = 16     # more separate walls than this: the budget is far from tight
+SPARE = 3               # bottlenecks are looked for only when this few walls are spare
 
 
 @heuristic(id="nurikabe.wall-budget", name="Too few walls left to connect", genre=GENRE, level=4,
@@ -229,11 +230,13 @@ def wall_budget(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                 put = {i: ISLAND for i in lost}
                 reason = (f"a wall at {', '.join(map(str, cells_of(puzzle, lost)))} would need more, "
                           f"so {verdict(lost, ISLAND)}")
-            else:
+            elif left - span <= SPARE:
                 must = _bottleneck(puzzle, state, parts, a, b, da, db, left)
                 put = {i: WALL for i in must}
                 reason = (f"every way that short passes {', '.join(map(str, cells_of(puzzle, must)))}, "
                           f"so {verdict(must, WALL)}")
+            else:
+                continue
             if put:
                 yield Deduction.build(state, put=put, premises=parts.cells[a] + parts.cells[b], params={
                     "total": total, "left": left, "a": puzzle.cell(parts.cells[a][0]),
