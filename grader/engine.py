@@ -6,6 +6,8 @@ its focus so it can look only where something changed (Tatham's todo lists).
 """
 from __future__ import annotations
 
+import contextvars
+import math
 import time
 from typing import Callable, Sequence
 
@@ -14,6 +16,16 @@ import attrs
 from .heuristic import Heuristic, REGISTRY, check_params
 from .model import Puzzle, State
 from .steps import Deduction, Status, Step, Trace
+
+
+# The deadline of the outermost solve: a trial's fill inside a level-5 step inherits it, so
+# one long step cannot run far past the puzzle's time budget.
+_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("deadline", default=math.inf)
+
+
+def out_of_time() -> bool:
+    """Whether the running solve has used up its time (long level-5 loops may stop early)."""
+    return time.perf_counter() > _DEADLINE.get()
 
 
 @attrs.frozen
@@ -47,9 +59,17 @@ class Solver:
         or when `until(state)` holds. `focus` says what changed since every heuristic was last
         quiet (used by probing); None means look everywhere."""
         start = state if state is not None else self.initial_state()
-        state = start
         t0 = time.perf_counter()
-        deadline = t0 + self.budget.max_seconds
+        deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
+        token = _DEADLINE.set(deadline)
+        try:
+            return self._solve(start, t0, deadline, until, focus)
+        finally:
+            _DEADLINE.reset(token)
+
+    def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
+               focus: frozenset[int] | None) -> Trace:
+        state = start
         pending: dict[int, set[int] | None] = {
             i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
         steps: list[Step] = []
@@ -73,6 +93,9 @@ class Solver:
                 status, reason = Status.BUDGET, "budget exhausted"
                 break
             found = self._next(state, pending)
+            if found is None and time.perf_counter() > deadline:
+                status, reason = Status.BUDGET, "budget exhausted"   # a step gave up on time
+                break
             if found is None:
                 broken = self.genre.violations(self.puzzle, state)
                 status = Status.CONTRADICTION if broken else Status.STUCK

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from .engine import Budget, Solver
+from .engine import Budget, Solver, out_of_time
 from .heuristic import Heuristic, REGISTRY, heuristic
 from .model import Puzzle, State, values_of
 from .steps import Deduction, Status, Trace
@@ -144,6 +144,8 @@ def register_probing(genre: str, *, id: str | None = None, name: str = "Trial an
         for steps, level in PASSES:
             lower = REGISTRY.for_genre(genre, min(level, max_level))
             for var in order_:
+                if out_of_time():
+                    return
                 d = probe_cell(puzzle, state, var, max_level, steps, lower)
                 if d is not None:
                     yield d

@@ -67,6 +67,21 @@ def test_loop_statuses():
     assert Solver(p).solve(broken).status is Status.CONTRADICTION
 
 
+def test_a_solve_inside_a_solve_keeps_the_outer_deadline():
+    """A trial's fill inherits the puzzle's deadline, so one level-5 step cannot overrun it;
+    a step that gave up on time ends the solve as out of budget, not as stuck."""
+    from grader import engine
+    p = native(AKARI_SMALL)
+    token = engine._DEADLINE.set(0.0)          # the outer solve's time is long gone
+    try:
+        assert engine.out_of_time()
+        inner = Solver(p, budget=Budget(max_seconds=1e9)).solve()
+    finally:
+        engine._DEADLINE.reset(token)
+    assert inner.status is Status.BUDGET and not inner.steps
+    assert not engine.out_of_time()
+
+
 def test_grade_is_reproducible_and_counts_levels():
     p = native(AKARI_SMALL)
     g1, g2 = grade(Solver(p).solve()), grade(Solver(p).solve())
