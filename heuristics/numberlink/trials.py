@@ -6,6 +6,7 @@ import threading
 import weakref
 from typing import Iterator
 
+from grader.engine import out_of_time
 from grader.genres.numberlink import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
@@ -56,6 +57,8 @@ def sweep(puzzle: NumberlinkPuzzle, hid: str, items: list, attempt) -> tuple[Ded
     seen: list[Deduction] = []
     tried = 0
     for item in items[start:] + items[:start]:
+        if out_of_time():
+            break
         tried += 1
         d = attempt(item)
         if d is None:
