@@ -28,6 +28,7 @@ complete state it is exact for the loop rule. `paths(graph, state)` gives the pi
 """
 from __future__ import annotations
 
+import collections
 import functools
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -186,6 +187,10 @@ def narrowed(old: tuple[int, ...], new: tuple[int, ...], limit: int) -> list[int
     return out
 
 
+MAX_LIVE = 16                       # caches that keep their states (a few puzzles' worth)
+_LIVE: "collections.deque[Recent]" = collections.deque()
+
+
 class Recent:
     """The last few states a per-state fact was computed for, with the fact.
 
@@ -200,6 +205,13 @@ class Recent:
         # states come back to after a detour (the state a trial starts from, again and again
         # after each branch): kept apart so long branches do not push them out
         self.pinned: list[tuple[tuple[int, ...], Any]] = []
+        # a batch keeps every puzzle it lists: only the newest caches keep their states
+        _LIVE.append(self)
+        while len(_LIVE) > MAX_LIVE:
+            _LIVE.popleft().clear()
+
+    def clear(self) -> None:
+        self.items, self.pinned = [], []
 
     def get(self, state: State, full: Callable[[], Any],
             update: Callable[[Any, tuple[int, ...], list[int]], Any]) -> Any:
