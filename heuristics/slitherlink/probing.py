@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from grader.genres.slitherlink import SlitherPuzzle, clue_counts
+from grader.engine import out_of_time
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
 from grader.probing import PASSES, PROBE_TEMPLATE, branch_deduction, probe_cell, probe_order
@@ -54,6 +55,8 @@ def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
     for (steps, level), order, failed in passes:
         easier = REGISTRY.for_genre(GENRE, level)
         for var in order:
+            if out_of_time():       # the solve's budget is spent: end as out of budget
+                return
             d = probe_cell(puzzle, state, var, 4, steps, easier)
             if d is not None:
                 puzzle.__dict__[MEMO_KEY] = (state.cands, fail_short, fail_long)
