@@ -286,13 +286,16 @@ def closed_off(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
     return loops.isolated_areas(puzzle.graph, state, puzzle.required, focus)
 
 
-@heuristic(id="masyu.only-way-across", name="The only way across", genre=GENRE, level=3, order=3,
-           template="{edge} is the only edge left between the part of the board with {a} and the part "
-                    "with {b}; the loop must join them, so it carries the loop.",
-           nudge="Which parts of the loop have only one way to meet?",
-           catalogue="")
-def only_way_across(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.bridges(puzzle.graph, state, puzzle.required, focus)
+@heuristic(id="masyu.dead-end-area", name="An area with one way in", genre=GENRE, level=3, order=3,
+           template=loops.DEAD_END_AREA, nudge=loops.DEAD_END_AREA_NUDGE, catalogue="")
+def dead_end_area(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.dead_end_areas(puzzle.graph, state, puzzle.required, focus)
+
+
+@heuristic(id="masyu.two-ways-across", name="Every way across is needed", genre=GENRE, level=3, order=5,
+           template=loops.TWO_WAYS, nudge=loops.TWO_WAYS_NUDGE, catalogue="")
+def two_ways_across(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.two_ways_across(puzzle.graph, state, puzzle.required, focus)
 
 
 @heuristic(id="masyu.no-early-loop", name="Do not close the loop too early", genre=GENRE, level=3, order=1,

@@ -320,13 +320,16 @@ def parity(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deductio
     return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
 
 
-@heuristic(id="yajilin.only-way-across", name="The only way across", genre=GENRE, level=3, order=3,
-           template="{edge} is the only edge left between the part of the board with {a} and the part "
-                    "with {b}; the loop must join them, so it carries the loop.",
-           nudge="Which parts of the loop have only one way to meet?",
-           catalogue="")
-def only_way_across(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.bridges(puzzle.graph, state, puzzle.required, focus)
+@heuristic(id="yajilin.dead-end-area", name="An area with one way in", genre=GENRE, level=3, order=3,
+           template=loops.DEAD_END_AREA, nudge=loops.DEAD_END_AREA_NUDGE, catalogue="")
+def dead_end_area(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.dead_end_areas(puzzle.graph, state, puzzle.required, focus)
+
+
+@heuristic(id="yajilin.two-ways-across", name="Every way across is needed", genre=GENRE, level=3, order=5,
+           template=loops.TWO_WAYS, nudge=loops.TWO_WAYS_NUDGE, catalogue="")
+def two_ways_across(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.two_ways_across(puzzle.graph, state, puzzle.required, focus)
 
 
 def near_problem(puzzle: YajilinPuzzle, trial: State, i: int) -> str:

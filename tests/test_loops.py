@@ -123,12 +123,49 @@ def test_isolated_areas_and_bridges():
     (d,) = list(loops.isolated_areas(g, s2))
     assert sorted(d.params["edges"]) == ["r3c1-r3c2", "r3c2-r3c3"]
     assert list(loops.isolated_areas(g, state_of(g))) == []
-    # lines in the top row and at the bottom joined only through r2c3-r3c3
-    s3 = state_of(g, lines=[edge(g, "r1c1", "r1c2"), edge(g, "r3c1", "r3c2")],
-                  crosses=[edge(g, "r2c1", "r3c1"), edge(g, "r2c2", "r3c2")])
-    (d,) = list(loops.bridges(g, s3))
-    assert d.params["edge"] in ("r2c3-r3c3", "r3c2-r3c3")   # both are the only way across
-    assert list(loops.bridges(g, state_of(g, lines=[edge(g, "r1c1", "r1c2")]))) == []
+
+
+def test_gaps_bridges_and_pairs():
+    g = LoopGraph.cell_grid(4, 4)
+    # the top right 2x2 block hangs on the rest by r2c3-r3c3 alone: no loop can use that edge
+    pocket = [edge(g, "r1c2", "r1c3"), edge(g, "r2c2", "r2c3"), edge(g, "r2c4", "r3c4")]
+    s = state_of(g, lines=[edge(g, "r4c1", "r4c2")], crosses=pocket)
+    assert [(g.edge_names[e], g.vertex_names[v]) for e, v in loops.gaps(g, s, None).bridges] == [
+        ("r2c3-r3c3", "r2c3")]
+    (d,) = list(loops.dead_end_areas(g, s))
+    assert d.params["edge"] == "r2c3-r3c3" and d.removals == ((g.edge_vars[edge(g, "r2c3", "r3c3")], B_LINE),)
+    # with a line in the block as well, the bridge would have to carry it: a contradiction
+    both = state_of(g, lines=[edge(g, "r4c1", "r4c2"), edge(g, "r1c3", "r1c4")], crosses=pocket)
+    (d,) = list(loops.dead_end_areas(g, both))
+    assert d.params["edge"] == "r2c3-r3c3"
+    # columns 1-2 and 3-4 meet only in rows 1 and 4, with lines on both sides
+    split = [edge(g, "r2c2", "r2c3"), edge(g, "r3c2", "r3c3")]
+    sides = [edge(g, "r2c1", "r3c1"), edge(g, "r2c4", "r3c4")]
+    (d,) = list(loops.two_ways_across(g, state_of(g, lines=sides, crosses=split)))
+    assert sorted(d.params["edges"]) == ["r1c2-r1c3", "r4c2-r4c3"]
+    assert {v for v, _ in d.removals} == {g.edge_vars[edge(g, "r1c2", "r1c3")], g.edge_vars[edge(g, "r4c2", "r4c3")]}
+    # without a line on the right there is nothing the loop must reach there
+    assert list(loops.two_ways_across(g, state_of(g, lines=sides[:1], crosses=split))) == []
+    assert list(loops.dead_end_areas(g, state_of(g))) == [] and list(loops.two_ways_across(g, state_of(g))) == []
+
+
+def test_gaps_agree_with_brute_force():
+    """Bridges and the two-edge cuts found by labels are exactly those a search finds."""
+    import random
+    g = LoopGraph.cell_grid(4, 5)
+    rng = random.Random(3)
+    for _ in range(40):
+        crossed = [e for e in range(g.n_edges) if rng.random() < 0.3]
+        s = state_of(g, crosses=crossed)
+        live = [e for e in range(g.n_edges) if e not in crossed]
+        parts = lambda gone: loops._parts_without(g, s, gone)
+        base = parts(())
+        brute = sorted(e for e in live if parts((e,))[g.ends[e][0]] != parts((e,))[g.ends[e][1]])
+        assert sorted(e for e, _ in loops.gaps(g, s, None).bridges) == brute
+        cut_pairs = {(e, f) for i, e in enumerate(live) for f in live[i + 1:]
+                     if e not in brute and f not in brute and len(set(parts((e, f)))) > len(set(base))}
+        found = loops._cut_classes(g, s)
+        assert {(e, f) for cls in found for i, e in enumerate(cls) for f in cls[i + 1:]} == cut_pairs
 
 
 def test_narrowed_lists_only_narrowings():

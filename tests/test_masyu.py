@@ -139,11 +139,34 @@ def test_closed_off():
     assert found("masyu.closed-off", p, marks(p, ". . - .\n. . - .\n- - . .\n. . . .")) == {}
 
 
-def test_only_way_across():
-    p = puzzle(". . . .\n. . . .")
-    s = draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"], crosses=["r2c2-r2c3"])
-    assert found("masyu.only-way-across", p, s) == {"r1c2-r1c3": LINE}
-    assert found("masyu.only-way-across", p, draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"])) == {}
+POCKET = ["r1c2-r1c3", "r2c2-r2c3", "r2c4-r3c4"]      # r1c3, r1c4, r2c3 and r2c4 open only downwards
+
+
+def test_dead_end_area():
+    # the top right 2x2 block is joined to the rest only by r2c3-r3c3: a loop that went in
+    # could not come back out
+    p = puzzle(". . . .\n. . . .\n. . . .\n. . . .")
+    assert found("masyu.dead-end-area", p, draw(p, crosses=POCKET)) == {"r2c3-r3c3": CROSS}
+    assert found("masyu.dead-end-area", p, draw(p, crosses=POCKET[:2])) == {}
+
+
+SPLIT = ["r2c2-r2c3", "r3c2-r3c3"]          # columns 1-2 and 3-4 meet only in rows 1 and 4
+
+
+def test_two_ways_across():
+    # lines on both sides of the split: the loop crosses it there and back, by both ways left
+    p = puzzle(". . . .\n. . . .\n. . . .\n. . . .")
+    s = draw(p, lines=["r2c1-r3c1", "r2c4-r3c4"], crosses=SPLIT)
+    assert found("masyu.two-ways-across", p, s) == {"r1c2-r1c3": LINE, "r4c2-r4c3": LINE}
+    d = fires("masyu.two-ways-across", p, s)[0]
+    assert {d.params["a"], d.params["b"]} & {"r2c1", "r3c1"} and {d.params["a"], d.params["b"]} & {"r2c4", "r3c4"}
+    # a pearl counts as a place the loop must visit
+    q = puzzle(". . . .\n. . . W\n. . . .\n. . . .")
+    assert found("masyu.two-ways-across", q, draw(q, lines=["r2c1-r3c1"], crosses=SPLIT)) == {
+        "r1c2-r1c3": LINE, "r4c2-r4c3": LINE}
+    # only one side has anything the loop must visit: it may stay there
+    assert found("masyu.two-ways-across", p, draw(p, lines=["r2c1-r3c1"], crosses=SPLIT)) == {}
+    assert found("masyu.two-ways-across", p, draw(p, lines=["r2c1-r3c1", "r2c4-r3c4"])) == {}
 
 
 def test_no_early_loop():

@@ -333,18 +333,35 @@ def test_isolated_area():
     assert found("slitherlink.isolated-area", p) == {}
 
 
-def test_only_way_across():
+def test_dead_end_area():
+    # the four dots around r1c3 hang on the rest of the grid by the right of r2c3 only
     p = grid(". . .", ". . .", ". . .")
     s = marks(p, """
-+-+ + +
++ +x+ +
+       
++ +x+ +
+    x  
++ + + +
+       
++ + + +""")
+    assert found("slitherlink.dead-end-area", p, s) == {"the right of r2c3": "is crossed"}
+    assert found("slitherlink.dead-end-area", p) == {}
+
+
+def test_two_ways_across():
+    # the top and the bottom are joined only by the outer edges of row 2; lines above and below
+    p = grid(". . .", ". . .", ". . .")
+    s = marks(p, """
++ +-+ +
        
 + + + +
-x x x  
+  x x  
 + + + +
        
-+-+ + +""")
-    assert found("slitherlink.only-way-across", p, s) == {"the right of r2c3": "carries the line"}
-    assert found("slitherlink.only-way-across", p) == {}
++ +-+ +""")
+    assert found("slitherlink.two-ways-across", p, s) == {
+        "the left of r2c1": "carries the line", "the right of r2c3": "carries the line"}
+    assert found("slitherlink.two-ways-across", p) == {}
 
 
 def test_corner_colours():

@@ -146,11 +146,21 @@ def test_no_early_loop():
     assert found("yajilin.no-early-loop", small, draw(small, lines=["r1c1-r1c2", "r1c1-r2c1", "r1c2-r2c2"])) == {}
 
 
-def test_only_way_across():
-    p = puzzle(". . . .\n. . . .")
-    s = draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"], crosses=["r2c2-r2c3"])
-    assert found("yajilin.only-way-across", p, s) == {"r1c2-r1c3": LINE}
-    assert found("yajilin.only-way-across", p, draw(p, lines=["r1c1-r2c1", "r1c4-r2c4"])) == {}
+def test_dead_end_area():
+    # the top right 2x2 block is joined to the rest only by r2c3-r3c3
+    p = puzzle(". . . .\n. . . .\n. . . .\n. . . .")
+    pocket = ["r1c2-r1c3", "r2c2-r2c3", "r2c4-r3c4"]
+    assert found("yajilin.dead-end-area", p, draw(p, crosses=pocket)) == {"r2c3-r3c3": CROSS}
+    assert found("yajilin.dead-end-area", p, draw(p, crosses=pocket[:2])) == {}
+
+
+def test_two_ways_across():
+    # r2c1 and r3c4 are on the loop, on either side of a split with two ways across left
+    p = puzzle(". . . .\n. . . .\n. . . .\n. . . .")
+    split = ["r2c2-r2c3", "r3c2-r3c3"]
+    assert found("yajilin.two-ways-across", p, draw(p, loop=["r2c1", "r3c4"], crosses=split)) == {
+        "r1c2-r1c3": LINE, "r4c2-r4c3": LINE}
+    assert found("yajilin.two-ways-across", p, draw(p, loop=["r2c1"], crosses=split)) == {}
 
 
 def test_parity():

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import random
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import attrs
@@ -116,6 +117,12 @@ class LoopGraph:
         """For each vertex, its (edge variable, vertex beyond) pairs: walks without lookups."""
         return tuple(tuple((self.edge_vars[e], self.other(e, v)) for e in es)
                      for v, es in enumerate(self.incident))
+
+    @functools.cached_property
+    def cut_labels(self) -> tuple[int, ...]:
+        """A fixed random 62-bit label per edge (see `gaps`)."""
+        rng = random.Random(len(self.ends) * 7919 + self.n_vertices)
+        return tuple(rng.getrandbits(62) | 1 for _ in self.ends)
 
     @functools.cached_property
     def _recent(self) -> dict[str, "Recent"]:
@@ -664,73 +671,217 @@ def isolated_areas(graph: LoopGraph, state: State, required: Required | None = N
             return
 
 
-def bridges(graph: LoopGraph, state: State, required: Required | None = None,
-            focus=None) -> Iterator[Deduction]:
-    """An open edge that is the only link between two areas that both hold lines (or vertices
-    the loop must visit) must carry the line: the loop is one piece.
-    Params: {edge} {a} {b} (a vertex with a line on each side)"""
-    p = paths(graph, state)
-    if p.loops:
-        return
-    must = _must_visit(graph, state, p, required)
-    total = sum(must)
-    if total < 2:
-        return
-    n = graph.n_vertices
-    cands, edge_vars, ends = state.cands, graph.edge_vars, graph.ends
-    disc = [-1] * n
-    low = [0] * n
-    below = [0] * n          # must-visit vertices in the DFS subtree
-    witness = [-1] * n       # one must-visit vertex in the subtree
-    last = [0] * n           # the latest discovery time inside the subtree
-    timer = 0
+# --- cuts: a loop crosses any cut of the board an even number of times ------------------------
+
+@attrs.frozen
+class Gaps:
+    """Where the edges that are not crossed out leave only one or two ways between parts of
+    the board.
+
+    bridges: (edge, a vertex beyond it) for each edge whose removal splits its part in two:
+    no loop can use it, since it could never come back; classes: groups of two or more edges,
+    removing any two of which splits the board (the parts form a ring joined by these edges),
+    kept only when at least two of the parts hold vertices the loop must visit."""
+    bridges: tuple[tuple[int, int], ...]
+    classes: tuple[tuple[int, ...], ...]
+
+
+def gaps(graph: LoopGraph, state: State, required: Required | None) -> Gaps:
+    """Bridges and two-edge cuts of the edges not crossed out (once per state).
+
+    Each edge off a depth-first spanning tree gets a random label and each tree edge the XOR
+    of the labels of the edges that jump over it: a tree edge labelled 0 is a bridge, and
+    edges with equal labels are exactly the pairs that cut the board. Labels are fixed per
+    graph, so the result is reproducible; every claim is checked by a search before use."""
+    return state.derived(("loops.gaps", id(graph), required is None),
+                         lambda: _gaps(graph, state, required))
+
+
+@attrs.frozen
+class _Tree:
+    """A depth-first spanning forest of the edges not crossed out, with cut labels."""
+    order: list[int]             # vertices, parents first
+    up: list[int]                # the tree edge to the parent, or -1 at a root
+    depth: list[int]
+    root_of: list[int]
+    label: dict[int, int]        # tree edge -> XOR of the labels of the edges jumping over it
+    off_tree: list[int]          # the other edges (each jumps from a vertex to an ancestor)
+
+
+def _tree(graph: LoopGraph, state: State) -> _Tree:
+    n, cands, incident, links = graph.n_vertices, state.cands, graph.incident, graph.links
+    labels = graph.cut_labels
+    depth, up, root_of, acc = [-1] * n, [-1] * n, [-1] * n, [0] * n
+    order: list[int] = []
+    off_tree: list[int] = []
     for root in range(n):
-        if disc[root] >= 0 or not must[root]:
+        if depth[root] >= 0:
             continue
-        comp_total = 0
-        disc[root] = low[root] = timer
-        timer += 1
-        stack = [(root, -1, iter(graph.incident[root]))]
-        order = [root]
-        found = []
+        depth[root], root_of[root] = 0, root
+        order.append(root)
+        stack = [(root, 0)]
         while stack:
-            v, via, it = stack[-1]
-            advanced = False
-            for e in it:
-                if e == via or not cands[edge_vars[e]] & 2:
+            v, k = stack[-1]
+            es, ls = incident[v], links[v]
+            while k < len(es):
+                e = es[k]
+                var, w = ls[k]
+                k += 1
+                if e == up[v] or not cands[var] & B_LINE:
                     continue
-                a, b = ends[e]
-                w = b if a == v else a
-                if disc[w] < 0:
-                    disc[w] = low[w] = timer
-                    timer += 1
+                if depth[w] < 0:
+                    depth[w], up[w], root_of[w] = depth[v] + 1, e, root
                     order.append(w)
-                    stack.append((w, e, iter(graph.incident[w])))
-                    advanced = True
+                    stack[-1] = (v, k)
+                    stack.append((w, 0))
                     break
-                low[v] = min(low[v], disc[w])
-            if advanced:
-                continue
-            stack.pop()
-            last[v] = timer - 1
-            below[v] += must[v]
-            if must[v] and witness[v] < 0:
-                witness[v] = v
-            if stack:
-                u = stack[-1][0]
-                low[u] = min(low[u], low[v])
-                below[u] += below[v]
-                if witness[u] < 0:
-                    witness[u] = witness[v]
-                if low[v] > disc[u] and cands[edge_vars[via]] == OPEN:
-                    found.append((via, u, v))
-        comp_total = below[root]
-        for e, u, v in found:
-            inside = below[v]
-            if 0 < inside < comp_total:
-                outside = next(x for x in order if must[x] and not disc[v] <= disc[x] <= last[v])
-                yield Deduction.build(state, put={edge_vars[e]: LINE},
-                                      params={"edge": graph.edge_names[e],
-                                              "a": graph.vertex_names[witness[v]],
-                                              "b": graph.vertex_names[outside]})
-                return
+                if depth[w] < depth[v]:          # an edge back to an ancestor, seen from below
+                    acc[v] ^= labels[e]
+                    acc[w] ^= labels[e]
+                    off_tree.append(e)
+            else:
+                stack.pop()
+    label = {}
+    for v in reversed(order):
+        e = up[v]
+        if e >= 0:
+            acc[graph.other(e, v)] ^= acc[v]
+            label[e] = acc[v]
+    return _Tree(order, up, depth, root_of, label, off_tree)
+
+
+def _classes(t: _Tree, labels: Sequence[int]) -> list[tuple[list[int], list[int]]]:
+    """Groups of two or more edges with one label: (tree vertices below their edges, shallowest
+    first; edges off the tree, at most one)."""
+    by_label: dict[int, tuple[list[int], list[int]]] = {}
+    for v in t.order:
+        e = t.up[v]
+        if e >= 0 and t.label[e]:
+            by_label.setdefault(t.label[e], ([], []))[0].append(v)
+    for e in t.off_tree:
+        if labels[e] in by_label:
+            by_label[labels[e]][1].append(e)
+    return [(vs, extra) for vs, extra in by_label.values() if len(vs) + len(extra) >= 2]
+
+
+def _cut_classes(graph: LoopGraph, state: State) -> list[tuple[int, ...]]:
+    """Every group of edges any two of which cut the board (for tests)."""
+    t = _tree(graph, state)
+    return sorted(tuple(sorted([t.up[v] for v in vs] + extra)) for vs, extra in _classes(t, graph.cut_labels))
+
+
+def _gaps(graph: LoopGraph, state: State, required: Required | None) -> Gaps:
+    p = paths(graph, state)
+    must = _must_visit(graph, state, p, required)
+    t = _tree(graph, state)
+    sub = [0] * graph.n_vertices          # must-visit vertices in each subtree
+    for v in reversed(t.order):
+        sub[v] += must[v]
+        if t.up[v] >= 0:
+            sub[graph.other(t.up[v], v)] += sub[v]
+    bridges = []
+    for v in t.order:
+        e = t.up[v]
+        if e >= 0 and not t.label[e]:
+            total = sub[t.root_of[v]]
+            # name a vertex on a side the loop cannot need (the far side when both do)
+            beyond = v if sub[v] == 0 or total - sub[v] else graph.other(e, v)
+            bridges.append((e, beyond))
+    classes = []
+    for vs, extra in _classes(t, graph.cut_labels):
+        # the parts between consecutive tree edges, the one below the last, and the one above
+        # the first (which joins the one below unless an edge off the tree is in the group)
+        total = sub[t.root_of[vs[0]]] if vs else 0
+        parts = [sub[a] - sub[b] for a, b in zip(vs, vs[1:])]
+        if vs:
+            bottom, top = sub[vs[-1]], total - sub[vs[0]]
+            parts += [bottom, top] if extra else [bottom + top]
+        if sum(1 for x in parts if x) >= 2:
+            classes.append(tuple(sorted([t.up[v] for v in vs] + extra)))
+    return Gaps(tuple(sorted(bridges)), tuple(sorted(classes)))
+
+
+def _parts_without(graph: LoopGraph, state: State, removed: Iterable[int]) -> list[int]:
+    """The part of every vertex once the `removed` edges (and crossed ones) are gone."""
+    gone = set(removed)
+    comp = [-1] * graph.n_vertices
+    cands, incident, links = state.cands, graph.incident, graph.links
+    k = 0
+    for s in range(graph.n_vertices):
+        if comp[s] >= 0:
+            continue
+        comp[s] = k
+        stack = [s]
+        while stack:
+            v = stack.pop()
+            for e, (var, w) in zip(incident[v], links[v]):
+                if comp[w] < 0 and e not in gone and cands[var] & B_LINE:
+                    comp[w] = k
+                    stack.append(w)
+        k += 1
+    return comp
+
+
+def _ring(graph: LoopGraph, comp: list[int], edges: Sequence[int]) -> bool:
+    """Do the edges join the parts they touch into one ring (each part met exactly twice)?"""
+    seen: dict[int, int] = {}
+    for e in edges:
+        a, b = graph.ends[e]
+        if comp[a] == comp[b]:
+            return False
+        for c in (comp[a], comp[b]):
+            seen[c] = seen.get(c, 0) + 1
+    return len(seen) == len(edges) and all(x == 2 for x in seen.values())
+
+
+# Sentences for these (every loop genre words them the same way)
+DEAD_END_AREA = ("{edge} is the only way between the area around {vertex} and the rest of the board: "
+                 "a loop that crossed it could never come back, so it is crossed out.")
+DEAD_END_AREA_NUDGE = "Which area can the loop only enter one way?"
+TWO_WAYS = ("The loop must pass {a} and {b}, and the only ways between them are {edges}, any two of "
+            "which cut the board in two. The loop crosses every such cut an even number of times, so it "
+            "uses all of them: {edges} carry the loop.")
+TWO_WAYS_NUDGE = "How many ways are left between {a} and {b}?"
+
+
+def dead_end_areas(graph: LoopGraph, state: State, required: Required | None = None,
+                   focus=None) -> Iterator[Deduction]:
+    """An edge that is the only link between two parts of the board: a loop that crossed it
+    could never come back, so it is crossed out (a contradiction if it has a line).
+    Params: {edge} {vertex} (a vertex beyond it)"""
+    for e, beyond in gaps(graph, state, required).bridges:
+        comp = _parts_without(graph, state, (e,))
+        a, b = graph.ends[e]
+        if comp[a] == comp[b]:
+            continue                      # labels collided: not a bridge after all
+        yield Deduction.build(state, put={graph.edge_vars[e]: CROSS},
+                              params={"edge": graph.edge_names[e], "vertex": graph.vertex_names[beyond]})
+        return
+
+
+def two_ways_across(graph: LoopGraph, state: State, required: Required | None = None,
+                    focus=None) -> Iterator[Deduction]:
+    """Edges of which any two split the board, with places the loop must visit in two of the
+    parts: the loop crosses each such split an even number of times, and at least once, so
+    it uses every one of these edges.   Params: {edges} {a} {b} (must-visit vertices apart)"""
+    p = None
+    for edges in gaps(graph, state, required).classes:
+        if all(state.cands[graph.edge_vars[e]] == B_LINE for e in edges):
+            continue
+        comp = _parts_without(graph, state, edges)
+        if not _ring(graph, comp, edges):
+            continue
+        p = p or paths(graph, state)
+        must = _must_visit(graph, state, p, required)
+        where: dict[int, int] = {}
+        for v in range(graph.n_vertices):
+            if must[v] and comp[v] not in where:
+                where[comp[v]] = v
+        parts = {comp[x] for e in edges for x in graph.ends[e]}
+        apart = [v for c, v in where.items() if c in parts]
+        if len(apart) < 2:
+            continue
+        yield Deduction.build(state, put={graph.edge_vars[e]: LINE for e in edges},
+                              params={"edges": _names(graph, edges), "a": graph.vertex_names[apart[0]],
+                                      "b": graph.vertex_names[apart[1]]})
+        return

@@ -151,10 +151,18 @@ def isolated_area(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
         yield Deduction(d.removals, {**d.params, "are": "is" if len(d.params["edges"]) == 1 else "are"})
 
 
-@heuristic(id="slitherlink.only-way-across", name="The only way across", genre=GENRE, level=3, order=21,
-           template="{edge} is the only edge still open between the part holding {a} and the part "
-                    "holding {b}; the loop is one piece, so {edge} carries the line.",
-           nudge="How can the line at {a} ever meet the line at {b}?",
-           catalogue="")
-def only_way_across(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.bridges(puzzle.graph, state, None, focus)
+@heuristic(id="slitherlink.dead-end-area", name="An area with one way in", genre=GENRE, level=3, order=21,
+           template="{edge} is the only way between the area around {vertex} and the rest of the grid: "
+                    "a loop that crossed it could never come back, so it is crossed.",
+           nudge=loops.DEAD_END_AREA_NUDGE, catalogue="")
+def dead_end_area(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.dead_end_areas(puzzle.graph, state, None, focus)
+
+
+@heuristic(id="slitherlink.two-ways-across", name="Every way across is needed", genre=GENRE, level=3, order=22,
+           template="The line through {a} and the line through {b} must meet, and the only ways between "
+                    "them are {edges}, any two of which cut the grid in two. The loop crosses every such "
+                    "cut an even number of times, so it uses all of them: {edges} carry the line.",
+           nudge=loops.TWO_WAYS_NUDGE, catalogue="")
+def two_ways_across(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return loops.two_ways_across(puzzle.graph, state, None, focus)
