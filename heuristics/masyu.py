@@ -8,6 +8,7 @@ Loop rules (degree, loose ends, premature loop) come from heuristics/common/loop
 """
 from __future__ import annotations
 
+import operator
 from typing import Iterable, Iterator
 
 from grader.genres.masyu import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle, _crossed, _edge,
@@ -270,9 +271,34 @@ def _problem(puzzle: MasyuPuzzle):
            nudge="In how many ways can the loop pass {cell}?",
            catalogue="")
 def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cells = [i for i in cells_near(puzzle, focus, 1) if puzzle.pearls_close[i]]
-    return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),
-                                        _problem(puzzle), self_loops=False)
+    ways, problem = _ways(puzzle, state), _problem(puzzle)
+    memo = puzzle.__dict__.setdefault("_masyu_shapes", {})
+    for i in cells_near(puzzle, focus, 1):
+        if not puzzle.pearls_close[i]:
+            continue
+        # what every way through a cell gives depends only on the edges it reads (trials ask
+        # the same cells the same question again and again): remembered per those edges
+        key = (i, _shape_inputs(puzzle, i)(state.cands))
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 60_000:
+                memo.clear()
+            found = memo[key] = tuple(cell_loops.every_way_through(puzzle, puzzle.graph, state, [i], ways, problem,
+                                                                   self_loops=False))
+        yield from found
+
+
+def _shape_inputs(puzzle: MasyuPuzzle, i: int):
+    """A getter for every edge `cell-shapes` reads at cell i: the edges of i and of the cells
+    beside it (degrees) and the inputs of the pearls within two steps (pearl rules)."""
+    getters = puzzle.__dict__.setdefault("_masyu_shape_getters", {})
+    got = getters.get(i)
+    if got is None:
+        vars_ = {v for j in (i, *puzzle.dir_cells[i].values()) for v in puzzle.dir_vars[j].values()}
+        for p in puzzle.pearls_close[i]:
+            vars_.update(puzzle.pearl_input_vars(p))
+        got = getters[i] = operator.itemgetter(*sorted(vars_))
+    return got
 
 
 # --- level 3 ----------------------------------------------------------------------------------
@@ -419,7 +445,8 @@ def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]
            template=CASES, nudge="Try each way the loop can turn at {subject}.",
            catalogue="try all ways of fulfilling black, solve greedily and take intersection")
 def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _black_options(puzzle, state))
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _black_options(puzzle, state),
+                                    memo="_masyu_black_cases")
 
 
 def _black_options(puzzle: MasyuPuzzle, state: State):
@@ -440,7 +467,8 @@ def _black_options(puzzle: MasyuPuzzle, state: State):
            catalogue="try both ways of making a straight line through o, solve greedily and take "
                      "intersection")
 def white_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _white_options(puzzle, state))
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _white_options(puzzle, state),
+                                    memo="_masyu_white_cases")
 
 
 def _white_options(puzzle: MasyuPuzzle, state: State):
@@ -468,7 +496,7 @@ def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deducti
             _, open_ = loops.split(g, state, a)
             yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
                                       for e in open_]
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_masyu_end_cases")
 
 
 register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")

@@ -600,7 +600,7 @@ def cell_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
                     put.update({w: CROSS for w in ways if w not in (ways[a], ways[b])})
                     options.append((f"the loop runs {' and '.join(_edge_names(puzzle, (ways[a], ways[b])))}", put))
             yield puzzle.cell(i), options
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_yajilin_cell_cases")
 
 
 @heuristic(id="yajilin.clue-cases", name="Every way to shade a clue's line", genre=GENRE, level=5, order=2,
@@ -622,7 +622,7 @@ def clue_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
                 label = (f"{', '.join(str(puzzle.cell(j)) for j in pat)} shaded" if pat else "nothing shaded")
                 options.append((label, put))
             yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_yajilin_clue_cases")
 
 
 @heuristic(id="yajilin.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
@@ -637,4 +637,4 @@ def end_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
             _, open_ = loops.split(g, state, a)
             yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
                                       for e in open_]
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects())
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_yajilin_end_cases")

@@ -228,21 +228,24 @@ class MasyuPuzzle(GridLoop, Puzzle):
     def _pearl_getters(self) -> dict:
         return {}
 
+    def pearl_input_vars(self, i: int) -> tuple[int, ...]:
+        """The edges at the cells up to three steps from cell i in a straight line: all that
+        the pearl rules at i read."""
+        cells = {i}
+        for d in DIRS:
+            j = i
+            for _ in range(3):
+                j = self.next_cell(j, d)
+                if j is None:
+                    break
+                cells.add(j)
+        return tuple(sorted({v for c in cells for v in self.dir_vars[c].values()}))
+
     def pearl_inputs(self, i: int):
-        """A getter for the candidates of every edge at the cells up to three steps from cell i
-        in a straight line: all that the pearl rules at i read."""
+        """A getter for the candidates of pearl_input_vars(i)."""
         got = self._pearl_getters.get(i)
         if got is None:
-            cells = {i}
-            for d in DIRS:
-                j = i
-                for _ in range(3):
-                    j = self.next_cell(j, d)
-                    if j is None:
-                        break
-                    cells.add(j)
-            vars_ = sorted({v for c in cells for v in self.dir_vars[c].values()})
-            got = self._pearl_getters[i] = operator.itemgetter(*vars_)
+            got = self._pearl_getters[i] = operator.itemgetter(*self.pearl_input_vars(i))
         return got
 
     @functools.cached_property
