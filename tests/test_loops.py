@@ -197,3 +197,24 @@ def test_paths_updated_step_by_step_equal_recomputed():
         # a trial from an earlier state (not the newest remembered one) is updated too
         early = State(tuple(B_LINE if i < 3 else OPEN for i in range(g.n_edges)))
         assert _canonical(loops.paths(g, early)) == _canonical(loops._compute_paths(g, early))
+
+
+def test_enclosures_sharing_ends_are_one():
+    """Two empty areas reached from the same loose ends are tied as one: r1c3, r2c2, r2c3 and
+    r2c4 above, r3c3 below (r2c3-r3c3 crossed), between the ends r1c2, r1c4, r3c2 and r3c4."""
+    from heuristics.common import cell_loops
+    g = LoopGraph.cell_grid(3, 5)
+    left = [edge(g, "r1c1", "r1c2"), edge(g, "r1c1", "r2c1"), edge(g, "r2c1", "r3c1"), edge(g, "r3c1", "r3c2")]
+    right = [edge(g, "r1c4", "r1c5"), edge(g, "r1c5", "r2c5"), edge(g, "r2c5", "r3c5"), edge(g, "r3c4", "r3c5")]
+    crosses = [edge(g, "r2c1", "r2c2"), edge(g, "r2c4", "r2c5"), edge(g, "r2c3", "r3c3")]
+    s = state_of(g, lines=left + right, crosses=crosses)
+    (enc,) = cell_loops.enclosures(g, s, lambda v: True, max_cells=8, max_ends=4)
+    assert sorted(g.vertex_names[v] for v in enc.cells) == ["r1c3", "r2c2", "r2c3", "r2c4", "r3c3"]
+    assert [g.vertex_names[a] for a in enc.ends] == ["r1c2", "r1c4", "r3c2", "r3c4"]
+    # with r3c3's way up open, it is simply one area; closed off entirely, r3c3 is no area of theirs
+    assert len(cell_loops.enclosures(g, state_of(g, lines=left + right, crosses=crosses[:2]),
+                                     lambda v: True, max_cells=8, max_ends=4)) == 1
+    shut = crosses + [edge(g, "r3c2", "r3c3"), edge(g, "r3c3", "r3c4")]
+    assert [sorted(g.vertex_names[v] for v in e.cells) for e in cell_loops.enclosures(
+        g, state_of(g, lines=left + right, crosses=shut), lambda v: True, max_cells=8, max_ends=4)] == [
+        ["r1c3", "r2c2", "r2c3", "r2c4"]]

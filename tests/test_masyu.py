@@ -129,6 +129,26 @@ def test_cell_shapes():
     assert found("masyu.cell-shapes", free) == {}
 
 
+def test_cell_shapes_remembered_answers_equal_fresh_ones():
+    """cell-shapes remembers each cell's answer per the edges it reads: over many random
+    correct states, the remembered answers equal those of a fresh puzzle object."""
+    import random
+    from support import random_partial
+    rng = random.Random(11)
+    name = "pearl-10x10dt-grader-1.yaml"
+    p = load(str(CORPUS / "masyu" / name))
+    solution = MASYU.solution_state(p)
+    h = REGISTRY.get("masyu.cell-shapes")
+    fired = 0
+    for _ in range(6):
+        state = random_partial(p, solution, rng, rng.choice((0.3, 0.5, 0.7)))
+        again = [(d.removals, d.params["refuted"]) for d in h.find(p, state)]
+        fresh = load(str(CORPUS / "masyu" / name))
+        assert again == [(d.removals, d.params["refuted"]) for d in h.find(fresh, state)]
+        fired += len(again)
+    assert fired
+
+
 # --- level 3 ---------------------------------------------------------------------------------
 
 def test_closed_off():
@@ -226,6 +246,25 @@ def test_deep_techniques_fire_soundly(hid, level):
     assert n >= 1, f"{hid} found nothing on the stuck state"
     empty = puzzle(EMPTY5)
     assert list(h.find(empty, MASYU.initial_state(empty))) == []
+
+
+def test_case_analyses_remember_their_failures():
+    """A case analysis remembers which subjects told nothing; after a step it forgets those
+    near what changed, and a state that is not a later one recalls nothing."""
+    from heuristics.common import cell_loops
+    h = REGISTRY.get("masyu.white-cases")
+    p = load(str(CORPUS / "masyu" / "pearl-10x10dt-grader-2.yaml"))
+    stuck = run_to_level(p, 2)
+    d = h.first(p, stuck)
+    cands, short, long_, where = p.__dict__["_masyu_white_cases"]
+    assert d is not None and cands == stuck.cands and short
+    after = d.apply(stuck)
+    kept, _ = cell_loops._recall(p, after, "_masyu_white_cases")
+    changed = {divmod(v, p.cols) for var, _ in d.removals for v in p.graph.vertices_of_var[var]}
+    for name in short - kept:       # forgotten: within four steps of a change
+        assert any(abs(r - a) + abs(c - b) <= 4 for v in where[name] for r, c in [divmod(v, p.cols)]
+                   for a, b in changed)
+    assert cell_loops._recall(p, MASYU.initial_state(p), "_masyu_white_cases") == (set(), set())
 
 
 def draw(p, lines=(), crosses=()):

@@ -410,14 +410,15 @@ class Tying:
 def enclosures(graph: LoopGraph, state: State, usable: Callable[[int], bool],
                max_cells: int = 14, max_ends: int = 4) -> list[Enclosure]:
     """The small enclosures of a state (at most `max_cells` vertices and `max_ends` ends).
-    usable(v): the loop may still pass v."""
+    usable(v): the loop may still pass v. Areas that share a loose end count as one (an end
+    between two of them may turn into either)."""
     p = paths(graph, state)
     if not p.lines or p.loops:
         return []
     cands, ev, n = state.cands, graph.edge_vars, graph.n_vertices
     free = [p.degree[v] == 0 and usable(v) for v in range(n)]
     seen = [False] * n
-    out = []
+    groups: list[tuple[list[int], set[int]]] = []
     for s in range(n):
         if seen[s] or not free[s]:
             continue
@@ -436,13 +437,34 @@ def enclosures(graph: LoopGraph, state: State, usable: Callable[[int], bool],
                         group.append(w)
                 elif p.degree[w] == 1:
                     ends.add(w)
+        groups.append((group, ends))
+    # join the areas that share an end
+    parent = list(range(len(groups)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    first: dict[int, int] = {}
+    for k, (_, ends) in enumerate(groups):
+        for a in ends:
+            parent[find(k)] = find(first.setdefault(a, k))
+    merged: dict[int, tuple[list[int], set[int]]] = {}
+    for k, (group, ends) in enumerate(groups):
+        cells, all_ends = merged.setdefault(find(k), ([], set()))
+        cells.extend(group)
+        all_ends |= ends
+    out = []
+    for group, ends in merged.values():
         if len(group) > max_cells or not ends or len(ends) > max_ends or len(ends) % 2:
             continue
         cells = frozenset(group)
         if all(graph.other(e, a) in cells or graph.other(e, a) in ends
                for a in ends for e in graph.incident[a] if cands[ev[e]] == OPEN):
             out.append(Enclosure(cells, tuple(sorted(ends))))
-    return out
+    return sorted(out, key=lambda enc: min(enc.cells))
 
 
 def tyings(graph: LoopGraph, state: State, enc: Enclosure, must_visit: Callable[[int], bool],
