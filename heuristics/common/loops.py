@@ -19,7 +19,9 @@ its own heuristics with its own wording:
     vertex_forbidden  {vertex} {edges}           cannot be visited: its edges are crossed
     premature_loop    {edge} {ends} {reason}     closing this path would end the loop too soon
     isolated_areas    {edges} {vertex}           an area cut off from every line: crossed
-    bridges           {edge} {a} {b}             the only open edge between two parts with lines
+    dead_end_areas    {edge} {vertex}            the only way into an area: crossed (no way back)
+    two_ways_across   {edges} {a} {b}            edges any two of which cut the board, with places
+                                                 to visit on both sides: all carry the loop
 
 `loop_violations` lists what a partial state already breaks (degree 3, a dead end, a closed
 loop leaving lines or required vertices outside, lines that crossed edges keep apart); on a
