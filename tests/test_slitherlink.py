@@ -257,6 +257,21 @@ def test_illegal_loop_follows_numbers():
     assert found("slitherlink.illegal-loop", grid(". . ."), s) == {}
 
 
+def test_forced_lines_joining_pieces():
+    """Lines drawn by forced moves join the pieces of line: closing one into a loop is seen
+    without following it, and so are the pieces left outside."""
+    from heuristics.common import loops
+    from heuristics.slitherlink.loop import _joins
+    p = grid(". . .")
+    label = {p.edge_label(e): e for e in range(len(p.graph.ends))}
+    box = [label["the left of r1c1"], label["the bottom of r1c1"], label["r1c1|r1c2"]]
+    alone = marks(p, "+-+ + +\n       \n+ + + +")
+    assert _joins(p.graph, loops.paths(p.graph, alone), box) == (True, 1)
+    other = marks(p, "+-+ + +\n       \n+ + +-+")
+    assert _joins(p.graph, loops.paths(p.graph, other), box) == (True, 2)
+    assert _joins(p.graph, loops.paths(p.graph, alone), box[:2]) == (False, 1)
+
+
 def test_jordan():
     p = grid(". . .", ". . .", ". . .")
     # r2c2 is cut off from the outside by crosses except one edge path: colours tie up

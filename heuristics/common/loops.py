@@ -121,6 +121,12 @@ class LoopGraph:
                      for v, es in enumerate(self.incident))
 
     @functools.cached_property
+    def arcs(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """For each vertex, its (edge, edge variable, vertex beyond) triples."""
+        return tuple(tuple((e, self.edge_vars[e], self.other(e, v)) for e in es)
+                     for v, es in enumerate(self.incident))
+
+    @functools.cached_property
     def cut_labels(self) -> tuple[int, ...]:
         """A fixed random 62-bit label per edge (see `gaps`)."""
         rng = random.Random(len(self.ends) * 7919 + self.n_vertices)
@@ -711,7 +717,7 @@ class _Tree:
 
 
 def _tree(graph: LoopGraph, state: State) -> _Tree:
-    n, cands, incident, links = graph.n_vertices, state.cands, graph.incident, graph.links
+    n, cands, adj = graph.n_vertices, state.cands, graph.arcs
     labels = graph.cut_labels
     depth, up, root_of, acc = [-1] * n, [-1] * n, [-1] * n, [0] * n
     order: list[int] = []
@@ -721,21 +727,16 @@ def _tree(graph: LoopGraph, state: State) -> _Tree:
             continue
         depth[root], root_of[root] = 0, root
         order.append(root)
-        stack = [(root, 0)]
+        stack = [(root, iter(adj[root]))]
         while stack:
-            v, k = stack[-1]
-            es, ls = incident[v], links[v]
-            while k < len(es):
-                e = es[k]
-                var, w = ls[k]
-                k += 1
+            v, it = stack[-1]
+            for e, var, w in it:
                 if e == up[v] or not cands[var] & B_LINE:
                     continue
                 if depth[w] < 0:
                     depth[w], up[w], root_of[w] = depth[v] + 1, e, root
                     order.append(w)
-                    stack[-1] = (v, k)
-                    stack.append((w, 0))
+                    stack.append((w, iter(adj[w])))
                     break
                 if depth[w] < depth[v]:          # an edge back to an ancestor, seen from below
                     acc[v] ^= labels[e]
@@ -744,10 +745,12 @@ def _tree(graph: LoopGraph, state: State) -> _Tree:
             else:
                 stack.pop()
     label = {}
+    ends = graph.ends
     for v in reversed(order):
         e = up[v]
         if e >= 0:
-            acc[graph.other(e, v)] ^= acc[v]
+            a, b = ends[e]
+            acc[b if a == v else a] ^= acc[v]
             label[e] = acc[v]
     return _Tree(order, up, depth, root_of, label, off_tree)
 

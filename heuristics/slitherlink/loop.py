@@ -83,33 +83,43 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
             broken = f"the line would end at {g.vertex_names[v]}"
             break
     after = State(tuple(cands))
-    # the loop may close through e or through any line the forced moves drew
-    for f in drawn:
-        length = _loop_through(g, cands, f)
-        if length is not None:
-            break
-    else:
+    closed, pieces = _joins(g, loops.paths(g, state), drawn)
+    if not closed:
         return (after, broken) if broken else None
-    total = loops.paths(g, state).lines + len(drawn)
-    if length < total:
+    if pieces > 1:
         return after, "it would close a loop with other lines left outside"
-    if not closes_ok(puzzle)(loops.closed_state(g, after, f)):
+    if not closes_ok(puzzle)(loops.closed_state(g, after, e)):
         return after, "it would close a loop that leaves a clue unsatisfied"
     return None
 
 
-def _loop_through(g, cands: list[int], e: int) -> int | None:
-    """The number of edges of the closed loop through line e, or None if it is not closed."""
-    start, v = g.ends[e]
-    prev, length = e, 1
-    while v != start:
-        nxt = [f for f in g.incident[v] if f != prev and cands[f] == B_LINE]
-        if len(nxt) != 1:
-            return None
-        prev = nxt[0]
-        v = g.other(prev, v)
-        length += 1
-    return length
+def _joins(g, p: loops.Paths, drawn: list[int]) -> tuple[bool, int]:
+    """Add the drawn edges to the pieces of line: does one close a loop, and how many pieces
+    are left? (Union-find over the pieces, so a long line costs nothing to follow.)"""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    pieces, closed = p.pieces, False
+    for f in drawn:
+        ids = []
+        for v in g.ends[f]:
+            c = p.comp[v]
+            if c < 0:
+                c = -1 - v                   # a dot without a line so far: a piece of its own
+                if c not in parent:
+                    parent[c] = c
+                    pieces += 1
+            ids.append(find(c))
+        if ids[0] == ids[1]:
+            closed = True
+        else:
+            parent[ids[0]] = ids[1]
+            pieces -= 1
+    return closed, pieces
 
 
 @heuristic(id="slitherlink.illegal-loop", name="An edge that leads to an illegal loop", genre=GENRE,
