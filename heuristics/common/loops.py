@@ -842,7 +842,7 @@ def _ring(graph: LoopGraph, comp: list[int], edges: Sequence[int]) -> bool:
 # Sentences for these (every loop genre words them the same way)
 DEAD_END_AREA = ("{edge} is the only way between the area around {vertex} and the rest of the board: "
                  "a loop that crossed it could never come back, so it is crossed out.")
-DEAD_END_AREA_NUDGE = "Which area can the loop only enter one way?"
+DEAD_END_AREA_NUDGE = "Could the loop ever get back out of the area around {vertex}?"
 TWO_WAYS = ("The loop must pass {a} and {b}, and the only ways between them are {edges}, any two of "
             "which cut the board in two. The loop crosses every such cut an even number of times, so it "
             "uses all of them: {edges} carry the loop.")

@@ -5,9 +5,10 @@ patterns of the catalogue (levels 1-2); corners: what a dot says about the two e
 there (every graph, level 2); angles: those corner counts carried along chains (level 3,
 Tatham's tricky); loop: never close a loop too early and a closed loop ends the drawing
 (level 1, part of Tatham's easy), the forced moves that would close one (level 4), areas the
-loop cannot reach and the only way across (level 3); colouring: the Jordan curve rule (level
-2) and parity, also carried by corners (grids, where the faces are known; level 4, Tatham's
-hard); searcher: the general pattern searcher over pairs of numbers (level 4); probing: trial
-and error on one edge and every way to finish a number (level 5).
+loop cannot reach, an area with one way in and edges any two of which cut the grid (level 3);
+colouring: the Jordan curve rule (level 2) and parity, also carried by corners (grids, where
+the faces are known; level 4, Tatham's hard); searcher: the general pattern searcher over
+pairs of numbers (level 4); probing: trial and error on one edge and every way to finish a
+number (level 5).
 """
 from . import basics, patterns, corners, angles, loop, colouring, searcher, probing  # noqa: F401
