@@ -15,7 +15,7 @@ from grader.genres.masyu import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE
                                  _line, axis_blocker, can_turn, leg_blocker)
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.probing import register_probing
+from grader.probing import PASSES, register_probing
 from grader.steps import Deduction
 from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
@@ -489,14 +489,30 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
            catalogue="try all ways of extending an edge and solve greedily and take intersection or "
                      "hope for contradiction")
 def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    g = puzzle.graph
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _end_options(puzzle, state),
+                                    memo="_masyu_end_cases")
 
-    def subjects():
-        for a in loops.loose_ends(g, state):
-            _, open_ = loops.split(g, state, a)
-            yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
-                                      for e in open_]
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_masyu_end_cases")
+
+def _end_options(puzzle: MasyuPuzzle, state: State):
+    g = puzzle.graph
+    for a in loops.loose_ends(g, state):
+        _, open_ = loops.split(g, state, a)
+        yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
+                                  for e in open_]
 
 
 register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")
+
+
+@heuristic(id="masyu.deep-cases", name="Every way through a pearl or on from a loose end, followed further",
+           genre=GENRE, level=5, order=95, template=CASES,
+           nudge="Try each way through {subject} and follow it a long way.", catalogue="")
+def deep_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """When nothing else works: the same case analyses, each case filled in with level 4 too
+    (a person following each case much further before giving up)."""
+    def subjects():
+        yield from _white_options(puzzle, state)
+        yield from _black_options(puzzle, state)
+        yield from _end_options(puzzle, state)
+    return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_masyu_deep_cases",
+                                    passes=((PASSES[-1][0], 4),))

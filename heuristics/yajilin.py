@@ -10,6 +10,7 @@ from typing import Iterable, Iterator
 
 from grader.genres.yajilin import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
 from grader.heuristic import heuristic
+from grader.probing import PASSES
 from grader.model import State
 from grader.steps import Deduction
 from heuristics.common import cell_loops, loops
@@ -585,22 +586,25 @@ CELL_CASES = 60        # the most constrained cells only: on a wide open board t
            catalogue="for each action in an empty cell (blocked and 6 ways of placing two edges), fill "
                      "in greedily and take intersection")
 def cell_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    def subjects():
-        order = sorted((i for i in puzzle.free_cells if state.cands[i] == FREE or
-                        (state.cands[i] == B_LOOP and loops.degree(puzzle.graph, state, i) < 2)),
-                       key=lambda i: len(open_edges(puzzle, state, i)))
-        for i in order[:CELL_CASES]:
-            options = []
-            if state.cands[i] & B_SHADED:
-                options.append((f"{puzzle.cell(i)} is shaded", {i: SHADED}))
-            ways = open_edges(puzzle, state, i)
-            for a in range(len(ways)):
-                for b in range(a + 1, len(ways)):
-                    put = {i: LOOP, ways[a]: LINE, ways[b]: LINE}
-                    put.update({w: CROSS for w in ways if w not in (ways[a], ways[b])})
-                    options.append((f"the loop runs {' and '.join(_edge_names(puzzle, (ways[a], ways[b])))}", put))
-            yield puzzle.cell(i), options
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_yajilin_cell_cases")
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _cell_options(puzzle, state),
+                                    memo="_yajilin_cell_cases")
+
+
+def _cell_options(puzzle: YajilinPuzzle, state: State):
+    order = sorted((i for i in puzzle.free_cells if state.cands[i] == FREE or
+                    (state.cands[i] == B_LOOP and loops.degree(puzzle.graph, state, i) < 2)),
+                   key=lambda i: len(open_edges(puzzle, state, i)))
+    for i in order[:CELL_CASES]:
+        options = []
+        if state.cands[i] & B_SHADED:
+            options.append((f"{puzzle.cell(i)} is shaded", {i: SHADED}))
+        ways = open_edges(puzzle, state, i)
+        for a in range(len(ways)):
+            for b in range(a + 1, len(ways)):
+                put = {i: LOOP, ways[a]: LINE, ways[b]: LINE}
+                put.update({w: CROSS for w in ways if w not in (ways[a], ways[b])})
+                options.append((f"the loop runs {' and '.join(_edge_names(puzzle, (ways[a], ways[b])))}", put))
+        yield puzzle.cell(i), options
 
 
 @heuristic(id="yajilin.clue-cases", name="Every way to shade a clue's line", genre=GENRE, level=5, order=2,
@@ -608,21 +612,24 @@ def cell_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
            catalogue="for each interval between two arrows, try all ways of placing blocked, fill in "
                      "greedily and take intersection")
 def clue_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    def subjects():
-        for k in puzzle.counted:
-            cells, count, _ = clue_segment(puzzle, k)
-            if not any(state.cands[j] == FREE for j in cells):
-                continue
-            patterns = shading_patterns(puzzle, state, cells, count, limit=8)
-            if not patterns:
-                continue
-            options = []
-            for pat in patterns:
-                put = {j: (SHADED if j in pat else LOOP) for j in cells if state.cands[j] == FREE}
-                label = (f"{', '.join(str(puzzle.cell(j)) for j in pat)} shaded" if pat else "nothing shaded")
-                options.append((label, put))
-            yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_yajilin_clue_cases")
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _clue_options(puzzle, state),
+                                    memo="_yajilin_clue_cases")
+
+
+def _clue_options(puzzle: YajilinPuzzle, state: State):
+    for k in puzzle.counted:
+        cells, count, _ = clue_segment(puzzle, k)
+        if not any(state.cands[j] == FREE for j in cells):
+            continue
+        patterns = shading_patterns(puzzle, state, cells, count, limit=8)
+        if not patterns:
+            continue
+        options = []
+        for pat in patterns:
+            put = {j: (SHADED if j in pat else LOOP) for j in cells if state.cands[j] == FREE}
+            label = (f"{', '.join(str(puzzle.cell(j)) for j in pat)} shaded" if pat else "nothing shaded")
+            options.append((label, put))
+        yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
 
 
 @heuristic(id="yajilin.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
@@ -630,11 +637,27 @@ def clue_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
            catalogue="for every way to extend a loose end by one edge, fill in greedily and take "
                      "intersection")
 def end_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    g = puzzle.graph
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _end_options(puzzle, state),
+                                    memo="_yajilin_end_cases")
 
+
+def _end_options(puzzle: YajilinPuzzle, state: State):
+    g = puzzle.graph
+    for a in loops.loose_ends(g, state):
+        _, open_ = loops.split(g, state, a)
+        yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
+                                  for e in open_]
+
+
+@heuristic(id="yajilin.deep-cases", name="Every way to fill a cell, shade a line or go on, followed further",
+           genre=GENRE, level=5, order=95, template=CASES,
+           nudge="Try each way to fill {subject} and follow it a long way.", catalogue="")
+def deep_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """When nothing else works: the same case analyses, each case filled in with level 4 too
+    (a person following each case much further before giving up)."""
     def subjects():
-        for a in loops.loose_ends(g, state):
-            _, open_ = loops.split(g, state, a)
-            yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
-                                      for e in open_]
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, subjects(), memo="_yajilin_end_cases")
+        yield from _cell_options(puzzle, state)
+        yield from _clue_options(puzzle, state)
+        yield from _end_options(puzzle, state)
+    return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_yajilin_deep_cases",
+                                    passes=((PASSES[-1][0], 4),))

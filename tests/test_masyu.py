@@ -233,7 +233,7 @@ def run_to_level(p, level: int):
 
 @pytest.mark.parametrize("hid,level", [("masyu.end-lookahead", 4), ("masyu.black-cases", 5),
                                        ("masyu.white-cases", 5), ("masyu.end-cases", 5),
-                                       ("masyu.trial-and-error", 5)])
+                                       ("masyu.trial-and-error", 5), ("masyu.deep-cases", 5)])
 def test_deep_techniques_fire_soundly(hid, level):
     """On the stuck state of a tricky puzzle (levels below exhausted), the technique finds
     something, and all of it agrees with the solution; on a fresh empty board it finds nothing."""
@@ -256,15 +256,15 @@ def test_case_analyses_remember_their_failures():
     p = load(str(CORPUS / "masyu" / "pearl-10x10dt-grader-2.yaml"))
     stuck = run_to_level(p, 2)
     d = h.first(p, stuck)
-    cands, short, long_, where = p.__dict__["_masyu_white_cases"]
+    cands, (short, long_), where = p.__dict__["_masyu_white_cases"]
     assert d is not None and cands == stuck.cands and short
     after = d.apply(stuck)
-    kept, _ = cell_loops._recall(p, after, "_masyu_white_cases")
+    kept, _ = cell_loops._recall(p, after, "_masyu_white_cases", 2)
     changed = {divmod(v, p.cols) for var, _ in d.removals for v in p.graph.vertices_of_var[var]}
     for name in short - kept:       # forgotten: within four steps of a change
         assert any(abs(r - a) + abs(c - b) <= 4 for v in where[name] for r, c in [divmod(v, p.cols)]
                    for a, b in changed)
-    assert cell_loops._recall(p, MASYU.initial_state(p), "_masyu_white_cases") == (set(), set())
+    assert cell_loops._recall(p, MASYU.initial_state(p), "_masyu_white_cases", 2) == [set(), set()]
 
 
 def draw(p, lines=(), crosses=()):

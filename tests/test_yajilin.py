@@ -250,14 +250,24 @@ def stuck_state():
     pytest.skip("no generated puzzle needs more than level 2")
 
 
-@pytest.mark.parametrize("hid", ["yajilin.cell-cases", "yajilin.clue-cases", "yajilin.end-cases"])
+@pytest.mark.parametrize("hid", ["yajilin.cell-cases", "yajilin.clue-cases", "yajilin.end-cases",
+                                 "yajilin.deep-cases"])
 def test_cases_fire_soundly(hid):
     p, state, solution = stuck_state()
     n = assert_all_sound(REGISTRY.get(hid), p, state, solution)
-    if hid == "yajilin.cell-cases":
+    if hid in ("yajilin.cell-cases", "yajilin.deep-cases"):
         assert n >= 1
     done = puzzle(SMALL)
     assert list(REGISTRY.get(hid).find(done, reference(done))) == []
+
+
+def test_deep_cases_solve_a_hard_janko_puzzle_soundly():
+    """yajilin/332 (7x7, four clues) needs case analyses followed with level 4: every step of
+    the solve keeps the true values, and it ends solved."""
+    from grader.steps import Status
+    from support import shared
+    p = load(f"{shared('janko/yajilin.jsonl')}#yajilin/332")
+    assert assert_sound_path(p, YAJILIN.solution_state(p)) is Status.SOLVED
 
 
 def test_clue_cases_on_a_small_board():

@@ -206,29 +206,32 @@ def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deductio
 
 # --- level 5: case analyses ------------------------------------------------------------------
 
-def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | None = None) -> Iterator[Deduction]:
+def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | None = None,
+                  passes: tuple[tuple[int, int], ...] | None = None) -> Iterator[Deduction]:
     """Every way to satisfy one subject (a pearl, a loose end, a clue, a cell), filled in
     greedily; what all surviving cases agree on holds. subjects yields (name, options) with
     options [(label, {var: value})] covering every possibility. All subjects get a short
-    look first, then a long one, so the shortest case analysis is the one shown.
+    look first, then a long one, so the shortest case analysis is the one shown. `passes`
+    ((steps, highest level of the fill), ...) replaces grader.probing's two looks.
 
-    With `memo` (a key on the puzzle), a subject whose short look found nothing at the last
-    call, with nothing changed near it since, is not looked at shortly again, and those whose
-    long look found nothing go last: like a person who does not repeat a trial that just told
-    nothing. The long look still tries every subject, so this changes which deduction comes
-    first, never whether one is found.
+    With `memo` (a key on the puzzle), a subject whose look found nothing at the last call,
+    with nothing changed near it since, is not looked at again in the early passes, and goes
+    last in the final one: like a person who does not repeat a trial that just told nothing.
+    The final pass still tries every subject, so this changes which deduction comes first,
+    never whether one is found.
     Params: subject, outcome, cases, steps."""
     from grader.engine import out_of_time
     from grader.probing import PASSES, branch_deduction
+    passes = passes or tuple((steps, min(level, max_level)) for steps, level in PASSES)
     subjects = [(name, options) for name, options in subjects if len(options) >= 2]
-    failed_short, failed_long = _recall(puzzle, state, memo) if memo else (set(), set())
+    failed = _recall(puzzle, state, memo, len(passes)) if memo else [set() for _ in passes]
     where = {name: {v for _, put in options for var in put for v in puzzle.graph.vertices_of_var.get(var, ())}
              for name, options in subjects}
-    passes = ((PASSES[0], [s for s in subjects if s[0] not in failed_short], failed_short),
-              (PASSES[-1], [s for s in subjects if s[0] not in failed_long]
-               + [s for s in subjects if s[0] in failed_long], failed_long))
     found = None
-    for (steps, level), todo, failed in passes:
+    for k, (steps, level) in enumerate(passes):
+        todo = [s for s in subjects if s[0] not in failed[k]]
+        if k == len(passes) - 1:
+            todo += [s for s in subjects if s[0] in failed[k]]
         for name, options in todo:
             if out_of_time():
                 return
@@ -238,15 +241,15 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
                 for v, val in put.items():
                     cands[v] &= 1 << val
                 assumptions.append((label, State(tuple(cands)), tuple(put)))
-            d = branch_deduction(puzzle, state, assumptions, max_level=min(level, max_level), max_steps=steps)
+            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
             if d:
                 found = Deduction(d.removals, {**d.params, "subject": name}, detail=d.detail)
                 break
-            failed.add(name)
+            failed[k].add(name)
         if found:
             break
     if memo:
-        puzzle.__dict__[memo] = (state.cands, failed_short, failed_long, where)
+        puzzle.__dict__[memo] = (state.cands, failed, where)
     if found:
         yield found
 
@@ -254,23 +257,23 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
 RECALL = 4      # a failed case analysis is tried early again once something changes this close
 
 
-def _recall(puzzle, state: State, memo: str) -> tuple[set, set]:
-    """The subjects whose short and long looks failed at the last call, minus those near
-    anything that changed since (None of it when this state is not a later one)."""
+def _recall(puzzle, state: State, memo: str, n: int) -> list[set]:
+    """Per pass, the subjects whose look failed at the last call, minus those near anything
+    that changed since (nothing when this state is not a later one)."""
     from .loops import narrowed
     kept = puzzle.__dict__.get(memo)
-    if kept is None:
-        return set(), set()
-    cands, failed_short, failed_long, where = kept
+    if kept is None or len(kept[1]) != n:
+        return [set() for _ in range(n)]
+    cands, failed, where = kept
     changed = narrowed(cands, state.cands, len(cands))
     if changed is None:
-        return set(), set()
+        return [set() for _ in range(n)]
     spots = {divmod(v, puzzle.cols) for var in changed for v in puzzle.graph.vertices_of_var.get(var, ())}
     near = {(r + dr, c + dc) for r, c in spots for dr in range(-RECALL, RECALL + 1)
             for dc in range(abs(dr) - RECALL, RECALL - abs(dr) + 1)}
     cols = puzzle.cols
     moved = {name for name, vs in where.items() if any(divmod(v, cols) in near for v in vs)}
-    return set(failed_short) - moved, set(failed_long) - moved
+    return [set(f) - moved for f in failed]
 
 
 # --- every way through a cell ------------------------------------------------------------------
