@@ -714,6 +714,23 @@ class _Tree:
     root_of: list[int]
     label: dict[int, int]        # tree edge -> XOR of the labels of the edges jumping over it
     off_tree: list[int]          # the other edges (each jumps from a vertex to an ancestor)
+    bridges: list[int]           # vertices whose tree edge up is a bridge (label 0)
+    classes: list[tuple[list[int], list[int]]]   # see _classes
+
+
+def _shared_tree(graph: LoopGraph, state: State) -> _Tree:
+    """The tree of a state, kept while only lines are drawn: it depends only on which edges
+    are not crossed out, so a recent state's tree serves until an edge is crossed."""
+    edge_of = graph.edge_of_var
+
+    def update(t: _Tree, old: tuple[int, ...], changed: list[int]) -> _Tree | None:
+        cands = state.cands
+        for var in changed:
+            if var in edge_of and not cands[var] & B_LINE:
+                return None
+        return t
+    return state.derived(("loops.tree", id(graph)), lambda: graph.recent("tree").get(
+        state, lambda: _tree(graph, state), update))
 
 
 def _tree(graph: LoopGraph, state: State) -> _Tree:
@@ -752,18 +769,21 @@ def _tree(graph: LoopGraph, state: State) -> _Tree:
             a, b = ends[e]
             acc[b if a == v else a] ^= acc[v]
             label[e] = acc[v]
-    return _Tree(order, up, depth, root_of, label, off_tree)
+    bridges = [v for v in order if up[v] >= 0 and not label[up[v]]]
+    return _Tree(order, up, depth, root_of, label, off_tree, bridges,
+                 _classes(order, up, label, off_tree, labels))
 
 
-def _classes(t: _Tree, labels: Sequence[int]) -> list[tuple[list[int], list[int]]]:
+def _classes(order: list[int], up: list[int], label: dict[int, int], off_tree: list[int],
+             labels: Sequence[int]) -> list[tuple[list[int], list[int]]]:
     """Groups of two or more edges with one label: (tree vertices below their edges, shallowest
     first; edges off the tree, at most one)."""
     by_label: dict[int, tuple[list[int], list[int]]] = {}
-    for v in t.order:
-        e = t.up[v]
-        if e >= 0 and t.label[e]:
-            by_label.setdefault(t.label[e], ([], []))[0].append(v)
-    for e in t.off_tree:
+    for v in order:
+        e = up[v]
+        if e >= 0 and label[e]:
+            by_label.setdefault(label[e], ([], []))[0].append(v)
+    for e in off_tree:
         if labels[e] in by_label:
             by_label[labels[e]][1].append(e)
     return [(vs, extra) for vs, extra in by_label.values() if len(vs) + len(extra) >= 2]
@@ -772,28 +792,27 @@ def _classes(t: _Tree, labels: Sequence[int]) -> list[tuple[list[int], list[int]
 def _cut_classes(graph: LoopGraph, state: State) -> list[tuple[int, ...]]:
     """Every group of edges any two of which cut the board (for tests)."""
     t = _tree(graph, state)
-    return sorted(tuple(sorted([t.up[v] for v in vs] + extra)) for vs, extra in _classes(t, graph.cut_labels))
+    return sorted(tuple(sorted([t.up[v] for v in vs] + extra)) for vs, extra in t.classes)
 
 
 def _gaps(graph: LoopGraph, state: State, required: Required | None) -> Gaps:
     p = paths(graph, state)
     must = _must_visit(graph, state, p, required)
-    t = _tree(graph, state)
+    t = _shared_tree(graph, state)
     sub = [0] * graph.n_vertices          # must-visit vertices in each subtree
     for v in reversed(t.order):
         sub[v] += must[v]
         if t.up[v] >= 0:
             sub[graph.other(t.up[v], v)] += sub[v]
     bridges = []
-    for v in t.order:
+    for v in t.bridges:
         e = t.up[v]
-        if e >= 0 and not t.label[e]:
-            total = sub[t.root_of[v]]
-            # name a vertex on a side the loop cannot need (the far side when both do)
-            beyond = v if sub[v] == 0 or total - sub[v] else graph.other(e, v)
-            bridges.append((e, beyond))
+        total = sub[t.root_of[v]]
+        # name a vertex on a side the loop cannot need (the far side when both do)
+        beyond = v if sub[v] == 0 or total - sub[v] else graph.other(e, v)
+        bridges.append((e, beyond))
     classes = []
-    for vs, extra in _classes(t, graph.cut_labels):
+    for vs, extra in t.classes:
         # the parts between consecutive tree edges, the one below the last, and the one above
         # the first (which joins the one below unless an edge off the tree is in the group)
         total = sub[t.root_of[vs[0]]] if vs else 0
@@ -854,6 +873,8 @@ def dead_end_areas(graph: LoopGraph, state: State, required: Required | None = N
     """An edge that is the only link between two parts of the board: a loop that crossed it
     could never come back, so it is crossed out (a contradiction if it has a line).
     Params: {edge} {vertex} (a vertex beyond it)"""
+    if focus is not None and all(var not in graph.edge_of_var or state.cands[var] & B_LINE for var in focus):
+        return          # no edge crossed out since this found nothing: the bridges are the same
     for e, beyond in gaps(graph, state, required).bridges:
         comp = _parts_without(graph, state, (e,))
         a, b = graph.ends[e]
