@@ -77,8 +77,8 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
     ch = chains(puzzle, state)
     problem, at = None, None
     if ch.clash:
-        a, b = ch.clash
-        at = next(i for i, lab in enumerate(puzzle.labels) if lab == b and ch.labels[i] == a)
+        at = next(i for i, lab in enumerate(puzzle.labels) if lab and ch.labels[i] != lab)
+        a, b = ch.labels[at], puzzle.labels[at]
         problem = f"the lines of {puzzle.name(a)} and {puzzle.name(b)} are joined"
     elif ch.loop is not None:
         at, problem = ch.loop, f"the line through {puzzle.cell(ch.loop)} closes a loop"
