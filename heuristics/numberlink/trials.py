@@ -37,10 +37,10 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
     return out
 
 
-# Passes over the loose ends: (steps per branch, highest level in the fill). Most ends are
-# settled by a chain of level-1 and level-2 steps, which is cheap; the whole-board levels are
-# used only when that finds nothing.
-HEAD_PASSES = ((200, 2), (30, 4))
+# Passes over the loose ends: (steps per branch, highest level in the fill). A refutation is
+# mostly a long chain of level-1 and level-2 steps with one or two whole-board steps in it (a
+# cell no line can reach, two cells together), so one pass with long fills at every level.
+HEAD_PASSES = ((300, 4),)
 
 
 # A sweep stops at the first refutation, or once it has this many case analyses that agree on
@@ -144,9 +144,8 @@ def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
 
 
 # Passes of the cell trials beside the loose ends: (steps per branch, highest level in the
-# fill); as for the loose ends, long fills with the local levels cost less than short ones
-# with the whole-board levels.
-TRIAL_PASSES = ((200, 2), (40, 4))
+# fill), as for the loose ends.
+TRIAL_PASSES = ((300, 4),)
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
