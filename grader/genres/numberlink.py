@@ -174,6 +174,7 @@ class Chains:
     labels: list[int]                    # per cell, the label of its piece (0: none yet)
     loop: int | None                     # a cell whose piece closes on itself
     clash: tuple[int, int] | None        # two labels joined by one piece
+    memo: dict                           # facts about the pieces, worked out when asked
 
     def __init__(self, puzzle: NumberlinkPuzzle, state: State):
         n = puzzle.rows * puzzle.cols
@@ -184,6 +185,7 @@ class Chains:
         self.label_of_root = {i: lab for i, lab in enumerate(puzzle.labels) if lab}
         self.labels = list(puzzle.labels)
         self.loop = self.clash = None
+        self.memo = {}
         must = self.must
         for i, d, j in puzzle.edges:
             if must[i] & d and must[j] & OPPOSITE[d]:
@@ -220,6 +222,7 @@ class Chains:
         new.can, new.must, new.root, new.labels = self.can[:], self.must[:], self.root[:], self.labels[:]
         new.members, new.label_of_root = dict(self.members), dict(self.label_of_root)
         new.loop, new.clash = self.loop, self.clash
+        new.memo = {}
         can, must, old = new.can, new.must, self.must
         for i in changed:
             can[i], must[i] = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]

@@ -18,25 +18,28 @@ from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE, cells_near
-from .lines import Beside, pieces_side_by_side
+from .lines import side_by_side
 
 # --- level 4 ------------------------------------------------------------------------------
 
-def fits(puzzle: NumberlinkPuzzle, state: State, ch: Chains, x: int, shape: int, skip: int) -> tuple[bool, list[int]]:
-    """Whether shape at x agrees with every neighbour but `skip`, and the chains it joins."""
-    joined = []
-    for d, z in puzzle.neighbour[x].items():
-        if z == skip:
-            continue
-        back = state.cands[z] & (WITH_SIDE if shape & d else WITHOUT_SIDE)[OPPOSITE[d]]
-        if not back:
-            return False, []
-        if shape & d:
-            joined.append(z)
-    for d in SIDES:
-        if shape & d and d not in puzzle.neighbour[x]:
-            return False, []
-    return True, joined
+def shape_options(puzzle: NumberlinkPuzzle, state: State, x: int) -> list[tuple[int, int, int]]:
+    """The candidates of x as (value, shape, sides on which the neighbour disagrees or the
+    shape leaves the grid)."""
+    cands, nb = state.cands, puzzle.neighbour[x]
+    out = []
+    m = cands[x]
+    for v, shape in enumerate(SHAPES):
+        if m >> v & 1:
+            bad = 0
+            for d in SIDES:
+                z = nb.get(d)
+                if z is None:
+                    if shape & d:
+                        bad |= d
+                elif not cands[z] & (WITH_SIDE if shape & d else WITHOUT_SIDE)[OPPOSITE[d]]:
+                    bad |= d
+            out.append((v, shape, bad))
+    return out
 
 
 def alone(puzzle: NumberlinkPuzzle, ch: Chains, x: int, joined: list[int]) -> bool:
@@ -46,7 +49,7 @@ def alone(puzzle: NumberlinkPuzzle, ch: Chains, x: int, joined: list[int]) -> bo
     return len(roots) == len(set(roots)) and len(labels - {0}) <= 1
 
 
-def touches(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside, pair: tuple[int, int], si: int, sj: int,
+def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int, sj: int,
             joined: list[int], roots: list[int], labels: set[int]) -> bool:
     """Whether joining neighbours i and j (shapes si, sj) into one line, with the pieces
     `roots`, would bring that line beside itself away from the end numbers."""
@@ -63,12 +66,10 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside, pair: tuple[in
                     and not puzzle.labels[u] and not puzzle.labels[v]:
                 return True
     for k, r1 in enumerate(roots):
-        near = beside.get(r1)
-        if near:
-            for r2 in roots[k + 1:]:
-                for pair_ in near.get(r2, ()):
-                    if i not in pair_ and j not in pair_:
-                        return True
+        for r2 in roots[k + 1:]:
+            for pair_ in side_by_side(puzzle, ch, r1, r2):
+                if i not in pair_ and j not in pair_:
+                    return True
     return False
 
 
@@ -81,52 +82,51 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
     combinations that break a join, mix two numbers, close a loop or bring a line beside
     itself, keep what survives."""
     ch = chains(puzzle, state)
-    beside = state.derived("numberlink.beside", lambda: pieces_side_by_side(puzzle, ch))
     near = set(cells_near(puzzle, focus))
+    nb, root, chl = puzzle.neighbour, ch.root, ch.labels
+    options: dict[int, list[tuple[int, int, int]]] = {}
     for i, d, j in puzzle.edges:
         if i not in near and j not in near:
             continue
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):
             continue
+        od = OPPOSITE[d]
+        if i not in options:
+            options[i] = shape_options(puzzle, state, i)
+        if j not in options:
+            options[j] = shape_options(puzzle, state, j)
         fit_j = []
-        for vj in range(len(SHAPES)):
-            if mj >> vj & 1:
-                ok_j, jj = fits(puzzle, state, ch, j, SHAPES[vj], i)
-                if ok_j:
-                    fit_j.append((vj, SHAPES[vj], jj, alone(puzzle, ch, j, jj)))
-        keep_i = keep_j = 0
-        kept = 0
+        for vj, sj, bad in options[j]:
+            if not bad & ~od:     # agrees with every neighbour but i
+                jj = [z for e, z in nb[j].items() if sj & e and e != od]
+                fit_j.append((vj, sj, jj, alone(puzzle, ch, j, jj)))
         label_i = [i] if puzzle.labels[i] else []
         label_j = [j] if puzzle.labels[j] else []
-        for vi in range(len(SHAPES)):
-            if not mi >> vi & 1:
+
+        def fit(vi: int, si: int, ji: list[int], alone_i: bool, vj: int, sj: int, jj: list[int], alone_j: bool) -> bool:
+            if si & d:
+                roots = [root[z] for z in ji + jj]
+                labels = {chl[z] for z in ji + jj + label_i + label_j} - {0}
+                return len(roots) == len(set(roots)) and len(labels) <= 1 and \
+                    not touches(puzzle, ch, (i, j), si, sj, ji + jj, roots, labels)
+            return alone_i and alone_j
+        keep_i = keep_j = 0
+        fit_i = []
+        for vi, si, bad in options[i]:
+            if bad & ~d:
                 continue
-            si = SHAPES[vi]
-            ok_i, ji = fits(puzzle, state, ch, i, si, j)
-            if not ok_i:
-                continue
-            alone_i = None
+            ji = [z for e, z in nb[i].items() if si & e and e != d]
+            fit_i.append((vi, si, ji, alone(puzzle, ch, i, ji)))
             for vj, sj, jj, alone_j in fit_j:
-                if bool(si & d) != bool(sj & OPPOSITE[d]):
-                    continue
-                if si & d:
-                    roots = [ch.root[z] for z in ji + jj]
-                    labels = {ch.labels[z] for z in ji + jj + label_i + label_j} - {0}
-                    if len(roots) != len(set(roots)) or len(labels) > 1:
-                        continue
-                    if touches(puzzle, ch, beside, (i, j), si, sj, ji + jj, roots, labels):
-                        continue
-                else:
-                    if alone_i is None:
-                        alone_i = alone(puzzle, ch, i, ji)
-                    if not (alone_i and alone_j):
-                        continue
-                keep_i |= 1 << vi
-                keep_j |= 1 << vj
-                kept += 1
+                # a combination shows nothing new when both shapes are already known to fit
+                if bool(si & d) == bool(sj & od) and not (keep_i >> vi & 1 and keep_j >> vj & 1) \
+                        and fit(*fit_i[-1], vj, sj, jj, alone_j):
+                    keep_i |= 1 << vi
+                    keep_j |= 1 << vj
         if keep_i == mi and keep_j == mj:
             continue
+        kept = sum(1 for a in fit_i for b in fit_j if bool(a[1] & d) == bool(b[1] & od) and fit(*a, *b))
         found = Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
             "a": puzzle.cell(i), "b": puzzle.cell(j), "kept": f"{kept} combination" + ("" if kept == 1 else "s")})
         if found:
