@@ -85,6 +85,16 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
     near = set(cells_near(puzzle, focus))
     nb, root, chl = puzzle.neighbour, ch.root, ch.labels
     options: dict[int, list[tuple[int, int, int]]] = {}
+    seen: dict[tuple[int, int, int], tuple[int, int, list[int], bool]] = {}
+
+    def ways(x: int, v: int, shape: int, skip: int) -> tuple[int, int, list[int], bool]:
+        """Shape v at x: the neighbours it joins besides the one at `skip`, and whether it
+        closes no loop and mixes no numbers with them."""
+        key = (x, v, skip & shape)
+        if key not in seen:
+            joined = [z for e, z in nb[x].items() if shape & e and e != skip]
+            seen[key] = (v, shape, joined, alone(puzzle, ch, x, joined))
+        return seen[key]
     for i, d, j in puzzle.edges:
         if i not in near and j not in near:
             continue
@@ -96,11 +106,7 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
             options[i] = shape_options(puzzle, state, i)
         if j not in options:
             options[j] = shape_options(puzzle, state, j)
-        fit_j = []
-        for vj, sj, bad in options[j]:
-            if not bad & ~od:     # agrees with every neighbour but i
-                jj = [z for e, z in nb[j].items() if sj & e and e != od]
-                fit_j.append((vj, sj, jj, alone(puzzle, ch, j, jj)))
+        fit_j = [ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od]  # agrees with all but i
         label_i = [i] if puzzle.labels[i] else []
         label_j = [j] if puzzle.labels[j] else []
 
@@ -116,8 +122,7 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         for vi, si, bad in options[i]:
             if bad & ~d:
                 continue
-            ji = [z for e, z in nb[i].items() if si & e and e != d]
-            fit_i.append((vi, si, ji, alone(puzzle, ch, i, ji)))
+            fit_i.append(ways(i, vi, si, d))
             for vj, sj, jj, alone_j in fit_j:
                 # a combination shows nothing new when both shapes are already known to fit
                 if bool(si & d) == bool(sj & od) and not (keep_i >> vi & 1 and keep_j >> vj & 1) \
