@@ -43,6 +43,14 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[t
 HEAD_PASSES = ((300, 4),)
 
 
+def fill_heuristics(level: int) -> list:
+    """The techniques a trial fills in with, up to `level`: the easiest first, except that
+    the territory of level 3, worked out over the whole board, comes after the pair product
+    of level 4: it is the costliest and seldom finds anything, so a fill asks it last."""
+    lower = REGISTRY.for_genre(GENRE, level)
+    return [h for h in lower if h.info.level != 3] + [h for h in lower if h.info.level == 3]
+
+
 # A sweep stops at the first refutation, or once it has this many case analyses that agree on
 # something: the others are kept for later (below), and the next sweep goes on from where this
 # one stopped, so every end gets its turn.
@@ -129,7 +137,7 @@ def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
         yield found
         return
     for steps, level in HEAD_PASSES:
-        lower = REGISTRY.for_genre(GENRE, level)
+        lower = fill_heuristics(level)
         found, others = sweep(puzzle, f"head-ways {level}", options,
                               lambda option, steps=steps, level=level, lower=lower: attempt(option, steps, level, lower))
         if found is not None:
@@ -159,7 +167,7 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
         yield found
         return
     for steps, level in TRIAL_PASSES:
-        lower = REGISTRY.for_genre(GENRE, level)
+        lower = fill_heuristics(level)
         found, others = sweep(puzzle, f"trial {level}", near,
                               lambda var, steps=steps, level=level, lower=lower:
                               probe_cell(puzzle, state, var, level, steps, lower))
