@@ -1,7 +1,6 @@
 """Level 3: where each pair can still run its line, over the whole board."""
 from __future__ import annotations
 
-import functools
 from typing import Iterator
 
 import attrs
@@ -29,21 +28,15 @@ from .lines import joined_neighbours
 class Route:
     """Where a pair's line can still run: the biconnected blocks on the way between its ends."""
     cells: frozenset[int]                       # every cell on some route
-    blocks: tuple[list[tuple[int, int]], ...]   # the joins of each block on the way
     bridges: list[tuple[int, int]]              # joins every route uses
     cuts: list[int]                             # cells every route passes (besides the ends)
-
-    def joins(self, n: int) -> Iterator[int]:
-        """The joins on some route, as keys x * n + y with x < y."""
-        for block in self.blocks:
-            for x, y in block:
-                yield x * n + y if x < y else y * n + x
 
 
 def route_blocks(links: list[list[int]], usable: list[bool], owner: list[int], lab: int, a: int, b: int
                  ) -> Route | None:
     """The route of pair `lab` from a to b over `links`, through usable cells owned by no
-    other pair; None when b cannot be reached."""
+    other pair (the biconnected blocks on the way, found depth first); None when b cannot be
+    reached."""
     if not (usable[a] and usable[b] and owner[a] in (0, lab) and owner[b] in (0, lab)):
         return None
     n = len(usable)
@@ -101,8 +94,7 @@ def route_blocks(links: list[list[int]], usable: list[bool], owner: list[int], l
     for k in on_route:
         for e in blocks[k]:
             cells.update(e)
-    return Route(frozenset(cells), tuple(blocks[k] for k in on_route),
-                 [blocks[k][0] for k in on_route if len(blocks[k]) == 1], [tops[k] for k in on_route[:-1]])
+    return Route(frozenset(cells), [blocks[k][0] for k in on_route if len(blocks[k]) == 1], [tops[k] for k in on_route[:-1]])
 
 
 class Territory:
@@ -172,26 +164,25 @@ class Territory:
             if not changed:
                 break
         self.routes, self.owner, self.cache = routes, owner, cache
+        self.finished: set[int] = set()       # cells of lines already joined: on no route
         for x in range(n):
             if owner[x] and not who[x] and (ch.label(x) or puzzle.labels[x]):
                 who[x] = {owner[x]}
+                self.finished.add(x)
         self.who = who
-        self.n = n
         self.closed = {lab for lab in puzzle.pairs if lab not in routes}
-
-    @functools.cached_property
-    def users(self) -> dict[int, set[int]]:
-        out: dict[int, set[int]] = {}
-        for lab, route in self.routes.items():
-            for e in (route.joins(self.n) if route else ()):
-                out.setdefault(e, set()).add(lab)
-        return out
 
     def labels(self, x: int) -> set[int]:
         return self.who[x]
 
     def join_users(self, x: int, y: int) -> set[int]:
-        return self.users.get(x * self.n + y if x < y else y * self.n + x, set())
+        """The pairs with a route over the join between neighbours x and y (a join both
+        cells may use). Every join between two cells on a pair's route lies in one of its
+        blocks (a join from one block to another would merge them), so these are the pairs
+        whose routes reach both cells."""
+        if x in self.finished or y in self.finished:
+            return set()
+        return self.who[x] & self.who[y]
 
 
 def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
