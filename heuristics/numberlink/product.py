@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import attrs
+
 from grader.genres.numberlink import (
     OPPOSITE,
     SHAPES,
@@ -42,15 +44,30 @@ def shape_options(puzzle: NumberlinkPuzzle, state: State, x: int) -> list[tuple[
     return out
 
 
-def alone(puzzle: NumberlinkPuzzle, ch: Chains, x: int, joined: list[int]) -> bool:
-    """The line through x, joining the cells `joined`, neither closes a loop nor mixes numbers."""
-    roots = [ch.root[z] for z in joined]
-    labels = {ch.label(z) for z in joined} | ({puzzle.labels[x]} if puzzle.labels[x] else set())
-    return len(roots) == len(set(roots)) and len(labels - {0}) <= 1
+@attrs.frozen(eq=False)
+class Way:
+    """A shape of a cell in a pair: the neighbours it joins besides its partner, their pieces
+    and the numbers on them (with the cell's own number), and whether those alone already
+    close a loop or mix two numbers."""
+    value: int
+    shape: int
+    joined: list[int]
+    roots: frozenset[int]
+    labels: frozenset[int]
+    alone: bool
+
+
+def way(puzzle: NumberlinkPuzzle, ch: Chains, x: int, value: int, skip: int) -> Way:
+    shape = SHAPES[value]
+    joined = [z for e, z in puzzle.neighbour[x].items() if shape & e and e != skip]
+    roots = frozenset(ch.root[z] for z in joined)
+    labels = frozenset(ch.labels[z] for z in joined if ch.labels[z]) | (
+        {puzzle.labels[x]} if puzzle.labels[x] else frozenset())
+    return Way(value, shape, joined, roots, labels, len(roots) == len(joined) and len(labels) <= 1)
 
 
 def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int, sj: int,
-            joined: list[int], roots: list[int], labels: set[int]) -> bool:
+            joined: list[int], roots: frozenset[int], labels: frozenset[int]) -> bool:
     """Whether joining neighbours i and j (shapes si, sj) into one line, with the pieces
     `roots`, would bring that line beside itself away from the end numbers."""
     i, j = pair
@@ -65,8 +82,9 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int
             if v in puzzle.neighbour[u].values() and u not in pair and v not in pair \
                     and not puzzle.labels[u] and not puzzle.labels[v]:
                 return True
-    for k, r1 in enumerate(roots):
-        for r2 in roots[k + 1:]:
+    listed = sorted(roots)
+    for k, r1 in enumerate(listed):
+        for r2 in listed[k + 1:]:
             for pair_ in side_by_side(puzzle, ch, r1, r2):
                 if i not in pair_ and j not in pair_:
                     return True
@@ -83,18 +101,22 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
     itself, keep what survives."""
     ch = chains(puzzle, state)
     near = set(cells_near(puzzle, focus))
-    nb, root, chl = puzzle.neighbour, ch.root, ch.labels
     options: dict[int, list[tuple[int, int, int]]] = {}
-    seen: dict[tuple[int, int, int], tuple[int, int, list[int], bool]] = {}
+    seen: dict[tuple[int, int, int], Way] = {}
 
-    def ways(x: int, v: int, shape: int, skip: int) -> tuple[int, int, list[int], bool]:
-        """Shape v at x: the neighbours it joins besides the one at `skip`, and whether it
-        closes no loop and mixes no numbers with them."""
+    def ways(x: int, v: int, shape: int, skip: int) -> Way:
         key = (x, v, skip & shape)
         if key not in seen:
-            joined = [z for e, z in nb[x].items() if shape & e and e != skip]
-            seen[key] = (v, shape, joined, alone(puzzle, ch, x, joined))
+            seen[key] = way(puzzle, ch, x, v, skip)
         return seen[key]
+
+    def fit(a: Way, b: Way) -> bool:
+        """Whether shapes a at i and b at j can stand together."""
+        if not a.shape & d:
+            return a.alone and b.alone
+        return a.alone and b.alone and a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
+            and not touches(puzzle, ch, (i, j), a.shape, b.shape, a.joined + b.joined, a.roots | b.roots,
+                            a.labels | b.labels)
     for i, d, j in puzzle.edges:
         if i not in near and j not in near:
             continue
@@ -106,32 +128,20 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
             options[i] = shape_options(puzzle, state, i)
         if j not in options:
             options[j] = shape_options(puzzle, state, j)
-        fit_j = [ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od]  # agrees with all but i
-        label_i = [i] if puzzle.labels[i] else []
-        label_j = [j] if puzzle.labels[j] else []
-
-        def fit(vi: int, si: int, ji: list[int], alone_i: bool, vj: int, sj: int, jj: list[int], alone_j: bool) -> bool:
-            if si & d:
-                roots = [root[z] for z in ji + jj]
-                labels = {chl[z] for z in ji + jj + label_i + label_j} - {0}
-                return len(roots) == len(set(roots)) and len(labels) <= 1 and \
-                    not touches(puzzle, ch, (i, j), si, sj, ji + jj, roots, labels)
-            return alone_i and alone_j
+        # the shapes that agree with every neighbour but the partner, by whether they join it
+        fit_j = ([ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od and not sj & od],
+                 [ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od and sj & od])
+        fit_i = [ways(i, vi, si, d) for vi, si, bad in options[i] if not bad & ~d]
         keep_i = keep_j = 0
-        fit_i = []
-        for vi, si, bad in options[i]:
-            if bad & ~d:
-                continue
-            fit_i.append(ways(i, vi, si, d))
-            for vj, sj, jj, alone_j in fit_j:
+        for a in fit_i:
+            for b in fit_j[bool(a.shape & d)]:
                 # a combination shows nothing new when both shapes are already known to fit
-                if bool(si & d) == bool(sj & od) and not (keep_i >> vi & 1 and keep_j >> vj & 1) \
-                        and fit(*fit_i[-1], vj, sj, jj, alone_j):
-                    keep_i |= 1 << vi
-                    keep_j |= 1 << vj
+                if not (keep_i >> a.value & 1 and keep_j >> b.value & 1) and fit(a, b):
+                    keep_i |= 1 << a.value
+                    keep_j |= 1 << b.value
         if keep_i == mi and keep_j == mj:
             continue
-        kept = sum(1 for a in fit_i for b in fit_j if bool(a[1] & d) == bool(b[1] & od) and fit(*a, *b))
+        kept = sum(1 for a in fit_i for b in fit_j[bool(a.shape & d)] if fit(a, b))
         found = Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
             "a": puzzle.cell(i), "b": puzzle.cell(j), "kept": f"{kept} combination" + ("" if kept == 1 else "s")})
         if found:
