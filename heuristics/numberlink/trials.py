@@ -13,27 +13,31 @@ from grader.model import State
 from grader.probing import PROBE_TEMPLATE, probe_cell, probe_order
 from grader.steps import Deduction
 
+from . import territory
 from .common import GENRE
 
 # --- level 5 ------------------------------------------------------------------------------
 
 def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[tuple[int, int]]]]:
-    """Loose ends of the lines not yet joined: (label, cell, [(side, neighbour) it may go on])."""
+    """Loose ends of the lines drawn so far: of each number's line not yet joined, then of each
+    drawn piece no number reaches yet (label 0): (label, cell, [(side, neighbour) it may go on])."""
     ch = chains(puzzle, state)
+    cands, must = state.cands, ch.must
+
+    def ways(x: int) -> list[tuple[int, int]]:
+        return [(d, y) for d, y in puzzle.neighbour[x].items()
+                if not must[x] & d and cands[x] & WITH_SIDE[d] and cands[y] & WITH_SIDE[OPPOSITE[d]]]
     out = []
     for lab, (a, b) in puzzle.pairs.items():
         if ch.joined(lab, puzzle):
             continue
         for end in (a, b):
-            prev, x = None, end
-            while True:      # walk the drawn line to its loose end
-                nxt = [y for d, y in puzzle.neighbour[x].items() if ch.must[x] & d and y != prev]
-                if not nxt:
-                    break
-                prev, x = x, nxt[0]
-            ways = [(d, y) for d, y in puzzle.neighbour[x].items()
-                    if y != prev and state.cands[x] & WITH_SIDE[d] and state.cands[y] & WITH_SIDE[OPPOSITE[d]]]
-            out.append((lab, x, ways))
+            piece = ch.members.get(ch.root[end]) or [end]
+            x = next((x for x in piece if x != end and must[x].bit_count() == 1), end)
+            out.append((lab, x, ways(x)))
+    for root, piece in sorted(ch.members.items()):
+        if not ch.label_of_root.get(root):
+            out.extend((0, x, ways(x)) for x in sorted(piece) if must[x].bit_count() == 1)
     return out
 
 
@@ -45,10 +49,12 @@ HEAD_PASSES = ((300, 4),)
 
 def fill_heuristics(level: int) -> list:
     """The techniques a trial fills in with, up to `level`: the easiest first, except that
-    the territory of level 3, worked out over the whole board, comes after the pair product
-    of level 4: it is the costliest and seldom finds anything, so a fill asks it last."""
+    the territory of level 3 (territory.py), worked out over the whole board, comes after the
+    pair product of level 4: it is the costliest and seldom finds anything, so a fill asks it
+    last."""
     lower = REGISTRY.for_genre(GENRE, level)
-    return [h for h in lower if h.info.level != 3] + [h for h in lower if h.info.level == 3]
+    costly = [h for h in lower if h.fn.__module__ == territory.__name__]
+    return [h for h in lower if h not in costly] + costly
 
 
 # A sweep stops at the first refutation, or once it has this many case analyses that agree on
@@ -114,24 +120,26 @@ def keep_deductions(puzzle: NumberlinkPuzzle, state: State, hid: str, found: lis
 
 
 @heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
-           template="Try every way the line of {name} can leave {cell}: {outcome}.",
-           nudge="Where can the line of {name} at {cell} go next?")
+           template="Try every way {line} can go on from {cell}: {outcome}.",
+           nudge="Where can {line} at {cell} go next?")
 def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     import attrs
 
     from grader.probing import branch_deduction
-    options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
+    # fewest ways first, the lines of numbers before pieces no number reaches yet
+    options = sorted((len(ways), not lab, lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
 
     def attempt(option, steps: int, level: int, lower) -> Deduction | None:
-        _, lab, x, ways = option
+        _, _, lab, x, ways = option
         assumptions = []
         for d, y in ways:
             label = f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}"
             assumed = state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]])
             assumptions.append((label, assumed, (x, y)))
         found = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps, heuristics=lower)
-        return found and attrs.evolve(found, params={**found.params, "name": puzzle.name(lab),
-                                                     "cell": puzzle.cell(x)}, cells=(puzzle.cell(x),))
+        line = f"the line of {puzzle.name(lab)}" if lab else "the drawn line"
+        return found and attrs.evolve(found, params={**found.params, "line": line, "cell": puzzle.cell(x)},
+                                      cells=(puzzle.cell(x),))
     found = kept_deduction(puzzle, state, "head-ways")
     if found is not None:
         yield found
@@ -151,27 +159,29 @@ def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
     return sorted({y for _, _, ways in heads(puzzle, state) for _, y in ways})
 
 
-# Passes of the cell trials beside the loose ends: (steps per branch, highest level in the
-# fill), as for the loose ends.
+# Passes of the cell trials: (steps per branch, highest level in the fill), as for the loose
+# ends.
 TRIAL_PASSES = ((300, 4),)
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
            template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """Try each shape of a cell beside a loose end, as the generic trial does (grader.probing),
-    with Numberlink's own passes."""
-    near = probe_order(state, near_heads(puzzle, state))
+    """Try each shape of a cell, as the generic trial does (grader.probing), with Numberlink's
+    own passes: the cells beside the loose ends first, then the others, fewest shapes first."""
+    near = near_heads(puzzle, state)
+    rest = sorted(set(range(len(state.cands))) - set(near))
     found = kept_deduction(puzzle, state, "trial-and-error")
     if found is not None:
         yield found
         return
-    for steps, level in TRIAL_PASSES:
-        lower = fill_heuristics(level)
-        found, others = sweep(puzzle, f"trial {level}", near,
-                              lambda var, steps=steps, level=level, lower=lower:
-                              probe_cell(puzzle, state, var, level, steps, lower))
-        if found is not None:
-            keep_deductions(puzzle, state, "trial-and-error", others)
-            yield found
-            return
+    for where, cells in (("near", near), ("far", rest)):
+        for steps, level in TRIAL_PASSES:
+            lower = fill_heuristics(level)
+            found, others = sweep(puzzle, f"trial {where} {level}", probe_order(state, cells),
+                                  lambda var, steps=steps, level=level, lower=lower:
+                                  probe_cell(puzzle, state, var, level, steps, lower))
+            if found is not None:
+                keep_deductions(puzzle, state, "trial-and-error", others)
+                yield found
+                return
