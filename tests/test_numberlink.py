@@ -23,7 +23,7 @@ from grader.engine import Solver
 from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
-from grader.genres.numberlink import SHAPES, WITH_SIDE, E, N, S, W
+from grader.genres.numberlink import SHAPES, WITH_SIDE, E, N, S, W, sides_can, sides_must
 from grader.heuristic import REGISTRY
 
 NL = get("numberlink")
@@ -234,6 +234,26 @@ def test_same_line():
     assert found("numberlink.same-line-drawn", q, marks(q, "1 ━ ┓\n. 1 ┛")) == {}
 
 
+def test_parity():
+    # the 2 at r1c1 is walled in with r1c2, r2c1 and r2c2; its line must leave, and the only
+    # way out left is between r2c2 and r2c3
+    p = puzzle("2 . . 2\n. . . .\n. . . .")
+    state = marks(p, "2 . x 2\n. . . .\nx x . .")
+    fired = fires("numberlink.parity", p, state)
+    assert [(str(d.params["a"]), str(d.params["b"]), d.params["parity"]) for d in fired] == [("r2c2", "r2c3", "odd")]
+    assert set(fired[0].region) == {0, 1, 4, 5}
+    after = fired[0].apply(state)
+    assert sides_can(after.cands[5]) & E and sides_must(after.cands[5]) & E
+    # both 2s inside: an even number of lines crosses, so none does
+    q = puzzle("2 2 . 1\n. . . .\n. . . 1")
+    fired = fires("numberlink.parity", q, marks(q, "2 2 x 1\n. . . .\nx x . 1"))
+    assert [(str(d.params["a"]), str(d.params["b"]), d.params["parity"]) for d in fired] == [("r2c2", "r2c3", "even")]
+    assert not sides_can(fired[0].apply(NL.initial_state(q)).cands[5]) & E
+    # a second way out (r3c2 is free): no area with a single way out
+    assert fires("numberlink.parity", p, marks(p, "2 . x 2\n. . . .\nx . . .")) == []
+    assert fires("numberlink.parity", p) == []
+
+
 # --- levels 4 and 5 -----------------------------------------------------------------------------
 
 def test_pair_product_drops_combinations_that_mix_numbers():
@@ -279,6 +299,18 @@ def test_hypotheses_are_sound_where_easier_steps_stop():
     for hid in ("numberlink.head-ways", "numberlink.trial-and-error"):
         assert_all_sound(REGISTRY.get(hid), p, state, solution)
         assert fires(hid, p, solution) == []
+
+
+def test_trials_start_from_every_loose_end():
+    from heuristics.numberlink.trials import heads
+    # the 1 runs r1c1 -> r1c2; a piece no number reaches yet runs r3c2 - r3c3
+    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
+    state = NL.initial_state(p).restrict(0, WITH_SIDE[E]).restrict(1, WITH_SIDE[W])
+    state = state.restrict(9, WITH_SIDE[E]).restrict(10, WITH_SIDE[W])
+    found = {(lab, str(p.cell(x))): sorted(str(p.cell(y)) for _, y in ways) for lab, x, ways in heads(p, state)}
+    assert found[1, "r1c2"] == ["r1c3", "r2c2"] and found[1, "r4c4"] == ["r3c4", "r4c3"]
+    assert found[0, "r3c2"] == ["r2c2", "r3c1", "r4c2"] and found[0, "r3c3"] == ["r2c3", "r3c4", "r4c3"]
+    assert len(found) == 4
 
 
 def test_trials_reuse_a_case_analysis_only_in_later_states():

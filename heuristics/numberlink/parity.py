@@ -31,31 +31,30 @@ def join_states(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[int], list
 
 
 def parity_cuts(puzzle: NumberlinkPuzzle, state: State) -> Iterator[tuple[int, int, list[int], int, int]]:
-    """For each join not yet settled whose area on one side has no other unsettled way out
-    (a bridge among the unsettled joins), that side: (inner cell, outer cell, the area, end
-    numbers in it, lines drawn out of it). A depth-first search over the unsettled joins
-    finds the bridges; the area of a bridge is the subtree below it."""
+    """For each join not yet settled whose area on one side has no other unsettled way out (a
+    bridge among the unsettled joins), the smaller side, when it has two cells or more (one
+    cell alone is its shape's business): (inner cell, outer cell, the area, end numbers in it,
+    lines drawn across its border). A depth-first search over the unsettled joins finds the
+    bridges; one side of a bridge is the subtree below it, the other the rest of its part."""
     drawn, open_ = join_states(puzzle, state)
     must, nb = chains(puzzle, state).must, puzzle.neighbour
     n = len(drawn)
     ends = [1 if lab else 0 for lab in puzzle.labels]
-    order, low, parent = [-1] * n, [0] * n, [-1] * n
-    count, preorder = 0, []
-    odd = [0] * n                       # per cell: (ends + drawn joins) in its subtree, mod 2
-    size = [0] * n
+    order, low, parent, size = [-1] * n, [0] * n, [-1] * n, [0] * n
+    preorder: list[int] = []
     for root in range(n):
         if order[root] >= 0 or not open_[root]:
             continue
-        order[root] = low[root] = count
-        count += 1
+        first = len(preorder)
+        order[root] = low[root] = first
         preorder.append(root)
+        bridges = []
         stack = [(root, iter(open_[root]))]
         while stack:
             x, it = stack[-1]
             for y in it:
                 if order[y] < 0:
-                    order[y] = low[y] = count
-                    count += 1
+                    order[y] = low[y] = len(preorder)
                     preorder.append(y)
                     parent[y] = x
                     stack.append((y, iter(open_[y])))
@@ -64,24 +63,31 @@ def parity_cuts(puzzle: NumberlinkPuzzle, state: State) -> Iterator[tuple[int, i
                     low[x] = order[y]
             else:
                 stack.pop()
-                odd[x] = (odd[x] + ends[x] + drawn[x]) & 1
                 size[x] += 1
                 p = parent[x]
                 if p >= 0:
-                    odd[p] ^= odd[x]
                     size[p] += size[x]
                     if low[x] < low[p]:
                         low[p] = low[x]
                     if low[x] > order[p]:
-                        area = preorder[order[x]:order[x] + size[x]]
-                        inside = set(area)
-                        out = sum(1 for z in area for d, y in nb[z].items()
-                                  if y not in inside and (must[z] & d or must[y] & OPPOSITE[d]))
-                        yield x, p, area, sum(ends[z] for z in area), out
+                        bridges.append((x, p))
+        part = preorder[first:]
+        for x, p in bridges:
+            below = preorder[order[x]:order[x] + size[x]]
+            if 2 * len(below) <= len(part):
+                area, inner, outer = below, x, p
+            else:
+                area, inner, outer = sorted(set(part) - set(below)), p, x
+            if len(area) < 2:
+                continue
+            inside = set(area)
+            out = sum(1 for z in area for d, y in nb[z].items()
+                      if y not in inside and (must[z] & d or must[y] & OPPOSITE[d]))
+            yield inner, outer, sorted(area), sum(ends[z] for z in area), out
 
 
 @heuristic(id="numberlink.parity", name="Lines in and out of an area", genre=GENRE, level=3, order=0,
-           template="{area} on the side of {a} hold {ends}, and {lines} already cross their border; "
+           template="{area} on the side of {a} hold {ends}, and {lines} already {cross} their border; "
                     "a line that enters without ending there leaves again, so an {parity} number of lines "
                     "crosses it, and the only way across still open is between {a} and {b}: {result}.",
            nudge="Count the line ends in the area behind the join between {a} and {b}.")
@@ -92,6 +98,7 @@ def parity(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduc
         params = {"a": puzzle.cell(x), "b": puzzle.cell(y),
                   "area": f"The {len(area)} cells" if len(area) > 1 else "The cell",
                   "ends": count(ends, "end number"), "lines": count(out, "drawn line"),
+                  "cross": "crosses" if out <= 1 else "cross",
                   "parity": "odd" if crossing else "even",
                   "result": "the line crosses there" if crossing else "no line crosses there"}
         found = (join_on if crossing else join_off)(state, x, d, y, region=area, params=params)
