@@ -35,10 +35,11 @@ class Branch:
 
 
 def fill(puzzle: Puzzle, state: State, changed: Iterable[int], max_level: int,
-         max_steps: int, heuristics: Sequence[Heuristic] | None = None) -> Trace:
-    """Greedy fill from an assumed state with the heuristics below level 5."""
+         max_steps: int, heuristics: Sequence[Heuristic] | None = None, greedy: bool = False) -> Trace:
+    """Greedy fill from an assumed state with the heuristics below level 5 (greedy: see
+    Solver)."""
     solver = Solver(puzzle, max_level=max_level, heuristics=heuristics,
-                    budget=Budget(max_steps=max_steps, max_seconds=30.0))
+                    budget=Budget(max_steps=max_steps, max_seconds=30.0), greedy=greedy)
     return solver.solve(state, focus=frozenset(changed))
 
 
@@ -54,10 +55,10 @@ def agreed_removals(state: State, finals: Sequence[State]) -> tuple[tuple[int, i
 
 def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
             max_level: int, max_steps: int, heuristics: Sequence[Heuristic] | None = None,
-            stop_on_refutation: bool = True) -> list[Branch]:
+            stop_on_refutation: bool = True, greedy: bool = False) -> list[Branch]:
     branches = []
     for label, assumed, changed in assumptions:
-        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics)
+        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy)
         branches.append(Branch(label, trace))
         if stop_on_refutation and branches[-1].refuted:
             break

@@ -84,6 +84,20 @@ def test_different_lines():
     assert found("numberlink.different-lines", puzzle("1 . 2\n1 . 2")) == {}
 
 
+def test_between_lines():
+    # r1c2 as ━ would join the 1 and the 2
+    p = puzzle("1 . 2\n. . .\n1 . 2")
+    fired = [d for d in fires("numberlink.between-lines", p) if str(d.params["cell"]) == "r1c2"]
+    assert [(d.params["shape"], d.params["what"]) for d in fired] == [
+        ("━", "the line of 1 at r1c1 to the line of 2 at r1c3")]
+    # the 1 is drawn round r1c1 to r1c3: r2c2 as ━ would close it into a loop
+    q = puzzle(". . .\n. . .\n1 . 1")
+    state = marks(q, "┏ ━ ┓\n┃ . ┃\n1 . 1")
+    fired = [d for d in fires("numberlink.between-lines", q, state) if str(d.params["cell"]) == "r2c2"]
+    assert [d.params["shape"] for d in fired] == ["━"] and "loop" in fired[0].params["what"]
+    assert fires("numberlink.between-lines", puzzle("1 . . 2\n. . . .\n1 . . 2")) == []
+
+
 def test_no_loop():
     p = puzzle("1 . . 2\n. . . .\n. . . .\n1 . . 2")
     state = marks(p, "1 . . 2\n. ┏ ┓ .\n. . . .\n1 . . 2")
@@ -269,8 +283,10 @@ def test_pair_product_drops_combinations_that_mix_numbers():
 
 
 def test_pair_product_drops_a_u_turn():
-    # ┏ at r1c2 and ┓ at r1c3 would turn the line back beside itself at r2c2 and r2c3
-    p = puzzle("1 . . .\n. . . .\n. . . 1")
+    # ┏ at r1c2 and ┓ at r1c3 would turn the line back beside itself at r2c2 and r2c3 (the 1
+    # and the 2 beside them are what the pair product looks for: a 2x2 block with nothing
+    # drawn or numbered around it is the level-2 rules' work)
+    p = puzzle("1 . . 2\n. . . .\n2 . . 1")
     empty = 1
     shape = {m: 1 << k for k, m in enumerate(SHAPES)}
     state = NL.initial_state(p).restrict(1, shape[E | S] | empty).restrict(2, shape[S | W] | empty)
@@ -281,6 +297,10 @@ def test_pair_product_drops_a_u_turn():
     assert of_the_pair(state) == [{"r1c2": "stays empty", "r1c3": "stays empty"}]
     straight = NL.initial_state(p).restrict(1, shape[E | S] | empty).restrict(2, shape[E | W] | empty)
     assert of_the_pair(straight) == []
+    alone = puzzle("1 . . .\n. . . .\n. . . 1")
+    state = NL.initial_state(alone).restrict(1, shape[E | S] | empty).restrict(2, shape[S | W] | empty)
+    assert [d for d in fires("numberlink.pair-product", alone, state) if str(d.params["b"]) == "r1c3"] == []
+    assert fires("numberlink.no-u-turn", alone, state)
 
 
 def test_a_cell_no_line_can_reach_breaks_the_rules():

@@ -8,6 +8,7 @@ from grader.genres.numberlink import GLYPHS as GLYPH
 from grader.genres.numberlink import (
     OPPOSITE,
     SHAPES,
+    SIDES,
     WITH_SIDE,
     WITHOUT_SIDE,
     Chains,
@@ -117,6 +118,40 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
                     "second": the(puzzle, [lb])[0]})
                 if found:
                     yield found
+
+
+@heuristic(id="numberlink.between-lines", name="A cell between two lines", genre=GENRE, level=2, order=3,
+           template="As {shape}, {cell} would join {what}, so {cell} is not {shape}.",
+           nudge="Which lines could {cell} join?")
+def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A shape of a cell that joins two neighbours on the lines of different numbers, or on one
+    piece of line (a loop), is impossible: "different numbers never meet" and "no loop" one
+    cell further on."""
+    ch = chains(puzzle, state)
+    root, labels, cands = ch.root, ch.labels, state.cands
+    for x in cells_near(puzzle, ch.along(focus)):
+        m = cands[x]
+        if puzzle.labels[x] or not m & (m - 1):
+            continue
+        nb = puzzle.neighbour[x]
+        for v in range(5, len(SHAPES)):
+            if not m >> v & 1:
+                continue
+            y, z = (nb.get(d, -1) for d in SIDES if SHAPES[v] & d)
+            if y < 0 or z < 0:
+                continue
+            y, z = min(y, z), max(y, z)
+            if root[y] == root[z]:
+                what = f"{puzzle.cell(y)} and {puzzle.cell(z)}, already on one line, into a loop"
+            elif labels[y] and labels[z] and labels[y] != labels[z]:
+                what = f"the line of {puzzle.name(labels[y])} at {puzzle.cell(y)} to the line of " \
+                       f"{puzzle.name(labels[z])} at {puzzle.cell(z)}"
+            else:
+                continue
+            found = Deduction.build(state, exclude={x: v}, premises=[y, z], params={
+                "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "what": what})
+            if found:
+                yield found
 
 
 @heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE, level=2, order=2,

@@ -1,9 +1,7 @@
 """Level 4: the pairwise product of the notes (spec/numberlink-notes.txt)."""
 from __future__ import annotations
 
-from typing import Iterator
-
-import attrs
+from typing import Iterator, NamedTuple
 
 from grader.genres.numberlink import (
     OPPOSITE,
@@ -44,8 +42,7 @@ def shape_options(puzzle: NumberlinkPuzzle, state: State, x: int) -> list[tuple[
     return out
 
 
-@attrs.frozen(eq=False)
-class Way:
+class Way(NamedTuple):
     """A shape of a cell in a pair: the neighbours it joins besides its partner, their pieces
     and the numbers on them (with the cell's own number), and whether those alone already
     close a loop or mix two numbers."""
@@ -117,11 +114,21 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         return a.alone and b.alone and a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
             and not touches(puzzle, ch, (i, j), a.shape, b.shape, a.joined + b.joined, a.roots | b.roots,
                             a.labels | b.labels)
+    labelled = [bool(puzzle.labels[x] or ch.labels[x]) for x in range(len(state.cands))]
+    drawn = [bool(m) for m in ch.must]
+
+    def reaches(x: int, skip: int, flags: list[bool]) -> bool:
+        return flags[x] or any(flags[y] for y in puzzle.neighbour[x].values() if y != skip)
     for i, d, j in puzzle.edges:
         if i not in near and j not in near:
             continue
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):
+            continue
+        # two shapes that each agree with their other neighbours clash only through numbers
+        # or drawn lines that both cells reach (a 2x2 block alone is the level-2 rules' work)
+        if not (reaches(i, j, labelled) and reaches(j, i, labelled)) and \
+                not (reaches(i, j, drawn) and reaches(j, i, drawn)):
             continue
         od = OPPOSITE[d]
         if i not in options:

@@ -60,7 +60,8 @@ def fill_heuristics(level: int) -> list:
 # something; the others are kept for later (below).
 ENOUGH = 4
 
-# Each branch is filled in with up to this many steps at up to this level.
+# Each branch is filled in with up to this many steps at up to this level, taking everything a
+# technique finds at one look (Solver's greedy).
 FILL = (300, 4)
 
 
@@ -80,10 +81,12 @@ class Item:
             assumptions = [(f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}",
                             state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]]), (x, y))
                            for d, y in self.ways]
-            branches = explore(puzzle, state, assumptions, level, steps, lower, stop_on_refutation=False)
+            branches = explore(puzzle, state, assumptions, level, steps, lower, stop_on_refutation=False,
+                               greedy=True)
             found = cases_deduction(puzzle, state, branches)
         else:
-            branches = explore(puzzle, state, cell_assumptions(puzzle, state, self.cell), level, steps, lower)
+            branches = explore(puzzle, state, cell_assumptions(puzzle, state, self.cell), level, steps, lower,
+                               greedy=True)
             found = cell_deduction(puzzle, state, self.cell, branches)
         if found is not None:
             found = attrs.evolve(found, params={**found.params, "how": self.how, "cell": puzzle.cell(self.cell)},
