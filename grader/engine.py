@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextvars
 import math
 import time
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import attrs
 
@@ -38,9 +38,12 @@ class Budget:
 class Solver:
     def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
                  heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
-                 validate: bool = False, assume_unique: bool = True):
+                 validate: bool = False, assume_unique: bool = True, greedy: bool = False):
         """assume_unique=False leaves out techniques that rely on the puzzle having exactly
-        one solution (use it when the exact solver found none or several)."""
+        one solution (use it when the exact solver found none or several). greedy=True takes
+        every deduction a heuristic finds in one look, each a step of its own trimmed to what
+        is still new, before starting again from level 1: what held in a state holds in every
+        narrower one, and a long fill inside a trial then looks far less often."""
         from .genres import genre_of
         self.puzzle = puzzle
         self.genre = genre_of(puzzle)
@@ -49,6 +52,7 @@ class Solver:
                            if assume_unique or not h.info.uses_uniqueness]
         self.budget = budget
         self.validate = validate
+        self.greedy = greedy
 
     def initial_state(self) -> State:
         return self.genre.initial_state(self.puzzle)
@@ -101,39 +105,55 @@ class Solver:
                 status = Status.CONTRADICTION if broken else Status.STUCK
                 reason = broken[0].message if broken else "no technique applies"
                 break
-            h, d = found
-            steps.append(Step(len(steps) + 1, h.info, d))
-            before, state = state, d.apply(state)
-            changed = {v for v, _ in d.removals}
-            for v in changed:
-                old, new = before.cands[v], state.cands[v]
-                if not new:
-                    broken = True
-                elif old & (old - 1) and not new & (new - 1):
-                    undecided -= 1
-            for p in pending.values():
-                if p is not None:
-                    p |= changed
+            h, d, more = found
+            while True:
+                steps.append(Step(len(steps) + 1, h.info, d))
+                before, state = state, d.apply(state)
+                changed = {v for v, _ in d.removals}
+                for v in changed:
+                    old, new = before.cands[v], state.cands[v]
+                    if not new:
+                        broken = True
+                    elif old & (old - 1) and not new & (new - 1):
+                        undecided -= 1
+                for p in pending.values():
+                    if p is not None:
+                        p |= changed
+                if not self.greedy or broken or len(steps) >= self.budget.max_steps:
+                    break
+                d = next((e for e in map(lambda e: self._trimmed(e, state), more) if e is not None), None)
+                if d is None:
+                    break
         return Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
 
     def _next(self, state: State, pending: dict[int, set[int] | None]
-              ) -> tuple[Heuristic, Deduction] | None:
+              ) -> tuple[Heuristic, Deduction, Iterator[Deduction]] | None:
+        """The first deduction of the easiest heuristic that finds one, and the rest of what it
+        finds (looked at only when greedy)."""
         for i, h in enumerate(self.heuristics):
             focus = pending[i]
             if focus is not None and not focus:
                 continue
-            d = h.first(self.puzzle, state, None if focus is None else frozenset(focus))
+            found = iter(h.find(self.puzzle, state, None if focus is None else frozenset(focus)))
+            d = next(found, None)
             if d is None:
                 pending[i] = set()
                 continue
             if self.validate:
                 check_params(h.info, d)
-            return h, d
+            return h, d, found
         return None
+
+    @staticmethod
+    def _trimmed(d: Deduction, state: State) -> Deduction | None:
+        """A deduction found in an earlier state, limited to the candidates still there."""
+        removals = tuple((v, m & state.cands[v]) for v, m in d.removals if m & state.cands[v])
+        return attrs.evolve(d, removals=removals) if removals else None
 
     def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:
         """The easiest deduction from `state` (for hints), looking everywhere."""
-        return self._next(state, {i: None for i in range(len(self.heuristics))})
+        found = self._next(state, {i: None for i in range(len(self.heuristics))})
+        return found and found[:2]
 
     def _empty_reason(self, state: State) -> str:
         var = state.cands.index(0)

@@ -35,10 +35,11 @@ class Branch:
 
 
 def fill(puzzle: Puzzle, state: State, changed: Iterable[int], max_level: int,
-         max_steps: int, heuristics: Sequence[Heuristic] | None = None) -> Trace:
-    """Greedy fill from an assumed state with the heuristics below level 5."""
+         max_steps: int, heuristics: Sequence[Heuristic] | None = None, greedy: bool = False) -> Trace:
+    """Greedy fill from an assumed state with the heuristics below level 5 (greedy: see
+    Solver)."""
     solver = Solver(puzzle, max_level=max_level, heuristics=heuristics,
-                    budget=Budget(max_steps=max_steps, max_seconds=30.0))
+                    budget=Budget(max_steps=max_steps, max_seconds=30.0), greedy=greedy)
     return solver.solve(state, focus=frozenset(changed))
 
 
@@ -54,10 +55,10 @@ def agreed_removals(state: State, finals: Sequence[State]) -> tuple[tuple[int, i
 
 def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
             max_level: int, max_steps: int, heuristics: Sequence[Heuristic] | None = None,
-            stop_on_refutation: bool = True) -> list[Branch]:
+            stop_on_refutation: bool = True, greedy: bool = False) -> list[Branch]:
     branches = []
     for label, assumed, changed in assumptions:
-        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics)
+        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy)
         branches.append(Branch(label, trace))
         if stop_on_refutation and branches[-1].refuted:
             break
@@ -72,9 +73,14 @@ def branch_deduction(puzzle: Puzzle, state: State,
     level-5 heuristics: every way to fulfil a clue, to grow an island, ...). Refuted
     branches drop out; what no surviving branch keeps is impossible.
     Params: outcome (the sentence), cases, steps."""
-    from .explain import describe_removals
     branches = explore(puzzle, state, assumptions, max_level, max_steps, heuristics,
                        stop_on_refutation=False)
+    return cases_deduction(puzzle, state, branches)
+
+
+def cases_deduction(puzzle: Puzzle, state: State, branches: Sequence[Branch]) -> Deduction | None:
+    """What branches that cover every possibility establish together (see branch_deduction)."""
+    from .explain import describe_removals
     live = [b for b in branches if not b.refuted]
     if not live:
         return None
@@ -101,12 +107,23 @@ def probe_order(state: State, candidates: Iterable[int] | None = None) -> list[i
 def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
                heuristics: Sequence[Heuristic]) -> Deduction | None:
     """Try every candidate of one variable; refute one, or keep what all agree on."""
-    from .explain import describe_removals, value_phrase, var_name
+    return cell_deduction(puzzle, state, var, explore(puzzle, state, cell_assumptions(puzzle, state, var),
+                                                      max_level, max_steps, heuristics))
+
+
+def cell_assumptions(puzzle: Puzzle, state: State, var: int) -> list[tuple[str, State, tuple[int]]]:
+    """One assumption per candidate of `var` (see probe_cell)."""
+    from .explain import value_phrase, var_name
+    name = var_name(puzzle, var)
+    return [(f"{name} {value_phrase(puzzle, val)}", state.restrict(var, 1 << val), (var,))
+            for val in values_of(state.cands[var])]
+
+
+def cell_deduction(puzzle: Puzzle, state: State, var: int, branches: Sequence[Branch]) -> Deduction | None:
+    """What the branches of cell_assumptions (in order, maybe stopped at a refutation) show."""
+    from .explain import describe_removals, var_name
     name = var_name(puzzle, var)
     vals = values_of(state.cands[var])
-    assumptions = [(f"{name} {value_phrase(puzzle, val)}", state.restrict(var, 1 << val), (var,))
-                   for val in vals]
-    branches = explore(puzzle, state, assumptions, max_level, max_steps, heuristics)
     for val, b in zip(vals, branches):
         if b.refuted:
             removals = ((var, 1 << val),)

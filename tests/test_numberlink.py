@@ -23,7 +23,7 @@ from grader.engine import Solver
 from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
-from grader.genres.numberlink import SHAPES, WITH_SIDE, E, N, S, W
+from grader.genres.numberlink import SHAPES, WITH_SIDE, E, N, S, W, sides_can, sides_must
 from grader.heuristic import REGISTRY
 
 NL = get("numberlink")
@@ -82,6 +82,20 @@ def test_join_up():
 def test_different_lines():
     assert set(found("numberlink.different-lines", puzzle("1 2\n1 2"))) == {"r1c1", "r1c2", "r2c1", "r2c2"}
     assert found("numberlink.different-lines", puzzle("1 . 2\n1 . 2")) == {}
+
+
+def test_between_lines():
+    # r1c2 as ━ would join the 1 and the 2
+    p = puzzle("1 . 2\n. . .\n1 . 2")
+    fired = [d for d in fires("numberlink.between-lines", p) if str(d.params["cell"]) == "r1c2"]
+    assert [(d.params["shape"], d.params["what"]) for d in fired] == [
+        ("━", "the line of 1 at r1c1 to the line of 2 at r1c3")]
+    # the 1 is drawn round r1c1 to r1c3: r2c2 joining two of its cells would close a loop
+    q = puzzle(". . .\n. . .\n1 . 1")
+    state = marks(q, "┏ ━ ┓\n┃ . ┃\n1 . 1")
+    fired = [d for d in fires("numberlink.between-lines", q, state) if str(d.params["cell"]) == "r2c2"]
+    assert {d.params["shape"] for d in fired} == {"━", "┗", "┛"} and all("loop" in d.params["what"] for d in fired)
+    assert fires("numberlink.between-lines", puzzle("1 . . 2\n. . . .\n1 . . 2")) == []
 
 
 def test_no_loop():
@@ -234,6 +248,26 @@ def test_same_line():
     assert found("numberlink.same-line-drawn", q, marks(q, "1 ━ ┓\n. 1 ┛")) == {}
 
 
+def test_parity():
+    # the 2 at r1c1 is walled in with r1c2, r2c1 and r2c2; its line must leave, and the only
+    # way out left is between r2c2 and r2c3
+    p = puzzle("2 . . 2\n. . . .\n. . . .")
+    state = marks(p, "2 . x 2\n. . . .\nx x . .")
+    fired = fires("numberlink.parity", p, state)
+    assert [(str(d.params["a"]), str(d.params["b"]), d.params["parity"]) for d in fired] == [("r2c2", "r2c3", "odd")]
+    assert set(fired[0].region) == {0, 1, 4, 5}
+    after = fired[0].apply(state)
+    assert sides_can(after.cands[5]) & E and sides_must(after.cands[5]) & E
+    # both 2s inside: an even number of lines crosses, so none does
+    q = puzzle("2 2 . 1\n. . . .\n. . . 1")
+    fired = fires("numberlink.parity", q, marks(q, "2 2 x 1\n. . . .\nx x . 1"))
+    assert [(str(d.params["a"]), str(d.params["b"]), d.params["parity"]) for d in fired] == [("r2c2", "r2c3", "even")]
+    assert not sides_can(fired[0].apply(NL.initial_state(q)).cands[5]) & E
+    # a second way out (r3c2 is free): no area with a single way out
+    assert fires("numberlink.parity", p, marks(p, "2 . x 2\n. . . .\nx . . .")) == []
+    assert fires("numberlink.parity", p) == []
+
+
 # --- levels 4 and 5 -----------------------------------------------------------------------------
 
 def test_pair_product_drops_combinations_that_mix_numbers():
@@ -249,8 +283,10 @@ def test_pair_product_drops_combinations_that_mix_numbers():
 
 
 def test_pair_product_drops_a_u_turn():
-    # ┏ at r1c2 and ┓ at r1c3 would turn the line back beside itself at r2c2 and r2c3
-    p = puzzle("1 . . .\n. . . .\n. . . 1")
+    # ┏ at r1c2 and ┓ at r1c3 would turn the line back beside itself at r2c2 and r2c3 (the 1
+    # and the 2 beside them are what the pair product looks for: a 2x2 block with nothing
+    # drawn or numbered around it is the level-2 rules' work)
+    p = puzzle("1 . . 2\n. . . .\n2 . . 1")
     empty = 1
     shape = {m: 1 << k for k, m in enumerate(SHAPES)}
     state = NL.initial_state(p).restrict(1, shape[E | S] | empty).restrict(2, shape[S | W] | empty)
@@ -261,6 +297,10 @@ def test_pair_product_drops_a_u_turn():
     assert of_the_pair(state) == [{"r1c2": "stays empty", "r1c3": "stays empty"}]
     straight = NL.initial_state(p).restrict(1, shape[E | S] | empty).restrict(2, shape[E | W] | empty)
     assert of_the_pair(straight) == []
+    alone = puzzle("1 . . .\n. . . .\n. . . 1")
+    state = NL.initial_state(alone).restrict(1, shape[E | S] | empty).restrict(2, shape[S | W] | empty)
+    assert [d for d in fires("numberlink.pair-product", alone, state) if str(d.params["b"]) == "r1c3"] == []
+    assert fires("numberlink.no-u-turn", alone, state)
 
 
 def test_a_cell_no_line_can_reach_breaks_the_rules():
@@ -276,9 +316,21 @@ def test_hypotheses_are_sound_where_easier_steps_stop():
     p = load(str(CORPUS / "numberlink" / "arukone-7x7-grader-1.yaml"))
     solution = reference(p)
     state = random_partial(p, solution, random.Random(2), 0.15)
-    for hid in ("numberlink.head-ways", "numberlink.trial-and-error"):
-        assert_all_sound(REGISTRY.get(hid), p, state, solution)
-        assert fires(hid, p, solution) == []
+    hid = "numberlink.trial-and-error"
+    assert_all_sound(REGISTRY.get(hid), p, state, solution)
+    assert fires(hid, p, solution) == []
+
+
+def test_trials_start_from_every_loose_end():
+    from heuristics.numberlink.trials import heads
+    # the 1 runs r1c1 -> r1c2; a piece no number reaches yet runs r3c2 - r3c3
+    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
+    state = NL.initial_state(p).restrict(0, WITH_SIDE[E]).restrict(1, WITH_SIDE[W])
+    state = state.restrict(9, WITH_SIDE[E]).restrict(10, WITH_SIDE[W])
+    found = {(lab, str(p.cell(x))): sorted(str(p.cell(y)) for _, y in ways) for lab, _, x, ways in heads(p, state)}
+    assert found[1, "r1c2"] == ["r1c3", "r2c2"] and found[1, "r4c4"] == ["r3c4", "r4c3"]
+    assert found[0, "r3c2"] == ["r2c2", "r3c1", "r4c2"] and found[0, "r3c3"] == ["r2c3", "r3c4", "r4c3"]
+    assert len(found) == 4
 
 
 def test_trials_reuse_a_case_analysis_only_in_later_states():
@@ -288,13 +340,13 @@ def test_trials_reuse_a_case_analysis_only_in_later_states():
     start = NL.initial_state(p)
     later = start.restrict(1, WITH_SIDE[W])
     made = Deduction(((5, 1), (6, 1)), {"outcome": "test"})       # r2c2 and r2c3 are used
-    keep_deductions(p, later, "test", [made])
-    assert kept_deduction(p, start, "test") is None                  # not a later state: dropped
-    keep_deductions(p, later, "test", [made])
-    again = kept_deduction(p, later.restrict(5, 1 << 9 | 1), "test")   # r2c2 already narrowed
+    keep_deductions(p, later, [made])
+    assert kept_deduction(p, start) is None                  # not a later state: dropped
+    keep_deductions(p, later, [made])
+    again = kept_deduction(p, later.restrict(5, 1 << 9 | 1))   # r2c2 already narrowed
     assert again is not None and again.removals == ((5, 1), (6, 1))
-    keep_deductions(p, later, "test", [made])
-    assert kept_deduction(p, later.restrict(5, ~1).restrict(6, ~1), "test") is None   # nothing new
+    keep_deductions(p, later, [made])
+    assert kept_deduction(p, later.restrict(5, ~1).restrict(6, ~1)) is None   # nothing new
 
 
 # --- soundness ----------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from typing import Any, Sequence
 
 import attrs
 
+from heuristics.common.loops import Recent
+
 from ..errors import Source
 from ..formats import puzzlink
 from ..formats.janko import grid as janko_grid
@@ -110,6 +112,17 @@ class NumberlinkPuzzle(Puzzle):
         return tuple(tuple(b) for b in out)
 
     @functools.cached_property
+    def _recent(self) -> dict[str, Recent]:
+        return {}
+
+    def recent(self, name: str) -> Recent:
+        """The cache of one per-state fact, updated from recent states (see Recent)."""
+        try:
+            return self._recent[name]
+        except KeyError:
+            return self._recent.setdefault(name, Recent())
+
+    @functools.cached_property
     def edges(self) -> tuple[tuple[int, int, int], ...]:
         """(cell, side, neighbour) for each pair of adjacent cells, once (sides E and S)."""
         return tuple((i, d, j) for i in range(self.rows * self.cols)
@@ -148,40 +161,80 @@ def sides_must(mask: int) -> int:
 
 
 class Chains:
-    """Derived from a state once: the line pieces certain so far (cells joined by sides every
+    """Derived from a state: the line pieces certain so far (cells joined by sides every
     candidate of both cells uses), which endpoint label each piece carries, and whether a
-    piece closes on itself."""
+    piece closes on itself. Built from scratch once, then updated from a recent state's
+    (`updated`): pieces only ever grow, so an update joins what the changed cells join."""
+
+    can: list[int]                       # per cell, sides some candidate uses
+    must: list[int]                      # per cell, sides every candidate uses
+    root: list[int]                      # per cell, its piece (one cell of it)
+    members: dict[int, list[int]]        # piece -> its cells, for pieces of two cells or more
+    label_of_root: dict[int, int]        # piece -> the label of an end number on it
+    labels: list[int]                    # per cell, the label of its piece (0: none yet)
+    loop: int | None                     # a cell whose piece closes on itself
+    clash: tuple[int, int] | None        # two labels joined by one piece
+    memo: dict                           # facts about the pieces, worked out when asked
 
     def __init__(self, puzzle: NumberlinkPuzzle, state: State):
         n = puzzle.rows * puzzle.cols
-        parent = list(range(n))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-        self.loop: int | None = None
-        must = [SIDES_MUST[m] for m in state.cands]
         self.can = [SIDES_CAN[m] for m in state.cands]
-        self.must = must
+        self.must = [SIDES_MUST[m] for m in state.cands]
+        self.root = list(range(n))
+        self.members = {}
+        self.label_of_root = {i: lab for i, lab in enumerate(puzzle.labels) if lab}
+        self.labels = list(puzzle.labels)
+        self.loop = self.clash = None
+        self.memo = {}
+        must = self.must
         for i, d, j in puzzle.edges:
             if must[i] & d and must[j] & OPPOSITE[d]:
-                a, b = find(i), find(j)
-                if a == b and self.loop is None:
-                    self.loop = i
-                parent[a] = b
-        self.root = root = [find(i) for i in range(n)]
-        label_of_root: dict[int, int] = {}
-        self.clash: tuple[int, int] | None = None
-        for i, lab in enumerate(puzzle.labels):
-            if lab:
-                r = self.root[i]
-                if r in label_of_root and label_of_root[r] != lab:
-                    self.clash = (label_of_root[r], lab)
-                label_of_root.setdefault(r, lab)
-        self.label_of_root = label_of_root
-        self.labels = [label_of_root.get(root[i], 0) for i in range(n)]
+                self._join(i, j)
+
+    def _join(self, i: int, j: int) -> None:
+        root, members = self.root, self.members
+        a, b = root[i], root[j]
+        if a == b:
+            if self.loop is None:
+                self.loop = i
+            return
+        ma, mb = members.get(a) or [a], members.get(b) or [b]
+        if len(ma) < len(mb):
+            a, b, ma, mb = b, a, mb, ma
+        for x in mb:
+            root[x] = a
+        members[a] = ma + mb
+        members.pop(b, None)
+        la, lb = self.label_of_root.get(a, 0), self.label_of_root.pop(b, 0)
+        if la and lb and la != lb:
+            if self.clash is None:
+                self.clash = (la, lb)
+        elif lb:
+            self.label_of_root[a] = la = lb
+        if la:
+            labels = self.labels
+            for x in mb if labels[a] == la else ma + mb:
+                labels[x] = la
+
+    def updated(self, puzzle: NumberlinkPuzzle, cands: Sequence[int], changed: list[int]) -> "Chains":
+        """The chains of a state that narrows this one's at the `changed` cells."""
+        new = Chains.__new__(Chains)
+        new.can, new.must, new.root, new.labels = self.can[:], self.must[:], self.root[:], self.labels[:]
+        new.members, new.label_of_root = dict(self.members), dict(self.label_of_root)
+        new.loop, new.clash = self.loop, self.clash
+        new.memo = {}
+        can, must, old = new.can, new.must, self.must
+        for i in changed:
+            can[i], must[i] = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]
+        nb = puzzle.neighbour
+        for i in changed:
+            for d in SIDES:
+                if must[i] & d and not old[i] & d:
+                    j = nb[i].get(d)
+                    # a join is new when either cell newly uses it; seen from i only once
+                    if j is not None and must[j] & OPPOSITE[d] and (old[j] & OPPOSITE[d] or i < j):
+                        new._join(i, j)
+        return new
 
     def label(self, i: int) -> int:
         return self.labels[i]
@@ -190,9 +243,11 @@ class Chains:
         """The cells with every piece they lie on (None stays None: everywhere)."""
         if cells is None:
             return None
-        root = self.root
-        roots = {root[i] for i in cells}
-        return frozenset(i for i, r in enumerate(root) if r in roots)
+        root, members = self.root, self.members
+        out: set[int] = set()
+        for r in {root[i] for i in cells}:
+            out.update(members.get(r) or (r,))
+        return frozenset(out)
 
     def joined(self, lab: int, puzzle: NumberlinkPuzzle) -> bool:
         a, b = puzzle.pairs[lab]
@@ -200,44 +255,50 @@ class Chains:
 
 
 def chains(puzzle: NumberlinkPuzzle, state: State) -> Chains:
-    return state.derived("numberlink.chains", lambda: Chains(puzzle, state))
+    def compute() -> Chains:
+        return puzzle.recent("chains").get(
+            state, lambda: Chains(puzzle, state),
+            lambda old, _, changed: old.updated(puzzle, state.cands, changed))
+    return state.derived("numberlink.chains", compute)
 
 
-def usable(puzzle: NumberlinkPuzzle, state: State, lab: int, ch: Chains) -> list[bool]:
-    """Cells line `lab` may still pass through: not certainly empty, not carrying another label."""
-    labels = ch.labels
-    return [bool(m & ~B_EMPTY) and labels[i] in (0, lab) for i, m in enumerate(state.cands)]
-
-
-def reach_free(puzzle: NumberlinkPuzzle, cands: Sequence[int], ch: Chains, start: int, lab: int) -> set[int]:
-    """Cells the line of `lab` could reach from `start`: over sides both cells may use, through
-    cells not certainly empty and not on another number's line."""
+def free_areas(puzzle: NumberlinkPuzzle, cands: Sequence[int], ch: Chains) -> list[int]:
+    """Per cell, the area it belongs to among cells on no number's line yet (not certainly
+    empty), joined over sides both cells may use; -1 for the other cells. Any line may cross
+    such an area, so whether a pair can still be joined is a question about these areas."""
     can, labels, nb = ch.can, ch.labels, puzzle.neighbour
-    seen, todo = {start}, [start]
-    while todo:
-        x = todo.pop()
-        cx = can[x]
-        for d, y in nb[x].items():
-            if cx & d and y not in seen and can[y] & OPPOSITE[d] and labels[y] in (0, lab) and cands[y] > B_EMPTY:
-                seen.add(y)
-                todo.append(y)
-    return seen
+    comp = [-1] * len(cands)
+    for start in range(len(cands)):
+        if comp[start] >= 0 or labels[start] or cands[start] <= B_EMPTY:
+            continue
+        comp[start] = start
+        todo = [start]
+        while todo:
+            x = todo.pop()
+            cx = can[x]
+            for d, y in nb[x].items():
+                if cx & d and comp[y] < 0 and not labels[y] and cands[y] > B_EMPTY and can[y] & OPPOSITE[d]:
+                    comp[y] = start
+                    todo.append(y)
+    return comp
 
 
-def reach(puzzle: NumberlinkPuzzle, state: State, start: int, ok: list[bool],
-          can: list[int] | None = None) -> set[int]:
-    """Cells reachable from `start` over sides both cells may use, staying on `ok` cells."""
-    can = can if can is not None else [SIDES_CAN[m] for m in state.cands]
-    seen, todo = {start}, [start]
-    nb = puzzle.neighbour
-    while todo:
-        x = todo.pop()
+def areas_beside(puzzle: NumberlinkPuzzle, cands: Sequence[int], ch: Chains, comp: list[int],
+                 a: int, b: int) -> set[int]:
+    """The free areas (see free_areas) the drawn line from end a can step into, with -1 among
+    them when it can step straight onto the line drawn from b."""
+    can, root, nb = ch.can, ch.root, puzzle.neighbour
+    rb = root[b]
+    out: set[int] = set()
+    for x in ch.members.get(root[a]) or (a,):
         cx = can[x]
         for d, y in nb[x].items():
-            if cx & d and y not in seen and ok[y] and can[y] & OPPOSITE[d]:
-                seen.add(y)
-                todo.append(y)
-    return seen
+            if cx & d and can[y] & OPPOSITE[d] and cands[y] > B_EMPTY:
+                if comp[y] >= 0:
+                    out.add(comp[y])
+                elif root[y] == rb:
+                    out.add(-1)
+    return out
 
 
 class Numberlink(Genre):
@@ -297,19 +358,21 @@ class Numberlink(Genre):
                 out.append(Violation(f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}",
                                      (puzzle.cell(i), puzzle.cell(j))))
                 return out
+        comp = free_areas(puzzle, cands, ch)
         reached: set[int] = set()
         for lab, (a, b) in puzzle.pairs.items():
             if ch.root[a] == ch.root[b]:
                 continue
-            seen = reach_free(puzzle, cands, ch, a, lab)
-            if b not in seen:
+            near_a, near_b = areas_beside(puzzle, cands, ch, comp, a, b), areas_beside(puzzle, cands, ch, comp, b, a)
+            if -1 not in near_a and not near_a & near_b:
                 out.append(Violation(f"the two {puzzle.name(lab)}s at {puzzle.cell(a)} and {puzzle.cell(b)} "
                                      "can no longer be joined", (puzzle.cell(a), puzzle.cell(b))))
                 return out
-            reached |= seen
+            reached |= near_a | near_b
+        reached.discard(-1)
         if puzzle.cover:    # every cell is used, so some line must still be able to get there
             for i in range(len(cands)):
-                if not ch.labels[i] and i not in reached:
+                if not ch.labels[i] and comp[i] not in reached:
                     out.append(Violation(f"no line can reach {puzzle.cell(i)}", (puzzle.cell(i),)))
                     return out
         if state.complete:

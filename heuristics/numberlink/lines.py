@@ -8,6 +8,7 @@ from grader.genres.numberlink import GLYPHS as GLYPH
 from grader.genres.numberlink import (
     OPPOSITE,
     SHAPES,
+    SIDES,
     WITH_SIDE,
     WITHOUT_SIDE,
     Chains,
@@ -77,8 +78,8 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
     ch = chains(puzzle, state)
     problem, at = None, None
     if ch.clash:
-        a, b = ch.clash
-        at = next(i for i, lab in enumerate(puzzle.labels) if lab == b and ch.labels[i] == a)
+        at = next(i for i, lab in enumerate(puzzle.labels) if lab and ch.labels[i] != lab)
+        a, b = ch.labels[at], puzzle.labels[at]
         problem = f"the lines of {puzzle.name(a)} and {puzzle.name(b)} are joined"
     elif ch.loop is not None:
         at, problem = ch.loop, f"the line through {puzzle.cell(ch.loop)} closes a loop"
@@ -119,6 +120,40 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
                     yield found
 
 
+@heuristic(id="numberlink.between-lines", name="A cell between two lines", genre=GENRE, level=2, order=3,
+           template="As {shape}, {cell} would join {what}, so {cell} is not {shape}.",
+           nudge="Which lines could {cell} join?")
+def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A shape of a cell that joins two neighbours on the lines of different numbers, or on one
+    piece of line (a loop), is impossible: "different numbers never meet" and "no loop" one
+    cell further on."""
+    ch = chains(puzzle, state)
+    root, labels, cands = ch.root, ch.labels, state.cands
+    for x in cells_near(puzzle, ch.along(focus)):
+        m = cands[x]
+        if puzzle.labels[x] or not m & (m - 1):
+            continue
+        nb = puzzle.neighbour[x]
+        for v in range(5, len(SHAPES)):
+            if not m >> v & 1:
+                continue
+            y, z = (nb.get(d, -1) for d in SIDES if SHAPES[v] & d)
+            if y < 0 or z < 0:
+                continue
+            y, z = min(y, z), max(y, z)
+            if root[y] == root[z]:
+                what = f"{puzzle.cell(y)} and {puzzle.cell(z)}, already on one line, into a loop"
+            elif labels[y] and labels[z] and labels[y] != labels[z]:
+                what = f"the line of {puzzle.name(labels[y])} at {puzzle.cell(y)} to the line of " \
+                       f"{puzzle.name(labels[z])} at {puzzle.cell(z)}"
+            else:
+                continue
+            found = Deduction.build(state, exclude={x: v}, premises=[y, z], params={
+                "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "what": what})
+            if found:
+                yield found
+
+
 @heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE, level=2, order=2,
            template="{a} and {b} are already on one line; joining them would close a loop, so no line "
                     "runs between them.",
@@ -134,23 +169,31 @@ def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
                     yield found
 
 
-Beside = dict[int, dict[int, list[tuple[int, int]]]]
-
-
-def pieces_side_by_side(puzzle: NumberlinkPuzzle, ch: Chains) -> Beside:
-    """Drawn pieces lying side by side away from the end numbers: root -> other root -> the
-    pairs of cells (a piece here is what Chains joins, at least one of the two cells drawn)."""
-    out: Beside = {}
-    labels, root, must = puzzle.labels, ch.root, ch.must
-    for i, _, j in puzzle.edges:
-        if root[i] != root[j] and (must[i] or must[j]) and not labels[i] and not labels[j]:
-            out.setdefault(root[i], {}).setdefault(root[j], []).append((i, j))
-            out.setdefault(root[j], {}).setdefault(root[i], []).append((j, i))
+def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list[tuple[int, int]]:
+    """Where drawn pieces r1 and r2 lie side by side away from the end numbers: the pairs
+    (cell of r1, cell of r2), at least one of the two drawn, in board order. Asked of a few
+    pieces at a time, so looked up from the smaller piece and remembered with the chains."""
+    memo = ch.memo.setdefault("side by side", {})
+    try:
+        return memo[r1, r2]
+    except KeyError:
+        pass
+    labels, root, must, nb = puzzle.labels, ch.root, ch.must, puzzle.neighbour
+    m1, m2 = ch.members.get(r1) or [r1], ch.members.get(r2) or [r2]
+    small, other, flip = (m1, r2, False) if len(m1) <= len(m2) else (m2, r1, True)
+    out = []
+    for u in small:
+        if labels[u]:
+            continue
+        for w in nb[u].values():
+            if root[w] == other and not labels[w] and (must[u] or must[w]):
+                out.append((w, u) if flip else (u, w))
+    out.sort(key=lambda p: (min(p), max(p)))
+    memo[r1, r2] = out
     return out
 
 
-def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside,
-                  x: int, shape: int) -> tuple[int, ...] | None:
+def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, shape: int) -> tuple[int, ...] | None:
     """Cells of the line x would be on with `shape` that would lie beside that line without
     being next to it along the line: a neighbour of x, or two pieces it would join; None if
     there are none. End numbers may touch their own line, so they are left out."""
@@ -167,7 +210,7 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside,
             return (z,)
     if len(roots) == 2:
         r1, r2 = roots
-        for pair in beside.get(r1, {}).get(r2, ()):
+        for pair in side_by_side(puzzle, ch, r1, r2):
             if x not in pair:           # x beside a piece it joins is the join itself
                 return pair
     return None
@@ -185,7 +228,6 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
     ruled out when it would bring its own line beside x, or join two pieces of line that
     already lie side by side, or pieces that carry the same number."""
     ch = chains(puzzle, state)
-    beside = state.derived("numberlink.beside", lambda: pieces_side_by_side(puzzle, ch))
     must, labels, cands = ch.must, puzzle.labels, state.cands
     for x in cells_near(puzzle, ch.along(focus)):     # a join far away can bring a line beside x
         m = cands[x]
@@ -194,7 +236,7 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
         for v in range(5, len(SHAPES)):
             if not m >> v & 1:
                 continue
-            near = beside_itself(puzzle, ch, beside, x, SHAPES[v])
+            near = beside_itself(puzzle, ch, x, SHAPES[v])
             if near is not None:
                 found = Deduction.build(state, exclude={x: v}, premises=list(near), params={
                     "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]],

@@ -1,7 +1,7 @@
 """Level 4: the pairwise product of the notes (spec/numberlink-notes.txt)."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from grader.genres.numberlink import (
     OPPOSITE,
@@ -18,36 +18,53 @@ from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE, cells_near
-from .lines import Beside, pieces_side_by_side
+from .lines import side_by_side
 
 # --- level 4 ------------------------------------------------------------------------------
 
-def fits(puzzle: NumberlinkPuzzle, state: State, ch: Chains, x: int, shape: int, skip: int) -> tuple[bool, list[int]]:
-    """Whether shape at x agrees with every neighbour but `skip`, and the chains it joins."""
-    joined = []
-    for d, z in puzzle.neighbour[x].items():
-        if z == skip:
-            continue
-        back = state.cands[z] & (WITH_SIDE if shape & d else WITHOUT_SIDE)[OPPOSITE[d]]
-        if not back:
-            return False, []
-        if shape & d:
-            joined.append(z)
-    for d in SIDES:
-        if shape & d and d not in puzzle.neighbour[x]:
-            return False, []
-    return True, joined
+def shape_options(puzzle: NumberlinkPuzzle, state: State, x: int) -> list[tuple[int, int, int]]:
+    """The candidates of x as (value, shape, sides on which the neighbour disagrees or the
+    shape leaves the grid)."""
+    cands, nb = state.cands, puzzle.neighbour[x]
+    out = []
+    m = cands[x]
+    for v, shape in enumerate(SHAPES):
+        if m >> v & 1:
+            bad = 0
+            for d in SIDES:
+                z = nb.get(d)
+                if z is None:
+                    if shape & d:
+                        bad |= d
+                elif not cands[z] & (WITH_SIDE if shape & d else WITHOUT_SIDE)[OPPOSITE[d]]:
+                    bad |= d
+            out.append((v, shape, bad))
+    return out
 
 
-def alone(puzzle: NumberlinkPuzzle, ch: Chains, x: int, joined: list[int]) -> bool:
-    """The line through x, joining the cells `joined`, neither closes a loop nor mixes numbers."""
-    roots = [ch.root[z] for z in joined]
-    labels = {ch.label(z) for z in joined} | ({puzzle.labels[x]} if puzzle.labels[x] else set())
-    return len(roots) == len(set(roots)) and len(labels - {0}) <= 1
+class Way(NamedTuple):
+    """A shape of a cell in a pair: the neighbours it joins besides its partner, their pieces
+    and the numbers on them (with the cell's own number), and whether those alone already
+    close a loop or mix two numbers."""
+    value: int
+    shape: int
+    joined: list[int]
+    roots: frozenset[int]
+    labels: frozenset[int]
+    alone: bool
 
 
-def touches(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside, pair: tuple[int, int], si: int, sj: int,
-            joined: list[int], roots: list[int], labels: set[int]) -> bool:
+def way(puzzle: NumberlinkPuzzle, ch: Chains, x: int, value: int, skip: int) -> Way:
+    shape = SHAPES[value]
+    joined = [z for e, z in puzzle.neighbour[x].items() if shape & e and e != skip]
+    roots = frozenset(ch.root[z] for z in joined)
+    labels = frozenset(ch.labels[z] for z in joined if ch.labels[z]) | (
+        {puzzle.labels[x]} if puzzle.labels[x] else frozenset())
+    return Way(value, shape, joined, roots, labels, len(roots) == len(joined) and len(labels) <= 1)
+
+
+def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int, sj: int,
+            joined: list[int], roots: frozenset[int], labels: frozenset[int]) -> bool:
     """Whether joining neighbours i and j (shapes si, sj) into one line, with the pieces
     `roots`, would bring that line beside itself away from the end numbers."""
     i, j = pair
@@ -62,13 +79,12 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, beside: Beside, pair: tuple[in
             if v in puzzle.neighbour[u].values() and u not in pair and v not in pair \
                     and not puzzle.labels[u] and not puzzle.labels[v]:
                 return True
-    for k, r1 in enumerate(roots):
-        near = beside.get(r1)
-        if near:
-            for r2 in roots[k + 1:]:
-                for pair_ in near.get(r2, ()):
-                    if i not in pair_ and j not in pair_:
-                        return True
+    listed = sorted(roots)
+    for k, r1 in enumerate(listed):
+        for r2 in listed[k + 1:]:
+            for pair_ in side_by_side(puzzle, ch, r1, r2):
+                if i not in pair_ and j not in pair_:
+                    return True
     return False
 
 
@@ -81,52 +97,58 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
     combinations that break a join, mix two numbers, close a loop or bring a line beside
     itself, keep what survives."""
     ch = chains(puzzle, state)
-    beside = state.derived("numberlink.beside", lambda: pieces_side_by_side(puzzle, ch))
     near = set(cells_near(puzzle, focus))
+    options: dict[int, list[tuple[int, int, int]]] = {}
+    seen: dict[tuple[int, int, int], Way] = {}
+
+    def ways(x: int, v: int, shape: int, skip: int) -> Way:
+        key = (x, v, skip & shape)
+        if key not in seen:
+            seen[key] = way(puzzle, ch, x, v, skip)
+        return seen[key]
+
+    def fit(a: Way, b: Way) -> bool:
+        """Whether shapes a at i and b at j can stand together."""
+        if not a.shape & d:
+            return a.alone and b.alone
+        return a.alone and b.alone and a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
+            and not touches(puzzle, ch, (i, j), a.shape, b.shape, a.joined + b.joined, a.roots | b.roots,
+                            a.labels | b.labels)
+    labelled = [bool(puzzle.labels[x] or ch.labels[x]) for x in range(len(state.cands))]
+    drawn = [bool(m) for m in ch.must]
+
+    def reaches(x: int, skip: int, flags: list[bool]) -> bool:
+        return flags[x] or any(flags[y] for y in puzzle.neighbour[x].values() if y != skip)
     for i, d, j in puzzle.edges:
         if i not in near and j not in near:
             continue
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):
             continue
-        fit_j = []
-        for vj in range(len(SHAPES)):
-            if mj >> vj & 1:
-                ok_j, jj = fits(puzzle, state, ch, j, SHAPES[vj], i)
-                if ok_j:
-                    fit_j.append((vj, SHAPES[vj], jj, alone(puzzle, ch, j, jj)))
+        # two shapes that each agree with their other neighbours clash only through numbers
+        # or drawn lines that both cells reach (a 2x2 block alone is the level-2 rules' work)
+        if not (reaches(i, j, labelled) and reaches(j, i, labelled)) and \
+                not (reaches(i, j, drawn) and reaches(j, i, drawn)):
+            continue
+        od = OPPOSITE[d]
+        if i not in options:
+            options[i] = shape_options(puzzle, state, i)
+        if j not in options:
+            options[j] = shape_options(puzzle, state, j)
+        # the shapes that agree with every neighbour but the partner, by whether they join it
+        fit_j = ([ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od and not sj & od],
+                 [ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od and sj & od])
+        fit_i = [ways(i, vi, si, d) for vi, si, bad in options[i] if not bad & ~d]
         keep_i = keep_j = 0
-        kept = 0
-        label_i = [i] if puzzle.labels[i] else []
-        label_j = [j] if puzzle.labels[j] else []
-        for vi in range(len(SHAPES)):
-            if not mi >> vi & 1:
-                continue
-            si = SHAPES[vi]
-            ok_i, ji = fits(puzzle, state, ch, i, si, j)
-            if not ok_i:
-                continue
-            alone_i = None
-            for vj, sj, jj, alone_j in fit_j:
-                if bool(si & d) != bool(sj & OPPOSITE[d]):
-                    continue
-                if si & d:
-                    roots = [ch.root[z] for z in ji + jj]
-                    labels = {ch.labels[z] for z in ji + jj + label_i + label_j} - {0}
-                    if len(roots) != len(set(roots)) or len(labels) > 1:
-                        continue
-                    if touches(puzzle, ch, beside, (i, j), si, sj, ji + jj, roots, labels):
-                        continue
-                else:
-                    if alone_i is None:
-                        alone_i = alone(puzzle, ch, i, ji)
-                    if not (alone_i and alone_j):
-                        continue
-                keep_i |= 1 << vi
-                keep_j |= 1 << vj
-                kept += 1
+        for a in fit_i:
+            for b in fit_j[bool(a.shape & d)]:
+                # a combination shows nothing new when both shapes are already known to fit
+                if not (keep_i >> a.value & 1 and keep_j >> b.value & 1) and fit(a, b):
+                    keep_i |= 1 << a.value
+                    keep_j |= 1 << b.value
         if keep_i == mi and keep_j == mj:
             continue
+        kept = sum(1 for a in fit_i for b in fit_j[bool(a.shape & d)] if fit(a, b))
         found = Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
             "a": puzzle.cell(i), "b": puzzle.cell(j), "kept": f"{kept} combination" + ("" if kept == 1 else "s")})
         if found:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import attrs
+
 from grader.genres.numberlink import (
     B_EMPTY,
     EMPTY,
@@ -22,25 +24,34 @@ from .lines import joined_neighbours
 
 # --- level 3 ------------------------------------------------------------------------------
 
-def route_blocks(puzzle: NumberlinkPuzzle, links: list[list[int]], ok: list[bool], a: int, b: int
-                 ) -> tuple[set[int], set[tuple[int, int]], list[tuple[int, int]], list[int]] | None:
-    """The cells and joins that lie on some route from a to b over `links` between `ok`
-    cells (the biconnected blocks on the way from a to b), the joins every route uses
-    (bridges) and the cells every route passes (cut cells); None when b cannot be reached."""
-    if not ok[a] or not ok[b]:
+@attrs.frozen(eq=False)
+class Route:
+    """Where a pair's line can still run: the biconnected blocks on the way between its ends."""
+    cells: frozenset[int]                       # every cell on some route
+    bridges: list[tuple[int, int]]              # joins every route uses
+    cuts: list[int]                             # cells every route passes (besides the ends)
+
+
+def route_blocks(links: list[list[int]], usable: list[bool], owner: list[int], lab: int, a: int, b: int
+                 ) -> Route | None:
+    """The route of pair `lab` from a to b over `links`, through usable cells owned by no
+    other pair (the biconnected blocks on the way, found depth first); None when b cannot be
+    reached."""
+    if not (usable[a] and usable[b] and owner[a] in (0, lab) and owner[b] in (0, lab)):
         return None
-    n = len(ok)
+    n = len(usable)
     order, low, parent = [-1] * n, [0] * n, [-1] * n
     order[a] = 0
     count = 1
     edges: list[tuple[int, int]] = []
     block_above = [-1] * n           # the block holding the tree join into each cell
     blocks: list[list[tuple[int, int]]] = []
+    tops: list[int] = []             # the cell each block hangs from
     stack = [(a, iter(links[a]))]
     while stack:
         x, it = stack[-1]
         for y in it:
-            if not ok[y] or y == parent[x]:
+            if y == parent[x] or not usable[y] or owner[y] not in (0, lab):
                 continue
             if order[y] < 0:
                 order[y] = low[y] = count
@@ -70,58 +81,79 @@ def route_blocks(puzzle: NumberlinkPuzzle, links: list[list[int]], ok: list[bool
                         if e == (p, x):
                             break
                     blocks.append(block)
+                    tops.append(p)
     if order[b] < 0:
         return None
     on_route: list[int] = []
     v = b
-    while parent[v] >= 0:
+    while parent[v] >= 0:            # up the tree from b, block by block
         k = block_above[v]
-        if not on_route or on_route[-1] != k:
-            on_route.append(k)
-        v = parent[v]
+        on_route.append(k)
+        v = tops[k]
     cells: set[int] = set()
-    joins: set[tuple[int, int]] = set()
     for k in on_route:
-        for x, y in blocks[k]:
-            cells.update((x, y))
-            joins.add((min(x, y), max(x, y)))
-    bridges = [blocks[k][0] for k in on_route if len(blocks[k]) == 1]
-    cuts = []
-    for k1, k2 in zip(on_route, on_route[1:]):
-        shared = {c for e in blocks[k1] for c in e} & {c for e in blocks[k2] for c in e}
-        cuts.extend(shared)
-    return cells, joins, bridges, cuts
+        for e in blocks[k]:
+            cells.update(e)
+    return Route(frozenset(cells), [blocks[k][0] for k in on_route if len(blocks[k]) == 1], [tops[k] for k in on_route[:-1]])
 
 
 class Territory:
     """Where each pair not yet joined can still run: the cells and joins that lie on some
     route between its two ends, avoiding other lines and cells that must stay empty. A cell
     every route of a pair passes, or (when every cell is used) a cell only one pair can use,
-    belongs to that pair, which shrinks the others' room; repeated until nothing changes."""
+    belongs to that pair, which shrinks the others' room; repeated until nothing changes.
 
-    def __init__(self, puzzle: NumberlinkPuzzle, state: State):
+    Made from a recent state's territory when there is one: what a pair owned there it still
+    owns (its routes only shrank), and a pair's route is the same as long as no cell on it
+    changed, since removing cells and joins elsewhere never splits the blocks it is made of."""
+
+    def __init__(self, puzzle: NumberlinkPuzzle, state: State, previous: "Territory | None" = None):
         ch = chains(puzzle, state)
         n = puzzle.rows * puzzle.cols
         cands = state.cands
         self.can = can = [sides_can(m) for m in cands]
-        owner = [ch.label(i) for i in range(n)]
+        owner = list(ch.labels)
+        if previous is not None:
+            for x, o in enumerate(previous.owner):
+                if o and owner[x] != o:
+                    if owner[x]:            # the pieces disagree with it: start afresh
+                        owner, previous = list(ch.labels), None
+                        break
+                    owner[x] = o
         self.open = [lab for lab in puzzle.pairs if not ch.joined(lab, puzzle)]
+        usable = [m > B_EMPTY for m in cands]
         used = [not m & B_EMPTY for m in cands]
-        links = [[y for d, y in puzzle.neighbour[x].items() if can[x] & d and can[y] & OPPOSITE[d]]
-                 for x in range(n)]
+        links: list[list[int]] | None = None
+        # per pair: its route, and the candidates and owners it was found with
+        cache: dict[int, tuple[Route | None, tuple[int, ...], tuple[int, ...]]] = \
+            dict(previous.cache) if previous is not None else {}
         while True:
+            now = tuple(owner)
+            dirty: dict[tuple[int, int], set[int]] = {}
             routes = {}
             for lab in self.open:
+                hit = cache.get(lab)
+                if hit is not None:
+                    route, was, had = hit
+                    key = (id(was), id(had))
+                    if key not in dirty:
+                        dirty[key] = {x for x in range(n) if cands[x] != was[x] or owner[x] != had[x]}
+                    if route is None or route.cells.isdisjoint(dirty[key]):
+                        routes[lab] = route
+                        continue
+                if links is None:
+                    links = [[y for d, y in puzzle.neighbour[x].items() if can[x] & d and can[y] & OPPOSITE[d]]
+                             for x in range(n)]
                 a, b = puzzle.pairs[lab]
-                ok = [(owner[x] == 0 or owner[x] == lab) and cands[x] > B_EMPTY for x in range(n)]
-                routes[lab] = route_blocks(puzzle, links, ok, a, b)
+                routes[lab] = route_blocks(links, usable, owner, lab, a, b)
+                cache[lab] = (routes[lab], cands, now)
             who: list[set[int]] = [set() for _ in range(n)]
             for lab, route in routes.items():
-                for x in (route[0] if route else ()):
+                for x in (route.cells if route else ()):
                     who[x].add(lab)
             changed = False
             for lab, route in routes.items():
-                for x in (route[3] if route else ()):
+                for x in (route.cuts if route else ()):
                     if not owner[x]:
                         owner[x] = lab
                         changed = True
@@ -131,27 +163,31 @@ class Territory:
                     changed = True
             if not changed:
                 break
-        self.routes, self.owner = routes, owner
+        self.routes, self.owner, self.cache = routes, owner, cache
+        self.finished: set[int] = set()       # cells of lines already joined: on no route
         for x in range(n):
             if owner[x] and not who[x] and (ch.label(x) or puzzle.labels[x]):
                 who[x] = {owner[x]}
+                self.finished.add(x)
         self.who = who
-        users: dict[tuple[int, int], set[int]] = {}
-        for lab, route in routes.items():
-            for e in (route[1] if route else ()):
-                users.setdefault(e, set()).add(lab)
-        self.users = users
         self.closed = {lab for lab in puzzle.pairs if lab not in routes}
 
     def labels(self, x: int) -> set[int]:
         return self.who[x]
 
     def join_users(self, x: int, y: int) -> set[int]:
-        return self.users.get((min(x, y), max(x, y)), set())
+        """The pairs with a route over the join between neighbours x and y (a join both
+        cells may use). Every join between two cells on a pair's route lies in one of its
+        blocks (a join from one block to another would merge them), so these are the pairs
+        whose routes reach both cells."""
+        if x in self.finished or y in self.finished:
+            return set()
+        return self.who[x] & self.who[y]
 
 
 def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
-    return state.derived("numberlink.territory", lambda: Territory(puzzle, state))
+    return state.derived("numberlink.territory", lambda: puzzle.recent("territory").get(
+        state, lambda: Territory(puzzle, state), lambda old, _, changed: Territory(puzzle, state, old)))
 
 
 @heuristic(id="numberlink.out-of-reach", name="No line can use this cell", genre=GENRE, level=3, order=1,
@@ -209,7 +245,7 @@ def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[D
         if not route:
             continue
         a, b = puzzle.pairs[lab]
-        for x, y in route[2]:
+        for x, y in route.bridges:
             d = next(d for d, z in puzzle.neighbour[x].items() if z == y)
             found = join_on(state, x, d, y, cells=[puzzle.cell(a), puzzle.cell(b)], params={
                 "name": puzzle.name(lab), "start": puzzle.cell(a), "end": puzzle.cell(b),

@@ -6,89 +6,194 @@ import threading
 import weakref
 from typing import Iterator
 
+import attrs
+
 from grader.engine import out_of_time
 from grader.genres.numberlink import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.probing import PROBE_TEMPLATE, probe_cell, probe_order
+from grader.probing import Branch, cases_deduction, cell_assumptions, cell_deduction, explore, probe_order
 from grader.steps import Deduction
+from heuristics.common.loops import narrowed
 
+from . import territory
 from .common import GENRE
 
 # --- level 5 ------------------------------------------------------------------------------
 
-def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, list[tuple[int, int]]]]:
-    """Loose ends of the lines not yet joined: (label, cell, [(side, neighbour) it may go on])."""
+def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, int, list[tuple[int, int]]]]:
+    """Loose ends of the lines drawn so far: of each number's line not yet joined, then of each
+    drawn piece no number reaches yet: (label or 0, where the line comes from (its number, or
+    the piece's other loose end), the loose end, [(side, neighbour) it may go on])."""
     ch = chains(puzzle, state)
+    cands, must = state.cands, ch.must
+
+    def ways(x: int) -> list[tuple[int, int]]:
+        return [(d, y) for d, y in puzzle.neighbour[x].items()
+                if not must[x] & d and cands[x] & WITH_SIDE[d] and cands[y] & WITH_SIDE[OPPOSITE[d]]]
     out = []
     for lab, (a, b) in puzzle.pairs.items():
         if ch.joined(lab, puzzle):
             continue
         for end in (a, b):
-            prev, x = None, end
-            while True:      # walk the drawn line to its loose end
-                nxt = [y for d, y in puzzle.neighbour[x].items() if ch.must[x] & d and y != prev]
-                if not nxt:
-                    break
-                prev, x = x, nxt[0]
-            ways = [(d, y) for d, y in puzzle.neighbour[x].items()
-                    if y != prev and state.cands[x] & WITH_SIDE[d] and state.cands[y] & WITH_SIDE[OPPOSITE[d]]]
-            out.append((lab, x, ways))
+            piece = ch.members.get(ch.root[end]) or [end]
+            x = next((x for x in piece if x != end and must[x].bit_count() == 1), end)
+            out.append((lab, end, x, ways(x)))
+    for root, piece in sorted(ch.members.items()):
+        if not ch.label_of_root.get(root):
+            loose = sorted(x for x in piece if must[x].bit_count() == 1)
+            out.extend((0, other, x, ways(x)) for x, other in zip(loose, loose[::-1]))
     return out
 
 
-# Passes over the loose ends: (steps per branch, highest level in the fill). Most ends are
-# settled by a chain of level-1 and level-2 steps, which is cheap; the whole-board levels are
-# used only when that finds nothing.
-HEAD_PASSES = ((200, 2), (30, 4))
+def fill_heuristics(level: int) -> list:
+    """The techniques a trial fills in with, up to `level`: the easiest first, except that
+    the territory of level 3 (territory.py), worked out over the whole board, comes after the
+    pair product of level 4: it is the costliest and seldom finds anything, so a fill asks it
+    last."""
+    lower = REGISTRY.for_genre(GENRE, level)
+    costly = [h for h in lower if h.fn.__module__ == territory.__name__]
+    return [h for h in lower if h not in costly] + costly
 
 
 # A sweep stops at the first refutation, or once it has this many case analyses that agree on
-# something: the others are kept for later (below), and the next sweep goes on from where this
-# one stopped, so every end gets its turn.
+# something; the others are kept for later (below).
 ENOUGH = 4
 
+# Each branch is filled in with up to this many steps at up to this level, taking everything a
+# technique finds at one look (Solver's greedy).
+FILL = (300, 4)
 
-def sweep(puzzle: NumberlinkPuzzle, hid: str, items: list, attempt) -> tuple[Deduction | None, list[Deduction]]:
-    """Try `attempt` on the items, from where the last sweep of `hid` stopped: the first
-    deduction with a refuted branch, else the first one at all; and the others found."""
-    with _KEPT_LOCK:
-        start = _START.setdefault(puzzle, {}).get(hid, 0) % len(items) if items else 0
+
+@attrs.frozen
+class Item:
+    """One hypothesis: every way the line at a loose end can go on, or every shape of a cell."""
+    key: tuple
+    cells: tuple[int, ...]                          # the cells it is about
+    how: str                                        # how the explanation introduces it
+    cell: int
+    ways: tuple[tuple[int, int], ...] = ()          # for a loose end: (side, neighbour)
+
+    def attempt(self, puzzle: NumberlinkPuzzle, state: State, lower) -> tuple[Deduction | None, list[Branch]]:
+        steps, level = FILL
+        if self.ways:
+            x = self.cell
+            assumptions = [(f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}",
+                            state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]]), (x, y))
+                           for d, y in self.ways]
+            branches = explore(puzzle, state, assumptions, level, steps, lower, stop_on_refutation=False,
+                               greedy=True)
+            found = cases_deduction(puzzle, state, branches)
+        else:
+            branches = explore(puzzle, state, cell_assumptions(puzzle, state, self.cell), level, steps, lower,
+                               greedy=True)
+            found = cell_deduction(puzzle, state, self.cell, branches)
+        if found is not None:
+            found = attrs.evolve(found, params={**found.params, "how": self.how, "cell": puzzle.cell(self.cell)},
+                                 cells=(puzzle.cell(self.cell),))
+        return found, branches
+
+
+def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item]]:
+    """The hypotheses in the order a solver would think of them: the loose ends with fewest
+    ways first (numbers' lines before pieces no number reaches yet), then the shapes of the
+    cells beside the loose ends, fewest shapes first; and apart, the shapes of the other cells."""
+    ends = sorted((len(ways), not lab, lab, origin, x, ways)
+                  for lab, origin, x, ways in heads(puzzle, state) if len(ways) >= 2)
+    # a line is known by where it comes from, which stays as it grows (a sweep follows it)
+    near = [Item(("line", origin), (x,) + tuple(y for _, y in ways),
+                 f"Try every way the line of {puzzle.name(lab)} can go on from" if lab
+                 else "Try every way the drawn line can go on from", x, tuple(ways))
+            for _, _, lab, origin, x, ways in ends]
+    beside = {y for *_, ways in ends for _, y in ways}
+    near += [Item(("cell", v), (v,), "Try each shape of", v) for v in probe_order(state, sorted(beside))]
+    far = [Item(("cell", v), (v,), "Try each shape of", v)
+           for v in probe_order(state, sorted(set(range(len(state.cands))) - beside))]
+    return near, far
+
+
+# What came of the hypotheses that found nothing, per puzzle: the state they were tried in and
+# the cells their branches changed. While none of those cells has changed since (in a later
+# state of the same solve), the branches would most likely fill in as before, so the next
+# sweep tries such a hypothesis only after the others. Only the order changes: every
+# hypothesis is still tried before the heuristic gives up.
+_TRIED: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[tuple, tuple[tuple[int, ...], frozenset[int]]]] = \
+    weakref.WeakKeyDictionary()
+# where the last sweep stopped, and whether it found something there
+_LAST: weakref.WeakKeyDictionary[NumberlinkPuzzle, tuple[tuple | None, bool]] = weakref.WeakKeyDictionary()
+
+
+def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item]) -> list[Item]:
+    """The order of a sweep: the hypotheses at the loose ends, going on from where the last
+    sweep stopped (with the same line again if it settled something there), then the other
+    cells; in each, those tried before with nothing changed where they reached since come
+    last."""
+    with _LOCK:
+        tried = dict(_TRIED.get(puzzle, {}))
+        last, worked = _LAST.get(puzzle, (None, False))
+    keys = [item.key for item in near]
+    start = (keys.index(last) + (not worked)) % len(keys) if last in keys else 0
+    changes: dict[int, list[int] | None] = {}
+
+    def stale(item: Item) -> bool:
+        seen = tried.get(item.key)
+        if seen is None:
+            return False
+        before, reach = seen
+        if id(before) not in changes:
+            changes[id(before)] = narrowed(before, state.cands, len(state.cands))
+        changed = changes[id(before)]
+        return changed is not None and reach.isdisjoint(changed)
+    out = []
+    for part in (near[start:] + near[:start], far):
+        marks = [stale(item) for item in part]
+        out += [item for item, m in zip(part, marks) if not m] + [item for item, m in zip(part, marks) if m]
+    return out
+
+
+def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item]
+          ) -> tuple[Deduction | None, list[Deduction]]:
+    """Try the items, the most promising first: the first deduction with a refuted branch,
+    else the first one at all; and the others found."""
+    lower = fill_heuristics(FILL[1])
     seen: list[Deduction] = []
-    tried = 0
-    for item in items[start:] + items[:start]:
+    failed: dict[tuple, tuple[tuple[int, ...], frozenset[int]]] = {}
+    last = None
+    for item in by_promise(puzzle, state, near, far):
         if out_of_time():
             break
-        tried += 1
-        d = attempt(item)
+        last = item.key
+        d, branches = item.attempt(puzzle, state, lower)
         if d is None:
+            reach = set(item.cells)
+            for b in branches:
+                reach.update(v for v, (m, f) in enumerate(zip(state.cands, b.trace.final.cands)) if m != f)
+            failed[item.key] = (state.cands, frozenset(reach))
             continue
         seen.append(d)
         if any(b.refuted for b in d.detail) or len(seen) >= ENOUGH:
             break
-    with _KEPT_LOCK:
-        _START.setdefault(puzzle, {})[hid] = start + tried
+    with _LOCK:
+        _TRIED.setdefault(puzzle, {}).update(failed)
+        _LAST[puzzle] = (last, bool(seen))
     if not seen:
         return None, []
     best = next((d for d in seen if any(b.refuted for b in d.detail)), seen[0])
     return best, [d for d in seen if d is not best]
 
 
-# Case analyses a sweep found besides the one it used, kept per puzzle and heuristic with the
-# state they were made in: what was impossible there stays impossible in every later state of
-# the same solve (one whose candidates are a subset), so the next call can use them before
-# sweeping again.
-_KEPT: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, list[tuple[tuple[int, ...], Deduction]]]] = \
+# Case analyses a sweep found besides the one it used, kept per puzzle with the state they were
+# made in: what was impossible there stays impossible in every later state of the same solve
+# (one whose candidates are a subset), so the next call can use them before sweeping again.
+_KEPT: weakref.WeakKeyDictionary[NumberlinkPuzzle, list[tuple[tuple[int, ...], Deduction]]] = \
     weakref.WeakKeyDictionary()
-_KEPT_LOCK = threading.Lock()
-_START: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[str, int]] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
 
 
-def kept_deduction(puzzle: NumberlinkPuzzle, state: State, hid: str) -> Deduction | None:
+def kept_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | None:
     """A kept case analysis that still removes something in `state`."""
-    import attrs
-    with _KEPT_LOCK:
-        kept = _KEPT.get(puzzle, {}).get(hid, [])
+    with _LOCK:
+        kept = _KEPT.get(puzzle, [])
         while kept:
             made_in, d = kept.pop(0)
             if any(c & ~c0 for c, c0 in zip(state.cands, made_in)):
@@ -100,71 +205,20 @@ def kept_deduction(puzzle: NumberlinkPuzzle, state: State, hid: str) -> Deductio
     return None
 
 
-def keep_deductions(puzzle: NumberlinkPuzzle, state: State, hid: str, found: list[Deduction]) -> None:
-    with _KEPT_LOCK:
-        _KEPT.setdefault(puzzle, {})[hid] = [(state.cands, d) for d in found]
-
-
-@heuristic(id="numberlink.head-ways", name="Try every way a line can go on", genre=GENRE, level=5, order=10,
-           template="Try every way the line of {name} can leave {cell}: {outcome}.",
-           nudge="Where can the line of {name} at {cell} go next?")
-def head_ways(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    import attrs
-
-    from grader.probing import branch_deduction
-    options = sorted((len(ways), lab, x, ways) for lab, x, ways in heads(puzzle, state) if len(ways) >= 2)
-
-    def attempt(option, steps: int, level: int, lower) -> Deduction | None:
-        _, lab, x, ways = option
-        assumptions = []
-        for d, y in ways:
-            label = f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}"
-            assumed = state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]])
-            assumptions.append((label, assumed, (x, y)))
-        found = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps, heuristics=lower)
-        return found and attrs.evolve(found, params={**found.params, "name": puzzle.name(lab),
-                                                     "cell": puzzle.cell(x)}, cells=(puzzle.cell(x),))
-    found = kept_deduction(puzzle, state, "head-ways")
-    if found is not None:
-        yield found
-        return
-    for steps, level in HEAD_PASSES:
-        lower = REGISTRY.for_genre(GENRE, level)
-        found, others = sweep(puzzle, f"head-ways {level}", options,
-                              lambda option, steps=steps, level=level, lower=lower: attempt(option, steps, level, lower))
-        if found is not None:
-            keep_deductions(puzzle, state, "head-ways", others)
-            yield found
-            return
-
-
-def near_heads(puzzle: NumberlinkPuzzle, state: State) -> list[int]:
-    """Cells beside the loose ends, where a trial is most likely to decide something."""
-    return sorted({y for _, _, ways in heads(puzzle, state) for _, y in ways})
-
-
-# Passes of the cell trials beside the loose ends: (steps per branch, highest level in the
-# fill); as for the loose ends, long fills with the local levels cost less than short ones
-# with the whole-board levels.
-TRIAL_PASSES = ((200, 2), (40, 4))
+def keep_deductions(puzzle: NumberlinkPuzzle, state: State, found: list[Deduction]) -> None:
+    with _LOCK:
+        _KEPT[puzzle] = [(state.cands, d) for d in found]
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
-           template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.")
+           template="{how} {cell}: {outcome}.", nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """Try each shape of a cell beside a loose end, as the generic trial does (grader.probing),
-    with Numberlink's own passes."""
-    near = probe_order(state, near_heads(puzzle, state))
-    found = kept_deduction(puzzle, state, "trial-and-error")
+    """Every way a line can go on from a loose end, or every shape of a cell, each filled in
+    with the easier levels (grader.probing): refuted ways drop out, and what the others agree
+    on holds."""
+    found = kept_deduction(puzzle, state)
+    if found is None:
+        found, others = sweep(puzzle, state, *items(puzzle, state))
+        keep_deductions(puzzle, state, others)
     if found is not None:
         yield found
-        return
-    for steps, level in TRIAL_PASSES:
-        lower = REGISTRY.for_genre(GENRE, level)
-        found, others = sweep(puzzle, f"trial {level}", near,
-                              lambda var, steps=steps, level=level, lower=lower:
-                              probe_cell(puzzle, state, var, level, steps, lower))
-        if found is not None:
-            keep_deductions(puzzle, state, "trial-and-error", others)
-            yield found
-            return
