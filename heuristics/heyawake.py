@@ -404,12 +404,22 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
 def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
-            options = state.derived(("heyawake.room-strips", k), lambda: room_options(
-                puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
-                cuts=lambda option: splits_white(puzzle, state, option)))
+            options = state.derived(("heyawake.room-strips", k), lambda: strip_options(puzzle, state, k))
             d = room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
             if d:
                 yield d
+
+
+def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
+    """The ways to fill room k that leave no white strip across two borders and keep the white
+    cells together: the level-3 list filtered when there is one (the same ways, listed once)."""
+    def fine(option: dict[int, int]) -> bool:
+        return not crosses_two_borders(puzzle, state.cands, option) and not splits_white(puzzle, state, option)
+    listed = options_of(puzzle, state, k)
+    if listed is not None:
+        return [o for o in listed if fine(o)]
+    return room_options(puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
+                        cuts=lambda option: splits_white(puzzle, state, option))
 
 
 @heuristic(id="heyawake.articulation", name="A shaded cell here would cut the white area",

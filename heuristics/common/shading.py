@@ -351,8 +351,15 @@ def whites_cut(puzzle, state: State, shaded: Iterable[int], white=()) -> bool:
     if not ring:
         return False
     extra = set(white() if callable(white) else white)
-    return whites_apart(puzzle.neighbours, [B_SHADED if i in new else (B_WHITE if i in extra else m)
-                                            for i, m in enumerate(cands)])
+    side = open_side(puzzle, state)
+    whites = (set(side.decided_cells) | extra) - new
+    of = side.possible_parts.of
+    areas = {of[i] for i in whites}
+    if len(areas) != 1:
+        return len(areas) > 1
+    area = areas.pop()
+    seeds = [n for s in new for n in puzzle.neighbours[s] if of[n] == area]
+    return connectivity.splits_marked(puzzle.graph, side.possible, new, seeds, whites, len(whites))
 
 
 def whites_apart(nbrs, cands: Sequence[int]) -> bool:
