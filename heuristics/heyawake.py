@@ -11,6 +11,7 @@ white area too. Only refutations count there; what every case agrees on is level
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 
@@ -181,8 +182,21 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
 def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
     """Some cell the option whitens joins a straight white run across two room borders."""
     new = frozenset(i for i, v in option.items() if v == WHITE and cands[i] == FREE)
-    lines = {k for i in new for k in puzzle.lines_of(i)}
-    return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k, new))
+    for i in new:
+        row, col = puzzle.lines_of(i)
+        for k, t in ((row, i % puzzle.cols), (col, i // puzzle.cols)):
+            line, borders = puzzle.lines[k]
+            crossed, a = 0, t
+            while a > 0 and (cands[line[a - 1]] == B_WHITE or line[a - 1] in new):
+                crossed += borders[a - 1]
+                a -= 1
+            b = t
+            while b + 1 < len(line) and (cands[line[b + 1]] == B_WHITE or line[b + 1] in new):
+                crossed += borders[b]
+                b += 1
+            if crossed >= 2:
+                return True
+    return False
 
 
 def splits_white(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> bool:
@@ -234,10 +248,32 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
             yield d
 
 
+CACHE_LIMIT = 20000      # room listings kept per puzzle before the cache starts afresh
+
+
 def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
-    """The ways to fill one room (room_options), listed once per state."""
-    return state.derived(("heyawake.room-options", k),
-                         lambda: room_options(puzzle, state.cands, [k], ROOM_LIMIT))
+    """The ways to fill one room (room_options), listed once per state, and reused from any
+    earlier state that agrees on the cells within two steps of the room: all a listing reads
+    (hypotheses revisit the same rooms in many states). Callers must not change the list."""
+    def compute() -> list[dict[int, int]] | None:
+        look = _support(puzzle, k)
+        cache = puzzle.__dict__.setdefault("_heyawake_rooms", {})
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        key = (k, look(state.cands))
+        if key not in cache:
+            cache[key] = room_options(puzzle, state.cands, [k], ROOM_LIMIT)
+        return cache[key]
+    return state.derived(("heyawake.room-options", k), compute)
+
+
+def _support(puzzle: HeyawakePuzzle, k: int):
+    """A getter of the candidates within two steps of room k (what room_options reads)."""
+    supports = puzzle.__dict__.setdefault("_heyawake_support", {})
+    if k not in supports:
+        cells = sorted(shading.around(puzzle, shading.around(puzzle, puzzle.rooms[k])))
+        supports[k] = operator.itemgetter(*cells) if len(cells) > 1 else (lambda c, i=cells[0]: (c[i],))
+    return supports[k]
 
 
 def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
@@ -582,7 +618,8 @@ def hypotheses(puzzle: HeyawakePuzzle, state: State, fewest: int, most: int,
         if options and fewest <= len(options) <= most:
             order.append((len(options), k, options))
     rooms = [(k, options) for _, k, options in sorted(order, key=lambda t: (t[0], t[1]))]
-    for k, d in shading.way_hypotheses(puzzle, state, rooms, lambda k, o: way_label(puzzle, state, o), passes):
+    for k, d in shading.way_hypotheses(puzzle, state, rooms, lambda k, o: way_label(puzzle, state, o), passes,
+                                       key=f"heyawake.room-hypotheses.{fewest}"):
         yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
                         cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
 
@@ -592,6 +629,6 @@ def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> s
     return "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
 
 
-TRIAL = register_probing(GENRE, order=90,
+TRIAL = register_probing(GENRE, order=90, near=shading.around, candidates=shading.busiest_first,
                          catalogue="for a cell: assume it is blocked, then blank, fill in greedily; "
                                    "keep what both agree on or refute one")

@@ -320,6 +320,35 @@ def test_whites_cut_agrees_with_a_full_search():
     assert cut > 20     # the sample holds real cuts, not only harmless shading
 
 
+def test_whites_cut_minds_cells_taken_as_white():
+    """Cells a way whitens count as white cells that must stay joined."""
+    p = puzzle("\n".join(["a a a a"] * 3), "\n".join([". . . ."] * 3))
+    s = marks(p, ". . . .\n. . . .\n. . . +")
+    assert not shading.whites_cut(p, s, [1, 4])              # only r1c1 shut in, and it may be shaded
+    assert shading.whites_cut(p, s, [1, 4], white=[0])       # r1c1 taken as white: shut in the corner
+    assert not shading.whites_cut(p, s, [1, 4], white=[10])
+
+
+def test_room_listings_and_strip_checks_agree_with_a_fresh_look():
+    """Listings reused from earlier states and the quick strip check give what listing the
+    room afresh and scanning whole lines give."""
+    from heuristics import heyawake as hw
+    rng = random.Random(5)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    solution = reference(p)
+    for _ in range(30):
+        state = random_partial(p, solution, rng, rng.random() * 0.7)
+        for k in p.numbered:
+            fresh = hw.room_options(p, state.cands, [k], hw.ROOM_LIMIT)
+            assert hw.options_of(p, state, k) == fresh
+            assert hw.options_of(p, State(state.cands), k) == fresh
+            for option in fresh or ():
+                new = frozenset(i for i, v in option.items() if v == shading.WHITE and state.cands[i] == FREE)
+                whole = any(crossed >= 2 for line in {k2 for i in new for k2 in p.lines_of(i)}
+                            for _, _, crossed in hw.white_runs(p, state.cands, line, new))
+                assert hw.crosses_two_borders(p, state.cands, option) == whole
+
+
 def level5_position(name: str):
     """A generated puzzle at the state where the solve loop first needs level 5."""
     p = load(str(CORPUS / "heyawake" / name))

@@ -493,4 +493,5 @@ def pools(graph: GridGraph, cands: Sequence[int], bit: int, what: str = "shaded 
     """2x2 blocks whose four cells are all decided `bit`."""
     return [Violation(f"the {what} at {graph.cell(block[0])}-{graph.cell(block[3])} form a 2x2 block",
                       tuple(graph.cell(i) for i in block), block)
-            for block, rest in pool_blocks(graph, cands, bit) if not rest]
+            for block in graph.blocks if cands[block[0]] == bit and cands[block[1]] == bit
+            and cands[block[2]] == bit and cands[block[3]] == bit]
