@@ -21,7 +21,7 @@ from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import PASSES, register_probing
 from grader.steps import Deduction
-from heuristics.common import shading
+from heuristics.common import blocks, shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "heyawake"
@@ -426,6 +426,28 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
                                 "other": puzzle.room_cell(other)})
             if d:
                 yield d
+
+
+@heuristic(id="heyawake.block-count", name="Counting a room's 2x2 blocks", genre=GENRE, level=3,
+           order=3,
+           template="Shaded cells touching corner to corner must never close a ring (it would shut "
+                    "white cells in). The room of the {n} at {room} has {blocks} 2x2 blocks; counting "
+                    "each shaded cell once for every block it lies in beyond the first, its {n} shaded "
+                    "cells may add up to at most {limit}, and only so can they: {cells}.",
+           nudge="Count the 2x2 blocks of the room of the {n} at {room}: how many of its shaded "
+                 "cells can lie deep inside it?")
+def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A room needing many shaded cells can afford few inside it (heuristics.common.blocks);
+    when the count is tight it decides corners and edges."""
+    for k in rooms_near(puzzle, focus):
+        found = blocks.forced(puzzle.graph, puzzle.rooms[k], state.cands, B_SHADED, FREE, puzzle.clues[k])
+        if not found or not found[0]:
+            continue
+        decided, count, limit = found
+        put = {i: SHADED if v else WHITE for i, v in decided.items()}
+        yield Deduction.build(state, put=put, cells=[puzzle.room_cell(k)], region=puzzle.rooms[k],
+                              params={"n": puzzle.clues[k], "room": puzzle.room_cell(k), "blocks": count,
+                                      "limit": limit, "cells": shading.describe(puzzle, put)})
 
 
 # --- level 4 ------------------------------------------------------------------------------

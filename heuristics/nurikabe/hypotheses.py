@@ -106,9 +106,9 @@ NESTED_STEPS = 100      # steps per branch of a nested trial
            nudge="Try a hypothesis at {cell}, and be ready to try another inside it.",
            catalogue="")
 def nested_trial(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """The last resort: a hypothesis whose fill may itself make hypotheses (every other
-    technique, level 5 included)."""
-    inner = [h for h in REGISTRY.for_genre(GENRE, 5) if h.id != "nurikabe.nested-trial"]
+    """The last resort: a hypothesis whose fill may itself try one cell each way (with every
+    technique up to level 4, as the deep trial does)."""
+    inner = REGISTRY.for_genre(GENRE, 4) + [deep_trial]
     tried = Tried("nurikabe.nested-trial", around)
     for var in tried.order(state, probe_first(puzzle, state)):
         if out_of_time():
