@@ -28,6 +28,18 @@ def out_of_time() -> bool:
     return time.perf_counter() > _DEADLINE.get()
 
 
+# Scratch space of the outermost solve, shared by the fills inside it: what a costly heuristic
+# learnt in earlier steps (which hypotheses led nowhere) to choose what to try first. It lives
+# and dies with one solve, so the same puzzle always gets the same trace.
+_MEMORY: contextvars.ContextVar[dict | None] = contextvars.ContextVar("memory", default=None)
+
+
+def solve_memory() -> dict:
+    """The running solve's scratch dict (a fresh, unshared one outside any solve)."""
+    memory = _MEMORY.get()
+    return {} if memory is None else memory
+
+
 @attrs.frozen
 class Budget:
     """Limits per puzzle, so nothing hangs; running out is a status, not an error."""
@@ -66,10 +78,14 @@ class Solver:
         t0 = time.perf_counter()
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         token = _DEADLINE.set(deadline)
+        outermost = _MEMORY.get() is None
+        memory = _MEMORY.set({}) if outermost else None
         try:
             return self._solve(start, t0, deadline, until, focus)
         finally:
             _DEADLINE.reset(token)
+            if memory is not None:
+                _MEMORY.reset(memory)
 
     def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
                focus: frozenset[int] | None) -> Trace:

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from .engine import Budget, Solver, out_of_time
+from .engine import Budget, Solver, out_of_time, solve_memory
 from .heuristic import Heuristic, REGISTRY, heuristic
 from .model import Puzzle, State, values_of
 from .steps import Deduction, Status, Trace
@@ -107,8 +107,14 @@ def probe_order(state: State, candidates: Iterable[int] | None = None) -> list[i
 def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
                heuristics: Sequence[Heuristic]) -> Deduction | None:
     """Try every candidate of one variable; refute one, or keep what all agree on."""
-    return cell_deduction(puzzle, state, var, explore(puzzle, state, cell_assumptions(puzzle, state, var),
-                                                      max_level, max_steps, heuristics))
+    return probe_with_branches(puzzle, state, var, max_level, max_steps, heuristics)[0]
+
+
+def probe_with_branches(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
+                        heuristics: Sequence[Heuristic]) -> tuple[Deduction | None, list[Branch]]:
+    """probe_cell, and the branches it followed."""
+    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics)
+    return cell_deduction(puzzle, state, var, branches), branches
 
 
 def cell_assumptions(puzzle: Puzzle, state: State, var: int) -> list[tuple[str, State, tuple[int]]]:
@@ -142,6 +148,33 @@ def cell_deduction(puzzle: Puzzle, state: State, var: int, branches: Sequence[Br
                      (var,), detail=tuple(branches))
 
 
+class Tried:
+    """Which hypotheses led nowhere earlier in this solve, and where: each is kept with the
+    candidates, at that time, of the variables its branches touched (and what lies `near` them).
+    Until one of those changes it will most likely lead nowhere again, so it is tried after
+    the others: the order changes, never what is tried."""
+
+    def __init__(self, key: str, near: Callable[[Puzzle, set[int]], Iterable[int]]):
+        self.memory: dict = solve_memory().setdefault(key, {})
+        self.near = near
+
+    def order(self, state: State, items: Iterable) -> list:
+        """`items` (hashable: a variable, a clue, ...) with the stale ones moved to the end."""
+        fresh, stale = [], []
+        cands = state.cands
+        for item in items:
+            seen = self.memory.get(item)
+            (stale if seen is not None and all(cands[v] == m for v, m in seen) else fresh).append(item)
+        return fresh + stale
+
+    def failed(self, puzzle: Puzzle, state: State, item, touched: Iterable[int],
+               branches: Iterable[Branch]) -> None:
+        cells = set(touched)
+        for b in branches:
+            cells.update(state.diff(b.trace.final))
+        self.memory[item] = tuple((v, state.cands[v]) for v in self.near(puzzle, cells))
+
+
 def _count(n: int) -> str:
     return "one easier step would" if n == 1 else f"{n} easier steps would"
 
@@ -152,21 +185,29 @@ PROBE_TEMPLATE = "Trial at {cell}: {outcome}."
 def register_probing(genre: str, *, id: str | None = None, name: str = "Trial and error",
                      max_level: int = 4, order: int = 90,
                      candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
+                     near: Callable[[Puzzle, set[int]], Iterable[int]] | None = None,
                      catalogue: str = "") -> Heuristic:
-    """The generic level-5 heuristic for a genre: probe one variable at a time."""
+    """The generic level-5 heuristic for a genre: probe one variable at a time. With `near`
+    (the variables around a set of them), variables whose trial led nowhere are tried last
+    until something near what their branches touched changes (see Tried)."""
     hid = id or f"{genre}.trial-and-error"
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         order_ = probe_order(state, candidates(puzzle, state) if candidates else None)
+        tried = Tried(hid, near) if near else None
+        if tried:
+            order_ = tried.order(state, order_)
         for steps, level in PASSES:
             lower = REGISTRY.for_genre(genre, min(level, max_level))
             for var in order_:
                 if out_of_time():
                     return
-                d = probe_cell(puzzle, state, var, max_level, steps, lower)
+                d, branches = probe_with_branches(puzzle, state, var, max_level, steps, lower)
                 if d is not None:
                     yield d
                     return
+                if tried and steps == PASSES[-1][0]:
+                    tried.failed(puzzle, state, var, (var,), branches)
 
     return heuristic(id=hid, name=name, genre=genre, level=5, order=order, template=PROBE_TEMPLATE,
                      nudge="Try a hypothesis at {cell}.", catalogue=catalogue)(find)

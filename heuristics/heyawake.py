@@ -11,6 +11,7 @@ white area too. Only refutations count there; what every case agrees on is level
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 
@@ -20,7 +21,7 @@ from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import PASSES, register_probing
 from grader.steps import Deduction
-from heuristics.common import shading
+from heuristics.common import blocks, shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "heyawake"
@@ -181,8 +182,21 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
 def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
     """Some cell the option whitens joins a straight white run across two room borders."""
     new = frozenset(i for i, v in option.items() if v == WHITE and cands[i] == FREE)
-    lines = {k for i in new for k in puzzle.lines_of(i)}
-    return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k, new))
+    for i in new:
+        row, col = puzzle.lines_of(i)
+        for k, t in ((row, i % puzzle.cols), (col, i // puzzle.cols)):
+            line, borders = puzzle.lines[k]
+            crossed, a = 0, t
+            while a > 0 and (cands[line[a - 1]] == B_WHITE or line[a - 1] in new):
+                crossed += borders[a - 1]
+                a -= 1
+            b = t
+            while b + 1 < len(line) and (cands[line[b + 1]] == B_WHITE or line[b + 1] in new):
+                crossed += borders[b]
+                b += 1
+            if crossed >= 2:
+                return True
+    return False
 
 
 def splits_white(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> bool:
@@ -234,10 +248,32 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
             yield d
 
 
+CACHE_LIMIT = 20000      # room listings kept per puzzle before the cache starts afresh
+
+
 def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
-    """The ways to fill one room (room_options), listed once per state."""
-    return state.derived(("heyawake.room-options", k),
-                         lambda: room_options(puzzle, state.cands, [k], ROOM_LIMIT))
+    """The ways to fill one room (room_options), listed once per state, and reused from any
+    earlier state that agrees on the cells within two steps of the room: all a listing reads
+    (hypotheses revisit the same rooms in many states). Callers must not change the list."""
+    def compute() -> list[dict[int, int]] | None:
+        look = _support(puzzle, k)
+        cache = puzzle.__dict__.setdefault("_heyawake_rooms", {})
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        key = (k, look(state.cands))
+        if key not in cache:
+            cache[key] = room_options(puzzle, state.cands, [k], ROOM_LIMIT)
+        return cache[key]
+    return state.derived(("heyawake.room-options", k), compute)
+
+
+def _support(puzzle: HeyawakePuzzle, k: int):
+    """A getter of the candidates within two steps of room k (what room_options reads)."""
+    supports = puzzle.__dict__.setdefault("_heyawake_support", {})
+    if k not in supports:
+        cells = sorted(shading.around(puzzle, shading.around(puzzle, puzzle.rooms[k])))
+        supports[k] = operator.itemgetter(*cells) if len(cells) > 1 else (lambda c, i=cells[0]: (c[i],))
+    return supports[k]
 
 
 def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
@@ -392,6 +428,28 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
                 yield d
 
 
+@heuristic(id="heyawake.block-count", name="Counting a room's 2x2 blocks", genre=GENRE, level=3,
+           order=3,
+           template="Shaded cells touching corner to corner must never close a ring (it would shut "
+                    "white cells in). The room of the {n} at {room} has {blocks} 2x2 blocks; counting "
+                    "each shaded cell once for every block it lies in beyond the first, its {n} shaded "
+                    "cells may add up to at most {limit}, and only so can they: {cells}.",
+           nudge="Count the 2x2 blocks of the room of the {n} at {room}: how many of its shaded "
+                 "cells can lie deep inside it?")
+def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A room needing many shaded cells can afford few inside it (heuristics.common.blocks);
+    when the count is tight it decides corners and edges."""
+    for k in rooms_near(puzzle, focus):
+        found = blocks.forced(puzzle.graph, puzzle.rooms[k], state.cands, B_SHADED, FREE, puzzle.clues[k])
+        if not found or not found[0]:
+            continue
+        decided, count, limit = found
+        put = {i: SHADED if v else WHITE for i, v in decided.items()}
+        yield Deduction.build(state, put=put, cells=[puzzle.room_cell(k)], region=puzzle.rooms[k],
+                              params={"n": puzzle.clues[k], "room": puzzle.room_cell(k), "blocks": count,
+                                      "limit": limit, "cells": shading.describe(puzzle, put)})
+
+
 # --- level 4 ------------------------------------------------------------------------------
 
 @heuristic(id="heyawake.room-strips", name="Every way to fill a room, minding strips and the white area",
@@ -404,12 +462,22 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
 def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
-            options = state.derived(("heyawake.room-strips", k), lambda: room_options(
-                puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
-                cuts=lambda option: splits_white(puzzle, state, option)))
+            options = state.derived(("heyawake.room-strips", k), lambda: strip_options(puzzle, state, k))
             d = room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
             if d:
                 yield d
+
+
+def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
+    """The ways to fill room k that leave no white strip across two borders and keep the white
+    cells together: the level-3 list filtered when there is one (the same ways, listed once)."""
+    def fine(option: dict[int, int]) -> bool:
+        return not crosses_two_borders(puzzle, state.cands, option) and not splits_white(puzzle, state, option)
+    listed = options_of(puzzle, state, k)
+    if listed is not None:
+        return [o for o in listed if fine(o)]
+    return room_options(puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
+                        cuts=lambda option: splits_white(puzzle, state, option))
 
 
 @heuristic(id="heyawake.articulation", name="A shaded cell here would cut the white area",
@@ -572,7 +640,8 @@ def hypotheses(puzzle: HeyawakePuzzle, state: State, fewest: int, most: int,
         if options and fewest <= len(options) <= most:
             order.append((len(options), k, options))
     rooms = [(k, options) for _, k, options in sorted(order, key=lambda t: (t[0], t[1]))]
-    for k, d in shading.way_hypotheses(puzzle, state, rooms, lambda k, o: way_label(puzzle, state, o), passes):
+    for k, d in shading.way_hypotheses(puzzle, state, rooms, lambda k, o: way_label(puzzle, state, o), passes,
+                                       key=f"heyawake.room-hypotheses.{fewest}"):
         yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
                         cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
 
@@ -582,6 +651,6 @@ def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> s
     return "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
 
 
-TRIAL = register_probing(GENRE, order=90,
+TRIAL = register_probing(GENRE, order=90, near=shading.around, candidates=shading.busiest_first,
                          catalogue="for a cell: assume it is blocked, then blank, fill in greedily; "
                                    "keep what both agree on or refute one")

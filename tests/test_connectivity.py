@@ -176,3 +176,26 @@ def test_one_walk_reports_every_split_to_its_hook():
     assert seen == [(2, 3, 1), (1, 2, 0), (0, 1, -1)]      # innermost subtree first
     assert walk.root_children == [1] and walk.count == 4
     assert walk.size[1] == 3 and walk.witness[1] == 3
+
+
+def test_splits_marked_match_brute_force():
+    rng = random.Random(13)
+    split = 0
+    for _ in range(500):
+        g = cn.GridGraph(rng.randint(2, 7), rng.randint(2, 7))
+        possible = [rng.random() < 0.75 for _ in range(g.size)]
+        base = cn.components(g, possible)
+        if not base.cells:
+            continue
+        area = set(max(base.cells, key=len))
+        removed = {i for i in area if rng.random() < 0.2}
+        rest = sorted(area - removed)
+        if not removed or not rest:
+            continue
+        marked = set(rng.sample(rest, rng.randint(1, min(5, len(rest)))))
+        seeds = [n for r in removed for n in g.neighbours[r] if n in area]
+        after = cn.components(g, [i in area and i not in removed for i in range(g.size)])
+        expected = len({after.of[i] for i in marked}) > 1
+        split += expected
+        assert cn.splits_marked(g, possible, removed, seeds, marked, len(marked)) == expected
+    assert split > 50

@@ -82,6 +82,49 @@ def test_a_solve_inside_a_solve_keeps_the_outer_deadline():
     assert not engine.out_of_time()
 
 
+def test_solve_memory_lives_with_the_outermost_solve():
+    """Fills inside a solve share its scratch memory; each new solve starts afresh, so the
+    same puzzle always gets the same trace."""
+    from grader import engine
+    from grader.heuristic import Registry
+    seen = []
+    reg = Registry()
+
+    @heuristic(**GOOD, registry=reg)
+    def note(puzzle, state, focus=None):
+        memory = engine.solve_memory()
+        seen.append(dict(memory))
+        memory["calls"] = memory.get("calls", 0) + 1
+        if not memory.get("inner"):
+            memory["inner"] = True
+            Solver(puzzle, heuristics=list(reg.for_genre("x"))).solve(state)
+        return iter(())
+
+    p = native(AKARI_SMALL)
+    Solver(p, heuristics=list(reg.for_genre("x"))).solve()
+    assert seen == [{}, {"calls": 1, "inner": True}]
+    seen.clear()
+    Solver(p, heuristics=list(reg.for_genre("x"))).solve()
+    assert seen[0] == {}
+    assert engine.solve_memory() == {} and engine.solve_memory() is not engine.solve_memory()
+
+
+def test_tried_puts_stale_hypotheses_last_until_something_near_changes():
+    from grader import engine
+    from grader.probing import Tried
+    token = engine._MEMORY.set({})
+    try:
+        tried = Tried("x.trial", lambda puzzle, cells: set(cells) | {c + 1 for c in cells})
+        s = State((3, 3, 3, 3, 3))
+        tried.failed(None, s, 0, (0,), ())
+        assert tried.order(s, [0, 1, 2]) == [1, 2, 0]
+        assert tried.order(s.restrict(4, 1), [0, 1, 2]) == [1, 2, 0]     # far away: still stale
+        assert tried.order(s.restrict(1, 1), [0, 1, 2]) == [0, 1, 2]     # beside it: fresh again
+        assert Tried("x.trial", lambda p, c: c).order(s, [0, 1]) == [1, 0]   # one memory per solve
+    finally:
+        engine._MEMORY.reset(token)
+
+
 def test_grade_is_reproducible_and_counts_levels():
     p = native(AKARI_SMALL)
     g1, g2 = grade(Solver(p).solve()), grade(Solver(p).solve())

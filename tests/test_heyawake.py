@@ -320,6 +320,85 @@ def test_whites_cut_agrees_with_a_full_search():
     assert cut > 20     # the sample holds real cuts, not only harmless shading
 
 
+def test_whites_cut_minds_cells_taken_as_white():
+    """Cells a way whitens count as white cells that must stay joined."""
+    p = puzzle("\n".join(["a a a a"] * 3), "\n".join([". . . ."] * 3))
+    s = marks(p, ". . . .\n. . . .\n. . . +")
+    assert not shading.whites_cut(p, s, [1, 4])              # only r1c1 shut in, and it may be shaded
+    assert shading.whites_cut(p, s, [1, 4], white=[0])       # r1c1 taken as white: shut in the corner
+    assert not shading.whites_cut(p, s, [1, 4], white=[10])
+
+
+def test_room_listings_and_strip_checks_agree_with_a_fresh_look():
+    """Listings reused from earlier states and the quick strip check give what listing the
+    room afresh and scanning whole lines give."""
+    from heuristics import heyawake as hw
+    rng = random.Random(5)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    solution = reference(p)
+    for _ in range(30):
+        state = random_partial(p, solution, rng, rng.random() * 0.7)
+        for k in p.numbered:
+            fresh = hw.room_options(p, state.cands, [k], hw.ROOM_LIMIT)
+            assert hw.options_of(p, state, k) == fresh
+            assert hw.options_of(p, State(state.cands), k) == fresh
+            for option in fresh or ():
+                new = frozenset(i for i, v in option.items() if v == shading.WHITE and state.cands[i] == FREE)
+                whole = any(crossed >= 2 for line in {k2 for i in new for k2 in p.lines_of(i)}
+                            for _, _, crossed in hw.white_runs(p, state.cands, line, new))
+                assert hw.crosses_two_borders(p, state.cands, option) == whole
+
+
+BORDERED_7X7 = ("b b b b b b b b b\n" + "\n".join(["b a a a a a a a b"] * 7) + "\nb b b b b b b b b")
+
+
+def bordered(n: int):
+    return puzzle(BORDERED_7X7, "\n".join([". . . . . . . . .", f". {n} . . . . . . ."] + [". . . . . . . . ."] * 7))
+
+
+def test_block_count_a_7x7_room_with_21():
+    """36 blocks allow 35 extra counts; 21 shaded cells fit only as 12 on the room's rim,
+    corners included (costing 0 and 1), and 9 inside (costing 3 each)."""
+    p = bordered(21)
+    got = decided_by(fires("heyawake.block-count", p), p, G.initial_state(p))
+    assert {c for c, v in got.items() if v == "is shaded"} == {"r2c2", "r2c8", "r8c2", "r8c8"}
+    assert got["r2c3"] == "is white" and got["r3c2"] == "is white"
+    assert not fires("heyawake.block-count", bordered(20))
+
+
+def single_room_solutions(rows: int, cols: int, n: int) -> list[State]:
+    """Every valid shading of a one-room board with n shaded cells (brute force)."""
+    p = puzzle("\n".join([" ".join("a" * cols)] * rows), "\n".join([" ".join("." * cols)] * rows))
+    nbrs = p.neighbours
+    out = []
+
+    def grow(i: int, picked: list[int]) -> None:
+        if len(picked) == n:
+            cands = [B_SHADED if j in picked else B_WHITE for j in range(rows * cols)]
+            if not shading.whites_apart(nbrs, cands):
+                out.append(State(tuple(cands)))
+            return
+        for j in range(i, rows * cols):
+            if all(k not in picked for k in nbrs[j]):
+                grow(j + 1, picked + [j])
+    grow(0, [])
+    return out
+
+
+def test_block_count_agrees_with_every_shading_of_small_rooms():
+    rng = random.Random(3)
+    fired = 0
+    for rows, cols in ((3, 3), (3, 4), (4, 4), (4, 5)):
+        for n in range(2, (rows * cols + 1) // 2 + 1):
+            p = puzzle("\n".join([" ".join("a" * cols)] * rows),
+                       "\n".join([" ".join([str(n)] + ["."] * (cols - 1))] + [" ".join("." * cols)] * (rows - 1)))
+            for sol in single_room_solutions(rows, cols, n)[:40]:
+                for fraction in (0.0, 0.2, 0.4):
+                    fired += assert_all_sound(REGISTRY.get("heyawake.block-count"), p,
+                                              random_partial(p, sol, rng, fraction), sol)
+    assert fired > 10
+
+
 def level5_position(name: str):
     """A generated puzzle at the state where the solve loop first needs level 5."""
     p = load(str(CORPUS / "heyawake" / name))

@@ -14,7 +14,7 @@ from grader.formats import load
 from grader.genres import get
 from grader.heuristic import REGISTRY
 from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                     random_partial, reference)
+                     random_partial, reference, shared)
 
 NURIKABE = get("nurikabe")
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "nurikabe"
@@ -126,7 +126,7 @@ def test_technique(hid, grid, marks, expected):
 def test_every_technique_has_a_case():
     covered = {c[0] for c in CASES if c[3]} | {"nurikabe.island-growth", "nurikabe.pool-breaker",
                                                "nurikabe.trial-and-error", "nurikabe.deep-trial",
-                                               "nurikabe.group-trials"}
+                                               "nurikabe.group-trials", "nurikabe.nested-trial"}
     assert {h.id for h in REGISTRY.for_genre("nurikabe")} == covered
 
 
@@ -168,8 +168,19 @@ def test_hypotheses_stay_quiet_on_a_finished_island():
     p = puzzle("2 . .\n. . .\n. . 1")
     state = NURIKABE.parse_marks(p, "2 + #\n# # #\n# # 1", Source("<marks>"))
     for hid in ("nurikabe.island-growth", "nurikabe.pool-breaker", "nurikabe.group-trials",
-                "nurikabe.unnumbered-owner"):
+                "nurikabe.unnumbered-owner", "nurikabe.nested-trial"):
         assert fires(hid, p, state) == []
+
+
+@pytest.mark.corpus
+def test_nested_trial_goes_on_where_every_other_technique_stops():
+    """janko 1013 (7x9): single hypotheses filled with every other technique find nothing; a
+    hypothesis that may try another inside it does, and soundly."""
+    p = load(str(shared("janko/nurikabe.jsonl")) + "#nurikabe/1013")
+    others = [h for h in REGISTRY.for_genre("nurikabe") if h.id != "nurikabe.nested-trial"]
+    trace = Solver(p, heuristics=others).solve()
+    assert trace.status.value == "stuck"
+    assert assert_all_sound(REGISTRY.get("nurikabe.nested-trial"), p, trace.final, reference(p)) == 1
 
 
 # --- violations ------------------------------------------------------------------------------
@@ -195,6 +206,17 @@ def test_violations_on_islands():
     assert any("holds 2 numbers" in v.message for v in NURIKABE.violations(p, two))
     big = NURIKABE.parse_marks(p, "2 # 2\n+ # #\n+ . .", Source("<m>"))
     assert any("has grown to 3 cells" in v.message for v in NURIKABE.violations(p, big))
+
+
+def test_violations_count_the_walls():
+    """With every number known, the walls are the cells no island takes: no more, no fewer."""
+    p = puzzle("3 . .\n. . .\n. . .")
+    many = NURIKABE.parse_marks(p, "3 # #\n# . #\n# # #", Source("<m>"))
+    assert any("7 walls, more than the 6" in v.message for v in NURIKABE.violations(p, many))
+    few = NURIKABE.parse_marks(p, "3 + +\n+ + .\n. . .", Source("<m>"))
+    assert any("fewer than the 6" in v.message for v in NURIKABE.violations(p, few))
+    fine = NURIKABE.parse_marks(p, "3 + +\n# # #\n. . .", Source("<m>"))
+    assert not any("walls" in v.message for v in NURIKABE.violations(p, fine))
 
 
 # --- whole puzzles ---------------------------------------------------------------------------

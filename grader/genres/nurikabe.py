@@ -45,6 +45,13 @@ class NurikabePuzzle(GridPuzzle):
         return tuple(i for i, n in enumerate(self.clues) if n != NO_CLUE)
 
     @functools.cached_property
+    def largest_clue(self) -> int:
+        """The largest island size given (every cell, when a number is `?`)."""
+        if any(n == UNKNOWN for n in self.clues):
+            return self.rows * self.cols
+        return max(self.clues, default=0)
+
+    @functools.cached_property
     def wall_total(self) -> int | None:
         """How many walls the solution has, when every number is known."""
         if any(n == UNKNOWN for n in self.clues):
@@ -143,18 +150,25 @@ class Nurikabe(MarkedCellsGenre):
         isl = islands(puzzle, state)
         out += cn.disconnected(isl.walls, "the walls")
         for k, part in enumerate(isl.parts):
-            name, cells = isl.clue_name(k), tuple(g.cells(part[:1]))
             if len(isl.clues[k]) > 1:
                 out.append(Violation(f"the island at {g.cell(part[0])} holds {len(isl.clues[k])} numbers",
                                      tuple(g.cells(isl.clues[k]))))
                 continue
-            n, free = isl.number(k), isl.liberties(k)
+            n = isl.number(k)
             if n is not None and len(part) > n:
-                out.append(Violation(f"{name} has grown to {len(part)} cells", cells))
-            elif not free and not isl.clues[k]:
-                out.append(Violation(f"the island at {g.cell(part[0])} is walled in without a number", cells))
-            elif not free and n is not None and len(part) < n:
-                out.append(Violation(f"{name} is walled in at {len(part)} cells", cells))
+                out.append(Violation(f"{isl.clue_name(k)} has grown to {len(part)} cells", (g.cell(part[0]),)))
+            elif (not isl.clues[k] or (n is not None and len(part) < n)) and not isl.liberties(k):
+                out.append(Violation(f"the island at {g.cell(part[0])} is walled in without a number"
+                                     if not isl.clues[k] else
+                                     f"{isl.clue_name(k)} is walled in at {len(part)} cells", (g.cell(part[0]),)))
+        total = puzzle.wall_total
+        if total is not None:
+            walls, possible = len(isl.walls.decided_cells), sum(isl.walls.possible)
+            if walls > total:
+                out.append(Violation(f"there are {walls} walls, more than the {total} the numbers leave"))
+            elif possible < total:
+                out.append(Violation(f"only {possible} cells can still be walls, fewer than the {total} "
+                                     "the numbers leave"))
         room = isl.side.possible_parts
         for k in isl.numbered_parts():
             n = isl.number(k)

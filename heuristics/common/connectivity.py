@@ -154,6 +154,96 @@ def reach(graph: GridGraph, sources: Iterable[int], passable: Sequence[bool],
     return dist
 
 
+def splits_marked(graph: GridGraph, passable: Sequence[bool], removed: set[int] | frozenset[int],
+                  seeds: Iterable[int], marked: set[int] | frozenset[int], total: int) -> bool:
+    """Whether taking `removed` out of an area that was connected leaves the `marked` cells
+    (`total` of them, all in the area) in more than one piece. Every piece then touches a
+    removed cell, so floods start from the `seeds` (the area's cells beside the removed ones)
+    and grow one cell each in turn, merging where they meet: the work is about the smallest
+    piece times the seeds, not the whole board. Most often the seeds already meet in the ring
+    of cells around the removed ones, which settles it at once."""
+    nbrs = graph.neighbours
+    seeds = [s for s in dict.fromkeys(seeds) if s not in removed and passable[s]]
+    if len(seeds) < 2:
+        return False
+    if _meet_nearby(graph, passable, removed, seeds):
+        return False
+    owner: dict[int, int] = {}
+    parent: list[int] = []
+    queues: list[list[int]] = []
+    heads: list[int] = []
+    count: list[int] = []
+    for s in seeds:
+        owner[s] = len(parent)
+        parent.append(len(parent))
+        queues.append([s])
+        heads.append(0)
+        count.append(s in marked)
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    live = list(range(len(parent)))
+    done: set[int] = set()
+    while len(live) > 1:
+        for r in live:
+            if parent[r] != r or r in done:
+                continue            # merged into another flood this round
+            q = queues[r]
+            if heads[r] == len(q):  # a whole piece: it splits the marks unless it holds them all
+                done.add(r)
+                if count[r]:
+                    return count[r] < total
+                continue
+            v = q[heads[r]]
+            heads[r] += 1
+            for u in nbrs[v]:
+                if u in removed or not passable[u]:
+                    continue
+                o = owner.get(u, -1)
+                if o == r:
+                    continue
+                if o < 0:
+                    owner[u] = r
+                    q.append(u)
+                    count[r] += u in marked
+                else:
+                    o = find(o)
+                    if o != r:
+                        parent[o] = r
+                        q.extend(queues[o][heads[o]:])
+                        count[r] += count[o]
+        live = [r for r in live if parent[r] == r and r not in done]
+    return False
+
+
+def _meet_nearby(graph: GridGraph, passable: Sequence[bool], removed, seeds: list[int]) -> bool:
+    """Whether the seeds are joined through passable cells next to (or diagonal to) a removed cell."""
+    cols, rows = graph.cols, graph.rows
+    ring = set()
+    for x in removed:
+        r, c = divmod(x, cols)
+        for r2 in (r - 1, r, r + 1):
+            if 0 <= r2 < rows:
+                for c2 in (c - 1, c, c + 1):
+                    j = r2 * cols + c2
+                    if 0 <= c2 < cols and passable[j] and j not in removed:
+                        ring.add(j)
+    nbrs = graph.neighbours
+    seen = {seeds[0]}
+    stack = [seeds[0]]
+    while stack:
+        v = stack.pop()
+        for u in nbrs[v]:
+            if u in ring and u not in seen:
+                seen.add(u)
+                stack.append(u)
+    return all(s in seen for s in seeds)
+
+
 class Walk:
     """One iterative depth-first walk (Tarjan) over root's component of `possible` cells.
 
@@ -403,4 +493,5 @@ def pools(graph: GridGraph, cands: Sequence[int], bit: int, what: str = "shaded 
     """2x2 blocks whose four cells are all decided `bit`."""
     return [Violation(f"the {what} at {graph.cell(block[0])}-{graph.cell(block[3])} form a 2x2 block",
                       tuple(graph.cell(i) for i in block), block)
-            for block, rest in pool_blocks(graph, cands, bit) if not rest]
+            for block in graph.blocks if cands[block[0]] == bit and cands[block[1]] == bit
+            and cands[block[2]] == bit and cands[block[3]] == bit]

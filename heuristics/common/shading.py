@@ -15,7 +15,7 @@ from grader.engine import Budget, Solver
 from grader.explain import phrase_list
 from grader.heuristic import REGISTRY
 from grader.model import State, Violation
-from grader.probing import Branch, branch_deduction
+from grader.probing import Branch, Tried, branch_deduction
 from grader.steps import Deduction, Status
 from heuristics.common import connectivity
 
@@ -31,6 +31,24 @@ def around(puzzle, focus: Iterable[int]) -> set[int]:
         out.add(f)
         out.update(puzzle.neighbours[f])
     return out
+
+
+def busiest_first(puzzle, state: State) -> list[int]:
+    """Undecided cells, those with most decided cells around them (sides and corners, the
+    grid's edge counting as decided) first: where a hypothesis has most to work with."""
+    cands, rows, cols = state.cands, puzzle.rows, puzzle.cols
+    ranked = []
+    for i, m in enumerate(cands):
+        if m != FREE:
+            continue
+        r, c = divmod(i, cols)
+        known = 0
+        for r2 in (r - 1, r, r + 1):
+            for c2 in (c - 1, c, c + 1):
+                if not (0 <= r2 < rows and 0 <= c2 < cols) or cands[r2 * cols + c2] != FREE:
+                    known += 1
+        ranked.append((-known, i))
+    return [i for _, i in sorted(ranked)]
 
 
 def open_side(puzzle, state: State) -> connectivity.Side:
@@ -221,14 +239,19 @@ def assume(state: State, option: dict[int, int]) -> State:
 
 
 def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dict[int, int]]]],
-                   label: Callable[[int, dict[int, int]], str], passes: Sequence[tuple[int, int]]
-                   ) -> Iterator[tuple[int, Deduction]]:
+                   label: Callable[[int, dict[int, int]], str], passes: Sequence[tuple[int, int]],
+                   key: str | None = None) -> Iterator[tuple[int, Deduction]]:
     """Follow every way to fulfil one clue (a room's number, a Kuromasu number), each way a
     branch filled greedily with easier steps: ways that break a rule drop out, and what every
     remaining way agrees on holds. `clues` is (clue, its ways) in the order to try, the ways
     covering every possibility; a quick look at every clue first, then a long one (`passes`,
-    as grader.probing.PASSES). Yields (clue, deduction) for the first clue that gives one."""
+    as grader.probing.PASSES). Yields (clue, deduction) for the first clue that gives one.
+    With `key`, clues whose ways led nowhere lately are tried last (grader.probing.Tried)."""
     cases: dict[int, list] = {}
+    tried = Tried(key, around) if key else None
+    if tried:
+        ways = dict(clues)
+        clues = [(k, ways[k]) for k in tried.order(state, ways)]
     for steps, level in passes:
         for k, options in clues:
             if k not in cases:
@@ -237,6 +260,8 @@ def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dic
             if d:
                 yield k, d
                 return
+            if tried and (steps, level) == tuple(passes[-1]):
+                tried.failed(puzzle, state, k, (i for o in options for i in o), ())
 
 
 # --- short what-ifs (levels 3 and 4) ----------------------------------------------------------
@@ -351,8 +376,15 @@ def whites_cut(puzzle, state: State, shaded: Iterable[int], white=()) -> bool:
     if not ring:
         return False
     extra = set(white() if callable(white) else white)
-    return whites_apart(puzzle.neighbours, [B_SHADED if i in new else (B_WHITE if i in extra else m)
-                                            for i, m in enumerate(cands)])
+    side = open_side(puzzle, state)
+    whites = (set(side.decided_cells) | extra) - new
+    of = side.possible_parts.of
+    areas = {of[i] for i in whites}
+    if len(areas) != 1:
+        return len(areas) > 1
+    area = areas.pop()
+    seeds = [n for s in new for n in puzzle.neighbours[s] if of[n] == area]
+    return connectivity.splits_marked(puzzle.graph, side.possible, new, seeds, whites, len(whites))
 
 
 def whites_apart(nbrs, cands: Sequence[int]) -> bool:

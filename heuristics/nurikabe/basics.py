@@ -143,11 +143,11 @@ def wall_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
     walls = islands(puzzle, state).walls
     parts = walls.decided_parts
     total = puzzle.wall_total
-    for k, part in enumerate(parts.cells):
+    near = range(len(parts)) if focus is None else sorted(
+        {parts.of[i] for i in puzzle.graph.around(focus, 1)} - {-1})
+    for k in near:
+        part = parts.cells[k]
         if len(parts) < 2 and (total is None or total <= len(part)):
-            continue
-        if focus is not None and not any(n in focus or i in focus for i in part
-                                         for n in puzzle.graph.neighbours[i]):
             continue
         out = walls.liberties(k)
         if len(out) == 1:
@@ -187,7 +187,12 @@ def island_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
 def enclosure(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     room = isl.side.possible_parts
-    for part in room.cells:
+    # A part far from every change is as it was when this last found nothing.
+    near = range(len(room)) if focus is None else sorted({room.of[i] for i in puzzle.graph.around(focus, 1)} - {-1})
+    for k in near:
+        part = room.cells[k]
+        if len(part) > puzzle.largest_clue:
+            continue
         clues = [i for i in part if puzzle.clues[i] != NO_CLUE]
         if len(clues) != 1 or puzzle.clues[clues[0]] != len(part):
             continue

@@ -20,6 +20,11 @@ def near(puzzle: NurikabePuzzle, focus: frozenset[int] | None, radius: int = 1) 
     return sorted(puzzle.graph.around(focus, radius))
 
 
+def around(puzzle: NurikabePuzzle, cells) -> set[int]:
+    """The cells and their neighbours."""
+    return puzzle.graph.around(cells, 1)
+
+
 def parts_near(isl: Islands, focus: frozenset[int] | None) -> list[int]:
     """Island parts that touch or hold a focus cell."""
     if focus is None:

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from grader.engine import out_of_time
 from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, Islands, NurikabePuzzle, islands
-from grader.heuristic import heuristic
+from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.probing import branch_deduction, register_probing
+from grader.probing import (PROBE_TEMPLATE, Tried, branch_deduction, probe_with_branches,
+                            register_probing)
 from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import FILL_LEVEL, GENRE, passes
+from .common import FILL_LEVEL, GENRE, PASSES, around, passes
 from .shapes import assume_shape, island_shapes
 
 
@@ -27,12 +29,19 @@ from .shapes import assume_shape, island_shapes
                      "solve greedily and take the intersection of the legal results")
 def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    options = sorted((len(v), k) for k, v in island_shapes(puzzle, state).items() if 2 <= len(v) <= 12)
-    for steps, (_, k) in passes(options):
+    shapes = island_shapes(puzzle, state)
+    tried = Tried("nurikabe.island-growth", around)
+    # Islands are known by their number's cell; those that led nowhere lately go last.
+    options = tried.order(state, [isl.clues[k][0] for _, k in sorted(
+        (len(v), k) for k, v in shapes.items() if 2 <= len(v) <= 12)])
+    for steps, clue in passes(options):
+        k = isl.of[clue]
         d = _grow(puzzle, state, isl, k, steps)
         if d is not None:
             yield d
             return
+        if steps == PASSES[-1][0]:
+            tried.failed(puzzle, state, clue, (i for s in shapes[k] for i in s), ())
 
 
 def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int) -> Deduction | None:
@@ -81,9 +90,31 @@ def probe_first(puzzle: NurikabePuzzle, state: State) -> list[int]:
 
 
 trial_and_error = register_probing(
-    GENRE, max_level=FILL_LEVEL, candidates=probe_first,
+    GENRE, max_level=FILL_LEVEL, candidates=probe_first, near=around,
     catalogue="for a cell: assume that it is blank, then fill in greedily; then assume it's wall; keep "
               "what both agree on, or take the other way on a contradiction")
 deep_trial = register_probing(
     GENRE, id="nurikabe.deep-trial", name="Trial and error with every technique", max_level=4,
-    order=95, candidates=probe_first, catalogue="")
+    order=95, candidates=probe_first, near=around, catalogue="")
+
+
+NESTED_STEPS = 100      # steps per branch of a nested trial
+
+
+@heuristic(id="nurikabe.nested-trial", name="Trial and error, trying again inside", genre=GENRE,
+           level=5, order=99, score=400, template=PROBE_TEMPLATE,
+           nudge="Try a hypothesis at {cell}, and be ready to try another inside it.",
+           catalogue="")
+def nested_trial(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The last resort: a hypothesis whose fill may itself try one cell each way (with every
+    technique up to level 4, as the deep trial does)."""
+    inner = REGISTRY.for_genre(GENRE, 4) + [deep_trial]
+    tried = Tried("nurikabe.nested-trial", around)
+    for var in tried.order(state, probe_first(puzzle, state)):
+        if out_of_time():
+            return
+        d, branches = probe_with_branches(puzzle, state, var, 4, NESTED_STEPS, inner)
+        if d is not None:
+            yield d
+            return
+        tried.failed(puzzle, state, var, (var,), branches)

@@ -10,6 +10,7 @@ from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, ISLAND, WALL, Islands
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
+from heuristics.common import connectivity as cn
 
 from .common import GENRE
 from .reach import islands_to_check
@@ -138,10 +139,7 @@ def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
     """The decided walls and the new border walls still lie in one area of possible walls
     once the shape's cells are island. They did before (checked first), so it is enough that
     the border cells, all walls now, still meet without the shape: a path between two walls
-    that crossed the shape can go round it through them. A quick look near the shape settles
-    most cases."""
-    cands, g = isl.cands, isl.puzzle.graph
-    nbrs = g.neighbours
+    that crossed the shape can go round it through them."""
     hosts = isl.walls.hosts
     if len(hosts) > 1:
         return False
@@ -149,34 +147,8 @@ def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
     parts = {of[b] for b in border} | set(hosts)
     if len(parts) > 1:
         return False
-    if len(border) < 2:
-        return True
-    rows = [i // g.cols for i in shape]
-    cols = [i % g.cols for i in shape]
-    r0, r1, c0, c1 = min(rows) - 2, max(rows) + 2, min(cols) - 2, max(cols) + 2
-
-    def near(i: int) -> bool:
-        r, c = divmod(i, g.cols)
-        return r0 <= r <= r1 and c0 <= c <= c1
-
-    return (_connected(nbrs, cands, shape, border, border, near)
-            or _connected(nbrs, cands, shape, border, border, None))
-
-
-def _connected(nbrs, cands, shape, starts: set[int], targets: set[int], window) -> bool:
-    """Whether every target is reachable from one start through possible walls outside the
-    shape (and inside the window, if given)."""
-    start = next(iter(starts))
-    seen, stack, found = {start}, [start], 1 if start in targets else 0
-    while stack and found < len(targets):
-        i = stack.pop()
-        for n in nbrs[i]:
-            if n not in seen and n not in shape and cands[n] & B_WALL and (window is None or window(n)):
-                seen.add(n)
-                stack.append(n)
-                if n in targets:
-                    found += 1
-    return found >= len(targets)
+    return len(border) < 2 or not cn.splits_marked(isl.puzzle.graph, isl.walls.possible, shape, border,
+                                                   border, len(border))
 
 
 def shapes_of(puzzle: NurikabePuzzle, state: State, k: int) -> list[frozenset[int]] | None:
