@@ -46,14 +46,14 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, int, l
     return out
 
 
-def fill_heuristics(level: int) -> list:
-    """The techniques a trial fills in with, up to `level`: the easiest first, except that
-    the territory of level 3 (territory.py), worked out over the whole board, comes after the
-    pair product of level 4: it is the costliest and seldom finds anything, so a fill asks it
-    last."""
+def fill_heuristics(level: int, whole_board: bool) -> list:
+    """The techniques a trial fills in with, up to `level`. The territory of level 3
+    (territory.py), worked out over the whole board, is the costliest and seldom finds
+    anything, so fills leave it out until a sweep without it finds nothing (whole_board), and
+    then ask it last."""
     lower = REGISTRY.for_genre(GENRE, level)
     costly = [h for h in lower if h.fn.__module__ == territory.__name__]
-    return [h for h in lower if h not in costly] + costly
+    return [h for h in lower if h not in costly] + (costly if whole_board else [])
 
 
 # A sweep stops at the first refutation, or once it has this many case analyses that agree on
@@ -61,8 +61,10 @@ def fill_heuristics(level: int) -> list:
 ENOUGH = 4
 
 # Each branch is filled in with up to this many steps at up to this level, taking everything a
-# technique finds at one look (Solver's greedy).
+# technique finds at one look (Solver's greedy); first without the whole-board territory, then
+# with it (fill_heuristics).
 FILL = (300, 4)
+PASSES = (False, True)
 
 
 @attrs.frozen
@@ -120,23 +122,25 @@ def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item
 _TRIED: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[tuple, tuple[tuple[int, ...], frozenset[int]]]] = \
     weakref.WeakKeyDictionary()
 # where the last sweep stopped, and whether it found something there
-_LAST: weakref.WeakKeyDictionary[NumberlinkPuzzle, tuple[tuple | None, bool]] = weakref.WeakKeyDictionary()
+_LAST: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[bool, tuple[tuple | None, bool]]] = \
+    weakref.WeakKeyDictionary()
 
 
-def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item]) -> list[Item]:
+def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item],
+               whole_board: bool) -> list[Item]:
     """The order of a sweep: the hypotheses at the loose ends, going on from where the last
     sweep stopped (with the same line again if it settled something there), then the other
     cells; in each, those tried before with nothing changed where they reached since come
     last."""
     with _LOCK:
         tried = dict(_TRIED.get(puzzle, {}))
-        last, worked = _LAST.get(puzzle, (None, False))
+        last, worked = _LAST.get(puzzle, {}).get(whole_board, (None, False))
     keys = [item.key for item in near]
     start = (keys.index(last) + (not worked)) % len(keys) if last in keys else 0
     changes: dict[int, list[int] | None] = {}
 
     def stale(item: Item) -> bool:
-        seen = tried.get(item.key)
+        seen = tried.get((whole_board, item.key))
         if seen is None:
             return False
         before, reach = seen
@@ -151,15 +155,15 @@ def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: li
     return out
 
 
-def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item]
+def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item], whole_board: bool
           ) -> tuple[Deduction | None, list[Deduction]]:
     """Try the items, the most promising first: the first deduction with a refuted branch,
     else the first one at all; and the others found."""
-    lower = fill_heuristics(FILL[1])
+    lower = fill_heuristics(FILL[1], whole_board)
     seen: list[Deduction] = []
     failed: dict[tuple, tuple[tuple[int, ...], frozenset[int]]] = {}
     last = None
-    for item in by_promise(puzzle, state, near, far):
+    for item in by_promise(puzzle, state, near, far, whole_board):
         if out_of_time():
             break
         last = item.key
@@ -168,14 +172,14 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
             reach = set(item.cells)
             for b in branches:
                 reach.update(v for v, (m, f) in enumerate(zip(state.cands, b.trace.final.cands)) if m != f)
-            failed[item.key] = (state.cands, frozenset(reach))
+            failed[whole_board, item.key] = (state.cands, frozenset(reach))
             continue
         seen.append(d)
         if any(b.refuted for b in d.detail) or len(seen) >= ENOUGH:
             break
     with _LOCK:
         _TRIED.setdefault(puzzle, {}).update(failed)
-        _LAST[puzzle] = (last, bool(seen))
+        _LAST.setdefault(puzzle, {})[whole_board] = (last, bool(seen))
     if not seen:
         return None, []
     best = next((d for d in seen if any(b.refuted for b in d.detail)), seen[0])
@@ -218,7 +222,11 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     on holds."""
     found = kept_deduction(puzzle, state)
     if found is None:
-        found, others = sweep(puzzle, state, *items(puzzle, state))
-        keep_deductions(puzzle, state, others)
+        listed = items(puzzle, state)
+        for whole_board in PASSES:
+            found, others = sweep(puzzle, state, *listed, whole_board)
+            if found is not None:
+                keep_deductions(puzzle, state, others)
+                break
     if found is not None:
         yield found
