@@ -354,7 +354,7 @@ def test_a_sweep_tries_hypotheses_that_found_nothing_last():
     assert [it.key[0] for it in near[:2]] == ["line", "line"] and all(it.key[0] == "cell" for it in far)
     first = near[0]
     # tried in this very state: nothing it reached has changed, so it comes last
-    trials._TRIED[p] = {(False, first.key): (state.cands, frozenset(first.cells))}
+    trials._TRIED[p] = {(False, first.key): (state.cands, frozenset(first.cells), trials.around(p, first.cells))}
     assert trials.by_promise(p, state, near, far, False)[len(near) - 1] is first
     # something it reached has changed since: every hypothesis keeps its place
     later = state.restrict(first.cells[0], WITH_SIDE[first.ways[0][0]])
