@@ -121,7 +121,9 @@ class Solver:
                 status = Status.CONTRADICTION if broken else Status.STUCK
                 reason = broken[0].message if broken else "no technique applies"
                 break
-            h, d, more = found
+            k, d, more = found
+            h = self.heuristics[k]
+            batch: set[int] = set()
             while True:
                 steps.append(Step(len(steps) + 1, h.info, d))
                 before, state = state, d.apply(state)
@@ -137,15 +139,19 @@ class Solver:
                         p |= changed
                 if not self.greedy or broken or len(steps) >= self.budget.max_steps:
                     break
+                batch |= changed
                 d = next((e for e in map(lambda e: self._trimmed(e, state), more) if e is not None), None)
                 if d is None:
+                    # it has looked at everything it was asked to: what is left to see is
+                    # only what its own deductions changed
+                    pending[k] = batch
                     break
         return Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
 
     def _next(self, state: State, pending: dict[int, set[int] | None]
-              ) -> tuple[Heuristic, Deduction, Iterator[Deduction]] | None:
-        """The first deduction of the easiest heuristic that finds one, and the rest of what it
-        finds (looked at only when greedy)."""
+              ) -> tuple[int, Deduction, Iterator[Deduction]] | None:
+        """The first deduction of the easiest heuristic that finds one (by its index), and the
+        rest of what it finds (looked at only when greedy)."""
         for i, h in enumerate(self.heuristics):
             focus = pending[i]
             if focus is not None and not focus:
@@ -157,7 +163,7 @@ class Solver:
                 continue
             if self.validate:
                 check_params(h.info, d)
-            return h, d, found
+            return i, d, found
         return None
 
     @staticmethod
@@ -169,7 +175,7 @@ class Solver:
     def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:
         """The easiest deduction from `state` (for hints), looking everywhere."""
         found = self._next(state, {i: None for i in range(len(self.heuristics))})
-        return found and found[:2]
+        return found and (self.heuristics[found[0]], found[1])
 
     def _empty_reason(self, state: State) -> str:
         var = state.cands.index(0)

@@ -333,6 +333,36 @@ def test_trials_start_from_every_loose_end():
     assert len(found) == 4
 
 
+def test_a_greedy_fill_is_sound_and_ends_where_the_step_by_step_one_does():
+    # a trial's fill takes everything a technique finds at one look (Solver greedy=True)
+    p = load(str(CORPUS / "numberlink" / "arukone-7x7-grader-1.yaml"))
+    solution = reference(p)
+    lower = REGISTRY.for_genre("numberlink", 4)
+    one = Solver(p, heuristics=lower).solve()
+    many = Solver(p, heuristics=lower, greedy=True).solve()
+    assert many.status == one.status and many.final == one.final
+    assert len({s.number for s in many.steps}) == len(many.steps)
+    for step, _, _ in many.states():
+        assert not any(m & solution.cands[v] for v, m in step.deduction.removals)
+
+
+def test_a_sweep_tries_hypotheses_that_found_nothing_last():
+    from heuristics.numberlink import trials
+    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
+    state = NL.initial_state(p)
+    near, far = trials.items(p, state)
+    assert [it.key[0] for it in near[:2]] == ["line", "line"] and all(it.key[0] == "cell" for it in far)
+    first = near[0]
+    # tried in this very state: nothing it reached has changed, so it comes last
+    trials._TRIED[p] = {(False, first.key): (state.cands, frozenset(first.cells), trials.around(p, first.cells))}
+    assert trials.by_promise(p, state, near, far, False)[len(near) - 1] is first
+    # something it reached has changed since: every hypothesis keeps its place
+    later = state.restrict(first.cells[0], WITH_SIDE[first.ways[0][0]])
+    near, far = trials.items(p, later)
+    assert [it.key for it in trials.by_promise(p, later, near, far, False)] == [it.key for it in near + far]
+    del trials._TRIED[p]
+
+
 def test_trials_reuse_a_case_analysis_only_in_later_states():
     from grader.steps import Deduction
     from heuristics.numberlink.trials import keep_deductions, kept_deduction

@@ -71,7 +71,12 @@ class NumberlinkPuzzle(Puzzle):
     genre = "numberlink"
 
     def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
+        return self.cells[i]
+
+    @functools.cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        """Each cell's name (r3c4), made once: explanations ask for them on every step."""
+        return tuple(Cell(*divmod(i, self.cols)) for i in range(self.rows * self.cols))
 
     def name(self, label: int) -> str:
         return self.names[label - 1]

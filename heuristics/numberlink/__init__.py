@@ -2,13 +2,18 @@
 
 level 1  one cell and its neighbours: do the lines join up (lines.py); a drawn line that
          breaks a rule ends a trial at once.
-level 2  the lines already drawn: different numbers never meet, no loops, a line never runs
-         beside itself, two halves of one line side by side are joined (lines.py); the four
-         cells of a 2x2 block together: no U-turn, no loop, no two numbers (blocks.py).
-level 3  where each pair can still go, over the whole board: cells and joins no pair can use,
-         bottlenecks, cells a pair must pass and the no-touch rule with them (territory.py).
-level 4  the pairwise product of the notes, spec/numberlink-notes.txt (product.py).
-level 5  hypotheses: every way a line can go on, then a cell's shapes (trials.py).
+level 2  the lines already drawn: different numbers never meet, no loops (also through a cell
+         between two lines), a line never runs beside itself, two halves of one line side
+         by side are joined (lines.py); the four cells of a 2x2 block together: no U-turn,
+         no loop, no two numbers (blocks.py).
+level 3  a larger area: the lines crossing the border of an area with one way out left
+         (parity.py); where each pair can still go, over the whole board: cells and joins no
+         pair can use, bottlenecks, cells a pair must pass and the no-touch rule with them
+         (territory.py).
+level 4  the pairwise product of the notes, spec/numberlink-notes.txt, where numbers or
+         drawn lines reach both cells (product.py).
+level 5  hypotheses: every way a line can go on from a loose end, or every shape of a cell,
+         filled in with levels 1-4 (trials.py).
 
 A variable is a cell's shape. Most rules act on a join, the side between two cells: a line
 crosses it from both cells or from neither.
