@@ -211,3 +211,37 @@ def register_probing(genre: str, *, id: str | None = None, name: str = "Trial an
 
     return heuristic(id=hid, name=name, genre=genre, level=5, order=order, template=PROBE_TEMPLATE,
                      nudge="Try a hypothesis at {cell}.", catalogue=catalogue)(find)
+
+
+NESTED_STEPS = 100      # steps per branch of a nested trial
+
+
+def register_nested(genre: str, inner: Callable[[], Sequence[Heuristic]], *, id: str | None = None,
+                    name: str = "Trial and error, trying again inside", order: int = 99, score: int = 400,
+                    candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
+                    near: Callable[[Puzzle, set[int]], Iterable[int]] | None = None,
+                    catalogue: str = "") -> Heuristic:
+    """A genre's last resort: trial and error whose fill may itself try one variable each way
+    (`inner`, e.g. every technique up to level 4 and the genre's trial with them). Still one
+    hypothesis followed by greedy filling, only with a stronger fill; it scores as the hardest
+    step of level 5."""
+    hid = id or f"{genre}.nested-trial"
+
+    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        order_ = probe_order(state, candidates(puzzle, state) if candidates else None)
+        tried = Tried(hid, near) if near else None
+        heuristics = list(inner())
+        for var in (tried.order(state, order_) if tried else order_):
+            if out_of_time():
+                return
+            d, branches = probe_with_branches(puzzle, state, var, 4, NESTED_STEPS, heuristics)
+            if d is not None:
+                yield d
+                return
+            if tried:
+                tried.failed(puzzle, state, var, (var,), branches)
+
+    return heuristic(id=hid, name=name, genre=genre, level=5, order=order, score=score,
+                     template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}, and be ready to try "
+                     "another inside it.", catalogue=catalogue)(find)
+

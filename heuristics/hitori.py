@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from grader.genres.hitori import B_BLACK, B_WHITE, BLACK, FREE, NO_NUMBER, WHITE, HitoriPuzzle
-from grader.heuristic import heuristic
+from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.probing import register_probing
+from grader.probing import register_nested, register_probing
 from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
@@ -243,3 +243,5 @@ trial_and_error = register_probing(
 deep_trial = register_probing(
     GENRE, id="hitori.deep-trial", name="Trial and error with connectivity", max_level=4, order=91,
     catalogue="same as above, but can use level 4 heuristics")
+nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial])
+

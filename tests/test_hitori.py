@@ -11,8 +11,8 @@ from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
 from grader.heuristic import REGISTRY
-from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                     random_partial, reference)
+from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko,
+                     native, random_partial, reference, shared)
 
 HITORI = get("hitori")
 
@@ -111,6 +111,20 @@ def test_trial_and_error_is_sound_where_easier_steps_stop():
             assert assert_all_sound(REGISTRY.get("hitori.trial-and-error"), p, trace.final, solution) == 1
             return
     pytest.skip("no sampled puzzle needs level 5")
+
+
+@pytest.mark.corpus
+def test_nested_trial_goes_on_where_every_other_technique_stops():
+    """janko 609 (17x17): single hypotheses filled with every other technique find nothing;
+    one whose fill may try another does, soundly. With nothing left to decide it is quiet."""
+    from grader.engine import Solver
+    p = load(str(shared("janko/hitori.jsonl")) + "#hitori/609")
+    others = [h for h in REGISTRY.for_genre("hitori") if h.id != "hitori.nested-trial"]
+    trace = Solver(p, heuristics=others).solve()
+    assert trace.status.value == "stuck"
+    solution = reference(p)
+    assert assert_all_sound(REGISTRY.get("hitori.nested-trial"), p, trace.final, solution) == 1
+    assert not list(REGISTRY.get("hitori.nested-trial").find(p, solution))
 
 
 # --- whole puzzles ---------------------------------------------------------------------------

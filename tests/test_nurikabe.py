@@ -219,6 +219,55 @@ def test_violations_count_the_walls():
     assert not any("walls" in v.message for v in NURIKABE.violations(p, fine))
 
 
+def test_the_quick_check_of_a_filling_finds_only_real_breaks_and_nearly_all():
+    """Group fillings look only at what a filling can change; what they see broken is broken
+    on the whole board, and they miss very little."""
+    from heuristics.nurikabe.combinations import broken_near, fillings, groups
+    rng = random.Random(1)
+    seen = agree = 0
+    for f in sorted(CORPUS.glob("*.yaml"))[:4]:
+        p = load(str(f))
+        solution = reference(p)
+        for _ in range(8):
+            state = random_partial(p, solution, rng, rng.random() * 0.8)
+            if NURIKABE.violations(p, state):
+                continue
+            for cells in groups(p, state, None, range(2, 5))[:6]:
+                for _, filled in fillings(state, cells):
+                    quick, full = broken_near(p, state, filled, cells), NURIKABE.violations(p, filled)
+                    assert not quick or full, quick
+                    seen += 1
+                    agree += bool(quick) == bool(full)
+    assert seen > 300 and agree >= 0.98 * seen
+
+
+def test_shapes_from_a_wider_state_are_those_listed_afresh():
+    """Narrowing the candidates only rules shapes out: checking again the shapes listed in a
+    wider state gives exactly the shapes listed afresh."""
+    import heuristics.nurikabe.shapes as sh
+    from grader.genres.nurikabe import islands
+    from grader.model import State
+    rng = random.Random(2)
+    compared = 0
+    for f in sorted(CORPUS.glob("*.yaml"))[:4]:
+        p = load(str(f))
+        solution = reference(p)
+        for _ in range(10):
+            wide = random_partial(p, solution, rng, rng.random() * 0.6)
+            narrow = State(tuple(m & solution.cands[i] if rng.random() < 0.15 else m
+                                 for i, m in enumerate(wide.cands)))
+            iw, i_n = islands(p, wide), islands(p, narrow)
+            for kw in iw.numbered_parts():
+                clue = iw.clues[kw][0]
+                listed, kn = sh._local_shapes(iw, kw), i_n.of[clue]
+                if listed is None or not i_n.need(kn) or i_n.need(kn) > sh.SHAPE_NEED:
+                    continue
+                p.__dict__["_nurikabe_wider"] = {clue: [(wide.cands, listed)]}
+                assert set(sh._from_wider(i_n, kn)) == set(sh._local_shapes(i_n, kn, limit=10 ** 6))
+                compared += 1
+    assert compared > 100
+
+
 # --- whole puzzles ---------------------------------------------------------------------------
 
 def test_own_corpus_is_solved_soundly():

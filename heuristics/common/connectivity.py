@@ -158,27 +158,32 @@ def splits_marked(graph: GridGraph, passable: Sequence[bool], removed: set[int] 
                   seeds: Iterable[int], marked: set[int] | frozenset[int], total: int) -> bool:
     """Whether taking `removed` out of an area that was connected leaves the `marked` cells
     (`total` of them, all in the area) in more than one piece. Every piece then touches a
-    removed cell, so floods start from the `seeds` (the area's cells beside the removed ones)
-    and grow one cell each in turn, merging where they meet: the work is about the smallest
-    piece times the seeds, not the whole board. Most often the seeds already meet in the ring
-    of cells around the removed ones, which settles it at once."""
+    removed cell, so it is enough to race floods from the seeds (the area's cells beside the
+    removed ones; see pieces_cut_off)."""
+    for piece in pieces_cut_off(graph, passable, removed, seeds):
+        count = sum(1 for i in piece if i in marked)
+        if count:
+            return count < total
+    return False
+
+
+def pieces_cut_off(graph: GridGraph, passable: Sequence[bool], removed: set[int] | frozenset[int],
+                   seeds: Iterable[int]) -> Iterator[list[int]]:
+    """The pieces an area that was connected falls into once `removed` is taken out, but the
+    last: floods start from the seeds (the area's cells beside the removed ones; every piece
+    holds one) and grow one cell each in turn, merging where they meet, and a flood with
+    nowhere left to go is a whole piece. The work is about the smallest pieces times the
+    seeds, not the whole area. Most often the seeds already meet in the ring of cells around
+    the removed ones, which settles it at once (no pieces)."""
     nbrs = graph.neighbours
     seeds = [s for s in dict.fromkeys(seeds) if s not in removed and passable[s]]
-    if len(seeds) < 2:
-        return False
-    if _meet_nearby(graph, passable, removed, seeds):
-        return False
-    owner: dict[int, int] = {}
-    parent: list[int] = []
-    queues: list[list[int]] = []
-    heads: list[int] = []
-    count: list[int] = []
-    for s in seeds:
-        owner[s] = len(parent)
-        parent.append(len(parent))
-        queues.append([s])
-        heads.append(0)
-        count.append(s in marked)
+    if len(seeds) < 2 or _meet_nearby(graph, passable, removed, seeds):
+        return
+    owner: dict[int, int] = {s: k for k, s in enumerate(seeds)}
+    parent = list(range(len(seeds)))
+    queues = [[s] for s in seeds]
+    members = [[s] for s in seeds]
+    heads = [0] * len(seeds)
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -186,17 +191,16 @@ def splits_marked(graph: GridGraph, passable: Sequence[bool], removed: set[int] 
             x = parent[x]
         return x
 
-    live = list(range(len(parent)))
+    live = list(range(len(seeds)))
     done: set[int] = set()
     while len(live) > 1:
         for r in live:
             if parent[r] != r or r in done:
                 continue            # merged into another flood this round
             q = queues[r]
-            if heads[r] == len(q):  # a whole piece: it splits the marks unless it holds them all
+            if heads[r] == len(q):
                 done.add(r)
-                if count[r]:
-                    return count[r] < total
+                yield members[r]
                 continue
             v = q[heads[r]]
             heads[r] += 1
@@ -209,15 +213,14 @@ def splits_marked(graph: GridGraph, passable: Sequence[bool], removed: set[int] 
                 if o < 0:
                     owner[u] = r
                     q.append(u)
-                    count[r] += u in marked
+                    members[r].append(u)
                 else:
                     o = find(o)
                     if o != r:
                         parent[o] = r
                         q.extend(queues[o][heads[o]:])
-                        count[r] += count[o]
+                        members[r].extend(members[o])
         live = [r for r in live if parent[r] == r and r not in done]
-    return False
 
 
 def _meet_nearby(graph: GridGraph, passable: Sequence[bool], removed, seeds: list[int]) -> bool:

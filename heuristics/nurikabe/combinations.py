@@ -6,8 +6,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from grader.genres import nurikabe as rules
-from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, ISLAND, WALL, NurikabePuzzle
+from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, ISLAND, NO_CLUE, WALL, NurikabePuzzle
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import branch_deduction
@@ -17,7 +16,6 @@ from heuristics.common import connectivity as cn
 from .common import FILL_LEVEL, GENRE
 
 MAX_GROUPS = 30            # blocks tried per call
-CHECK_CELLS = 4000         # each filling is a whole-board rule check: board cells x checks per call
 BRANCH_STEPS = 12          # steps per branch at level 5: 2^n branches, so only a quick look
 TRIAL_GROUPS = 12          # blocks tried at level 5
 
@@ -48,6 +46,73 @@ def _name(puzzle: NurikabePuzzle, cells: list[int], values) -> str:
     return ", ".join(f"{puzzle.cell(i)} {'island' if v == ISLAND else 'wall'}" for i, v in zip(cells, values))
 
 
+def broken_near(puzzle: NurikabePuzzle, state: State, filled: State, cells: list[int]) -> str | None:
+    """A rule that filling `cells` of `state` (giving `filled`) breaks, looking only at what the
+    filling can change: 2x2 blocks and islands at the cells, the walls still meeting, areas the
+    new walls close off, the count of walls. (The rest of the board is as it was.)"""
+    g, cands = puzzle.graph, filled.cands
+    nbrs = g.neighbours
+    for q in sorted({q for i in cells for q in g.blocks_of[i]}):
+        block = g.blocks[q]
+        if all(cands[i] == B_WALL for i in block):
+            return f"the walls at {g.cell(block[0])}-{g.cell(block[3])} form a 2x2 block"
+    islands_ = [i for i in cells if cands[i] == B_ISLAND]
+    walls = [i for i in cells if cands[i] == B_WALL]
+    why = _island_broken(puzzle, cands, {n for i in cells for n in (i, *nbrs[i]) if cands[n] == B_ISLAND})
+    if why:
+        return why
+    before = cn.side(g, state, B_WALL)
+    total = puzzle.wall_total
+    if total is not None and (len(before.decided_cells) + len(walls) > total
+                              or sum(before.possible) - len(islands_) < total):
+        return f"the walls would not number {total}"
+    if len(before.hosts) == 1:
+        of, host = before.possible_parts.of, before.hosts[0]
+        marked = set(before.decided_cells) | set(walls)
+        if any(of[w] != host for w in walls) or (islands_ and cn.splits_marked(
+                g, before.possible, set(islands_), [n for i in islands_ for n in nbrs[i] if of[n] == host],
+                marked, len(marked))):
+            return "the walls could no longer connect"
+    if walls:
+        room = cn.side(g, state, B_ISLAND).possible
+        for piece in cn.pieces_cut_off(g, room, set(walls), [n for w in walls for n in nbrs[w]]):
+            clues = [i for i in piece if puzzle.clues[i] != NO_CLUE]
+            if not clues and any(cands[i] == B_ISLAND for i in piece):
+                return f"the island at {g.cell(piece[0])} would be shut off from every number"
+            if len(clues) == 1 and puzzle.clues[clues[0]] > len(piece):
+                return f"the {puzzle.clues[clues[0]]} at {g.cell(clues[0])} would have no room"
+    return None
+
+
+def _island_broken(puzzle: NurikabePuzzle, cands, starts: set[int]) -> str | None:
+    """A decided island through `starts` with two numbers, too many cells, or walled in short."""
+    g, nbrs = puzzle.graph, puzzle.graph.neighbours
+    seen: set[int] = set()
+    for s in sorted(starts):
+        if s in seen:
+            continue
+        part, stack, free = [s], [s], False
+        seen.add(s)
+        while stack:
+            i = stack.pop()
+            for n in nbrs[i]:
+                if cands[n] == B_ISLAND and n not in seen:
+                    seen.add(n)
+                    part.append(n)
+                    stack.append(n)
+                elif cands[n] == FREE:
+                    free = True
+        clues = [i for i in part if puzzle.clues[i] != NO_CLUE]
+        n = puzzle.clues[clues[0]] if len(clues) == 1 else None
+        if len(clues) > 1:
+            return f"the island at {g.cell(s)} would hold two numbers"
+        if n is not None and n > 0 and len(part) > n:
+            return f"the {n} at {g.cell(clues[0])} would grow to {len(part)} cells"
+        if not free and (not clues or (n is not None and 0 < n != len(part))):
+            return f"the island at {g.cell(s)} would be walled in"
+    return None
+
+
 @heuristic(id="nurikabe.group-fillings", name="Every filling of a 2x2 block", genre=GENRE, level=4,
            order=20,
            template="Of the {total} ways to fill {cells}, only {left} break no rule at once "
@@ -57,16 +122,11 @@ def _name(puzzle: NurikabePuzzle, cells: list[int], values) -> str:
                      "combinations. do a non-deep check for illegal scenarios: 2x2 walls, "
                      "disconnected walls, enclosed islands with wrong size, 0 or 2 numbers")
 def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    check = rules.GENRE.violations
-    budget = max(16, CHECK_CELLS // len(state.cands))
     for cells in groups(puzzle, state, focus, range(2, 5)):
-        budget -= 2 ** len(cells)
-        if budget < 0:
-            return
         live, broken = [], []
         for values, filled in fillings(state, cells):
-            bad = check(puzzle, filled)
-            (broken if bad else live).append((values, bad[0].message if bad else ""))
+            bad = broken_near(puzzle, state, filled, cells)
+            (broken if bad else live).append((values, bad or ""))
         if not broken or not live:
             continue
         put = {}

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.engine import out_of_time
 from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, Islands, NurikabePuzzle, islands
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
-from grader.probing import (PROBE_TEMPLATE, Tried, branch_deduction, probe_with_branches,
-                            register_probing)
+from grader.probing import Tried, branch_deduction, register_nested, register_probing
 from grader.steps import Deduction
 from heuristics.common import connectivity as cn
 
@@ -96,25 +94,5 @@ trial_and_error = register_probing(
 deep_trial = register_probing(
     GENRE, id="nurikabe.deep-trial", name="Trial and error with every technique", max_level=4,
     order=95, candidates=probe_first, near=around, catalogue="")
-
-
-NESTED_STEPS = 100      # steps per branch of a nested trial
-
-
-@heuristic(id="nurikabe.nested-trial", name="Trial and error, trying again inside", genre=GENRE,
-           level=5, order=99, score=400, template=PROBE_TEMPLATE,
-           nudge="Try a hypothesis at {cell}, and be ready to try another inside it.",
-           catalogue="")
-def nested_trial(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """The last resort: a hypothesis whose fill may itself try one cell each way (with every
-    technique up to level 4, as the deep trial does)."""
-    inner = REGISTRY.for_genre(GENRE, 4) + [deep_trial]
-    tried = Tried("nurikabe.nested-trial", around)
-    for var in tried.order(state, probe_first(puzzle, state)):
-        if out_of_time():
-            return
-        d, branches = probe_with_branches(puzzle, state, var, 4, NESTED_STEPS, inner)
-        if d is not None:
-            yield d
-            return
-        tried.failed(puzzle, state, var, (var,), branches)
+nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial],
+                               candidates=probe_first, near=around)

@@ -36,7 +36,14 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
     if key not in cache:
         if len(cache) > 20000:
             cache.clear()
-        cache[key] = _local_shapes(isl, k, limit)
+        found = _from_wider(isl, k)
+        if found is None:
+            found = _local_shapes(isl, k, limit)
+            if found is not None:
+                wider = puzzle.__dict__.setdefault("_nurikabe_wider", {}).setdefault(isl.clues[k][0], [])
+                wider.append((isl.cands, found))
+                del wider[:-WIDER_KEPT]
+        cache[key] = found
     found = cache[key]
     if found is None:
         return None
@@ -53,6 +60,31 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
 def _shape_cache(puzzle: NurikabePuzzle) -> dict:
     """Shapes found before, by island and the state of its neighbourhood (kept per puzzle)."""
     return puzzle.__dict__.setdefault("_nurikabe_shapes", {})
+
+
+WIDER_KEPT = 6             # per island, the latest full lists kept for states that narrow them
+
+
+def _from_wider(isl: Islands, k: int) -> list[frozenset[int]] | None:
+    """The shapes of island k taken from a list made in a wider state (one whose candidates
+    include every candidate here, such as the state a hypothesis started from): narrowing the
+    candidates only ever rules shapes out, so checking each old shape again gives them all."""
+    cands = isl.cands
+    for wide, found in reversed(isl.puzzle.__dict__.get("_nurikabe_wider", {}).get(isl.clues[k][0], ())):
+        if wide is cands or all(c & ~w == 0 for c, w in zip(cands, wide)):
+            return [s for s in found if _fits(isl, k, s)]
+    return None
+
+
+def _fits(isl: Islands, k: int, shape: frozenset[int]) -> bool:
+    """`shape` is still one of the ways _local_shapes would list for island k."""
+    cands, near = isl.cands, isl.numbers_near
+    if not shape.issuperset(isl.parts[k]):
+        return False
+    for i in shape:
+        if not cands[i] & B_ISLAND or (near[i] and near[i] != (k,)):
+            return False
+    return _shape_ok(isl, k, shape)
 
 
 def _local_shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int]] | None:
@@ -110,7 +142,9 @@ def _local_shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozen
 
 def _shape_ok(isl: Islands, k: int, shape: frozenset[int]) -> bool:
     """Finishing island k as `shape` (its border walled) breaks no local rule: no 2x2 wall
-    block, no other island walled in too small or without a number."""
+    block, no other island walled in too small or without a number. Other islands count only
+    when they and their liberties lie within three steps of the shape, so the answer depends
+    on nothing further (the cache's key) and holds in every narrower state."""
     puzzle, cands = isl.puzzle, isl.cands
     g = puzzle.graph
     nbrs = g.neighbours
@@ -126,12 +160,17 @@ def _shape_ok(isl: Islands, k: int, shape: frozenset[int]) -> bool:
             else:
                 return False
     touched = {isl.of[n] for b in border for n in nbrs[b] if isl.of[n] >= 0 and n not in shape}
+    nearby = None
     for j in touched:
         need = isl.need(j)
         if (need is None and isl.numbered(j)) or need == 0:
             continue
-        if all(f in border for f in isl.liberties(j)):
-            return False
+        free = isl.liberties(j)
+        if all(f in border for f in free):
+            if nearby is None:
+                nearby = g.around(shape, 3)
+            if nearby.issuperset(isl.parts[j]) and nearby.issuperset(free):
+                return False
     return True
 
 
