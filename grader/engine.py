@@ -6,6 +6,7 @@ its focus so it can look only where something changed (Tatham's todo lists).
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import math
 import time
@@ -38,6 +39,20 @@ def solve_memory() -> dict:
     """The running solve's scratch dict (a fresh, unshared one outside any solve)."""
     memory = _MEMORY.get()
     return {} if memory is None else memory
+
+
+@contextlib.contextmanager
+def remembering() -> Iterator[dict]:
+    """Run the code inside as one solve: it shares one scratch dict (solve_memory), unless it
+    is already inside a solve, whose dict it keeps using."""
+    if _MEMORY.get() is not None:
+        yield _MEMORY.get()
+        return
+    token = _MEMORY.set({})
+    try:
+        yield _MEMORY.get()
+    finally:
+        _MEMORY.reset(token)
 
 
 @attrs.frozen
@@ -78,14 +93,11 @@ class Solver:
         t0 = time.perf_counter()
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         token = _DEADLINE.set(deadline)
-        outermost = _MEMORY.get() is None
-        memory = _MEMORY.set({}) if outermost else None
         try:
-            return self._solve(start, t0, deadline, until, focus)
+            with remembering():
+                return self._solve(start, t0, deadline, until, focus)
         finally:
             _DEADLINE.reset(token)
-            if memory is not None:
-                _MEMORY.reset(memory)
 
     def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
                focus: frozenset[int] | None) -> Trace:

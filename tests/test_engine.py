@@ -112,8 +112,7 @@ def test_solve_memory_lives_with_the_outermost_solve():
 def test_tried_puts_stale_hypotheses_last_until_something_near_changes():
     from grader import engine
     from grader.probing import Tried
-    token = engine._MEMORY.set({})
-    try:
+    with engine.remembering():
         tried = Tried("x.trial", lambda puzzle, cells: set(cells) | {c + 1 for c in cells})
         s = State((3, 3, 3, 3, 3))
         tried.failed(None, s, 0, (0,), ())
@@ -121,8 +120,7 @@ def test_tried_puts_stale_hypotheses_last_until_something_near_changes():
         assert tried.order(s.restrict(4, 1), [0, 1, 2]) == [1, 2, 0]     # far away: still stale
         assert tried.order(s.restrict(1, 1), [0, 1, 2]) == [0, 1, 2]     # beside it: fresh again
         assert Tried("x.trial", lambda p, c: c).order(s, [0, 1]) == [1, 0]   # one memory per solve
-    finally:
-        engine._MEMORY.reset(token)
+    assert Tried("x.trial", lambda p, c: c).order(s, [0, 1]) == [0, 1]       # gone with the solve
 
 
 def test_grade_is_reproducible_and_counts_levels():

@@ -347,36 +347,42 @@ def test_a_greedy_fill_is_sound_and_ends_where_the_step_by_step_one_does():
 
 
 def test_a_sweep_tries_hypotheses_that_found_nothing_last():
+    from grader.engine import remembering
     from heuristics.numberlink import trials
     p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
     state = NL.initial_state(p)
     near, far = trials.items(p, state)
     assert [it.key[0] for it in near[:2]] == ["line", "line"] and all(it.key[0] == "cell" for it in far)
     first = near[0]
-    # tried in this very state: nothing it reached has changed, so it comes last
-    trials._TRIED[p] = {(False, first.key): (state.cands, frozenset(first.cells), trials.around(p, first.cells))}
-    assert trials.by_promise(p, state, near, far, False)[len(near) - 1] is first
-    # something it reached has changed since: every hypothesis keeps its place
-    later = state.restrict(first.cells[0], WITH_SIDE[first.ways[0][0]])
-    near, far = trials.items(p, later)
-    assert [it.key for it in trials.by_promise(p, later, near, far, False)] == [it.key for it in near + far]
-    del trials._TRIED[p]
+    with remembering():
+        # tried in this very state: nothing it reached has changed, so it comes last
+        trials.memory().tried[False, first.key] = (state.cands, frozenset(first.cells),
+                                                   trials.around(p, first.cells))
+        assert trials.by_promise(p, state, near, far, False)[len(near) - 1] is first
+        # something it reached has changed since: every hypothesis keeps its place
+        later = state.restrict(first.cells[0], WITH_SIDE[first.ways[0][0]])
+        near, far = trials.items(p, later)
+        assert [it.key for it in trials.by_promise(p, later, near, far, False)] == [it.key for it in near + far]
+    # a new solve starts with nothing tried
+    assert trials.by_promise(p, state, *trials.items(p, state), False)[0] == first
 
 
 def test_trials_reuse_a_case_analysis_only_in_later_states():
     from grader.steps import Deduction
-    from heuristics.numberlink.trials import keep_deductions, kept_deduction
+    from grader.engine import remembering
+    from heuristics.numberlink.trials import kept_deduction, memory
     p = puzzle("1 . . .\n. . . .\n. . . 1")
     start = NL.initial_state(p)
     later = start.restrict(1, WITH_SIDE[W])
     made = Deduction(((5, 1), (6, 1)), {"outcome": "test"})       # r2c2 and r2c3 are used
-    keep_deductions(p, later, [made])
-    assert kept_deduction(p, start) is None                  # not a later state: dropped
-    keep_deductions(p, later, [made])
-    again = kept_deduction(p, later.restrict(5, 1 << 9 | 1))   # r2c2 already narrowed
-    assert again is not None and again.removals == ((5, 1), (6, 1))
-    keep_deductions(p, later, [made])
-    assert kept_deduction(p, later.restrict(5, ~1).restrict(6, ~1)) is None   # nothing new
+    with remembering():
+        memory().kept[:] = [(later.cands, made)]
+        assert kept_deduction(start) is None                  # not a later state: dropped
+        memory().kept[:] = [(later.cands, made)]
+        again = kept_deduction(later.restrict(5, 1 << 9 | 1))   # r2c2 already narrowed
+        assert again is not None and again.removals == ((5, 1), (6, 1))
+        memory().kept[:] = [(later.cands, made)]
+        assert kept_deduction(later.restrict(5, ~1).restrict(6, ~1)) is None   # nothing new
 
 
 # --- soundness ----------------------------------------------------------------------------------

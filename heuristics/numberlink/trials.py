@@ -2,13 +2,11 @@
 easier levels."""
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import Iterator
 
 import attrs
 
-from grader.engine import out_of_time
+from grader.engine import out_of_time, solve_memory
 from grader.genres.numberlink import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
@@ -114,17 +112,28 @@ def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item
     return near, far
 
 
-# What came of the hypotheses that found nothing, per puzzle: the state they were tried in, the
-# cells their branches changed, and the cells around the hypothesis itself. In a later state of
-# the same solve, one with changes around it is worth trying again first; one whose branches'
+# What came of the hypotheses that found nothing earlier in this solve: the state they were
+# tried in, the cells their branches changed, and the cells around the hypothesis itself. In a
+# later state, one with changes around it is worth trying again first; one whose branches'
 # cells changed further off, next (on 031, 4 of 160 such retries found something); one with
 # nothing changed anywhere it reached, last (none of 357 did). Only the order changes: every
-# hypothesis is still tried before the heuristic gives up.
+# hypothesis is still tried before the heuristic gives up. Like grader.probing.Tried, this
+# lives in the solve's memory, so the same puzzle always gets the same trace.
 Tried = tuple[tuple[int, ...], frozenset[int], frozenset[int]]
-_TRIED: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[tuple, Tried]] = weakref.WeakKeyDictionary()
-# where the last sweep stopped, and whether it found something there
-_LAST: weakref.WeakKeyDictionary[NumberlinkPuzzle, dict[bool, tuple[tuple | None, bool]]] = \
-    weakref.WeakKeyDictionary()
+
+
+@attrs.define
+class Memory:
+    tried: dict[tuple, Tried] = attrs.Factory(dict)
+    # where the last sweep (without, with the whole-board territory) stopped, and whether it
+    # found something there
+    last: dict[bool, tuple[tuple | None, bool]] = attrs.Factory(dict)
+    # case analyses a sweep found besides the one it used, with the state they were made in
+    kept: list[tuple[tuple[int, ...], Deduction]] = attrs.Factory(list)
+
+
+def memory() -> Memory:
+    return solve_memory().setdefault(__name__, Memory())
 
 
 def around(puzzle: NumberlinkPuzzle, cells: tuple[int, ...]) -> frozenset[int]:
@@ -140,10 +149,10 @@ def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: li
     """The order of a sweep: the hypotheses at the loose ends, going on from where the last
     sweep stopped (with the same line again if it settled something there), then the other
     cells; in each, those tried before come after the others the less has changed around them
-    since (see _TRIED)."""
-    with _LOCK:
-        tried = dict(_TRIED.get(puzzle, {}))
-        last, worked = _LAST.get(puzzle, {}).get(whole_board, (None, False))
+    since (see Memory)."""
+    mem = memory()
+    tried = mem.tried
+    last, worked = mem.last.get(whole_board, (None, False))
     keys = [item.key for item in near]
     start = (keys.index(last) + (not worked)) % len(keys) if last in keys else 0
     changes: dict[int, set[int] | None] = {}
@@ -189,41 +198,30 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
         seen.append(d)
         if any(b.refuted for b in d.detail) or len(seen) >= ENOUGH:
             break
-    with _LOCK:
-        _TRIED.setdefault(puzzle, {}).update(failed)
-        _LAST.setdefault(puzzle, {})[whole_board] = (last, bool(seen))
+    mem = memory()
+    mem.tried.update(failed)
+    mem.last[whole_board] = (last, bool(seen))
     if not seen:
         return None, []
     best = next((d for d in seen if any(b.refuted for b in d.detail)), seen[0])
     return best, [d for d in seen if d is not best]
 
 
-# Case analyses a sweep found besides the one it used, kept per puzzle with the state they were
-# made in: what was impossible there stays impossible in every later state of the same solve
-# (one whose candidates are a subset), so the next call can use them before sweeping again.
-_KEPT: weakref.WeakKeyDictionary[NumberlinkPuzzle, list[tuple[tuple[int, ...], Deduction]]] = \
-    weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
-
-
-def kept_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | None:
+# What was impossible in the state a kept case analysis was made in stays impossible in every
+# later state of the same solve (one whose candidates are a subset), so the next call can use
+# them before sweeping again.
+def kept_deduction(state: State) -> Deduction | None:
     """A kept case analysis that still removes something in `state`."""
-    with _LOCK:
-        kept = _KEPT.get(puzzle, [])
-        while kept:
-            made_in, d = kept.pop(0)
-            if any(c & ~c0 for c, c0 in zip(state.cands, made_in)):
-                kept.clear()            # not a later state of the one it was made in
-                return None
-            removals = tuple((v, m & state.cands[v]) for v, m in d.removals if m & state.cands[v])
-            if removals:
-                return attrs.evolve(d, removals=removals)
+    kept = memory().kept
+    while kept:
+        made_in, d = kept.pop(0)
+        if any(c & ~c0 for c, c0 in zip(state.cands, made_in)):
+            kept.clear()            # not a later state of the one it was made in
+            return None
+        removals = tuple((v, m & state.cands[v]) for v, m in d.removals if m & state.cands[v])
+        if removals:
+            return attrs.evolve(d, removals=removals)
     return None
-
-
-def keep_deductions(puzzle: NumberlinkPuzzle, state: State, found: list[Deduction]) -> None:
-    with _LOCK:
-        _KEPT[puzzle] = [(state.cands, d) for d in found]
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
@@ -232,13 +230,13 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     """Every way a line can go on from a loose end, or every shape of a cell, each filled in
     with the easier levels (grader.probing): refuted ways drop out, and what the others agree
     on holds."""
-    found = kept_deduction(puzzle, state)
+    found = kept_deduction(state)
     if found is None:
         listed = items(puzzle, state)
         for whole_board in PASSES:
             found, others = sweep(puzzle, state, *listed, whole_board)
             if found is not None:
-                keep_deductions(puzzle, state, others)
+                memory().kept[:] = [(state.cands, d) for d in others]
                 break
     if found is not None:
         yield found
