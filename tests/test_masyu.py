@@ -377,22 +377,6 @@ def test_every_technique_sound_from_random_partial_states():
                 assert_all_sound(h, p, state, solution)
 
 
-def test_cut_rules_sound_on_random_states():
-    """The cut rules (an area with one way in, every way across) from real puzzles with part
-    of the solution drawn at random: each fires, and keeps the true values."""
-    import random
-    from support import janko, random_partial
-    rng = random.Random(2)
-    fired = {"dead-end-area": 0, "two-ways-across": 0}
-    for p in janko("masyu", 3, seed=5, max_cells=100):
-        solution = MASYU.solution_state(p)
-        for _ in range(4):
-            state = random_partial(p, solution, rng, rng.choice((0.5, 0.7, 0.85)))
-            for hid in fired:
-                fired[hid] += assert_all_sound(REGISTRY.get("masyu." + hid), p, state, solution)
-    assert all(fired.values()), fired
-
-
 def test_new_rules_sound_on_nearly_solved_states():
     """Enclosures and small loops show up late: from real puzzles with most of the solution
     drawn at random, every deduction of these techniques keeps the true values."""
