@@ -15,7 +15,7 @@ from typing import Any
 
 from . import exact
 from .engine import Budget, Solver
-from .errors import InputError, Source
+from .errors import InputError
 from .explain import branches, describe_removals, sentence
 from .formats import board_marks, board_read, load, parse_state
 from .genres import all_genres, genre_of

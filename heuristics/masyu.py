@@ -11,14 +11,14 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Iterator
 
-from grader.genres.masyu import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle, _crossed, _edge,
+from grader.genres.masyu import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle, _edge,
                                  _line, axis_blocker, can_turn, leg_blocker)
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import PASSES, register_probing
 from grader.steps import Deduction
 from heuristics.common import cell_loops, loops
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
+from heuristics.common.loops import B_LINE, CROSS, LINE, OPEN
 
 GENRE = "masyu"
 
