@@ -270,6 +270,34 @@ def test_parity():
 
 # --- levels 4 and 5 -----------------------------------------------------------------------------
 
+def test_end_lookahead():
+    # not every cell is used here; the 1 at r1c1 has to leave east, and with r2c2 north-south
+    # (joining r1c2 to r3c2) the 2 at r2c1 would soon be walled in: whichever way the line
+    # goes on from r1c2, a few steps of the rules for lines rule that out
+    p = puzzle("1 . . .\n2 . . .\n. . 2 1")
+    state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
+    fired = fires("numberlink.end-lookahead", p, state)
+    assert str(fired[0].params["cell"]) == "r1c2" and decided_by(fired[:1], p, state) == {"r2c2": "narrowed"}
+    assert not fired[0].apply(state).cands[5] & 1 << SHAPES.index(N | S)
+    assert [b.label for b in fired[0].detail] == ["the line goes from r1c2 to r1c3",
+                                                  "the line goes from r1c2 to r2c2"]
+    # every cell used: levels 1-3 solve it, and in the solution no loose end is left to follow
+    q = puzzle("1 . . .\n2 . . .\n. . 2 1", cover=True)
+    solved = Solver(q, heuristics=REGISTRY.for_genre("numberlink", 3)).solve()
+    assert solved.status.value == "solved" and fires("numberlink.end-lookahead", q, solved.final) == []
+
+
+def test_end_lookahead_follows_again_only_where_something_changed():
+    from grader.engine import remembering
+    p = puzzle("1 . . .\n2 . . .\n. . 2 1")
+    state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
+    h = REGISTRY.get("numberlink.end-lookahead")
+    with remembering():
+        assert list(h.find(p, state))
+        assert list(h.find(p, state, frozenset())) == []            # nothing changed since
+        assert list(h.find(p, state, frozenset({5})))               # r2c2 changed: again
+
+
 def test_pair_product_drops_combinations_that_mix_numbers():
     # r1c2 and r1c3 could each run east-west, but together they would join the 1 and the 2
     p = puzzle("1 . . 2\n1 . . 2", cover=True)

@@ -1,5 +1,6 @@
-"""Level 5: hypotheses about where a line goes on, or a cell's shape, filled in with the
-easier levels."""
+"""Hypotheses about where a line goes on, or a cell's shape: a short look-ahead from the
+loose ends with the rules for lines (level 4), and trials filled in with every easier
+level (level 5)."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -17,7 +18,7 @@ from heuristics.common.loops import narrowed
 from . import territory
 from .common import GENRE
 
-# --- level 5 ------------------------------------------------------------------------------
+# --- the hypotheses -------------------------------------------------------------------------
 
 def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, int, list[tuple[int, int]]]]:
     """Loose ends of the lines drawn so far: of each number's line not yet joined, then of each
@@ -48,8 +49,9 @@ def fill_heuristics(level: int, whole_board: bool) -> list:
     """The techniques a trial fills in with, up to `level`. The territory of level 3
     (territory.py), worked out over the whole board, is the costliest and seldom finds
     anything, so fills leave it out until a sweep without it finds nothing (whole_board), and
-    then ask it last."""
-    lower = REGISTRY.for_genre(GENRE, level)
+    then ask it last. The look-ahead of level 4 is itself a small trial: nested in every
+    branch it would multiply the cost, so fills leave it out."""
+    lower = [h for h in REGISTRY.for_genre(GENRE, level) if h is not end_lookahead]
     costly = [h for h in lower if h.fn.__module__ == territory.__name__]
     return [h for h in lower if h not in costly] + (costly if whole_board else [])
 
@@ -74,8 +76,9 @@ class Item:
     cell: int
     ways: tuple[tuple[int, int], ...] = ()          # for a loose end: (side, neighbour)
 
-    def attempt(self, puzzle: NumberlinkPuzzle, state: State, lower) -> tuple[Deduction | None, list[Branch]]:
-        steps, level = FILL
+    def attempt(self, puzzle: NumberlinkPuzzle, state: State, lower, fill: tuple[int, int] = FILL
+                ) -> tuple[Deduction | None, list[Branch]]:
+        steps, level = fill
         if self.ways:
             x = self.cell
             assumptions = [(f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}",
@@ -240,3 +243,33 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
                 break
     if found is not None:
         yield found
+
+
+# --- level 4 ------------------------------------------------------------------------------
+
+# A look-ahead follows each way on from a loose end for at most this many steps of the rules
+# for lines (levels 1-2): what a solver checks by eye before starting a real trial.
+LOOK = (40, 2)
+
+
+@heuristic(id="numberlink.end-lookahead", name="Follow every way on from a loose end", genre=GENRE,
+           level=4, order=2,
+           template="{how} {cell}, following each a few steps with the rules for lines: {outcome}.",
+           nudge="Follow each way on from the loose end at {cell} for a few steps.",
+           catalogue="")
+def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Each loose end whose surroundings changed since it was last followed (every one at
+    first): its ways on, each filled in a few steps with the levels 1-2; ways that break a rule
+    drop out, and what the others agree on holds."""
+    lower = REGISTRY.for_genre(GENRE, LOOK[1])
+    reached = solve_memory().setdefault(end_lookahead.id, {})
+    for item in items(puzzle, state)[0]:
+        if not item.ways:
+            continue
+        seen = reached.get(item.key)
+        if focus is not None and seen is not None and seen.isdisjoint(focus):
+            continue            # followed before, and nothing it reached has changed since
+        found, _ = item.attempt(puzzle, state, lower, LOOK)
+        reached[item.key] = around(puzzle, item.cells)
+        if found is not None:
+            yield found
