@@ -249,7 +249,7 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
 
 # A look-ahead follows each way on from a loose end for at most this many steps of the rules
 # for lines (levels 1-2): what a solver checks by eye before starting a real trial.
-LOOK = (40, 2)
+LOOK = (25, 2)
 
 
 @heuristic(id="numberlink.end-lookahead", name="Follow every way on from a loose end", genre=GENRE,
@@ -258,18 +258,22 @@ LOOK = (40, 2)
            nudge="Follow each way on from the loose end at {cell} for a few steps.",
            catalogue="")
 def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """Each loose end whose surroundings changed since it was last followed (every one at
-    first): its ways on, each filled in a few steps with the levels 1-2; ways that break a rule
-    drop out, and what the others agree on holds."""
+    """Each loose end: its ways on, each filled in a few steps with the levels 1-2; ways that
+    break a rule drop out, and what the others agree on holds. An end that led nowhere is
+    followed again only once something beside it has changed (a solver's eye goes back to a
+    line when it has grown or its surroundings have)."""
     lower = REGISTRY.for_genre(GENRE, LOOK[1])
-    reached = solve_memory().setdefault(end_lookahead.id, {})
+    nowhere = solve_memory().setdefault(end_lookahead.id, {})
+    cands = state.cands
     for item in items(puzzle, state)[0]:
         if not item.ways:
             continue
-        seen = reached.get(item.key)
-        if focus is not None and seen is not None and seen.isdisjoint(focus):
-            continue            # followed before, and nothing it reached has changed since
+        beside = nowhere.get(item.key)
+        if beside is not None and all(cands[v] == m for v, m in beside):
+            continue
         found, _ = item.attempt(puzzle, state, lower, LOOK)
-        reached[item.key] = around(puzzle, item.cells)
         if found is not None:
             yield found
+            continue
+        near = {y for x in item.cells for y in puzzle.neighbour[x].values()} | set(item.cells)
+        nowhere[item.key] = tuple((v, cands[v]) for v in sorted(near))
