@@ -287,15 +287,26 @@ def test_end_lookahead():
     assert solved.status.value == "solved" and fires("numberlink.end-lookahead", q, solved.final) == []
 
 
-def test_end_lookahead_follows_again_only_where_something_changed():
+def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
     from grader.engine import remembering
-    p = puzzle("1 . . .\n2 . . .\n. . 2 1")
-    state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
+    from heuristics.numberlink import trials
+    followed = []
+    attempt = trials.Item.attempt
+    monkeypatch.setattr(trials.Item, "attempt", lambda item, *a: followed.append(item.key) or attempt(item, *a))
     h = REGISTRY.get("numberlink.end-lookahead")
+    p = puzzle("1 . . . .\n. . . . .\n2 . . . 2\n. . . . 1")
+    state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
     with remembering():
-        assert list(h.find(p, state))
-        assert list(h.find(p, state, frozenset())) == []            # nothing changed since
-        assert list(h.find(p, state, frozenset({5})))               # r2c2 changed: again
+        assert len(list(h.find(p, state))) == 1 and len(followed) == 4
+        followed.clear()
+        # the three ends that led nowhere wait until something beside them changes
+        assert len(list(h.find(p, state))) == 1 and followed == [("line", 19)]
+        followed.clear()
+        list(h.find(p, state.restrict(1, ~(1 << SHAPES.index(E | W)))))     # r1c2 is not ━
+        assert ("line", 0) in followed
+    followed.clear()
+    list(h.find(p, state))                                      # a new solve: every end again
+    assert len(followed) == 4
 
 
 def test_pair_product_drops_combinations_that_mix_numbers():
