@@ -89,9 +89,11 @@ def cases_deduction(puzzle: Puzzle, state: State, branches: Sequence[Branch]) ->
         return None
     dropped = len(branches) - len(live)
     agreed = describe_removals(puzzle, state, removals)
-    outcome = (f"{dropped} of the {len(branches)} cases lead to a contradiction, and in the "
-               f"{len(live)} that remain easier steps agree that {agreed}" if dropped
-               else f"in all {len(branches)} cases easier steps agree that {agreed}")
+    lead = "leads" if dropped == 1 else "lead"
+    rest = ("in the one left easier steps show" if len(live) == 1
+            else f"in the {len(live)} that remain easier steps agree")
+    outcome = (f"{dropped} of the {len(branches)} cases {lead} to a contradiction, and {rest} that {agreed}"
+               if dropped else f"in all {len(branches)} cases easier steps agree that {agreed}")
     return Deduction(removals, {"outcome": outcome, "cases": len(branches),
                                 "steps": max(len(b.trace.steps) for b in live)},
                      detail=tuple(branches))
