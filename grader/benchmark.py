@@ -15,7 +15,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from .batch import Settings, grade_rows, list_jobs, run_local
+from .batch import Settings, default_time_limit, grade_rows, list_jobs, run_local
 from .engine import Budget
 from .report.results import percentile
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if args.workers > 1:    # each puzzle's seconds are still its own wall time in its worker
             settings = Settings(None, budget.max_steps, budget.max_seconds, not args.no_unique)
             run_local(list_jobs(spec, limit=args.limit), settings, args.workers,
-                      time_limit=2 * args.max_seconds + 60, on_row=lambda job, row: rows.append(row))
+                      time_limit=default_time_limit(args.max_seconds), on_row=lambda job, row: rows.append(row))
         else:
             rows.extend(grade_rows(spec, budget=budget, check_unique=not args.no_unique, limit=args.limit))
     wall = time.perf_counter() - t0

@@ -297,8 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--max-seconds", type=float, default=60.0)
     b.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
     b.add_argument("--time-limit", type=float, default=0.0,
-                   help="hard wall-clock limit per puzzle in seconds (default: max(2 x --max-seconds, "
-                        "--max-seconds + 30)); past it the puzzle's row says timeout")
+                   help="hard wall-clock limit per puzzle in seconds (default: 2 x --max-seconds + 30, "
+                        "room for the uniqueness check and the solve, each within --max-seconds); "
+                        "past it the puzzle's row says timeout")
     b.add_argument("--db", help="SQLite results file, written as it goes; rerun to resume")
     b.add_argument("--csv", help="export every result to this CSV file at the end")
     b.add_argument("--jsonl", help="export every result to this JSON lines file at the end")
