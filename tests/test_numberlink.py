@@ -395,15 +395,23 @@ def test_a_sweep_tries_hypotheses_that_found_nothing_last():
     first = near[0]
     with remembering():
         # tried in this very state: nothing it reached has changed, so it comes last
-        trials.memory().tried[False, first.key] = (state.cands, frozenset(first.cells),
+        trials.memory().tried["near", first.key] = (state.cands, frozenset(first.cells),
                                                    trials.around(p, first.cells))
-        assert trials.by_promise(p, state, near, far, False)[len(near) - 1] is first
+        assert trials.by_promise(p, state, near, far, "near")[len(near) - 1] is first
         # something it reached has changed since: every hypothesis keeps its place
         later = state.restrict(first.cells[0], WITH_SIDE[first.ways[0][0]])
         near, far = trials.items(p, later)
-        assert [it.key for it in trials.by_promise(p, later, near, far, False)] == [it.key for it in near + far]
+        assert [it.key for it in trials.by_promise(p, later, near, far, "near")] == [it.key for it in near + far]
     # a new solve starts with nothing tried
-    assert trials.by_promise(p, state, *trials.items(p, state), False)[0] == first
+    assert trials.by_promise(p, state, *trials.items(p, state), "near")[0] == first
+
+
+def test_only_the_last_resort_nests_the_look_ahead():
+    from heuristics.numberlink import trials
+    look = REGISTRY.get("numberlink.end-lookahead")
+    assert [look in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [False, False, True]
+    territory = REGISTRY.get("numberlink.out-of-reach")
+    assert [territory in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [False, True, True]
 
 
 def test_trials_reuse_a_case_analysis_only_in_later_states():

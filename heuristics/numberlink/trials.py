@@ -45,15 +45,12 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, int, l
     return out
 
 
-def fill_heuristics(level: int, whole_board: bool) -> list:
-    """The techniques a trial fills in with, up to `level`. The territory of level 3
-    (territory.py), worked out over the whole board, is the costliest and seldom finds
-    anything, so fills leave it out until a sweep without it finds nothing (whole_board), and
-    then ask it last. The look-ahead of level 4 is itself a small trial: nested in every
-    branch it would multiply the cost, so fills leave it out."""
+def fill_heuristics(level: int, fill: str) -> list:
+    """The techniques a trial fills in with, up to `level`, in one of the PASSES."""
     lower = [h for h in REGISTRY.for_genre(GENRE, level) if h is not end_lookahead]
     costly = [h for h in lower if h.fn.__module__ == territory.__name__]
-    return [h for h in lower if h not in costly] + (costly if whole_board else [])
+    cheap = [h for h in lower if h not in costly]
+    return {"near": cheap, "whole board": cheap + costly, "deep": cheap + costly + [end_lookahead]}[fill]
 
 
 # A sweep stops at the first refutation, or once it has this many case analyses that agree on
@@ -61,10 +58,14 @@ def fill_heuristics(level: int, whole_board: bool) -> list:
 ENOUGH = 4
 
 # Each branch is filled in with up to this many steps at up to this level, taking everything a
-# technique finds at one look (Solver's greedy); first without the whole-board territory, then
-# with it (fill_heuristics).
+# technique finds at one look (Solver's greedy).
 FILL = (300, 4)
-PASSES = (False, True)
+# The passes of a sweep, each only when the one before found nothing. The territory of level
+# 3 (territory.py), worked out over the whole board, is costly and seldom finds anything, so
+# the first pass leaves it out and the second asks it last. The look-ahead of level 4 is
+# itself a small trial: nested in every branch it multiplies the cost, so only the last
+# resort ("deep") takes it in (janko 426, stuck without it, solves in 54 s).
+PASSES = ("near", "whole board", "deep")
 
 
 @attrs.frozen
@@ -128,9 +129,8 @@ Tried = tuple[tuple[int, ...], frozenset[int], frozenset[int]]
 @attrs.define
 class Memory:
     tried: dict[tuple, Tried] = attrs.Factory(dict)
-    # where the last sweep (without, with the whole-board territory) stopped, and whether it
-    # found something there
-    last: dict[bool, tuple[tuple | None, bool]] = attrs.Factory(dict)
+    # where the last sweep of each pass stopped, and whether it found something there
+    last: dict[str, tuple[tuple | None, bool]] = attrs.Factory(dict)
     # case analyses a sweep found besides the one it used, with the state they were made in
     kept: list[tuple[tuple[int, ...], Deduction]] = attrs.Factory(list)
 
@@ -148,20 +148,20 @@ def around(puzzle: NumberlinkPuzzle, cells: tuple[int, ...]) -> frozenset[int]:
 
 
 def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item],
-               whole_board: bool) -> list[Item]:
+               fill: str) -> list[Item]:
     """The order of a sweep: the hypotheses at the loose ends, going on from where the last
     sweep stopped (with the same line again if it settled something there), then the other
     cells; in each, those tried before come after the others the less has changed around them
     since (see Memory)."""
     mem = memory()
     tried = mem.tried
-    last, worked = mem.last.get(whole_board, (None, False))
+    last, worked = mem.last.get(fill, (None, False))
     keys = [item.key for item in near]
     start = (keys.index(last) + (not worked)) % len(keys) if last in keys else 0
     changes: dict[int, set[int] | None] = {}
 
     def tier(item: Item) -> int:
-        seen = tried.get((whole_board, item.key))
+        seen = tried.get((fill, item.key))
         if seen is None:
             return 0
         before, reach, close = seen
@@ -179,15 +179,15 @@ def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: li
     return out
 
 
-def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item], whole_board: bool
+def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item], fill: str
           ) -> tuple[Deduction | None, list[Deduction]]:
     """Try the items, the most promising first: the first deduction with a refuted branch,
     else the first one at all; and the others found."""
-    lower = fill_heuristics(FILL[1], whole_board)
+    lower = fill_heuristics(FILL[1], fill)
     seen: list[Deduction] = []
     failed: dict[tuple, Tried] = {}
     last = None
-    for item in by_promise(puzzle, state, near, far, whole_board):
+    for item in by_promise(puzzle, state, near, far, fill):
         if out_of_time():
             break
         last = item.key
@@ -196,14 +196,14 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
             reach = set(item.cells)
             for b in branches:
                 reach.update(v for v, (m, f) in enumerate(zip(state.cands, b.trace.final.cands)) if m != f)
-            failed[whole_board, item.key] = (state.cands, frozenset(reach), around(puzzle, item.cells))
+            failed[fill, item.key] = (state.cands, frozenset(reach), around(puzzle, item.cells))
             continue
         seen.append(d)
         if any(b.refuted for b in d.detail) or len(seen) >= ENOUGH:
             break
     mem = memory()
     mem.tried.update(failed)
-    mem.last[whole_board] = (last, bool(seen))
+    mem.last[fill] = (last, bool(seen))
     if not seen:
         return None, []
     best = next((d for d in seen if any(b.refuted for b in d.detail)), seen[0])
@@ -236,8 +236,8 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     found = kept_deduction(state)
     if found is None:
         listed = items(puzzle, state)
-        for whole_board in PASSES:
-            found, others = sweep(puzzle, state, *listed, whole_board)
+        for fill in PASSES:
+            found, others = sweep(puzzle, state, *listed, fill)
             if found is not None:
                 memory().kept[:] = [(state.cands, d) for d in others]
                 break
