@@ -14,7 +14,7 @@ level 4  the pairwise product of the notes, spec/numberlink-notes.txt, where num
          drawn lines reach both cells (product.py); every way on from a loose end, each
          followed a few steps with the rules for lines of levels 1-2 (trials.py).
 level 5  hypotheses: every way a line can go on from a loose end, or every shape of a cell,
-         filled in with levels 1-4 but the look-ahead (trials.py).
+         filled in with levels 1-4 (the look-ahead only in the last-resort pass, trials.py).
 
 A variable is a cell's shape. Most rules act on a join, the side between two cells: a line
 crosses it from both cells or from neither.
