@@ -6,6 +6,7 @@ It never feeds the solve loop: a grade made by brute force is not human-style.
 from __future__ import annotations
 
 import enum
+import time
 
 import attrs
 
@@ -43,6 +44,9 @@ def solve(puzzle: Puzzle, limit: int = 2, seconds: float = 60.0) -> ExactResult:
     import clingo
     from .genres import genre_of
     g = genre_of(puzzle)
+    # `seconds` bounds the whole check: grounding cannot be interrupted, so the search gets
+    # what grounding left of it
+    deadline = time.perf_counter() + seconds
     ctl = clingo.Control([str(limit), "--warn=none"])
     ctl.add("base", [], program(puzzle))
     ctl.ground([("base", [])])
@@ -50,7 +54,7 @@ def solve(puzzle: Puzzle, limit: int = 2, seconds: float = 60.0) -> ExactResult:
     with ctl.solve(yield_=True, async_=True) as handle:
         while True:
             handle.resume()
-            if not handle.wait(seconds):
+            if not handle.wait(max(0.0, deadline - time.perf_counter())):
                 handle.cancel()
                 return ExactResult(Verdict.UNKNOWN, tuple(found))
             model = handle.model()
