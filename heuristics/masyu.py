@@ -489,16 +489,9 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
            catalogue="try all ways of extending an edge and solve greedily and take intersection or "
                      "hope for contradiction")
 def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _end_options(puzzle, state),
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL,
+                                    cell_loops.end_options(puzzle.graph, state),
                                     memo="_masyu_end_cases")
-
-
-def _end_options(puzzle: MasyuPuzzle, state: State):
-    g = puzzle.graph
-    for a in loops.loose_ends(g, state):
-        _, open_ = loops.split(g, state, a)
-        yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
-                                  for e in open_]
 
 
 register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")
@@ -513,6 +506,6 @@ def deep_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
     def subjects():
         yield from _white_options(puzzle, state)
         yield from _black_options(puzzle, state)
-        yield from _end_options(puzzle, state)
+        yield from cell_loops.end_options(puzzle.graph, state)
     return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_masyu_deep_cases",
                                     passes=((PASSES[-1][0], 4),))

@@ -637,16 +637,9 @@ def _clue_options(puzzle: YajilinPuzzle, state: State):
            catalogue="for every way to extend a loose end by one edge, fill in greedily and take "
                      "intersection")
 def end_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _end_options(puzzle, state),
+    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL,
+                                    cell_loops.end_options(puzzle.graph, state),
                                     memo="_yajilin_end_cases")
-
-
-def _end_options(puzzle: YajilinPuzzle, state: State):
-    g = puzzle.graph
-    for a in loops.loose_ends(g, state):
-        _, open_ = loops.split(g, state, a)
-        yield g.vertex_names[a], [(f"the line goes on along {g.edge_names[e]}", {g.edge_vars[e]: LINE})
-                                  for e in open_]
 
 
 @heuristic(id="yajilin.deep-cases", name="Every way to fill a cell, shade a line or go on, followed further",
@@ -658,6 +651,6 @@ def deep_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
     def subjects():
         yield from _cell_options(puzzle, state)
         yield from _clue_options(puzzle, state)
-        yield from _end_options(puzzle, state)
+        yield from cell_loops.end_options(puzzle.graph, state)
     return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_yajilin_deep_cases",
                                     passes=((PASSES[-1][0], 4),))

@@ -27,7 +27,7 @@ import attrs
 from grader.model import State
 from grader.steps import Deduction
 
-from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, paths, split
+from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths, split
 
 
 @functools.lru_cache(maxsize=64)
@@ -255,6 +255,15 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
 
 
 RECALL = 4      # a failed case analysis is tried early again once something changes this close
+
+
+def end_options(graph: LoopGraph, state: State):
+    """Case-analysis subjects (see case_analysis): each loose end of the drawn line, with every
+    edge it may go on along."""
+    for a in loose_ends(graph, state):
+        _, open_ = split(graph, state, a)
+        yield graph.vertex_names[a], [(f"the line goes on along {graph.edge_names[e]}",
+                                       {graph.edge_vars[e]: LINE}) for e in open_]
 
 
 def _recall(puzzle, state: State, memo: str, n: int) -> list[set]:

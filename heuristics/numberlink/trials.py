@@ -98,18 +98,24 @@ class Item:
         return found, branches
 
 
-def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item]]:
-    """The hypotheses in the order a solver would think of them: the loose ends with fewest
-    ways first (numbers' lines before pieces no number reaches yet), then the shapes of the
-    cells beside the loose ends, fewest shapes first; and apart, the shapes of the other cells."""
+def end_items(puzzle: NumberlinkPuzzle, state: State) -> list[Item]:
+    """The loose ends with two ways on or more, fewest ways first (numbers' lines before
+    pieces no number reaches yet)."""
     ends = sorted((len(ways), not lab, lab, origin, x, ways)
                   for lab, origin, x, ways in heads(puzzle, state) if len(ways) >= 2)
     # a line is known by where it comes from, which stays as it grows (a sweep follows it)
-    near = [Item(("line", origin), (x,) + tuple(y for _, y in ways),
+    return [Item(("line", origin), (x,) + tuple(y for _, y in ways),
                  f"Try every way the line of {puzzle.name(lab)} can go on from" if lab
                  else "Try every way the drawn line can go on from", x, tuple(ways))
             for _, _, lab, origin, x, ways in ends]
-    beside = {y for *_, ways in ends for _, y in ways}
+
+
+def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item]]:
+    """The hypotheses in the order a solver would think of them: the loose ends (end_items),
+    then the shapes of the cells beside them, fewest shapes first; and apart, the shapes of
+    the other cells."""
+    near = end_items(puzzle, state)
+    beside = {y for item in near for _, y in item.ways}
     near += [Item(("cell", v), (v,), "Try each shape of", v) for v in probe_order(state, sorted(beside))]
     far = [Item(("cell", v), (v,), "Try each shape of", v)
            for v in probe_order(state, sorted(set(range(len(state.cands))) - beside))]
@@ -265,9 +271,7 @@ def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
     lower = REGISTRY.for_genre(GENRE, LOOK[1])
     nowhere = solve_memory().setdefault(end_lookahead.id, {})
     cands = state.cands
-    for item in items(puzzle, state)[0]:
-        if not item.ways:
-            continue
+    for item in end_items(puzzle, state):
         beside = nowhere.get(item.key)
         if beside is not None and all(cands[v] == m for v, m in beside):
             continue
