@@ -385,7 +385,7 @@ def test_a_greedy_fill_is_sound_and_ends_where_the_step_by_step_one_does():
         assert not any(m & solution.cands[v] for v, m in step.deduction.removals)
 
 
-def test_a_sweep_tries_hypotheses_that_found_nothing_last():
+def test_a_sweep_tries_hypotheses_that_found_nothing_last_and_only_in_the_last_pass():
     from grader.engine import remembering
     from heuristics.numberlink import trials
     p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
@@ -394,10 +394,13 @@ def test_a_sweep_tries_hypotheses_that_found_nothing_last():
     assert [it.key[0] for it in near[:2]] == ["line", "line"] and all(it.key[0] == "cell" for it in far)
     first = near[0]
     with remembering():
-        # tried in this very state: nothing it reached has changed, so it comes last
-        trials.memory().tried["near", first.key] = (state.cands, frozenset(first.cells),
-                                                   trials.around(p, first.cells))
-        assert trials.by_promise(p, state, near, far, "near")[len(near) - 1] is first
+        # tried in this very state: nothing it reached has changed, so it comes last, and
+        # only in the last pass
+        for fill in ("near", "deep"):
+            trials.memory().tried[fill, first.key] = (state.cands, frozenset(first.cells),
+                                                     trials.around(p, first.cells))
+        assert first not in trials.by_promise(p, state, near, far, "near")
+        assert trials.by_promise(p, state, near, far, "deep")[len(near) - 1] is first
         # something it reached has changed since: every hypothesis keeps its place
         later = state.restrict(first.cells[0], WITH_SIDE[first.ways[0][0]])
         near, far = trials.items(p, later)

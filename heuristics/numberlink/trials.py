@@ -126,8 +126,9 @@ def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item
 # tried in, the cells their branches changed, and the cells around the hypothesis itself. In a
 # later state, one with changes around it is worth trying again first; one whose branches'
 # cells changed further off, next (on 031, 4 of 160 such retries found something); one with
-# nothing changed anywhere it reached, last (none of 357 did). Only the order changes: every
-# hypothesis is still tried before the heuristic gives up. Like grader.probing.Tried, this
+# nothing changed anywhere it reached, last (none of 357 did), and only in the last pass
+# (none of 555 did in the near pass on 505): the last pass still tries every hypothesis
+# before the heuristic gives up. Like grader.probing.Tried, this
 # lives in the solve's memory, so the same puzzle always gets the same trace.
 Tried = tuple[tuple[int, ...], frozenset[int], frozenset[int]]
 
@@ -158,7 +159,8 @@ def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: li
     """The order of a sweep: the hypotheses at the loose ends, going on from where the last
     sweep stopped (with the same line again if it settled something there), then the other
     cells; in each, those tried before come after the others the less has changed around them
-    since (see Memory)."""
+    since, and those with nothing changed where they reached only in the last pass (see
+    Memory)."""
     mem = memory()
     tried = mem.tried
     last, worked = mem.last.get(fill, (None, False))
@@ -181,7 +183,7 @@ def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: li
     out = []
     for part in (near[start:] + near[:start], far):
         tiers = [tier(item) for item in part]
-        out += [item for t in range(3) for item, u in zip(part, tiers) if u == t]
+        out += [item for t in range(3 if fill == PASSES[-1] else 2) for item, u in zip(part, tiers) if u == t]
     return out
 
 
