@@ -287,6 +287,23 @@ def test_end_lookahead():
     assert solved.status.value == "solved" and fires("numberlink.end-lookahead", q, solved.final) == []
 
 
+def test_cell_lookahead():
+    # the board of test_end_lookahead, from the cells' side: whatever shape r1c3 (beside the
+    # loose end at r1c2) takes, a few steps of the rules for lines show r2c2 is not north-south
+    p = puzzle("1 . . .\n2 . . .\n. . 2 1")
+    state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
+    fired = fires("numberlink.cell-lookahead", p, state)
+    assert [str(d.params["cell"]) for d in fired] == ["r1c3", "r2c3", "r3c2", "r2c2"]
+    assert decided_by(fired[:1], p, state) == {"r2c2": "narrowed"}
+    assert not fired[0].apply(state).cands[5] & 1 << SHAPES.index(N | S)
+    # r2c2 itself: its north-south shape breaks a rule within a few steps
+    assert "if r2c2 runs north-south (┃)" in fired[-1].params["outcome"]
+    # every cell used: levels 1-3 solve it, and no cell is left to try
+    q = puzzle("1 . . .\n2 . . .\n. . 2 1", cover=True)
+    solved = Solver(q, heuristics=REGISTRY.for_genre("numberlink", 3)).solve()
+    assert solved.status.value == "solved" and fires("numberlink.cell-lookahead", q, solved.final) == []
+
+
 def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
     from grader.engine import remembering
     from heuristics.numberlink import trials
@@ -413,6 +430,8 @@ def test_only_the_last_resort_nests_the_look_ahead():
     from heuristics.numberlink import trials
     look = REGISTRY.get("numberlink.end-lookahead")
     assert [look in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [False, False, True]
+    cells = REGISTRY.get("numberlink.cell-lookahead")
+    assert not any(cells in trials.fill_heuristics(4, fill) for fill in trials.PASSES)
     territory = REGISTRY.get("numberlink.out-of-reach")
     assert [territory in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [False, True, True]
 

@@ -11,10 +11,12 @@ level 3  a larger area: the lines crossing the border of an area with one way ou
          pair can use, bottlenecks, cells a pair must pass and the no-touch rule with them
          (territory.py).
 level 4  the pairwise product of the notes, spec/numberlink-notes.txt, where numbers or
-         drawn lines reach both cells (product.py); every way on from a loose end, each
-         followed a few steps with the rules for lines of levels 1-2 (trials.py).
+         drawn lines reach both cells (product.py); every way on from a loose end, and every
+         shape of a cell beside one, each followed a few steps with the rules for lines of
+         levels 1-2 (trials.py).
 level 5  hypotheses: every way a line can go on from a loose end, or every shape of a cell,
-         filled in with levels 1-4 (the look-ahead only in the last-resort pass, trials.py).
+         filled in with levels 1-4 (the look-ahead from the ends only in the last-resort
+         pass, trials.py).
 
 A variable is a cell's shape. Most rules act on a join, the side between two cells: a line
 crosses it from both cells or from neither.
