@@ -261,8 +261,9 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
 
 # --- level 4 ------------------------------------------------------------------------------
 
-# A look-ahead follows each way on from a loose end for at most this many steps of the rules
-# for lines (levels 1-2): what a solver checks by eye before starting a real trial.
+# A look-ahead follows each way on from a loose end, or each shape of a cell beside one, for
+# at most this many steps of the rules for lines (levels 1-2): what a solver checks by eye
+# before starting a real trial.
 LOOK = (25, 2)
 
 
@@ -307,5 +308,6 @@ def cell_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterat
     took 4 of them from level 5 to level 4 and 160 level-5 steps down to 92)."""
     # a cell with two shapes left is a choice the loose end's own look-ahead already makes
     # (none of 544 found anything on 12 janko records)
-    cells = [item for item in beside_ends(state, end_items(puzzle, state)) if state.cands[item.cell].bit_count() > 2]
+    cells = [item for item in beside_ends(state, end_items(puzzle, state))
+             if state.cands[item.cell].bit_count() > 2]
     yield from look_ahead(puzzle, state, cells, cell_lookahead.id)
