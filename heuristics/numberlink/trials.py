@@ -265,6 +265,7 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
 # at most this many steps of the rules for lines (levels 1-2): what a solver checks by eye
 # before starting a real trial.
 LOOK = (25, 2)
+LOOK_TEMPLATE = "{how} {cell}, following each a few steps with the rules for lines: {outcome}."
 
 
 def look_ahead(puzzle: NumberlinkPuzzle, state: State, items: list[Item], key: str) -> Iterator[Deduction]:
@@ -289,7 +290,7 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, items: list[Item], key: s
 
 @heuristic(id="numberlink.end-lookahead", name="Follow every way on from a loose end", genre=GENRE,
            level=4, order=2,
-           template="{how} {cell}, following each a few steps with the rules for lines: {outcome}.",
+           template=LOOK_TEMPLATE,
            nudge="Follow each way on from the loose end at {cell} for a few steps.",
            catalogue="")
 def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -299,7 +300,7 @@ def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
 
 @heuristic(id="numberlink.cell-lookahead", name="Each shape of a cell beside a loose end", genre=GENRE,
            level=4, order=3,
-           template="{how} {cell}, following each a few steps with the rules for lines: {outcome}.",
+           template=LOOK_TEMPLATE,
            nudge="What would each shape of {cell} do to the lines beside it?",
            catalogue="")
 def cell_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
