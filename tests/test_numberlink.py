@@ -273,7 +273,7 @@ def test_parity():
 def test_end_lookahead():
     # not every cell is used here; the 1 at r1c1 has to leave east, and with r2c2 north-south
     # (joining r1c2 to r3c2) the 2 at r2c1 would soon be walled in: whichever way the line
-    # goes on from r1c2, a few steps of the rules for lines rule that out
+    # goes on from r1c2, the rules for lines soon rule that out
     p = puzzle("1 . . .\n2 . . .\n. . 2 1")
     state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
     fired = fires("numberlink.end-lookahead", p, state)
@@ -289,7 +289,7 @@ def test_end_lookahead():
 
 def test_cell_lookahead():
     # the board of test_end_lookahead, from the cells' side: whatever shape r1c3 (beside the
-    # loose end at r1c2) takes, a few steps of the rules for lines show r2c2 is not north-south
+    # loose end at r1c2) takes, the rules for lines soon show r2c2 is not north-south
     p = puzzle("1 . . .\n2 . . .\n. . 2 1")
     state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
     fired = fires("numberlink.cell-lookahead", p, state)
