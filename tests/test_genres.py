@@ -1,4 +1,6 @@
 """Every genre plugin loads and supplies what the engine needs."""
+from pathlib import Path
+
 from grader.genres import all_genres, broken
 from grader.heuristic import REGISTRY
 
@@ -18,3 +20,12 @@ def test_every_genre_has_techniques_at_several_levels_and_an_encoding():
 def test_every_heuristic_belongs_to_a_loaded_genre():
     names = {g.name for g in all_genres()}
     assert {h.info.genre for h in REGISTRY} <= names
+
+
+def test_every_heuristic_is_named_in_a_test():
+    """Each technique has tests of its own (where it must fire, and where it must not): its
+    id, or for rule-language techniques the test named after it, appears in tests/."""
+    text = "\n".join(f.read_text(encoding="utf-8") for f in Path(__file__).parent.glob("test_*.py"))
+    missing = [h.id for h in REGISTRY
+               if h.id not in text and f"test_{h.id.split('.', 1)[1].replace('-', '_')}(" not in text]
+    assert missing == []

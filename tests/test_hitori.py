@@ -127,6 +127,20 @@ def test_nested_trial_goes_on_where_every_other_technique_stops():
     assert not list(REGISTRY.get("hitori.nested-trial").find(p, solution))
 
 
+@pytest.mark.corpus
+def test_deep_trial_finds_what_trials_with_level_3_fills_miss():
+    """janko 525 (10x10): every technique up to the plain trial stops; a trial filled in with
+    connectivity (level 4) goes on, soundly, and is quiet once the grid is done."""
+    from grader.engine import Solver
+    p = load(str(shared("janko/hitori.jsonl")) + "#hitori/525")
+    others = [h for h in REGISTRY.for_genre("hitori") if h.id not in ("hitori.deep-trial", "hitori.nested-trial")]
+    trace = Solver(p, heuristics=others).solve()
+    assert trace.status.value == "stuck"
+    solution = reference(p)
+    assert assert_all_sound(REGISTRY.get("hitori.deep-trial"), p, trace.final, solution) == 1
+    assert not list(REGISTRY.get("hitori.deep-trial").find(p, solution))
+
+
 # --- whole puzzles ---------------------------------------------------------------------------
 
 @pytest.mark.corpus

@@ -438,6 +438,18 @@ def test_trial_and_error_fires_and_not():
     assert fires("slitherlink.trial-and-error", p, sol) == []
 
 
+def test_every_way_for_a_clue_fires_and_not():
+    from grader.formats import load
+    from support import reference
+    # the same sgt-loopy puzzle: of the ways to finish the 1 in r1c5, the wrong ones break down
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+    (d,) = fires("slitherlink.every-way-for-a-clue", p)
+    assert d.params["cell"] == "r1c5" and any(b.refuted for b in d.detail)
+    sol = reference(p)
+    assert d.removals and all(not sol.cands[v] & m for v, m in d.removals)
+    assert fires("slitherlink.every-way-for-a-clue", p, sol) == []
+
+
 def test_corner_counts_updated_step_by_step_equal_recomputed():
     import random
     from heuristics.common.loops import B_CROSS, B_LINE, OPEN
