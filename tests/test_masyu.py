@@ -251,20 +251,23 @@ def test_deep_techniques_fire_soundly(hid, level):
 def test_case_analyses_remember_their_failures():
     """A case analysis remembers which subjects told nothing; after a step it forgets those
     near what changed, and a state that is not a later one recalls nothing."""
+    from grader.engine import remembering
     from heuristics.common import cell_loops
     h = REGISTRY.get("masyu.white-cases")
     p = load(str(CORPUS / "masyu" / "pearl-10x10dt-grader-2.yaml"))
     stuck = run_to_level(p, 2)
-    d = h.first(p, stuck)
-    cands, (short, long_), where = p.__dict__["_masyu_white_cases"]
-    assert d is not None and cands == stuck.cands and short
-    after = d.apply(stuck)
-    kept, _ = cell_loops._recall(p, after, "_masyu_white_cases", 2)
-    changed = {divmod(v, p.cols) for var, _ in d.removals for v in p.graph.vertices_of_var[var]}
-    for name in short - kept:       # forgotten: within four steps of a change
-        assert any(abs(r - a) + abs(c - b) <= 4 for v in where[name] for r, c in [divmod(v, p.cols)]
-                   for a, b in changed)
-    assert cell_loops._recall(p, MASYU.initial_state(p), "_masyu_white_cases", 2) == [set(), set()]
+    with remembering() as memory:       # one solve's memory, as the solver gives each solve
+        d = h.first(p, stuck)
+        cands, (short, long_), where = memory["_masyu_white_cases"]
+        assert d is not None and cands == stuck.cands and short
+        after = d.apply(stuck)
+        kept, _ = cell_loops._recall(p, after, "_masyu_white_cases", 2)
+        changed = {divmod(v, p.cols) for var, _ in d.removals for v in p.graph.vertices_of_var[var]}
+        for name in short - kept:       # forgotten: within four steps of a change
+            assert any(abs(r - a) + abs(c - b) <= 4 for v in where[name] for r, c in [divmod(v, p.cols)]
+                       for a, b in changed)
+        assert cell_loops._recall(p, MASYU.initial_state(p), "_masyu_white_cases", 2) == [set(), set()]
+    assert cell_loops._recall(p, after, "_masyu_white_cases", 2) == [set(), set()]   # a new solve starts afresh
 
 
 def draw(p, lines=(), crosses=()):

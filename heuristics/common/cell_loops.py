@@ -220,7 +220,7 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     The final pass still tries every subject, so this changes which deduction comes first,
     never whether one is found.
     Params: subject, outcome, cases, steps."""
-    from grader.engine import out_of_time
+    from grader.engine import out_of_time, solve_memory
     from grader.probing import PASSES, branch_deduction
     passes = passes or tuple((steps, min(level, max_level)) for steps, level in PASSES)
     subjects = [(name, options) for name, options in subjects if len(options) >= 2]
@@ -249,7 +249,7 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
         if found:
             break
     if memo:
-        puzzle.__dict__[memo] = (state.cands, failed, where)
+        solve_memory()[memo] = (state.cands, failed, where)
     if found:
         yield found
 
@@ -269,8 +269,10 @@ def end_options(graph: LoopGraph, state: State):
 def _recall(puzzle, state: State, memo: str, n: int) -> list[set]:
     """Per pass, the subjects whose look failed at the last call, minus those near anything
     that changed since (nothing when this state is not a later one)."""
+    from grader.engine import solve_memory
+
     from .loops import narrowed
-    kept = puzzle.__dict__.get(memo)
+    kept = solve_memory().get(memo)
     if kept is None or len(kept[1]) != n:
         return [set() for _ in range(n)]
     cands, failed, where = kept

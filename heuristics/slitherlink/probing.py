@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from grader.genres.slitherlink import SlitherPuzzle, clue_counts
-from grader.engine import out_of_time
+from grader.engine import out_of_time, solve_memory
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
 from grader.probing import PASSES, PROBE_TEMPLATE, branch_deduction, probe_cell, probe_order
@@ -59,7 +59,7 @@ def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
                 return
             d = probe_cell(puzzle, state, var, 4, steps, easier)
             if d is not None:
-                puzzle.__dict__[MEMO_KEY] = (state.cands, fail_short, fail_long)
+                solve_memory()[MEMO_KEY] = (state.cands, fail_short, fail_long)
                 yield d
                 return
             failed.add(var)
@@ -68,7 +68,7 @@ def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
 def _remembered_failures(puzzle: SlitherPuzzle, state: State) -> tuple[set[int], set[int]]:
     """The edges whose short and long trials failed at the last trial step, minus those near
     anything that changed since (every edge of a cell or dot a changed edge touches)."""
-    memo = puzzle.__dict__.get(MEMO_KEY)
+    memo = solve_memory().get(MEMO_KEY)
     if memo is None:
         return set(), set()
     cands, fail_short, fail_long = memo
