@@ -346,6 +346,12 @@ def parity(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]
     return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
 
 
+@heuristic(id="masyu.inside-outside", name="Inside and outside", genre=GENRE, level=3, order=6,
+           catalogue="", **cell_loops.INSIDE_OUTSIDE_TEXT)
+def inside_outside(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return cell_loops.inside_outside(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
+
+
 @heuristic(id="masyu.small-loop", name="Every way through a cell, without a small loop", genre=GENRE,
            level=3, order=4,
            template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",

@@ -321,6 +321,12 @@ def parity(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deductio
     return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
 
 
+@heuristic(id="yajilin.inside-outside", name="Inside and outside", genre=GENRE, level=3, order=6,
+           catalogue="", **cell_loops.INSIDE_OUTSIDE_TEXT)
+def inside_outside(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return cell_loops.inside_outside(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
+
+
 @heuristic(id="yajilin.dead-end-area", name="An area with one way in", genre=GENRE, level=3, order=3,
            template=loops.DEAD_END_AREA, nudge=loops.DEAD_END_AREA_NUDGE, catalogue="")
 def dead_end_area(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:

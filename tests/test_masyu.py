@@ -204,6 +204,25 @@ def test_parity():
     assert found("masyu.parity", p) == {}
 
 
+def test_inside_outside():
+    # the decided edges around r2c2 and r3c2 link the corners on both sides of r3c2-r3c3 (and
+    # of r2c2-r3c2) with two lines on the way: the corners are on the same side, so both edges
+    # are crossed out; no straight cut and no single cell decides r3c2-r3c3
+    p = puzzle(EMPTY5)
+    s = draw(p, lines=["r2c2-r2c3", "r1c2-r2c2"], crosses=["r2c1-r2c2", "r3c1-r3c2", "r3c2-r4c2"])
+    assert found("masyu.inside-outside", p, s) == {"r3c2-r3c3": CROSS, "r2c2-r3c2": CROSS}
+    assert found("masyu.parity", p, s) == {} and found("masyu.cell-shapes", p, s).get("r3c2-r3c3") is None
+    # with one line on the way, the corners are on opposite sides
+    odd = draw(p, lines=["r2c2-r2c3"], crosses=["r1c2-r2c2", "r2c1-r2c2", "r3c1-r3c2", "r3c2-r4c2"])
+    assert found("masyu.inside-outside", p, odd)["r3c2-r3c3"] == LINE
+    # beyond the border is outside: with r1c1-r1c2 and r1c2-r2c2 crossed out, so are the corners
+    # below them, and the border edges beside them are crossed out too
+    assert found("masyu.inside-outside", p, draw(p, crosses=["r1c1-r1c2", "r1c2-r2c2"])) == {
+        "r1c2-r1c3": CROSS, "r1c1-r2c1": CROSS}
+    assert found("masyu.inside-outside", p) == {}
+    assert found("masyu.inside-outside", p, draw(p, lines=["r2c2-r2c3"], crosses=["r3c1-r3c2"])) == {}
+
+
 def test_small_loop():
     # r1c2 and r2c1 are the two ends of one line; running through r1c1 would close it while the
     # line r5c4-r5c5 is outside, so r1c1 stays empty

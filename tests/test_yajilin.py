@@ -170,6 +170,16 @@ def test_parity():
     assert found("yajilin.parity", p) == {}
 
 
+def test_inside_outside():
+    # the same chain as Masyu's test: two lines on the way between the corners on either side
+    # of r3c2-r3c3, so they are on the same side of the loop and it is crossed out
+    p = puzzle("\n".join([". . . . ."] * 5))
+    s = draw(p, lines=["r2c2-r2c3", "r1c2-r2c2"], crosses=["r2c1-r2c2", "r3c1-r3c2", "r3c2-r4c2"])
+    assert found("yajilin.inside-outside", p, s) == {"r3c2-r3c3": CROSS, "r2c2-r3c2": CROSS}
+    assert found("yajilin.inside-outside", p) == {}
+    assert found("yajilin.inside-outside", p, draw(p, lines=["r2c2-r2c3"], crosses=["r3c1-r3c2"])) == {}
+
+
 def test_self_loop():
     # r1c2 and r2c1 are the two ends of one line; filling the corner r1c1 with the loop would
     # close it while the line r1c4-r2c4 is outside, so r1c1 is shaded

@@ -2,6 +2,8 @@
 
     cut_parity      {cut} {edge} {lines} {value}   a straight cut across the grid is crossed an
                                                    even number of times (Jordan curve)
+    inside_outside  {edge} {a} {b} {lines} {sides} {value}   the same along any chain of
+                                                   decided edges between two corners
     end_lookahead   {end} {edge} {refuted}         every other way on from a loose end, followed
                                                    while it is forced, breaks a rule
     case_analysis   {subject} {outcome} ...        every way to satisfy something, filled in
@@ -65,6 +67,83 @@ def cut_parity(graph: LoopGraph, rows: int, cols: int, state: State, focus=None)
         yield Deduction.build(state, put={open_[0]: value}, premises=[v for v in vs if v != open_[0]],
                               params={"cut": name, "edge": graph.edge_names[e], "lines": len(lines),
                                       "value": "must carry the loop" if value == LINE else "is crossed out"})
+
+
+@functools.cache
+def _corners(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...],
+                                                         tuple[str, ...]]:
+    """The points where four cells meet, seen as the faces of the loop's drawing: for each
+    edge variable (in graph order), the two points it passes between; whether each point
+    touches an edge (every point on the grid's border is outside the loop: one point, the
+    last); and each point's name."""
+    graph = LoopGraph.cell_grid(rows, cols, first_var)
+    outside = (rows - 1) * (cols - 1)
+
+    def point(i: int, j: int) -> int:          # the point above-left of cell (i, j), from 0
+        return (i - 1) * (cols - 1) + (j - 1) if 0 < i < rows and 0 < j < cols else outside
+    pairs = []
+    for a, b in graph.ends:
+        r, c = divmod(a, cols)
+        pairs.append((point(r, c + 1), point(r + 1, c + 1)) if b == a + 1 else (point(r + 1, c), point(r + 1, c + 1)))
+    names = tuple(f"the corner between r{i}c{j} and r{i + 1}c{j + 1}"
+                  for i in range(1, rows) for j in range(1, cols)) + ("the outside",)
+    return tuple(graph.edge_vars), tuple(pairs), names
+
+
+# Masyu and Yajilin word the technique alike.
+INSIDE_OUTSIDE_TEXT = {
+    "template": "Every corner where four cells meet is inside the loop or outside it. Going from {a} to {b} "
+                "along decided edges crosses the loop {lines} number of times, so they are on {sides} and "
+                "{edge} {value}.",
+    "nudge": "Which side of the loop are the corners on either side of {edge}?",
+}
+
+
+def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=None) -> Iterator[Deduction]:
+    """Jordan curve: every corner where four cells meet is inside or outside the loop, the
+    grid's border is outside, and an edge carries the loop exactly when the corners on its
+    two sides differ. Decided edges link corners into groups of known relative side; an open
+    edge between two corners of one group is decided. Generalizes cut_parity from straight
+    cuts to any chain of decided edges."""
+    evars, pairs, names = _corners(rows, cols, graph.edge_vars[0] if graph.edge_vars else 0)
+    cands = state.cands
+    n = len(names)
+    links: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    for var, (a, b) in zip(evars, pairs):
+        m = cands[var]
+        if m == B_LINE or m == B_CROSS:
+            side = 1 if m == B_LINE else 0
+            links[a].append((b, side, var))
+            links[b].append((a, side, var))
+    group, flip = [-1] * n, [0] * n
+    came = [(-1, -1)] * n                       # (corner, edge variable) it was reached from
+    for start in range(n):
+        if group[start] >= 0 or not links[start]:
+            continue
+        group[start], stack = start, [start]
+        while stack:
+            a = stack.pop()
+            for b, side, var in links[a]:
+                if group[b] < 0:
+                    group[b], flip[b], came[b] = start, flip[a] ^ side, (a, var)
+                    stack.append(b)
+
+    def chain(a: int) -> list[int]:
+        out = []
+        while came[a][0] >= 0:
+            a, var = came[a]
+            out.append(var)
+        return out
+    for var, (a, b) in zip(evars, pairs):
+        if cands[var] != OPEN or group[a] < 0 or group[a] != group[b]:
+            continue
+        other = flip[a] ^ flip[b]
+        premises = sorted(set(chain(a)) ^ set(chain(b)))
+        e = graph.edge_of_var[var]
+        yield Deduction.build(state, put={var: LINE if other else CROSS}, premises=premises, params={
+            "edge": graph.edge_names[e], "a": names[a], "b": names[b], "lines": "an odd" if other else "an even",
+            "sides": "opposite sides" if other else "the same side",
+            "value": "must carry the loop" if other else "is crossed out"})
 
 
 def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> tuple[State, list[int]]:
