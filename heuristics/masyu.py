@@ -349,7 +349,8 @@ def parity(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]
 @heuristic(id="masyu.inside-outside", name="Inside and outside", genre=GENRE, level=3, order=6,
            catalogue="", **cell_loops.INSIDE_OUTSIDE_TEXT)
 def inside_outside(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.inside_outside(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
+    whites = [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]
+    return cell_loops.inside_outside(puzzle.graph, puzzle.rows, puzzle.cols, state, focus, straight=whites)
 
 
 @heuristic(id="masyu.small-loop", name="Every way through a cell, without a small loop", genre=GENRE,

@@ -223,6 +223,18 @@ def test_inside_outside():
     assert found("masyu.inside-outside", p, draw(p, lines=["r2c2-r2c3"], crosses=["r3c1-r3c2"])) == {}
 
 
+def test_inside_outside_across_a_white_pearl():
+    # r1c1-r1c2 crossed out puts the corner at the top left of the white pearl r2c2 outside;
+    # the loop runs straight through the pearl, so the opposite corner is inside, and the border
+    # edges beside it carry the loop
+    p = puzzle(". . .\n. W .\n. . .")
+    s = draw(p, crosses=["r1c1-r1c2"])
+    assert found("masyu.inside-outside", p, s) == {"r1c1-r2c1": CROSS, "r3c2-r3c3": LINE, "r2c3-r3c3": LINE}
+    assert "white pearl at r2c2" in REGISTRY.get("masyu.inside-outside").info.template.format(
+        **next(d for d in fires("masyu.inside-outside", p, s) if d.params["via"]).params)
+    assert found("masyu.inside-outside", puzzle(". . .\n. . .\n. . ."), s) == {"r1c1-r2c1": CROSS}
+
+
 def test_small_loop():
     # r1c2 and r2c1 are the two ends of one line; running through r1c1 would close it while the
     # line r5c4-r5c5 is outside, so r1c1 stays empty

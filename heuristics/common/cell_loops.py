@@ -69,6 +69,12 @@ def cut_parity(graph: LoopGraph, rows: int, cols: int, state: State, focus=None)
                                       "value": "must carry the loop" if value == LINE else "is crossed out"})
 
 
+def _point(rows: int, cols: int, i: int, j: int) -> int:
+    """The corner above-left of cell (i, j) (from 0); every corner on the border is the
+    outside, numbered last."""
+    return (i - 1) * (cols - 1) + (j - 1) if 0 < i < rows and 0 < j < cols else (rows - 1) * (cols - 1)
+
+
 @functools.cache
 def _corners(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...],
                                                          tuple[str, ...]]:
@@ -77,14 +83,11 @@ def _corners(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], tup
     touches an edge (every point on the grid's border is outside the loop: one point, the
     last); and each point's name."""
     graph = LoopGraph.cell_grid(rows, cols, first_var)
-    outside = (rows - 1) * (cols - 1)
-
-    def point(i: int, j: int) -> int:          # the point above-left of cell (i, j), from 0
-        return (i - 1) * (cols - 1) + (j - 1) if 0 < i < rows and 0 < j < cols else outside
     pairs = []
     for a, b in graph.ends:
         r, c = divmod(a, cols)
-        pairs.append((point(r, c + 1), point(r + 1, c + 1)) if b == a + 1 else (point(r + 1, c), point(r + 1, c + 1)))
+        pairs.append((_point(rows, cols, r, c + 1), _point(rows, cols, r + 1, c + 1)) if b == a + 1
+                     else (_point(rows, cols, r + 1, c), _point(rows, cols, r + 1, c + 1)))
     names = tuple(f"the corner between r{i}c{j} and r{i + 1}c{j + 1}"
                   for i in range(1, rows) for j in range(1, cols)) + ("the outside",)
     return tuple(graph.edge_vars), tuple(pairs), names
@@ -93,18 +96,21 @@ def _corners(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], tup
 # Masyu and Yajilin word the technique alike.
 INSIDE_OUTSIDE_TEXT = {
     "template": "Every corner where four cells meet is inside the loop or outside it. Going from {a} to {b} "
-                "along decided edges crosses the loop {lines} number of times, so they are on {sides} and "
-                "{edge} {value}.",
+                "along decided edges{via} crosses the loop {lines} number of times, so they are on "
+                "{sides} and {edge} {value}.",
     "nudge": "Which side of the loop are the corners on either side of {edge}?",
 }
 
 
-def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=None) -> Iterator[Deduction]:
+def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=None,
+                   straight: Iterable[int] = ()) -> Iterator[Deduction]:
     """Jordan curve: every corner where four cells meet is inside or outside the loop, the
     grid's border is outside, and an edge carries the loop exactly when the corners on its
-    two sides differ. Decided edges link corners into groups of known relative side; an open
-    edge between two corners of one group is decided. Generalizes cut_parity from straight
-    cuts to any chain of decided edges."""
+    two sides differ. Decided edges link corners into groups of known relative side; so do
+    the `straight` cells, which the loop passes straight (a white pearl): whichever way it
+    runs, each pair of opposite corners lies on opposite sides. An open edge between two
+    corners of one group is decided. Generalizes cut_parity from straight cuts to any chain
+    of decided edges."""
     evars, pairs, names = _corners(rows, cols, graph.edge_vars[0] if graph.edge_vars else 0)
     cands = state.cands
     n = len(names)
@@ -115,8 +121,13 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
             side = 1 if m == B_LINE else 0
             links[a].append((b, side, var))
             links[b].append((a, side, var))
+    for x in straight:                          # a link through cell x is written -1 - x
+        r, c = divmod(x, cols)
+        for a, b in ((_point(rows, cols, r, c), _point(rows, cols, r + 1, c + 1)),
+                     (_point(rows, cols, r, c + 1), _point(rows, cols, r + 1, c))):
+            links[a].append((b, 1, -1 - x))
+            links[b].append((a, 1, -1 - x))
     group, flip = [-1] * n, [0] * n
-    came = [(-1, -1)] * n                       # (corner, edge variable) it was reached from
     for start in range(n):
         if group[start] >= 0 or not links[start]:
             continue
@@ -125,25 +136,45 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
             a = stack.pop()
             for b, side, var in links[a]:
                 if group[b] < 0:
-                    group[b], flip[b], came[b] = start, flip[a] ^ side, (a, var)
+                    group[b], flip[b] = start, flip[a] ^ side
                     stack.append(b)
-
-    def chain(a: int) -> list[int]:
-        out = []
-        while came[a][0] >= 0:
-            a, var = came[a]
-            out.append(var)
-        return out
     for var, (a, b) in zip(evars, pairs):
         if cands[var] != OPEN or group[a] < 0 or group[a] != group[b]:
             continue
         other = flip[a] ^ flip[b]
-        premises = sorted(set(chain(a)) ^ set(chain(b)))
+        used = _shortest_link(links, a, b)          # the reasons a reader checks
+        through = sorted(-1 - v for v in used if v < 0)
         e = graph.edge_of_var[var]
-        yield Deduction.build(state, put={var: LINE if other else CROSS}, premises=premises, params={
+        via = ""
+        if through:
+            where = ", ".join(graph.vertex_names[x] for x in through)
+            via = (f" and across the white pearl at {where} (the loop runs straight through it, so its "
+                   "opposite corners lie on opposite sides)" if len(through) == 1 else
+                   f" and across the white pearls at {where} (the loop runs straight through each, so its "
+                   "opposite corners lie on opposite sides)")
+        yield Deduction.build(state, put={var: LINE if other else CROSS}, premises=sorted(v for v in used if v >= 0),
+                              region=through, params={
             "edge": graph.edge_names[e], "a": names[a], "b": names[b], "lines": "an odd" if other else "an even",
-            "sides": "opposite sides" if other else "the same side",
+            "via": via, "sides": "opposite sides" if other else "the same side",
             "value": "must carry the loop" if other else "is crossed out"})
+
+
+def _shortest_link(links: list[list[tuple[int, int, int]]], a: int, b: int) -> list[int]:
+    """The links on a shortest way from corner a to corner b (breadth first)."""
+    came: dict[int, tuple[int, int]] = {a: (-1, 0)}
+    todo = [a]
+    for x in todo:
+        if x == b:
+            break
+        for y, _, link in links[x]:
+            if y not in came:
+                came[y] = (x, link)
+                todo.append(y)
+    out = []
+    while b != a:
+        b, link = came[b]
+        out.append(link)
+    return out
 
 
 def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> tuple[State, list[int]]:
