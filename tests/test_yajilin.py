@@ -333,7 +333,7 @@ def test_new_rules_sound_on_nearly_solved_states():
         solution = YAJILIN.solution_state(p)
         for _ in range(4):
             state = random_partial(p, solution, rng, rng.choice((0.6, 0.75, 0.85)))
-            for hid in "enclosure enclosure-unique self-loop cell-lookahead".split():
+            for hid in "enclosure enclosure-unique self-loop cell-lookahead inside-outside".split():
                 fired += assert_all_sound(REGISTRY.get("yajilin." + hid), p, state, solution)
     assert fired > 0
 

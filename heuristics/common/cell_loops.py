@@ -78,10 +78,9 @@ def _point(rows: int, cols: int, i: int, j: int) -> int:
 @functools.cache
 def _corners(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...],
                                                          tuple[str, ...]]:
-    """The points where four cells meet, seen as the faces of the loop's drawing: for each
-    edge variable (in graph order), the two points it passes between; whether each point
-    touches an edge (every point on the grid's border is outside the loop: one point, the
-    last); and each point's name."""
+    """The corners where four cells meet, seen as the faces of the loop's drawing (every
+    corner on the grid's border is one face, the outside, numbered last): the edge variables
+    in graph order, the two corners each edge passes between, and each corner's name."""
     graph = LoopGraph.cell_grid(rows, cols, first_var)
     pairs = []
     for a, b in graph.ends:
@@ -147,11 +146,9 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
         e = graph.edge_of_var[var]
         via = ""
         if through:
-            where = ", ".join(graph.vertex_names[x] for x in through)
-            via = (f" and across the white pearl at {where} (the loop runs straight through it, so its "
-                   "opposite corners lie on opposite sides)" if len(through) == 1 else
-                   f" and across the white pearls at {where} (the loop runs straight through each, so its "
-                   "opposite corners lie on opposite sides)")
+            pearls, it = ("white pearl", "it") if len(through) == 1 else ("white pearls", "each")
+            via = (f" and across the {pearls} at {', '.join(graph.vertex_names[x] for x in through)} (the "
+                   f"loop runs straight through {it}, so its opposite corners lie on opposite sides)")
         yield Deduction.build(state, put={var: LINE if other else CROSS}, premises=sorted(v for v in used if v >= 0),
                               region=through, params={
             "edge": graph.edge_names[e], "a": names[a], "b": names[b], "lines": "an odd" if other else "an even",
