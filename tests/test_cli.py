@@ -107,6 +107,18 @@ def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, fragment):
     assert code == 2 and fragment in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize("problem, fragment", [
+    ('[["-", null], ["-", "-"]]', "'problem' has null at r1c2"),
+    ('[3, ["-", "-"]]', "'problem' is not a grid"),
+])
+def test_a_damaged_janko_grid_is_one_line_and_exit_code_2(tmp_path, capsys, problem, fragment):
+    record = tmp_path / "akari.jsonl"
+    record.write_text('{"file": "/Akari/001.a.x-janko", "data": {"rows": 2, "cols": 2, '
+                      f'"problem": {problem}}}}}\n')
+    code, _, err = run(capsys, "grade", str(record))
+    assert code == 2 and f"akari.jsonl:1 (problem): {fragment}" in err and err.count("\n") == 1
+
+
 def test_no_traceback_from_the_real_console_script(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("genre: akari\ngrid: |\n  . . .\n  . 7 .\n")

@@ -69,6 +69,13 @@ def grid(data: dict[str, Any], key: str, src: Source, shape: tuple[int, int]) ->
         return None
     if isinstance(rows, str):
         rows = [r.split() for r in rows.strip().splitlines()]
+    if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+        raise src.error(f"'{key}' is not a grid: expected rows of cells", part=key)
     if len(rows) != shape[0] or any(len(r) != shape[1] for r in rows):
         raise src.error(f"'{key}' is not {shape[0]}x{shape[1]}", part=key)
+    for r, row in enumerate(rows):
+        for c, t in enumerate(row):
+            if not isinstance(t, (str, int)) or isinstance(t, bool):
+                raise src.error(f"'{key}' has {json.dumps(t)} at r{r + 1}c{c + 1}: expected a "
+                                "text or a number", part=key)
     return [[str(t) for t in r] for r in rows]
