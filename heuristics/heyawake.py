@@ -48,11 +48,9 @@ def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.shaded-neighbours", name="Shaded cells never touch", genre=GENRE, level=1,
-           order=1,
-           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} must be white.",
-           nudge="Look at the cells beside the shaded cell {shaded}.",
-           catalogue="mark unfilled cells next to a wall as empty")
+@heuristic(id="heyawake.shaded-neighbours", genre=GENRE, level=1, order=1,
+           catalogue="mark unfilled cells next to a wall as empty",
+           **shading.SHADED_NEIGHBOURS_TEXT)
 def shaded_neighbours(puzzle, state, focus=None):
     return shading.shaded_neighbours_white(puzzle, state, focus)
 
@@ -356,12 +354,9 @@ def strip_makers(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
             yield i, t - left_len[t], t + right_len[t]
 
 
-@heuristic(id="heyawake.single-exit", name="A white cell's only way out", genre=GENRE, level=2,
-           order=2,
-           template="The white cell {white} is closed in by {walls}, so its only way out, {exit}, "
-                    "is white.",
-           nudge="How does the white cell {white} reach the other white cells?",
-           catalogue="if an empty cell is surrounded by three walls, the fourth must be empty")
+@heuristic(id="heyawake.single-exit", genre=GENRE, level=2, order=2,
+           catalogue="if an empty cell is surrounded by three walls, the fourth must be empty",
+           **shading.SINGLE_EXIT_TEXT)
 def single_exit(puzzle, state, focus=None):
     return shading.single_exit(puzzle, state, focus)
 
@@ -480,21 +475,16 @@ def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int
                         cuts=lambda option: splits_white(puzzle, state, option))
 
 
-@heuristic(id="heyawake.articulation", name="A shaded cell here would cut the white area",
-           genre=GENRE, level=4, order=1,
-           template="Shading {cell} would split the cells that are not shaded into {pieces} parts "
-                    "(around {sides}), and its neighbours would all be white, so {cell} is white.",
-           nudge="Would shading {cell} keep the white cells together?",
+@heuristic(id="heyawake.articulation", genre=GENRE, level=4, order=1,
            catalogue="if placing a wall in a cell causes two regions to be disconnected, then the "
-                     "cell must be empty (empty articulation point)")
+                     "cell must be empty (empty articulation point)",
+           **shading.ARTICULATION_TEXT)
 def articulation(puzzle, state, focus=None):
     return shading.articulation_white(puzzle, state, focus)
 
 
-@heuristic(id="heyawake.cut-off", name="Cells cut off from the white area", genre=GENRE, level=4,
-           order=2,
-           template="Cut off from the white cell {white}, {cells} cannot be white.",
-           nudge="Can every open cell still reach {white}?")
+@heuristic(id="heyawake.cut-off", genre=GENRE, level=4, order=2,
+           **shading.CUT_OFF_TEXT)
 def cut_off(puzzle, state, focus=None):
     return shading.cut_off(puzzle, state, focus)
 

@@ -51,11 +51,9 @@ def extension(puzzle: KuromasuPuzzle, k: int, lengths: Sequence[int]) -> dict[in
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="kuromasu.shaded-neighbours", name="Shaded cells never touch", genre=GENRE, level=1,
-           order=1,
-           template="The shaded cell {shaded} cannot touch another shaded cell, so {cells} must be white.",
-           nudge="Look at the cells beside the shaded cell {shaded}.",
-           catalogue="all cells next to blocked must be empty")
+@heuristic(id="kuromasu.shaded-neighbours", genre=GENRE, level=1, order=1,
+           catalogue="all cells next to blocked must be empty",
+           **shading.SHADED_NEIGHBOURS_TEXT)
 def shaded_neighbours(puzzle, state, focus=None):
     return shading.shaded_neighbours_white(puzzle, state, focus)
 
@@ -159,12 +157,8 @@ def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduc
                 break
 
 
-@heuristic(id="kuromasu.single-exit", name="A white cell's only way out", genre=GENRE, level=2,
-           order=6,
-           template="The white cell {white} is closed in by {walls}, so its only way out, {exit}, "
-                    "is white.",
-           nudge="How does the white cell {white} reach the other white cells?",
-           catalogue="")
+@heuristic(id="kuromasu.single-exit", genre=GENRE, level=2, order=6,
+           catalogue="", **shading.SINGLE_EXIT_TEXT)
 def single_exit(puzzle, state, focus=None):
     return shading.single_exit(puzzle, state, focus)
 
@@ -203,21 +197,16 @@ def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
             return
 
 
-@heuristic(id="kuromasu.articulation", name="A shaded cell here would cut the white area",
-           genre=GENRE, level=3, order=2,
-           template="Shading {cell} would split the cells that are not shaded into {pieces} parts "
-                    "(around {sides}), and its neighbours would all be white, so {cell} is white.",
-           nudge="Would shading {cell} keep the white cells together?",
+@heuristic(id="kuromasu.articulation", genre=GENRE, level=3, order=2,
            catalogue="if placing blocked causes an illegal board (the white cells cut apart), the "
-                     "cell must be empty")
+                     "cell must be empty",
+           **shading.ARTICULATION_TEXT)
 def articulation(puzzle, state, focus=None):
     return shading.articulation_white(puzzle, state, focus)
 
 
-@heuristic(id="kuromasu.cut-off", name="Cells cut off from the white area", genre=GENRE, level=3,
-           order=3,
-           template="Cut off from the white cell {white}, {cells} cannot be white.",
-           nudge="Can every open cell still reach {white}?")
+@heuristic(id="kuromasu.cut-off", genre=GENRE, level=3, order=3,
+           **shading.CUT_OFF_TEXT)
 def cut_off(puzzle, state, focus=None):
     return shading.cut_off(puzzle, state, focus)
 

@@ -165,19 +165,16 @@ def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 
 # --- level 1: the loop ------------------------------------------------------------------------
 
-@heuristic(id="masyu.cell-full", name="Two lines meet", genre=GENRE, level=1, order=10,
-           template="{vertex} already has two lines ({lines}), so the loop cannot also use {edges}.",
-           nudge="Look at the lines that meet at {vertex}.",
-           catalogue="(rule) the loop does not branch")
+@heuristic(id="masyu.cell-full", genre=GENRE, level=1, order=10,
+           catalogue="(rule) the loop does not branch",
+           **cell_loops.CELL_FULL_TEXT)
 def cell_full(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return loops.vertex_full(puzzle.graph, state, focus)
 
 
-@heuristic(id="masyu.loose-end", name="A loose end with one way on", genre=GENRE, level=1, order=11,
-           template="The line {line} ends at {vertex}, which has only one other way out, so {edge} "
-                    "carries the loop.",
-           nudge="Where can the line that ends at {vertex} go?",
-           catalogue="if a loose end can only grow to one place, let it")
+@heuristic(id="masyu.loose-end", genre=GENRE, level=1, order=11,
+           catalogue="if a loose end can only grow to one place, let it",
+           **cell_loops.LOOSE_END_TEXT)
 def loose_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return loops.vertex_extend(puzzle.graph, state, focus)
 
@@ -324,24 +321,19 @@ def two_ways_across(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[D
     return loops.two_ways_across(puzzle.graph, state, puzzle.required, focus)
 
 
-@heuristic(id="masyu.no-early-loop", name="Do not close the loop too early", genre=GENRE, level=3, order=1,
-           template="{edge} would join {ends}, the two ends of one line, into a closed loop, but "
-                    "{reason}: it is crossed out.",
-           nudge="Which edge would close the loop too early?",
+@heuristic(id="masyu.no-early-loop", genre=GENRE, level=3, order=1,
            catalogue="if there are two possible moves from a loose end and one of them causes a closed "
-                     "loop which doesn't include all dots and edges, then the other move must be taken")
+                     "loop which doesn't include all dots and edges, then the other move must be taken",
+           **cell_loops.NO_EARLY_LOOP_TEXT)
 def no_early_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     from grader.genres.masyu import GENRE as G
     return loops.premature_loop(puzzle.graph, state, lambda s: not G.violations(puzzle, s),
                                 puzzle.required)
 
 
-@heuristic(id="masyu.parity", name="The loop crosses a line an even number of times", genre=GENRE,
-           level=3, order=2,
-           template="The loop crosses {cut} an even number of times; {lines} of its other edges "
-                    "there carry the loop, so {edge} {value}.",
-           nudge="Count the lines that cross {cut}.",
-           catalogue="check if a move causes an odd number of loose ends in a region")
+@heuristic(id="masyu.parity", genre=GENRE, level=3, order=2,
+           catalogue="check if a move causes an odd number of loose ends in a region",
+           **cell_loops.PARITY_TEXT)
 def parity(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
 
@@ -411,12 +403,8 @@ def enclosure_unique(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
     return _enclosure_ways(puzzle, state, unique=True)
 
 
-@heuristic(id="masyu.end-lookahead", name="Follow every way on from a loose end", genre=GENRE, level=4,
-           order=1,
-           template="From the loose end at {end}, every other way on breaks a rule once followed: "
-                    "{refuted}. So {edge} carries the loop.",
-           nudge="Try each way on from the loose end at {end}.",
-           catalogue="")
+@heuristic(id="masyu.end-lookahead", genre=GENRE, level=4, order=1,
+           catalogue="", **cell_loops.END_LOOKAHEAD_TEXT)
 def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     from grader.genres.masyu import GENRE as G
     return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)

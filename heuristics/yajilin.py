@@ -124,19 +124,15 @@ def loop_two_ways(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[D
     return loops.vertex_required(puzzle.graph, state, puzzle.required, focus)
 
 
-@heuristic(id="yajilin.cell-full", name="Two lines meet", genre=GENRE, level=1, order=6,
-           template="{vertex} already has two lines ({lines}), so the loop cannot also use {edges}.",
-           nudge="Look at the lines that meet at {vertex}.",
-           catalogue="(rule) the loop does not branch")
+@heuristic(id="yajilin.cell-full", genre=GENRE, level=1, order=6,
+           catalogue="(rule) the loop does not branch",
+           **cell_loops.CELL_FULL_TEXT)
 def cell_full(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return loops.vertex_full(puzzle.graph, state, focus)
 
 
-@heuristic(id="yajilin.loose-end", name="A loose end with one way on", genre=GENRE, level=1, order=7,
-           template="The line {line} ends at {vertex}, which has only one other way out, so {edge} "
-                    "carries the loop.",
-           nudge="Where can the line that ends at {vertex} go?",
-           catalogue="")
+@heuristic(id="yajilin.loose-end", genre=GENRE, level=1, order=7,
+           catalogue="", **cell_loops.LOOSE_END_TEXT)
 def loose_end(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return loops.vertex_extend(puzzle.graph, state, focus)
 
@@ -301,22 +297,16 @@ def _closes_ok(puzzle: YajilinPuzzle, closed: State) -> bool:
     return not _genre().violations(puzzle, State(tuple(cands)))
 
 
-@heuristic(id="yajilin.no-early-loop", name="Do not close the loop too early", genre=GENRE, level=3, order=1,
-           template="{edge} would join {ends}, the two ends of one line, into a closed loop, but "
-                    "{reason}: it is crossed out.",
-           nudge="Which edge would close the loop too early?",
+@heuristic(id="yajilin.no-early-loop", genre=GENRE, level=3, order=1,
            catalogue="if all possibilities of making an edge (except one) creates a loop which doesn't "
-                     "solve the level, then create the only edge that doesn't")
+                     "solve the level, then create the only edge that doesn't",
+           **cell_loops.NO_EARLY_LOOP_TEXT)
 def no_early_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return loops.premature_loop(puzzle.graph, state, lambda s: _closes_ok(puzzle, s), puzzle.required)
 
 
-@heuristic(id="yajilin.parity", name="The loop crosses a line an even number of times", genre=GENRE,
-           level=3, order=2,
-           template="The loop crosses {cut} an even number of times; {lines} of its other edges "
-                    "there carry the loop, so {edge} {value}.",
-           nudge="Count the lines that cross {cut}.",
-           catalogue="")
+@heuristic(id="yajilin.parity", genre=GENRE, level=3, order=2,
+           catalogue="", **cell_loops.PARITY_TEXT)
 def parity(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
 
@@ -387,14 +377,11 @@ def self_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
 
 # --- level 4 ----------------------------------------------------------------------------------
 
-@heuristic(id="yajilin.end-lookahead", name="Follow every way on from a loose end", genre=GENRE, level=4,
-           order=1,
-           template="From the loose end at {end}, every other way on breaks a rule once followed: "
-                    "{refuted}. So {edge} carries the loop.",
-           nudge="Try each way on from the loose end at {end}.",
+@heuristic(id="yajilin.end-lookahead", genre=GENRE, level=4, order=1,
            catalogue="find a loose end. try all ways of extending it. then, extend the edge further as "
                      "long as it has only one possibility of expanding. if all combinations except one "
-                     "lead to an illegal position according to verifyboard, apply that one combination")
+                     "lead to an illegal position according to verifyboard, apply that one combination",
+           **cell_loops.END_LOOKAHEAD_TEXT)
 def end_lookahead(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     G = _genre()
     return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)

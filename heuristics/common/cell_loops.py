@@ -16,7 +16,8 @@
     forced_lookahead {subject} {count} {refuted} {result}   every way to do something, each line
                                                    followed while forced, then checked nearby
 
-Both know no genre: the puzzle is a `GridLoop` (grader.genres.masyu) and rules come in as a
+Each technique's wording is a *_TEXT dict beside it, which the genres register under their
+own ids. Both know no genre: the puzzle is a `GridLoop` (grader.genres.masyu) and rules come in as a
 `violations(state)` callback.
 """
 from __future__ import annotations
@@ -30,6 +31,32 @@ from grader.model import State
 from grader.steps import Deduction
 
 from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths, split
+
+
+# How Masyu and Yajilin word the rules of loops.py that they share (Slitherlink words them
+# for its dots); the wording of the techniques below sits beside each.
+CELL_FULL_TEXT = {
+    "name": "Two lines meet",
+    "template": "{vertex} already has two lines ({lines}), so the loop cannot also use "
+                "{edges}.",
+    "nudge": "Look at the lines that meet at {vertex}.",
+}
+
+
+LOOSE_END_TEXT = {
+    "name": "A loose end with one way on",
+    "template": "The line {line} ends at {vertex}, which has only one other way out, so "
+                "{edge} carries the loop.",
+    "nudge": "Where can the line that ends at {vertex} go?",
+}
+
+
+NO_EARLY_LOOP_TEXT = {
+    "name": "Do not close the loop too early",
+    "template": "{edge} would join {ends}, the two ends of one line, into a closed loop, but "
+                "{reason}: it is crossed out.",
+    "nudge": "Which edge would close the loop too early?",
+}
 
 
 @functools.lru_cache(maxsize=64)
@@ -48,6 +75,14 @@ def _cuts(rows: int, cols: int, first_var: int) -> tuple[tuple[tuple[str, tuple[
                      tuple(graph.edge_vars[r * (cols - 1) + c] for r in range(rows))))
     on_cut = {var: k for k, (_, vs) in enumerate(cuts) for var in vs}
     return tuple(cuts), on_cut
+
+
+PARITY_TEXT = {
+    "name": "The loop crosses a line an even number of times",
+    "template": "The loop crosses {cut} an even number of times; {lines} of its other edges "
+                "there carry the loop, so {edge} {value}.",
+    "nudge": "Count the lines that cross {cut}.",
+}
 
 
 def cut_parity(graph: LoopGraph, rows: int, cols: int, state: State, focus=None) -> Iterator[Deduction]:
@@ -253,6 +288,14 @@ def _cycle_through(graph: LoopGraph, state: State, e: int) -> list[int] | None:
             return out
         out.append(v)
     return None
+
+
+END_LOOKAHEAD_TEXT = {
+    "name": "Follow every way on from a loose end",
+    "template": "From the loose end at {end}, every other way on breaks a rule once followed: "
+                "{refuted}. So {edge} carries the loop.",
+    "nudge": "Try each way on from the loose end at {end}.",
+}
 
 
 def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[int]], str],

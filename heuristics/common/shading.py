@@ -80,7 +80,16 @@ def nearby_violations(puzzle, state: State) -> list[Violation]:
 
 
 # --- techniques shared by the genres -------------------------------------------------------
-# Each genre registers these under its own id and wording; the reasoning lives here.
+# Each genre registers these under its own id; the reasoning and its wording (the *_TEXT
+# dicts) live here.
+
+SHADED_NEIGHBOURS_TEXT = {
+    "name": "Shaded cells never touch",
+    "template": "The shaded cell {shaded} cannot touch another shaded cell, so {cells} must "
+                "be white.",
+    "nudge": "Look at the cells beside the shaded cell {shaded}.",
+}
+
 
 def shaded_neighbours_white(puzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Params: shaded, cells."""
@@ -94,6 +103,14 @@ def shaded_neighbours_white(puzzle, state: State, focus=None) -> Iterator[Deduct
                             params={"shaded": puzzle.cell(i), "cells": [puzzle.cell(j) for j in free]})
         if d:
             yield d
+
+
+SINGLE_EXIT_TEXT = {
+    "name": "A white cell's only way out",
+    "template": "The white cell {white} is closed in by {walls}, so its only way out, {exit}, "
+                "is white.",
+    "nudge": "How does the white cell {white} reach the other white cells?",
+}
 
 
 def single_exit(puzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -134,6 +151,14 @@ def describe_walls(puzzle, i: int, shaded: Sequence[int]) -> str:
     return " and ".join(parts)
 
 
+ARTICULATION_TEXT = {
+    "name": "A shaded cell here would cut the white area",
+    "template": "Shading {cell} would split the cells that are not shaded into {pieces} parts "
+                "(around {sides}), and its neighbours would all be white, so {cell} is white.",
+    "nudge": "Would shading {cell} keep the white cells together?",
+}
+
+
 def articulation_white(puzzle, state: State, focus=None) -> Iterator[Deduction]:
     """An undecided cell whose shading would split the cells that may be white: shading it
     also whitens its neighbours, which would then lie in different pieces, so it is white.
@@ -169,6 +194,13 @@ def pieces_without(puzzle, cands: Sequence[int], cut: int) -> list[list[int]]:
                     members.append(u)
         pieces.append(members)
     return pieces
+
+
+CUT_OFF_TEXT = {
+    "name": "Cells cut off from the white area",
+    "template": "Cut off from the white cell {white}, {cells} cannot be white.",
+    "nudge": "Can every open cell still reach {white}?",
+}
 
 
 def cut_off(puzzle, state: State, focus=None) -> Iterator[Deduction]:
