@@ -15,9 +15,9 @@ import attrs
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import grid as janko_grid, problem as janko_problem
-from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_marks_grid
+from ..formats.native import Grid, NativeSource, bad_token
 from ..model import Cell, Meta, State, Violation
-from ..render import svg, text
+from ..render import svg
 from . import register
 from .grid import GridPuzzle, MarkedCellsGenre
 
@@ -190,7 +190,7 @@ class Akari(MarkedCellsGenre):
                 raise bad_token(src, tok, "'.' for a white cell, '#' for a wall or 0-4 for a numbered wall")
         return tuple(board)
 
-    def _bulbs_from_grid(self, puzzle: AkariPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: AkariPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         cands = list(self.initial_state(puzzle).cands)
         for r, c, tok in grid.cells():
             i = r * puzzle.cols + c
@@ -211,10 +211,9 @@ class Akari(MarkedCellsGenre):
         grid = src.grid("grid")
         board = self._board_from_grid(grid, src)
         puzzle = AkariPuzzle(rows=grid.height, cols=grid.width, board=board, meta=src.meta())
-        return self.with_native_solution(puzzle, grid, src,
-                                         lambda p, g, s: self._bulbs_from_grid(p, g, s, marks=False))
+        return self.with_native_solution(puzzle, grid, src)
 
-    def _glyph(self, puzzle: AkariPuzzle, i: int, state: State | None) -> str:
+    def glyph(self, puzzle: AkariPuzzle, i: int, state: State | None, solution: bool = False) -> str:
         b = puzzle.board[i]
         if b == WALL:
             return "#"
@@ -223,21 +222,7 @@ class Akari(MarkedCellsGenre):
         if state is None:
             return "."
         m = state.cands[i]
-        return {B_BULB: "*", B_EMPTY: "+", 0: "!"}.get(m, ".")
-
-    def to_native(self, puzzle: AkariPuzzle) -> dict[str, Any]:
-        rows = [[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
-                for r in range(puzzle.rows)]
-        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta), "grid": grid_text(rows)}
-        sol = self.solution_state(puzzle)
-        if sol is not None:
-            doc["solution"] = grid_text([[self._glyph(puzzle, r * puzzle.cols + c, sol).replace("+", ".")
-                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
-        return doc
-
-    def parse_marks(self, puzzle: AkariPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._bulbs_from_grid(puzzle, grid, src, marks=True)
+        return {B_BULB: "*", B_EMPTY: "." if solution else "+", 0: "!"}.get(m, ".")
 
     def from_janko(self, data: dict[str, Any], src: Source) -> AkariPuzzle:
         rows, cols, problem = janko_problem(data, src)
@@ -287,10 +272,6 @@ class Akari(MarkedCellsGenre):
                            meta=Meta(origin=src.origin, source="Simon Tatham's Light Up", label=None))
 
     # --- rendering ---------------------------------------------------------------------
-    def render_text(self, puzzle: AkariPuzzle, state: State | None = None) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
-                          for r in range(puzzle.rows)])
-
     def render_svg(self, puzzle: AkariPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
         canvas = svg.Canvas(puzzle.rows, puzzle.cols)

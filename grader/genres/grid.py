@@ -10,9 +10,9 @@ import attrs
 
 from ..errors import Source
 from ..formats.janko import grid as janko_grid
-from ..formats.native import Grid, NativeSource, expect_size
+from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
 from ..model import Cell, Puzzle, State
-from ..render import svg
+from ..render import svg, text
 from .base import Genre
 
 
@@ -76,14 +76,45 @@ class MarkedCellsGenre(Genre):
         return "\n".join(f"{self.marked_atom}({i // puzzle.cols},{i % puzzle.cols})."
                          for i in self.marked(puzzle, state))
 
-    def with_native_solution(self, puzzle: GridPuzzle, grid: Grid, src: NativeSource,
-                             read: Callable[[GridPuzzle, Grid, Source], State]) -> GridPuzzle:
-        """The puzzle with the optional `solution:` grid of a native file, read by `read`."""
+    # --- the native grid syntax: one glyph a cell ----------------------------------------
+    def glyph(self, puzzle: GridPuzzle, i: int, state: State | None, solution: bool = False) -> str:
+        """How cell i is written: its clue, or its mark in `state` as a player's marks file
+        writes it, or (`solution`) as a `solution:` grid writes it."""
+        raise NotImplementedError
+
+    def read_grid(self, puzzle: GridPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+        """A grid of glyphs read back: a player's marks (`marks`), or a `solution:` grid."""
+        raise NotImplementedError
+
+    def glyph_rows(self, puzzle: GridPuzzle, state: State | None, solution: bool = False) -> list[list[str]]:
+        return [[self.glyph(puzzle, puzzle.index(r, c), state, solution) for c in range(puzzle.cols)]
+                for r in range(puzzle.rows)]
+
+    def native_fields(self, puzzle: GridPuzzle) -> dict[str, Any]:
+        """What a native file holds besides the grid and the solution (rooms, a mine count)."""
+        return {}
+
+    def to_native(self, puzzle: GridPuzzle) -> dict[str, Any]:
+        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta), **self.native_fields(puzzle),
+                               "grid": grid_text(self.glyph_rows(puzzle, None))}
+        sol = self.solution_state(puzzle)
+        if sol is not None:
+            doc["solution"] = grid_text(self.glyph_rows(puzzle, sol, solution=True))
+        return doc
+
+    def parse_marks(self, puzzle: GridPuzzle, text_: str, src: Source) -> State:
+        return self.read_grid(puzzle, parse_marks_grid(text_, src, puzzle.rows, puzzle.cols), src, marks=True)
+
+    def render_text(self, puzzle: GridPuzzle, state: State | None = None) -> str:
+        return text.grid(self.glyph_rows(puzzle, state))
+
+    def with_native_solution(self, puzzle: GridPuzzle, grid: Grid, src: NativeSource) -> GridPuzzle:
+        """The puzzle with the optional `solution:` grid of a native file."""
         if "solution" not in src.doc:
             return puzzle
         sol = src.grid("solution")
         expect_size(grid, sol, src)
-        return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, read(puzzle, sol, src)))
+        return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, self.read_grid(puzzle, sol, src, False)))
 
     def janko_solution(self, data: dict[str, Any], src: Source, rows: int, cols: int,
                        mark: str = "x") -> frozenset[int] | None:

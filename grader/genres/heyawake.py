@@ -28,9 +28,8 @@ from heuristics.common.shading import nearby_violations as nearby_shading_violat
 from ..errors import Source
 from ..formats import puzzlink
 from ..formats.janko import grid as janko_grid, size as janko_size
-from ..formats.native import Grid, NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
+from ..formats.native import Grid, NativeSource, expect_size, grid_text
 from ..model import Cell, Meta, State, Violation
-from ..render import text
 from . import register
 from .grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
 
@@ -231,7 +230,7 @@ class Heyawake(MarkedCellsGenre):
             out[r * grid.width + c] = int(t)
         return out
 
-    def _shading(self, puzzle: HeyawakePuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: HeyawakePuzzle, grid: Grid, src: Source, marks: bool) -> State:
         cands = []
         for _, _, tok in grid.cells():
             t = tok.text
@@ -255,8 +254,7 @@ class Heyawake(MarkedCellsGenre):
         puzzle = self.build(grid.height, grid.width, [t.text for _, _, t in rooms.cells()], numbers, src,
                             src.meta(), lambda i: (toks[i].line, toks[i].col, None))
         self._warn_split_rooms(puzzle)
-        return self.with_native_solution(puzzle, grid, src,
-                                         lambda p, g, s: self._shading(p, g, s, marks=False))
+        return self.with_native_solution(puzzle, grid, src)
 
     def _warn_split_rooms(self, puzzle: HeyawakePuzzle) -> None:
         """A label over cells that do not touch is still one room (FORMATS.md 4.2); say so."""
@@ -271,22 +269,6 @@ class Heyawake(MarkedCellsGenre):
             if len(seen) != len(cells):
                 print(f"{puzzle.meta.origin}: warning: the room at {puzzle.cell(cells[0])} is not "
                       "connected; it is read as one room", file=sys.stderr)
-
-    def to_native(self, puzzle: HeyawakePuzzle) -> dict[str, Any]:
-        rooms = [[room_label(puzzle.room_of[r * puzzle.cols + c]) for c in range(puzzle.cols)]
-                 for r in range(puzzle.rows)]
-        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta),
-                               "rooms": grid_text(rooms), "grid": grid_text([[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
-                                                 for r in range(puzzle.rows)])}
-        sol = self.solution_state(puzzle)
-        if sol is not None:
-            doc["solution"] = grid_text([["#" if sol.cands[r * puzzle.cols + c] == B_SHADED else "."
-                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
-        return doc
-
-    def parse_marks(self, puzzle: HeyawakePuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._shading(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> HeyawakePuzzle:
         rows, cols = janko_size(data, src)
@@ -324,8 +306,14 @@ class Heyawake(MarkedCellsGenre):
                           Meta(origin=url.src.origin, source="puzz.link"), lambda i: (None, None, "body"))
 
     # --- rendering ---------------------------------------------------------------------
-    def _glyph(self, puzzle: HeyawakePuzzle, i: int, state: State | None) -> str:
+    def native_fields(self, puzzle: HeyawakePuzzle) -> dict[str, Any]:
+        return {"rooms": grid_text([[room_label(puzzle.room_of[puzzle.index(r, c)]) for c in range(puzzle.cols)]
+                                    for r in range(puzzle.rows)])}
+
+    def glyph(self, puzzle: HeyawakePuzzle, i: int, state: State | None, solution: bool = False) -> str:
         m = None if state is None else state.cands[i]
+        if solution:
+            return "#" if m == B_SHADED else "."
         if m == B_SHADED:
             return "#"
         if m == 0:
@@ -334,10 +322,6 @@ class Heyawake(MarkedCellsGenre):
         if puzzle.clue_cells[k] == i:
             return str(puzzle.clues[k])
         return "+" if m == B_WHITE else "."
-
-    def render_text(self, puzzle: HeyawakePuzzle, state: State | None = None) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
-                          for r in range(puzzle.rows)])
 
     def render_svg(self, puzzle: HeyawakePuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

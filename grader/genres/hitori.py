@@ -18,7 +18,7 @@ from heuristics.common import connectivity as cn
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import grid as janko_grid, problem as janko_problem
-from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_marks_grid
+from ..formats.native import Grid, NativeSource, bad_token
 from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
@@ -112,7 +112,7 @@ class Hitori(MarkedCellsGenre):
                 raise bad_token(src, tok, "a number in every cell (or '.' for a cell without one)")
         return tuple(out)
 
-    def _shading(self, puzzle: HitoriPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: HitoriPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         cands = []
         for r, c, tok in grid.cells():
             t = tok.text
@@ -132,10 +132,9 @@ class Hitori(MarkedCellsGenre):
         grid = src.grid("grid")
         puzzle = HitoriPuzzle(rows=grid.height, cols=grid.width, numbers=self._numbers(grid, src),
                               meta=src.meta())
-        return self.with_native_solution(puzzle, grid, src,
-                                         lambda p, g, s: self._shading(p, g, s, marks=False))
+        return self.with_native_solution(puzzle, grid, src)
 
-    def _glyph(self, puzzle: HitoriPuzzle, i: int, state: State | None, marks: bool = True) -> str:
+    def glyph(self, puzzle: HitoriPuzzle, i: int, state: State | None, solution: bool = False) -> str:
         n = puzzle.numbers[i]
         number = str(n) if n != NO_NUMBER else "."
         if state is None:
@@ -143,23 +142,9 @@ class Hitori(MarkedCellsGenre):
         m = state.cands[i]
         if m == B_BLACK:
             return "#"
-        if m == B_WHITE and marks:
+        if m == B_WHITE and not solution:
             return "+" if n == NO_NUMBER else number
-        return {0: "!"}.get(m, number if not marks else ".")
-
-    def to_native(self, puzzle: HitoriPuzzle) -> dict[str, Any]:
-        rows = [[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
-                for r in range(puzzle.rows)]
-        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta), "grid": grid_text(rows)}
-        sol = self.solution_state(puzzle)
-        if sol is not None:
-            doc["solution"] = grid_text([[self._glyph(puzzle, r * puzzle.cols + c, sol, marks=False)
-                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
-        return doc
-
-    def parse_marks(self, puzzle: HitoriPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._shading(puzzle, grid, src, marks=True)
+        return {0: "!"}.get(m, number if solution else ".")
 
     def from_janko(self, data: dict[str, Any], src: Source) -> HitoriPuzzle:
         rows, cols, problem = janko_problem(data, src)
@@ -223,13 +208,8 @@ class Hitori(MarkedCellsGenre):
                             meta=Meta(origin=src.origin, source="Simon Tatham's Singles", label=label))
 
     # --- rendering ---------------------------------------------------------------------
-    def render_text(self, puzzle: HitoriPuzzle, state: State | None = None) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
-                          for r in range(puzzle.rows)])
-
     def answer_text(self, puzzle: HitoriPuzzle, state: State) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state, marks=False)
-                           for c in range(puzzle.cols)] for r in range(puzzle.rows)])
+        return text.grid(self.glyph_rows(puzzle, state, solution=True))
 
     def render_svg(self, puzzle: HitoriPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

@@ -20,9 +20,8 @@ from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, sh
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import problem as janko_problem
-from ..formats.native import Grid, NativeSource, grid_text, meta_to_native, parse_marks_grid
+from ..formats.native import Grid, NativeSource
 from ..model import Cell, Meta, State, Violation
-from ..render import text
 from . import register
 from .grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
 
@@ -150,7 +149,7 @@ class Kuromasu(MarkedCellsGenre):
                 raise src.error(f"unexpected '{t}' in grid: expected '.', '?' or a number", tok.line, tok.col)
         return out
 
-    def _shading(self, puzzle: KuromasuPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: KuromasuPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         cands = list(self.initial_state(puzzle).cands)
         for r, c, tok in grid.cells():
             i = r * puzzle.cols + c
@@ -174,22 +173,7 @@ class Kuromasu(MarkedCellsGenre):
         toks = [tok for _, _, tok in grid.cells()]
         self.check_clues(grid.height, grid.width, clues, src, lambda i: (toks[i].line, toks[i].col, None))
         puzzle = KuromasuPuzzle(rows=grid.height, cols=grid.width, clues=tuple(clues), meta=src.meta())
-        return self.with_native_solution(puzzle, grid, src,
-                                         lambda p, g, s: self._shading(p, g, s, marks=False))
-
-    def to_native(self, puzzle: KuromasuPuzzle) -> dict[str, Any]:
-        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta),
-                               "grid": grid_text([[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
-                                                 for r in range(puzzle.rows)])}
-        sol = self.solution_state(puzzle)
-        if sol is not None:
-            doc["solution"] = grid_text([[self._glyph(puzzle, r * puzzle.cols + c, sol).replace("+", ".")
-                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
-        return doc
-
-    def parse_marks(self, puzzle: KuromasuPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._shading(puzzle, grid, src, marks=True)
+        return self.with_native_solution(puzzle, grid, src)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> KuromasuPuzzle:
         rows, cols, problem = janko_problem(data, src)
@@ -244,16 +228,12 @@ class Kuromasu(MarkedCellsGenre):
                               meta=Meta(origin=src.origin, source="Simon Tatham's Range"))
 
     # --- rendering ---------------------------------------------------------------------
-    def _glyph(self, puzzle: KuromasuPuzzle, i: int, state: State | None) -> str:
+    def glyph(self, puzzle: KuromasuPuzzle, i: int, state: State | None, solution: bool = False) -> str:
         n = puzzle.clues[i]
         if n != NO_CLUE:
             return "?" if n == UNKNOWN else str(n)
         m = None if state is None else state.cands[i]
-        return {B_SHADED: "#", B_WHITE: "+", 0: "!"}.get(m, ".")
-
-    def render_text(self, puzzle: KuromasuPuzzle, state: State | None = None) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
-                          for r in range(puzzle.rows)])
+        return {B_SHADED: "#", B_WHITE: "." if solution else "+", 0: "!"}.get(m, ".")
 
     def render_svg(self, puzzle: KuromasuPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

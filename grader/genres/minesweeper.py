@@ -23,9 +23,9 @@ import attrs
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import field as janko_field, grid as janko_grid, problem as janko_problem
-from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_marks_grid
+from ..formats.native import Grid, NativeSource, bad_token
 from ..model import Cell, Meta, State, Violation
-from ..render import svg, text
+from ..render import svg
 from . import register
 from .grid import GridPuzzle, MarkedCellsGenre
 
@@ -261,7 +261,7 @@ class Minesweeper(MarkedCellsGenre):
                                           "'?' or '#' for a void cell")
         return tuple(board)
 
-    def _mines_from_grid(self, puzzle: MinesPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: MinesPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         cands = list(self.initial_state(puzzle).cands)
         for r, c, tok in grid.cells():
             i = puzzle.index(r, c)
@@ -292,10 +292,12 @@ class Minesweeper(MarkedCellsGenre):
             raise src.error("'mines' must be a whole number (the total count of mines)", src.key_line("mines"))
         puzzle = MinesPuzzle(rows=grid.height, cols=grid.width, board=board, total=total, meta=src.meta())
         self._check_total(puzzle, src, line=src.key_line("mines"))
-        return self.with_native_solution(puzzle, grid, src,
-                                         lambda p, sol, s: self._mines_from_grid(p, sol, s, marks=False))
+        return self.with_native_solution(puzzle, grid, src)
 
-    def _glyph(self, puzzle: MinesPuzzle, i: int, state: State | None, solution: bool = False) -> str:
+    def native_fields(self, puzzle: MinesPuzzle) -> dict[str, Any]:
+        return {} if puzzle.total is None else {"mines": puzzle.total}
+
+    def glyph(self, puzzle: MinesPuzzle, i: int, state: State | None, solution: bool = False) -> str:
         b = puzzle.board[i]
         if b >= 0:
             return str(b)
@@ -306,23 +308,6 @@ class Minesweeper(MarkedCellsGenre):
         if state is None:
             return "."
         return {B_MINE: "*", B_SAFE: "." if solution else "+", 0: "!"}.get(state.cands[i], ".")
-
-    def to_native(self, puzzle: MinesPuzzle) -> dict[str, Any]:
-        rows = [[self._glyph(puzzle, puzzle.index(r, c), None) for c in range(puzzle.cols)]
-                for r in range(puzzle.rows)]
-        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta)}
-        if puzzle.total is not None:
-            doc["mines"] = puzzle.total
-        doc["grid"] = grid_text(rows)
-        sol = self.solution_state(puzzle)
-        if sol is not None:
-            doc["solution"] = grid_text([[self._glyph(puzzle, puzzle.index(r, c), sol, True)
-                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
-        return doc
-
-    def parse_marks(self, puzzle: MinesPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._mines_from_grid(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> MinesPuzzle:
         rows, cols, problem = janko_problem(data, src)
@@ -402,10 +387,6 @@ class Minesweeper(MarkedCellsGenre):
         return progressive_puzzle(w, h, layout, click, meta)
 
     # --- rendering ---------------------------------------------------------------------
-    def render_text(self, puzzle: MinesPuzzle, state: State | None = None) -> str:
-        return text.grid([[self._glyph(puzzle, puzzle.index(r, c), state) for c in range(puzzle.cols)]
-                          for r in range(puzzle.rows)])
-
     def render_svg(self, puzzle: MinesPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
         canvas = svg.Canvas(puzzle.rows, puzzle.cols)

@@ -18,7 +18,7 @@ from heuristics.common import connectivity as cn
 from ..errors import Source
 from ..formats import puzzlink
 from ..formats.janko import grid as janko_grid, problem as janko_problem
-from ..formats.native import Grid, NativeSource, bad_token, grid_text, meta_to_native, parse_marks_grid
+from ..formats.native import Grid, NativeSource, bad_token
 from ..model import Cell, Meta, State, Violation
 from ..render import svg, text
 from . import register
@@ -198,7 +198,7 @@ class Nurikabe(MarkedCellsGenre):
                 raise bad_token(src, tok, "'.' for an empty cell, an island size from 1 or '?'")
         return tuple(out)
 
-    def _shading(self, puzzle: NurikabePuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: NurikabePuzzle, grid: Grid, src: Source, marks: bool) -> State:
         cands = []
         for r, c, tok in grid.cells():
             i = r * puzzle.cols + c
@@ -224,10 +224,9 @@ class Nurikabe(MarkedCellsGenre):
         grid = src.grid("grid")
         puzzle = NurikabePuzzle(rows=grid.height, cols=grid.width, clues=self._clues(grid, src),
                                 meta=src.meta())
-        return self.with_native_solution(puzzle, grid, src,
-                                         lambda p, g, s: self._shading(p, g, s, marks=False))
+        return self.with_native_solution(puzzle, grid, src)
 
-    def _glyph(self, puzzle: NurikabePuzzle, i: int, state: State | None, marks: bool = True) -> str:
+    def glyph(self, puzzle: NurikabePuzzle, i: int, state: State | None, solution: bool = False) -> str:
         n = puzzle.clues[i]
         if n != NO_CLUE:
             return "?" if n == UNKNOWN else str(n)
@@ -237,22 +236,8 @@ class Nurikabe(MarkedCellsGenre):
         if m == B_WALL:
             return "#"
         if m == B_ISLAND:
-            return "+" if marks else "."
+            return "." if solution else "+"
         return "!" if m == 0 else "."
-
-    def to_native(self, puzzle: NurikabePuzzle) -> dict[str, Any]:
-        rows = [[self._glyph(puzzle, r * puzzle.cols + c, None) for c in range(puzzle.cols)]
-                for r in range(puzzle.rows)]
-        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta), "grid": grid_text(rows)}
-        sol = self.solution_state(puzzle)
-        if sol is not None:
-            doc["solution"] = grid_text([[self._glyph(puzzle, r * puzzle.cols + c, sol, marks=False)
-                                          for c in range(puzzle.cols)] for r in range(puzzle.rows)])
-        return doc
-
-    def parse_marks(self, puzzle: NurikabePuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._shading(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> NurikabePuzzle:
         rows, cols, problem = janko_problem(data, src)
@@ -285,13 +270,8 @@ class Nurikabe(MarkedCellsGenre):
                               meta=Meta(origin=url.src.origin, source="puzz.link"))
 
     # --- rendering ---------------------------------------------------------------------
-    def render_text(self, puzzle: NurikabePuzzle, state: State | None = None) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
-                          for r in range(puzzle.rows)])
-
     def answer_text(self, puzzle: NurikabePuzzle, state: State) -> str:
-        return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state, marks=False)
-                           for c in range(puzzle.cols)] for r in range(puzzle.rows)])
+        return text.grid(self.glyph_rows(puzzle, state, solution=True))
 
     def render_svg(self, puzzle: NurikabePuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
