@@ -454,6 +454,62 @@ def test_trials_reuse_a_case_analysis_only_in_later_states():
         assert kept_deduction(later.restrict(5, ~1).restrict(6, ~1)) is None   # nothing new
 
 
+def test_a_remembered_trial_is_taken_up_where_it_stopped():
+    import attrs
+    from grader.probing import Branch
+    from grader.steps import Status
+    from heuristics.numberlink import trials
+    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
+    state = NL.initial_state(p)
+    item = trials.items(p, state)[0][0]
+    _, branches = item.attempt(p, state, trials.fill_heuristics(4, "near"))
+    memo = trials.Recalled.of(item, state, branches)
+    later = state.restrict(5, ~1)                                    # r2c2 is used
+    assert memo.fits(item, state) and memo.fits(item, later)
+    assert not trials.Recalled.of(item, later, branches).fits(item, state)   # not a later board
+    assert not memo.fits(trials.items(p, state)[0][1], later)        # another hypothesis
+    stopped = [Branch(b.label, attrs.evolve(b.trace, status=Status.BUDGET)) for b in branches]
+    assert not trials.Recalled.of(item, state, stopped).fits(item, later)   # a fill cut short
+    live = next(b for b in branches if not b.refuted)
+    taken_up = trials.resume(p, later, live, 4, 300, trials.fill_heuristics(4, "near"))
+    assert taken_up.trace.steps[:len(live.trace.steps)] == live.trace.steps
+    assert all(m & ~(f & c) == 0 for m, f, c in zip(taken_up.trace.final.cands, live.trace.final.cands, later.cands))
+    # a board that rules out what the branch derived refutes it, naming the cell
+    v = next(v for v, m in enumerate(live.trace.final.cands) if m != state.cands[v] and v != item.cell)
+    clash = state.restrict(v, ~live.trace.final.cands[v])
+    refuted = trials.resume(p, clash, live, 4, 300, trials.fill_heuristics(4, "near"))
+    assert refuted.refuted and str(p.cell(v)) in refuted.trace.reason
+
+
+def test_a_remembered_trial_settles_what_the_board_now_allows():
+    from grader.engine import remembering
+    from grader.probing import Branch
+    from grader.steps import Status, Trace
+    from grader.model import State
+    from heuristics.numberlink import trials
+    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
+    state = NL.initial_state(p)
+    item = trials.Item(("cell", 5), (5,), "Try each shape of", 5)
+    corner, across = 1 << 6, 1 << 10                               # ┏ and ━
+    state = state.restrict(5, corner | across)                     # the board it was tried on
+
+    def branch(label, **cells):                                    # a fill that decided `cells`
+        cands = list(state.cands)
+        for v, m in cells.items():
+            cands[int(v[1:])] = m
+        return Branch(label, Trace(state, (), Status.STUCK, State(tuple(cands)), 0.0))
+    one = branch("r2c2 is ┏", v5=corner, v9=WITH_SIDE[N] & state.cands[9])
+    two = branch("r2c2 is ━", v5=across, v6=WITH_SIDE[W] & state.cands[6])
+    with remembering():
+        trials.memory().recalled["near", item.key] = trials.Recalled.of(item, state, [one, two])
+        assert trials.recalled_deduction(p, state) is None          # nothing new: quiet
+        later = state.restrict(6, ~WITH_SIDE[W])                  # r2c3 does not join r2c2
+        found_ = trials.recalled_deduction(p, later)
+        assert found_ is not None and dict(found_.removals)[5] == later.cands[5] & ~corner
+        assert found_.params["how"].startswith("Back to an earlier trial") and "contradiction" in found_.params["outcome"]
+        assert trials.recalled_deduction(p, later) is None          # used once
+
+
 # --- soundness ----------------------------------------------------------------------------------
 
 def test_generated_corpus_solves_soundly():

@@ -12,7 +12,8 @@ from grader.genres.numberlink import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chai
 from grader.heuristic import REGISTRY, heuristic
 from grader.model import State
 from grader.probing import Branch, cases_deduction, cell_assumptions, cell_deduction, explore, probe_order
-from grader.steps import Deduction
+from grader.probing import fill as probing_fill
+from grader.steps import Deduction, Status
 from heuristics.common.loops import narrowed
 
 from . import territory
@@ -77,10 +78,15 @@ class Item:
     cell: int
     ways: tuple[tuple[int, int], ...] = ()          # for a loose end: (side, neighbour)
 
-    def attempt(self, puzzle: NumberlinkPuzzle, state: State, lower, fill: tuple[int, int] = FILL
-                ) -> tuple[Deduction | None, list[Branch]]:
+    def attempt(self, puzzle: NumberlinkPuzzle, state: State, lower, fill: tuple[int, int] = FILL,
+                recalled: "Recalled | None" = None) -> tuple[Deduction | None, list[Branch]]:
+        """Fill in every case; with `recalled` (this hypothesis tried on an earlier board),
+        its branches are taken up where they stopped instead (see Recalled)."""
         steps, level = fill
-        if self.ways:
+        if recalled is not None and recalled.fits(self, state):
+            branches = [resume(puzzle, state, b, level, steps, lower) for b in recalled.branches]
+            found = cases_deduction(puzzle, state, branches)
+        elif self.ways:
             x = self.cell
             assumptions = [(f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}",
                             state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]]), (x, y))
@@ -146,6 +152,8 @@ Tried = tuple[tuple[int, ...], frozenset[int], frozenset[int]]
 @attrs.define
 class Memory:
     tried: dict[tuple, Tried] = attrs.Factory(dict)
+    # the branches of the hypotheses that found nothing, by hypothesis (see Recalled)
+    recalled: dict[tuple, "Recalled"] = attrs.Factory(dict)
     # where the last sweep of each pass stopped, and whether it found something there
     last: dict[str, tuple[tuple | None, bool]] = attrs.Factory(dict)
     # case analyses a sweep found besides the one it used, with the state they were made in
@@ -202,6 +210,7 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
     """Try the items, the most promising first: the first deduction with a refuted branch,
     else the first one at all; and the others found."""
     lower = fill_heuristics(FILL[1], fill)
+    mem = memory()
     seen: list[Deduction] = []
     failed: dict[tuple, Tried] = {}
     last = None
@@ -209,7 +218,9 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
         if out_of_time():
             break
         last = item.key
-        d, branches = item.attempt(puzzle, state, lower)
+        d, branches = item.attempt(puzzle, state, lower, recalled=mem.recalled.get((fill, item.key)))
+        if d is None and branches:
+            mem.recalled[fill, item.key] = Recalled.of(item, state, branches)
         if d is None:
             reach = set(item.cells)
             for b in branches:
@@ -219,7 +230,6 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
         seen.append(d)
         if any(b.refuted for b in d.detail) or len(seen) >= ENOUGH:
             break
-    mem = memory()
     mem.tried.update(failed)
     mem.last[fill] = (last, bool(seen))
     if not seen:
@@ -245,6 +255,100 @@ def kept_deduction(state: State) -> Deduction | None:
     return None
 
 
+# A hypothesis that found nothing may still settle something later: whatever a branch derived
+# follows from its assumption in every later state too, so a branch whose fill now clashes
+# with the board is refuted, and what the other branches' fills, narrowed to the board, agree
+# on holds; as a solver remembers "if that cell were a corner, this line had to go round
+# there" and sees that it no longer can. Checking every remembered fill costs a few
+# operations on whole boards packed into one integer (16 bits a cell), far less than one
+# new fill.
+LANE = 16
+
+
+def pack(cands: tuple[int, ...]) -> int:
+    return int.from_bytes(b"".join(m.to_bytes(2, "little") for m in cands), "little")
+
+
+@attrs.frozen
+class Recalled:
+    item: Item
+    made_in: int                                     # the board it was tried in, packed
+    branches: tuple[Branch, ...]
+    finals: tuple[int, ...]                          # each branch's fill, packed
+
+    @classmethod
+    def of(cls, item: Item, state: State, branches: list[Branch]) -> "Recalled":
+        return cls(item, pack(state.cands), tuple(branches), tuple(pack(b.trace.final.cands) for b in branches))
+
+    def fits(self, item: Item, state: State) -> bool:
+        """Whether its cases still cover every possibility for `item` on this board (one made
+        on an earlier board of this solve, about the same cell and ways), and each fill went
+        as far as the pass's techniques go (not stopped by its step budget), so that filling
+        on only from what has changed since finds what a new fill would."""
+        return (self.item == item and not pack(state.cands) & ~self.made_in
+                and all(b.refuted or b.trace.status is Status.STUCK for b in self.branches))
+
+
+def resume(puzzle: NumberlinkPuzzle, state: State, branch: Branch, level: int, steps: int, lower) -> Branch:
+    """An earlier branch taken up on a later board: its fill, narrowed to the board, filled in
+    further from the cells the board has narrowed (what it derived before still holds)."""
+    if branch.refuted:
+        return branch
+    old = branch.trace.final.cands
+    start = tuple(f & c for f, c in zip(old, state.cands))
+    changed = [v for v, (f, c) in enumerate(zip(old, start)) if f != c]
+    if 0 in start:
+        cell = puzzle.cell(start.index(0))
+        return Branch(branch.label, attrs.evolve(branch.trace, final=State(start), status=Status.CONTRADICTION,
+                                                 reason=f"it leaves {cell} no shape the board still allows"))
+    if not changed:
+        return branch
+    more = probing_fill(puzzle, State(start), changed, level, steps, lower, greedy=True)
+    return Branch(branch.label, attrs.evolve(more, start=branch.trace.start, steps=branch.trace.steps + more.steps,
+                                             seconds=branch.trace.seconds + more.seconds))
+
+
+def recalled_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | None:
+    """The first remembered hypothesis (see Recalled) that settles something on this board."""
+    n = len(state.cands)
+    now = pack(state.cands)
+    ones = int.from_bytes(b"\x01\x00" * n, "little")
+    tops = ones << (LANE - 1)
+    recalled = memory().recalled
+    for key, r in list(recalled.items()):
+        if now & ~r.made_in:
+            del recalled[key]                       # not a later board of the one it was made on
+            continue
+        narrowed = [f & now for f in r.finals]
+        # a lane (cell) left empty: (x - 1) borrows from its top bit, which no shape uses
+        live = [x for x in narrowed if not (x - ones) & ~x & tops]
+        union = 0
+        for x in live:
+            union |= x
+        if not live or not now & ~union:
+            continue
+        branches = [_recall(puzzle, b, x) for b, x in zip(r.branches, narrowed)]
+        found = cases_deduction(puzzle, state, branches)
+        if found is not None:
+            del recalled[key]
+            how = "Back to an earlier trial: " + r.item.how[0].lower() + r.item.how[1:]
+            return attrs.evolve(found, params={**found.params, "how": how, "cell": puzzle.cell(r.item.cell)},
+                                cells=(puzzle.cell(r.item.cell),))
+    return None
+
+
+def _recall(puzzle: NumberlinkPuzzle, branch: Branch, narrowed: int) -> Branch:
+    """An earlier branch with its fill narrowed to the board: refuted where a cell is left
+    with no shape."""
+    cands = tuple((narrowed >> (LANE * v)) & 0xFFFF for v in range(len(branch.trace.final.cands)))
+    trace = attrs.evolve(branch.trace, final=State(cands))
+    if 0 in cands:
+        cell = puzzle.cell(cands.index(0))
+        trace = attrs.evolve(trace, status=Status.CONTRADICTION,
+                             reason=f"what it led to leaves {cell} no shape the board still allows")
+    return Branch(branch.label, trace)
+
+
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
            template="{how} {cell}: {outcome}.", nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -252,6 +356,8 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     with the easier levels (grader.probing): refuted ways drop out, and what the others agree
     on holds."""
     found = kept_deduction(state)
+    if found is None:
+        found = recalled_deduction(puzzle, state)
     if found is None:
         listed = items(puzzle, state)
         for fill in PASSES:
