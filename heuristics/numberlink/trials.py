@@ -159,6 +159,13 @@ class Memory:
     # case analyses a sweep found besides the one it used, with the state they were made in
     kept: list[tuple[tuple[int, ...], Deduction]] = attrs.Factory(list)
 
+    def remember(self, key: tuple, recalled: "Recalled", cells: int) -> None:
+        """Keep what a hypothesis led to, forgetting the longest untried ones beyond RECALL."""
+        self.recalled.pop(key, None)
+        self.recalled[key] = recalled
+        while len(self.recalled) > max(20, RECALL // cells):
+            del self.recalled[next(iter(self.recalled))]
+
 
 def memory() -> Memory:
     return solve_memory().setdefault(__name__, Memory())
@@ -220,7 +227,7 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
         last = item.key
         d, branches = item.attempt(puzzle, state, lower, recalled=mem.recalled.get((fill, item.key)))
         if d is None and branches:
-            mem.recalled[fill, item.key] = Recalled.of(item, state, branches)
+            mem.remember((fill, item.key), Recalled.of(item, state, branches), len(state.cands))
         if d is None:
             reach = set(item.cells)
             for b in branches:
@@ -263,6 +270,9 @@ def kept_deduction(state: State) -> Deduction | None:
 # operations on whole boards packed into one integer (16 bits a cell), far less than one
 # new fill.
 LANE = 16
+# How many cells' worth of remembered fills a solve keeps: a fill's steps take memory in
+# proportion to the board, and 15x15 boards keep about 260 hypotheses (some 100 MB).
+RECALL = 60_000
 
 
 def pack(cands: tuple[int, ...]) -> int:
@@ -292,24 +302,29 @@ class Recalled:
 def resume(puzzle: NumberlinkPuzzle, state: State, branch: Branch, level: int, steps: int, lower) -> Branch:
     """An earlier branch taken up on a later board: its fill, narrowed to the board, filled in
     further from the cells the board has narrowed (what it derived before still holds)."""
-    if branch.refuted:
-        return branch
     old = branch.trace.final.cands
-    start = tuple(f & c for f, c in zip(old, state.cands))
-    changed = [v for v, (f, c) in enumerate(zip(old, start)) if f != c]
-    if 0 in start:
-        cell = puzzle.cell(start.index(0))
-        return Branch(branch.label, attrs.evolve(branch.trace, final=State(start), status=Status.CONTRADICTION,
-                                                 reason=f"it leaves {cell} no shape the board still allows"))
-    if not changed:
-        return branch
-    more = probing_fill(puzzle, State(start), changed, level, steps, lower, greedy=True)
+    taken_up = narrowed_branch(puzzle, branch, tuple(f & c for f, c in zip(old, state.cands)))
+    changed = [v for v, (f, g) in enumerate(zip(old, taken_up.trace.final.cands)) if f != g]
+    if taken_up.refuted or not changed:
+        return taken_up
+    more = probing_fill(puzzle, taken_up.trace.final, changed, level, steps, lower, greedy=True)
     return Branch(branch.label, attrs.evolve(more, start=branch.trace.start, steps=branch.trace.steps + more.steps,
                                              seconds=branch.trace.seconds + more.seconds))
 
 
+def narrowed_branch(puzzle: NumberlinkPuzzle, branch: Branch, cands: tuple[int, ...]) -> Branch:
+    """A branch whose fill is narrowed to `cands` by the board: refuted if a cell is left with
+    no shape (one refuted before stays so)."""
+    trace = attrs.evolve(branch.trace, final=State(cands))
+    if 0 in cands and not branch.refuted:
+        trace = attrs.evolve(trace, status=Status.CONTRADICTION,
+                             reason=f"it leaves {puzzle.cell(cands.index(0))} no shape the board still allows")
+    return Branch(branch.label, trace)
+
+
 def recalled_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | None:
-    """The first remembered hypothesis (see Recalled) that settles something on this board."""
+    """The first remembered hypothesis (see Recalled) that settles something on this board,
+    without filling in anything again."""
     n = len(state.cands)
     now = pack(state.cands)
     ones = int.from_bytes(b"\x01\x00" * n, "little")
@@ -319,15 +334,16 @@ def recalled_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | No
         if now & ~r.made_in:
             del recalled[key]                       # not a later board of the one it was made on
             continue
-        narrowed = [f & now for f in r.finals]
+        boards = [f & now for f in r.finals]
         # a lane (cell) left empty: (x - 1) borrows from its top bit, which no shape uses
-        live = [x for x in narrowed if not (x - ones) & ~x & tops]
+        live = [x for x, b in zip(boards, r.branches) if not b.refuted and not (x - ones) & ~x & tops]
         union = 0
         for x in live:
             union |= x
         if not live or not now & ~union:
             continue
-        branches = [_recall(puzzle, b, x) for b, x in zip(r.branches, narrowed)]
+        branches = [narrowed_branch(puzzle, b, tuple((x >> (LANE * v)) & 0xFFFF for v in range(n)))
+                    for b, x in zip(r.branches, boards)]
         found = cases_deduction(puzzle, state, branches)
         if found is not None:
             del recalled[key]
@@ -335,18 +351,6 @@ def recalled_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | No
             return attrs.evolve(found, params={**found.params, "how": how, "cell": puzzle.cell(r.item.cell)},
                                 cells=(puzzle.cell(r.item.cell),))
     return None
-
-
-def _recall(puzzle: NumberlinkPuzzle, branch: Branch, narrowed: int) -> Branch:
-    """An earlier branch with its fill narrowed to the board: refuted where a cell is left
-    with no shape."""
-    cands = tuple((narrowed >> (LANE * v)) & 0xFFFF for v in range(len(branch.trace.final.cands)))
-    trace = attrs.evolve(branch.trace, final=State(cands))
-    if 0 in cands:
-        cell = puzzle.cell(cands.index(0))
-        trace = attrs.evolve(trace, status=Status.CONTRADICTION,
-                             reason=f"what it led to leaves {cell} no shape the board still allows")
-    return Branch(branch.label, trace)
 
 
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
