@@ -16,7 +16,8 @@ level 4  the pairwise product of the notes, spec/numberlink-notes.txt, where num
          levels 1-2 (trials.py).
 level 5  hypotheses: every way a line can go on from a loose end, or every shape of a cell,
          filled in with levels 1-4 (the look-ahead from the ends only in the last-resort
-         pass, trials.py).
+         pass, trials.py); what a hypothesis led to is remembered, and taken up where it
+         stopped once the board has changed.
 
 A variable is a cell's shape. Most rules act on a join, the side between two cells: a line
 crosses it from both cells or from neither.
