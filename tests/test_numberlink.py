@@ -17,9 +17,10 @@ from support import (
     native,
     random_partial,
     reference,
+    shared,
 )
 
-from grader.engine import Solver
+from grader.engine import Budget, Solver
 from grader.errors import InputError, Source
 from grader.formats import load
 from grader.genres import get
@@ -529,6 +530,19 @@ def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
 
 
 @pytest.mark.corpus
+@pytest.mark.corpus
+def test_remembered_trials_are_sound_on_a_long_janko_solve(monkeypatch):
+    """janko 031 (15x15) needs many sweeps of trials, which take up hypotheses tried on
+    earlier boards again; every step keeps the true values."""
+    from heuristics.numberlink import trials
+    resumed = []
+    resume = trials.resume
+    monkeypatch.setattr(trials, "resume", lambda *args: resumed.append(1) or resume(*args))
+    p = load(str(shared("janko/numberlink.jsonl")) + "#arukone/031")
+    assert assert_sound_path(p, NL.solution_state(p), budget=Budget(max_seconds=120)).value == "solved"
+    assert len(resumed) > 100
+
+
 def test_every_technique_is_sound_from_random_correct_states():
     rng = random.Random(5)
     for p in janko("numberlink", 3, seed=2, max_cells=100):
