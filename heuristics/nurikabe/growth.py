@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.nurikabe import FREE, ISLAND, WALL, NurikabePuzzle, islands
+from grader.genres.nurikabe import FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.steps import Deduction
@@ -17,6 +17,17 @@ from .reach import islands_to_check, reach, reach_index, reaches
 
 
 # --- level 3 ------------------------------------------------------------------------------
+
+def growing(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[tuple[Islands, int, dict[int, int], int]]:
+    """The islands near `focus` that still need cells: (the islands, the island, the cells
+    within its reach, how many it still needs)."""
+    isl = islands(puzzle, state)
+    all_reach = reaches(puzzle, state)
+    for k in islands_to_check(puzzle, state, focus):
+        need = isl.need(k)
+        if need:
+            yield isl, k, all_reach[k], need
+
 
 @heuristic(id="nurikabe.one-short", name="One cell short", genre=GENRE, level=3, order=1,
            template="Only one cell is missing from {island}, and it must be one of {options}; {cell} "
@@ -66,13 +77,7 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
            catalogue="if there is a cell where an island must pass in order to grow enough, it "
                      "must be island (\"island articulation point\")")
 def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    isl = islands(puzzle, state)
-    all_reach = reaches(puzzle, state)
-    for k in islands_to_check(puzzle, state, focus):
-        dist = all_reach[k]
-        need = isl.need(k)
-        if not need:
-            continue
+    for isl, k, dist, need in growing(puzzle, state, focus):
         own = len(isl.parts[k])
         for v, joined in sorted(cn.cut_sizes(puzzle.graph, Members(dist), isl.parts[k][0]).items()):
             left = joined - own
@@ -92,13 +97,7 @@ def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Ite
            catalogue="if there is an island which, when grown maximally, reaches exactly its "
                      "size, then let it do so")
 def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    isl = islands(puzzle, state)
-    all_reach = reaches(puzzle, state)
-    for k in islands_to_check(puzzle, state, focus):
-        dist = all_reach[k]
-        need = isl.need(k)
-        if not need:
-            continue
+    for isl, k, dist, need in growing(puzzle, state, focus):
         extra = [i for i in dist if i not in isl.parts[k]]
         if len(extra) == need:
             free = sorted(i for i in extra if state.cands[i] == FREE)
@@ -152,12 +151,8 @@ def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
            catalogue="if there is a cell where a wall on it would cause another island to not be "
                      "able to grow sufficiently, that cell must be island")
 def wall_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    isl = islands(puzzle, state)
-    all_reach = reaches(puzzle, state)
-    for k in islands_to_check(puzzle, state, focus):
-        dist = all_reach[k]
-        need = isl.need(k)
-        if not need or len(dist) - len(isl.parts[k]) > 3 * need + 12:
+    for isl, k, dist, need in growing(puzzle, state, focus):
+        if len(dist) - len(isl.parts[k]) > 3 * need + 12:
             continue
         for v in sorted(dist):
             if state.cands[v] != FREE:
