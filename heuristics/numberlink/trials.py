@@ -271,7 +271,7 @@ def kept_deduction(state: State) -> Deduction | None:
 # new fill.
 LANE = 16
 # How many cells' worth of remembered fills a solve keeps: a fill's steps take memory in
-# proportion to the board, and 15x15 boards keep about 260 hypotheses (some 100 MB).
+# proportion to the board: 15x15 boards keep about 260 hypotheses (100-200 MB at the most).
 RECALL = 60_000
 
 
