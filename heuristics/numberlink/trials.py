@@ -160,7 +160,7 @@ class Memory:
     kept: list[tuple[tuple[int, ...], Deduction]] = attrs.Factory(list)
 
     def remember(self, key: tuple, recalled: "Recalled", cells: int) -> None:
-        """Keep what a hypothesis led to, forgetting the longest untried ones beyond RECALL."""
+        """Keep what a hypothesis led to; beyond RECALL, the ones tried longest ago are forgotten."""
         self.recalled.pop(key, None)
         self.recalled[key] = recalled
         while len(self.recalled) > max(20, RECALL // cells):
@@ -281,6 +281,7 @@ def pack(cands: tuple[int, ...]) -> int:
 
 @attrs.frozen
 class Recalled:
+    """A hypothesis that found nothing: the board it was tried on, and its branches."""
     item: Item
     made_in: int                                     # the board it was tried in, packed
     branches: tuple[Branch, ...]
