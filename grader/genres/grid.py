@@ -114,7 +114,7 @@ class MarkedCellsGenre(Genre):
             return puzzle
         sol = src.grid("solution")
         expect_size(grid, sol, src)
-        return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, self.read_grid(puzzle, sol, src, False)))
+        return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, self.read_grid(puzzle, sol, src, marks=False)))
 
     def janko_solution(self, data: dict[str, Any], src: Source, rows: int, cols: int,
                        mark: str = "x") -> frozenset[int] | None:

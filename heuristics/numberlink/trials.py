@@ -279,6 +279,11 @@ def pack(cands: tuple[int, ...]) -> int:
     return int.from_bytes(b"".join(m.to_bytes(2, "little") for m in cands), "little")
 
 
+def packed(state: State) -> int:
+    """The board packed (LANE bits a cell), once per state: a sweep asks for it per hypothesis."""
+    return state.derived("numberlink.packed", lambda: pack(state.cands))
+
+
 @attrs.frozen
 class Recalled:
     """A hypothesis that found nothing: the board it was tried on, and its branches."""
@@ -289,14 +294,14 @@ class Recalled:
 
     @classmethod
     def of(cls, item: Item, state: State, branches: list[Branch]) -> "Recalled":
-        return cls(item, pack(state.cands), tuple(branches), tuple(pack(b.trace.final.cands) for b in branches))
+        return cls(item, packed(state), tuple(branches), tuple(pack(b.trace.final.cands) for b in branches))
 
     def fits(self, item: Item, state: State) -> bool:
         """Whether its cases still cover every possibility for `item` on this board (one made
         on an earlier board of this solve, about the same cell and ways), and each fill went
         as far as the pass's techniques go (not stopped by its step budget), so that filling
         on only from what has changed since finds what a new fill would."""
-        return (self.item == item and not pack(state.cands) & ~self.made_in
+        return (self.item == item and not packed(state) & ~self.made_in
                 and all(b.refuted or b.trace.status is Status.STUCK for b in self.branches))
 
 
@@ -327,7 +332,7 @@ def recalled_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | No
     """The first remembered hypothesis (see Recalled) that settles something on this board,
     without filling in anything again."""
     n = len(state.cands)
-    now = pack(state.cands)
+    now = packed(state)
     ones = int.from_bytes(b"\x01\x00" * n, "little")
     tops = ones << (LANE - 1)
     recalled = memory().recalled
