@@ -427,10 +427,10 @@ def test_a_sweep_tries_hypotheses_that_found_nothing_last_and_only_in_the_last_p
     assert trials.by_promise(p, state, *trials.items(p, state), "near")[0] == first
 
 
-def test_only_the_last_resort_nests_the_look_ahead():
+def test_every_pass_nests_the_look_ahead_from_the_ends():
     from heuristics.numberlink import trials
     look = REGISTRY.get("numberlink.end-lookahead")
-    assert [look in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [False, True]
+    assert [look in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [True, True]
     cells = REGISTRY.get("numberlink.cell-lookahead")
     assert not any(cells in trials.fill_heuristics(4, fill) for fill in trials.PASSES)
     territory = REGISTRY.get("numberlink.out-of-reach")
