@@ -325,6 +325,13 @@ def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
     followed.clear()
     list(h.find(p, state))                                      # a new solve: every end again
     assert len(followed) == 4
+    followed.clear()
+    # told what changed since it last found nothing (inside a trial: what the trial's
+    # assumption changed), it follows only the ends beside that: r4c5's and r3c5's lines
+    assert len(list(h.find(p, state, frozenset({19})))) == 1
+    assert sorted(followed) == [("line", 14), ("line", 19)]
+    followed.clear()
+    assert list(h.find(p, state, frozenset({7}))) == [] and followed == []   # r2c3: no end beside it
 
 
 def test_pair_product_drops_combinations_that_mix_numbers():

@@ -15,9 +15,9 @@ level 4  the pairwise product of the notes, spec/numberlink-notes.txt, where num
          shape of a cell beside one, each followed up to 40 steps with the rules for lines of
          levels 1-2 (trials.py).
 level 5  hypotheses: every way a line can go on from a loose end, or every shape of a cell,
-         filled in with levels 1-4 (the look-ahead from the ends only in the last-resort
-         pass, trials.py); what a hypothesis led to is remembered, and taken up where it
-         stopped once the board has changed.
+         filled in with levels 1-4 (the look-ahead from the ends included, the territory
+         only in the last-resort pass, trials.py); what a hypothesis led to is remembered,
+         and taken up where it stopped once the board has changed.
 
 A variable is a cell's shape. Most rules act on a join, the side between two cells: a line
 crosses it from both cells or from neither.

@@ -17,7 +17,7 @@ from grader.steps import Deduction, Status
 from heuristics.common.loops import narrowed
 
 from . import territory
-from .common import GENRE
+from .common import GENRE, cells_near
 
 # --- the hypotheses -------------------------------------------------------------------------
 
@@ -394,16 +394,21 @@ LOOK = (40, 2)
 LOOK_TEMPLATE = "{how} {cell}, following each with the rules for lines: {outcome}."
 
 
-def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], key: str
-               ) -> Iterator[Deduction]:
+def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], key: str,
+               focus: frozenset[int] | None) -> Iterator[Deduction]:
     """Each hypothesis filled in up to LOOK steps with the levels 1-2; branches that break a rule
     drop out, and what the others agree on holds. One that led nowhere is tried again only
     once something beside it has changed (a solver's eye goes back to a line when it has
-    grown or its surroundings have)."""
+    grown or its surroundings have): since the look-ahead last found nothing (`focus`), and
+    since the hypothesis itself was last tried. Inside a trial, the first keeps it to the
+    lines the trial's assumption touched: the others led nowhere on the board it was made on."""
     lower = REGISTRY.for_genre(GENRE, LOOK[1])
     nowhere = solve_memory().setdefault(key, {})
     cands = state.cands
+    changed = None if focus is None else set(cells_near(puzzle, focus))
     for item in hypotheses:
+        if changed is not None and changed.isdisjoint(item.cells):
+            continue
         beside = nowhere.get(item.key)
         if beside is not None and all(cands[v] == m for v, m in beside):
             continue
@@ -422,7 +427,7 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
            catalogue="")
 def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Each loose end: its ways on, each followed with the rules for lines (look_ahead)."""
-    yield from look_ahead(puzzle, state, end_items(puzzle, state), end_lookahead.id)
+    yield from look_ahead(puzzle, state, end_items(puzzle, state), end_lookahead.id, focus)
 
 
 @heuristic(id="numberlink.cell-lookahead", name="Each shape of a cell beside a loose end", genre=GENRE,
@@ -438,4 +443,4 @@ def cell_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterat
     # (none of 544 found anything on 12 janko records)
     cells = [item for item in beside_ends(state, end_items(puzzle, state))
              if state.cands[item.cell].bit_count() > 2]
-    yield from look_ahead(puzzle, state, cells, cell_lookahead.id)
+    yield from look_ahead(puzzle, state, cells, cell_lookahead.id, focus)
