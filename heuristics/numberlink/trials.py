@@ -66,8 +66,8 @@ FILL = (300, 4)
 # anything, so the first pass leaves it out. Both take in the look-ahead of level 4: nested
 # in every branch it multiplies the cost of a branch that goes on, but ends a doomed one
 # early, so a sweep finds a refutation sooner and fewer sweeps are needed (janko 505: 20
-# sweeps in 24 s, against 86 in 86 s without it; 307 and 426 solve 3-4 times faster, though
-# 327 takes twice as long). A middle pass with the territory and without the look-ahead was
+# sweeps in 24 s, against 86 in 86 s without it; 307 and 426 solve 2-3 times faster, though
+# 327 takes 109 s against 70). A middle pass with the territory and without the look-ahead was
 # dropped: where the first pass found nothing it was the slower (on 327 its 11 sweeps took
 # 58 s and found 2 refutations; the look-ahead's found one in all 9 of its sweeps, in 21 s).
 PASSES = ("near", "deep")
