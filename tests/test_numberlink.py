@@ -489,35 +489,6 @@ def test_a_remembered_trial_is_taken_up_where_it_stopped():
     assert refuted.refuted and str(p.cell(v)) in refuted.trace.reason
 
 
-def test_a_remembered_trial_settles_what_the_board_now_allows():
-    from grader.engine import remembering
-    from grader.probing import Branch
-    from grader.steps import Status, Trace
-    from grader.model import State
-    from heuristics.numberlink import trials
-    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
-    state = NL.initial_state(p)
-    item = trials.Item(("cell", 5), (5,), "Try each shape of", 5)
-    corner, across = 1 << 6, 1 << 10                               # ┏ and ━
-    state = state.restrict(5, corner | across)                     # the board it was tried on
-
-    def branch(label, **cells):                                    # a fill that decided `cells`
-        cands = list(state.cands)
-        for v, m in cells.items():
-            cands[int(v[1:])] = m
-        return Branch(label, Trace(state, (), Status.STUCK, State(tuple(cands)), 0.0))
-    one = branch("r2c2 is ┏", v5=corner, v9=WITH_SIDE[N] & state.cands[9])
-    two = branch("r2c2 is ━", v5=across, v6=WITH_SIDE[W] & state.cands[6])
-    with remembering():
-        trials.memory().recalled["near", item.key] = trials.Recalled.of(item, state, [one, two])
-        assert trials.recalled_deduction(p, state) is None          # nothing new: quiet
-        later = state.restrict(6, ~WITH_SIDE[W])                  # r2c3 does not join r2c2
-        found_ = trials.recalled_deduction(p, later)
-        assert found_ is not None and dict(found_.removals)[5] == later.cands[5] & ~corner
-        assert found_.params["how"].startswith("Back to an earlier trial") and "contradiction" in found_.params["outcome"]
-        assert trials.recalled_deduction(p, later) is None          # used once
-
-
 # --- soundness ----------------------------------------------------------------------------------
 
 def test_generated_corpus_solves_soundly():

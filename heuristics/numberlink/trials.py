@@ -266,14 +266,12 @@ def kept_deduction(state: State) -> Deduction | None:
     return None
 
 
-# A hypothesis that found nothing may still settle something later: whatever a branch derived
-# follows from its assumption in every later state too, so a branch whose fill now clashes
-# with the board is refuted, and what the other branches' fills, narrowed to the board, agree
-# on holds; as a solver remembers "if that cell were a corner, this line had to go round
-# there" and sees that it no longer can. Checking every remembered fill costs a few
-# operations on whole boards packed into one integer (16 bits a cell), far less than one
-# new fill.
-LANE = 16
+# A hypothesis that found nothing is remembered with its branches: whatever a branch derived
+# follows from its assumption on every later board too, so when the hypothesis comes up again
+# its branches are taken up where they stopped (resume), as a solver remembers "if that cell
+# were a corner, this line had to go round there". (A check that refuted remembered branches
+# straight from the board, without filling in, was dropped: with the look-ahead in every
+# trial it settled nothing on 32 janko boards.)
 # How many cells' worth of remembered fills a solve keeps: a fill's steps take memory in
 # proportion to the board: 15x15 boards keep about 260 hypotheses (100-200 MB at the most).
 RECALL = 60_000
@@ -284,7 +282,7 @@ def pack(cands: tuple[int, ...]) -> int:
 
 
 def packed(state: State) -> int:
-    """The board packed (LANE bits a cell), once per state: a sweep asks for it per hypothesis."""
+    """The board packed (16 bits a cell), once per state: a sweep asks for it per hypothesis."""
     return state.derived("numberlink.packed", lambda: pack(state.cands))
 
 
@@ -294,11 +292,10 @@ class Recalled:
     item: Item
     made_in: int                                     # the board it was tried in, packed
     branches: tuple[Branch, ...]
-    finals: tuple[int, ...]                          # each branch's fill, packed
 
     @classmethod
     def of(cls, item: Item, state: State, branches: list[Branch]) -> "Recalled":
-        return cls(item, packed(state), tuple(branches), tuple(pack(b.trace.final.cands) for b in branches))
+        return cls(item, packed(state), tuple(branches))
 
     def fits(self, item: Item, state: State) -> bool:
         """Whether its cases still cover every possibility for `item` on this board (one made
@@ -332,37 +329,6 @@ def narrowed_branch(puzzle: NumberlinkPuzzle, branch: Branch, cands: tuple[int, 
     return Branch(branch.label, trace)
 
 
-def recalled_deduction(puzzle: NumberlinkPuzzle, state: State) -> Deduction | None:
-    """The first remembered hypothesis (see Recalled) that settles something on this board,
-    without filling in anything again."""
-    n = len(state.cands)
-    now = packed(state)
-    ones = int.from_bytes(b"\x01\x00" * n, "little")
-    tops = ones << (LANE - 1)
-    recalled = memory().recalled
-    for key, r in list(recalled.items()):
-        if now & ~r.made_in:
-            del recalled[key]                       # not a later board of the one it was made on
-            continue
-        boards = [f & now for f in r.finals]
-        # a lane (cell) left empty: (x - 1) borrows from its top bit, which no shape uses
-        live = [x for x, b in zip(boards, r.branches) if not b.refuted and not (x - ones) & ~x & tops]
-        union = 0
-        for x in live:
-            union |= x
-        if not live or not now & ~union:
-            continue
-        branches = [narrowed_branch(puzzle, b, tuple((x >> (LANE * v)) & 0xFFFF for v in range(n)))
-                    for b, x in zip(r.branches, boards)]
-        found = cases_deduction(puzzle, state, branches)
-        if found is not None:
-            del recalled[key]
-            how = "Back to an earlier trial: " + r.item.how[0].lower() + r.item.how[1:]
-            return attrs.evolve(found, params={**found.params, "how": how, "cell": puzzle.cell(r.item.cell)},
-                                cells=(puzzle.cell(r.item.cell),))
-    return None
-
-
 @heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
            template="{how} {cell}: {outcome}.", nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -370,8 +336,6 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     with the easier levels (grader.probing): refuted ways drop out, and what the others agree
     on holds."""
     found = kept_deduction(state)
-    if found is None:
-        found = recalled_deduction(puzzle, state)
     if found is None:
         listed = items(puzzle, state)
         for fill in PASSES:
