@@ -10,6 +10,7 @@ from . import exact
 from .engine import Budget, Solver
 from .genres import genre_of
 from .grading import Grade, grade
+from .heuristic import REGISTRY
 from .model import Puzzle
 from .steps import Status, Trace
 
@@ -20,7 +21,7 @@ class Analysis:
     puzzle: Puzzle
     trace: Trace
     grade: Grade
-    exact: exact.ExactResult | None
+    uniqueness: exact.ExactResult | None        # None when not checked
     matches_given_solution: bool | None
     seconds: float
 
@@ -30,7 +31,7 @@ class Analysis:
         row: dict[str, Any] = {
             "id": self.id, "genre": self.puzzle.genre, "status": g.status.value, "level": g.level,
             "score": g.score, "label": g.label, "steps": g.steps,
-            "unique": None if self.exact is None else self.exact.unique,
+            "unique": None if self.uniqueness is None else self.uniqueness.unique,
         }
         if self.matches_given_solution is not None:
             row["matches_given_solution"] = self.matches_given_solution
@@ -50,10 +51,17 @@ def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
             check_unique: bool = True, max_level: int = 5) -> Analysis:
     t0 = time.perf_counter()
     genre = genre_of(puzzle)
-    ex = exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)) if check_unique else None
-    # Techniques that rely on uniqueness are only fair when the puzzle has one solution.
+    # Techniques that rely on uniqueness are only fair when the puzzle has one solution, so
+    # where a genre has any, the exact solver is asked first.
+    assumes = any(h.info.uses_uniqueness for h in REGISTRY.for_genre(genre.name, max_level))
+    ex = exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)) if check_unique and assumes else None
     unique = ex is None or ex.verdict in (exact.Verdict.UNIQUE, exact.Verdict.UNKNOWN)
     trace = Solver(puzzle, budget=budget, max_level=max_level, assume_unique=unique).solve()
+    if check_unique and ex is None:
+        # Otherwise a solve that ends solved shows it: every step removed only what no
+        # solution has, so the solution it ends at is the only one (as in Tatham's solvers).
+        ex = (exact.ExactResult(exact.Verdict.UNIQUE, (trace.final,), shown_by="the solve")
+              if trace.status is Status.SOLVED else exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)))
     given = genre.solution_state(puzzle)
     matches = None
     if given is not None and trace.status is Status.SOLVED:

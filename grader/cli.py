@@ -43,8 +43,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     row = a.row(with_levels=True)
     g = a.grade
     lines = [f"{a.puzzle.meta.origin}: {g.status.value}, level {g.level}, score {g.score}, label {g.label}"]
-    if a.exact is not None:
-        lines.append(f"solutions: {a.exact.verdict.value}")
+    if a.uniqueness is not None:
+        lines.append(f"solutions: {a.uniqueness.verdict.value} (shown by {a.uniqueness.shown_by})")
     if a.matches_given_solution is not None:
         lines.append("matches the given solution" if a.matches_given_solution
                      else "DIFFERS from the given solution")

@@ -24,6 +24,9 @@ class Verdict(str, enum.Enum):
 class ExactResult:
     verdict: Verdict
     solutions: tuple[State, ...]     # up to two
+    # who showed it: the exact solver, or a human-style solve that leaves one solution
+    # (grader.analysis)
+    shown_by: str = "the exact solver"
 
     @property
     def unique(self) -> bool | None:

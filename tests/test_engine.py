@@ -187,6 +187,32 @@ def test_uniqueness_techniques_are_left_out_when_the_puzzle_is_not_unique():
     from grader.analysis import analyse
     corridor = native("genre: akari\ngrid: |\n  # # # #\n  . . . .\n  # # # #\n")
     a = analyse(corridor)
-    assert a.exact.verdict is exact.Verdict.SEVERAL
+    assert a.uniqueness.verdict is exact.Verdict.SEVERAL
     assert a.grade.status is Status.STUCK
     assert not any(s.heuristic.uses_uniqueness for s in a.trace.steps)
+
+
+def test_a_solve_that_ends_solved_shows_uniqueness_without_the_exact_solver(monkeypatch):
+    from grader.analysis import analyse
+    asked = []
+    real = exact.solve
+    monkeypatch.setattr(exact, "solve", lambda *args, **kw: asked.append(1) or real(*args, **kw))
+    # Numberlink has no technique that assumes uniqueness: its solve shows it
+    from pathlib import Path
+    from grader.formats import load
+    link = load(str(Path(__file__).parents[1] / "corpus" / "numberlink" / "arukone-5x5-grader-1.yaml"))
+    a = analyse(link)
+    assert a.grade.status is Status.SOLVED and not asked
+    assert a.uniqueness.verdict is exact.Verdict.UNIQUE and a.uniqueness.shown_by == "the solve"
+    assert a.row()["unique"] is True
+    # one it cannot finish goes to the exact solver
+    two = native("genre: numberlink\ngrid: |\n  1 . .\n  . . .\n  . . 1\n")
+    a = analyse(two)
+    assert asked and a.uniqueness.verdict is exact.Verdict.SEVERAL
+    assert a.uniqueness.shown_by == "the exact solver"
+    # Akari has such techniques: the exact solver is asked first, even for a puzzle solved
+    asked.clear()
+    a = analyse(native(AKARI_SMALL))
+    assert asked and a.grade.status is Status.SOLVED and a.uniqueness.shown_by == "the exact solver"
+    # --no-unique: nothing is checked
+    assert analyse(link, check_unique=False).uniqueness is None

@@ -42,8 +42,8 @@ def test_every_pzprjs_example_is_solved_to_its_unique_solution():
     for name, url in pzprjs_examples():
         puzzle = load(url)
         result = analyse(puzzle)
-        assert result.exact.verdict is exact.Verdict.UNIQUE, name
         assert result.trace.status is Status.SOLVED, (name, result.trace.reason)
+        assert result.uniqueness.verdict is exact.Verdict.UNIQUE, name
         final = result.trace.final
         assert genre_of(puzzle).violations(puzzle, final) == [], name
-        assert final == result.exact.solution, name
+        assert final == exact.solve(puzzle).solution, name

@@ -36,7 +36,8 @@ def facts(a: Analysis) -> Facts:
               ("Steps", str(g.steps))]
     if meta.label:
         items.append(("Publisher's label", meta.label))
-    items.append(("Solutions", "not checked" if a.exact is None else SOLUTIONS[a.exact.verdict.value]))
+    u = a.uniqueness
+    items.append(("Solutions", "not checked" if u is None else f"{SOLUTIONS[u.verdict.value]}, shown by {u.shown_by}"))
     if a.matches_given_solution is not None:
         items.append(("Given solution", "matches" if a.matches_given_solution else "DIFFERS"))
     return Facts(tuple(items))
