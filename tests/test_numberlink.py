@@ -310,7 +310,8 @@ def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
     from heuristics.numberlink import trials
     followed = []
     attempt = trials.Item.attempt
-    monkeypatch.setattr(trials.Item, "attempt", lambda item, *a: followed.append(item.key) or attempt(item, *a))
+    monkeypatch.setattr(trials.Item, "attempt",
+                        lambda item, *a, **kw: followed.append(item.key) or attempt(item, *a, **kw))
     h = REGISTRY.get("numberlink.end-lookahead")
     p = puzzle("1 . . . .\n. . . . .\n2 . . . 2\n. . . . 1")
     state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
@@ -332,6 +333,35 @@ def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
     assert sorted(followed) == [("line", 14), ("line", 19)]
     followed.clear()
     assert list(h.find(p, state, frozenset({7}))) == [] and followed == []   # r2c3: no end beside it
+
+
+def test_a_look_ahead_takes_up_what_it_followed_on_an_earlier_board(monkeypatch):
+    from grader.engine import remembering
+    from heuristics.numberlink import trials
+    taken_up = []
+    resume = trials.resume
+    monkeypatch.setattr(trials, "resume", lambda p, s, b, *a: taken_up.append(b.label) or resume(p, s, b, *a))
+    h = REGISTRY.get("numberlink.end-lookahead")
+    p = puzzle("1 . . . .\n. . . . .\n2 . . . 2\n. . . . 1")
+    state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
+    later = state.restrict(1, ~(1 << SHAPES.index(E | W)))           # r1c2 is not ━
+    afresh = [d.removals for d in h.find(p, later)]
+    assert not taken_up
+    with remembering():
+        list(h.find(p, state))
+        looked = trials.memory().looked
+        assert len(looked) == 3 and all(not inside for _, inside in looked)   # the ends that led nowhere
+        # r1c1's line, followed on from where it stopped, finds what following it afresh does
+        assert next(d.removals for d in h.find(p, later)) == afresh[0]
+        assert taken_up and all(label.startswith("the line goes from r1c1") for label in taken_up)
+        # inside a trial, what the solve's board led to is taken up too
+        taken_up.clear()
+        token = trials.IN_TRIAL.set(True)
+        try:
+            list(h.find(p, later.restrict(2, ~(1 << SHAPES.index(E | W)))))   # nor is r1c3
+        finally:
+            trials.IN_TRIAL.reset(token)
+        assert taken_up and (("line", 0), False) in looked
 
 
 def test_pair_product_drops_combinations_that_mix_numbers():
@@ -463,9 +493,6 @@ def test_trials_reuse_a_case_analysis_only_in_later_states():
 
 
 def test_a_remembered_trial_is_taken_up_where_it_stopped():
-    import attrs
-    from grader.probing import Branch
-    from grader.steps import Status
     from heuristics.numberlink import trials
     p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
     state = NL.initial_state(p)
@@ -476,8 +503,6 @@ def test_a_remembered_trial_is_taken_up_where_it_stopped():
     assert memo.fits(item, state) and memo.fits(item, later)
     assert not trials.Recalled.of(item, later, branches).fits(item, state)   # not a later board
     assert not memo.fits(trials.items(p, state)[0][1], later)        # another hypothesis
-    stopped = [Branch(b.label, attrs.evolve(b.trace, status=Status.BUDGET)) for b in branches]
-    assert not trials.Recalled.of(item, state, stopped).fits(item, later)   # a fill cut short
     live = next(b for b in branches if not b.refuted)
     taken_up = trials.resume(p, later, live, 4, 300, trials.fill_heuristics(4, "near"))
     assert taken_up.trace.steps[:len(live.trace.steps)] == live.trace.steps
@@ -487,6 +512,26 @@ def test_a_remembered_trial_is_taken_up_where_it_stopped():
     clash = state.restrict(v, ~live.trace.final.cands[v])
     refuted = trials.resume(p, clash, live, 4, 300, trials.fill_heuristics(4, "near"))
     assert refuted.refuted and str(p.cell(v)) in refuted.trace.reason
+
+
+def test_a_fill_cut_short_is_taken_up_where_it_stopped():
+    from grader.steps import Status
+    from heuristics.numberlink import trials
+    p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
+    state, lower = NL.initial_state(p), trials.fill_heuristics(4, "near")
+    item = trials.items(p, state)[0][0]
+    _, full = item.attempt(p, state, lower)
+    _, short = item.attempt(p, state, lower, (3, 4))
+    assert all(b.trace.status is Status.BUDGET and len(b.trace.steps) == 3 for b in short)
+    later = state.restrict(5, ~1)                                    # r2c2 is used
+    assert trials.Recalled.of(item, state, short).fits(item, later)
+    for cut, whole in zip(short, full):
+        went_on = trials.resume(p, later, cut, 4, 300, lower)
+        # on from where it stopped, to where a whole fill taken up ends
+        assert went_on.trace.steps[:3] == cut.trace.steps and went_on.trace.status is Status.STUCK
+        assert went_on.trace.final == trials.resume(p, later, whole, 4, 300, lower).trace.final
+    # on the board it was made on, nothing has changed to take it up for
+    assert trials.resume(p, state, short[0], 4, 300, lower).trace.steps == short[0].trace.steps
 
 
 # --- soundness ----------------------------------------------------------------------------------

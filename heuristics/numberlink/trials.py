@@ -3,6 +3,7 @@ loose ends with the rules for lines (level 4), and trials filled in with every e
 level (level 5)."""
 from __future__ import annotations
 
+import contextvars
 from typing import Iterator
 
 import attrs
@@ -158,17 +159,20 @@ class Memory:
     tried: dict[tuple, Tried] = attrs.Factory(dict)
     # the branches of the hypotheses that found nothing, by hypothesis (see Recalled)
     recalled: dict[tuple, "Recalled"] = attrs.Factory(dict)
+    # the same for the look-aheads, by hypothesis and whether it was made inside a trial
+    looked: dict[tuple, "Recalled"] = attrs.Factory(dict)
     # where the last sweep of each pass stopped, and whether it found something there
     last: dict[str, tuple[tuple | None, bool]] = attrs.Factory(dict)
     # case analyses a sweep found besides the one it used, with the state they were made in
     kept: list[tuple[tuple[int, ...], Deduction]] = attrs.Factory(list)
 
-    def remember(self, key: tuple, recalled: "Recalled", cells: int) -> None:
+    @staticmethod
+    def remember(store: dict[tuple, "Recalled"], key: tuple, recalled: "Recalled", cells: int) -> None:
         """Keep what a hypothesis led to; beyond RECALL, the ones tried longest ago are forgotten."""
-        self.recalled.pop(key, None)
-        self.recalled[key] = recalled
-        while len(self.recalled) > max(20, RECALL // cells):
-            del self.recalled[next(iter(self.recalled))]
+        store.pop(key, None)
+        store[key] = recalled
+        while len(store) > max(20, RECALL // cells):
+            del store[next(iter(store))]
 
 
 def memory() -> Memory:
@@ -216,6 +220,10 @@ def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: li
     return out
 
 
+# Whether the running code fills in a branch of a trial (a sweep sets it).
+IN_TRIAL: contextvars.ContextVar[bool] = contextvars.ContextVar("numberlink-in-trial", default=False)
+
+
 def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[Item], fill: str
           ) -> tuple[Deduction | None, list[Deduction]]:
     """Try the items, the most promising first: the first deduction with a refuted branch,
@@ -229,9 +237,13 @@ def sweep(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: list[It
         if out_of_time():
             break
         last = item.key
-        d, branches = item.attempt(puzzle, state, lower, recalled=mem.recalled.get((fill, item.key)))
+        token = IN_TRIAL.set(True)
+        try:
+            d, branches = item.attempt(puzzle, state, lower, recalled=mem.recalled.get((fill, item.key)))
+        finally:
+            IN_TRIAL.reset(token)
         if d is None and branches:
-            mem.remember((fill, item.key), Recalled.of(item, state, branches), len(state.cands))
+            mem.remember(mem.recalled, (fill, item.key), Recalled.of(item, state, branches), len(state.cands))
         if d is None:
             reach = set(item.cells)
             for b in branches:
@@ -269,9 +281,10 @@ def kept_deduction(state: State) -> Deduction | None:
 # A hypothesis that found nothing is remembered with its branches: whatever a branch derived
 # follows from its assumption on every later board too, so when the hypothesis comes up again
 # its branches are taken up where they stopped (resume), as a solver remembers "if that cell
-# were a corner, this line had to go round there". (A check that refuted remembered branches
-# straight from the board, without filling in, was dropped: with the look-ahead in every
-# trial it settled nothing on 32 janko boards.)
+# were a corner, this line had to go round there". A fill its step budget cut short goes on
+# from there with a new budget: a look-ahead taken up follows its line further each time. (A
+# check that refuted remembered branches straight from the board, without filling in, was
+# dropped: with the look-ahead in every trial it settled nothing on 32 janko boards.)
 # How many cells' worth of remembered fills a solve keeps: a fill's steps take memory in
 # proportion to the board: 15x15 boards keep about 260 hypotheses (100-200 MB at the most).
 RECALL = 60_000
@@ -298,22 +311,22 @@ class Recalled:
         return cls(item, packed(state), tuple(branches))
 
     def fits(self, item: Item, state: State) -> bool:
-        """Whether its cases still cover every possibility for `item` on this board (one made
-        on an earlier board of this solve, about the same cell and ways), and each fill went
-        as far as the pass's techniques go (not stopped by its step budget), so that filling
-        on only from what has changed since finds what a new fill would."""
-        return (self.item == item and not packed(state) & ~self.made_in
-                and all(b.refuted or b.trace.status is Status.STUCK for b in self.branches))
+        """Whether its cases still cover every possibility for `item` on this board: one made
+        on an earlier board of this solve, about the same cell and ways."""
+        return self.item == item and not packed(state) & ~self.made_in
 
 
 def resume(puzzle: NumberlinkPuzzle, state: State, branch: Branch, level: int, steps: int, lower) -> Branch:
     """An earlier branch taken up on a later board: its fill, narrowed to the board, filled in
-    further from the cells the board has narrowed (what it derived before still holds)."""
+    further from the cells the board has narrowed (what it derived before still holds), and
+    where a fill cut short by its step budget had got to (among the cells it changed)."""
     old = branch.trace.final.cands
     taken_up = narrowed_branch(puzzle, branch, tuple(f & c for f, c in zip(old, state.cands)))
     changed = [v for v, (f, g) in enumerate(zip(old, taken_up.trace.final.cands)) if f != g]
     if taken_up.refuted or not changed:
         return taken_up
+    if branch.trace.status is Status.BUDGET:
+        changed = sorted(set(changed).union(branch.trace.start.diff(branch.trace.final)))
     more = probing_fill(puzzle, taken_up.trace.final, changed, level, steps, lower, greedy=True)
     return Branch(branch.label, attrs.evolve(more, start=branch.trace.start, steps=branch.trace.steps + more.steps,
                                              seconds=branch.trace.seconds + more.seconds))
@@ -353,7 +366,8 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
 # at most this many steps of the rules for lines (levels 1-2): what a solver checks by eye
 # before starting a real trial. Forced moves along a line run long: on 12 janko records 40
 # steps instead of 25 took 3 more puzzles to level 4 and was no slower, since fewer costly
-# trials were needed.
+# trials were needed. Taken up again on a later board, a look-ahead goes on from where it
+# stopped with as many steps more: a solver remembers where a line was heading.
 LOOK = (40, 2)
 LOOK_TEMPLATE = "{how} {cell}, following each with the rules for lines: {outcome}."
 
@@ -365,8 +379,12 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
     once something beside it has changed (a solver's eye goes back to a line when it has
     grown or its surroundings have): since the look-ahead last found nothing (`focus`), and
     since the hypothesis itself was last tried. Inside a trial, the first keeps it to the
-    lines the trial's assumption touched: the others led nowhere on the board it was made on."""
+    lines the trial's assumption touched: the others led nowhere on the board it was made on.
+    What a hypothesis led to is remembered and taken up where it stopped (see Recalled): the
+    solve's own boards apart from the trials' ones, which would push them out; a trial may
+    take up either, as its boards narrow the solve's board it started from."""
     lower = REGISTRY.for_genre(GENRE, LOOK[1])
+    looked, inside = memory().looked, IN_TRIAL.get()
     nowhere = solve_memory().setdefault(key, {})
     cands = state.cands
     changed = None if focus is None else set(cells_near(puzzle, focus))
@@ -376,7 +394,11 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
         beside = nowhere.get(item.key)
         if beside is not None and all(cands[v] == m for v, m in beside):
             continue
-        found, _ = item.attempt(puzzle, state, lower, LOOK)
+        slots = [(item.key, inside), (item.key, False)][:1 + inside]
+        recalled = next((r for r in map(looked.get, slots) if r is not None and r.fits(item, state)), None)
+        found, branches = item.attempt(puzzle, state, lower, LOOK, recalled=recalled)
+        if found is None and branches:       # (one that found something may have stopped early)
+            Memory.remember(looked, slots[0], Recalled.of(item, state, branches), len(cands))
         if found is not None:
             yield found
             continue
