@@ -12,7 +12,7 @@ level 3  a larger area: the lines crossing the border of an area with one way ou
          (territory.py).
 level 4  the pairwise product of the notes, spec/numberlink-notes.txt, where numbers or
          drawn lines reach both cells (product.py); every way on from a loose end, and every
-         shape of a cell beside one, each followed up to 40 steps with the rules for lines of
+         shape of a cell beside one, each followed up to 80 steps with the rules for lines of
          levels 1-2, and on from where it stopped once the board has changed (trials.py).
 level 5  hypotheses: every way a line can go on from a loose end, or every shape of a cell,
          filled in with levels 1-4 (the look-ahead from the ends included, the territory
