@@ -1,6 +1,7 @@
 """The exact solver on clingo: no solution, exactly one, or several (with two that differ).
 
-It checks uniqueness and, in tests, that every deduction agrees with the unique solution.
+It checks uniqueness where the solve does not show it (grader.analysis) and, in tests,
+that every deduction agrees with the unique solution.
 It never feeds the solve loop: a grade made by brute force is not human-style.
 """
 from __future__ import annotations
