@@ -51,17 +51,19 @@ def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
             check_unique: bool = True, max_level: int = 5) -> Analysis:
     t0 = time.perf_counter()
     genre = genre_of(puzzle)
+    def ask_exact() -> exact.ExactResult:
+        return exact.solve(puzzle, seconds=max(5.0, budget.max_seconds))
     # Techniques that rely on uniqueness are only fair when the puzzle has one solution, so
     # where a genre has any, the exact solver is asked first.
     assumes = any(h.info.uses_uniqueness for h in REGISTRY.for_genre(genre.name, max_level))
-    ex = exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)) if check_unique and assumes else None
+    ex = ask_exact() if check_unique and assumes else None
     unique = ex is None or ex.verdict in (exact.Verdict.UNIQUE, exact.Verdict.UNKNOWN)
     trace = Solver(puzzle, budget=budget, max_level=max_level, assume_unique=unique).solve()
     if check_unique and ex is None:
         # Otherwise a solve that ends solved shows it: every step removed only what no
         # solution has, so the solution it ends at is the only one (as in Tatham's solvers).
         ex = (exact.ExactResult(exact.Verdict.UNIQUE, (trace.final,), shown_by="the solve")
-              if trace.status is Status.SOLVED else exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)))
+              if trace.status is Status.SOLVED else ask_exact())
     given = genre.solution_state(puzzle)
     matches = None
     if given is not None and trace.status is Status.SOLVED:

@@ -396,7 +396,7 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
         beside = nowhere.get(item.key)
         if beside is not None and all(cands[v] == m for v, m in beside):
             continue
-        slots = [(item.key, inside), (item.key, False)][:1 + inside]
+        slots = [(item.key, True), (item.key, False)] if inside else [(item.key, False)]
         recalled = next((r for r in map(looked.get, slots) if r is not None and r.fits(item, state)), None)
         found, branches = item.attempt(puzzle, state, lower, LOOK, recalled=recalled)
         if found is None and branches:       # (one that found something may have stopped early)
