@@ -108,6 +108,11 @@ class NumberlinkPuzzle(Puzzle):
                      for r in range(self.rows - 1) for k in range(c - 1))
 
     @functools.cached_property
+    def block_numbered(self) -> tuple[tuple[bool, bool, bool, bool], ...]:
+        """For each 2x2 block, which of its cells hold a number."""
+        return tuple(tuple(bool(self.labels[i]) for i in block) for block in self.blocks)
+
+    @functools.cached_property
     def blocks_of(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the indices of the 2x2 blocks it belongs to."""
         out: list[list[int]] = [[] for _ in range(self.rows * self.cols)]

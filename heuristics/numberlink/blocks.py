@@ -38,11 +38,13 @@ def _fit(position: int, pattern: int) -> int:
 BLOCK_FIT = tuple(tuple(_fit(pos, pattern) for pattern in range(16)) for pos in range(4))
 
 
+# A set of join patterns is a 16-bit mask: bit p stands for pattern p (bit k of p: join k).
+
 @functools.cache
-def block_patterns(labelled: tuple[bool, bool, bool, bool]) -> tuple[int, ...]:
+def block_patterns(labelled: tuple[bool, bool, bool, bool]) -> int:
     """Join patterns a 2x2 block allows: no loop, and no U-turn (three joins) whose two ends,
     side by side, are both away from the end numbers."""
-    out = []
+    out = 0
     for pattern in range(16):
         count = pattern.bit_count()
         if count == 4:
@@ -52,37 +54,29 @@ def block_patterns(labelled: tuple[bool, bool, bool, bool]) -> tuple[int, ...]:
             u, v = BLOCK_JOINS[missing]
             if not (labelled[u] or labelled[v]):
                 continue
-        out.append(pattern)
-    return tuple(out)
+        out |= 1 << pattern
+    return out
 
 
 F0, F1, F2, F3 = BLOCK_FIT
 
 
-def block_keep(ms: list[int], patterns: tuple[int, ...], allowed=None) -> list[int]:
-    """The values of the four cells that fit some pattern (that `allowed` accepts, asked
-    only when the pattern would keep something new)."""
-    m0, m1, m2, m3 = ms
+# The same few blocks of candidates come up again and again in the fills of look-aheads and
+# trials, so what they keep is remembered.
+@functools.lru_cache(maxsize=1 << 16)
+def block_keep(m0: int, m1: int, m2: int, m3: int, patterns: int) -> tuple[int, int, int, int]:
+    """The values of the four cells that fit some of the `patterns`."""
     k0 = k1 = k2 = k3 = 0
-    for pattern in patterns:
-        a = m0 & F0[pattern]
-        if not a:
+    for pattern in range(16):
+        if not patterns >> pattern & 1:
             continue
-        b = m1 & F1[pattern]
-        if not b:
-            continue
-        c = m2 & F2[pattern]
-        if not c:
-            continue
-        d = m3 & F3[pattern]
-        if not d:
-            continue
-        if (a & ~k0 or b & ~k1 or c & ~k2 or d & ~k3) and (allowed is None or allowed(pattern)):
+        a, b, c, d = m0 & F0[pattern], m1 & F1[pattern], m2 & F2[pattern], m3 & F3[pattern]
+        if a and b and c and d:
             k0 |= a
             k1 |= b
             k2 |= c
             k3 |= d
-    return [k0, k1, k2, k3]
+    return k0, k1, k2, k3
 
 
 @heuristic(id="numberlink.no-u-turn", name="No U-turn in a 2x2 block", genre=GENRE, level=2, order=5,
@@ -93,60 +87,80 @@ def no_u_turn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     """Three joins among the four cells of a 2x2 block form a U whose ends lie side by side
     on one line without being joined, which the no-touch rule forbids unless one end is a
     number; four joins close a loop. A shape no allowed way of joining the block fits goes."""
-    from grader.explain import describe_removals
-    cands, labels = state.cands, puzzle.labels
+    cands, numbered = state.cands, puzzle.block_numbered
     if focus is None:
         which = range(len(puzzle.blocks))
     else:
         which = sorted({k for i in focus for k in puzzle.blocks_of[i]})
     for k in which:
         block = puzzle.blocks[k]
-        ms = [cands[i] for i in block]
-        if not any(m & (m - 1) for m in ms):
+        ms = a, b, c, d = cands[block[0]], cands[block[1]], cands[block[2]], cands[block[3]]
+        if not (a & (a - 1) or b & (b - 1) or c & (c - 1) or d & (d - 1)):
             continue
-        keep = block_keep(ms, block_patterns(tuple(bool(labels[i]) for i in block)))
+        keep = block_keep(a, b, c, d, block_patterns(numbered[k]))
         if keep != ms:
-            removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
-            found = Deduction.build(state, keep={i: keep[p] for p, i in enumerate(block)}, region=block,
-                                    params={"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
-                                            "result": describe_removals(puzzle, state, removals)})
-            if found:
-                yield found
+            yield block_deduction(puzzle, state, block, ms, keep)
+
+
+def block_deduction(puzzle: NumberlinkPuzzle, state: State, block: tuple[int, ...], ms: tuple[int, ...],
+                    keep: tuple[int, ...]) -> Deduction:
+    from grader.explain import describe_removals
+    removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
+    return Deduction(removals, {"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
+                                "result": describe_removals(puzzle, state, removals)}, region=block)
 
 
 JOIN_SIDE = (E, E, S, S)       # the side of the first cell of each block join
 
 
-def pattern_fits_lines(puzzle: NumberlinkPuzzle, ch: Chains, block: tuple[int, ...], pattern: int) -> bool:
-    """Whether joining the block's cells as `pattern` agrees with the lines drawn so far:
-    no loop, no two numbers on one line, no two cells of one line side by side unjoined
-    (end numbers excepted)."""
-    root, must, chl, numbered = ch.root, ch.must, ch.labels, puzzle.labels
-    parent: dict[int, int] = {}
+def lines_allow(ch: Chains, block: tuple[int, ...], numbered: tuple[bool, ...]) -> int:
+    """The join patterns of a block that agree with the lines drawn so far (patterns_fitting):
+    what matters is which of its cells lie on one piece, which carry the same number's line,
+    and which joins are drawn already."""
+    root, labels, must = ch.root, ch.labels, ch.must
+    roots = tuple(root[i] for i in block)
+    lines = tuple(labels[i] for i in block)
+    drawn = sum(1 << k for k, (u, _) in enumerate(BLOCK_JOINS) if must[block[u]] & JOIN_SIDE[k])
+    return patterns_fitting(tuple(roots.index(r) for r in roots),
+                            tuple(lines.index(lab) + 1 if lab else 0 for lab in lines), drawn, numbered)
 
-    def find(r: int) -> int:
-        while parent.get(r, r) != r:
-            r = parent[r]
-        return r
-    for k in range(4):
-        if pattern >> k & 1:
-            u, v = block[BLOCK_JOINS[k][0]], block[BLOCK_JOINS[k][1]]
-            if must[u] & JOIN_SIDE[k]:
-                continue                # drawn already
-            ru, rv = find(root[u]), find(root[v])
+
+@functools.cache
+def patterns_fitting(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int,
+                     numbered: tuple[bool, ...]) -> int:
+    """The patterns of block_patterns(numbered) that close no loop, put no two numbers on one
+    line and leave no two cells of one line side by side unjoined (end numbers excepted).
+    A block's cells are named by position: pieces[p] is the first position on the piece of p,
+    lines[p] the first position (plus one) on the same number's line, 0 for none; `drawn`:
+    the joins drawn already."""
+    out = 0
+    for pattern in range(16):
+        if block_patterns(numbered) >> pattern & 1 and _fits(pieces, lines, drawn, numbered, pattern):
+            out |= 1 << pattern
+    return out
+
+
+def _fits(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int, numbered: tuple[bool, ...],
+          pattern: int) -> bool:
+    parent = list(pieces)
+
+    def find(p: int) -> int:
+        while parent[p] != p:
+            p = parent[p]
+        return p
+    for k, (u, v) in enumerate(BLOCK_JOINS):
+        if pattern >> k & 1 and not drawn >> k & 1:
+            ru, rv = find(u), find(v)
             if ru == rv:
                 return False            # a loop
             parent[ru] = rv
     line_label: dict[int, int] = {}
-    for i in block:
-        if chl[i] and line_label.setdefault(find(root[i]), chl[i]) != chl[i]:
+    for p in range(4):
+        if lines[p] and line_label.setdefault(find(p), lines[p]) != lines[p]:
             return False                # two numbers on one line
-    for k in range(4):
-        if not pattern >> k & 1:
-            u, v = block[BLOCK_JOINS[k][0]], block[BLOCK_JOINS[k][1]]
-            if numbered[u] or numbered[v]:
-                continue
-            ru, rv = find(root[u]), find(root[v])
+    for k, (u, v) in enumerate(BLOCK_JOINS):
+        if not pattern >> k & 1 and not (numbered[u] or numbered[v]):
+            ru, rv = find(u), find(v)
             if ru == rv or (line_label.get(ru) and line_label.get(ru) == line_label.get(rv)):
                 return False            # one line side by side with itself
     return True
@@ -162,22 +176,15 @@ def block_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
     """The 2x2 block of "no U-turn" with the drawn lines: each way of joining the four cells
     must also keep different numbers apart, close no loop through the lines outside, and
     leave no two side-by-side cells of one line unjoined."""
-    from grader.explain import describe_removals
-    cands, labels = state.cands, puzzle.labels
+    cands, numbered = state.cands, puzzle.block_numbered
     ch = chains(puzzle, state)
     near = ch.along(focus)
     which = range(len(puzzle.blocks)) if near is None else sorted({k for i in near for k in puzzle.blocks_of[i]})
     for k in which:
         block = puzzle.blocks[k]
-        ms = [cands[i] for i in block]
-        if not any(m & (m - 1) for m in ms):
+        ms = a, b, c, d = cands[block[0]], cands[block[1]], cands[block[2]], cands[block[3]]
+        if not (a & (a - 1) or b & (b - 1) or c & (c - 1) or d & (d - 1)):
             continue
-        keep = block_keep(ms, block_patterns(tuple(bool(labels[i]) for i in block)),
-                          lambda pattern, block=block: pattern_fits_lines(puzzle, ch, block, pattern))
+        keep = block_keep(a, b, c, d, lines_allow(ch, block, numbered[k]))
         if keep != ms:
-            removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
-            found = Deduction.build(state, keep={i: keep[p] for p, i in enumerate(block)}, region=block,
-                                    params={"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
-                                            "result": describe_removals(puzzle, state, removals)})
-            if found:
-                yield found
+            yield block_deduction(puzzle, state, block, ms, keep)
