@@ -138,6 +138,15 @@ class NumberlinkPuzzle(Puzzle):
         return tuple((i, d, j) for i in range(self.rows * self.cols)
                      for d, j in self.neighbour[i].items() if d in (E, S))
 
+    @functools.cached_property
+    def edges_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices in `edges` of the pairs it belongs to."""
+        out: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        for k, (i, _, j) in enumerate(self.edges):
+            out[i].append(k)
+            out[j].append(k)
+        return tuple(tuple(e) for e in out)
+
 
 def _sides_can(mask: int) -> int:
     out = 0
@@ -158,6 +167,8 @@ def _sides_must(mask: int) -> int:
 # one entry per candidate mask (11 bits), looked up on every cell of every state
 SIDES_CAN = tuple(_sides_can(m) for m in range(1 << len(SHAPES)))
 SIDES_MUST = tuple(_sides_must(m) for m in range(1 << len(SHAPES)))
+# the sides some candidate leaves unused
+SIDES_LACK = tuple((N | E | S | W) & ~must if m else 0 for m, must in enumerate(SIDES_MUST))
 
 
 def sides_can(mask: int) -> int:

@@ -9,6 +9,8 @@ from grader.genres.numberlink import (
     OPPOSITE,
     SHAPES,
     SIDES,
+    SIDES_CAN,
+    SIDES_LACK,
     WITH_SIDE,
     WITHOUT_SIDE,
     Chains,
@@ -21,6 +23,9 @@ from grader.model import State
 from grader.steps import Deduction
 
 from .common import GENRE, cells_near, join_off, join_on, min_mask, the
+
+# the two sides of each link shape (values 5 to 10), in the order of SIDES
+LINK_SIDES = {v: tuple(d for d in SIDES if SHAPES[v] & d) for v in range(5, len(SHAPES))}
 
 # --- level 1 ------------------------------------------------------------------------------
 
@@ -40,26 +45,28 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
             yield found
     for i in near:
         ci = cands[i]
+        can_i, lack_i = SIDES_CAN[ci], SIDES_LACK[ci]
         for d, j in puzzle.neighbour[i].items():
-            cj = cands[j]
-            on = bool(ci & WITH_SIDE[d]) and bool(cj & WITH_SIDE[OPPOSITE[d]])
-            off = bool(ci & WITHOUT_SIDE[d]) and bool(cj & WITHOUT_SIDE[OPPOSITE[d]])
+            cj, e = cands[j], OPPOSITE[d]
+            can_j, lack_j = SIDES_CAN[cj], SIDES_LACK[cj]
+            on = can_i & d and can_j & e
+            off = lack_i & d and lack_j & e
             if on and off:
                 continue
             # only a join that still has something to settle is worth explaining
-            if not on and not (ci & WITH_SIDE[d] or cj & WITH_SIDE[OPPOSITE[d]]):
+            if not on and not (can_i & d or can_j & e):
                 continue
-            if on and not off and not (ci & WITHOUT_SIDE[d] or cj & WITHOUT_SIDE[OPPOSITE[d]]):
+            if on and not off and not (lack_i & d or lack_j & e):
                 continue
             here, there = puzzle.cell(i), puzzle.cell(j)
             if not on:
-                first = not ci & WITH_SIDE[d]
+                first = not can_i & d
                 who, other = (here, there) if first else (there, here)
                 found = join_off(state, i, d, j, premises=[i if first else j], params={
                     "cell": who, "reason": f"{who} cannot send a line towards {other}",
                     "result": f"no line runs between {here} and {there}"})
             else:
-                first = not ci & WITHOUT_SIDE[d]
+                first = not lack_i & d
                 who, other = (here, there) if first else (there, here)
                 found = join_on(state, i, d, j, premises=[i if first else j], params={
                     "cell": who, "reason": f"every shape left for {who} sends a line towards {other}",
@@ -137,7 +144,8 @@ def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
         for v in range(5, len(SHAPES)):
             if not m >> v & 1:
                 continue
-            y, z = (nb.get(d, -1) for d in SIDES if SHAPES[v] & d)
+            d1, d2 = LINK_SIDES[v]
+            y, z = nb.get(d1, -1), nb.get(d2, -1)
             if y < 0 or z < 0:
                 continue
             y, z = min(y, z), max(y, z)
@@ -173,11 +181,13 @@ def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list
     """Where drawn pieces r1 and r2 lie side by side away from the end numbers: the pairs
     (cell of r1, cell of r2), at least one of the two drawn, in board order. Asked of a few
     pieces at a time, so looked up from the smaller piece and remembered with the chains."""
-    memo = ch.memo.setdefault("side by side", {})
-    try:
-        return memo[r1, r2]
-    except KeyError:
-        pass
+    memo = ch.memo.get("side by side")
+    if memo is None:
+        memo = ch.memo["side by side"] = {}
+    else:
+        found = memo.get((r1, r2))
+        if found is not None:
+            return found
     labels, root, must, nb = puzzle.labels, ch.root, ch.must, puzzle.neighbour
     m1, m2 = ch.members.get(r1) or [r1], ch.members.get(r2) or [r2]
     small, other, flip = (m1, r2, False) if len(m1) <= len(m2) else (m2, r1, True)
@@ -197,18 +207,26 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, shape: int) -> t
     """Cells of the line x would be on with `shape` that would lie beside that line without
     being next to it along the line: a neighbour of x, or two pieces it would join; None if
     there are none. End numbers may touch their own line, so they are left out."""
-    nb = puzzle.neighbour[x]
+    nb, root, labels = puzzle.neighbour[x], ch.root, ch.labels
     joined = [y for d, y in nb.items() if shape & d]
-    roots = {ch.root[y] for y in joined}
-    if len(roots) < len(joined):
-        return None                     # a loop: "a line never meets itself" says so
-    names = {ch.labels[y] for y in joined} - {0}
-    if len(names) > 1:
-        return None                     # two numbers: "different numbers never meet" says so
+    if len(joined) < 2:                 # at the border: nothing to close or cross
+        roots = {root[y] for y in joined}
+        names = {labels[y] for y in joined} - {0}
+    else:
+        y1, y2 = joined
+        r1, r2 = root[y1], root[y2]
+        if r1 == r2:
+            return None                 # a loop: "a line never meets itself" says so
+        l1, l2 = labels[y1], labels[y2]
+        if l1 and l2 and l1 != l2:
+            return None                 # two numbers: "different numbers never meet" says so
+        roots, names = {r1, r2}, {l1 or l2} - {0}
+    numbered = puzzle.labels
     for d, z in nb.items():
-        if not shape & d and not puzzle.labels[z] and (ch.root[z] in roots or ch.labels[z] in names):
+        if not shape & d and not numbered[z] and (root[z] in roots or labels[z] in names):
             return (z,)
-    if len(roots) == 2:
+    # two cells on no piece yet, on two sides of x, are never side by side
+    if len(roots) == 2 and any(r in ch.members for r in roots):
         r1, r2 = roots
         for pair in side_by_side(puzzle, ch, r1, r2):
             if x not in pair:           # x beside a piece it joins is the join itself
@@ -245,11 +263,15 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
                     yield found
 
 
-def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int]) -> Iterator[Deduction]:
+def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int],
+                      cells: frozenset[int] | None = None) -> Iterator[Deduction]:
     """Side-by-side cells (away from the end numbers) certainly on the same pair's line are
-    consecutive on it, since a line may not touch itself."""
-    labels = puzzle.labels
-    for i, d, j in puzzle.edges:
+    consecutive on it, since a line may not touch itself. Looks at the pairs of `cells`
+    (None: everywhere)."""
+    labels, edges = puzzle.labels, puzzle.edges
+    which = range(len(edges)) if cells is None else sorted({k for i in cells for k in puzzle.edges_of[i]})
+    for k in which:
+        i, d, j = edges[k]
         lab = owner[i]
         if not lab or owner[j] != lab or labels[i] or labels[j]:
             continue
@@ -264,4 +286,6 @@ def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int]) 
                     "so the line runs straight from one to the other.",
            nudge="Follow both halves of the line of {name}.")
 def same_line_drawn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    yield from joined_neighbours(puzzle, state, chains(puzzle, state).labels)
+    ch = chains(puzzle, state)
+    # a pair's owner changes only where pieces joined: along the lines through what changed
+    yield from joined_neighbours(puzzle, state, ch.labels, ch.along(focus))
