@@ -181,7 +181,10 @@ class Solver:
     @staticmethod
     def _trimmed(d: Deduction, state: State) -> Deduction | None:
         """A deduction found in an earlier state, limited to the candidates still there."""
-        removals = tuple((v, m & state.cands[v]) for v, m in d.removals if m & state.cands[v])
+        cands = state.cands
+        removals = tuple((v, m & cands[v]) for v, m in d.removals if m & cands[v])
+        if removals == d.removals:
+            return d
         return attrs.evolve(d, removals=removals) if removals else None
 
     def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:

@@ -78,6 +78,9 @@ class State:
     """
     cands: tuple[int, ...]
     memo: dict = attrs.field(factory=dict, repr=False)
+    # the candidates this state narrows and the variables that changed, when it was made by
+    # narrowing another: lets per-state facts be updated without comparing the boards
+    origin: tuple[tuple[int, ...], list[int]] | None = attrs.field(default=None, repr=False)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.cands == other.cands
@@ -119,15 +122,18 @@ class State:
 
     def remove(self, removals: Iterable[tuple[int, int]]) -> "State":
         cands = list(self.cands)
+        changed = set()
         for var, mask in removals:
-            cands[var] &= ~mask
-        return State(tuple(cands))
+            if cands[var] & mask:
+                cands[var] &= ~mask
+                changed.add(var)
+        return State(tuple(cands), origin=(self.cands, sorted(changed)))
 
     def restrict(self, var: int, mask: int) -> "State":
         """This state with `var` limited to the candidates in `mask`."""
         cands = list(self.cands)
         cands[var] &= mask
-        return State(tuple(cands))
+        return State(tuple(cands), origin=(self.cands, [var] if cands[var] != self.cands[var] else []))
 
     def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
         """A fact computed from this state once and shared by every heuristic."""

@@ -235,7 +235,11 @@ class Recent:
         cands = state.cands
         value = None
         items = self.items
-        order = items[-1:] + self.pinned[::-1] + items[-2::-1]
+        origin = state.origin
+        if items and origin is not None and origin[0] is items[-1][0] and len(origin[1]) <= self.limit:
+            # made from the newest state by narrowing it: what changed is known
+            value = update(items[-1][1], origin[0], origin[1]) if origin[1] else items[-1][1]
+        order = [] if value is not None else items[-1:] + self.pinned[::-1] + items[-2::-1]
         for i, (old, fact) in enumerate(order):
             changed = narrowed(old, cands, self.limit)
             if changed is None:
