@@ -127,13 +127,16 @@ class State:
             if cands[var] & mask:
                 cands[var] &= ~mask
                 changed.add(var)
+        if self.origin is not None and not self.memo:
+            # nothing was worked out from this state (a step in the middle of a batch): the
+            # new one is better known as a narrowing of the state this one narrows
+            base, before = self.origin
+            return State(tuple(cands), origin=(base, sorted(changed.union(before))))
         return State(tuple(cands), origin=(self.cands, sorted(changed)))
 
     def restrict(self, var: int, mask: int) -> "State":
         """This state with `var` limited to the candidates in `mask`."""
-        cands = list(self.cands)
-        cands[var] &= mask
-        return State(tuple(cands), origin=(self.cands, [var] if cands[var] != self.cands[var] else []))
+        return self.remove(((var, self.cands[var] & ~mask),))
 
     def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
         """A fact computed from this state once and shared by every heuristic."""

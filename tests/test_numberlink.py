@@ -126,8 +126,8 @@ def test_no_touch_two_pieces_side_by_side():
     p = puzzle("1 . . 2\n. . . .\n. . . .\n1 . . 2")
     state = NL.initial_state(p).restrict(5, WITH_SIDE[E]).restrict(6, WITH_SIDE[W])
     fired = {(d.removals[0][0], d.params["other"]) for d in fires("numberlink.no-touch", p, state)}
-    assert (10, "r3c2 and r2c2") in fired                       # r3c3 is not ┛
-    assert (9, "r3c3 and r2c3") in fired                        # r3c2 is not ┗
+    assert (10, "r2c2 and r3c2") in fired                       # r3c3 is not ┛
+    assert (9, "r2c3 and r3c3") in fired                        # r3c2 is not ┗
     by_cell = {v for v, _ in fired}
     assert by_cell <= {1, 2, 9, 10}     # only cells beside the piece whose shape would join it twice
 

@@ -203,31 +203,34 @@ def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list
     return out
 
 
-def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, shape: int) -> tuple[int, ...] | None:
-    """Cells of the line x would be on with `shape` that would lie beside that line without
-    being next to it along the line: a neighbour of x, or two pieces it would join; None if
-    there are none. End numbers may touch their own line, so they are left out."""
+def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple[int, ...] | None:
+    """Cells of the line x would be on as link shape `v` that would lie beside that line
+    without being next to it along the line: a neighbour of x, or two pieces it would join;
+    None if there are none. End numbers may touch their own line, so they are left out."""
     nb, root, labels = puzzle.neighbour[x], ch.root, ch.labels
-    joined = [y for d, y in nb.items() if shape & d]
-    if len(joined) < 2:                 # at the border: nothing to close or cross
-        roots = {root[y] for y in joined}
-        names = {labels[y] for y in joined} - {0}
+    d1, d2 = LINK_SIDES[v]
+    y1, y2 = nb.get(d1), nb.get(d2)
+    if y1 is None or y2 is None:        # at the border: nothing to close or cross
+        y = y1 if y2 is None else y2
+        if y is None:
+            return None
+        r1 = r2 = root[y]
+        name = labels[y]
     else:
-        y1, y2 = joined
         r1, r2 = root[y1], root[y2]
         if r1 == r2:
             return None                 # a loop: "a line never meets itself" says so
         l1, l2 = labels[y1], labels[y2]
         if l1 and l2 and l1 != l2:
             return None                 # two numbers: "different numbers never meet" says so
-        roots, names = {r1, r2}, {l1 or l2} - {0}
+        name = l1 or l2
     numbered = puzzle.labels
     for d, z in nb.items():
-        if not shape & d and not numbered[z] and (root[z] in roots or labels[z] in names):
+        if d != d1 and d != d2 and not numbered[z] and (
+                root[z] == r1 or root[z] == r2 or (name and labels[z] == name)):
             return (z,)
     # two cells on no piece yet, on two sides of x, are never side by side
-    if len(roots) == 2 and any(r in ch.members for r in roots):
-        r1, r2 = roots
+    if r1 != r2 and (r1 in ch.members or r2 in ch.members):
         for pair in side_by_side(puzzle, ch, r1, r2):
             if x not in pair:           # x beside a piece it joins is the join itself
                 return pair
@@ -254,11 +257,11 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
         for v in range(5, len(SHAPES)):
             if not m >> v & 1:
                 continue
-            near = beside_itself(puzzle, ch, x, SHAPES[v])
+            near = beside_itself(puzzle, ch, x, v)
             if near is not None:
                 found = Deduction.build(state, exclude={x: v}, premises=list(near), params={
                     "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]],
-                    "other": " and ".join(str(puzzle.cell(z)) for z in near)})
+                    "other": " and ".join(str(puzzle.cell(z)) for z in sorted(near))})
                 if found:
                     yield found
 
