@@ -92,6 +92,16 @@ class NumberlinkPuzzle(Puzzle):
         return tuple(out)
 
     @functools.cached_property
+    def around(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, itself and its neighbours."""
+        return tuple((i, *nb.values()) for i, nb in enumerate(self.neighbour))
+
+    @functools.cached_property
+    def border_sides(self) -> tuple[int, ...]:
+        """For each cell, the sides that have a neighbour."""
+        return tuple(sum(nb) for nb in self.neighbour)
+
+    @functools.cached_property
     def pairs(self) -> dict[int, tuple[int, int]]:
         """Label -> its two endpoint cells."""
         out: dict[int, list[int]] = {}
@@ -361,8 +371,8 @@ class Numberlink(Genre):
                 out.append(Violation(f"the line at {puzzle.cell(i)} and {puzzle.cell(j)} does not join up",
                                      (puzzle.cell(i), puzzle.cell(j))))
                 return out
-        for i in range(len(cands)):
-            if ch.must[i] & ~can_border(puzzle, i):
+        for i, sides in enumerate(puzzle.border_sides):
+            if ch.must[i] & ~sides:
                 out.append(Violation(f"the line at {puzzle.cell(i)} leaves the grid", (puzzle.cell(i),)))
                 return out
         if ch.clash:
@@ -660,14 +670,6 @@ class Numberlink(Genre):
                 path.append(x)
             paths[puzzle.name(lab)] = [str(puzzle.cell(i)) for i in path]
         return {"paths": paths}
-
-
-def can_border(puzzle: NumberlinkPuzzle, i: int) -> int:
-    """Sides of cell i that have a neighbour."""
-    out = 0
-    for d in puzzle.neighbour[i]:
-        out |= d
-    return out
 
 
 GENRE = register(Numberlink())
