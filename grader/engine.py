@@ -136,28 +136,30 @@ class Solver:
             k, d, more = found
             h = self.heuristics[k]
             batch: set[int] = set()
+            looked_at_all = False
             while True:
                 steps.append(Step(len(steps) + 1, h.info, d))
                 before, state = state, d.apply(state)
-                changed = {v for v, _ in d.removals}
-                for v in changed:
+                for v, _ in d.removals:
+                    batch.add(v)
                     old, new = before.cands[v], state.cands[v]
                     if not new:
                         broken = True
                     elif old & (old - 1) and not new & (new - 1):
                         undecided -= 1
-                for p in pending.values():
-                    if p is not None:
-                        p |= changed
                 if not self.greedy or broken or len(steps) >= self.budget.max_steps:
                     break
-                batch |= changed
                 d = next((e for e in map(lambda e: self._trimmed(e, state), more) if e is not None), None)
                 if d is None:
-                    # it has looked at everything it was asked to: what is left to see is
-                    # only what its own deductions changed
-                    pending[k] = batch
+                    looked_at_all = True
                     break
+            for p in pending.values():
+                if p is not None:
+                    p |= batch
+            if looked_at_all:
+                # it has looked at everything it was asked to: what is left to see is only
+                # what its own deductions changed
+                pending[k] = batch
         return Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
 
     def _next(self, state: State, pending: dict[int, set[int] | None]

@@ -91,14 +91,16 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
     elif ch.loop is not None:
         at, problem = ch.loop, f"the line through {puzzle.cell(ch.loop)} closes a loop"
     else:
-        root, must, labels = ch.root, ch.must, puzzle.labels
+        root, must, labels, nb, pieces = ch.root, ch.must, puzzle.labels, puzzle.neighbour, ch.members
         for i in cells_near(puzzle, ch.along(focus)):      # only where a line grew
-            if must[i] and not labels[i]:
-                j = next((j for d, j in puzzle.neighbour[i].items() if root[j] == root[i] and must[j]
-                          and not must[i] & d and not labels[j]), None)
-                if j is not None:
-                    at, problem = i, f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}"
-                    break
+            mi, ri = must[i], root[i]
+            if not mi or labels[i] or ri not in pieces:     # (a cell on no piece is beside none)
+                continue
+            j = next((j for d, j in nb[i].items()
+                      if root[j] == ri and not mi & d and must[j] and not labels[j]), None)
+            if j is not None:
+                at, problem = i, f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}"
+                break
     if at is not None:
         yield Deduction(((at, state.cands[at]),), {"problem": problem[0].upper() + problem[1:],
                                                    "cell": puzzle.cell(at)}, (at,))
