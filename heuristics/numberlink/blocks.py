@@ -110,18 +110,19 @@ def block_deduction(puzzle: NumberlinkPuzzle, state: State, block: tuple[int, ..
                                 "result": describe_removals(puzzle, state, removals)}, region=block)
 
 
-JOIN_SIDE = (E, E, S, S)       # the side of the first cell of each block join
-
-
 def lines_allow(ch: Chains, block: tuple[int, ...], numbered: tuple[bool, ...]) -> int:
     """The join patterns of a block that agree with the lines drawn so far (patterns_fitting):
     what matters is which of its cells lie on one piece, which carry the same number's line,
     and which joins are drawn already."""
     root, labels, must = ch.root, ch.labels, ch.must
-    roots = tuple(root[i] for i in block)
-    lines = tuple(labels[i] for i in block)
-    drawn = sum(1 << k for k, (u, _) in enumerate(BLOCK_JOINS) if must[block[u]] & JOIN_SIDE[k])
-    return patterns_fitting(tuple(roots.index(r) for r in roots),
+    a, b, c, d = block
+    roots = (root[a], root[b], root[c], root[d])
+    lines = (labels[a], labels[b], labels[c], labels[d])
+    # the joins (BLOCK_JOINS) drawn already, seen from their first cell
+    drawn = (must[a] & E and 1) | (must[c] & E and 2) | (must[a] & S and 4) | (must[b] & S and 8)
+    if not drawn and lines.count(0) >= 3 and len(set(roots)) == 4:
+        return block_patterns(numbered)     # four pieces and at most one line: nothing to break
+    return patterns_fitting(tuple(map(roots.index, roots)),
                             tuple(lines.index(lab) + 1 if lab else 0 for lab in lines), drawn, numbered)
 
 

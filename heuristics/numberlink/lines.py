@@ -137,12 +137,15 @@ def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
     piece of line (a loop), is impossible: "different numbers never meet" and "no loop" one
     cell further on."""
     ch = chains(puzzle, state)
-    root, labels, cands = ch.root, ch.labels, state.cands
+    root, labels, cands, pieces = ch.root, ch.labels, state.cands, ch.members
     for x in cells_near(puzzle, ch.along(focus)):
         m = cands[x]
         if puzzle.labels[x] or not m & (m - 1):
             continue
         nb = puzzle.neighbour[x]
+        # a loop needs two neighbours on one piece, a clash two on numbers' lines
+        if sum(1 for z in nb.values() if labels[z] or root[z] in pieces) < 2:
+            continue
         for v in range(5, len(SHAPES)):
             if not m >> v & 1:
                 continue
