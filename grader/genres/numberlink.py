@@ -365,14 +365,29 @@ class Numberlink(Genre):
         out = []
         cands = state.cands
         ch = chains(puzzle, state)
-        can = ch.can
+        can, must, labels, root = ch.can, ch.must, puzzle.labels, ch.root
+        # one pass over the pairs of neighbours for the first that does not join up and the
+        # first where a line runs beside itself (the notes' "must not touch itself", ends
+        # excepted); the second is reported only if nothing before it is
+        apart = beside = None
         for i, d, j in puzzle.edges:
-            if (ch.must[i] & d and not can[j] & OPPOSITE[d]) or (ch.must[j] & OPPOSITE[d] and not can[i] & d):
-                out.append(Violation(f"the line at {puzzle.cell(i)} and {puzzle.cell(j)} does not join up",
-                                     (puzzle.cell(i), puzzle.cell(j))))
-                return out
+            mi, mj = must[i], must[j]
+            if not (mi or mj):
+                continue
+            e = OPPOSITE[d]
+            if (mi & d and not can[j] & e) or (mj & e and not can[i] & d):
+                apart = (i, j)
+                break
+            if beside is None and mi and mj and root[i] == root[j] and not mi & d and not labels[i] \
+                    and not labels[j]:
+                beside = (i, j)
+        if apart is not None:
+            i, j = apart
+            out.append(Violation(f"the line at {puzzle.cell(i)} and {puzzle.cell(j)} does not join up",
+                                 (puzzle.cell(i), puzzle.cell(j))))
+            return out
         for i, sides in enumerate(puzzle.border_sides):
-            if ch.must[i] & ~sides:
+            if must[i] & ~sides:
                 out.append(Violation(f"the line at {puzzle.cell(i)} leaves the grid", (puzzle.cell(i),)))
                 return out
         if ch.clash:
@@ -382,13 +397,11 @@ class Numberlink(Genre):
         if ch.loop is not None:
             out.append(Violation(f"the line through {puzzle.cell(ch.loop)} closes a loop", (puzzle.cell(ch.loop),)))
             return out
-        labels, root = puzzle.labels, ch.root
-        for i, d, j in puzzle.edges:    # the notes' "must not touch itself" (ends excepted)
-            if root[i] == root[j] and ch.must[i] and ch.must[j] and not ch.must[i] & d \
-                    and not labels[i] and not labels[j]:
-                out.append(Violation(f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}",
-                                     (puzzle.cell(i), puzzle.cell(j))))
-                return out
+        if beside is not None:
+            i, j = beside
+            out.append(Violation(f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}",
+                                 (puzzle.cell(i), puzzle.cell(j))))
+            return out
         comp = free_areas(puzzle, cands, ch)
         reached: set[int] = set()
         for lab, (a, b) in puzzle.pairs.items():

@@ -234,12 +234,22 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple
         if d != d1 and d != d2 and not numbered[z] and (
                 root[z] == r1 or root[z] == r2 or (name and labels[z] == name)):
             return (z,)
-    # two cells on no piece yet, on two sides of x, are never side by side
-    if r1 != r2 and (r1 in ch.members or r2 in ch.members):
+    pieces = ch.members
+    if r1 == r2 or not (r1 in pieces or r2 in pieces):
+        return None                     # two lone cells on two sides of x are never side by side
+    if r1 in pieces and r2 in pieces:
         for pair in side_by_side(puzzle, ch, r1, r2):
             if x not in pair:           # x beside a piece it joins is the join itself
                 return pair
-    return None
+        return None
+    # a lone cell and a piece: the lone cell's own neighbours on the piece (x aside, as above)
+    lone, piece = (r2, r1) if r1 in pieces else (r1, r2)
+    must = ch.must
+    if numbered[lone]:
+        return None
+    near = [n for n in puzzle.neighbour[lone].values()
+            if n != x and root[n] == piece and not numbered[n] and (must[lone] or must[n])]
+    return (min(near), lone) if near else None
 
 
 @heuristic(id="numberlink.no-touch", name="A line never runs beside itself", genre=GENRE, level=2,
