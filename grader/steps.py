@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 import attrs
 
@@ -10,6 +10,33 @@ from .model import Cell, State, bit
 
 if TYPE_CHECKING:
     from .heuristic import HeuristicInfo
+
+
+class Later(Mapping[str, Any]):
+    """Explanation fields worked out only when something reads them: most deductions are
+    made inside the fills of trials and look-aheads, and never explained."""
+    __slots__ = ("_make", "_args", "_fields")
+
+    def __init__(self, make: Callable[..., Mapping[str, Any]], *args: Any):
+        self._make, self._args, self._fields = make, args, None
+
+    def _get(self) -> Mapping[str, Any]:
+        if self._fields is None:
+            self._fields = self._make(*self._args)
+            self._make = self._args = None
+        return self._fields
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return f"Later({dict(self._get())!r})"
 
 
 @attrs.frozen(eq=False)
@@ -57,7 +84,8 @@ class Deduction:
         removals = tuple(sorted((v, m) for v, m in removed.items() if m))
         if not removals:
             return None
-        return Deduction(removals, dict(params or {}), tuple(premises), tuple(cells),
+        return Deduction(removals, params if isinstance(params, Later) else dict(params or {}), tuple(premises),
+                         tuple(cells),
                          tuple(region), tuple(detail))
 
     def apply(self, state: State) -> State:

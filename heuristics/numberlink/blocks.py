@@ -16,7 +16,7 @@ from grader.genres.numberlink import (
 )
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.steps import Deduction
+from grader.steps import Deduction, Later
 
 from .common import GENRE
 
@@ -104,10 +104,14 @@ def no_u_turn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
 
 def block_deduction(puzzle: NumberlinkPuzzle, state: State, block: tuple[int, ...], ms: tuple[int, ...],
                     keep: tuple[int, ...]) -> Deduction:
-    from grader.explain import describe_removals
     removals = tuple((i, ms[p] & ~keep[p]) for p, i in enumerate(block) if ms[p] & ~keep[p])
-    return Deduction(removals, {"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
-                                "result": describe_removals(puzzle, state, removals)}, region=block)
+    return Deduction(removals, Later(block_words, puzzle, state.cands, block, removals), region=block)
+
+
+def block_words(puzzle: NumberlinkPuzzle, cands: tuple[int, ...], block: tuple[int, ...], removals) -> dict:
+    from grader.explain import describe_removals
+    return {"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
+            "result": describe_removals(puzzle, State(cands), removals)}
 
 
 def lines_allow(ch: Chains, block: tuple[int, ...], numbered: tuple[bool, ...]) -> int:

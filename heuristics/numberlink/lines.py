@@ -20,7 +20,7 @@ from grader.genres.numberlink import (
 )
 from grader.heuristic import heuristic
 from grader.model import State
-from grader.steps import Deduction
+from grader.steps import Deduction, Later
 
 from .common import GENRE, cells_near, join_off, join_on, min_mask, the
 
@@ -58,21 +58,22 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
                 continue
             if on and not off and not (lack_i & d or lack_j & e):
                 continue
-            here, there = puzzle.cell(i), puzzle.cell(j)
-            if not on:
-                first = not can_i & d
-                who, other = (here, there) if first else (there, here)
-                found = join_off(state, i, d, j, premises=[i if first else j], params={
-                    "cell": who, "reason": f"{who} cannot send a line towards {other}",
-                    "result": f"no line runs between {here} and {there}"})
-            else:
-                first = not lack_i & d
-                who, other = (here, there) if first else (there, here)
-                found = join_on(state, i, d, j, premises=[i if first else j], params={
-                    "cell": who, "reason": f"every shape left for {who} sends a line towards {other}",
-                    "result": f"the line runs between {here} and {there}"})
+            first = not (lack_i if on else can_i) & d       # whether i is the cell that decides
+            join = join_on if on else join_off
+            found = join(state, i, d, j, premises=[i if first else j],
+                         params=Later(join_words, puzzle, i, j, first, bool(on)))
             if found:
                 yield found
+
+
+def join_words(puzzle: NumberlinkPuzzle, i: int, j: int, first: bool, on: bool) -> dict:
+    here, there = puzzle.cell(i), puzzle.cell(j)
+    who, other = (here, there) if first else (there, here)
+    if on:
+        return {"cell": who, "reason": f"every shape left for {who} sends a line towards {other}",
+                "result": f"the line runs between {here} and {there}"}
+    return {"cell": who, "reason": f"{who} cannot send a line towards {other}",
+            "result": f"no line runs between {here} and {there}"}
 
 
 @heuristic(id="numberlink.broken-line", name="The lines drawn break a rule", genre=GENRE, level=1, order=0,
@@ -122,9 +123,9 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
         for d, j in puzzle.neighbour[i].items():
             lb = ch.label(j)
             if lb and lb != la and state.cands[i] & WITH_SIDE[d]:
-                found = join_off(state, i, d, j, params={
+                found = join_off(state, i, d, j, params=Later(lambda i, j, la, lb: {
                     "a": puzzle.cell(i), "b": puzzle.cell(j), "first": the(puzzle, [la])[0],
-                    "second": the(puzzle, [lb])[0]})
+                    "second": the(puzzle, [lb])[0]}, i, j, la, lb))
                 if found:
                     yield found
 
@@ -154,17 +155,18 @@ def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
             if y < 0 or z < 0:
                 continue
             y, z = min(y, z), max(y, z)
-            if root[y] == root[z]:
-                what = f"{puzzle.cell(y)} and {puzzle.cell(z)}, already on one line, into a loop"
-            elif labels[y] and labels[z] and labels[y] != labels[z]:
-                what = f"the line of {puzzle.name(labels[y])} at {puzzle.cell(y)} to the line of " \
-                       f"{puzzle.name(labels[z])} at {puzzle.cell(z)}"
-            else:
-                continue
-            found = Deduction.build(state, exclude={x: v}, premises=[y, z], params={
-                "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "what": what})
-            if found:
-                yield found
+            if root[y] == root[z] or (labels[y] and labels[z] and labels[y] != labels[z]):
+                yield Deduction(((x, 1 << v),), Later(between_words, puzzle, x, v, y, z, root[y] == root[z],
+                                                      labels[y], labels[z]), (y, z))
+
+
+def between_words(puzzle: NumberlinkPuzzle, x: int, v: int, y: int, z: int, loop: bool, ly: int, lz: int
+                  ) -> dict:
+    if loop:
+        what = f"{puzzle.cell(y)} and {puzzle.cell(z)}, already on one line, into a loop"
+    else:
+        what = f"the line of {puzzle.name(ly)} at {puzzle.cell(y)} to the line of {puzzle.name(lz)} at {puzzle.cell(z)}"
+    return {"cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "what": what}
 
 
 @heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE, level=2, order=2,
@@ -274,11 +276,9 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
                 continue
             near = beside_itself(puzzle, ch, x, v)
             if near is not None:
-                found = Deduction.build(state, exclude={x: v}, premises=list(near), params={
+                yield Deduction(((x, 1 << v),), Later(lambda x, v, near: {
                     "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]],
-                    "other": " and ".join(str(puzzle.cell(z)) for z in sorted(near))})
-                if found:
-                    yield found
+                    "other": " and ".join(str(puzzle.cell(z)) for z in sorted(near))}, x, v, near), near)
 
 
 def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int],
