@@ -31,6 +31,7 @@ complete state it is exact for the loop rule. `paths(graph, state)` gives the pi
 from __future__ import annotations
 
 import collections
+import itertools
 import functools
 import random
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -236,9 +237,16 @@ class Recent:
         value = None
         items = self.items
         origin = state.origin
-        if items and origin is not None and origin[0] is items[-1][0] and len(origin[1]) <= self.limit:
-            # made from the newest state by narrowing it: what changed is known
-            value = update(items[-1][1], origin[0], origin[1]) if origin[1] else items[-1][1]
+        if origin is not None and len(origin[1]) <= self.limit:
+            # made by narrowing a remembered state: what changed is known
+            base, changed = origin
+            for k, (old, fact) in enumerate(itertools.chain(reversed(items), reversed(self.pinned))):
+                if old is base:
+                    value = update(fact, base, changed) if changed else fact
+                    if value is not None and k > 0 and all(old is not p for p, _ in self.pinned):
+                        self.pinned.append((old, fact))
+                        del self.pinned[:-self.pins]
+                    break
         order = [] if value is not None else items[-1:] + self.pinned[::-1] + items[-2::-1]
         for i, (old, fact) in enumerate(order):
             changed = narrowed(old, cands, self.limit)

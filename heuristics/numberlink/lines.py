@@ -266,10 +266,11 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
     ruled out when it would bring its own line beside x, or join two pieces of line that
     already lie side by side, or pieces that carry the same number."""
     ch = chains(puzzle, state)
-    must, labels, cands = ch.must, puzzle.labels, state.cands
+    root, pieces, labels, cands = ch.root, ch.members, puzzle.labels, state.cands
     for x in cells_near(puzzle, ch.along(focus)):     # a join far away can bring a line beside x
         m = cands[x]
-        if labels[x] or not m & (m - 1) or not any(must[z] for z in puzzle.neighbour[x].values()):
+        # with no piece of line beside x, no shape of x brings one beside itself
+        if labels[x] or not m & (m - 1) or not any(root[z] in pieces for z in puzzle.neighbour[x].values()):
             continue
         for v in range(5, len(SHAPES)):
             if not m >> v & 1:
