@@ -184,9 +184,12 @@ class Solver:
     def _trimmed(d: Deduction, state: State) -> Deduction | None:
         """A deduction found in an earlier state, limited to the candidates still there."""
         cands = state.cands
+        for v, m in d.removals:
+            if m & cands[v] != m:
+                break
+        else:
+            return d                    # all still there (the usual case)
         removals = tuple((v, m & cands[v]) for v, m in d.removals if m & cands[v])
-        if removals == d.removals:
-            return d
         return attrs.evolve(d, removals=removals) if removals else None
 
     def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:
