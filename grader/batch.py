@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator
 
 import attrs
 
-from .engine import Budget
+from .engine import Budget, collect_less_often
 from .errors import InputError
 from .formats import iter_puzzles
 from .model import Puzzle
@@ -126,6 +126,7 @@ def grade_rows(spec: str, *, genre: str | None = None, budget: Budget = Budget()
 
 def _worker_main(conn: Any, settings: Settings) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+    collect_less_often()                            # (a spawned worker starts afresh)
     while True:
         try:
             job = conn.recv()

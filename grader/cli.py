@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import exact
-from .engine import Budget, Solver
+from .engine import Budget, Solver, collect_less_often
 from .errors import InputError
 from .explain import branches, describe_removals, sentence
 from .formats import board_marks, board_read, load, parse_state
@@ -341,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    collect_less_often()
     try:
         return args.fn(args)
     except InputError as exc:

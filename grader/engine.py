@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import gc
 import math
 import time
 from typing import Callable, Iterator, Sequence
@@ -60,6 +61,14 @@ class Budget:
     """Limits per puzzle, so nothing hangs; running out is a status, not an error."""
     max_steps: int = 20000
     max_seconds: float = 120.0
+
+
+def collect_less_often() -> None:
+    """A solve makes millions of small objects that die young, beside long-lived ones (the
+    branches trials remember); at Python's default thresholds the collector rescans the
+    long-lived ones over and over (about a tenth of a long Numberlink solve). Called by the
+    command line and the batch workers, not on import."""
+    gc.set_threshold(50_000, 20, 100)
 
 
 class Solver:

@@ -46,7 +46,7 @@ class Deduction:
     removals: (variable, mask of candidates removed), non-empty, each mask new.
     premises: the decided variables the reasoning used; cells: clue cells it used;
     region: other cells worth highlighting (a lane, a room, an island).
-    params: the fields of the heuristic's explanation template.
+    params: the fields of the heuristic's explanation template (a dict, or Later).
     detail: sub-steps, for hypotheses (what happened in each branch).
     """
     removals: tuple[tuple[int, int], ...]
@@ -84,9 +84,8 @@ class Deduction:
         removals = tuple(sorted((v, m) for v, m in removed.items() if m))
         if not removals:
             return None
-        return Deduction(removals, params if isinstance(params, Later) else dict(params or {}), tuple(premises),
-                         tuple(cells),
-                         tuple(region), tuple(detail))
+        fields = params if isinstance(params, Later) else dict(params or {})
+        return Deduction(removals, fields, tuple(premises), tuple(cells), tuple(region), tuple(detail))
 
     def apply(self, state: State) -> State:
         return state.remove(self.removals)

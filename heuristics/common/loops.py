@@ -31,8 +31,8 @@ complete state it is exact for the loop rule. `paths(graph, state)` gives the pi
 from __future__ import annotations
 
 import collections
-import itertools
 import functools
+import itertools
 import random
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -232,7 +232,8 @@ class Recent:
     def get(self, state: State, full: Callable[[], Any],
             update: Callable[[Any, tuple[int, ...], list[int]], Any]) -> Any:
         """The fact for `state`: update(old fact, old candidates, changed variables) from the
-        newest remembered state it narrows (update may return None to ask for `full`)."""
+        remembered state it was made from (State.origin), else from the newest remembered
+        state it narrows (update may return None to ask for `full`)."""
         cands = state.cands
         value = None
         items = self.items
