@@ -93,7 +93,11 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
         at, problem = ch.loop, f"the line through {puzzle.cell(ch.loop)} closes a loop"
     else:
         root, must, labels, nb, pieces = ch.root, ch.must, puzzle.labels, puzzle.neighbour, ch.members
-        for i in cells_near(puzzle, ch.along(focus)):      # only where a line grew
+        # both cells lie on one piece: only the pieces through what changed can have grown
+        # beside themselves (the others were looked at when they last grew)
+        cells = range(len(root)) if focus is None else \
+            sorted(x for r in {root[f] for f in focus} if r in pieces for x in pieces[r])
+        for i in cells:
             mi, ri = must[i], root[i]
             if not mi or labels[i] or ri not in pieces:     # (a cell on no piece is beside none)
                 continue
