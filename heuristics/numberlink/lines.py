@@ -12,7 +12,6 @@ from grader.genres.numberlink import (
     SIDES_CAN,
     SIDES_LACK,
     WITH_SIDE,
-    WITHOUT_SIDE,
     Chains,
     NumberlinkPuzzle,
     chains,
