@@ -11,7 +11,8 @@ from grader.grading import grade
 from grader.heuristic import HeuristicInfo, Registry, RegistrationError, heuristic
 from grader.hints import hint
 from grader.model import Cell, State
-from grader.steps import Deduction, Status
+from grader.steps import Deduction, Later, Status
+from heuristics.common.loops import Recent
 from support import native
 
 GOOD = dict(id="x.a", name="A", genre="x", level=1, template="{cell} is {what}.", nudge="Look at {cell}.")
@@ -44,6 +45,34 @@ def test_deduction_build_keeps_only_what_is_new_and_reports_impossible_puts():
     assert d.apply(State((0b11, 0b01, 0b10))).cands == (0b10, 0b01, 0b10)
     impossible = Deduction.build(s, put={1: 1})
     assert impossible.apply(s).broken
+
+
+def test_later_fields_are_worked_out_once_and_only_when_read():
+    made = []
+
+    def words(cell):
+        made.append(cell)
+        return {"cell": cell}
+    fields = Later(words, "r1c1")
+    d = Deduction.build(State((3, 3)), exclude={0: 0}, params=fields)
+    assert d.params is fields and made == []            # build keeps it as it is
+    assert dict(d.params) == {"cell": "r1c1"} and d.params["cell"] == "r1c1"
+    assert made == ["r1c1"]
+
+
+def test_a_narrowed_state_knows_what_changed_and_facts_update_from_it():
+    start = State((7, 7, 7))
+    middle = start.remove(((0, 1), (2, 0)))            # var 2 loses nothing
+    assert middle.origin == (start.cands, [0])
+    end = middle.restrict(1, 3)                        # middle was never looked at
+    assert end.origin == (start.cands, [0, 1])
+    recent, updates = Recent(), []
+
+    def update(fact, old, changed):
+        updates.append(changed)
+        return fact + len(changed)
+    assert recent.get(start, lambda: 0, update) == 0
+    assert recent.get(end, lambda: -1, update) == 2 and updates == [[0, 1]]
 
 
 def test_phrases():

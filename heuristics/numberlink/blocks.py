@@ -87,19 +87,24 @@ def no_u_turn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     """Three joins among the four cells of a 2x2 block form a U whose ends lie side by side
     on one line without being joined, which the no-touch rule forbids unless one end is a
     number; four joins close a loop. A shape no allowed way of joining the block fits goes."""
-    cands, numbered = state.cands, puzzle.block_numbered
-    if focus is None:
-        which = range(len(puzzle.blocks))
-    else:
-        which = sorted({k for i in focus for k in puzzle.blocks_of[i]})
+    numbered = puzzle.block_numbered
+    for k, block, ms in open_blocks(puzzle, state, focus):
+        keep = block_keep(*ms, block_patterns(numbered[k]))
+        if keep != ms:
+            yield block_deduction(puzzle, state, block, ms, keep)
+
+
+def open_blocks(puzzle: NumberlinkPuzzle, state: State, cells: frozenset[int] | None
+                ) -> Iterator[tuple[int, tuple[int, ...], tuple[int, int, int, int]]]:
+    """The 2x2 blocks with a cell among `cells` (None: all) and a cell still undecided:
+    (index, cells, their candidates)."""
+    cands = state.cands
+    which = range(len(puzzle.blocks)) if cells is None else sorted({k for i in cells for k in puzzle.blocks_of[i]})
     for k in which:
         block = puzzle.blocks[k]
         ms = a, b, c, d = cands[block[0]], cands[block[1]], cands[block[2]], cands[block[3]]
-        if not (a & (a - 1) or b & (b - 1) or c & (c - 1) or d & (d - 1)):
-            continue
-        keep = block_keep(a, b, c, d, block_patterns(numbered[k]))
-        if keep != ms:
-            yield block_deduction(puzzle, state, block, ms, keep)
+        if a & (a - 1) or b & (b - 1) or c & (c - 1) or d & (d - 1):
+            yield k, block, ms
 
 
 def block_deduction(puzzle: NumberlinkPuzzle, state: State, block: tuple[int, ...], ms: tuple[int, ...],
@@ -138,11 +143,9 @@ def patterns_fitting(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int
     A block's cells are named by position: pieces[p] is the first position on the piece of p,
     lines[p] the first position (plus one) on the same number's line, 0 for none; `drawn`:
     the joins drawn already."""
-    out = 0
-    for pattern in range(16):
-        if block_patterns(numbered) >> pattern & 1 and _fits(pieces, lines, drawn, numbered, pattern):
-            out |= 1 << pattern
-    return out
+    allowed = block_patterns(numbered)
+    return sum(1 << pattern for pattern in range(16)
+               if allowed >> pattern & 1 and _fits(pieces, lines, drawn, numbered, pattern))
 
 
 def _fits(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int, numbered: tuple[bool, ...],
@@ -181,15 +184,9 @@ def block_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
     """The 2x2 block of "no U-turn" with the drawn lines: each way of joining the four cells
     must also keep different numbers apart, close no loop through the lines outside, and
     leave no two side-by-side cells of one line unjoined."""
-    cands, numbered = state.cands, puzzle.block_numbered
+    numbered = puzzle.block_numbered
     ch = chains(puzzle, state)
-    near = ch.along(focus)
-    which = range(len(puzzle.blocks)) if near is None else sorted({k for i in near for k in puzzle.blocks_of[i]})
-    for k in which:
-        block = puzzle.blocks[k]
-        ms = a, b, c, d = cands[block[0]], cands[block[1]], cands[block[2]], cands[block[3]]
-        if not (a & (a - 1) or b & (b - 1) or c & (c - 1) or d & (d - 1)):
-            continue
-        keep = block_keep(a, b, c, d, lines_allow(ch, block, numbered[k]))
+    for k, block, ms in open_blocks(puzzle, state, ch.along(focus)):
+        keep = block_keep(*ms, lines_allow(ch, block, numbered[k]))
         if keep != ms:
             yield block_deduction(puzzle, state, block, ms, keep)

@@ -36,7 +36,7 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
     cands = state.cands
     near = cells_near(puzzle, focus)
     if focus is None:       # candidates only shrink, so the border is settled once and for all
-        edge = {i: min_mask(sides_can(cands[i]) & ~sum(puzzle.neighbour[i])) for i in near}
+        edge = {i: min_mask(sides_can(cands[i]) & ~puzzle.border_sides[i]) for i in near}
         found = Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
             "cell": "the border", "reason": "lines stay inside the grid",
             "result": "no line leaves a cell across the edge"})
@@ -190,11 +190,13 @@ def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
 def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list[tuple[int, int]]:
     """Where drawn pieces r1 and r2 lie side by side away from the end numbers: the pairs
     (cell of r1, cell of r2), at least one of the two drawn, in board order. Asked of a few
-    pieces at a time, so looked up from the smaller piece and remembered with the chains."""
-    memo = ch.memo.get("side by side")
-    if memo is None:
+    pieces at a time, so looked up from the smaller piece and remembered with the chains
+    (but for a lone cell, whose few neighbours are quicker to look at again)."""
+    lone = r1 not in ch.members or r2 not in ch.members
+    memo = None if lone else ch.memo.get("side by side")
+    if memo is None and not lone:
         memo = ch.memo["side by side"] = {}
-    else:
+    elif memo is not None:
         found = memo.get((r1, r2))
         if found is not None:
             return found
@@ -209,7 +211,8 @@ def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list
             if root[w] == other and not labels[w] and (must[u] or must[w]):
                 out.append((w, u) if flip else (u, w))
     out.sort(key=lambda p: (min(p), max(p)))
-    memo[r1, r2] = out
+    if memo is not None:
+        memo[r1, r2] = out
     return out
 
 
@@ -242,19 +245,10 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple
     pieces = ch.members
     if r1 == r2 or not (r1 in pieces or r2 in pieces):
         return None                     # two lone cells on two sides of x are never side by side
-    if r1 in pieces and r2 in pieces:
-        for pair in side_by_side(puzzle, ch, r1, r2):
-            if x not in pair:           # x beside a piece it joins is the join itself
-                return pair
-        return None
-    # a lone cell and a piece: the lone cell's own neighbours on the piece (x aside, as above)
-    lone, piece = (r2, r1) if r1 in pieces else (r1, r2)
-    must = ch.must
-    if numbered[lone]:
-        return None
-    near = [n for n in puzzle.neighbour[lone].values()
-            if n != x and root[n] == piece and not numbered[n] and (must[lone] or must[n])]
-    return (min(near), lone) if near else None
+    for pair in side_by_side(puzzle, ch, r1, r2):
+        if x not in pair:               # x beside a piece it joins is the join itself
+            return pair
+    return None
 
 
 @heuristic(id="numberlink.no-touch", name="A line never runs beside itself", genre=GENRE, level=2,
