@@ -55,6 +55,10 @@ def _count(items) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.planted:
+        return run_planted(args)
+    if not args.inputs:
+        raise SystemExit("grader benchmark: give folders or .jsonl files, or --planted N")
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     budget = Budget(max_seconds=args.max_seconds)
@@ -81,3 +85,45 @@ def run(args: argparse.Namespace) -> int:
                             "puzzles/s", "levels"]))
     print(f"wall {wall:.1f} s, peak memory {peak_mb:.0f} MB")
     return 0
+
+
+def run_planted(args: argparse.Namespace) -> int:
+    """The soundness soak (grader.planted): per genre, how many planted puzzles ended solved,
+    stuck or out of budget, and every finding (an unsound step, a contradiction, a crash).
+    Exit 1 when anything was found."""
+    from . import planted
+    genres = args.genre or planted.genres_with_planters()
+    unknown = sorted(set(genres) - set(planted.genres_with_planters()))
+    if unknown:
+        raise SystemExit(f"grader benchmark: no planter for {', '.join(unknown)}")
+    t0 = time.perf_counter()
+    stats: dict[str, dict[str, Any]] = {g: {"genre": g, "puzzles": 0, "status": defaultdict(int), "unique": 0,
+                                            "findings": [], "seconds": []} for g in genres}
+    for o in planted.soak(genres, args.planted, args.first_seed, args.workers):
+        s = stats[o.genre]
+        s["puzzles"] += 1
+        s["status"][o.status] += 1
+        s["unique"] += bool(o.unique)
+        s["seconds"].append(o.seconds)
+        if o.finding:
+            s["findings"].append(o.finding)
+            if not args.json:
+                print(o.finding, flush=True)
+    wall = time.perf_counter() - t0
+    rows = [{"genre": g, "puzzles": s["puzzles"], "status": dict(sorted(s["status"].items())),
+             "unique_checked": s["unique"], "findings": len(s["findings"]),
+             "median_s": round(statistics.median(s["seconds"]), 3) if s["seconds"] else 0,
+             "p95_s": round(percentile(s["seconds"], 95), 3),
+             "first_findings": [{"seed": f.seed, "kind": f.kind, "message": f.message, "puzzle": f.puzzle}
+                                for f in sorted(s["findings"], key=lambda f: f.seed)[:5]]}
+            for g, s in stats.items()]
+    found = sum(r["findings"] for r in rows)
+    if args.json:
+        print(json.dumps({"planted": rows, "wall_s": round(wall, 2)}))
+        return 1 if found else 0
+    from tabulate import tabulate
+    print(tabulate([[r["genre"], r["puzzles"], r["findings"], " ".join(f"{k}:{v}" for k, v in r["status"].items()),
+                     r["median_s"], r["p95_s"]] for r in rows],
+                   headers=["genre", "planted", "findings", "statuses", "median s", "p95 s"]))
+    print(f"{sum(r['puzzles'] for r in rows)} planted puzzles, {found} findings, wall {wall:.1f} s")
+    return 1 if found else 0

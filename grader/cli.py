@@ -321,7 +321,11 @@ def build_parser() -> argparse.ArgumentParser:
     hh.add_argument("--genre", required=True)
     bm = command("benchmark", cmd_benchmark, "Grade a corpus and print speed and solve-rate figures.",
                  puzzle=False)
-    bm.add_argument("inputs", nargs="+", help="folders or janko .jsonl files")
+    bm.add_argument("inputs", nargs="*", help="folders or janko .jsonl files")
+    bm.add_argument("--planted", type=int, metavar="N",
+                    help="instead: a soundness soak of N planted-solution puzzles per genre")
+    bm.add_argument("--genre", action="append", help="with --planted: this genre only (repeatable)")
+    bm.add_argument("--first-seed", type=int, default=0, help="with --planted: the first seed")
     bm.add_argument("--limit", type=int, help="at most this many puzzles per input")
     bm.add_argument("--max-seconds", type=float, default=60.0)
     bm.add_argument("--no-unique", action="store_true")

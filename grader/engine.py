@@ -30,6 +30,11 @@ def out_of_time() -> bool:
     return time.perf_counter() > _DEADLINE.get()
 
 
+# Whether the running solve may use techniques that assume a unique solution: a solve without
+# them (the puzzle has none or several) keeps them out of every fill inside its trials too.
+_UNIQUE: contextvars.ContextVar[bool] = contextvars.ContextVar("unique", default=True)
+
+
 # Scratch space of the outermost solve, shared by the fills inside it: what a costly heuristic
 # learnt in earlier steps (which hypotheses led nowhere) to choose what to try first. It lives
 # and dies with one solve, so the same puzzle always gets the same trace.
@@ -81,6 +86,8 @@ class Solver:
         is still new, before starting again from level 1: what held in a state holds in every
         narrower one, and a long fill inside a trial then looks far less often."""
         from .genres import genre_of
+        assume_unique = assume_unique and _UNIQUE.get()
+        self.assume_unique = assume_unique
         self.puzzle = puzzle
         self.genre = genre_of(puzzle)
         self.heuristics = [h for h in (heuristics if heuristics is not None
@@ -102,10 +109,12 @@ class Solver:
         t0 = time.perf_counter()
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         token = _DEADLINE.set(deadline)
+        unique_token = _UNIQUE.set(self.assume_unique)
         try:
             with remembering():
                 return self._solve(start, t0, deadline, until, focus)
         finally:
+            _UNIQUE.reset(unique_token)
             _DEADLINE.reset(token)
 
     def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
@@ -203,7 +212,11 @@ class Solver:
 
     def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:
         """The easiest deduction from `state` (for hints), looking everywhere."""
-        found = self._next(state, {i: None for i in range(len(self.heuristics))})
+        token = _UNIQUE.set(self.assume_unique)
+        try:
+            found = self._next(state, {i: None for i in range(len(self.heuristics))})
+        finally:
+            _UNIQUE.reset(token)
         return found and (self.heuristics[found[0]], found[1])
 
     def _empty_reason(self, state: State) -> str:
