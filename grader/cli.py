@@ -17,7 +17,7 @@ from . import exact
 from .engine import Budget, Solver, collect_less_often
 from .errors import InputError
 from .explain import branches, describe_removals, sentence
-from .formats import board_marks, board_read, load, parse_state
+from .formats import board_marks, board_read, load, parse_state, read_text
 from .genres import all_genres, genre_of
 from .model import Puzzle
 from .steps import Status
@@ -120,12 +120,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     puzzle = _load(args)
     genre = genre_of(puzzle)
     if args.state:
-        path = Path(args.state)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(args.state, f"cannot read marks: {exc.strerror}") from None
-        marks = parse_state(puzzle, text, args.state)
+        marks = parse_state(puzzle, read_text(Path(args.state)), args.state)
     else:
         marks = board_marks(args.puzzle, puzzle)
         if marks is None:
@@ -201,8 +196,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     genre = genre_of(puzzle)
     state = None
     if args.state:
-        text = Path(args.state).read_text(encoding="utf-8")
-        state = parse_state(puzzle, text, args.state)
+        state = parse_state(puzzle, read_text(Path(args.state)), args.state)
     else:
         state = board_marks(args.puzzle, puzzle)
     out = genre.render_svg(puzzle, state) if args.format == "svg" else genre.render_text(puzzle, state)

@@ -11,14 +11,24 @@ class InputError(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        place = self.origin or "<input>"
+        place = one_line(self.origin or "<input>", 160)
         if self.line is not None:
             place += f":{self.line}"
             if self.column is not None:
                 place += f":{self.column}"
         if self.part:
             place += f" ({self.part})"
-        return f"{place}: {self.message}"
+        return f"{place}: {one_line(self.message, 600)}"
+
+
+def one_line(text: str, limit: int) -> str:
+    """`text` on one printable line: control characters escaped, a long middle cut out (an
+    argument pasted from a file can hold line breaks, or be a megabyte long)."""
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in str(text))
+    if len(text) > limit:
+        keep = (limit - 1) // 2
+        text = text[:keep] + "…" + text[-keep:]
+    return text
 
 
 class Source:

@@ -16,8 +16,8 @@ from grader.formats import load
 NATIVE = sorted(p for p in CORPUS.glob("*/*.yaml"))
 # one file of each genre
 ONE_EACH = sorted({p.parent.name: p for p in NATIVE}.values())
-URLS = ["https://puzz.link/p?lightup/6/6/nekcakbl", "https://puzz.link/p?numlin/5/5/1j2k3i1g2h3",
-        "https://puzz.link/p?slither/4/4/bg2dcb1c", "https://puzz.link/p?nurikabe/5/5/i2g3l1h1g"]
+URLS = ["https://puzz.link/p?lightup/6/6/nekcakbl", "https://puzz.link/p?numlin/5/5/1j2k3i1g2h3j",
+        "https://puzz.link/p?slither/4/4/bg2dcb1c", "https://puzz.link/p?nurikabe/5/5/i2g3l1h1gn"]
 GLYPHS = "0123456789.-#*+x?/ \n:,[]{}\"'abcz┃━┏"
 
 

@@ -84,7 +84,7 @@ def test_bad_native_input_is_one_line(rooms, grid, message):
 @pytest.mark.parametrize("url, message", [
     ("https://puzz.link/p?heyawake/6/6/lll", "room borders need"),
     ("https://puzz.link/p?heyawake/6/6/lll1!5007rs12222j", "not a room-border digit"),
-    ("https://puzz.link/p?heyawake/6/6/lll155007rs1f", "larger than its room"),
+    ("https://puzz.link/p?heyawake/6/6/lll155007rs1fm", "larger than its room"),
     ("https://puzz.link/p?heyawake/6", "expected <columns>/<rows>"),
 ])
 def test_bad_urls(url, message):

@@ -42,7 +42,7 @@ def test_puzzlink_example():
 
 
 def test_unknown_number_is_a_white_cell_without_count():
-    p = load("https://puzz.link/p?kurodoko/3/3/.m")
+    p = load("https://puzz.link/p?kurodoko/3/3/.n")
     assert G.render_text(p).splitlines()[0] == "? . ."
     assert G.initial_state(p).cands[0] == 1 and not p.numbered
 
@@ -74,7 +74,7 @@ def test_bad_native_and_urls():
     with pytest.raises(InputError, match="holds a number and cannot be shaded"):
         G.parse_marks(puzzle("2 .\n. ."), "# .\n. .", Source("<m>"))
     with pytest.raises(InputError, match="cannot be seen"):
-        load("https://puzz.link/p?kurodoko/2/2/f")
+        load("https://puzz.link/p?kurodoko/2/2/fi")
     with pytest.raises(InputError, match="expected <columns>/<rows>"):
         load("https://puzz.link/p?kurodoko/x")
 

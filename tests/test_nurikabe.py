@@ -332,7 +332,7 @@ def test_bad_native_input_names_the_place(text, message):
 @pytest.mark.parametrize("spec, message", [
     ("https://puzz.link/p?nurikabe/5/x/g5k2", "(size)"),
     ("https://puzz.link/p?nurikabe/2/1/-z1", "bad number '-z1'"),
-    ("https://puzz.link/p?nurikabe/2/1/0", "island size 0 at r1c1"),
+    ("https://puzz.link/p?nurikabe/2/1/0g", "island size 0 at r1c1"),
 ])
 def test_bad_urls_name_the_part(spec, message):
     with pytest.raises(InputError) as err:

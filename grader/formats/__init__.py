@@ -2,12 +2,14 @@
 genre's own file format, a puzz.link URL or a Simon Tatham game ID."""
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import InputError, Source
 from ..model import Puzzle
-from . import janko, puzzlink, pzprv3, tatham
+from . import janko, limits, puzzlink, pzprv3, tatham
 from .native import NativeSource
 
 NATIVE_SUFFIXES = (".yaml", ".yml")
@@ -31,11 +33,37 @@ def load_native(text: str, origin: str) -> Puzzle:
 
 
 def from_record(rec: janko.Record) -> Puzzle:
+    """The genre comes from the record's file path (FORMATS.md §4.1: its `puzzle` field can be
+    garbled); a `puzzle` field that plainly names another of our genres is a contradiction."""
     from ..genres import all_genres
+    by_path = next((g for g in all_genres()
+                    if rec.janko_name.lower() in (n.lower() for n in g.janko_names)), None)
+    claimed = _claimed_genre(rec.data.get("puzzle"))
+    if by_path is None and not rec.janko_name and claimed is not None:
+        by_path = claimed       # no file path: the field is all there is
+    if by_path is None:
+        if not rec.janko_name:
+            raise rec.src.error("the record names no genre: its 'file' is not /<Name>/<NNN>...",
+                                part="file")
+        raise rec.src.error(f"no genre reads janko '{rec.janko_name}' records", part="file")
+    if claimed is not None and claimed is not by_path:
+        raise rec.src.error(f"the record's puzzle is {claimed.name!s} but its file path says "
+                            f"'{rec.janko_name}' ({by_path.name})", part="puzzle")
+    return by_path.from_janko(rec.data, rec.src)
+
+
+def _claimed_genre(field: object):
+    """The genre a janko `puzzle` field names exactly (its first word, any case), else None:
+    'Akari' and 'nonogram' name a genre; 'nurikabeinfo Pack2' names none."""
+    from ..genres import all_genres
+    if not isinstance(field, str) or not field.split():
+        return None
+    word = field.split()[0].lower()
     for g in all_genres():
-        if rec.janko_name.lower() in (n.lower() for n in g.janko_names):
-            return g.from_janko(rec.data, rec.src)
-    raise rec.src.error(f"no genre reads janko '{rec.janko_name}' records")
+        names = {g.name, *g.aliases, *(n.lower() for n in g.janko_names)}
+        if word in names or word + "s" in names:
+            return g
+    return None
 
 
 def load_file(path: Path, genre: str | None = None) -> Puzzle:
@@ -48,10 +76,7 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
             raise InputError(origin, f"holds {len(items)} records: grade it with "
                              "`grader batch`, or pick one as FILE.jsonl#N (N = line number)")
         return _record_or_raise(items[0])
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(origin, "not a UTF-8 text file") from None
+    text = read_text(path)
     if suffix in NATIVE_SUFFIXES:
         return load_native(text, origin)
     if pzprv3.looks_like_board(text):
@@ -86,13 +111,40 @@ def board_marks(spec: str, puzzle: Puzzle):
 def board_read(spec: str, puzzle: Puzzle) -> "pzprv3.Read | None":
     """The puzzle file as a pzprv3 board (puzzle and progress), else None."""
     path = Path(spec)
-    if not path.is_file() or path.suffix.lower() in NATIVE_SUFFIXES + (".jsonl",):
+    if _kind(path) != "file" or path.suffix.lower() in NATIVE_SUFFIXES + (".jsonl",):
         return None
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(path)
+    except InputError:
         return None
     return pzprv3.marks_for(puzzle, text, spec) if pzprv3.looks_like_board(text) else None
+
+
+def _kind(path: Path) -> str | None:
+    """'file', 'folder', 'other' (a device or pipe) or None when nothing is there. A game ID or
+    URL longer than a file name can be is simply not a file."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
+
+
+def read_text(path: Path) -> str:
+    """A puzzle file's text: UTF-8, at most limits.MAX_BYTES (checked before reading)."""
+    origin = str(path)
+    try:
+        with open(path, "rb") as fh:
+            limits.check_bytes(os.fstat(fh.fileno()).st_size, origin)
+            data = fh.read(limits.MAX_BYTES + 1)
+    except OSError as exc:
+        raise InputError(origin, f"cannot read: {exc.strerror or exc}") from None
+    limits.check_bytes(len(data), origin)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise InputError(origin, "not a UTF-8 text file", line) from None
 
 
 def _record_or_raise(item: janko.Record | InputError) -> Puzzle:
@@ -104,7 +156,7 @@ def _record_or_raise(item: janko.Record | InputError) -> Puzzle:
 def load(spec: str, genre: str | None = None) -> Puzzle:
     """A puzzle from a path, `file.jsonl#N`, a puzz.link URL or a Tatham game ID."""
     path = Path(spec)
-    if "#" in spec and spec.split("#")[0].endswith(".jsonl") and Path(spec.split("#")[0]).is_file():
+    if "#" in spec and spec.split("#")[0].endswith(".jsonl") and _kind(Path(spec.split("#")[0])) == "file":
         file, wanted = spec.rsplit("#", 1)
         for item in janko.read_records(Path(file)):
             line = item.line if isinstance(item, InputError) else int(item.src.origin.rsplit(":", 1)[1])
@@ -112,8 +164,13 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
             if wanted == (str(line) if wanted.isdigit() else rid):
                 return _record_or_raise(item)
         raise InputError(file, f"no record '{wanted}' (give a line number, or an id such as akari/001)")
-    if path.is_file():
+    kind = _kind(path)
+    if kind == "file":
         return load_file(path, genre)
+    if kind == "folder":
+        raise InputError(spec, "is a folder, not a puzzle file (`grader batch` reads folders)")
+    if kind == "other":
+        raise InputError(spec, "is not a regular file (a device, pipe or socket)")
     if puzzlink.looks_like_url(spec):
         pid, rest, src = puzzlink.parse_url(spec)
         from ..genres import all_genres
@@ -139,7 +196,8 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
 def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puzzle | InputError]]:
     """(id, puzzle or the error that stopped it) for a folder, a .jsonl file or one puzzle."""
     path = Path(spec)
-    if path.is_dir():
+    kind = _kind(path)
+    if kind == "folder":
         for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
             if f.suffix.lower() in NOT_PUZZLES or "__pycache__" in f.parts:
                 continue  # scripts and notes kept beside puzzles; anything else gets a row
@@ -154,7 +212,7 @@ def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puz
                     yield str(f), load_file(f, genre)
             except InputError as exc:
                 yield str(f), exc
-    elif path.suffix.lower() == ".jsonl" and path.is_file():
+    elif path.suffix.lower() == ".jsonl" and kind == "file":
         for item in janko.read_records(path):
             if isinstance(item, InputError):
                 yield f"{spec}:{item.line}", item

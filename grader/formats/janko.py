@@ -9,6 +9,7 @@ from typing import Any, Iterator
 import attrs
 
 from ..errors import InputError, Source
+from . import limits
 
 
 @attrs.frozen
@@ -21,8 +22,25 @@ class Record:
 
 def read_records(path: Path) -> Iterator[Record | InputError]:
     """Every record of a .jsonl file; a bad line becomes an InputError in the stream."""
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        yield InputError(str(path), f"cannot read: {exc.strerror or exc}")
+        return
+    with fh:
+        for n, raw in enumerate(iter(lambda: fh.readline(limits.MAX_BYTES + 1), b""), 1):
+            if len(raw) > limits.MAX_BYTES:
+                while raw and not raw.endswith(b"\n"):     # skip the rest of that line
+                    raw = fh.readline(1 << 20)
+                yield InputError(str(path), f"the record is longer than {limits.MAX_BYTES} "
+                                 "bytes", n)
+                continue
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield InputError(str(path), "not a UTF-8 text file", n,
+                                 len(raw[:exc.start].decode("utf-8")) + 1)
+                continue
             if not line.strip():
                 continue
             src = Source(f"{path}:{n}")
@@ -30,6 +48,9 @@ def read_records(path: Path) -> Iterator[Record | InputError]:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 yield InputError(str(path), f"not valid JSON: {exc.msg}", n, exc.colno)
+                continue
+            except (ValueError, RecursionError) as exc:     # a number of 5000 digits, deep nesting
+                yield InputError(str(path), f"not valid JSON: {type(exc).__name__}", n)
                 continue
             if not isinstance(obj, dict) or not isinstance(obj.get("data"), dict):
                 yield InputError(str(path), "expected an object with 'file' and 'data'", n)
@@ -48,10 +69,23 @@ def size(data: dict[str, Any], src: Source) -> tuple[int, int]:
     """(rows, cols)."""
     try:
         if "rows" in data and "cols" in data:
-            return int(data["rows"]), int(data["cols"])
-        return int(data["size"]), int(data["size"])
-    except (KeyError, TypeError, ValueError):
+            rows, cols = _whole(data["rows"]), _whole(data["cols"])
+        else:
+            rows = cols = _whole(data["size"])
+    except (KeyError, TypeError, ValueError, OverflowError):
         raise src.error("record has no usable size (size, or rows and cols)") from None
+    for n, what in ((rows, "rows"), (cols, "cols")):
+        limits.check_side(n, f"'{what}'", src, part="size")
+    return rows, cols
+
+
+def _whole(value: Any) -> int:
+    """A size as janko writes it: a number or a numeral, never a fraction or true/false."""
+    if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+        raise ValueError(value)
+    if isinstance(value, str) and len(value) > 10:
+        raise ValueError(value)
+    return int(value)
 
 
 def problem(data: dict[str, Any], src: Source) -> tuple[int, int, list[list[str]]]:

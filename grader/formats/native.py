@@ -19,6 +19,7 @@ import attrs
 import yaml
 
 from ..errors import InputError, Source
+from . import limits
 from ..model import Meta
 
 META_KEYS = ("title", "author", "source", "licence", "difficulty", "provenance", "id")
@@ -74,6 +75,10 @@ def parse_grid_text(text: str, src: Source, key: str = "grid", first_line: int =
     for k, raw in enumerate(text.splitlines()):
         if raw.strip() and not raw.lstrip().startswith("#!"):
             rows.append(tokens_of_line(raw, first_line + k, col0))
+            if len(rows) > limits.MAX_SIDE or len(rows[-1]) > limits.MAX_SIDE:
+                where = rows[-1][min(len(rows[-1]), limits.MAX_SIDE + 1) - 1]
+                raise src.error(f"{key} is larger than {limits.MAX_SIDE}x{limits.MAX_SIDE}, the "
+                                "largest board read", where.line, where.col)
     if not rows:
         raise src.error(f"{key} is empty", first_line)
     if rectangular:
@@ -93,19 +98,44 @@ def parse_marks_grid(text: str, src: Source, rows: int, cols: int) -> Grid:
     return grid
 
 
+class _AliasFound(Exception):
+    def __init__(self, mark: yaml.Mark):
+        self.mark = mark
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader without aliases: a puzzle never needs one, and a few nested aliases
+    expand to billions of nodes ("billion laughs")."""
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            raise _AliasFound(self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+
 class NativeSource(Source):
     """A parsed native file: its mapping, plus positions of every grid token."""
 
     def __init__(self, origin: str, text: str):
         super().__init__(origin, text)
+        limits.check_bytes(len(text.encode("utf-8", "surrogatepass")), origin)
+        loader = _Loader(text)
         try:
-            self.node = yaml.compose(text)
-            self.doc = yaml.safe_load(text)
+            self.node = loader.get_single_node()
+            self.doc = loader.construct_document(self.node) if self.node is not None else None
+        except _AliasFound as alias:
+            raise self.error("YAML aliases (*name) are not allowed in puzzle files",
+                             alias.mark.line + 1, alias.mark.column + 1) from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
             raise self.error(f"not valid YAML: {problem}", mark.line + 1 if mark else None,
                              mark.column + 1 if mark else None) from None
+        except (ValueError, OverflowError, RecursionError) as exc:
+            # the safe constructor's own failures (a timestamp out of range, nesting too deep)
+            raise self.error(f"not valid YAML: {type(exc).__name__}: {exc}") from None
+        finally:
+            loader.dispose()
         if not isinstance(self.doc, dict):
             raise self.error("expected a YAML mapping with genre and grid", 1)
 
@@ -126,9 +156,18 @@ class NativeSource(Source):
             raise self.error(f"missing key '{key}'", 1)
         if isinstance(node, yaml.SequenceNode):
             rows = []
+            limits.check_count(len(node.value), f"rows in {key}", self, limits.MAX_SIDE,
+                               node.start_mark.line + 1)
             for item in node.value:
+                if not isinstance(item, yaml.ScalarNode):
+                    raise self.error(f"{key}: each row must be a line of text, not a list or "
+                                     "mapping", item.start_mark.line + 1, item.start_mark.column + 1)
                 rows.append(tokens_of_line(str(item.value), item.start_mark.line + 1,
                                            item.start_mark.column + 1 + (1 if item.style else 0)))
+                if len(rows[-1]) > limits.MAX_SIDE:
+                    raise self.error(f"{key} row has {len(rows[-1])} cells: at most "
+                                     f"{limits.MAX_SIDE}", item.start_mark.line + 1,
+                                     item.start_mark.column + 1)
             text_rows = [r for r in rows if r]
             if not text_rows:
                 raise self.error(f"{key} is empty", node.start_mark.line + 1)

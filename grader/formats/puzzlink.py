@@ -60,13 +60,14 @@ def split(pid: str, rest: list[str], src: Source) -> PuzzLink:
 
 
 def decode_4cell(link: PuzzLink, dot_value: int = -2) -> list[int]:
-    """4Cell: clues 0..4 with skips; -1 = no clue, `dot_value` for '.'."""
+    """4Cell: clues 0..4 with skips; -1 = no clue, `dot_value` for '.'. The body must cover
+    every cell and end there."""
     n = link.cols * link.rows
     out = [-1] * n
-    i = 0
-    for pos, ch in enumerate(link.body):
-        if i >= n:
-            break
+    i = pos = 0
+    body = link.body
+    while i < n and pos < len(body):
+        ch = body[pos]
         if "0" <= ch <= "4":
             out[i] = int(ch); i += 1
         elif "5" <= ch <= "9":
@@ -79,7 +80,21 @@ def decode_4cell(link: PuzzLink, dot_value: int = -2) -> list[int]:
             out[i] = dot_value; i += 1
         else:
             raise unexpected(link, ch, pos)
+        pos += 1
+    expect_end(link, pos, i, n)
     return out
+
+
+def expect_end(link: PuzzLink, pos: int, filled: int, needed: int, what: str = "cells") -> None:
+    """FORMATS.md §3.3: a codec stops once every cell is filled. A body that ends sooner was cut
+    short, and characters after that are not part of this puzzle; both are refused rather than
+    read as some other puzzle."""
+    if filled < needed:
+        raise link.error(f"the body ends after {filled} of the {needed} {what} of a "
+                         f"{link.cols}x{link.rows} grid: it looks cut short")
+    if pos < len(link.body):
+        raise link.error(f"unexpected {link.body[pos:pos + 12]!r} at character {pos + 1}: the "
+                         f"{what} are all filled before it")
 
 
 def unexpected(link: PuzzLink, ch: str, pos: int) -> InputError:
@@ -90,7 +105,8 @@ def unexpected(link: PuzzLink, ch: str, pos: int) -> InputError:
 def decode_number16(link: PuzzLink, count: int | None = None, body: str | None = None
                     ) -> tuple[list[int], int]:
     """Number16 over `count` cells (default all): -1 = none, -2 = '?'. Returns the values and
-    how many characters of the body were used."""
+    how many characters of the body were used. The values must all be given; over the whole
+    body (no `body` given) nothing may follow them."""
     n = link.cols * link.rows if count is None else count
     s = link.body if body is None else body
     out = [-1] * n
@@ -116,4 +132,8 @@ def decode_number16(link: PuzzLink, count: int | None = None, body: str | None =
             i += ord(ch) - ord("f"); pos += 1
         else:
             raise unexpected(link, ch, pos + len(link.body) - len(s))
+    if body is None:
+        expect_end(link, pos, i, n)
+    elif i < n:
+        expect_end(link, len(link.body), i, n, "rooms" if count is not None else "cells")
     return out, pos

@@ -295,7 +295,8 @@ class Heyawake(MarkedCellsGenre):
         rows, cols = url.rows, url.cols
         labels, used = decode_border(url)
         count = max(labels) + 1
-        values, _ = puzzlink.decode_number16(url, count=count, body=url.body[used:])
+        values, pos = puzzlink.decode_number16(url, count=count, body=url.body[used:])
+        puzzlink.expect_end(url, used + pos, count, count, "rooms")
         numbers = {}
         for k, v in enumerate(values):
             if v >= 0:

@@ -184,6 +184,7 @@ class Hitori(MarkedCellsGenre):
             pos += 1
         if len(numbers) < n:
             raise url.error(f"the body covers {len(numbers)} cells, {url.cols}x{url.rows} needs {n}")
+        puzzlink.expect_end(url, pos, n, n)
         return HitoriPuzzle(rows=url.rows, cols=url.cols, numbers=tuple(numbers),
                             meta=Meta(origin=url.src.origin, source="puzz.link"))
 

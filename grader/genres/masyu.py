@@ -396,6 +396,7 @@ class Masyu(Genre):
             except ValueError:
                 raise url.error(f"unexpected '{ch}' at character {k + 1}: expected 0-9 or a-q") from None
             pearls.extend((v // 9, v // 3 % 3, v % 3))
+        puzzlink.expect_end(url, need, n, n)
         return MasyuPuzzle(rows=url.rows, cols=url.cols, pearls=tuple(pearls[:n]),
                            meta=Meta(origin=url.src.origin, source="puzz.link"))
 

@@ -305,8 +305,7 @@ class Picross(Genre):
                 i += ord(ch) - ord("f"); pos += 1
             else:
                 raise url.error(f"unexpected '{ch}' at character {pos + 1}")
-        if pos < len(body):
-            raise url.error(f"{len(body) - pos} characters left over after the last clue")
+        puzzlink.expect_end(url, pos, i, total, "clue slots")
 
         def clue_at(start: int, count: int) -> Clue:
             return tuple(v for v in reversed(slots[start:start + count]) if v is not None and v > 0)

@@ -317,6 +317,7 @@ class Yajilin(Genre):
                 i += ord(ch) - 96; pos += 1
             else:
                 raise url.error(f"unexpected '{ch}' at character {pos + 1}")
+        puzzlink.expect_end(url, pos, i, n)
         clues = [Clue(None, "") if c is not None and not c.d else c for c in clues]
         return YajilinPuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues),
                              meta=Meta(origin=url.src.origin, source="puzz.link"))
