@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import attrs
 import yaml
 
+from .resources import rules_text
 from .steps import Status, Step, Trace
-
-LEVELS_FILE = Path(__file__).resolve().parent.parent / "rules" / "levels.yaml"
 
 
 @functools.cache
 def difficulty_table() -> dict[str, Any]:
-    return yaml.safe_load(LEVELS_FILE.read_text())
+    return yaml.safe_load(rules_text("levels.yaml"))
 
 
 @attrs.frozen

@@ -7,17 +7,16 @@ hypothesis heuristics of spec/solver-design.md.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-from grader.dsl import compile_rules, load_rule_file
+from grader.dsl import compile_rules, load_rules
 from grader.dsl.ast import Type
 from grader.dsl.signature import NIL, OOB, Signature, Symbol
 from grader.explain import phrase_list
 from grader.genres.arrows import ArrowsPuzzle, seen_values
 from grader.model import State, single_value, values_of
+from grader.resources import rules_origin, rules_text
 
 GENRE = "arrows"
-RULES = Path(__file__).resolve().parent.parent / "rules" / "arrows.yaml"
+RULES = "arrows.yaml"          # in rules/, shipped as package data
 POS, NUM, DIR = Type.POS, Type.NUM, Type.DIR
 
 
@@ -138,7 +137,7 @@ SIGNATURE = Signature.of(
 
 
 def load() -> list:
-    return load_rule_file(RULES, SIGNATURE)
+    return load_rules(rules_text(RULES), SIGNATURE, rules_origin(RULES))
 
 
 HEURISTICS = compile_rules(load(), SIGNATURE, ArrowsWorld, GENRE)

@@ -1,0 +1,1 @@
+"""rules/ ships inside the package as grader.rules (package data read by grader.resources)."""
