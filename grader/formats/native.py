@@ -113,6 +113,25 @@ class _Loader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+def plain_yaml(text: str, origin: str) -> Any:
+    """A small YAML file beside a puzzle (metadata): safe, without aliases; errors name it."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        return None if node is None else loader.construct_document(node)
+    except _AliasFound as alias:
+        raise InputError(origin, "YAML aliases (*name) are not allowed in puzzle files",
+                         alias.mark.line + 1, alias.mark.column + 1) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(origin, f"not valid YAML: {getattr(exc, 'problem', None) or exc}",
+                         mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+    except (ValueError, OverflowError, RecursionError) as exc:
+        raise InputError(origin, f"not valid YAML: {type(exc).__name__}") from None
+    finally:
+        loader.dispose()
+
+
 class NativeSource(Source):
     """A parsed native file: its mapping, plus positions of every grid token."""
 

@@ -11,14 +11,16 @@ The techniques are the rules of rules/arrows.yaml, compiled by grader.dsl (heuri
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
 
 from ..errors import Source
+from ..formats import read_text
+from ..formats.limits import MAX_SIDE
 from ..formats.native import (
     Grid,
     NativeSource,
@@ -27,6 +29,7 @@ from ..formats.native import (
     grid_text,
     meta_to_native,
     parse_grid_text,
+    plain_yaml,
 )
 from ..model import Cell, Meta, Puzzle, State, Violation, bit, single_value
 from ..render import svg, text
@@ -234,11 +237,18 @@ class Arrows(Genre):
 
     def _boxed(self, text_: str, src: Source) -> Grid:
         rows: list[tuple[Token, ...]] = []
+        borders: list[tuple[str, int, int]] = []    # (border line, its line number, rows above it)
         for k, raw in enumerate(text_.splitlines(), start=1):
             line = raw.strip()
-            if not line or line.startswith("+"):
+            if not line:
                 continue
             start = raw.index(line[0]) + 1
+            if line.startswith("+"):
+                borders.append((line, k, len(rows)))
+                continue
+            if len(rows) >= MAX_SIDE:
+                raise src.error(f"more than {MAX_SIDE} rows: the largest board read is "
+                                f"{MAX_SIDE}x{MAX_SIDE}", k, start)
             if not (line.startswith("|") and line.endswith("|")) or len(line) < 2:
                 raise src.error("a row must start and end with '|'", k, start)
             cells, col = [], start + 1
@@ -257,27 +267,68 @@ class Arrows(Genre):
             rows.append(tuple(cells))
         if not rows:
             raise src.error("no grid rows (expected lines like '| ↓. | →1 |')", 1, 1)
+        if borders:
+            self._check_borders(borders, rows, src)
         return Grid(tuple(rows), "grid")
+
+    @staticmethod
+    def _check_borders(borders: list[tuple[str, int, int]], rows: list[tuple[Token, ...]],
+                       src: Source) -> None:
+        """A boxed grid has a border line above, between and below its rows, each as wide as
+        the rows: without that, a file cut short after a row or inside a border line would
+        read as a smaller puzzle."""
+        width = len(rows[0])
+        expected = "+" + "----+" * width
+        for line, k, above in borders:
+            if line.count("+") != width + 1 or not line.endswith("+") or set(line) - {"+", "-"}:
+                raise src.error(f"border line '{line[:40]}' does not fit a row of {width} cells "
+                                f"(expected '{expected[:40]}')", k, 1)
+        counts = [above for _, _, above in borders]
+        if counts != list(range(len(rows) + 1)):
+            missing = next((n for n in range(len(rows) + 1) if n not in counts), len(rows))
+            if missing == len(rows):
+                last = rows[-1][-1]
+                raise src.error("the grid ends without its bottom border line: the file looks "
+                                "cut short", last.line, last.col)
+            where = rows[missing][0] if missing < len(rows) else rows[-1][0]
+            raise src.error("every row needs a border line above and below it (or none at all)",
+                            where.line, where.col)
+
+    @staticmethod
+    def _check_size(size: Any, grid: Grid, src: Source) -> None:
+        """metadata.yaml's `size` (e.g. 5x5, all of them square): a puzzle.txt cut short at a
+        border line reads as fewer rows, which only the size shows."""
+        m = re.fullmatch(r"\s*(\d+)\s*x\s*(\d+)\s*", str(size)) if size is not None else None
+        if m and (int(m.group(1)), int(m.group(2))) not in ((grid.height, grid.width),
+                                                             (grid.width, grid.height)):
+            raise src.error(f"size is {m.group(1)}x{m.group(2)} but the puzzle has {grid.height} "
+                            f"rows of {grid.width} cells: is puzzle.txt cut short?")
 
     def from_text(self, text_: str, src: Source) -> ArrowsPuzzle:
         grid = self._boxed(text_, src)
-        dirs, nums = self._read_grid(grid, src)
         solution, label, path = None, None, Path(src.origin)
+        if path.name == "puzzle.txt" and grid.height != grid.width and text_.lstrip().startswith("+"):
+            # yazudo.app's boxed puzzles are all square (FORMATS.md §5): a file cut short at a
+            # border line would otherwise read as a smaller puzzle
+            last = grid.rows[-1][0]
+            raise src.error(f"the grid has {grid.height} rows of {grid.width} cells: a yazudo.app "
+                            "puzzle is square, so the file looks cut short", last.line, last.col)
+        dirs, nums = self._read_grid(grid, src)
         sol_path = path.with_name("solution.txt")
         if path.name == "puzzle.txt" and sol_path.is_file():
             sol_src = Source(str(sol_path))
-            sol_grid = self._boxed(sol_path.read_text(encoding="utf-8"), sol_src)
+            sol_grid = self._boxed(read_text(sol_path), sol_src)
             if (sol_grid.height, sol_grid.width) != (grid.height, grid.width):
                 raise sol_src.error(f"the solution is {sol_grid.height}x{sol_grid.width} but the "
                                     f"puzzle is {grid.height}x{grid.width}", 1, 1)
             sdirs, solution = self._read_grid(sol_grid, sol_src)
             self._same_arrows(dirs, nums, sdirs, solution, sol_grid, sol_src)
         meta_path = path.with_name("metadata.yaml")
-        if meta_path.is_file():
-            try:
-                label = (yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}).get("difficulty")
-            except (yaml.YAMLError, AttributeError):
-                label = None
+        if path.name == "puzzle.txt" and meta_path.is_file():
+            meta_doc = plain_yaml(read_text(meta_path), str(meta_path))
+            meta_doc = meta_doc if isinstance(meta_doc, dict) else {}
+            label = meta_doc.get("difficulty")
+            self._check_size(meta_doc.get("size"), grid, Source(str(meta_path)))
         meta = Meta(origin=src.origin, label=None if label is None else str(label),
                     source="yazudo.app" if path.name == "puzzle.txt" else None)
         return self._make(grid, dirs, nums, solution, meta, src)
