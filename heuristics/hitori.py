@@ -176,8 +176,11 @@ def shading_chain(puzzle: HitoriPuzzle, state: State, start: int, value: int, li
         if v == BLACK:
             queue.extend((n, WHITE) for n in g.neighbours[i])
             for n in g.neighbours[i]:     # a neighbour walled in by shaded cells
+                # ... is cut off only when a cell beyond its neighbours exists: that cell
+                # touches one of them, so it is unshaded too (on a 1x3 board the middle
+                # cell may be the only unshaded one).
                 if cands[n] & B_WHITE and all(cands[m] == B_BLACK for m in g.neighbours[n]) \
-                        and len(cands) > 2:
+                        and len(cands) > 1 + len(g.neighbours[n]):
                     return f"{g.cell(n)} would be walled in", order
         else:
             queue.extend((t, BLACK) for t in puzzle.twins[i])

@@ -88,6 +88,22 @@ def test_short_chain():
     assert found("hitori.short-chain", puzzle("1 2\n2 1")) == {}
 
 
+
+def test_short_chain_walled_in_needs_a_cell_beyond_the_neighbours():
+    # On 1x3 with r1c1 shaded, shading r1c3 too leaves r1c2 the only unshaded cell: valid.
+    p = puzzle("1 2 3")
+    assert found("hitori.short-chain", p, marks(p, "# + .")) == {}
+    p = puzzle("1 2 3 4")       # here r1c4 would be unshaded too, cut off from r1c2
+    assert found("hitori.short-chain", p, marks(p, "# + . .")) == {"r1c3": "is unshaded"}
+
+
+def test_exact_solver_on_one_column_boards_allows_r1c1_shaded():
+    from grader import exact
+    result = exact.solve(puzzle("1\n1"))
+    assert result.verdict is exact.Verdict.SEVERAL
+    assert exact.solve(puzzle("1\n1\n2")).verdict is exact.Verdict.SEVERAL
+
+
 def test_group_exit():
     p = puzzle("1 2 3\n4 5 6\n7 8 9")
     assert found("hitori.group-exit", p, marks(p, "+ + #\n# . .\n. . +")) == {"r2c2": "is unshaded"}

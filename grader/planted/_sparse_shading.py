@@ -1,0 +1,51 @@
+"""Random shadings for Hitori and Kuromasu: no two shaded cells side by side and the unshaded
+cells in one area. The extremes come often: no shaded cell, a single one, as many as fit."""
+from __future__ import annotations
+
+import random
+
+from heuristics.common.connectivity import GridGraph
+
+
+def sparse_shading(rng: random.Random, rows: int, cols: int, dense: bool = False) -> set[int]:
+    """A random valid shading of a rows x cols grid (the shaded cells); `dense` leaves out
+    the shadings with few shaded cells (whose puzzles take long on large boards)."""
+    graph = GridGraph(rows, cols)
+    pick = rng.random() if not dense else rng.uniform(0.25, 1.0)
+    if pick < 0.1:
+        return set()
+    if pick < 0.2:
+        target = 1
+    elif pick < 0.35:
+        target = rows * cols          # as many as fit
+    else:
+        share = rng.uniform(0.3, 0.4) if dense else rng.random() * 0.4
+        target = int(share * rows * cols) + 1
+    cells = list(range(rows * cols))
+    rng.shuffle(cells)
+    shaded: set[int] = set()
+    for i in cells:
+        if len(shaded) >= target:
+            break
+        if any(n in shaded for n in graph.neighbours[i]):
+            continue
+        shaded.add(i)
+        if not connected(graph, shaded):
+            shaded.discard(i)
+    return shaded
+
+
+def connected(graph: GridGraph, shaded: set[int]) -> bool:
+    """Whether the unshaded cells form one area (no unshaded cell at all counts as one)."""
+    white = [i for i in range(graph.size) if i not in shaded]
+    if not white:
+        return True
+    seen = {white[0]}
+    stack = [white[0]]
+    while stack:
+        v = stack.pop()
+        for n in graph.neighbours[v]:
+            if n not in shaded and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) == len(white)
