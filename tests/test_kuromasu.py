@@ -143,6 +143,13 @@ def test_single_exit():
     s = marks(EMPTY_3X3, "# + #\n. . .\n. . .")
     assert decided_by(fires("kuromasu.single-exit", EMPTY_3X3, s), EMPTY_3X3, s) == {"r2c2": "is white"}
     assert not fires("kuromasu.single-exit", EMPTY_3X3, marks(EMPTY_3X3, "# + .\n. . .\n. . ."))
+    # On 1x2, and in the middle of 1x3 with one end shaded, the white cell may be the only one.
+    for grid, state in ((". .", "+ ."), (". . .", "# + .")):
+        p = puzzle(grid)
+        assert not fires("kuromasu.single-exit", p, marks(p, state))
+    p = puzzle(". . . .")
+    s = marks(p, "# + . .")
+    assert decided_by(fires("kuromasu.single-exit", p, s), p, s) == {"r1c3": "is white"}
 
 
 def test_would_break():

@@ -114,12 +114,14 @@ SINGLE_EXIT_TEXT = {
 
 
 def single_exit(puzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """A white cell with one neighbour left that is not shaded: that neighbour is white
-    (unless every white cell is already here). Params: white, exit, walls."""
+    """A white cell with one neighbour left that is not shaded: that neighbour is white.
+    Only where some cell lies beyond the cell's neighbours: that cell touches one of them, so
+    it would be white and cut off; on a 1x2 board, or in the middle of 1x3, the cell may be
+    the only white one. Params: white, exit, walls."""
     cands = state.cands
     cells = range(len(cands)) if focus is None else sorted(around(puzzle, focus))
     for i in cells:
-        if cands[i] != B_WHITE:
+        if cands[i] != B_WHITE or len(cands) <= 1 + len(puzzle.neighbours[i]):
             continue
         open_ = [j for j in puzzle.neighbours[i] if cands[j] != B_SHADED]
         if len(open_) != 1 or cands[open_[0]] != FREE:
