@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from grader.engine import Solver
 from grader.errors import Source
 from grader.genres import get
 from grader.model import State
+from grader.steps import Status
 from support import decided_by, fires, native
 
 G = get("slitherlink")
@@ -93,11 +95,33 @@ def test_dot_rules():
 
 
 def test_adjacent_threes():
-    p = grid(". . .", ". 3 3", ". . .")
+    # the 1 in r1c1 rules out the loop being just the outline of r2c2 and r2c3
+    p = grid("1 . .", ". 3 3", ". . .")
     assert found("slitherlink.adjacent-threes", p) == {
         "r2c1|r2c2": "carries the line", "r2c2|r2c3": "carries the line", "the right of r2c3": "carries the line",
         "r1c2|r1c3": "is crossed", "r3c2|r3c3": "is crossed"}
     assert found("slitherlink.adjacent-threes", grid("3 2", ". .")) == {}
+
+
+def test_adjacent_threes_whose_outline_is_the_whole_loop():
+    """The loop may be just the outline of the two 3s (every clue then holds): the edge
+    between them stays open, and the solve must not end in a contradiction."""
+    p = grid(". . .", ". 3 3", ". . .")
+    assert found("slitherlink.adjacent-threes", p) == {
+        "r2c1|r2c2": "carries the line", "the right of r2c3": "carries the line",
+        "r1c2|r1c3": "is crossed", "r3c2|r3c3": "is crossed"}
+    # 0s and 1s round a loop of two cells (as the published puzzle that ended in a contradiction)
+    p = grid("0 1 1 0", "1 3 3 1", "0 1 1 0")
+    assert found("slitherlink.adjacent-threes", p) == {
+        "r2c1|r2c2": "carries the line", "r2c3|r2c4": "carries the line",
+        "r1c2|r1c3": "is crossed", "r3c2|r3c3": "is crossed"}
+    trace = Solver(p, assume_unique=False).solve()
+    assert trace.status is Status.SOLVED
+    assert G.solution_from_state(p, trace.final) == frozenset(
+        e for e in range(len(p.ends)) if e in set(p.cells[5]) ^ set(p.cells[6]))
+    # a 1x2 board of 3s: the outline is the border
+    assert found("slitherlink.adjacent-threes", grid("3 3")) == {
+        "the left of r1c1": "carries the line", "the right of r1c2": "carries the line"}
 
 
 def test_diagonal_threes():

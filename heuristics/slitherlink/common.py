@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from grader.genres.slitherlink import SlitherPuzzle
+from grader.model import State
+from heuristics.common.loops import B_CROSS, B_LINE
 
 GENRE = "slitherlink"
 
@@ -30,3 +32,16 @@ def is_are(items) -> str:
 
 def carry(items) -> str:
     return "carries" if len(items) == 1 else "carry"
+
+
+def could_be_whole_loop(puzzle: SlitherPuzzle, state: State, edges: Iterable[int]) -> bool:
+    """Could these edges alone be the whole loop? (none of them crossed, no line elsewhere,
+    every clue met). Patterns that argue "else these cells' outline would close a loop" hold
+    only when that small loop is not itself the answer. The caller knows the edges form one
+    simple cycle."""
+    mine = set(edges)
+    for e, m in enumerate(state.cands):
+        if not m & (B_LINE if e in mine else B_CROSS):
+            return False
+    cells = puzzle.cells
+    return all(sum(1 for e in cells[k] if e in mine) == puzzle.clues[k] for k in puzzle.clued)

@@ -13,7 +13,7 @@ from grader.model import Cell, State
 from grader.steps import Deduction
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE
 
-from .common import GENRE, cells_near
+from .common import GENRE, cells_near, could_be_whole_loop
 
 
 def corners(puzzle: SlitherPuzzle, k: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
@@ -33,12 +33,13 @@ def _names(puzzle: SlitherPuzzle, edges) -> list[str]:
 
 
 @heuristic(id="slitherlink.adjacent-threes", name="Two 3s side by side", genre=GENRE, level=1, order=10,
-           template="The 3s in {first} and {second} share an edge: the three edges parallel to it, "
-                    "{lines}, carry the line, and {edges} (continuing the middle one) {are} crossed.",
+           template="The 3s in {first} and {second} share an edge: {lines} carry the line, and {edges} "
+                    "(continuing the middle one) {are} crossed{middle}.",
            nudge="Look at the 3s in {first} and {second}.",
            catalogue="2 adjacent 3's: separate with edge, and x above/below middle edge")
 def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if not puzzle.square or focus is not None:
+    # looked at again after changes too: the middle edge may wait until the outline is ruled out
+    if not puzzle.square:
         return
     H, W = puzzle.rows, puzzle.cols
     for k in puzzle.clued:
@@ -55,11 +56,19 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
             second = Cell(r + 1, c)
         else:
             continue
+        # Without the middle edge both 3s take their other three edges: the outline of the
+        # two cells, a closed loop. That is wrong only when it cannot be the whole answer.
+        outline = sorted(set(puzzle.cells[k]) ^ set(puzzle.cells[second.r * W + second.c]))
+        middle = ""
+        if could_be_whole_loop(puzzle, state, outline):
+            lines = [lines[0], lines[2]]
+            middle = (" (the edge between them stays open: the loop could be just the outline of the "
+                      "two cells)")
         d = Deduction.build(state, put={**{e: LINE for e in lines}, **{e: CROSS for e in crosses}},
                             cells=[Cell(r, c), second],
                             params={"first": Cell(r, c), "second": second, "lines": _names(puzzle, lines),
                                     "edges": _names(puzzle, crosses) or "no edges",
-                                    "are": "is" if len(crosses) == 1 else "are"})
+                                    "are": "is" if len(crosses) == 1 else "are", "middle": middle})
         if d:
             yield d
 
