@@ -11,6 +11,7 @@ recorded as that puzzle's error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -124,7 +125,32 @@ def grade_rows(spec: str, *, genre: str | None = None, budget: Budget = Budget()
 
 # --- worker processes -------------------------------------------------------------------
 
-def _worker_main(conn: Any, settings: Settings) -> None:
+PARENT_CHECK_SECONDS = 0.5
+PR_SET_PDEATHSIG = 1           # Linux prctl option: a signal for when the parent dies
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker ends when the batch does, even after a kill -9 that runs none of our clean-up:
+    else it waits forever on a pipe its forked siblings still hold open. Linux kills it at
+    once with a parent-death signal; everywhere, a watcher thread sees it handed to another
+    parent (which also covers a parent that died before the signal was set)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _worker_main(conn: Any, settings: Settings, parent: int) -> None:
+    _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
     collect_less_often()                            # (a spawned worker starts afresh)
     while True:
@@ -143,7 +169,7 @@ def _worker_main(conn: Any, settings: Settings) -> None:
 class _Worker:
     def __init__(self, ctx: Any, settings: Settings):
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, settings), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, settings, os.getpid()), daemon=True)
         self.proc.start()
         child.close()
         self.job: Job | None = None
@@ -315,6 +341,24 @@ class Progress:
             self.stream.flush()
 
 
+@contextlib.contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """`kill` (SIGTERM) ends the batch as Ctrl-C does: the workers are stopped and the rows so
+    far kept, and the exit status is 143 as for a plain SIGTERM."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_batch(args: argparse.Namespace) -> int:
     from .report.results import ResultStore, open_output, write_csv, write_jsonl
     settings = Settings(args.genre, args.max_steps, args.max_seconds, not args.no_unique)
@@ -340,11 +384,12 @@ def run_batch(args: argparse.Namespace) -> int:
             out.flush()
 
     try:
-        if args.scheduler:
-            run_dask(todo, settings, args.scheduler, time_limit, on_row)
-        else:
-            workers = args.workers or os.cpu_count() or 1
-            run_local(todo, settings, workers, time_limit, on_row)
+        with _stop_on_sigterm():
+            if args.scheduler:
+                run_dask(todo, settings, args.scheduler, time_limit, on_row)
+            else:
+                workers = args.workers or os.cpu_count() or 1
+                run_local(todo, settings, workers, time_limit, on_row)
     finally:
         progress.finish()
         if out is not None and out is not sys.stdout:

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 
 from grader import analysis
 from grader.batch import Progress, Settings, list_jobs, run_local
@@ -126,6 +127,96 @@ def test_sigkill_partway_then_resume_equals_an_uninterrupted_run(tmp_path):
         assert c.execute("SELECT count(*), count(DISTINCT key) FROM results").fetchone() == (12, 12)
 
 
+STALLS = """
+import os, sys, time
+from grader import analysis
+real = analysis.analyse
+def stall(puzzle, **kw):
+    if puzzle.meta.origin.endswith(os.environ["STALL_ON"]):
+        time.sleep(600)
+    return real(puzzle, **kw)
+analysis.analyse = stall
+from grader.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def children(pid: int) -> set[int]:
+    """The live child processes of `pid` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the workers")
+def test_workers_end_when_the_batch_is_killed(tmp_path):
+    """kill -9 of the batch alone (not its process group): an idle worker waiting for work and
+    a busy one must both end by themselves, not wait forever."""
+    folder = small_folder(tmp_path, 2)
+    stalled = sorted(folder.iterdir())[1].name
+    script = tmp_path / "stalling_grader.py"
+    script.write_text(STALLS)
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen([sys.executable, str(script), "batch", str(folder), "--db", str(db),
+                             "--workers", "2", "--no-progress", "--no-unique"],
+                            cwd=ROOT, env={**os.environ, "STALL_ON": stalled},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers |= children(proc.pid)
+            if len(workers) == 2 and db.exists() and len(read_rows(db)) == 1:
+                break                                    # one worker idle, one stalled
+            time.sleep(0.1)
+        assert proc.poll() is None and len(workers) == 2 and len(read_rows(db)) == 1
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(alive(w) for w in workers):
+            time.sleep(0.1)
+        assert not any(alive(w) for w in workers), "a worker outlived the killed batch"
+    finally:
+        proc.kill()
+        for w in workers:
+            if alive(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def test_sigterm_stops_the_workers_and_keeps_the_rows(tmp_path):
+    folder = small_folder(tmp_path, 2)
+    script = tmp_path / "stalling_grader.py"
+    script.write_text(STALLS)
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen([sys.executable, str(script), "batch", str(folder), "--db", str(db),
+                             "--workers", "1", "--no-progress", "--no-unique"],
+                            cwd=ROOT, env={**os.environ, "STALL_ON": sorted(folder.iterdir())[1].name},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (db.exists() and len(read_rows(db)) == 1):
+            time.sleep(0.1)
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 143 and "Traceback" not in err, err
+        assert [r["status"] for r in read_rows(db)] == ["solved"]
+    finally:
+        proc.kill()
+
+
 def test_time_limit_and_crashes_cost_one_puzzle_each(tmp_path, monkeypatch):
     folder = small_folder(tmp_path, 5)
     names = sorted(f.name for f in folder.iterdir())
@@ -172,6 +263,30 @@ def test_a_folder_of_unknown_and_broken_files_gives_error_rows(tmp_path, capsys)
     assert "unknown genre 'sudokuish'" in rows["alien.yaml"]["error"]
     assert "UTF-8" in rows["latin1.yaml"]["error"]
     assert sum(r["status"] == "solved" for r in rows.values()) == 1
+
+
+def test_an_unreadable_file_is_its_own_error_row(tmp_path, capsys, monkeypatch):
+    """A file the batch may not read (chmod 000 as another user) costs that file only."""
+    import builtins
+    import io as io_module
+    folder = small_folder(tmp_path, 2)
+    shutil.copy(sorted(folder.iterdir())[0], folder / "locked.yaml")
+    (folder / "locked.jsonl").write_text('{"file": "/Akari/001.a.htm", "data": {}}\n')
+    real_open = builtins.open
+
+    def refuse(file, *args, **kwargs):
+        if isinstance(file, (str, Path)) and Path(file).name.startswith("locked."):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", refuse)
+    monkeypatch.setattr(io_module, "open", refuse)
+    assert batch(str(folder), "--no-unique", "--workers", "1") == 0
+    rows = {Path(r["id"]).name: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert sorted(r["status"] for r in rows.values()) == ["error", "error", "solved", "solved"]
+    for name, row in rows.items():
+        if name.startswith("locked."):
+            assert row["status"] == "error" and "Permission denied" in row["error"], row
 
 
 def test_csv_and_jsonl_exports(tmp_path):
