@@ -51,14 +51,21 @@ def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
             check_unique: bool = True, max_level: int = 5) -> Analysis:
     t0 = time.perf_counter()
     genre = genre_of(puzzle)
+    asked: list[exact.ExactResult] = []
     def ask_exact() -> exact.ExactResult:
-        return exact.solve(puzzle, seconds=max(5.0, budget.max_seconds))
+        if not asked:
+            asked.append(exact.solve(puzzle, seconds=max(5.0, budget.max_seconds)))
+        return asked[0]
+    def may_be_unique() -> bool:
+        # a last resort searching without bound ends only when there is one solution
+        return ask_exact().verdict in (exact.Verdict.UNIQUE, exact.Verdict.UNKNOWN)
     # Techniques that rely on uniqueness are only fair when the puzzle has one solution, so
     # where a genre has any, the exact solver is asked first.
     assumes = any(h.info.uses_uniqueness for h in REGISTRY.for_genre(genre.name, max_level))
     ex = ask_exact() if check_unique and assumes else None
     unique = ex is None or ex.verdict in (exact.Verdict.UNIQUE, exact.Verdict.UNKNOWN)
-    trace = Solver(puzzle, budget=budget, max_level=max_level, assume_unique=unique).solve()
+    trace = Solver(puzzle, budget=budget, max_level=max_level, assume_unique=unique,
+                   one_solution=may_be_unique if check_unique else None).solve()
     if check_unique and ex is None:
         # Otherwise a solve that ends solved shows it: every step removed only what no
         # solution has, so the solution it ends at is the only one (as in Tatham's solvers).

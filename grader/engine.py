@@ -47,6 +47,28 @@ def solve_memory() -> dict:
     return {} if memory is None else memory
 
 
+# Asked at most once per solve, when a last resort is about to search without bound: whether
+# the puzzle may have exactly one solution (a caller that can ask the exact solver passes it).
+_ONE_SOLUTION: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
+    "one_solution", default=None)
+
+
+def search_without_bound() -> bool:
+    """Whether the running solve may search as deep as it takes (probing's deepening nested
+    trial). That search ends only on a puzzle with one solution; elsewhere it runs until its
+    time is up. So a solve that does not assume one solution never starts it, nor does one
+    whose caller knows the puzzle has several. Never a deduction: only whether to look on."""
+    if not _UNIQUE.get():
+        return False
+    ask = _ONE_SOLUTION.get()
+    if ask is None:
+        return True
+    memory = solve_memory()
+    if "engine.one-solution" not in memory:
+        memory["engine.one-solution"] = bool(ask())
+    return memory["engine.one-solution"]
+
+
 @contextlib.contextmanager
 def remembering() -> Iterator[dict]:
     """Run the code inside as one solve: it shares one scratch dict (solve_memory), unless it
@@ -79,12 +101,15 @@ def collect_less_often() -> None:
 class Solver:
     def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
                  heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
-                 validate: bool = False, assume_unique: bool = True, greedy: bool = False):
+                 validate: bool = False, assume_unique: bool = True, greedy: bool = False,
+                 one_solution: Callable[[], bool] | None = None):
         """assume_unique=False leaves out techniques that rely on the puzzle having exactly
         one solution (use it when the exact solver found none or several). greedy=True takes
         every deduction a heuristic finds in one look, each a step of its own trimmed to what
         is still new, before starting again from level 1: what held in a state holds in every
-        narrower one, and a long fill inside a trial then looks far less often."""
+        narrower one, and a long fill inside a trial then looks far less often.
+        one_solution: asked at most once, before the last resort searches without bound,
+        whether the puzzle may have one solution (see search_without_bound)."""
         from .genres import genre_of
         assume_unique = assume_unique and _UNIQUE.get()
         self.assume_unique = assume_unique
@@ -96,6 +121,7 @@ class Solver:
         self.budget = budget
         self.validate = validate
         self.greedy = greedy
+        self.one_solution = one_solution
 
     def initial_state(self) -> State:
         return self.genre.initial_state(self.puzzle)
@@ -110,10 +136,13 @@ class Solver:
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         token = _DEADLINE.set(deadline)
         unique_token = _UNIQUE.set(self.assume_unique)
+        ask_token = _ONE_SOLUTION.set(self.one_solution) if self.one_solution else None
         try:
             with remembering():
                 return self._solve(start, t0, deadline, until, focus)
         finally:
+            if ask_token is not None:
+                _ONE_SOLUTION.reset(ask_token)
             _UNIQUE.reset(unique_token)
             _DEADLINE.reset(token)
 
@@ -188,6 +217,8 @@ class Solver:
             focus = pending[i]
             if focus is not None and not focus:
                 continue
+            if out_of_time():
+                return None     # one look at a large board can take a while: stop between them
             found = iter(h.find(self.puzzle, state, None if focus is None else frozenset(focus)))
             d = next(found, None)
             if d is None:

@@ -8,11 +8,12 @@ budget first, so the shortest refutation is the one a reader sees.
 """
 from __future__ import annotations
 
+import math
 from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from .engine import Budget, Solver, out_of_time, solve_memory
+from .engine import Budget, Solver, out_of_time, search_without_bound, solve_memory
 from .heuristic import Heuristic, REGISTRY, heuristic
 from .model import Puzzle, State, values_of
 from .steps import Deduction, Status, Trace
@@ -35,11 +36,12 @@ class Branch:
 
 
 def fill(puzzle: Puzzle, state: State, changed: Iterable[int], max_level: int,
-         max_steps: int, heuristics: Sequence[Heuristic] | None = None, greedy: bool = False) -> Trace:
+         max_steps: int, heuristics: Sequence[Heuristic] | None = None, greedy: bool = False,
+         seconds: float = 30.0) -> Trace:
     """Greedy fill from an assumed state with the heuristics below level 5 (greedy: see
-    Solver)."""
+    Solver), within `seconds` and the running solve's own time."""
     solver = Solver(puzzle, max_level=max_level, heuristics=heuristics,
-                    budget=Budget(max_steps=max_steps, max_seconds=30.0), greedy=greedy)
+                    budget=Budget(max_steps=max_steps, max_seconds=seconds), greedy=greedy)
     return solver.solve(state, focus=frozenset(changed))
 
 
@@ -55,10 +57,10 @@ def agreed_removals(state: State, finals: Sequence[State]) -> tuple[tuple[int, i
 
 def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
             max_level: int, max_steps: int, heuristics: Sequence[Heuristic] | None = None,
-            stop_on_refutation: bool = True, greedy: bool = False) -> list[Branch]:
+            stop_on_refutation: bool = True, greedy: bool = False, seconds: float = 30.0) -> list[Branch]:
     branches = []
     for label, assumed, changed in assumptions:
-        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy)
+        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy, seconds)
         branches.append(Branch(label, trace))
         if stop_on_refutation and branches[-1].refuted:
             break
@@ -113,9 +115,11 @@ def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps
 
 
 def probe_with_branches(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
-                        heuristics: Sequence[Heuristic]) -> tuple[Deduction | None, list[Branch]]:
+                        heuristics: Sequence[Heuristic], seconds: float = 30.0
+                        ) -> tuple[Deduction | None, list[Branch]]:
     """probe_cell, and the branches it followed."""
-    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics)
+    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics,
+                       seconds=seconds)
     return cell_deduction(puzzle, state, var, branches), branches
 
 
@@ -216,34 +220,127 @@ def register_probing(genre: str, *, id: str | None = None, name: str = "Trial an
 
 
 NESTED_STEPS = 100      # steps per branch of a nested trial
+DEEPEN = 4              # each deeper round gives a branch this many times the steps of the last
+_LAST_RESORTS: dict[str, Heuristic] = {}     # genre -> its nested trial
 
 
 def register_nested(genre: str, inner: Callable[[], Sequence[Heuristic]], *, id: str | None = None,
                     name: str = "Trial and error, trying again inside", order: int = 99, score: int = 400,
                     candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
                     near: Callable[[Puzzle, set[int]], Iterable[int]] | None = None,
-                    catalogue: str = "") -> Heuristic:
+                    catalogue: str = "", first_round: bool = True) -> Heuristic:
     """A genre's last resort: trial and error whose fill may itself try one variable each way
     (`inner`, e.g. every technique up to level 4 and the genre's trial with them). Still one
     hypothesis followed by greedy filling, only with a stronger fill; it scores as the hardest
-    step of level 5."""
+    step of level 5.
+
+    When that finds nothing (or at once, with first_round=False) and the solve may search
+    without bound (engine.search_without_bound), it deepens: the fill may try a hypothesis
+    inside a hypothesis, then inside that, with more steps each round. With as many levels as
+    undecided variables and steps enough to decide them all, every assumption that no solution
+    has ends in a contradiction, so on a puzzle with one solution some round always refutes
+    one: the solve always finishes, given time. It gives up when the search is complete, when
+    the time is up, or when two branches of one hypothesis both end solved (two solutions:
+    this search can never finish the puzzle)."""
     hid = id or f"{genre}.nested-trial"
 
-    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
-        order_ = probe_order(state, candidates(puzzle, state) if candidates else None)
+    def order_of(puzzle: Puzzle, state: State) -> list[int]:
+        return probe_order(state, candidates(puzzle, state) if candidates else None)
+
+    def first(puzzle: Puzzle, state: State) -> Deduction | None:
         tried = Tried(hid, near) if near else None
+        order_ = order_of(puzzle, state)
         heuristics = list(inner())
         for var in (tried.order(state, order_) if tried else order_):
             if out_of_time():
-                return
+                return None
             d, branches = probe_with_branches(puzzle, state, var, 4, NESTED_STEPS, heuristics)
             if d is not None:
-                yield d
-                return
+                return d
             if tried:
                 tried.failed(puzzle, state, var, (var,), branches)
+        return None
 
-    return heuristic(id=hid, name=name, genre=genre, level=5, order=order, score=score,
-                     template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}, and be ready to try "
-                     "another inside it.", catalogue=catalogue)(find)
+    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        d = first(puzzle, state) if first_round else None
+        if d is None and search_without_bound():
+            d = deepening(puzzle, state, hid, inner, order_of, 2 if first_round else 1)
+        if d is not None:
+            yield d
 
+    h = heuristic(id=hid, name=name, genre=genre, level=5, order=order, score=score,
+                  template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}, and be ready to try "
+                  "another inside it.", catalogue=catalogue)(find)
+    _LAST_RESORTS[genre] = h
+    return h
+
+
+def register_last_resort(genre: str) -> Heuristic | None:
+    """The deepening nested trial for a genre that registered no nested trial of its own:
+    its fill uses every other technique of the genre. Ordered after everything else."""
+    if genre in _LAST_RESORTS:
+        return None
+    me: list[Heuristic] = []
+    h = register_nested(genre, lambda: [x for x in REGISTRY.for_genre(genre) if x not in me],
+                        order=10_000, first_round=False)
+    me.append(h)
+    return h
+
+
+def deepening(puzzle: Puzzle, state: State, hid: str, inner: Callable[[], Sequence[Heuristic]],
+              order_of: Callable[[Puzzle, State], list[int]], depth: int) -> Deduction | None:
+    """Rounds of nested trials, each deeper and longer than the last (see register_nested)."""
+    memory = solve_memory()
+    undecided = sum(1 for m in state.cands if m & (m - 1))
+    # every step removes a candidate, so no fill from here takes more steps than this
+    most = sum(m.bit_count() - 1 for m in state.cands if m)
+    steps = NESTED_STEPS * DEEPEN ** (depth - 1)
+    while not out_of_time() and not memory.get(SEVERAL):
+        complete = depth >= undecided and steps >= most
+        d = _round(puzzle, state, hid, inner, order_of, depth, min(steps, most) if complete else steps)
+        if d is not None:
+            return d
+        if complete:
+            return None
+        depth, steps = depth + 1, steps * DEEPEN
+    return None
+
+
+SEVERAL = "probing.several-solutions"      # solve_memory key: two solutions were seen
+
+
+def _round(puzzle: Puzzle, state: State, hid: str, inner: Callable[[], Sequence[Heuristic]],
+           order_of: Callable[[Puzzle, State], list[int]], depth: int, steps: int) -> Deduction | None:
+    """One nested trial `depth` deep: each variable in turn, every value, a fill that may try
+    hypotheses `depth - 1` deep inside."""
+    heuristics = list(inner())
+    if depth > 1:
+        heuristics.append(_inner_trial(hid, inner, order_of, depth - 1, steps))
+    memory = solve_memory()
+    for var in order_of(puzzle, state):
+        if out_of_time() or memory.get(SEVERAL):
+            return None
+        d, branches = probe_with_branches(puzzle, state, var, 4, steps, heuristics, seconds=math.inf)
+        if sum(1 for b in branches if b.trace.status is Status.SOLVED) >= 2:
+            memory[SEVERAL] = True       # two values of one variable both lead to solutions
+            return None
+        if d is not None:
+            if depth > 1:
+                outcome = f"{d.params['outcome']} (with hypotheses inside hypotheses, {depth} deep)"
+                d = attrs.evolve(d, params={**d.params, "outcome": outcome})
+            return d
+    return None
+
+
+def _inner_trial(hid: str, inner: Callable[[], Sequence[Heuristic]],
+                 order_of: Callable[[Puzzle, State], list[int]], depth: int, steps: int) -> Heuristic:
+    """A nested trial `depth` deep as a technique of a fill (not registered: it lives only
+    inside the round that made it)."""
+    outer = REGISTRY.get(hid).info
+
+    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        d = _round(puzzle, state, hid, inner, order_of, depth, steps)
+        if d is not None:
+            yield d
+
+    return Heuristic(outer, find)

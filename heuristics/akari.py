@@ -12,6 +12,7 @@ from grader.genres.akari import B_BULB, B_EMPTY, BULB, EMPTY, AkariPuzzle, light
 from grader.explain import describe_removals
 from grader.heuristic import heuristic
 from grader.model import State
+from grader.engine import out_of_time
 from grader.probing import register_probing
 from grader.steps import Deduction
 
@@ -107,15 +108,18 @@ def only_one_lighter(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[
            catalogue="if an unfilled cell can't see any other unfilled cells, it must contain bulb")
 def isolated_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
+    cands, sight = state.cands, puzzle.sight
     for i in cells_to_check(puzzle, focus):
-        if state.cands[i] == FREE and not light.is_lit(i) and light.lighters(i) == [i]:
+        if cands[i] == FREE and not any(cands[j] == FREE for j in sight.lines(i)) and not light.is_lit(i):
             yield Deduction.build(state, put={i: BULB}, params={"cell": puzzle.cell(i)})
 
 
 def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
     """A numbered wall that a bulb at x would leave short of bulbs (or give too many)."""
+    walls = puzzle.walls_in_sight[x]
+    if not walls:
+        return None
     seen = puzzle.sight[x]
-    walls = {w for j in seen | {x} for w in puzzle.walls_next_to[j]}
     for w in sorted(walls):
         n = puzzle.board[w]
         bulbs, free = wall_counts(puzzle, state, w)
@@ -144,6 +148,8 @@ def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
     for x in xs:
         if state.cands[x] != FREE:
             continue
+        if out_of_time():
+            return
         w = starved_wall(puzzle, state, x)
         if w is not None:
             lit = sorted(f for f in wall_counts(puzzle, state, w)[1] if f in puzzle.sight[x])
@@ -166,10 +172,17 @@ def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
     for y in cells_to_check(puzzle, focus):
         if light.is_lit(y):
             continue
+        if out_of_time():
+            return
         sources = light.lighters(y)
         if len(sources) < 2:
             continue
-        common = set.intersection(*(set(puzzle.sight[s]) for s in sources)) - set(sources)
+        common = set(puzzle.sight[sources[0]])
+        for s in sources[1:]:
+            common &= puzzle.sight[s]
+            if not common:
+                break           # usually after a few: a large open board has hundreds of sources
+        common -= set(sources)
         blockers = sorted(x for x in common if state.cands[x] == FREE)
         if blockers:
             x = blockers[0]
@@ -305,15 +318,24 @@ def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
                      "cells and none are next to numbers, then none of these cells can contain bulb")
 def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
+    signatures: dict[int, tuple[int, tuple[frozenset[int], frozenset[int]]]] = {}
 
-    def signature(x: int) -> tuple[frozenset[int], frozenset[int]]:
-        reach = puzzle.sight[x] | {x}
-        return (frozenset(j for j in reach if j not in light.lit),
-                frozenset(j for j in reach if state.cands[j] == FREE))
+    def signature(x: int) -> tuple[int, tuple[frozenset[int], frozenset[int]]]:
+        # made once per cell, with its hash first: most pairs differ there (a large board
+        # compares millions of pairs)
+        got = signatures.get(x)
+        if got is None:
+            reach = puzzle.sight[x] | {x}
+            sig = (frozenset(j for j in reach if j not in light.lit),
+                   frozenset(j for j in reach if state.cands[j] == FREE))
+            got = signatures[x] = (hash(sig), sig)
+        return got
 
     for x in puzzle.whites:
         if state.cands[x] != FREE or puzzle.walls_next_to[x] or x in light.lit:
             continue
+        if out_of_time():
+            return
         for y in sorted(puzzle.sight[x]):
             if y < x or state.cands[y] != FREE or puzzle.walls_next_to[y] or y in light.lit:
                 continue
@@ -334,6 +356,8 @@ def most_constrained_first(puzzle: AkariPuzzle, state: State) -> list[int]:
         for f in free:
             rank[f] = min(rank.get(f, 9), len(free) - (puzzle.board[w] - bulbs))
     for y in puzzle.whites:
+        if out_of_time():
+            break               # the trial that asked stops at once too
         if not light.is_lit(y):
             sources = light.lighters(y)
             for s_ in sources:

@@ -51,6 +51,8 @@ def _load_all() -> None:
             genre = getattr(importlib.import_module(f"{__name__}.{info.name}"), "GENRE", None)
             if genre is not None and genre.heuristics_module:
                 importlib.import_module(genre.heuristics_module)
+                from ..probing import register_last_resort
+                register_last_resort(genre.name)      # unless the genre has its own
         except Exception as exc:  # noqa: BLE001 - reported by broken() and `grader genres`
             _BROKEN[info.name] = f"{type(exc).__name__}: {exc}"
             for key in [k for k, v in _ALIASES.items() if v == info.name]:

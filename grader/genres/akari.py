@@ -8,7 +8,7 @@ Grid syntax: `.` white, `#` wall, `0`-`4` numbered wall; in solutions and marks 
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import attrs
 
@@ -66,15 +66,32 @@ class AkariPuzzle(GridPuzzle):
                     if b < inner and self.board[i] == WHITE:
                         run.append(i)
                     else:
+                        seg = tuple(run)            # one tuple shared by its cells
                         for j in run:
-                            seg_of[j] = tuple(run)
+                            seg_of[j] = seg
                         run = []
         return tuple((row_seg.get(i, ()), col_seg.get(i, ())) for i in range(len(self.board)))
 
     @functools.cached_property
-    def sight(self) -> tuple[frozenset[int], ...]:
+    def walls_in_sight(self) -> tuple[frozenset[int], ...]:
+        """Numbered walls beside each white cell or a cell it sees."""
+        by_lane: dict[int, frozenset[int]] = {}        # by id: the cells of a lane share it
+        none: frozenset[int] = frozenset()
+        out = []
+        for pair in self.lanes:
+            walls = none
+            for lane in pair:
+                got = by_lane.get(id(lane))
+                if got is None:
+                    got = by_lane[id(lane)] = frozenset(w for j in lane for w in self.walls_next_to[j])
+                walls = walls | got if walls else got
+            out.append(walls)
+        return tuple(out)
+
+    @functools.cached_property
+    def sight(self) -> Sight:
         """White cells a bulb at each white cell lights, not counting itself."""
-        return tuple(frozenset(a + b) - {i} for i, (a, b) in enumerate(self.lanes))
+        return Sight(self.lanes)
 
     def around(self, focus: frozenset[int]) -> set[int]:
         """White cells whose light or lighters may change when `focus` changes."""
@@ -84,6 +101,33 @@ class AkariPuzzle(GridPuzzle):
                 out.add(f)
                 out |= self.sight[f]
         return out
+
+
+class Sight(Sequence[frozenset[int]]):
+    """Lines of sight, made per cell on first use: on a large open board they hold rows plus
+    columns for every cell (a 200x200 board: 16 million entries), which no solve within its
+    budget ever looks at in full."""
+
+    def __init__(self, lanes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]):
+        self._lanes = lanes
+        self._made: dict[int, frozenset[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._lanes)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        got = self._made.get(i)
+        if got is None:
+            a, b = self._lanes[i]
+            got = self._made[i] = frozenset(a + b) - {i}
+        return got
+
+    def lines(self, i: int) -> Iterator[int]:
+        """The same cells as sight[i], read off its row and column without making the set."""
+        for lane in self._lanes[i]:
+            for j in lane:
+                if j != i:
+                    yield j
 
 
 class Lighting:
@@ -110,12 +154,12 @@ class Lighting:
         if "lit" in self.__dict__:
             return i in self.lit
         c = self.cands
-        return c[i] == B_BULB or any(c[j] == B_BULB for j in self.puzzle.sight[i])
+        return c[i] == B_BULB or any(c[j] == B_BULB for j in self.puzzle.sight.lines(i))
 
     def lighters(self, i: int) -> list[int]:
         """Undecided cells that could light cell i (itself included)."""
         c = self.cands
-        out = [j for j in self.puzzle.sight[i] if c[j] == B_EMPTY | B_BULB]
+        out = [j for j in self.puzzle.sight.lines(i) if c[j] == B_EMPTY | B_BULB]
         if c[i] == B_EMPTY | B_BULB:
             out.append(i)
         return sorted(out)
