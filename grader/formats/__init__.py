@@ -17,18 +17,18 @@ NATIVE_SUFFIXES = (".yaml", ".yml")
 NOT_PUZZLES = frozenset((".py", ".pyc", ".md", ".rst", ".sh", ".toml", ".cfg", ".ini", ".json", ".csv"))
 
 
-def _genre(name: str, src: Source, part: str | None = None):
+def _genre(name: str, src: Source, part: str | None = None, line: int | None = None):
     from ..genres import all_genres, get
-    g = get(str(name))
+    g = get(str(name)) if isinstance(name, (str, int)) else None
     if g is None:
         known = ", ".join(x.name for x in all_genres())
-        raise src.error(f"unknown genre '{name}' (known: {known})", part=part)
+        raise src.error(f"unknown genre '{name}' (known: {known})", line, part=part)
     return g
 
 
 def load_native(text: str, origin: str) -> Puzzle:
     src = NativeSource(origin, text)
-    genre = _genre(src.require("genre"), src)
+    genre = _genre(src.require("genre"), src, line=src.key_line("genre"))
     return genre.from_native(src.doc, src)
 
 
@@ -155,6 +155,9 @@ def _record_or_raise(item: janko.Record | InputError) -> Puzzle:
 
 def load(spec: str, genre: str | None = None) -> Puzzle:
     """A puzzle from a path, `file.jsonl#N`, a puzz.link URL or a Tatham game ID."""
+    if not spec.strip():
+        raise InputError(repr(spec), "an empty argument: give a puzzle file, a puzz.link URL or a "
+                         "Simon Tatham game ID")
     path = Path(spec)
     if "#" in spec and spec.split("#")[0].endswith(".jsonl") and _kind(Path(spec.split("#")[0])) == "file":
         file, wanted = spec.rsplit("#", 1)

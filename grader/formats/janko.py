@@ -10,6 +10,7 @@ import attrs
 
 from ..errors import InputError, Source
 from . import limits
+from .native import MAX_TOKEN
 
 
 @attrs.frozen
@@ -109,7 +110,7 @@ def grid(data: dict[str, Any], key: str, src: Source, shape: tuple[int, int]) ->
         raise src.error(f"'{key}' is not {shape[0]}x{shape[1]}", part=key)
     for r, row in enumerate(rows):
         for c, t in enumerate(row):
-            if not isinstance(t, (str, int)) or isinstance(t, bool):
-                raise src.error(f"'{key}' has {json.dumps(t)} at r{r + 1}c{c + 1}: expected a "
-                                "text or a number", part=key)
+            if not isinstance(t, (str, int)) or isinstance(t, bool) or len(str(t)) > MAX_TOKEN:
+                raise src.error(f"'{key}' has {json.dumps(t)[:40]} at r{r + 1}c{c + 1}: expected a "
+                                "short text or a number", part=key)
     return [[str(t) for t in r] for r in rows]

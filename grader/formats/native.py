@@ -69,12 +69,24 @@ def tokens_of_line(text: str, line: int, col0: int) -> tuple[Token, ...]:
     return tuple(out)
 
 
+MAX_TOKEN = 16     # the longest grid token any genre writes is 4 characters
+
+
+def check_tokens(row: tuple[Token, ...], src: Source, key: str) -> tuple[Token, ...]:
+    """A long token is never a cell (and a long run of digits is not a number Python reads)."""
+    for tok in row:
+        if len(tok.text) > MAX_TOKEN:
+            raise src.error(f"'{tok.text[:MAX_TOKEN]}...' in {key} is not a cell: "
+                            f"{len(tok.text)} characters", tok.line, tok.col)
+    return row
+
+
 def parse_grid_text(text: str, src: Source, key: str = "grid", first_line: int = 1,
                     col0: int = 1, rectangular: bool = True) -> Grid:
     rows = []
     for k, raw in enumerate(text.splitlines()):
         if raw.strip() and not raw.lstrip().startswith("#!"):
-            rows.append(tokens_of_line(raw, first_line + k, col0))
+            rows.append(check_tokens(tokens_of_line(raw, first_line + k, col0), src, key))
             if len(rows) > limits.MAX_SIDE or len(rows[-1]) > limits.MAX_SIDE:
                 where = rows[-1][min(len(rows[-1]), limits.MAX_SIDE + 1) - 1]
                 raise src.error(f"{key} is larger than {limits.MAX_SIDE}x{limits.MAX_SIDE}, the "
@@ -115,8 +127,8 @@ class _Loader(yaml.SafeLoader):
 
 def plain_yaml(text: str, origin: str) -> Any:
     """A small YAML file beside a puzzle (metadata): safe, without aliases; errors name it."""
-    loader = _Loader(text)
     try:
+        loader = _Loader(text)
         node = loader.get_single_node()
         return None if node is None else loader.construct_document(node)
     except _AliasFound as alias:
@@ -128,8 +140,6 @@ def plain_yaml(text: str, origin: str) -> Any:
                          mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
     except (ValueError, OverflowError, RecursionError) as exc:
         raise InputError(origin, f"not valid YAML: {type(exc).__name__}") from None
-    finally:
-        loader.dispose()
 
 
 class NativeSource(Source):
@@ -138,13 +148,18 @@ class NativeSource(Source):
     def __init__(self, origin: str, text: str):
         super().__init__(origin, text)
         limits.check_bytes(len(text.encode("utf-8", "surrogatepass")), origin)
-        loader = _Loader(text)
         try:
+            loader = _Loader(text)
             self.node = loader.get_single_node()
             self.doc = loader.construct_document(self.node) if self.node is not None else None
         except _AliasFound as alias:
             raise self.error("YAML aliases (*name) are not allowed in puzzle files",
                              alias.mark.line + 1, alias.mark.column + 1) from None
+        except yaml.reader.ReaderError as exc:     # a control character: no mark, a position
+            before = text[:exc.position]
+            ch = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+            raise self.error(f"not valid YAML: character {ascii(ch)} is not allowed",
+                             before.count("\n") + 1, len(before) - before.rfind("\n")) from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -153,8 +168,6 @@ class NativeSource(Source):
         except (ValueError, OverflowError, RecursionError) as exc:
             # the safe constructor's own failures (a timestamp out of range, nesting too deep)
             raise self.error(f"not valid YAML: {type(exc).__name__}: {exc}") from None
-        finally:
-            loader.dispose()
         if not isinstance(self.doc, dict):
             raise self.error("expected a YAML mapping with genre and grid", 1)
 
@@ -183,6 +196,7 @@ class NativeSource(Source):
                                      "mapping", item.start_mark.line + 1, item.start_mark.column + 1)
                 rows.append(tokens_of_line(str(item.value), item.start_mark.line + 1,
                                            item.start_mark.column + 1 + (1 if item.style else 0)))
+                check_tokens(rows[-1], self, key)
                 if len(rows[-1]) > limits.MAX_SIDE:
                     raise self.error(f"{key} row has {len(rows[-1])} cells: at most "
                                      f"{limits.MAX_SIDE}", item.start_mark.line + 1,

@@ -49,9 +49,9 @@ def parse_url(url: str) -> tuple[str, list[str], Source]:
 
 def split(pid: str, rest: list[str], src: Source) -> PuzzLink:
     flags = ""
-    if rest and not rest[0].isdigit():
+    if rest and not rest[0].isdecimal():
         flags, rest = rest[0], rest[1:]
-    if len(rest) < 2 or not rest[0].isdigit() or not rest[1].isdigit():
+    if len(rest) < 2 or not rest[0].isdecimal() or not rest[1].isdecimal():
         raise src.error("expected <columns>/<rows> after the puzzle type", part="size")
     cols, rows = int(rest[0]), int(rest[1])
     if not (1 <= cols <= 200 and 1 <= rows <= 200):

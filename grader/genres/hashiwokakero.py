@@ -322,7 +322,7 @@ class Hashiwokakero(Genre):
         for _, _, tok in grid.cells():
             if tok.text in (".", "-"):
                 board.append(WATER)
-            elif tok.text.isdigit() and 1 <= int(tok.text) <= 4 * maxb:
+            elif tok.text.isdecimal() and 1 <= int(tok.text) <= 4 * maxb:
                 board.append(int(tok.text))
             else:
                 raise bad_token(src, tok, f"'.' for water or 1-{4 * maxb} for an island")
@@ -360,7 +360,7 @@ class Hashiwokakero(Genre):
             for c, t in enumerate(row):
                 if t == "-":
                     board.append(WATER)
-                elif t.isdigit() and 1 <= int(t) <= 8:
+                elif t.isdecimal() and 1 <= int(t) <= 8:
                     board.append(int(t))
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or an island 1-8",

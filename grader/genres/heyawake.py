@@ -224,7 +224,7 @@ class Heyawake(MarkedCellsGenre):
             t = tok.text
             if t in (".", "-", "+", "#"):
                 continue
-            if not t.isdigit():
+            if not t.isdecimal():
                 raise src.error(f"unexpected '{t}' in grid: expected '.' or a room's number",
                                 tok.line, tok.col)
             out[r * grid.width + c] = int(t)
@@ -236,9 +236,9 @@ class Heyawake(MarkedCellsGenre):
             t = tok.text
             if t in ("#", "x", "X"):
                 cands.append(B_SHADED)
-            elif t in ("+", "-", "o") or (not marks and (t == "." or t.isdigit())):
+            elif t in ("+", "-", "o") or (not marks and (t == "." or t.isdecimal())):
                 cands.append(B_WHITE)
-            elif t == "." or t.isdigit():
+            elif t == "." or t.isdecimal():
                 cands.append(FREE)
             else:
                 raise src.error(f"unexpected '{t}' in {grid.key}: expected '#' shaded, '+' white or '.'",
@@ -281,7 +281,7 @@ class Heyawake(MarkedCellsGenre):
             for c, t in enumerate(row):
                 if t == "-":
                     continue
-                if not t.isdigit():
+                if not t.isdecimal():
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
                                     part="problem")
                 numbers[r * cols + c] = int(t)

@@ -106,7 +106,7 @@ class Hitori(MarkedCellsGenre):
         for _, _, tok in grid.cells():
             if tok.text == ".":
                 out.append(NO_NUMBER)
-            elif tok.text.isdigit():
+            elif tok.text.isdecimal():
                 out.append(int(tok.text))
             else:
                 raise bad_token(src, tok, "a number in every cell (or '.' for a cell without one)")
@@ -152,7 +152,7 @@ class Hitori(MarkedCellsGenre):
         for r, row in enumerate(problem):
             for c, t in enumerate(row):
                 digits = t.strip().removesuffix('">')    # records 763-786 end rows with '">'
-                if not digits.isdigit():
+                if not digits.isdecimal():
                     raise src.error(f"'{t}' at {Cell(r, c)} in 'problem' is not a number", part="problem")
                 numbers.append(int(digits))
         solution = janko_grid(data, "solution", src, (rows, cols))
@@ -177,7 +177,7 @@ class Hitori(MarkedCellsGenre):
                 continue
             if ch in "%@.":
                 numbers.append(NO_NUMBER)
-            elif ch.isdigit() or "a" <= ch <= "z":
+            elif ch.isdecimal() or "a" <= ch <= "z":
                 numbers.append(int(ch, 36))
             else:
                 raise url.error(f"unexpected '{ch}' at character {pos + 1}")

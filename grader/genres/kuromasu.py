@@ -143,7 +143,7 @@ class Kuromasu(MarkedCellsGenre):
                 out.append(NO_CLUE)
             elif t == "?":
                 out.append(UNKNOWN)
-            elif t.isdigit():
+            elif t.isdecimal():
                 out.append(int(t))
             else:
                 raise src.error(f"unexpected '{t}' in grid: expected '.', '?' or a number", tok.line, tok.col)
@@ -182,7 +182,7 @@ class Kuromasu(MarkedCellsGenre):
             for c, t in enumerate(row):
                 if t == "-":
                     clues.append(NO_CLUE)
-                elif t.isdigit():
+                elif t.isdecimal():
                     clues.append(int(t))
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
@@ -209,10 +209,12 @@ class Kuromasu(MarkedCellsGenre):
             if run is not None:
                 clues.extend([NO_CLUE] * run)
                 k += 1
-            elif ch.isdigit():
+            elif ch.isdecimal():
                 j = k
-                while j < len(desc) and desc[j].isdigit():
+                while j < len(desc) and desc[j].isdecimal():
                     j += 1
+                if j - k > 6:
+                    raise src.error(f"the number at character {k + 1} is too long", part="description")
                 clues.append(int(desc[k:j]))
                 k = j
             elif ch == "_":

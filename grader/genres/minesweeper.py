@@ -251,7 +251,7 @@ class Minesweeper(MarkedCellsGenre):
                 board.append(VOID)
             elif t == "?":
                 board.append(QUESTION)
-            elif t.isdigit():
+            elif t.isdecimal():
                 if int(t) > 8:
                     raise src.error(f"{t} is not a Minesweeper number: a cell has only 8 neighbours",
                                     tok.line, tok.col)
@@ -318,9 +318,9 @@ class Minesweeper(MarkedCellsGenre):
                     board.append(UNKNOWN)
                 elif t == "x":
                     board.append(VOID)
-                elif t.isdigit() and int(t) <= 8:
+                elif t.isdecimal() and int(t) <= 8:
                     board.append(int(t))
-                elif t.isdigit():
+                elif t.isdecimal():
                     raise src.error(f"{t} at {Cell(r, c)} is above 8", part="problem")
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
@@ -375,7 +375,7 @@ class Minesweeper(MarkedCellsGenre):
         mines = sum(layout)
         if "n" in rest:
             digits = rest.split("n", 1)[1].rstrip("a")
-            if digits.isdigit() and int(digits) != mines:
+            if digits.isdecimal() and int(digits) != mines:
                 raise src.error(f"the params say {digits} mines but the layout has {mines}", part="params")
         meta = Meta(origin=src.origin, source="Simon Tatham's Mines",
                     provenance=f"Mines {params}:{desc} played from the first click")

@@ -449,7 +449,7 @@ class Numberlink(Genre):
                 times = "once" if len(cells) == 1 else f"{len(cells)} times"
                 raise where(cells[-1 if len(cells) > 2 else 0],
                             f"label '{t}' appears {times}: each label must appear exactly twice")
-        order = sorted(count, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0, t))
+        order = sorted(count, key=lambda t: (not t.isdecimal(), int(t) if t.isdecimal() else 0, t))
         number = {t: k + 1 for k, t in enumerate(order)}
         names = order
         labels = tuple(number[t] if t is not None else 0 for t in tokens)
@@ -549,7 +549,7 @@ class Numberlink(Genre):
             for c, t in enumerate(row):
                 if t == "-":
                     tokens.append(None)
-                elif t.isdigit():
+                elif t.isdecimal():
                     tokens.append(str(int(t)))
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",

@@ -192,7 +192,7 @@ class Nurikabe(MarkedCellsGenre):
                 out.append(NO_CLUE)
             elif t == "?":
                 out.append(UNKNOWN)
-            elif t.isdigit() and int(t) > 0:
+            elif t.isdecimal() and int(t) > 0:
                 out.append(int(t))
             else:
                 raise bad_token(src, tok, "'.' for an empty cell, an island size from 1 or '?'")
@@ -206,7 +206,7 @@ class Nurikabe(MarkedCellsGenre):
             clue = puzzle.clues[i]
             if clue != NO_CLUE:
                 shown = "?" if clue == UNKNOWN else str(clue)
-                if t != shown and not (clue == UNKNOWN and t.isdigit()):
+                if t != shown and not (clue == UNKNOWN and t.isdecimal()):
                     raise src.error(f"{Cell(r, c)} holds the number {'?' if clue == UNKNOWN else clue} "
                                     f"in the puzzle but '{t}' here", tok.line, tok.col)
                 cands.append(B_ISLAND)
@@ -248,7 +248,7 @@ class Nurikabe(MarkedCellsGenre):
                     clues.append(NO_CLUE)
                 elif t == "?":
                     clues.append(UNKNOWN)
-                elif t.isdigit() and int(t) > 0:
+                elif t.isdecimal() and int(t) > 0:
                     clues.append(int(t))
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")

@@ -20,6 +20,7 @@ from heuristics.common.lines import Line, minimum_length, runs, solve_line
 from ..errors import Source
 from ..formats import puzzlink, tatham
 from ..formats.janko import field as janko_field, grid as janko_grid, size as janko_size
+from ..formats.limits import MAX_SIDE
 from ..formats.native import NativeSource, bad_token, parse_grid_text
 from ..model import Cell, Meta, Puzzle, State, Violation
 from ..render import svg, text
@@ -103,8 +104,9 @@ def check_clues(rows: int, cols: int, row_clues: Sequence[Clue], col_clues: Sequ
                             f"{minimum_length(clue)} cells but the line has {length}", line, col, part=part)
     total_r, total_c = sum(map(sum, row_clues)), sum(map(sum, col_clues))
     if total_r != total_c:
+        line, col = where[0] if where else (None, None)
         raise src.error(f"the row clues fill {total_r} cells but the column clues fill {total_c}",
-                        part=part)
+                        line, col, part=part)
 
 
 def clues_of(rows: int, cols: int, filled: frozenset[int]) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
@@ -118,7 +120,7 @@ def parse_clue(token_text: str) -> Clue | None:
     parts = [p for p in re.split(r"[\s,]+", token_text.strip()) if p]
     if parts in ([], ["0"], ["-"]):
         return ()
-    if not all(p.isdigit() for p in parts):
+    if not all(p.isdecimal() and len(p) <= 6 for p in parts):
         return None
     return tuple(int(p) for p in parts)
 
@@ -220,6 +222,10 @@ class Picross(Genre):
         row_clues, row_where = self._native_clues(src, ("rows",))
         col_clues, col_where = self._native_clues(src, ("columns", "cols"))
         rows, cols = len(row_clues), len(col_clues)
+        for count, where, what in ((rows, row_where, "rows"), (cols, col_where, "columns")):
+            if count > MAX_SIDE:
+                raise src.error(f"{count} {what}: the largest board read is {MAX_SIDE}x{MAX_SIDE}",
+                                *where[MAX_SIDE])
         check_clues(rows, cols, row_clues, col_clues, src, row_where + col_where)
         puzzle = PicrossPuzzle(rows=rows, cols=cols, row_clues=tuple(row_clues),
                                col_clues=tuple(col_clues), meta=src.meta())
@@ -326,7 +332,7 @@ class Picross(Genre):
         clues = []
         for k, sec in enumerate(sections):
             parts = sec.split(".") if sec else []
-            if not all(p.isdigit() for p in parts):
+            if not all(p.isdecimal() and len(p) <= 6 for p in parts):
                 raise src.error(f"section {k + 1} '{sec}' is not a list of block lengths",
                                 part="description")
             clues.append(tuple(int(p) for p in parts if int(p) > 0))
@@ -357,6 +363,7 @@ class Picross(Genre):
         info: dict[str, str] = {}
         sizes: dict[str, int] = {}
         blocks: dict[str, list[Clue]] = {}
+        block_where: dict[str, list[tuple[int, int]]] = {}     # (line, column) of each clue
         goal: tuple[str, int] | None = None
         colours: set[str] = set()         # colour letters after block lengths ("3b,1d")
         k = 0
@@ -365,8 +372,8 @@ class Picross(Genre):
             word, _, rest = raw.partition(" ")
             rest = rest.strip()
             if word in ("width", "height"):
-                if not rest.isdigit() or int(rest) < 1:
-                    raise src.error(f"'{word}' needs a positive whole number", k + 1)
+                if not rest.isdecimal() or not 1 <= int(rest[-7:]) <= MAX_SIDE or len(rest) > 7:
+                    raise src.error(f"'{word}' needs a whole number from 1 to {MAX_SIDE}", k + 1)
                 sizes[word] = int(rest)
             elif word in ("rows", "columns") and not rest:
                 count = sizes.get("height" if word == "rows" else "width")
@@ -378,12 +385,13 @@ class Picross(Genre):
                     if j >= len(lines):
                         raise src.error(f"'{word}' needs {count} lines, the file ends after {n}", j)
                     tokens = [p.strip() for p in lines[j].strip().split(",") if p.strip()]
-                    parts = [re.match(r"\d+", t) for t in tokens]
+                    parts = [re.match(r"\d{1,6}(?!\d)", t) for t in tokens]
                     if any(m is None for m in parts):
                         raise src.error(f"'{lines[j].strip()}' is not a clue", j + 1, 1)
                     colours.update(t[m.end():m.end() + 1] for t, m in zip(tokens, parts) if t[m.end():])
                     clues.append(tuple(int(m.group()) for m in parts if int(m.group()) > 0))
                 blocks[word] = clues
+                block_where[word] = [(k + 2 + n, 1) for n in range(count)]
                 k += count
             elif word == "goal":
                 goal = (rest.strip('"'), k + 1)
@@ -400,7 +408,8 @@ class Picross(Genre):
             if key not in blocks:
                 raise src.error(f"missing '{key}'")
         w, h = sizes["width"], sizes["height"]
-        check_clues(h, w, blocks["rows"], blocks["columns"], src)
+        check_clues(h, w, blocks["rows"], blocks["columns"], src,
+                    block_where["rows"] + block_where["columns"])
         filled = None
         if goal is not None:
             g, line = goal

@@ -436,7 +436,7 @@ class Slitherlink(Genre):
             ch = rest[k]
             k += 1
             digits = ""
-            while k < len(rest) and rest[k].isdigit():
+            while k < len(rest) and rest[k].isdecimal():
                 digits += rest[k]
                 k += 1
             if ch == "t":

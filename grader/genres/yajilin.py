@@ -178,8 +178,8 @@ class Yajilin(Genre):
             return Clue(None, "")
         d = t[-1:].lower().replace("o", "e")
         num = t[:-1]
-        if d in DIRS and (num.isdigit() or num == "?"):
-            return Clue(int(num) if num.isdigit() else None, d)
+        if d in DIRS and (num.isdecimal() or num == "?"):
+            return Clue(int(num) if num.isdecimal() else None, d)
         return "a number with a direction such as '2s' (n e s w), '#' for a blocked cell or '.'"
 
     def from_native(self, doc: dict[str, Any], src: NativeSource) -> YajilinPuzzle:

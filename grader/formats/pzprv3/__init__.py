@@ -90,7 +90,7 @@ def _parse_marks(board: Board, puzzle: Puzzle, conv: Converted, finished: bool) 
 def _placed(mark: Mark) -> bool:
     """A shaded cell, a bulb, a mine or a line: something the player put there (not a clue)."""
     marked, finished, _ = mark
-    return marked == finished and marked not in (".", "+", "?", " ") and not marked[0].isdigit()
+    return marked == finished and marked not in (".", "+", "?", " ") and not marked[0].isdecimal()
 
 
 def _marks(board: Board, puzzle: Puzzle, conv: Converted) -> tuple[State, State | None]:

@@ -8,7 +8,8 @@ from typing import Any, Callable, Iterator
 import attrs
 
 from ...errors import InputError, Source
-from ..native import Token
+from ..limits import MAX_SIDE
+from ..native import MAX_TOKEN, Token
 
 HEADER = re.compile(r"^pzprv3(\.\d+)?$")
 # Lines that end the board: metadata and history (JSON), trial snapshots, an old URL line.
@@ -65,7 +66,7 @@ class Board:
 
     def _size(self, item: tuple[str, int, int], what: str) -> int:
         text, line, col = item
-        if not text.strip().isdigit() or not 1 <= int(text) <= 200:
+        if not text.strip().isdecimal() or len(text.strip()) > 3 or not 1 <= int(text) <= MAX_SIDE:
             raise self.src.error(f"expected the number of {what} (1-200), found '{text.strip()}'",
                                  line, col)
         return int(text)
@@ -88,7 +89,10 @@ class Board:
         text, line, col = self.body[self.pos]
         self.pos += 1
         stripped = text.strip()
-        return Token(stripped, line, col + len(text) - len(text.lstrip()))
+        tok = Token(stripped, line, col + len(text) - len(text.lstrip()))
+        if len(stripped) > MAX_TOKEN:
+            raise self.error(f"{what}: '{stripped[:MAX_TOKEN]}...' is too long", tok)
+        return tok
 
     def section(self, height: int, width: int, what: str) -> list[list[Token]] | None:
         """`height` lines of `width` space-separated items; None when the body has ended (the
@@ -103,6 +107,10 @@ class Board:
             text, line, col = self.body[self.pos]
             self.pos += 1
             toks = list(_split(text, line, col))
+            long = next((t for t in toks if len(t.text) > MAX_TOKEN), None)
+            if long is not None:
+                raise self.error(f"{what}: '{long.text[:MAX_TOKEN]}...' is too long for an item",
+                                 long)
             if len(toks) != width:
                 place = toks[width] if len(toks) > width else Token("", line, col + len(text.rstrip()))
                 raise self.error(f"{what}: line {k + 1} of {height} has {len(toks)} items, "

@@ -38,7 +38,7 @@ def _numbers_and_shading(board: Board, unknown: str, what: str,
                 g.append("."); m.append((t, "#" if t == "#" else "+", tok))
             elif t == "-":
                 g.append(unknown); m.append((unknown, unknown, tok))
-            elif t.isdigit() and int(t) >= min_number:
+            elif t.isdecimal() and int(t) >= min_number:
                 g.append(str(int(t))); m.append((str(int(t)), str(int(t)), tok))
             else:
                 raise cell_error(board, tok, r, c, what)
@@ -84,7 +84,7 @@ def _numbers(board: Board, unknown: str, min_number: int = 0) -> list[list[str]]
                 g.append(".")
             elif tok.text == "-":
                 g.append(unknown)
-            elif tok.text.isdigit() and int(tok.text) >= min_number:
+            elif tok.text.isdecimal() and int(tok.text) >= min_number:
                 g.append(str(int(tok.text)))
             else:
                 raise cell_error(board, tok, r, c, "a number or '.'")
@@ -103,12 +103,12 @@ def _heyawake(board: Board) -> Converted:
     rooms = [["0"] * board.cols for _ in range(board.rows)]
     if not board.at_end:
         count = board.line("the number of rooms")
-        if not count.text.isdigit():
+        if not count.text.isdecimal():
             raise board.error(f"expected the number of rooms, found '{count.text}'", count)
         sec = board.section(board.rows, board.cols, "the rooms")
         for r, row in enumerate(sec or []):
             for c, tok in enumerate(row):
-                if not tok.text.isdigit() or int(tok.text) >= int(count.text):
+                if not tok.text.isdecimal() or int(tok.text) >= int(count.text):
                     raise cell_error(board, tok, r, c, f"a room number below {count.text}")
                 rooms[r][c] = tok.text
     grid = _numbers(board, ".")      # '-' (a room whose count is not given) is no count
@@ -127,7 +127,7 @@ def _mines(board: Board) -> Converted:
                 g.append(".")
             elif t == "-":
                 g.append("?")
-            elif t.isdigit() and int(t) <= 8:
+            elif t.isdecimal() and int(t) <= 8:
                 g.append(t)
             else:
                 raise cell_error(board, tok, r, c, "a number 0-8, '-' or '.'")
@@ -154,7 +154,7 @@ def _nonogram(board: Board) -> Converted:
             n = tok.text.removeprefix("c")      # 'c': the player greyed the number out
             if tok.text == ".":
                 continue
-            if not n.isdigit() or int(n) == 0:
+            if not n.isdecimal() or int(n) == 0:
                 raise board.error(f"unexpected '{tok.text}' in a clue: expected a block length", tok)
             nums.append(str(int(n)))
         return " ".join(nums) or "0"

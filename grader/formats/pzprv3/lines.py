@@ -11,7 +11,7 @@ from .cells import shading_section
 def _value(board: Board, tok: Token, most: int) -> int:
     """A border of decodeBorderLine: 0 nothing, 1..most lines (bridges), -1 a cross."""
     t = tok.text
-    if t.lstrip("-").isdigit() and -1 <= int(t) <= most:
+    if t.lstrip("-").isdecimal() and -1 <= int(t) <= most:
         return int(t)
     raise board.error(f"unexpected '{t}' for a line: expected 0, -1 (a cross) or 1"
                       + (f"-{most}" if most > 1 else ""), tok)
@@ -104,7 +104,7 @@ def _yajilin(board: Board) -> Converted:
             if t in (".", "#"):
                 g.append(t); continue
             d, _, n = t.partition(",")
-            if d not in arrows or not (n.isdigit() or n == "-"):
+            if d not in arrows or not (n.isdecimal() or n == "-"):
                 raise cell_error(board, tok, r, c, "'.', '#' or a clue such as '2,3' (arrow, number)")
             if not arrows[d] and n != "-":
                 raise board.error(f"the clue {n} at r{r + 1}c{c + 1} has no arrow (pzprjs calls "
@@ -146,7 +146,7 @@ def _numlin(board: Board) -> Converted:
             t = tok.text
             if t == ".":
                 g.append(".")
-            elif t.isdigit():
+            elif t.isdecimal():
                 g.append(str(int(t)))
             elif len(t) == 1 and "A" <= t <= "Z":
                 g.append(str(ord(t) - ord("A") + 1))    # arukone shows 1, 2, 3 as A, B, C
@@ -185,7 +185,7 @@ def _hashikake(board: Board) -> Converted:
             t = tok.text
             if t == ".":
                 g.append(".")
-            elif t.isdigit() and 1 <= int(t) <= 8:
+            elif t.isdecimal() and 1 <= int(t) <= 8:
                 g.append(t)
             else:
                 raise cell_error(board, tok, r, c, "an island 1-8 or '.' (every island needs its number)")
