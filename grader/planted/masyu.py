@@ -1,0 +1,48 @@
+"""Masyu planted: a random loop through cell centres (the 2x2 loop, loops of 4-8 cells, the
+border, every cell of an even board, thin 2xN boards), and the pearls it allows: white where it
+runs straight with a turn in a cell beside, black where it turns with two straight cells on
+both sides; all of them, a random share, or none (many solutions, which the soak accepts)."""
+from __future__ import annotations
+
+import random
+
+from heuristics.common.loops import B_CROSS, B_LINE
+
+from ..genres.masyu import BLACK, NONE, OPPOSITE, WHITE, MasyuPuzzle
+from ..model import Meta, State
+from . import Plant
+from ._cell_loops import directions, edge_index, loop_board, random_loop
+
+STRAIGHT = ({"n", "s"}, {"e", "w"})
+CI_EXAMPLES = 150        # about 0.1 s each
+DELTA = {"n": (-1, 0), "e": (0, 1), "s": (1, 0), "w": (0, -1)}
+
+
+def pearl_share(rng: random.Random) -> float:
+    """Every pearl half the time (a near-unique puzzle that exercises the techniques), none
+    now and then, else a random share."""
+    pick = rng.random()
+    return 1.0 if pick < 0.5 else 0.0 if pick < 0.55 else rng.uniform(0.2, 1.0)
+
+
+def plant(rng: random.Random) -> Plant:
+    rows, cols = loop_board(rng)
+    links = random_loop(rng, rows, cols)
+    dirs = {i: set(d) for i, d in directions(cols, links).items()}
+
+    def beside(i: int, d: str) -> int:
+        r, c = divmod(i, cols)
+        return (r + DELTA[d][0]) * cols + c + DELTA[d][1]
+
+    keep = pearl_share(rng)
+    pearls = [NONE] * (rows * cols)
+    for i, ds in dirs.items():
+        if ds in STRAIGHT:
+            kind = WHITE if any(dirs[beside(i, d)] not in STRAIGHT for d in ds) else NONE
+        else:
+            kind = BLACK if all(dirs[beside(i, d)] == {d, OPPOSITE[d]} for d in ds) else NONE
+        if kind != NONE and rng.random() < keep:
+            pearls[i] = kind
+    puzzle = MasyuPuzzle(rows=rows, cols=cols, pearls=tuple(pearls), meta=Meta(origin="planted"))
+    on = edge_index(puzzle, links)
+    return Plant(puzzle, State(tuple(B_LINE if e in on else B_CROSS for e in range(puzzle.graph.n_edges))))
