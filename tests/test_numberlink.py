@@ -645,7 +645,7 @@ def test_bad_text_input_names_the_place(tmp_path: Path, body, message):
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("https://puzz.link/p?numlin/5/5/1j2h3m1h2j", "label '3' appears once"),
+    ("https://puzz.link/p?numlin/5/5/1j2h3m1h2k", "label '3' appears once"),
     ("https://puzz.link/p?numlin/5/5/.j2h3m1h2j3", "unknown"),
 ])
 def test_bad_urls_name_the_part(spec, message):

@@ -12,6 +12,10 @@ import re
 import attrs
 
 from ..errors import Source
+from . import limits
+
+# a 200x200 square grid has 80,400 edges; other tilings of 40,000 cells a few more
+MAX_EDGES = 3 * limits.MAX_CELLS
 
 _TERM = r'(?:-?\d+|[a-z_][A-Za-z0-9_]*|"[^"\\]*")'
 _FACT = re.compile(rf'\s*([a-z_][A-Za-z0-9_]*)\s*(?:\(\s*({_TERM}(?:\s*,\s*{_TERM})*)\s*\))?\s*\.')
@@ -65,6 +69,7 @@ def read_graph(text: str, src: Source) -> GraphFacts:
     edge_at: dict[tuple[str, str], int] = {}
     cell_index: dict[str, int] = {}
     cells: list[tuple[str, list[int]]] = []
+    in_cell: list[set[int]] = []         # the edges of each cell, to skip a repeated fact
     clue_facts: list[Fact] = []
     link_facts: list[Fact] = []
 
@@ -85,6 +90,7 @@ def read_graph(text: str, src: Source) -> GraphFacts:
                 continue          # the same fact twice means the same thing
             edge_at[(a, b)] = len(ends)
             ends.append((vertex(a), vertex(b)))
+            limits.check_count(len(ends), "edges", src, MAX_EDGES, f.line, f.col)
     if not ends:
         raise src.error("no edge/2 facts: the input is not a graph", 1, 1)
     for f in all_facts:
@@ -98,7 +104,10 @@ def read_graph(text: str, src: Source) -> GraphFacts:
             k = cell_index.setdefault(c, len(cells))
             if k == len(cells):
                 cells.append((c, []))
-            if e not in cells[k][1]:
+                in_cell.append(set())
+                limits.check_count(len(cells), "cells", src, limits.MAX_CELLS, f.line, f.col)
+            if e not in in_cell[k]:
+                in_cell[k].add(e)
                 cells[k][1].append(e)
         elif f.name == "clue":
             _arity(f, 2, src)
@@ -115,7 +124,7 @@ def read_graph(text: str, src: Source) -> GraphFacts:
         if c not in cell_index:
             raise src.error(f"clue for cell {c}, which has no cell_contains facts", f.line, f.col)
         k = cell_index[c]
-        if not re.fullmatch(r"\d+", n):
+        if not re.fullmatch(r"\d{1,6}", n):
             raise src.error(f"clue({c},{n}): the number must be a whole number 0 or more", f.line, f.col)
         size = len(cells[k][1])
         if int(n) > size:

@@ -598,7 +598,7 @@ class Numberlink(Genre):
     def from_text(self, text_: str, src: Source) -> NumberlinkPuzzle:
         lines = text_.splitlines()
         first = next((k for k, l in enumerate(lines) if l.strip()), None)
-        m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[first]) if first is not None else None
+        m = re.fullmatch(r"\s*(\d{1,6})\s+(\d{1,6})\s*", lines[first]) if first is not None else None
         if m is None:
             raise src.error("expected a first line '<width> <height>'", (first or 0) + 1, 1)
         w, h = int(m.group(1)), int(m.group(2))

@@ -51,7 +51,15 @@ def _convert(board: Board) -> tuple[str, Converted]:
         raise board.src.error(f"puzzle type '{board.pid}' is not supported in board files "
                               f"(supported: {known})", *board.pid_place)
     genre, fn = CONVERTERS[board.pid]
-    return genre, fn(board)
+    conv = fn(board)
+    rest = next(((t, line, col) for t, line, col in board.body[board.pos:] if t.strip()), None)
+    if rest is not None:
+        # pzprjs writes nothing between the last section and the metadata: more lines mean
+        # a file of another layout, or two boards run together
+        text, line, col = rest
+        raise board.src.error(f"unexpected '{text.strip()[:20]}' after the board's last section",
+                              line, col + len(text) - len(text.lstrip()))
+    return genre, conv
 
 
 def _puzzle(board: Board, conv: Converted) -> Puzzle:
