@@ -268,6 +268,24 @@ def test_illegal_loop():
     assert found("slitherlink.illegal-loop", p) == {}
 
 
+def test_illegal_loop_allows_a_small_loop_that_is_the_whole_answer():
+    """Drawing the right of r1c1 forces its bottom and closes the loop round the one cell:
+    that is the answer on a board without clues."""
+    drawing = """
++-+
+|  
++ +"""
+    p = grid(".")
+    assert fires("slitherlink.illegal-loop", p, marks(p, drawing)) == []
+    # beside another line the same small loop is illegal
+    p2 = grid(". .")
+    got = found("slitherlink.illegal-loop", p2, marks(p2, """
++-+ +
+|   |
++ +x+"""))
+    assert set(got.values()) == {"is crossed"}
+
+
 def test_illegal_loop_follows_numbers():
     # drawing r1c2's top crosses r1c1|r1c2 at the dot; the 3 then needs r1c1's bottom, and the
     # crossed top of r1c3 turns the line down: a small loop closes while r1c3's right is drawn
@@ -387,6 +405,25 @@ def test_dead_end_area():
     assert found("slitherlink.dead-end-area", p) == {}
 
 
+def test_areas_when_the_loop_lies_on_one_side():
+    """The loop may lie wholly on one side of a one-way link (here round r1c1): only edges
+    off every cycle, and then the side the loop cannot reach, are crossed, never one round r1c1."""
+    p = grid(". . .")
+    s = marks(p, """
++ +x+ +
+|   x  
++ + + +""")
+    got = found("slitherlink.dead-end-area", p, s)
+    assert len(got) == 1 and set(got.values()) == {"is crossed"}
+    assert set(got) <= {"the bottom of r1c2", "the top of r1c3", "the right of r1c3", "the bottom of r1c3"}
+    s2 = marks(p, """
++ +x+ +
+|   x  
++ +x+ +""")
+    assert found("slitherlink.isolated-area", p, s2) == {
+        "the top of r1c3": "is crossed", "the right of r1c3": "is crossed", "the bottom of r1c3": "is crossed"}
+
+
 def test_two_ways_across():
     # the top and the bottom are joined only by the outer edges of row 2; lines above and below
     p = grid(". . .", ". . .", ". . .")
@@ -401,6 +438,16 @@ def test_two_ways_across():
     assert found("slitherlink.two-ways-across", p, s) == {
         "the left of r2c1": "carries the line", "the right of r2c3": "carries the line"}
     assert found("slitherlink.two-ways-across", p) == {}
+    # a line above only: the loop may stay above (round r1c2 alone), nothing is forced across
+    s2 = marks(p, """
++ +-+ +
+       
++ + + +
+  x x  
++ + + +
+       
++ + + +""")
+    assert found("slitherlink.two-ways-across", p, s2) == {}
 
 
 def test_corner_colours():
