@@ -21,13 +21,14 @@ import threading
 import time
 from collections import deque
 from multiprocessing.connection import wait
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import attrs
 
 from .engine import Budget, collect_less_often
 from .errors import InputError
-from .formats import iter_puzzles
+from .formats import iter_puzzles, load
 from .model import Puzzle
 
 Row = dict[str, Any]
@@ -363,6 +364,9 @@ def run_batch(args: argparse.Namespace) -> int:
     from .report.results import ResultStore, open_output, write_csv, write_jsonl
     settings = Settings(args.genre, args.max_steps, args.max_seconds, not args.no_unique)
     time_limit = args.time_limit or default_time_limit(args.max_seconds)
+    source = Path(args.input)
+    if not source.is_dir() and not (source.suffix.lower() == ".jsonl" and source.is_file()):
+        load(args.input, args.genre)    # one puzzle that cannot be read: bad input (exit 2), not a row
     store = ResultStore.open(args.db, settings.to_json()) if args.db else None
     jobs = list_jobs(args.input, args.genre, args.limit)
     done = store.done() if store else set()

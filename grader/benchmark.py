@@ -2,6 +2,8 @@
 given solutions, median and p95 seconds per puzzle, puzzles per second and peak memory.
 
     grader benchmark ../shared/corpus/janko/akari.jsonl corpus/ [--limit N] [--workers 2]
+    grader benchmark --limit 20      (no INPUT: the evaluation corpus, at $GRADER_CORPUS or
+                                      ../shared/corpus)
 
 Not a test: figures depend on the machine. Quote them in notes with the machine's load.
 """
@@ -54,15 +56,27 @@ def _count(items) -> dict[str, int]:
     return c
 
 
+def evaluation_inputs() -> list[str]:
+    """With no INPUT: the evaluation corpus's janko files and Japanese Arrows folder."""
+    from .errors import InputError
+    from .resources import CORPUS_VARIABLE, evaluation_corpus
+    root = evaluation_corpus()
+    found = sorted(str(p) for p in (root / "janko").glob("*.jsonl")) + \
+        ([str(root / "arrows")] if (root / "arrows").is_dir() else [])
+    if not found:
+        raise InputError(str(root), f"no evaluation corpus here: give folders or .jsonl files, set "
+                         f"{CORPUS_VARIABLE} to the corpus folder, or use --planted N")
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
     if args.planted:
         return run_planted(args)
-    if not args.inputs:
-        raise SystemExit("grader benchmark: give folders or .jsonl files, or --planted N")
+    inputs = args.inputs or evaluation_inputs()
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     budget = Budget(max_seconds=args.max_seconds)
-    for spec in args.inputs:
+    for spec in inputs:
         if args.workers > 1:    # each puzzle's seconds are still its own wall time in its worker
             settings = Settings(None, budget.max_steps, budget.max_seconds, not args.no_unique)
             run_local(list_jobs(spec, limit=args.limit), settings, args.workers,

@@ -1,7 +1,8 @@
 """grader: grade | solve | explain | hint | check | batch | report | render | genres | heuristics | benchmark
 
 Exit codes: 0 done (solved / unique); 1 a negative result (not solved by the techniques, no
-solution, several solutions, a hint found a mistake); 2 bad input or usage; 3 internal error.
+solution, several solutions, a hint or check found a mistake); 2 bad input or usage, in one
+line; 3 internal error.
 """
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import exact
 from .engine import Budget, Solver, collect_less_often
-from .errors import InputError
+from .errors import InputError, one_line
 from .explain import branches, describe_removals, sentence
 from .formats import board_marks, board_read, load, parse_state, read_text
 from .genres import all_genres, genre_of
@@ -23,6 +24,18 @@ from .model import Puzzle
 from .steps import Status
 
 OK, NEGATIVE, BAD_INPUT, INTERNAL = 0, 1, 2, 3
+NOT_ONE = (exact.Verdict.NONE, exact.Verdict.SEVERAL)
+
+
+class UsageError(Exception):
+    """A command line argparse refuses: shown as one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the problem (not the usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
@@ -55,16 +68,23 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if a.trace.reason and g.status is not Status.SOLVED:
         lines.append(f"stopped: {a.trace.reason}")
     _emit(args, row, "\n".join(lines))
-    return OK if g.status is Status.SOLVED else NEGATIVE
+    return OK if g.status is Status.SOLVED and not _not_one(a) else NEGATIVE
+
+
+def _not_one(a: Any) -> bool:
+    """The exact solver found no solution or several (a negative result for every command)."""
+    return a.uniqueness is not None and a.uniqueness.verdict in NOT_ONE
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from .analysis import analyse
     puzzle = _load(args)
     genre = genre_of(puzzle)
-    trace = Solver(puzzle, budget=_budget(args)).solve()
-    state, how = trace.final, "techniques"
-    if trace.status is not Status.SOLVED:
-        result = exact.solve(puzzle)
+    # As grade solves: techniques that assume one solution only where the exact solver allows
+    a = analyse(puzzle, budget=_budget(args))
+    state, how = a.trace.final, "techniques"
+    if a.grade.status is not Status.SOLVED or _not_one(a):
+        result = a.uniqueness or exact.solve(puzzle, seconds=max(5.0, args.max_seconds))
         if result.verdict is not exact.Verdict.UNIQUE:
             msg = {"none": "no solution", "several": "several solutions",
                    "unknown": "the exact solver ran out of time"}[result.verdict.value]
@@ -82,9 +102,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from .analysis import analyse
     puzzle = _load(args)
     genre = genre_of(puzzle)
-    trace = Solver(puzzle, budget=_budget(args)).solve()
+    a = analyse(puzzle, budget=_budget(args))     # the path grade grades
+    trace = a.trace
     steps_json, lines = [], []
     if args.boards:
         lines.append(genre.render_text(puzzle, trace.start) + "\n")
@@ -108,8 +130,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
         if args.boards:
             lines.append(board + "\n")
     lines.append(f"{trace.status.value}" + (f": {trace.reason}" if trace.reason and trace.status is not Status.SOLVED else ""))
-    _emit(args, {"status": trace.status.value, "steps": steps_json}, "\n".join(lines))
-    return OK if trace.status is Status.SOLVED else NEGATIVE
+    data: dict[str, Any] = {"status": trace.status.value, "steps": steps_json}
+    if a.uniqueness is not None:
+        data["solutions"] = a.uniqueness.verdict.value
+        if _not_one(a):
+            lines.append(f"solutions: {a.uniqueness.verdict.value} (shown by {a.uniqueness.shown_by})")
+    _emit(args, data, "\n".join(lines))
+    return OK if trace.status is Status.SOLVED and not _not_one(a) else NEGATIVE
 
 
 CELL = re.compile(r"^r(\d+)c(\d+)$")
@@ -134,7 +161,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         if not (0 <= r < rows and 0 <= c < cols):
             raise InputError("--why", f"{args.why} is outside the {rows}x{cols} grid")
         var = genre.cell_var(puzzle, r, c)
-        status, steps = why(puzzle, marks, var)
+        status, steps = why(puzzle, marks, var, budget=_budget(args))
         data = [{"step": s.number, "level": s.level, "technique": s.heuristic.id, "text": sentence(s)}
                 for s in steps]
         if steps:
@@ -148,9 +175,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
             text = f"{args.why} cannot be decided from here ({status.value})."
         _emit(args, {"cell": args.why, "steps": data}, text)
         return OK if steps else NEGATIVE
-    h = hint(puzzle, marks, args.stage)
+    h = hint(puzzle, marks, args.stage, budget=_budget(args))
     _emit(args, h.to_json(), h.text)
-    return NEGATIVE if h.kind in ("mistake", "contradiction") else OK
+    return OK if h.kind in ("step", "solved") else NEGATIVE    # mistake, contradiction, stuck
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -171,14 +198,29 @@ def cmd_check(args: argparse.Namespace) -> int:
     elif result.verdict is exact.Verdict.UNIQUE:
         data["solution"] = genre.answer_json(puzzle, result.solutions[0])
     board = board_read(args.puzzle, puzzle)
+    status = None
     if board is not None:   # a board file also holds the player's progress: judge it too
-        status, broken = board.verdict()
-        data["board"] = {"status": status, "broken": broken}
-        lines.append({"mistake": "the board breaks a rule: " + "; ".join(broken[:3]),
-                      "solved": "the board is solved",
-                      "unfinished": "the board is not finished"}[status])
+        status, broken, wrong = judge_board(puzzle, board, result.solution)
+        data["board"] = {"status": status, "broken": broken, "wrong": wrong}
+        if broken:
+            lines.append("the board breaks a rule: " + "; ".join(broken[:3]))
+        elif wrong:
+            lines.append(f"the board has a mistake: {', '.join(wrong[:5])}"
+                         + (f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else "") + " not marked right")
+        else:
+            lines.append({"solved": "the board is solved", "unfinished": "the board is not finished"}[status])
     _emit(args, data, "\n".join(lines))
-    return OK if result.verdict is exact.Verdict.UNIQUE else NEGATIVE
+    return OK if result.verdict is exact.Verdict.UNIQUE and status != "mistake" else NEGATIVE
+
+
+def judge_board(puzzle: Puzzle, board: Any, solution: Any) -> tuple[str, list[str], list[str]]:
+    """(status, rules broken, cells marked wrong) of a player's board, judged as `hint` judges
+    it: a broken rule, or a mark that rules out the only solution's value, is a mistake."""
+    from .hints import mistakes
+    status, broken = board.verdict()
+    genre = genre_of(puzzle)
+    wrong = [genre.var_name(puzzle, v) for v in mistakes(puzzle, board.marks, solution)]
+    return ("mistake" if broken or wrong else status), broken, wrong
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -250,19 +292,30 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return OK
 
 
+STEPS_HELP = "the most steps the solve path may take (default %(default)s)"
+# What --max-seconds is: the solve loop's deadline, looked at between steps, plus a limit of
+# the same length for the exact solver's uniqueness check (grader.analysis).
+SOLVE_SECONDS = ("the solve's deadline in seconds (default %(default)g): the techniques stop at the first "
+                 "step that ends past it, so the last step can run over it; where the exact solver checks "
+                 "uniqueness it gets a limit of the same length (at least 5 s) of its own, so a puzzle can "
+                 "take over twice this")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="grader", description="Human-style difficulty grader and hint engine "
-                                "for pencil puzzles.")
+    p = Parser(prog="grader", description="Human-style difficulty grader and hint engine for pencil puzzles.")
     sub = p.add_subparsers(dest="command", required=True)
 
-    def command(name: str, fn, help_: str, puzzle: bool = True) -> argparse.ArgumentParser:
+    def command(name: str, fn, help_: str, puzzle: bool = True,
+                seconds_help: str | None = SOLVE_SECONDS) -> argparse.ArgumentParser:
+        """seconds_help: what --max-steps and --max-seconds bound (None: the command has neither)."""
         sp = sub.add_parser(name, help=help_, description=help_)
         if puzzle:
             sp.add_argument("puzzle", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
             sp.add_argument("--genre", help="the genre, needed for Tatham game IDs")
-            sp.add_argument("--max-steps", type=int, default=20000, help="step budget (default 20000)")
-            sp.add_argument("--max-seconds", type=float, default=120.0, help="time budget (default 120)")
-        sp.add_argument("--json", action="store_true", help="machine-readable output")
+            if seconds_help:
+                sp.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
+                sp.add_argument("--max-seconds", type=float, default=120.0, help=seconds_help)
+        sp.add_argument("--json", action="store_true", help="print JSON (one object; batch: one per line)")
         sp.set_defaults(fn=fn)
         return sp
 
@@ -272,12 +325,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("text", "svg", "asp"), default="text")
     e = command("explain", cmd_explain, "Every step of the solve path, explained.")
     e.add_argument("--boards", action="store_true", help="print the board after every step")
-    h = command("hint", cmd_hint, "The next hint from the player's marks.")
+    h = command("hint", cmd_hint, "The next hint from the player's marks.",
+                seconds_help="with --why: the solve's deadline in seconds (default %(default)g), looked at "
+                             "between steps; the next step of a plain hint is looked for without one")
     h.add_argument("--state", help="a file of the player's marks in the native grid syntax")
     h.add_argument("--stage", choices=("nudge", "technique", "explain", "answer"), default="nudge")
     h.add_argument("--why", help="explain how a cell (like r3c4) gets decided")
-    command("check", cmd_check, "Count solutions with the exact solver (none, unique, several).")
-    r = command("render", cmd_render, "Draw a puzzle (and optional marks) as text or SVG.")
+    c = command("check", cmd_check, "Count solutions with the exact solver (none, unique, several).",
+                seconds_help=None)
+    c.add_argument("--max-seconds", type=float, default=120.0,
+                   help="the exact solver's time limit in seconds (default %(default)g); past it the "
+                        "answer is unknown")
+    r = command("render", cmd_render, "Draw a puzzle (and optional marks) as text or SVG.", seconds_help=None)
     r.add_argument("--format", choices=("text", "svg"), default="text")
     r.add_argument("--state", help="a file of marks to draw")
     b = command("batch", cmd_batch, "Grade a folder or a .jsonl of janko records; one JSON line per puzzle.",
@@ -287,8 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("-o", "--output", help="write the JSON lines here (default: standard output)")
     b.add_argument("--limit", type=int, help="grade at most this many puzzles")
     b.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
-    b.add_argument("--max-steps", type=int, default=20000)
-    b.add_argument("--max-seconds", type=float, default=60.0)
+    b.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
+    b.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
     b.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
     b.add_argument("--time-limit", type=float, default=0.0,
                    help="hard wall-clock limit per puzzle in seconds (default: 2 x --max-seconds + 30, "
@@ -307,21 +366,22 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--format", choices=("md", "html"),
                     help="default: html when -o names an .html file, else md")
     rp.add_argument("-o", "--output", help="write the report here (default: standard output)")
-    rp.add_argument("--max-steps", type=int, default=20000)
-    rp.add_argument("--max-seconds", type=float, default=120.0)
+    rp.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
+    rp.add_argument("--max-seconds", type=float, default=120.0, help=SOLVE_SECONDS)
     rp.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     command("genres", cmd_genres, "The supported genres.", puzzle=False)
     hh = command("heuristics", cmd_heuristics, "The implemented techniques of a genre, by level.", puzzle=False)
     hh.add_argument("--genre", required=True)
     bm = command("benchmark", cmd_benchmark, "Grade a corpus and print speed and solve-rate figures.",
                  puzzle=False)
-    bm.add_argument("inputs", nargs="*", help="folders or janko .jsonl files")
+    bm.add_argument("inputs", nargs="*", help="folders or janko .jsonl files (default: the evaluation "
+                    "corpus, at $GRADER_CORPUS or ../shared/corpus)")
     bm.add_argument("--planted", type=int, metavar="N",
                     help="instead: a soundness soak of N planted-solution puzzles per genre")
     bm.add_argument("--genre", action="append", help="with --planted: this genre only (repeatable)")
     bm.add_argument("--first-seed", type=int, default=0, help="with --planted: the first seed")
     bm.add_argument("--limit", type=int, help="at most this many puzzles per input")
-    bm.add_argument("--max-seconds", type=float, default=60.0)
+    bm.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
     bm.add_argument("--no-unique", action="store_true")
     bm.add_argument("--workers", type=int, default=1, help="grade in this many worker processes")
     gen = command("generate", cmd_generate, "Make a new puzzle with a unique solution (arrows).",
@@ -338,7 +398,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"error: {one_line(str(exc), 600)}", file=sys.stderr)
+        return BAD_INPUT
     collect_less_often()
     try:
         return args.fn(args)

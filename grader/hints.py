@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from . import exact
-from .engine import Solver
+from .engine import Budget, Solver
 from .explain import describe_removals, nudge, sentence
 from .genres import genre_of
 from .model import Puzzle, State
@@ -44,7 +44,7 @@ def mistakes(puzzle: Puzzle, marks: State, solution: State | None) -> list[int]:
     return []
 
 
-def hint(puzzle: Puzzle, marks: State, stage: str = "nudge") -> Hint:
+def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Budget()) -> Hint:
     genre = genre_of(puzzle)
     wrong = mistakes(puzzle, marks, reference_solution(puzzle))
     if wrong:
@@ -56,7 +56,7 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge") -> Hint:
         return Hint("contradiction", f"A rule is broken: {broken[0].message}.")
     if marks.complete:
         return Hint("solved", "The puzzle is solved.")
-    solver = Solver(puzzle)
+    solver = Solver(puzzle, budget=budget)
     found = solver.next_step(marks)
     if found is None:
         return Hint("stuck", "No technique up to level 5 finds the next step from here.")
@@ -71,11 +71,12 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge") -> Hint:
     return Hint("step", texts[stage], d.targets, step)
 
 
-def why(puzzle: Puzzle, marks: State, var: int, prune_limit: int = 80) -> tuple[Status, list[Step]]:
+def why(puzzle: Puzzle, marks: State, var: int, prune_limit: int = 80,
+        budget: Budget = Budget()) -> tuple[Status, list[Step]]:
     """The steps that decide `var` from the marks: the solve path up to the step that
     decides it, with every step it does not need removed (when the path is short enough to
     check: each step dropped must leave the rest still derivable, step by step)."""
-    trace = Solver(puzzle).solve(marks, until=lambda s: s.decided(var))
+    trace = Solver(puzzle, budget=budget).solve(marks, until=lambda s: s.decided(var))
     steps = list(trace.steps)
     while steps and var not in steps[-1].deduction.targets:
         steps.pop()

@@ -1,4 +1,5 @@
-"""The rules/ folder (the difficulty table and the rule files), read as package data.
+"""Where the grader's data is: the rules/ folder (the difficulty table and the rule files),
+read as package data, and the evaluation corpus, read at run time only.
 
 The folder stays at the top of the repository and ships inside the package as `grader.rules`
 (pyproject.toml maps one to the other), so a checkout, an editable install and a wheel all
@@ -6,7 +7,9 @@ read it here, through importlib.resources, never from a path beside the source.
 """
 from __future__ import annotations
 
+import os
 from importlib.resources import files
+from pathlib import Path
 
 RULES_PACKAGE = "grader.rules"
 
@@ -19,3 +22,20 @@ def rules_text(name: str) -> str:
 def rules_origin(name: str) -> str:
     """How messages name a file of rules/ (the same wherever it is installed)."""
     return f"rules/{name}"
+
+
+# --- the evaluation corpus ---------------------------------------------------------------
+# Published puzzles this project may read but never ship: found where $GRADER_CORPUS says,
+# else at ../shared/corpus (beside the checkout, as the design lays it out).
+CORPUS_VARIABLE = "GRADER_CORPUS"
+
+
+def evaluation_corpus(*beside: Path) -> Path:
+    """The evaluation corpus folder: $GRADER_CORPUS when set, else the first ../shared/corpus
+    that exists, seen from the current folder and from each of `beside`. It may be absent:
+    callers check, and say so (tests skip)."""
+    named = os.environ.get(CORPUS_VARIABLE)
+    if named:
+        return Path(named).expanduser()
+    candidates = [base.resolve().parent / "shared" / "corpus" for base in (Path.cwd(), *beside)]
+    return next((c for c in candidates if c.is_dir()), candidates[0])

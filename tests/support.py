@@ -14,15 +14,17 @@ from grader.formats.janko import read_records
 from grader.genres import genre_of
 from grader.heuristic import Heuristic, REGISTRY, check_params
 from grader.model import Puzzle, State
+from grader.resources import evaluation_corpus
 from grader.steps import Status
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "corpus"
+SHARED = evaluation_corpus(ROOT)        # $GRADER_CORPUS, else ../shared/corpus
 CORPUS = ROOT / "corpus"
 
 
 def shared(path: str) -> Path:
-    """A file of ../shared/corpus, or skip the test when it is absent."""
+    """A file of the evaluation corpus, or skip the test when it is absent (conftest.py counts
+    these skips by the words 'evaluation corpus' in the reason)."""
     p = SHARED / path
     if not p.exists():
         pytest.skip(f"{p} is absent (the evaluation corpus is read at run time only)")

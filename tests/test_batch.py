@@ -392,3 +392,12 @@ def test_a_task_past_its_limit_gives_a_timeout_row_without_waiting(tmp_path, mon
     assert time.monotonic() - t0 < 2.5
     assert row["status"] == "timeout" and row["error"] == "took longer than the 0.3 s time limit"
     assert grade_job_within(jobs[1], Settings(check_unique=False), 30)["status"] == "solved"
+
+
+def test_an_input_that_cannot_be_read_at_all_is_exit_2_and_no_results_file(tmp_path, capsys):
+    db = tmp_path / "r.sqlite"
+    for missing in (tmp_path / "no-such-folder", tmp_path / "no-such.jsonl"):
+        assert batch(str(missing), "--db", str(db)) == 2
+        err = capsys.readouterr().err
+        assert err == f"error: {missing}: no such file\n"
+    assert not db.exists()

@@ -135,3 +135,132 @@ def test_benchmark_counts_solved_and_matching_puzzles(capsys, workers):
     assert code == 0 and akari["genre"] == "akari" and akari["puzzles"] == 3
     assert akari["solved"] == akari["matches"] == 3 and sum(akari["levels"].values()) == 3
     assert akari["median_s"] <= akari["p95_s"] <= akari["max_s"]
+
+
+# --- the README's exit codes, claim by claim ------------------------------------------------
+
+SEVERAL = "genre: akari\ngrid: |\n  . . .\n"          # three cells, one bulb: several solutions
+NONE = "genre: akari\ngrid: |\n  . 4 .\n"             # a 4 with two neighbours: no solution
+# Our own Numberlink board (corpus/numberlink/arukone-5x5-grader-1.yaml as numlin): the
+# player drew r2c5 as a corner up and left, where the only solution goes straight down. No
+# rule is broken yet, but the mark rules out the solution: a mistake for check as for hint.
+NUMLIN_WRONG = ("pzprv3\nnumlin\n5\n5\n. . 1 2 . \n1 3 . . . \n4 . 5 . . \n. 5 6 3 . \n. 4 . 6 2 \n"
+                "0 0 0 0 \n0 0 0 1 \n0 0 0 0 \n0 0 0 0 \n0 0 0 0 \n"
+                "0 0 0 0 1 \n0 0 0 0 0 \n0 0 0 0 0 \n0 0 0 0 0 \n")
+
+
+def puzzle_file(tmp_path, text: str, name: str = "p.yaml") -> str:
+    f = tmp_path / name
+    f.write_text(text)
+    return str(f)
+
+
+@pytest.mark.parametrize("argv", [["grade", HARD], ["solve", HARD], ["explain", HARD], ["check", HARD],
+                                  ["report", HARD], ["hint", HARD]])
+def test_exit_0_when_done(capsys, argv):
+    assert run(capsys, *argv)[0] == 0
+
+
+@pytest.mark.parametrize("command", ["grade", "solve", "explain", "check", "report"])
+@pytest.mark.parametrize("text", [SEVERAL, NONE], ids=["several", "none"])
+def test_exit_1_for_no_or_several_solutions(tmp_path, capsys, command, text):
+    code, out, err = run(capsys, command, puzzle_file(tmp_path, text))
+    assert code == 1 and out and not err
+
+
+def test_exit_1_when_the_techniques_get_stuck_contradict_or_run_out_of_budget(tmp_path, capsys):
+    code, out, _ = run(capsys, "grade", puzzle_file(tmp_path, SEVERAL))
+    assert code == 1 and "stuck" in out
+    code, out, _ = run(capsys, "grade", puzzle_file(tmp_path, NONE))
+    assert code == 1 and "contradiction" in out
+    for command in ("grade", "explain", "report"):
+        code, out, _ = run(capsys, command, HARD, "--max-steps", "2")
+        assert code == 1 and "budget" in out, command
+
+
+def test_exit_1_when_a_hint_or_check_finds_a_mistake(tmp_path, capsys):
+    board = puzzle_file(tmp_path, NUMLIN_WRONG, "board.txt")
+    code, out, _ = run(capsys, "hint", board)
+    assert code == 1 and "mistake: r2c5" in out
+    code, out, _ = run(capsys, "check", board, "--json")
+    assert code == 1 and json.loads(out)["board"] == {"status": "mistake", "broken": [], "wrong": ["r2c5"]}
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    ([], "the following arguments are required: command"),
+    (["grade"], "grader grade: the following arguments are required: puzzle"),
+    (["solve", HARD, "--format", "pdf"], "argument --format: invalid choice: 'pdf'"),
+    (["grade", HARD, "--max-seconds", "soon"], "invalid float value: 'soon'"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["grade", HARD, "--no-such-option"], "unrecognized arguments: --no-such-option"),
+    (["report"], "give either a PUZZLE or --corpus RESULTS"),
+])
+def test_usage_errors_are_one_line_and_exit_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.startswith("error: ") and fragment in err, err
+    assert err.count("\n") == 1 and "usage:" not in err
+
+
+def test_report_corpus_refuses_a_file_without_batch_rows(tmp_path, capsys):
+    empty = puzzle_file(tmp_path, "", "rows.jsonl")
+    code, out, err = run(capsys, "report", "--corpus", empty)
+    assert code == 2 and out == "" and "holds no batch rows" in err and err.count("\n") == 1
+
+
+def test_exit_3_for_an_internal_error_in_one_line(capsys, monkeypatch):
+    from grader import analysis
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug of ours")
+
+    monkeypatch.setattr(analysis, "analyse", broken)
+    code, out, err = run(capsys, "grade", HARD)
+    assert code == 3 and err == "internal error: RuntimeError: a bug of ours (set GRADER_DEBUG=1 for details)\n"
+
+
+# --- every command takes --json, and prints JSON with it ------------------------------------
+
+def json_commands(tmp_path) -> list[list[str]]:
+    marks = puzzle_file(tmp_path, "\n".join(["* . . . . . .", *[". " * 7] * 6]), "marks.txt")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "p.yaml").write_text(open(HARD).read())
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"id": "p", "genre": "akari", "status": "solved", "level": 2, "label": "medium", '
+                    '"seconds": 0.1}\n')
+    return [["grade", HARD], ["solve", HARD], ["explain", HARD], ["hint", HARD],
+            ["hint", HARD, "--state", marks], ["hint", HARD, "--why", "r4c4"], ["check", HARD],
+            ["render", HARD], ["batch", str(folder), "--no-unique"], ["report", HARD],
+            ["report", "--corpus", str(rows)], ["genres"], ["heuristics", "--genre", "akari"],
+            ["benchmark", str(folder), "--no-unique"],
+            ["generate", "--genre", "arrows", "--size", "4x4", "--attempts", "3"]]
+
+
+def test_every_command_is_covered_by_the_json_test(tmp_path):
+    from grader.cli import build_parser
+    commands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    assert set(commands) == {argv[0] for argv in json_commands(tmp_path)}
+
+
+def test_every_command_prints_json_with_json(tmp_path, capsys):
+    for argv in json_commands(tmp_path):
+        code, out, err = run(capsys, *argv, "--json")
+        assert code in (0, 1), (argv, err)
+        lines = out.splitlines()
+        assert lines, argv
+        for line in lines if argv[0] == "batch" else [out]:
+            json.loads(line)                                # raises on Markdown or text
+
+
+def test_report_json_carries_the_grade_and_the_report(capsys):
+    code, out, _ = run(capsys, "report", HARD, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "solved" and data["level"] == 5
+    assert data["format"] == "md" and data["report"].startswith("# ")
+
+
+def test_max_seconds_help_says_what_it_bounds(capsys):
+    with pytest.raises(SystemExit):
+        main(["grade", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "deadline" in text and "the last step can run over it" in text and "time budget" not in text

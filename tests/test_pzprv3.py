@@ -218,10 +218,10 @@ def test_check_on_a_board_file_judges_the_board(tmp_path, capsys):
     f = tmp_path / "board.txt"
     f.write_text(AKARI_SOLVED)
     code, out, _ = run(capsys, "check", str(f), "--json")
-    assert code == 0 and json.loads(out)["board"] == {"status": "solved", "broken": []}
+    assert code == 0 and json.loads(out)["board"] == {"status": "solved", "broken": [], "wrong": []}
     f.write_text("pzprv3\nlightup\n3\n3\n. . . \n. . . \n0 # 1 \n")
     code, out, _ = run(capsys, "check", str(f))
-    assert code == 0 and "the board breaks a rule" in out
+    assert code == 1 and "the board breaks a rule" in out       # a mistake is a negative result
 
 
 def test_the_puzzle_file_reads_through_load(tmp_path):
