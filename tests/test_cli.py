@@ -186,6 +186,12 @@ def test_exit_1_when_a_hint_or_check_finds_a_mistake(tmp_path, capsys):
     assert code == 1 and json.loads(out)["board"] == {"status": "mistake", "broken": [], "wrong": ["r2c5"]}
 
 
+def test_exit_1_when_hint_finds_no_next_step(tmp_path, capsys):
+    # two solutions (bulbs on either diagonal) and no technique tells them apart
+    code, out, _ = run(capsys, "hint", puzzle_file(tmp_path, "genre: akari\ngrid: |\n  . .\n  . .\n"), "--json")
+    assert code == 1 and json.loads(out)["kind"] == "stuck"
+
+
 @pytest.mark.parametrize("argv, fragment", [
     ([], "the following arguments are required: command"),
     (["grade"], "grader grade: the following arguments are required: puzzle"),
