@@ -17,6 +17,12 @@ NATIVE_SUFFIXES = (".yaml", ".yml")
 NOT_PUZZLES = frozenset((".py", ".pyc", ".md", ".rst", ".sh", ".toml", ".cfg", ".ini", ".json", ".csv"))
 
 
+# What each genre's own text format looks like, for the error when none matches.
+_TEXT_KINDS = {"arrows": "a boxed Japanese Arrows grid ('| ↓. | →1 |')",
+               "numberlink": "a Numberlink grid (a first line '<width> <height>')",
+               "picross": "a .non nonogram", "slitherlink": "ASP facts (edge(1,2).)"}
+
+
 def _genre(name: str, src: Source, part: str | None = None, line: int | None = None):
     from ..genres import all_genres, get
     g = get(str(name)) if isinstance(name, (str, int)) else None
@@ -90,6 +96,12 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
     for g in candidates:
         if g.sniff(text):  # type: ignore[attr-defined]
             return g.from_text(text, src)  # type: ignore[attr-defined]
+    if len(candidates) == 1:
+        # the one format of this suffix: its reader names the line that is wrong
+        return candidates[0].from_text(text, src)  # type: ignore[attr-defined]
+    if candidates:
+        raise src.error(f"not a {suffix} puzzle of any known kind: expected "
+                        + " or ".join(_TEXT_KINDS.get(g.name, g.name) for g in candidates), 1, 1)
     raise InputError(origin, f"unknown file type '{suffix or path.name}': expected .yaml, "
                      ".jsonl or a genre's own format (see `grader genres`)")
 

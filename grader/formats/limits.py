@@ -10,7 +10,7 @@ from ..errors import InputError, Source
 
 MAX_SIDE = 200
 MAX_CELLS = MAX_SIDE * MAX_SIDE
-MAX_BYTES = 4 * 1024 * 1024
+MAX_BYTES = 2 * 1024 * 1024
 
 
 def check_side(n: int, what: str, src: Source, line: int | None = None, column: int | None = None,

@@ -177,6 +177,7 @@ def open_cells(w: int, h: int, layout: Sequence[bool], counts: Sequence[int], st
 def progressive_puzzle(w: int, h: int, layout: Sequence[bool], click: int, meta: Meta) -> "MinesPuzzle":
     """Play Mines from the first click with our techniques, revealing the number of every cell
     they prove safe, until the revealed numbers and the mine count settle the board."""
+    from .. import exact
     from ..engine import Solver
     from ..steps import Status
     counts = counts_of(w, h, layout)
@@ -189,8 +190,14 @@ def progressive_puzzle(w: int, h: int, layout: Sequence[bool], click: int, meta:
         puzzle = MinesPuzzle(rows=h, cols=w, board=board, total=total, meta=meta,
                              solution=frozenset(i for i in range(w * h) if layout[i]))
         safe: list[int] = []
+
+        def one_solution(puzzle: MinesPuzzle = puzzle) -> bool:
+            # a board in play has several solutions as a rule: level 5's last resort would
+            # then search until its time is up (two minutes per round) for nothing
+            return exact.solve(puzzle, seconds=5.0).verdict in (exact.Verdict.UNIQUE,
+                                                                 exact.Verdict.UNKNOWN)
         for level in (4, 5):
-            trace = Solver(puzzle, max_level=level).solve()
+            trace = Solver(puzzle, max_level=level, one_solution=one_solution).solve()
             if trace.status is Status.SOLVED:
                 note = f"; static after {rounds} reveal rounds" + (
                     f" that needed level {hardest}" if rounds else "")

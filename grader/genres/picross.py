@@ -400,13 +400,13 @@ class Picross(Genre):
             k += 1
         if len(colours) > 1:
             raise src.error(f"a colour nonogram ({len(colours)} colours): only black-and-white "
-                            "puzzles are supported")
+                            "puzzles are supported", 1)
         for key in ("width", "height"):
             if key not in sizes:
-                raise src.error(f"missing '{key}'")
+                raise src.error(f"missing '{key}'", 1)
         for key in ("rows", "columns"):
             if key not in blocks:
-                raise src.error(f"missing '{key}'")
+                raise src.error(f"missing '{key}'", 1)
         w, h = sizes["width"], sizes["height"]
         check_clues(h, w, blocks["rows"], blocks["columns"], src,
                     block_where["rows"] + block_where["columns"])
