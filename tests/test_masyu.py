@@ -361,6 +361,58 @@ def test_enclosure_unique():
     assert found("masyu.enclosure-unique", q, draw(q, lines=FOUR_ENDS, crosses=ROWS_APART)) == {}
 
 
+# --- degenerate loops (issue 20): the planted loop is the only answer, or one of many ------------
+
+TINY_LOOPS = {
+    "the 2x2 loop on a 2x2 board": "se sw\nne nw",
+    "the 2x2 loop in a corner": "se sw - -\nne nw - -\n- - - -\n- - - -",
+    "a loop of 6 cells, a row left over": "se ew sw\nne ew nw\n- - -",
+    "a loop of 8 cells round one cell": "se ew sw\nns - ns\nne ew nw",
+    "the border of a thin board": "se ew ew ew ew sw\nne ew ew ew ew nw",
+    "the border of a 4x4 board": "se ew ew sw\nns - - ns\nns - - ns\nne ew ew nw",
+    "a loop through every cell": "se ew ew sw\nne sw se nw\nse nw ne sw\nne ew ew nw",
+}
+
+# (the 2x2 loops allow no pearl, and the pearls of the loop through every cell allow others)
+PINNED = {"a loop of 6 cells, a row left over", "a loop of 8 cells round one cell",
+          "the border of a thin board", "the border of a 4x4 board"}
+
+
+def planted_loop(loop: str, with_pearls: bool):
+    """A board whose only drawn loop is `loop`, with every pearl it allows (or none), and
+    that loop as a complete state."""
+    from grader.planted.masyu import valid_pearls
+    rows = [r.split() for r in loop.splitlines()]
+    blank = "\n".join(" ".join("." for _ in r) for r in rows)
+    p = native("genre: masyu\ngrid: |\n" + "".join(f"  {r}\n" for r in blank.splitlines())
+               + "solution: |\n" + "".join(f"  {' '.join(r)}\n" for r in rows))
+    cols = p.cols
+    dirs = {r * cols + c: set(t) for r, row in enumerate(rows) for c, t in enumerate(row) if t != "-"}
+    if with_pearls:
+        import attrs
+        pearls = [0] * (p.rows * cols)
+        for i, kind in valid_pearls(cols, dirs).items():
+            pearls[i] = kind
+        p = attrs.evolve(p, pearls=tuple(pearls))
+    return p, MASYU.solution_state(p)
+
+
+@pytest.mark.parametrize("with_pearls", [True, False])
+@pytest.mark.parametrize("name", sorted(TINY_LOOPS))
+def test_tiny_loops_are_kept(name, with_pearls):
+    """No step removes part of a small or whole-board loop, and no solve ends in a
+    contradiction, whether the pearls pin the loop down or there are none at all."""
+    from grader import planted
+    from grader.steps import Status
+    p, solution = planted_loop(TINY_LOOPS[name], with_pearls)
+    assert MASYU.violations(p, solution) == []
+    trace = Solver(p, validate=True, assume_unique=False).solve()
+    assert planted.first_unsound(p, trace, solution) is None
+    assert trace.status is not Status.CONTRADICTION
+    if with_pearls and name in PINNED:
+        assert trace.status is Status.SOLVED
+
+
 # --- rules ---------------------------------------------------------------------------------------
 
 def test_violations():

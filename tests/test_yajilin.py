@@ -293,6 +293,38 @@ def test_end_cases_on_a_small_board():
     assert found("yajilin.end-cases", p, s)
 
 
+# --- degenerate loops (issue 20): tiny loops, the whole board, clues that count nothing -------------
+
+TINY = {   # name: (grid, the planted solution, whether it is the only one)
+    "the 2x2 loop on a 2x2 board": (". .\n. .", "se sw\nne nw", True),
+    "the 2x2 loop, clues pointing at the border": (". . 0e\n. . 0e\n0s 0s 0s",
+                                                    "se sw -\nne nw -\n- - -", True),
+    "the 2x2 loop, every other cell shaded": (". . .\n. . 1n\n. 1w .", "se sw x\nne nw -\nx - x", True),
+    "the border round a clue that sees nothing": (". . .\n. 0n .\n. . .",
+                                                   "se ew sw\nns - ns\nne ew nw", True),
+    "the border of a thin board": (". . . . .\n. . . . .", "se ew ew ew sw\nne ew ew ew nw", True),
+    "a free board with many answers": (". . .\n. . .\n. . .", "se ew sw\nns x ns\nne ew nw", False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_tiny_loops_are_kept(name):
+    """No step removes part of a tiny or whole-board loop, and no solve ends in a contradiction;
+    where the planted loop is the only answer, the solve finds it."""
+    from grader import planted
+    from grader.steps import Status
+    grid, answer, only = TINY[name]
+    p = native("genre: yajilin\ngrid: |\n" + "".join(f"  {r}\n" for r in grid.splitlines())
+               + "solution: |\n" + "".join(f"  {r}\n" for r in answer.splitlines()))
+    solution = YAJILIN.solution_state(p)
+    assert YAJILIN.violations(p, solution) == []
+    trace = Solver(p, validate=True, assume_unique=False).solve()
+    assert planted.first_unsound(p, trace, solution) is None
+    assert trace.status is not Status.CONTRADICTION
+    if only:
+        assert trace.status is Status.SOLVED
+
+
 # --- rules, soundness ------------------------------------------------------------------------------
 
 def test_violations():

@@ -25,23 +25,32 @@ def pearl_share(rng: random.Random) -> float:
     return 1.0 if pick < 0.5 else 0.0 if pick < 0.55 else rng.uniform(0.2, 1.0)
 
 
-def plant(rng: random.Random) -> Plant:
-    rows, cols = loop_board(rng)
-    links = random_loop(rng, rows, cols)
-    dirs = {i: set(d) for i, d in directions(cols, links).items()}
-
+def valid_pearls(cols: int, dirs: dict[int, set[str]]) -> dict[int, int]:
+    """Every pearl a loop allows (its cells' directions given): white where it runs straight
+    and turns in a cell beside, black where it turns and runs straight through both cells
+    beside."""
     def beside(i: int, d: str) -> int:
         r, c = divmod(i, cols)
         return (r + DELTA[d][0]) * cols + c + DELTA[d][1]
 
-    keep = pearl_share(rng)
-    pearls = [NONE] * (rows * cols)
+    out = {}
     for i, ds in dirs.items():
         if ds in STRAIGHT:
-            kind = WHITE if any(dirs[beside(i, d)] not in STRAIGHT for d in ds) else NONE
-        else:
-            kind = BLACK if all(dirs[beside(i, d)] == {d, OPPOSITE[d]} for d in ds) else NONE
-        if kind != NONE and rng.random() < keep:
+            if any(dirs[beside(i, d)] not in STRAIGHT for d in ds):
+                out[i] = WHITE
+        elif all(dirs[beside(i, d)] == {d, OPPOSITE[d]} for d in ds):
+            out[i] = BLACK
+    return out
+
+
+def plant(rng: random.Random) -> Plant:
+    rows, cols = loop_board(rng)
+    links = random_loop(rng, rows, cols)
+    dirs = {i: set(d) for i, d in directions(cols, links).items()}
+    keep = pearl_share(rng)
+    pearls = [NONE] * (rows * cols)
+    for i, kind in valid_pearls(cols, dirs).items():
+        if rng.random() < keep:
             pearls[i] = kind
     puzzle = MasyuPuzzle(rows=rows, cols=cols, pearls=tuple(pearls), meta=Meta(origin="planted"))
     on = edge_index(puzzle, links)
