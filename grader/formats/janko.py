@@ -74,8 +74,9 @@ def size(data: dict[str, Any], src: Source) -> tuple[int, int]:
         else:
             rows = cols = _whole(data["size"])
     except (KeyError, TypeError, ValueError, OverflowError):
-        raise src.error("record has no usable size (size, or rows and cols)") from None
-    for n, what in ((rows, "rows"), (cols, "cols")):
+        raise src.error("record has no usable size (size, or rows and cols)", part="size") from None
+    names = ("rows", "cols") if "rows" in data and "cols" in data else ("size", "size")
+    for n, what in zip((rows, cols), names):
         limits.check_side(n, f"'{what}'", src, part="size")
     return rows, cols
 
