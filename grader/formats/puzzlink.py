@@ -4,6 +4,7 @@ from __future__ import annotations
 import attrs
 
 from ..errors import InputError, Source
+from .limits import MAX_SIDE
 
 
 @attrs.frozen
@@ -53,9 +54,10 @@ def split(pid: str, rest: list[str], src: Source) -> PuzzLink:
         flags, rest = rest[0], rest[1:]
     if len(rest) < 2 or not rest[0].isdecimal() or not rest[1].isdecimal():
         raise src.error("expected <columns>/<rows> after the puzzle type", part="size")
-    cols, rows = int(rest[0]), int(rest[1])
-    if not (1 <= cols <= 200 and 1 <= rows <= 200):
-        raise src.error(f"size {cols}x{rows} is out of range", part="size")
+    cols, rows = int(rest[0][-4:]), int(rest[1][-4:])
+    if not (1 <= cols <= MAX_SIDE and 1 <= rows <= MAX_SIDE) or len(rest[0]) > 4 or len(rest[1]) > 4:
+        raise src.error(f"size {rest[0][:6]}x{rest[1][:6]} is out of range (1 to {MAX_SIDE} a side)",
+                        part="size")
     return PuzzLink(pid, flags, cols, rows, "/".join(rest[2:]), src)
 
 

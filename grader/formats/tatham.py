@@ -5,7 +5,7 @@ import re
 
 from ..errors import Source
 
-_SIZE = re.compile(r"^(\d+)x(\d+)")
+_SIZE = re.compile(r"^(\d{1,6})x(\d{1,6})(?!\d)")
 
 
 def looks_like_game_id(text: str) -> bool:
