@@ -122,18 +122,28 @@ def wheel(n: int) -> Tiling:
     return Tiling(ends, faces)
 
 
+def bowtie() -> Tiling:
+    """Two triangles that share only a vertex: the loop is one of them, never both."""
+    return Tiling([(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (2, 4)], [[0, 1, 2], [3, 4, 5]])
+
+
 def random_tiling(rng: random.Random) -> tuple[str, Tiling]:
-    """A non-square tiling, often tiny."""
-    kind = rng.choice(("honeycomb", "triangular", "octagonal", "tiny"))
+    """A tiling for a generalized puzzle, often tiny (a square grid too, as a plain graph)."""
+    kind = rng.choice(("honeycomb", "triangular", "octagonal", "square", "tiny"))
     big = rng.random() < 0.3
+    if kind == "square":
+        h, w = rng.randint(1, 6), rng.randint(1, 6)
+        return f"square graph {h}x{w}", square(h, w)
     if kind == "tiny":
-        pick = rng.randrange(4)
+        pick = rng.randrange(5)
         if pick == 0:
             n = rng.randint(3, 6)
             return f"polygon {n}", polygon(n)
         if pick == 1:
             n = rng.randint(3, 6)
             return f"wheel {n}", wheel(n)
+        if pick == 2:
+            return "bowtie", bowtie()
         kind = rng.choice(("honeycomb", "triangular", "octagonal"))
         w, h = rng.randint(1, 2), rng.randint(1, 2)
     elif big:
