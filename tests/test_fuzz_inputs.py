@@ -4,6 +4,7 @@ names the file (or argument), the place in it and the problem; nothing else is e
 The cases that once crashed, hung or were read as another puzzle are kept in tests/nasty/."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -113,6 +114,21 @@ JANKO = [json.dumps({"file": f"/{name}/001.a.x-janko", "data": data}) + "\n" for
     ("Masyu", {"puzzle": "masyu", "size": 3, "problem": [["-", "-", "-"], ["-", "1", "-"], ["-", "-", "-"]]}),
     ("Heyawake", {"puzzle": "heyawake", "size": 2, "problem": [["1", "-"], ["-", "-"]],
                   "areas": [["1", "1"], ["1", "1"]]}),
+    # FORMATS.md §4.3's examples, problem and solution
+    ("Hashi", {"puzzle": "hashi", "size": 5, "problem": "3 - 3 - 3\n- - - - -\n4 - - 1 -\n- - 2 - 3\n2 - - 1 -",
+               "solution": "- 1 - 2 -\nb - - - a\n- 1 1 - a\na - - 2 -\n- 1 1 - -"}),
+    ("Masyu", {"puzzle": "masyu", "size": 5, "problem": "- - - - -\n- b - b -\n- - - - -\nw - - - -\n- - - - b",
+               "solution": "se ew ew ew sw\nns se ew sw ns\nns ns - ns ns\nns ns se nw ns\nne nw ne ew nw"}),
+    ("Arukone", {"puzzle": "arukone", "size": 5, "problem": "7 - - - 3\n9 1 3 - -\n- - - 7 -\n- - - - -\n9 - - - 1",
+                 "solution": "o ow ow sw s\ns s s ns ns\nns ns ns n ns\nns ns no ow nw\nn no ow ow w"}),
+    ("Kuromasu", {"puzzle": "kuromasu", "size": 5, "problem": "3 - - - -\n- - - - -\n- - - - -\n- - - 5 -\n6 - - - 9",
+                  "solution": "- - x - -\n- - - x -\nx - - - -\n- x - - -\n- - - - -"}),
+    ("Slitherlink", {"puzzle": "slitherlink", "size": 4, "problem": "1 - - 0\n- - - -\n1 - 2 1\n- 2 3 -",
+                     "solution": "- x - -\n- x - -\n- x x -\n- - x -"}),
+    ("Minesweeper", {"puzzle": "minesweeper", "size": 4, "problem": "2 - - -\n- - 1 -\n- 2 - -\n- - - 1",
+                     "solution": "- x - -\nx - - -\n- - - -\n- - x -"}),
+    ("Yajilin", {"puzzle": "yajilin", "size": 3, "problem": "- - -\n- 0n -\n- - -",
+                 "solution": "se ew sw\nns - ns\nne ew nw"}),
 ]]
 URLS = ["https://puzz.link/p?lightup/6/6/nekcakbl", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g",
         "https://puzz.link/p?slither/5/5/cbcbcddad", "https://puzz.link/p?mashu/6/6/1063000i3000",
@@ -134,7 +150,7 @@ def tatham_ids() -> list[tuple[str, str]]:
         ("picross", "10x10:4.3/3.4/3.6/5/6/4/4/3.1/1.1/1.1/3/3.1/3.1.1/1.3/1.1.1/5/9/6/6/5"),
         ("kuromasu", "9x6:e7d7c3_6b7b4j3b3b5_4c4d7e"), ("hitori", "6x6:115334356412242611432342614523441533"),
         ("masyu", "8x8:cBbBcBhBjBWaBfBcWaWWaWbWk"), ("slitherlink", "7x7t0:a33b2a2g3a1122a2113a3b3c231b12a2a2112a"),
-        ("minesweeper", "5x5:1,1,u0000100000")]
+        ("minesweeper", "5x5:1,1,u0000008")]
 
 
 TATHAM = tatham_ids()
@@ -211,14 +227,24 @@ def test_plain_numberlink_text(tmp_path: Path, data: bytes):
     read_file(tmp_path, "flow.txt", data, "numberlink")
 
 
-@SETTINGS
-@given(marks=inputs([". 2 . .\n* . + .\n. . . #\n", "* 2 *\n"]))
-def test_player_marks(marks: str):
-    puzzle = load(str(CORPUS / "akari" / "lightup-7x7b20s2d0-grader-1.yaml"))
+@functools.lru_cache(maxsize=None)
+def marks_seeds(path: Path):
+    puzzle = load(str(path))
+    g = genre_of(puzzle)
+    done = g.solution_state(puzzle) or g.initial_state(puzzle)
+    return puzzle, [g.render_text(puzzle), g.render_text(puzzle, done)]
+
+
+@pytest.mark.parametrize("path", sorted({p.parent.name: p for p in CORPUS.glob("*/*.yaml")}.values()),
+                         ids=lambda p: p.parent.name)
+@settings(SETTINGS, max_examples=max(20, SETTINGS.max_examples // 4))
+@given(data=st.data())
+def test_player_marks(path: Path, data):
+    puzzle, seeds = marks_seeds(path)
     try:
-        parse_state(puzzle, marks, "marks.txt")
+        parse_state(puzzle, data.draw(inputs(seeds)), "marks.txt")
     except InputError as exc:
-        assert "\n" not in str(exc) and str(exc).startswith("marks.txt")
+        assert "\n" not in str(exc) and str(exc).startswith("marks.txt"), str(exc)
 
 
 # --- the nasty cases: what each must give ----------------------------------------------------
