@@ -168,11 +168,11 @@ class Solver:
             if until is not None and until(state):
                 status = Status.STUCK
                 break
-            if len(steps) >= self.budget.max_steps or time.perf_counter() > deadline:
+            if len(steps) >= self.budget.max_steps or out_of_time():
                 status, reason = Status.BUDGET, "budget exhausted"
                 break
             found = self._next(state, pending)
-            if found is None and time.perf_counter() > deadline:
+            if found is None and out_of_time():
                 status, reason = Status.BUDGET, "budget exhausted"   # a step gave up on time
                 break
             if found is None:

@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import attrs
 
 from .engine import Budget, Solver, out_of_time, search_without_bound, solve_memory
-from .heuristic import Heuristic, REGISTRY, heuristic
+from .heuristic import Heuristic, HeuristicInfo, REGISTRY, Registry, heuristic
 from .model import Puzzle, State, values_of
 from .steps import Deduction, Status, Trace
 
@@ -228,7 +228,8 @@ def register_nested(genre: str, inner: Callable[[], Sequence[Heuristic]], *, id:
                     name: str = "Trial and error, trying again inside", order: int = 99, score: int = 400,
                     candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
                     near: Callable[[Puzzle, set[int]], Iterable[int]] | None = None,
-                    catalogue: str = "", first_round: bool = True) -> Heuristic:
+                    catalogue: str = "", first_round: bool = True, registry: Registry | None = None
+                    ) -> Heuristic:
     """A genre's last resort: trial and error whose fill may itself try one variable each way
     (`inner`, e.g. every technique up to level 4 and the genre's trial with them). Still one
     hypothesis followed by greedy filling, only with a stronger fill; it scores as the hardest
@@ -264,14 +265,15 @@ def register_nested(genre: str, inner: Callable[[], Sequence[Heuristic]], *, id:
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         d = first(puzzle, state) if first_round else None
         if d is None and search_without_bound():
-            d = deepening(puzzle, state, hid, inner, order_of, 2 if first_round else 1)
+            d = deepening(puzzle, state, h.info, inner, order_of, 2 if first_round else 1)
         if d is not None:
             yield d
 
     h = heuristic(id=hid, name=name, genre=genre, level=5, order=order, score=score,
                   template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}, and be ready to try "
-                  "another inside it.", catalogue=catalogue)(find)
-    _LAST_RESORTS[genre] = h
+                  "another inside it.", catalogue=catalogue, registry=registry)(find)
+    if registry is None:
+        _LAST_RESORTS[genre] = h
     return h
 
 
@@ -287,7 +289,7 @@ def register_last_resort(genre: str) -> Heuristic | None:
     return h
 
 
-def deepening(puzzle: Puzzle, state: State, hid: str, inner: Callable[[], Sequence[Heuristic]],
+def deepening(puzzle: Puzzle, state: State, info: HeuristicInfo, inner: Callable[[], Sequence[Heuristic]],
               order_of: Callable[[Puzzle, State], list[int]], depth: int) -> Deduction | None:
     """Rounds of nested trials, each deeper and longer than the last (see register_nested)."""
     memory = solve_memory()
@@ -297,7 +299,7 @@ def deepening(puzzle: Puzzle, state: State, hid: str, inner: Callable[[], Sequen
     steps = NESTED_STEPS * DEEPEN ** (depth - 1)
     while not out_of_time() and not memory.get(SEVERAL):
         complete = depth >= undecided and steps >= most
-        d = _round(puzzle, state, hid, inner, order_of, depth, min(steps, most) if complete else steps)
+        d = _round(puzzle, state, info, inner, order_of, depth, min(steps, most) if complete else steps)
         if d is not None:
             return d
         if complete:
@@ -309,13 +311,13 @@ def deepening(puzzle: Puzzle, state: State, hid: str, inner: Callable[[], Sequen
 SEVERAL = "probing.several-solutions"      # solve_memory key: two solutions were seen
 
 
-def _round(puzzle: Puzzle, state: State, hid: str, inner: Callable[[], Sequence[Heuristic]],
+def _round(puzzle: Puzzle, state: State, info: HeuristicInfo, inner: Callable[[], Sequence[Heuristic]],
            order_of: Callable[[Puzzle, State], list[int]], depth: int, steps: int) -> Deduction | None:
     """One nested trial `depth` deep: each variable in turn, every value, a fill that may try
     hypotheses `depth - 1` deep inside."""
     heuristics = list(inner())
     if depth > 1:
-        heuristics.append(_inner_trial(hid, inner, order_of, depth - 1, steps))
+        heuristics.append(_inner_trial(info, inner, order_of, depth - 1, steps))
     memory = solve_memory()
     for var in order_of(puzzle, state):
         if out_of_time() or memory.get(SEVERAL):
@@ -332,15 +334,13 @@ def _round(puzzle: Puzzle, state: State, hid: str, inner: Callable[[], Sequence[
     return None
 
 
-def _inner_trial(hid: str, inner: Callable[[], Sequence[Heuristic]],
+def _inner_trial(info: HeuristicInfo, inner: Callable[[], Sequence[Heuristic]],
                  order_of: Callable[[Puzzle, State], list[int]], depth: int, steps: int) -> Heuristic:
     """A nested trial `depth` deep as a technique of a fill (not registered: it lives only
     inside the round that made it)."""
-    outer = REGISTRY.get(hid).info
-
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
-        d = _round(puzzle, state, hid, inner, order_of, depth, steps)
+        d = _round(puzzle, state, info, inner, order_of, depth, steps)
         if d is not None:
             yield d
 
-    return Heuristic(outer, find)
+    return Heuristic(info, find)

@@ -1,0 +1,99 @@
+"""Level 5's last resort (probing.register_nested deepening) and the solve's wall-clock budget.
+Nothing here is timed: budgets are tested as already spent, and searches by what they do."""
+from __future__ import annotations
+
+import json
+
+from grader import engine
+from grader.cli import main
+from grader.engine import Budget, Solver
+from grader.formats import load
+from grader.heuristic import REGISTRY, Registry, heuristic
+from grader.probing import register_nested
+from grader.steps import Status
+from support import native
+
+# Unique, and needs a hypothesis inside a hypothesis when no other technique helps.
+ARROWS_3X2 = "genre: arrows\ngrid: |\n  ↘. ↙.\n  ↗. ↖.\n  ↖. ↗.\n"
+CORRIDOR = "genre: akari\ngrid: |\n  # # # #\n  . . . .\n  # # # #\n"        # four solutions
+BLANK_100 = "https://puzz.link/p?lightup/100/100/" + "z" * 500
+
+
+def deep_only(genre: str, inner=lambda: []):
+    """The deepening nested trial alone, with no other technique in its fills."""
+    return register_nested(genre, inner, id=f"{genre}.test-deep", first_round=False, registry=Registry())
+
+
+def test_the_last_resort_alone_finishes_a_puzzle_with_one_solution():
+    p = native(ARROWS_3X2)
+    trace = Solver(p, heuristics=[deep_only("arrows")], validate=True).solve()
+    assert trace.status is Status.SOLVED
+    assert any("hypotheses inside hypotheses, 2 deep" in s.deduction.params["outcome"] for s in trace.steps)
+    sentence = trace.steps[0].heuristic.template.format(**trace.steps[0].deduction.params)
+    assert sentence.startswith("Trial at r") and "contradiction" in sentence
+
+
+def test_the_last_resort_gives_up_when_two_solutions_show():
+    """Every value of every cell survives in some solution: the search stops once two
+    branches of one hypothesis end solved, instead of deepening without end."""
+    p = native(CORRIDOR)
+    trace = Solver(p, heuristics=[deep_only("akari")]).solve()
+    assert trace.status is Status.STUCK and not trace.steps
+
+
+def test_the_last_resort_asks_once_and_searches_only_where_one_solution_may_be():
+    looked, asked = [], []
+    h = deep_only("arrows", inner=lambda: looked.append(1) or [])
+    p = native(ARROWS_3X2)
+    trace = Solver(p, heuristics=[h], one_solution=lambda: asked.append(1) or False).solve()
+    assert trace.status is Status.STUCK and asked == [1] and not looked
+    # a solve that does not assume one solution never starts it
+    trace = Solver(p, heuristics=[h], assume_unique=False).solve()
+    assert trace.status is Status.STUCK and not looked
+
+
+def test_every_genre_has_a_last_resort_ordered_last():
+    from grader.genres import all_genres
+    for g in all_genres():
+        level5 = [h for h in REGISTRY.for_genre(g.name) if h.level == 5]
+        assert level5[-1].id.endswith("nested-trial"), g.name
+        assert level5[-1].info.effective_score == max(h.info.effective_score for h in level5)
+
+
+def test_a_spent_budget_stops_before_any_technique_looks():
+    looked = []
+    reg = Registry()
+
+    @heuristic(id="x.spy", name="Spy", genre="akari", level=1, template="{cell}.", nudge="{cell}",
+               registry=reg)
+    def spy(puzzle, state, focus=None):
+        looked.append(1)
+        return iter(())
+
+    board = load(BLANK_100)
+    trace = Solver(board, heuristics=reg.for_genre("akari"), budget=Budget(max_seconds=0)).solve()
+    assert trace.status is Status.BUDGET and not looked and not trace.steps
+    trace = Solver(board, budget=Budget(max_seconds=0)).solve()
+    assert trace.status is Status.BUDGET and not trace.steps
+
+
+def test_the_engine_stops_between_techniques_when_time_is_up(monkeypatch):
+    """One look at a large board can take a while: the next technique is not asked."""
+    looked = []
+    reg = Registry()
+    for k in range(3):
+        @heuristic(id=f"x.t{k}", name="T", genre="akari", level=1, order=k, template="{cell}.",
+                   nudge="{cell}", registry=reg)
+        def look(puzzle, state, focus=None, k=k):
+            looked.append(k)
+            return iter(())
+    calls = []
+    monkeypatch.setattr(engine, "out_of_time", lambda: calls.append(1) or len(calls) > 2)
+    trace = Solver(native(CORRIDOR), heuristics=reg.for_genre("akari")).solve()
+    assert trace.status is Status.BUDGET and looked == [0]
+
+
+def test_grade_reports_the_budget_on_a_large_blank_board(capsys):
+    code = main(["grade", BLANK_100, "--max-seconds", "0", "--no-unique", "--json"])
+    row = json.loads(capsys.readouterr().out)
+    assert code == 1 and row["status"] == "budget"
