@@ -67,3 +67,20 @@ def test_grades_follow_loopy_tiers():
         assert all(a < b for a, b in zip(means, means[1:])), means
     assert max(g.level for t in ("easy", "normal") for g in by_tier[t]) <= 2
     assert min(g.level for g in by_tier["tricky"]) >= 3
+
+
+def test_every_technique_sound_from_partial_states_of_planted_loops():
+    """Planted loops (tiny, along the border, round the board; square grids and other graphs):
+    from random correct partial states no technique below trial and error removes a planted
+    value, and the rules see nothing broken."""
+    from grader.genres import genre_of
+    from grader.planted import planter, seeded
+    hs = REGISTRY.for_genre("slitherlink", 4)
+    for seed in range(80):
+        plant = planter("slitherlink")(seeded("slitherlink", seed))
+        rng = random.Random(seed)
+        for fraction in (0.0, 0.3, 0.7):
+            state = random_partial(plant.puzzle, plant.solution, rng, fraction)
+            assert not genre_of(plant.puzzle).violations(plant.puzzle, state)
+            for h in hs:
+                assert_all_sound(h, plant.puzzle, state, plant.solution)
