@@ -158,7 +158,9 @@ def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[i
 def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
                  shaded: Sequence[int]) -> dict[int, int] | None:
     """What shading `shaded` (and whitening the rest of `room_free`) decides nearby; None when
-    it walls a white cell in."""
+    it walls a white cell in. A white cell is walled in, or has its single way out, only where
+    some cell lies beyond its neighbours (as in shading.single_exit): on a 1x2 board or in the
+    middle of 1x3 it may be the only white cell."""
     s = set(shaded)
     nbrs = puzzle.neighbours
     decided = dict.fromkeys(room_free, WHITE)
@@ -167,7 +169,7 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
         for j in nbrs[i]:
             decided[j] = WHITE
     for i, v in list(decided.items()):
-        if v != WHITE:
+        if v != WHITE or len(cands) <= 1 + len(nbrs[i]):
             continue
         exits = [j for j in nbrs[i] if j not in s and cands[j] != B_SHADED]
         if not exits:

@@ -191,6 +191,26 @@ def test_room_combinations():
     assert not fires("heyawake.room-combinations", ROOM_1)
 
 
+@pytest.mark.parametrize("rooms, grid, state, wrong", [
+    # 1x2: r1c1 may be the only white cell ("+ #" is a solution), so it needs no way out.
+    ("a b", "0 .", None, "r1c2"),
+    # 1x3: the 1 shades r1c1, and r1c2 may then be the only white cell ("# + #").
+    ("a b c", "1 . .", None, "r1c3"),
+])
+def test_room_ways_on_boards_where_a_white_cell_may_be_alone(rooms, grid, state, wrong):
+    """Planted soak: a room's ways counted a lone white cell as walled in (or gave it its single
+    way out) on boards where it may be the only white cell."""
+    p = puzzle(rooms, grid)
+    s = G.initial_state(p)
+    for hid in ("heyawake.room-combinations", "heyawake.room-strips", "heyawake.single-exit"):
+        assert wrong not in decided_by(fires(hid, p, s), p, s), hid
+
+
+def test_single_exit_alone_on_a_1x2_board():
+    p = puzzle("a b", "0 .")
+    assert not fires("heyawake.single-exit", p, marks(p, "+ ."))
+
+
 def test_room_pair_two_3x3_rooms_with_4():
     rooms = "\n".join(["c c c c c c c c"] + ["c a a a b b b c"] * 3 + ["c c c c c c c c"])
     grid = "\n".join([". . . . . . . ."] + [". 4 . . 4 . . ."] + [". . . . . . . ."] * 3)
