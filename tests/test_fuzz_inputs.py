@@ -40,7 +40,8 @@ def read_or_refuse(spec: str, genre: str | None = None, origin: str | None = Non
     except InputError as exc:
         text = str(exc)
         assert "\n" not in text and "\r" not in text, text
-        assert text.startswith(one_line(origin or spec, 160)), text
+        named = origin or (spec if spec.strip() else repr(spec))     # a blank argument is quoted
+        assert text.startswith(one_line(named, 160)), text
         assert exc.line is not None or exc.part is not None or exc.message.startswith(WHOLE_INPUT), text
         return None
     g = genre_of(puzzle)
