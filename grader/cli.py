@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import exact
-from .engine import Budget, Solver, collect_less_often
+from .engine import Budget, collect_less_often
 from .errors import InputError, one_line
 from .explain import branches, describe_removals, sentence
 from .formats import board_marks, board_read, load, parse_state, read_text
