@@ -100,7 +100,7 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
         # the one format of this suffix: its reader names the line that is wrong
         return candidates[0].from_text(text, src)  # type: ignore[attr-defined]
     if candidates:
-        raise src.error(f"not a {suffix} puzzle of any known kind: expected "
+        raise src.error(f"unknown file type '{suffix}': expected "
                         + " or ".join(_TEXT_KINDS.get(g.name, g.name) for g in candidates), 1, 1)
     raise InputError(origin, f"unknown file type '{suffix or path.name}': expected .yaml, "
                      ".jsonl or a genre's own format (see `grader genres`)")
