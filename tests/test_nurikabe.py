@@ -268,6 +268,19 @@ def test_shapes_from_a_wider_state_are_those_listed_afresh():
     assert compared > 100
 
 
+def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():
+    """A shape is rejected when it walls in an island nearby; that island's liberties lie one
+    step beyond it, so the remembered list must be keyed by those cells too. Here r1c10 is a
+    wall in one state and open in the other: only in the first would r1c5-r1c6 shut the island
+    r1c8-r1c9 in, and in the second the 2 at r1c5 keeps all three ways."""
+    p = puzzle(". . . . 2 . . . . . . 3\n" + ". . . . . . . . . . . .\n" * 2)
+    rest = "\n. . . . . . . # # . . .\n. . . . . . . . . . . ."
+    shut = NURIKABE.parse_marks(p, ". . . . 2 . . + + # . 3" + rest, Source("<marks>"))
+    open_ = NURIKABE.parse_marks(p, ". . . . 2 . . + + . . 3" + rest, Source("<marks>"))
+    assert decided_by(fires("nurikabe.shape-intersection", p, shut), p, shut) == {"r1c6": WALL, "r2c4": WALL}
+    assert decided_by(fires("nurikabe.shape-intersection", p, open_), p, open_) == {}
+
+
 # --- whole puzzles ---------------------------------------------------------------------------
 
 def test_own_corpus_is_solved_soundly():

@@ -27,7 +27,9 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
     if need is None or need <= 0 or need > SHAPE_NEED:
         return None
     puzzle = isl.puzzle
-    region = sorted(puzzle.graph.around(isl.parts[k], need + 3))   # shapes, borders, their 2x2s
+    # Shapes, their borders and 2x2s, and the islands _shape_ok looks at (within three steps
+    # of a shape) with their neighbours: a shape's cells lie within `need` steps of the island.
+    region = sorted(puzzle.graph.around(isl.parts[k], need + 4))
     near = isl.numbers_near
     key = (isl.parts[k], need, tuple((isl.cands[i], near[i] != (k,) and bool(near[i]), isl.of[i] >= 0
                                       and not isl.clues[isl.of[i]] and len(isl.parts[isl.of[i]]))
