@@ -268,7 +268,9 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
             have = least - lo(state.cands[s])
             most = n - have
             if most < hi(state.cands[s]):
-                yield Deduction.build(state, keep={s: (1 << (most + 1)) - 1}, cells=[puzzle.cell(i)],
+                # in a trial an island can already hold more than it needs: then nothing is left
+                keep = (1 << (most + 1)) - 1 if most >= 0 else 0
+                yield Deduction.build(state, keep={s: keep}, cells=[puzzle.cell(i)],
                                       params={"island": puzzle.cell(i), "n": n, "have": have,
                                               "bridge": puzzle.slot_name(s), "most": max(most, 0)})
 

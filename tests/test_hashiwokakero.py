@@ -101,6 +101,16 @@ def test_not_too_many():
     assert found("hashi.not-too-many", p) == {}
 
 
+
+def test_not_too_many_on_an_island_already_overfilled():
+    # planted soak seed 100771: inside a trial a 1 already had three bridges (a negative shift)
+    from grader.genres.hashiwokakero import HashiPuzzle
+    p = HashiPuzzle(rows=1, cols=3, board=(3, 1, 3), max_bridges=3)
+    state = HASHI.initial_state(p).restrict(slot(p, "r1c1", "r1c2"), 0b1000)
+    assert found("hashi.not-too-many", p, state) == {"r1c2–r1c3": "narrowed"}
+    assert [d.apply(state).cands[slot(p, "r1c2", "r1c3")] for d in fires("hashi.not-too-many", p, state)] == [0]
+
+
 def test_would_starve():
     ring = "2 . {} . 2\n. . . . .\n2 . . . 2\n. . . . .\n2 . 2 . 2"
     assert found("hashi.would-starve", puzzle(ring.format(5))) == {"r3c1–r3c5": "has no bridge"}
