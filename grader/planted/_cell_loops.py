@@ -25,12 +25,15 @@ def loop_board(rng: random.Random, largest: int = 10) -> tuple[int, int]:
     return rows, cols
 
 
-def random_loop(rng: random.Random, rows: int, cols: int, winding: float = 0.45) -> Loop:
+def random_loop(rng: random.Random, rows: int, cols: int, winding: float = 0.45, reach: float = 0.5,
+                thin: float = 0.8) -> Loop:
     """A random loop on a rows x cols board (both at least 2); `winding` is the share of long
-    loops winding through most of the board, the rest are the extremes."""
+    loops through a good part of the board (grown to between `reach` of its squares and all
+    of them; thin and winding for a `thin` share of them, else a blob round many cells off
+    the loop), the rest are the extremes."""
     squares = (rows - 1) * (cols - 1)
     if rng.random() < winding:
-        return _grown(rng, rows, cols, rng.randint((squares + 1) // 2, squares), thin=rng.random() < 0.8)
+        return _grown(rng, rows, cols, rng.randint(max(1, int(squares * reach + 0.5)), squares), thin=rng.random() < thin)
     pick = rng.random()
     if pick < 0.2:
         return _rectangle(rng, rows, cols, tiny=True)            # the 2x2 loop

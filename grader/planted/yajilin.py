@@ -20,7 +20,9 @@ DELTA = {"n": (-1, 0), "e": (0, 1), "s": (1, 0), "w": (0, -1)}
 
 def plant(rng: random.Random) -> Plant:
     rows, cols = loop_board(rng)
-    links = random_loop(rng, rows, cols, winding=0.65)
+    # a thin loop through most cells leaves few clues, and a board without clues has a
+    # great many answers that the solve tries long: loops round many cells off it are favoured
+    links = random_loop(rng, rows, cols, winding=0.65, reach=0.2, thin=0.4)
     on = set(directions(cols, links))
     off = [i for i in range(rows * cols) if i not in on]
     rng.shuffle(off)
@@ -30,7 +32,7 @@ def plant(rng: random.Random) -> Plant:
         return [(r + dr) * cols + c + dc for dr, dc in DELTA.values()
                 if 0 <= r + dr < rows and 0 <= c + dc < cols]
 
-    density = rng.choice((0.0, 1.0, 1.0, 1.0, rng.random()))
+    density = rng.choice((0.0, 1.0, rng.random(), rng.random()))
     shaded: set[int] = set()
     for i in off:
         if rng.random() < density and not any(j in shaded for j in nbrs(i)):
