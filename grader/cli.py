@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -181,9 +182,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
     puzzle = _load(args)
     genre = genre_of(puzzle)
-    result = exact.solve(puzzle, seconds=args.max_seconds)
+    board = board_read(args.puzzle, puzzle)
+    # --max-seconds bounds the whole check: the exact solver gets what reading left
+    result = exact.solve(puzzle, seconds=max(0.0, args.max_seconds - (time.perf_counter() - t0)))
     data: dict[str, Any] = {"solutions": result.verdict.value}
     lines = [f"{puzzle.meta.origin}: " + {"none": "no solution", "unique": "exactly one solution",
                                           "several": "several solutions",
@@ -197,7 +201,6 @@ def cmd_check(args: argparse.Namespace) -> int:
                   genre.render_text(puzzle, a), "", genre.render_text(puzzle, b)]
     elif result.verdict is exact.Verdict.UNIQUE:
         data["solution"] = genre.answer_json(puzzle, result.solutions[0])
-    board = board_read(args.puzzle, puzzle)
     status = None
     if board is not None:   # a board file also holds the player's progress: judge it too
         status, broken, wrong = judge_board(puzzle, board, result.solution)

@@ -7,6 +7,11 @@ It never feeds the solve loop: a grade made by brute force is not human-style.
 from __future__ import annotations
 
 import enum
+import os
+import pickle
+import select
+import signal
+import threading
 import time
 
 import attrs
@@ -44,7 +49,60 @@ def program(puzzle: Puzzle) -> str:
     return g.encoding_text() + "\n" + g.asp_facts(puzzle)
 
 
+# Variables above which a time-limited check runs in a child process: grounding cannot be
+# interrupted, and on a large board it alone can outlast the limit (a blank 200x200 Nurikabe:
+# minutes and hundreds of MB), so the child is stopped at the limit instead.
+LARGE = 2500
+
+
 def solve(puzzle: Puzzle, limit: int = 2, seconds: float = 60.0) -> ExactResult:
+    from .genres import genre_of
+    if (seconds != float("inf") and len(genre_of(puzzle).initial_state(puzzle).cands) > LARGE
+            and hasattr(os, "fork") and threading.active_count() == 1):
+        return _solve_in_child(puzzle, limit, seconds)
+    return _solve_here(puzzle, limit, seconds)
+
+
+def _solve_in_child(puzzle: Puzzle, limit: int, seconds: float) -> ExactResult:
+    """solve() in a forked child, given up (UNKNOWN) when it has not answered in time."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: answer through the pipe, then go
+        try:
+            os.close(read)
+            r = _solve_here(puzzle, limit, seconds)
+            data = pickle.dumps((r.verdict.value, [s.cands for s in r.solutions]))
+            with os.fdopen(write, "wb") as out:
+                out.write(data)
+        finally:
+            os._exit(0)
+    os.close(write)
+    chunks: list[bytes] = []
+    deadline = time.perf_counter() + seconds + 0.5     # the child's own limit, and a little
+    try:
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([read], [], [], left)[0]:
+                return ExactResult(Verdict.UNKNOWN, ())
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        try:
+            verdict, solutions = pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - the child died before it answered
+            return ExactResult(Verdict.UNKNOWN, ())
+        return ExactResult(Verdict(verdict), tuple(State(tuple(c)) for c in solutions))
+    finally:
+        os.close(read)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+
+
+def _solve_here(puzzle: Puzzle, limit: int, seconds: float) -> ExactResult:
     import clingo
     from .genres import genre_of
     g = genre_of(puzzle)

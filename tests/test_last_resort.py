@@ -8,6 +8,7 @@ from grader import engine
 from grader.cli import main
 from grader.engine import Budget, Solver
 from grader.formats import load
+from grader.genres import get
 from grader.heuristic import REGISTRY, Registry, heuristic
 from grader.probing import register_nested
 from grader.steps import Status
@@ -97,3 +98,14 @@ def test_grade_reports_the_budget_on_a_large_blank_board(capsys):
     code = main(["grade", BLANK_100, "--max-seconds", "0", "--no-unique", "--json"])
     row = json.loads(capsys.readouterr().out)
     assert code == 1 and row["status"] == "budget"
+
+
+def test_a_large_exact_check_answers_unknown_when_its_time_is_spent():
+    """Grounding cannot be interrupted, so a large board's check runs in a child process
+    that is stopped at the limit."""
+    from grader import exact
+    board = load("https://puzz.link/p?lightup/60/60/" + "z" * 180)
+    assert len(get("akari").initial_state(board).cands) > exact.LARGE
+    assert exact.solve(board, seconds=0).verdict is exact.Verdict.UNKNOWN
+    small = native(CORRIDOR)
+    assert exact.solve(small, seconds=5).verdict is exact.Verdict.SEVERAL

@@ -214,8 +214,11 @@ class Akari(MarkedCellsGenre):
             elif bulbs + len(free) < n:
                 out.append(Violation(f"the {n} at {puzzle.cell(w)} can no longer get {n} bulbs",
                                      (puzzle.cell(w),)))
+        cands, lit, free = state.cands, light.lit, B_EMPTY | B_BULB
         for i in puzzle.whites:
-            if not light.is_lit(i) and not light.lighters(i):
+            # no lighters: neither i nor anything it sees could still hold a bulb
+            if (i not in lit and cands[i] != free
+                    and not any(cands[j] == free for j in puzzle.sight.lines(i))):
                 out.append(Violation(f"no bulb can light {puzzle.cell(i)} any more", (puzzle.cell(i),)))
         return out
 
