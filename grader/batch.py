@@ -28,7 +28,7 @@ import attrs
 
 from .engine import Budget, collect_less_often
 from .errors import InputError
-from .formats import iter_puzzles, load
+from .formats import iter_puzzles, load, path_kind
 from .model import Puzzle
 
 Row = dict[str, Any]
@@ -365,7 +365,8 @@ def run_batch(args: argparse.Namespace) -> int:
     settings = Settings(args.genre, args.max_steps, args.max_seconds, not args.no_unique)
     time_limit = args.time_limit or default_time_limit(args.max_seconds)
     source = Path(args.input)
-    if not source.is_dir() and not (source.suffix.lower() == ".jsonl" and source.is_file()):
+    kind = path_kind(source)    # a game ID longer than a file name is not a file (no OSError)
+    if kind != "folder" and not (source.suffix.lower() == ".jsonl" and kind == "file"):
         load(args.input, args.genre)    # one puzzle that cannot be read: bad input (exit 2), not a row
     store = ResultStore.open(args.db, settings.to_json()) if args.db else None
     jobs = list_jobs(args.input, args.genre, args.limit)

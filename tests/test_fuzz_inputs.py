@@ -324,7 +324,8 @@ def test_long_tatham_ids_are_game_ids_not_file_names(genre: str, gid: str, capsy
     assert puzzle.rows >= 16
     assert main(["render", "--genre", genre, gid]) == 0
     assert main(["check", "--genre", genre, gid[:-1] + "!"]) == 2
-    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["batch", "--genre", genre, gid[:-1] + "!"]) == 2
+    assert capsys.readouterr().err.count("\n") == 2
 
 
 def test_long_puzzlink_urls_are_urls_not_file_names():

@@ -123,7 +123,7 @@ def board_marks(spec: str, puzzle: Puzzle):
 def board_read(spec: str, puzzle: Puzzle) -> "pzprv3.Read | None":
     """The puzzle file as a pzprv3 board (puzzle and progress), else None."""
     path = Path(spec)
-    if _kind(path) != "file" or path.suffix.lower() in NATIVE_SUFFIXES + (".jsonl",):
+    if path_kind(path) != "file" or path.suffix.lower() in NATIVE_SUFFIXES + (".jsonl",):
         return None
     try:
         text = read_text(path)
@@ -132,7 +132,7 @@ def board_read(spec: str, puzzle: Puzzle) -> "pzprv3.Read | None":
     return pzprv3.marks_for(puzzle, text, spec) if pzprv3.looks_like_board(text) else None
 
 
-def _kind(path: Path) -> str | None:
+def path_kind(path: Path) -> str | None:
     """'file', 'folder', 'other' (a device or pipe) or None when nothing is there. A game ID or
     URL longer than a file name can be is simply not a file."""
     try:
@@ -171,7 +171,7 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
         raise InputError(repr(spec), "an empty argument: give a puzzle file, a puzz.link URL or a "
                          "Simon Tatham game ID")
     path = Path(spec)
-    if "#" in spec and spec.split("#")[0].endswith(".jsonl") and _kind(Path(spec.split("#")[0])) == "file":
+    if "#" in spec and spec.split("#")[0].endswith(".jsonl") and path_kind(Path(spec.split("#")[0])) == "file":
         file, wanted = spec.rsplit("#", 1)
         for item in janko.read_records(Path(file)):
             line = item.line if isinstance(item, InputError) else int(item.src.origin.rsplit(":", 1)[1])
@@ -179,7 +179,7 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
             if wanted == (str(line) if wanted.isdigit() else rid):
                 return _record_or_raise(item)
         raise InputError(file, f"no record '{wanted}' (give a line number, or an id such as akari/001)")
-    kind = _kind(path)
+    kind = path_kind(path)
     if kind == "file":
         return load_file(path, genre)
     if kind == "folder":
@@ -211,7 +211,7 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
 def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puzzle | InputError]]:
     """(id, puzzle or the error that stopped it) for a folder, a .jsonl file or one puzzle."""
     path = Path(spec)
-    kind = _kind(path)
+    kind = path_kind(path)
     if kind == "folder":
         for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
             if f.suffix.lower() in NOT_PUZZLES or "__pycache__" in f.parts:
