@@ -2,6 +2,7 @@
 genre's own file format, a puzz.link URL or a Simon Tatham game ID."""
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 from pathlib import Path
@@ -77,9 +78,10 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
     origin = str(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        items = [r for r in janko.read_records(path)]
+        items = list(itertools.islice(janko.read_records(path), 2))   # not a whole corpus
         if len(items) != 1:
-            raise InputError(origin, f"holds {len(items)} records: grade it with "
+            many = "no records" if not items else "more than one record"
+            raise InputError(origin, f"holds {many}: grade it with "
                              "`grader batch`, or pick one as FILE.jsonl#N (N = line number)")
         return _record_or_raise(items[0])
     text = read_text(path)
