@@ -325,6 +325,17 @@ def test_tiny_loops_are_kept(name):
         assert trace.status is Status.SOLVED
 
 
+def test_a_board_with_no_room_for_a_loop_has_no_solution():
+    """Yajilin draws a loop: shading every free cell (here two cells apart) is not an answer,
+    for the rules, the solve and the exact solver alike (clingo used to accept it)."""
+    from grader import exact
+    from grader.steps import Status
+    p = puzzle("1e .\n. 1w")
+    assert exact.solve(p).verdict is exact.Verdict.NONE
+    assert Solver(p, assume_unique=False).solve().status is Status.CONTRADICTION
+    assert exact.solve(puzzle(". .\n. .")).verdict is exact.Verdict.UNIQUE
+
+
 # --- rules, soundness ------------------------------------------------------------------------------
 
 def test_violations():
