@@ -11,6 +11,7 @@ from itertools import product
 from typing import Iterable, Iterator, Sequence
 
 from grader.genres.kuromasu import DIRECTION_NAMES, KuromasuPuzzle, clue_range
+from grader.engine import out_of_time
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import PASSES, register_probing
@@ -225,6 +226,8 @@ def extensions(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int, limit: int
         return None
     options = []
     for a, b, c in product(*(range(lo, hi + 1) for lo, hi in zip(los[:3], his[:3]))):
+        if out_of_time():
+            return None         # as if too many: a large open board lists ways for long
         d = n - 1 - a - b - c
         if los[3] <= d <= his[3]:
             option = legal(puzzle, cands, extension(puzzle, k, (a, b, c, d)))
@@ -279,6 +282,8 @@ def legal(puzzle: KuromasuPuzzle, cands: Sequence[int], option: dict[int, int]) 
 def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     for k in clues_near(puzzle, focus):
+        if out_of_time():
+            return
         options = extensions(puzzle, cands, k, EXTENSION_LIMIT)
         if not options:
             continue

@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from grader.engine import Budget, Solver
+from grader.engine import Budget, Solver, out_of_time
 from grader.explain import phrase_list
 from grader.heuristic import REGISTRY
 from grader.model import State, Violation
@@ -320,6 +320,8 @@ def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[S
         return      # a rule is broken already (inside a hypothesis): nothing to learn here
     order = [i for i in (range(len(cands)) if candidates is None else candidates) if cands[i] == FREE]
     for i in order:
+        if out_of_time():
+            return      # a large open board has thousands of cells to screen
         for value, other in ((SHADED, WHITE), (WHITE, SHADED)):
             if not refutes(i, value):
                 continue
