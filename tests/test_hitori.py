@@ -249,3 +249,48 @@ def test_bad_ids_and_urls_name_the_part(spec, message):
     with pytest.raises(InputError) as err:
         load(spec, "hitori")
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_every_shading_of_the_thinnest_boards_survives_the_solve():
+    """Degenerate boards a fuzzer meets rarely, all of them: every valid shading of 1xN, Nx1
+    and 2x2 boards, its shaded cells repeating an unshaded number, holding one of their own
+    or none. No step may remove the shading's value and no solve may end in a contradiction."""
+    import itertools
+    import time
+    from grader.genres.hitori import B_BLACK, B_WHITE, NO_NUMBER, HitoriPuzzle
+    from grader.model import State
+    from grader.planted import BUDGET, Plant, _check
+    from grader.planted._sparse_shading import connected
+    for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
+        n = rows * cols
+        shell = HitoriPuzzle(rows=rows, cols=cols, numbers=(NO_NUMBER,) * n)
+        for bits in itertools.product((False, True), repeat=n):
+            shaded = {i for i, b in enumerate(bits) if b}
+            if any(m in shaded for i in shaded for m in shell.graph.neighbours[i]) \
+                    or not connected(shell.graph, shaded):
+                continue
+            white = [i for i in range(n) if i not in shaded]
+            own = {i: 1 + (i // cols + i % cols) % max(rows, cols) for i in white}     # a Latin square
+            for kind in ("repeat", "own", "blank"):
+                numbers = [own.get(i, NO_NUMBER) for i in range(n)]
+                for i in shaded:
+                    line = [j for j in shell.lines[i // cols] + shell.lines[rows + i % cols] if j in own]
+                    numbers[i] = (own[line[0]] if kind == "repeat" and line
+                                  else NO_NUMBER if kind == "blank" else max(rows, cols) + 1)
+                p = HitoriPuzzle(rows=rows, cols=cols, numbers=tuple(numbers))
+                planted = State(tuple(B_BLACK if i in shaded else B_WHITE for i in range(n)))
+                outcome = _check("hitori", 0, Plant(p, planted), BUDGET, 20.0, time.perf_counter())
+                assert outcome.finding is None, f"{outcome.finding}\n{outcome.finding.puzzle}"
+                assert_sound_from_one_decided_cell(p, planted)
+
+
+def assert_sound_from_one_decided_cell(p, planted):
+    """Solve from every start with one cell decided as planted: no step may remove a planted
+    value (a technique's slip may otherwise hide inside a trial that agrees on nothing)."""
+    from grader.engine import Solver
+    from grader.planted import BUDGET, first_unsound
+    start = Solver(p).initial_state()
+    for i, m in enumerate(start.cands):
+        if m != planted.cands[i]:
+            trace = Solver(p, budget=BUDGET, validate=True, assume_unique=False).solve(start.restrict(i, planted.cands[i]))
+            assert first_unsound(p, trace, planted) is None, (first_unsound(p, trace, planted), i)

@@ -214,3 +214,45 @@ def test_every_technique_sound_from_random_partial_states():
             state = random_partial(p, solution, rng, fraction)
             for h in hs:
                 assert_all_sound(h, p, state, solution)
+
+
+def test_every_solution_of_the_thinnest_boards_survives_the_solve():
+    """Degenerate boards a fuzzer meets rarely, all of them: every valid shading of 1xN, Nx1
+    and 2x2 boards, with every count, with none, and with one count at a time. No step may
+    remove the shading's value and no solve may end in a contradiction."""
+    import itertools
+    import time
+    from grader.genres.kuromasu import KuromasuPuzzle, NO_CLUE
+    from grader.model import State
+    from grader.planted import BUDGET, Plant, _check
+    from grader.planted._sparse_shading import connected
+    from grader.planted.kuromasu import seen
+    from heuristics.common.shading import B_SHADED, B_WHITE
+    for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
+        shell = KuromasuPuzzle(rows=rows, cols=cols, clues=(NO_CLUE,) * (rows * cols))
+        for bits in itertools.product((False, True), repeat=rows * cols):
+            shaded = {i for i, b in enumerate(bits) if b}
+            if any(n in shaded for i in shaded for n in shell.neighbours[i]) or not connected(shell.graph, shaded):
+                continue
+            counts = [NO_CLUE if i in shaded else 1 + sum(seen(r, shaded) for r in shell.rays[i])
+                      for i in range(rows * cols)]
+            whites = [i for i in range(rows * cols) if i not in shaded]
+            for keep in [set(whites), set()] + [{w} for w in whites]:
+                p = KuromasuPuzzle(rows=rows, cols=cols,
+                                   clues=tuple(counts[i] if i in keep else NO_CLUE for i in range(rows * cols)))
+                planted = State(tuple(B_SHADED if i in shaded else B_WHITE for i in range(rows * cols)))
+                outcome = _check("kuromasu", 0, Plant(p, planted), BUDGET, 20.0, time.perf_counter())
+                assert outcome.finding is None, f"{outcome.finding}\n{outcome.finding.puzzle}"
+                assert_sound_from_one_decided_cell(p, planted)
+
+
+def assert_sound_from_one_decided_cell(p, planted):
+    """Solve from every start with one cell decided as planted: no step may remove a planted
+    value (a technique's slip may otherwise hide inside a trial that agrees on nothing)."""
+    from grader.engine import Solver
+    from grader.planted import BUDGET, first_unsound
+    start = Solver(p).initial_state()
+    for i, m in enumerate(start.cands):
+        if m != planted.cands[i]:
+            trace = Solver(p, budget=BUDGET, validate=True, assume_unique=False).solve(start.restrict(i, planted.cands[i]))
+            assert first_unsound(p, trace, planted) is None, (first_unsound(p, trace, planted), i)
