@@ -206,3 +206,38 @@ def test_janko_records_load_with_their_solutions():
     for p in janko("akari", 20):
         assert AKARI.solution_state(p) is not None
         assert not AKARI.violations(p, AKARI.solution_state(p))
+
+
+def test_every_solution_of_the_thinnest_boards_survives_the_solve():
+    """Degenerate boards a fuzzer meets rarely, all of them: every wall pattern of 1xN, Nx1
+    and 2x2 boards (no white cell, a single one, rows without walls), every valid placement
+    of bulbs, walls numbered or not. No step may remove a planted value, also from every start
+    with one cell decided as planted, and no solve may end in a contradiction."""
+    import itertools
+    import time
+    from grader.engine import Solver
+    from grader.genres.akari import B_BULB, B_EMPTY, WALL, WHITE, AkariPuzzle
+    from grader.model import State
+    from grader.planted import BUDGET, Plant, _check, first_unsound
+    for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
+        n = rows * cols
+        for walls in itertools.product((False, True), repeat=n):
+            board = [WALL if w else WHITE for w in walls]
+            shell = AkariPuzzle(rows=rows, cols=cols, board=tuple(board))
+            for bulbs in itertools.product((False, True), repeat=len(shell.whites)):
+                on = {w for w, b in zip(shell.whites, bulbs) if b}
+                lit = on | {j for b in on for j in shell.sight[b]}
+                if any(j in on for b in on for j in shell.sight[b]) or set(shell.whites) - lit:
+                    continue
+                planted = State(tuple(B_BULB if i in on else B_EMPTY for i in range(n)))
+                for numbered in (False, True):
+                    p = AkariPuzzle(rows=rows, cols=cols, board=tuple(
+                        sum(1 for m in shell.neighbours[i] if m in on) if b == WALL and numbered else b
+                        for i, b in enumerate(board)))
+                    outcome = _check("akari", 0, Plant(p, planted), BUDGET, 20.0, time.perf_counter())
+                    assert outcome.finding is None, f"{outcome.finding}\n{outcome.finding.puzzle}"
+                    start = Solver(p).initial_state()
+                    for i in shell.whites:
+                        trace = Solver(p, budget=BUDGET, validate=True, assume_unique=False).solve(
+                            start.restrict(i, planted.cands[i]))
+                        assert first_unsound(p, trace, planted) is None, (first_unsound(p, trace, planted), i)
