@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from grader.engine import out_of_time
 from grader.explain import describe_removals
 from grader.genres.picross import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
 from grader.heuristic import REGISTRY, heuristic
@@ -58,6 +59,8 @@ def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list
            catalogue="")
 def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in lines_to_check(puzzle, focus):
+        if out_of_time():
+            return      # the first look solves every line: a long one with many blocks takes a while
         if not line_solver(puzzle, state, line).solvable:
             cells = puzzle.lines[line]
             yield Deduction.build(state, keep={cells[0]: 0}, premises=cells,
@@ -211,6 +214,8 @@ def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator
     # recorded fill, so the step shows every easier step of each branch.
     lower = REGISTRY.for_genre(GENRE, 4)
     for var in most_constrained(puzzle, state):
+        if out_of_time():
+            return          # screening every cell of a large board takes minutes
         if not promising(puzzle, state, var):
             continue
         for steps in LOOKAHEADS:
@@ -235,6 +240,8 @@ def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
             options.append((count, line))
     options.sort()
     for count, line in options:
+        if out_of_time():
+            return
         cells, clue = puzzle.lines[line], puzzle.clues[line]
         assumptions = []
         for k, starts in enumerate(line_solver(puzzle, state, line).solutions(LINE_CASES_MAX) or ()):
