@@ -242,12 +242,19 @@ class Solver:
         return attrs.evolve(d, removals=removals) if removals else None
 
     def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:
-        """The easiest deduction from `state` (for hints), looking everywhere."""
-        token = _UNIQUE.set(self.assume_unique)
+        """The easiest deduction from `state` (for hints), looking everywhere, within the
+        budget's time (None when that runs out first)."""
+        deadline = min(time.perf_counter() + self.budget.max_seconds, _DEADLINE.get())
+        token, unique_token = _DEADLINE.set(deadline), _UNIQUE.set(self.assume_unique)
+        ask_token = _ONE_SOLUTION.set(self.one_solution) if self.one_solution else None
         try:
-            found = self._next(state, {i: None for i in range(len(self.heuristics))})
+            with remembering():
+                found = self._next(state, {i: None for i in range(len(self.heuristics))})
         finally:
-            _UNIQUE.reset(token)
+            if ask_token is not None:
+                _ONE_SOLUTION.reset(ask_token)
+            _UNIQUE.reset(unique_token)
+            _DEADLINE.reset(token)
         return found and (self.heuristics[found[0]], found[1])
 
     def _empty_reason(self, state: State) -> str:

@@ -109,3 +109,20 @@ def test_a_large_exact_check_answers_unknown_when_its_time_is_spent():
     assert exact.solve(board, seconds=0).verdict is exact.Verdict.UNKNOWN
     small = native(CORRIDOR)
     assert exact.solve(small, seconds=5).verdict is exact.Verdict.SEVERAL
+
+
+def test_a_hint_looks_within_its_budget():
+    looked = []
+    reg = Registry()
+
+    @heuristic(id="x.spy2", name="Spy", genre="akari", level=1, template="{cell}.", nudge="{cell}",
+               registry=reg)
+    def spy(puzzle, state, focus=None):
+        looked.append(1)
+        return iter(())
+
+    p = native(CORRIDOR)
+    solver = Solver(p, heuristics=reg.for_genre("akari"), budget=Budget(max_seconds=0))
+    assert solver.next_step(solver.initial_state()) is None and not looked
+    assert Solver(p, heuristics=reg.for_genre("akari")).next_step(solver.initial_state()) is None
+    assert looked == [1]
