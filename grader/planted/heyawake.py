@@ -13,7 +13,7 @@ from heuristics.common.shading import B_SHADED, B_WHITE
 from . import Plant
 from ._shapes import board_size, share
 
-TRIES = 200
+TRIES = 20                # rooms and shadings tried on one board size before another
 FEW_NUMBERS_MOST = 24     # boards up to this many cells get the sparse and degenerate cases
 BIG_ROOM = 12             # larger boards have no rooms larger than this: they would be slow
 
@@ -33,7 +33,7 @@ def rooms(rng: random.Random, rows: int, cols: int) -> list[int]:
     """Room index per cell, numbered by first cell: rectangles cut in two at random, down to
     a random smallest piece (the whole board, single cells, or anything between)."""
     small = rows * cols <= FEW_NUMBERS_MOST
-    stop = rng.choice((1.0, 0.0, 0.1, 0.3, 0.5, 0.7) if small else (0.0, 0.1, 0.3, 0.5))
+    stop = rng.choice((1.0, 0.0, 0.1, 0.3, 0.5, 0.7) if small else (0.1, 0.3, 0.5))
     label = [0] * (rows * cols)
     count = 0
 
