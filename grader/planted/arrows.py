@@ -15,6 +15,7 @@ STRAIGHT = ((0, -1), (-1, 0), (0, 1), (1, 0))
 DIAGONAL = ((-1, -1), (-1, 1), (1, 1), (1, -1))
 EVERY = tuple(ARROWS.values())
 SWEEPS = 30          # settling sweeps before a field is given up for another
+CI_EXAMPLES = 100    # a 10x10 field with few numbers takes a while at level 5
 
 
 def plant(rng: random.Random) -> Plant:
