@@ -413,6 +413,16 @@ def test_tiny_loops_are_kept(name, with_pearls):
         assert trace.status is Status.SOLVED
 
 
+def test_exact_solver_counts_loops_not_roots_without_pearls():
+    """Without pearls the exact solver used to pick the loop's root freely, so one loop made
+    one answer per cell on it: the 2x2 board, whose only loop is the ring, had 'several'."""
+    from grader import exact
+    assert exact.solve(puzzle(". .\n. .")).verdict is exact.Verdict.UNIQUE
+    three = exact.solve(puzzle(". . .\n. . ."), limit=10)
+    assert len(three.solutions) == 3 and len(set(three.solutions)) == 3
+    assert exact.solve(puzzle(". . .")).verdict is exact.Verdict.NONE
+
+
 # --- rules ---------------------------------------------------------------------------------------
 
 def test_violations():

@@ -453,7 +453,12 @@ class Masyu(Genre):
             r, c = divmod(puzzle.pearl_cells[0], puzzle.cols)
             out.append(f"root({r},{c}).")
         else:
-            out.append("{ root(R,C) : cell(R,C) } = 1. :- root(R,C), not on(R,C).")
+            # no pearl: the root is the loop's first cell in row order (a root chosen freely
+            # made one answer per loop cell, and the 2x2 board "several solutions"); there is a loop
+            out.append(f"idx(R,C,R*{puzzle.cols}+C) :- cell(R,C).")
+            out.append("seen(I) :- idx(R,C,I), on(R,C). seen(I) :- seen(I-1), idx(_,_,I).")
+            out.append("root(R,C) :- idx(R,C,I), on(R,C), not seen(I-1).")
+            out.append("has_loop :- on(_,_). :- not has_loop.")
         return "\n".join(out)
 
     def state_from_model(self, puzzle: MasyuPuzzle, atoms: Sequence[Any]) -> State:
