@@ -45,20 +45,9 @@ class KuromasuPuzzle(GridPuzzle):
         return tuple(i for i, n in enumerate(self.clues) if n > 0)
 
     @functools.cached_property
-    def rays(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    def rays(self) -> Rays:
         """Per cell, the cells in each direction (up, down, left, right), nearest first."""
-        out = []
-        for i in range(self.size):
-            r, c = divmod(i, self.cols)
-            rays = []
-            for dr, dc in DIRECTIONS:
-                ray, r2, c2 = [], r + dr, c + dc
-                while 0 <= r2 < self.rows and 0 <= c2 < self.cols:
-                    ray.append(r2 * self.cols + c2)
-                    r2, c2 = r2 + dr, c2 + dc
-                rays.append(tuple(ray))
-            out.append(tuple(rays))
-        return tuple(out)
+        return Rays(self.rows, self.cols)
 
     @functools.cached_property
     def seen_by(self) -> tuple[tuple[int, ...], ...]:
@@ -69,6 +58,34 @@ class KuromasuPuzzle(GridPuzzle):
                 for j in ray:
                     out[j].append(k)
         return tuple(tuple(sorted(v)) for v in out)
+
+
+class Rays(Sequence[tuple[tuple[int, ...], ...]]):
+    """Each cell's four rays, made on first use: the techniques read only the numbers' rays,
+    and all of them on a 200x200 board would hold 16 million entries."""
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self._made: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+    def __len__(self) -> int:
+        return self.rows * self.cols
+
+    def __getitem__(self, i):  # type: ignore[override]
+        got = self._made.get(i)
+        if got is None:
+            if not 0 <= i < len(self):
+                raise IndexError(i)
+            r, c = divmod(i, self.cols)
+            rays = []
+            for dr, dc in DIRECTIONS:
+                ray, r2, c2 = [], r + dr, c + dc
+                while 0 <= r2 < self.rows and 0 <= c2 < self.cols:
+                    ray.append(r2 * self.cols + c2)
+                    r2, c2 = r2 + dr, c2 + dc
+                rays.append(tuple(ray))
+            got = self._made[i] = tuple(rays)
+        return got
 
 
 def reach(cands: Sequence[int], ray: Sequence[int]) -> tuple[int, int]:
