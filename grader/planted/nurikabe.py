@@ -20,7 +20,8 @@ def plant(rng: random.Random) -> Plant:
     size = rows * cols
     wall = grow_wall(rng, rows, cols, few_walls(rng) if few else wall_target(rng, size))
     islands = white_areas(rows, cols, wall)
-    unknown = rng.choice((0.0, 0.0, 0.0, 0.1, 1.0 if size <= 30 else 0.1))
+    # Every number a `?` makes many solutions: only on small boards, where they are quick to try.
+    unknown = rng.choice((0.0, 0.0, 0.0, 0.1, 1.0)) if size <= FEW_WALLS_MOST else 0.0
     clues = [NO_CLUE] * size
     for island in islands:
         i = rng.choice(island)
@@ -39,9 +40,10 @@ def few_walls(rng: random.Random) -> int:
 
 
 def wall_target(rng: random.Random, size: int) -> int:
-    """How many wall cells to aim for: most of the board, or as many as fit."""
+    """How many wall cells to aim for: most of the board, or as many as fit. (Larger boards
+    stop nearer the full wall: islands of ten cells and more there are slow to try.)"""
     if rng.random() < 0.4:
-        return int(size * rng.uniform(0.6, 1.0))
+        return int(size * rng.uniform(0.6 if size <= 30 else 0.85, 1.0))
     return size
 
 
