@@ -270,3 +270,30 @@ def test_max_seconds_help_says_what_it_bounds(capsys):
         main(["grade", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "deadline" in text and "the last step can run over it" in text and "time budget" not in text
+
+
+def test_check_and_hint_agree_on_every_pzprjs_board(tmp_path, capsys):
+    """check's 'mistake' is hint's 'mistake' or 'contradiction', on each board of pzprjs's
+    checker (branches and crossings of Numberlink lines among them)."""
+    from grader.formats import pzprv3
+    from support import shared
+    extract = json.loads(shared("pzprjs/pzprjs_testscript_extract.json").read_text(encoding="utf-8"))
+    compared = 0
+    for pid, entry in extract["genres"].items():
+        if pid not in pzprv3.CONVERTERS:
+            continue
+        for n, item in enumerate(entry["failcheck"]):
+            if pzprv3.Board(item["board"], pid).at_end:
+                continue        # the header alone: nothing played to judge (and many solutions)
+            board = puzzle_file(tmp_path, item["board"], f"{pid}-{n}.txt")
+            code, out, _ = run(capsys, "check", board, "--json")
+            if code == 2 or "board" not in json.loads(out):
+                continue                                  # a variant we refuse, or no board to judge
+            hint_code, hint_out, _ = run(capsys, "hint", board, "--json")
+            checked = json.loads(out)["board"]["status"] == "mistake"
+            hinted = json.loads(hint_out)["kind"] in ("mistake", "contradiction")
+            assert checked == hinted, (pid, item["failcode"], out, hint_out)
+            if checked:
+                assert code == hint_code == 1, (pid, item["failcode"])
+            compared += 1
+    assert compared >= 60
