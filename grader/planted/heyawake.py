@@ -13,6 +13,9 @@ from heuristics.common.shading import B_SHADED, B_WHITE
 from . import Plant
 from ._shapes import board_size, share
 
+# Many planted boards have several solutions, and level 5 searches them long: fewer in CI.
+CI_EXAMPLES = 40
+
 TRIES = 20                # rooms and shadings tried on one board size before another
 FEW_NUMBERS_MOST = 24     # boards up to this many cells get the sparse and degenerate cases
 BIG_ROOM = 12             # larger boards have no rooms larger than this: they would be slow
