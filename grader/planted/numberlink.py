@@ -13,7 +13,7 @@ from ..model import Meta, State
 from . import Plant
 from ._shapes import board_size
 
-CI_EXAMPLES = 12
+CI_EXAMPLES = 8
 
 
 def _adjacent(cols: int, a: int, b: int) -> bool:
