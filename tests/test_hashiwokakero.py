@@ -282,3 +282,11 @@ def test_svg_draws_single_and_double_bridges():
     p = load("5x5m2:2c3b1l3a4a3", "hashiwokakero")
     picture = HASHI.render_svg(p, reference(p), [("target", [0])])
     assert picture.count("<line") == 8 and picture.startswith("<svg")
+
+
+@pytest.mark.parametrize("grid, answer", [("1 1", "1 1"), ("2 . 2", "2 = 2")])   # a single pair
+def test_degenerate_boards_solve(grid, answer):
+    from grader.steps import Status
+    p = puzzle(grid)
+    trace = Solver(p, assume_unique=False).solve()
+    assert trace.status is Status.SOLVED and HASHI.render_text(p, trace.final) == answer

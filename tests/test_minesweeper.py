@@ -276,3 +276,13 @@ def test_render_and_violations():
     s = marks(p, "* 2 * . ./* . . . 1/3 . . . ./. . 1 3 ./0 . . . .")
     assert any("the 2 at r1c2 touches 3 mines" in v.message for v in MINES.violations(p, s))
     assert isinstance(p, MinesPuzzle)
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("mines: 0\ngrid: |\n  . . .\n", "+ + +"),                   # no mines at all
+    ("mines: 3\ngrid: |\n  . .\n  . 3\n", "* *\n* 3"),          # every covered cell a mine
+])
+def test_degenerate_boards_solve(text, answer):
+    p = native("genre: minesweeper\n" + text)
+    trace = Solver(p, assume_unique=False).solve()
+    assert trace.status is Status.SOLVED and get("minesweeper").render_text(p, trace.final) == answer

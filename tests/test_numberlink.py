@@ -659,3 +659,19 @@ def test_svg_colours_each_pair():
     p = load(str(CORPUS / "numberlink" / "arukone-5x5-grader-1.yaml"))
     picture = NL.render_svg(p, reference(p), [("target", [6])])
     assert picture.startswith("<svg") and "#e53935" in picture and "#1e88e5" in picture
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("grid: |\n  1 1\n", "1 1"),                                  # a line of two cells
+    ("grid: |\n  1 . 1\n", "1 ━ 1"),
+    ("cover: true\ngrid: |\n  1 2\n  1 2\n", "1 2\n1 2"),      # two-cell lines side by side
+    ("cover: true\ngrid: |\n  1 . . . 1\n", "1 ━ ━ ━ 1"),        # one line through the board
+    ("grid: |\n  . .\n  . .\n", "x x\nx x"),                    # no line at all
+])
+def test_degenerate_boards_solve(text, answer):
+    """Lines of two cells, a line through the whole board and no line at all (the planted
+    soak's extremes, written out)."""
+    from grader.steps import Status
+    p = native("genre: numberlink\n" + text)
+    trace = Solver(p, assume_unique=False).solve()
+    assert trace.status is Status.SOLVED and get("numberlink").render_text(p, trace.final) == answer

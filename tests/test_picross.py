@@ -261,3 +261,13 @@ def test_render():
     assert PICROSS.answer_asp(p, reference(p)).splitlines()[0] == "filled(0,3)."
     s = marks(p, "# # # # #\n. . . . .\n. . . . .\n. . . . .\n. . . . .")
     assert "row 1" in PICROSS.violations(p, s)[0].message
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("rows: |\n  0\n  0\ncolumns: |\n  0\n", "+\n+"),          # an empty picture, 2x1
+    ("rows: |\n  1\ncolumns: |\n  1\n", "#"),                   # one cell, full
+])
+def test_degenerate_boards_solve(text, answer):
+    p = native("genre: picross\n" + text)
+    trace = Solver(p, assume_unique=False).solve()
+    assert trace.status is Status.SOLVED and get("picross").render_text(p, trace.final) == answer
