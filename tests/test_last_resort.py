@@ -126,3 +126,27 @@ def test_a_hint_looks_within_its_budget():
     assert solver.next_step(solver.initial_state()) is None and not looked
     assert Solver(p, heuristics=reg.for_genre("akari")).next_step(solver.initial_state()) is None
     assert looked == [1]
+
+
+# Registered by the engine for the genres without a nested trial of their own.
+LAST_RESORTS = ("akari.nested-trial", "arrows.nested-trial", "hashiwokakero.nested-trial",
+                "heyawake.nested-trial", "kuromasu.nested-trial", "masyu.nested-trial",
+                "minesweeper.nested-trial", "numberlink.nested-trial", "picross.nested-trial",
+                "slitherlink.nested-trial", "yajilin.nested-trial")
+
+
+def test_the_registered_last_resorts_come_after_every_other_technique_of_their_genre():
+    for hid in LAST_RESORTS:
+        h = REGISTRY.get(hid)
+        assert REGISTRY.for_genre(h.info.genre)[-1] is h and h.info.score == 400
+
+
+def test_a_registered_last_resort_fills_with_the_genre_s_other_techniques():
+    """Alone in the solve, its fills use every other Arrows technique: it finishes the puzzle
+    and never removes the solution's value."""
+    p = native(ARROWS_3X2)
+    from grader import exact
+    solution = exact.solve(p).solution
+    trace = Solver(p, heuristics=[REGISTRY.get("arrows.nested-trial")], validate=True).solve()
+    assert trace.status is Status.SOLVED and trace.steps
+    assert trace.final == solution
