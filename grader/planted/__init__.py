@@ -41,7 +41,7 @@ class Finding:
     """A planted puzzle on which the solve went wrong."""
     genre: str
     seed: int
-    kind: str          # "unsound", "contradiction", "invalid plant" or "error"
+    kind: str          # "unsound", "contradiction", "invalid plant", "exact solver" or "error"
     message: str
     puzzle: str        # the puzzle as native YAML, to reproduce it
 
@@ -91,13 +91,15 @@ def native_text(puzzle: Puzzle) -> str:
         return f"# no native form: {exc}"
 
 
-def check(genre: str, seed: int, budget: Budget = BUDGET, exact_seconds: float = 20.0) -> Outcome:
-    """Plant one puzzle and solve it; the outcome carries a Finding when something went wrong."""
+def check(genre: str, seed: int, budget: Budget = BUDGET, exact_seconds: float = 20.0,
+          max_level: int = 5) -> Outcome:
+    """Plant one puzzle and solve it with the techniques up to `max_level`; the outcome carries
+    a Finding when something went wrong."""
     t0 = time.perf_counter()
     plant = None
     try:
         plant = planter(genre)(seeded(genre, seed))
-        return _check(genre, seed, plant, budget, exact_seconds, t0)
+        return _check(genre, seed, plant, budget, exact_seconds, max_level, t0)
     except Exception as exc:  # noqa: BLE001 - a crash is a finding, not the end of the soak
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         message = f"{type(exc).__name__}: {exc} ({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"
@@ -106,7 +108,8 @@ def check(genre: str, seed: int, budget: Budget = BUDGET, exact_seconds: float =
                        Finding(genre, seed, "error", message, text))
 
 
-def _check(genre: str, seed: int, plant: Plant, budget: Budget, exact_seconds: float, t0: float) -> Outcome:
+def _check(genre: str, seed: int, plant: Plant, budget: Budget, exact_seconds: float, max_level: int,
+           t0: float) -> Outcome:
     from ..genres import genre_of
     from ..heuristic import REGISTRY
     puzzle, planted = plant.puzzle, plant.solution
@@ -121,15 +124,15 @@ def _check(genre: str, seed: int, plant: Plant, budget: Budget, exact_seconds: f
                        finding("invalid plant", f"the planted solution breaks a rule: {broken[0]}"))
     runs = [False]
     unique = None
-    if any(h.info.uses_uniqueness for h in REGISTRY.for_genre(g.name)):
+    if any(h.info.uses_uniqueness for h in REGISTRY.for_genre(g.name, max_level)):
         from .. import exact
-        result = exact.solve(puzzle, seconds=exact_seconds)
-        unique = result.verdict is exact.Verdict.UNIQUE
+        unique = exact.solve(puzzle, seconds=exact_seconds).unique
         if unique:
             runs.append(True)
     status = ""
     for assume_unique in runs:
-        trace = Solver(puzzle, budget=budget, validate=True, assume_unique=assume_unique).solve()
+        trace = Solver(puzzle, max_level=max_level, budget=budget, validate=True,
+                       assume_unique=assume_unique).solve()
         status = trace.status.value
         bad = first_unsound(puzzle, trace, planted)
         if bad:
@@ -137,6 +140,10 @@ def _check(genre: str, seed: int, plant: Plant, budget: Budget, exact_seconds: f
         if trace.status is Status.CONTRADICTION:
             return Outcome(genre, seed, status, unique, time.perf_counter() - t0,
                            finding("contradiction", f"the solve ends in a contradiction: {trace.reason}"))
+        if trace.status is Status.SOLVED and unique is False:
+            # a sound solve that ends solved shows the solution is the only one
+            return Outcome(genre, seed, status, unique, time.perf_counter() - t0,
+                           finding("exact solver", "the solve shows one solution; the exact solver finds several"))
     return Outcome(genre, seed, status, unique, time.perf_counter() - t0)
 
 
