@@ -256,10 +256,9 @@ def test_every_shading_of_the_thinnest_boards_survives_the_solve():
     and 2x2 boards, its shaded cells repeating an unshaded number, holding one of their own
     or none. No step may remove the shading's value and no solve may end in a contradiction."""
     import itertools
-    import time
     from grader.genres.hitori import B_BLACK, B_WHITE, NO_NUMBER, HitoriPuzzle
     from grader.model import State
-    from grader.planted import BUDGET, Plant, _check
+    from grader.planted import Plant, check_plant
     from grader.planted._sparse_shading import connected
     for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
         n = rows * cols
@@ -279,7 +278,7 @@ def test_every_shading_of_the_thinnest_boards_survives_the_solve():
                                   else NO_NUMBER if kind == "blank" else max(rows, cols) + 1)
                 p = HitoriPuzzle(rows=rows, cols=cols, numbers=tuple(numbers))
                 planted = State(tuple(B_BLACK if i in shaded else B_WHITE for i in range(n)))
-                outcome = _check("hitori", 0, Plant(p, planted), BUDGET, 20.0, time.perf_counter())
+                outcome = check_plant("hitori", 0, Plant(p, planted))
                 assert outcome.finding is None, f"{outcome.finding}\n{outcome.finding.puzzle}"
                 assert_sound_from_one_decided_cell(p, planted)
 

@@ -221,10 +221,9 @@ def test_every_solution_of_the_thinnest_boards_survives_the_solve():
     and 2x2 boards, with every count, with none, and with one count at a time. No step may
     remove the shading's value and no solve may end in a contradiction."""
     import itertools
-    import time
     from grader.genres.kuromasu import KuromasuPuzzle, NO_CLUE
     from grader.model import State
-    from grader.planted import BUDGET, Plant, _check
+    from grader.planted import Plant, check_plant
     from grader.planted._sparse_shading import connected
     from grader.planted.kuromasu import seen
     from heuristics.common.shading import B_SHADED, B_WHITE
@@ -241,7 +240,7 @@ def test_every_solution_of_the_thinnest_boards_survives_the_solve():
                 p = KuromasuPuzzle(rows=rows, cols=cols,
                                    clues=tuple(counts[i] if i in keep else NO_CLUE for i in range(rows * cols)))
                 planted = State(tuple(B_SHADED if i in shaded else B_WHITE for i in range(rows * cols)))
-                outcome = _check("kuromasu", 0, Plant(p, planted), BUDGET, 20.0, time.perf_counter())
+                outcome = check_plant("kuromasu", 0, Plant(p, planted))
                 assert outcome.finding is None, f"{outcome.finding}\n{outcome.finding.puzzle}"
                 assert_sound_from_one_decided_cell(p, planted)
 

@@ -99,7 +99,7 @@ def check(genre: str, seed: int, budget: Budget = BUDGET, exact_seconds: float =
     plant = None
     try:
         plant = planter(genre)(seeded(genre, seed))
-        return _check(genre, seed, plant, budget, exact_seconds, max_level, t0)
+        return check_plant(genre, seed, plant, budget, exact_seconds, max_level, t0)
     except Exception as exc:  # noqa: BLE001 - a crash is a finding, not the end of the soak
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         message = f"{type(exc).__name__}: {exc} ({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"
@@ -108,8 +108,10 @@ def check(genre: str, seed: int, budget: Budget = BUDGET, exact_seconds: float =
                        Finding(genre, seed, "error", message, text))
 
 
-def _check(genre: str, seed: int, plant: Plant, budget: Budget, exact_seconds: float, max_level: int,
-           t0: float) -> Outcome:
+def check_plant(genre: str, seed: int, plant: Plant, budget: Budget = BUDGET, exact_seconds: float = 20.0,
+                max_level: int = 5, t0: float | None = None) -> Outcome:
+    """check() on a given plant (tests that enumerate every solution of tiny boards use it)."""
+    t0 = time.perf_counter() if t0 is None else t0
     from ..genres import genre_of
     from ..heuristic import REGISTRY
     puzzle, planted = plant.puzzle, plant.solution
