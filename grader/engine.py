@@ -134,17 +134,22 @@ class Solver:
         start = state if state is not None else self.initial_state()
         t0 = time.perf_counter()
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
-        token = _DEADLINE.set(deadline)
-        unique_token = _UNIQUE.set(self.assume_unique)
-        ask_token = _ONE_SOLUTION.set(self.one_solution) if self.one_solution else None
+        with self._running(deadline):
+            return self._solve(start, t0, deadline, until, focus)
+
+    @contextlib.contextmanager
+    def _running(self, deadline: float) -> Iterator[None]:
+        """The solve's context, which the fills inside its trials inherit: its deadline, whether
+        it assumes one solution, who to ask about that, and one scratch memory."""
+        tokens = [(_DEADLINE, _DEADLINE.set(deadline)), (_UNIQUE, _UNIQUE.set(self.assume_unique))]
+        if self.one_solution:
+            tokens.append((_ONE_SOLUTION, _ONE_SOLUTION.set(self.one_solution)))
         try:
             with remembering():
-                return self._solve(start, t0, deadline, until, focus)
+                yield
         finally:
-            if ask_token is not None:
-                _ONE_SOLUTION.reset(ask_token)
-            _UNIQUE.reset(unique_token)
-            _DEADLINE.reset(token)
+            for var, token in reversed(tokens):
+                var.reset(token)
 
     def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
                focus: frozenset[int] | None) -> Trace:
@@ -245,16 +250,8 @@ class Solver:
         """The easiest deduction from `state` (for hints), looking everywhere, within the
         budget's time (None when that runs out first)."""
         deadline = min(time.perf_counter() + self.budget.max_seconds, _DEADLINE.get())
-        token, unique_token = _DEADLINE.set(deadline), _UNIQUE.set(self.assume_unique)
-        ask_token = _ONE_SOLUTION.set(self.one_solution) if self.one_solution else None
-        try:
-            with remembering():
-                found = self._next(state, {i: None for i in range(len(self.heuristics))})
-        finally:
-            if ask_token is not None:
-                _ONE_SOLUTION.reset(ask_token)
-            _UNIQUE.reset(unique_token)
-            _DEADLINE.reset(token)
+        with self._running(deadline):
+            found = self._next(state, {i: None for i in range(len(self.heuristics))})
         return found and (self.heuristics[found[0]], found[1])
 
     def _empty_reason(self, state: State) -> str:
