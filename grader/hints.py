@@ -31,10 +31,16 @@ class Hint:
         return out
 
 
-def reference_solution(puzzle: Puzzle) -> State | None:
-    """The given solution, or the exact solver's if the puzzle has exactly one."""
+def reference(puzzle: Puzzle) -> tuple[State | None, bool]:
+    """The solution to judge marks by (the given one, or the exact solver's if the puzzle has
+    exactly one), and whether the puzzle is
+    known to have exactly one: a published puzzle with its solution is taken to, otherwise the
+    exact solver says. Techniques that assume one solution are used only when it has."""
     given = genre_of(puzzle).solution_state(puzzle)
-    return given if given is not None else exact.solve(puzzle).solution
+    if given is not None:
+        return given, True
+    result = exact.solve(puzzle)
+    return result.solution, result.unique is True
 
 
 def mistakes(puzzle: Puzzle, marks: State, solution: State | None) -> list[int]:
@@ -46,7 +52,8 @@ def mistakes(puzzle: Puzzle, marks: State, solution: State | None) -> list[int]:
 
 def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Budget()) -> Hint:
     genre = genre_of(puzzle)
-    wrong = mistakes(puzzle, marks, reference_solution(puzzle))
+    solution, unique = reference(puzzle)
+    wrong = mistakes(puzzle, marks, solution)
     if wrong:
         names = ", ".join(genre.var_name(puzzle, v) for v in wrong[:5])
         more = f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else ""
@@ -56,7 +63,7 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Bu
         return Hint("contradiction", f"A rule is broken: {broken[0].message}.")
     if marks.complete:
         return Hint("solved", "The puzzle is solved.")
-    solver = Solver(puzzle, budget=budget)
+    solver = Solver(puzzle, budget=budget, assume_unique=unique, one_solution=lambda: unique)
     found = solver.next_step(marks)
     if found is None:
         return Hint("stuck", "No technique up to level 5 finds the next step from here.")
@@ -76,7 +83,9 @@ def why(puzzle: Puzzle, marks: State, var: int, prune_limit: int = 80,
     """The steps that decide `var` from the marks: the solve path up to the step that
     decides it, with every step it does not need removed (when the path is short enough to
     check: each step dropped must leave the rest still derivable, step by step)."""
-    trace = Solver(puzzle, budget=budget).solve(marks, until=lambda s: s.decided(var))
+    unique = reference(puzzle)[1]
+    trace = Solver(puzzle, budget=budget, assume_unique=unique, one_solution=lambda: unique).solve(
+        marks, until=lambda s: s.decided(var))
     steps = list(trace.steps)
     while steps and var not in steps[-1].deduction.targets:
         steps.pop()

@@ -187,6 +187,20 @@ def test_hint_stages_disclose_more_and_more():
     assert texts["answer"].startswith(texts["explain"]) and "Answer:" in texts["answer"]
 
 
+def test_hints_use_no_uniqueness_technique_on_a_puzzle_with_several_solutions():
+    """On this board a bulb may go at r2c1 or r3c1; 'interchangeable bulbs' would pick one by
+    assuming one solution, so a hint (and why) must not use it."""
+    from grader.engine import Solver
+    from grader.genres import get
+    from grader.hints import why
+    p = native("genre: akari\ngrid: |\n  # #\n  . #\n  . #\n")
+    start = get("akari").initial_state(p)
+    assumed = Solver(p, max_level=4).next_step(start)
+    assert assumed is not None and assumed[0].info.uses_uniqueness      # what must not happen
+    assert hint(p, start, "explain").kind == "stuck"
+    assert why(p, start, 3)[1] == []
+
+
 def test_describe_removals_groups_cells():
     p = native(AKARI_SMALL)
     from grader.genres import get
