@@ -23,48 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from grader import exact  # noqa: E402
 from grader.genres.slitherlink import SlitherPuzzle  # noqa: E402
 from grader.model import Meta  # noqa: E402
+from grader.planted._loops_graph import honeycomb_polygons, octagonal_polygons, triangular_polygons  # noqa: E402
 
 S3 = math.sqrt(3)
 
 
-def honeycomb(w: int, h: int) -> list[list[tuple[float, float]]]:
-    faces = []
-    for r in range(h):
-        for c in range(w):
-            cx, cy = S3 * (c + 0.5 * (r % 2)), 1.5 * r
-            faces.append([(cx + math.cos(math.radians(30 + 60 * k)), cy + math.sin(math.radians(30 + 60 * k)))
-                          for k in range(6)])
-    return faces
-
-
-def triangular(w: int, h: int) -> list[list[tuple[float, float]]]:
-    def p(a: int, b: int) -> tuple[float, float]:
-        return a + b / 2, b * S3 / 2
-    faces = []
-    for b in range(h):
-        for a in range(w):
-            faces.append([p(a, b), p(a + 1, b), p(a, b + 1)])
-            faces.append([p(a + 1, b), p(a + 1, b + 1), p(a, b + 1)])
-    return faces
-
-
-def octagonal(w: int, h: int) -> list[list[tuple[float, float]]]:
-    s = 1 + math.sqrt(2)
-    radius = 1 / (2 * math.sin(math.pi / 8))
-    faces = []
-    for j in range(h):
-        for i in range(w):
-            faces.append([(i * s + radius * math.cos(math.pi / 8 + k * math.pi / 4),
-                           j * s + radius * math.sin(math.pi / 8 + k * math.pi / 4)) for k in range(8)])
-    half = 1 / math.sqrt(2)
-    for j in range(h - 1):
-        for i in range(w - 1):
-            cx, cy = (i + 0.5) * s, (j + 0.5) * s
-            faces.append([(cx + half, cy), (cx, cy + half), (cx - half, cy), (cx, cy - half)])
-    return faces
-
-
-KINDS = {"honeycomb": honeycomb, "triangular": triangular, "octagonal": octagonal}
+KINDS = {"honeycomb": honeycomb_polygons, "triangular": triangular_polygons, "octagonal": octagonal_polygons}
 
 
 class Tiling:

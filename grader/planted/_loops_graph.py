@@ -73,16 +73,26 @@ def square(rows: int, cols: int) -> Tiling:
 
 
 def honeycomb(w: int, h: int) -> Tiling:
+    return Tiling.from_polygons(honeycomb_polygons(w, h))
+
+
+def honeycomb_polygons(w: int, h: int) -> list[list[tuple[float, float]]]:
+    """The faces as polygons (corpus/slitherlink-graph/generate.py draws its boards from these)."""
     faces = []
     for r in range(h):
         for c in range(w):
             cx, cy = S3 * (c + 0.5 * (r % 2)), 1.5 * r
             faces.append([(cx + math.cos(math.radians(30 + 60 * k)), cy + math.sin(math.radians(30 + 60 * k)))
                           for k in range(6)])
-    return Tiling.from_polygons(faces)
+    return faces
 
 
 def triangular(w: int, h: int) -> Tiling:
+    return Tiling.from_polygons(triangular_polygons(w, h))
+
+
+def triangular_polygons(w: int, h: int) -> list[list[tuple[float, float]]]:
+    """The faces as polygons (corpus/slitherlink-graph/generate.py draws its boards from these)."""
     def p(a: int, b: int) -> tuple[float, float]:
         return a + b / 2, b * S3 / 2
     faces = []
@@ -90,11 +100,16 @@ def triangular(w: int, h: int) -> Tiling:
         for a in range(w):
             faces.append([p(a, b), p(a + 1, b), p(a, b + 1)])
             faces.append([p(a + 1, b), p(a + 1, b + 1), p(a, b + 1)])
-    return Tiling.from_polygons(faces)
+    return faces
 
 
 def octagonal(w: int, h: int) -> Tiling:
     """The 4.8.8 tiling: octagons with small squares between them."""
+    return Tiling.from_polygons(octagonal_polygons(w, h))
+
+
+def octagonal_polygons(w: int, h: int) -> list[list[tuple[float, float]]]:
+    """The faces as polygons (corpus/slitherlink-graph/generate.py draws its boards from these)."""
     s = 1 + math.sqrt(2)
     radius = 1 / (2 * math.sin(math.pi / 8))
     faces = []
@@ -107,7 +122,7 @@ def octagonal(w: int, h: int) -> Tiling:
         for i in range(w - 1):
             cx, cy = (i + 0.5) * s, (j + 0.5) * s
             faces.append([(cx + half, cy), (cx, cy + half), (cx - half, cy), (cx, cy - half)])
-    return Tiling.from_polygons(faces)
+    return faces
 
 
 def polygon(n: int) -> Tiling:
