@@ -118,3 +118,15 @@ def decided_by(found: Iterable, puzzle: Puzzle, state: State) -> dict[str, str]:
 def native(text: str, origin: str = "<test>") -> Puzzle:
     from grader.formats import load_native
     return load_native(text, origin)
+
+
+def assert_sound_from_each_decided_cell(p: Puzzle, planted: State) -> None:
+    """Solve from every start with one cell decided as planted: no step may remove a planted
+    value (a technique's slip may otherwise hide inside a trial that agrees on nothing)."""
+    from grader.planted import BUDGET, first_unsound
+    start = Solver(p).initial_state()
+    for i, m in enumerate(start.cands):
+        if m != planted.cands[i]:
+            trace = Solver(p, budget=BUDGET, validate=True, assume_unique=False).solve(
+                start.restrict(i, planted.cands[i]))
+            assert first_unsound(p, trace, planted) is None, (first_unsound(p, trace, planted), i)

@@ -1,4 +1,4 @@
-"""Random shadings for Hitori and Kuromasu: no two shaded cells side by side and the unshaded
+"""Random shadings for Hitori, Kuromasu and Heyawake: no two shaded cells side by side and the unshaded
 cells in one area. The extremes come often: no shaded cell, a single one, as many as fit."""
 from __future__ import annotations
 
@@ -27,25 +27,28 @@ def sparse_shading(rng: random.Random, rows: int, cols: int, dense: bool = False
     for i in cells:
         if len(shaded) >= target:
             break
-        if any(n in shaded for n in graph.neighbours[i]):
-            continue
-        shaded.add(i)
-        if not connected(graph, shaded):
-            shaded.discard(i)
+        if can_shade(graph.neighbours, shaded, i):
+            shaded.add(i)
     return shaded
 
 
-def connected(graph: GridGraph, shaded: set[int]) -> bool:
+def can_shade(neighbours, shaded: set[int], i: int) -> bool:
+    """Whether shading cell i as well touches no shaded cell and leaves the unshaded cells in
+    one area. `neighbours`: each cell's neighbours."""
+    return not any(n in shaded for n in neighbours[i]) and one_area(neighbours, shaded | {i})
+
+
+def one_area(neighbours, shaded: set[int]) -> bool:
     """Whether the unshaded cells form one area (no unshaded cell at all counts as one)."""
-    white = [i for i in range(graph.size) if i not in shaded]
+    white = [j for j in range(len(neighbours)) if j not in shaded]
     if not white:
         return True
     seen = {white[0]}
     stack = [white[0]]
     while stack:
         v = stack.pop()
-        for n in graph.neighbours[v]:
-            if n not in shaded and n not in seen:
+        for n in neighbours[v]:
+            if n not in seen and n not in shaded:
                 seen.add(n)
                 stack.append(n)
     return len(seen) == len(white)

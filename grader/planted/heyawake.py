@@ -12,6 +12,7 @@ from ..model import Meta, State
 from heuristics.common.shading import B_SHADED, B_WHITE
 from . import Plant
 from ._shapes import board_size, share
+from ._sparse_shading import can_shade
 
 # Many planted boards have several solutions, and level 5 searches them long: fewer in CI.
 CI_EXAMPLES = 40
@@ -78,36 +79,18 @@ def shading(rng: random.Random, rows: int, cols: int, room_of: list[int]) -> set
     for i in cells:
         if len(shaded) >= target:
             break
-        if can_shade(nbrs, shaded, i, size):
+        if can_shade(nbrs, shaded, i):
             shaded.add(i)
     for _ in range(size):
         bad = crossing_runs(probe, shaded)
         if not bad:
             return shaded
         run = rng.choice(bad)
-        options = [i for i in run if can_shade(nbrs, shaded, i, size)]
+        options = [i for i in run if can_shade(nbrs, shaded, i)]
         if not options:
             return None
         shaded.add(rng.choice(options))
     return None
-
-
-def can_shade(nbrs, shaded: set[int], i: int, size: int) -> bool:
-    """Shading i touches no shaded cell and leaves the white cells joined."""
-    if any(n in shaded for n in nbrs[i]):
-        return False
-    white = [j for j in range(size) if j not in shaded and j != i]
-    if not white:
-        return True
-    seen = {white[0]}
-    stack = [white[0]]
-    while stack:
-        v = stack.pop()
-        for n in nbrs[v]:
-            if n not in seen and n not in shaded and n != i:
-                seen.add(n)
-                stack.append(n)
-    return len(seen) == len(white)
 
 
 def crossing_runs(puzzle: HeyawakePuzzle, shaded: set[int]) -> list[list[int]]:
