@@ -59,12 +59,14 @@ class Heuristic:
 
     def find(self, puzzle: Puzzle, state: State, focus: frozenset[int] | None = None
              ) -> Iterator[Deduction]:
-        """Deductions in this state; `focus` (changed variables) lets it look only nearby."""
-        return self.fn(puzzle, state, focus)
+        """Deductions in this state; `focus` (changed variables) lets it look only nearby.
+        A find function may yield None (Deduction.build found nothing new): it is dropped
+        here, in one place, so nobody reads it as "nothing more"."""
+        return (d for d in self.fn(puzzle, state, focus) if d is not None)
 
     def first(self, puzzle: Puzzle, state: State, focus: frozenset[int] | None = None
               ) -> Deduction | None:
-        return next(iter(self.fn(puzzle, state, focus)), None)
+        return next(self.find(puzzle, state, focus), None)
 
     @property
     def id(self) -> str:

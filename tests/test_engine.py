@@ -85,6 +85,23 @@ def test_phrases():
 AKARI_SMALL = "genre: akari\ngrid: |\n  . . 1 #\n  . . # .\n  . . . 3\n  . . . .\n"
 
 
+def test_a_none_among_deductions_is_dropped_not_read_as_nothing_more():
+    """Deduction.build gives None when nothing is new; a find function that yields it before
+    a real deduction still has that deduction taken."""
+    reg = Registry()
+    p = native(AKARI_SMALL)
+
+    @heuristic(id="t.none-first", name="None first", genre="akari", level=1, template="{x}.",
+               nudge="Look.", registry=reg)
+    def none_first(puzzle, state, focus=None):
+        yield None
+        if state.cands[0] & 2:
+            yield Deduction(((0, 2),), {"x": "r1c1 holds no bulb"})
+
+    assert none_first.first(p, Solver(p).initial_state()) is not None
+    assert len(Solver(p, heuristics=[none_first]).solve().steps) == 1
+
+
 def test_loop_statuses():
     p = native(AKARI_SMALL)
     assert Solver(p).solve().status is Status.SOLVED
