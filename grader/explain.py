@@ -49,6 +49,11 @@ def value_phrase(puzzle: Puzzle, value: int, negated: bool = False) -> str:
     return genre_of(puzzle).value_phrases[value][1 if negated else 0]
 
 
+def counted(n: int, noun: str) -> str:
+    """'1 bulb', '3 bulbs' (a noun with a regular plural)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def plural(phrase: str) -> str:
     """'is empty' -> 'are empty', 'holds a bulb' -> 'hold bulbs' (for grouped cells)."""
     for one, many in (("is ", "are "), ("has ", "have "), ("holds a ", "hold "), ("holds ", "hold "),

@@ -9,7 +9,7 @@ from itertools import combinations
 from typing import Iterable, Iterator
 
 from grader.genres.akari import B_BULB, B_EMPTY, BULB, EMPTY, AkariPuzzle, lighting, wall_counts
-from grader.explain import describe_removals
+from grader.explain import counted, describe_removals
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.engine import out_of_time
@@ -18,10 +18,6 @@ from grader.steps import Deduction
 
 GENRE = "akari"
 FREE = B_EMPTY | B_BULB
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def walls_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -62,7 +58,7 @@ def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
         bulbs, free = wall_counts(puzzle, state, w)
         if free and bulbs == n:
             yield Deduction.build(state, put={f: EMPTY for f in free}, cells=[puzzle.cell(w)],
-                                  params={"n": n, "wall": puzzle.cell(w), "bulbs": plural(n, "bulb"),
+                                  params={"n": n, "wall": puzzle.cell(w), "bulbs": counted(n, "bulb"),
                                           "cells": [puzzle.cell(f) for f in free]})
 
 
@@ -79,7 +75,7 @@ def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
         if free and bulbs + len(free) == n:
             yield Deduction.build(state, put={f: BULB for f in free}, cells=[puzzle.cell(w)],
                                   params={"n": n, "wall": puzzle.cell(w),
-                                          "need": plural(n - bulbs, "more bulb"),
+                                          "need": counted(n - bulbs, "more bulb"),
                                           "result": describe_removals(puzzle, state, [(f, B_EMPTY) for f in free])})
 
 
@@ -298,7 +294,7 @@ def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
         put = {x: BULB for x in always_bulb}
         put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
         d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
-            "n": puzzle.board[w], "wall": puzzle.cell(w), "need": plural(need, "bulb"),
+            "n": puzzle.board[w], "wall": puzzle.cell(w), "need": counted(need, "bulb"),
             "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
             "conclusion": ""})
         if d:

@@ -15,6 +15,7 @@ import operator
 from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 
+from grader.explain import counted
 from grader.genres import get
 from grader.genres.heyawake import HeyawakePuzzle, nearby_violations, room_counts, white_runs
 from grader.heuristic import heuristic
@@ -32,10 +33,6 @@ HYPOTHESIS_LIMIT = 12   # most ways to fill a room that level 5 follows one by o
 BIG_HYPOTHESIS_LIMIT = 60  # the same for the last resort, after single-cell trials
 POCKET_CELLS = 4        # most cells a level-2 pocket walls in (seen at a glance)
 ENCLOSURE_CELLS = 12    # most cells a level-3 enclosure closes off (a larger area)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -68,7 +65,7 @@ def room_full(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
             yield Deduction.build(state, put={i: WHITE for i in free}, cells=[puzzle.room_cell(k)],
                                   region=puzzle.rooms[k],
                                   params={"n": n, "room": puzzle.room_cell(k),
-                                          "shaded": plural(n, "shaded cell"),
+                                          "shaded": counted(n, "shaded cell"),
                                           "cells": [puzzle.cell(i) for i in free]})
 
 
@@ -87,7 +84,7 @@ def room_needs_all(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator
             yield Deduction.build(state, put={i: SHADED for i in free}, cells=[puzzle.room_cell(k)],
                                   region=puzzle.rooms[k],
                                   params={"n": n, "room": puzzle.room_cell(k),
-                                          "need": plural(n - shaded, "more shaded cell"),
+                                          "need": counted(n - shaded, "more shaded cell"),
                                           "cells": [puzzle.cell(i) for i in free]})
 
 

@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Sequence
 
 from grader.genres.kuromasu import DIRECTION_NAMES, KuromasuPuzzle, clue_range
 from grader.engine import out_of_time
+from grader.explain import counted
 from grader.heuristic import heuristic
 from grader.model import State
 from grader.probing import PASSES, register_probing
@@ -22,10 +23,6 @@ from heuristics.common.shading import B_WHITE, FREE, SHADED, WHITE
 GENRE = "kuromasu"
 EXTENSION_LIMIT = 400      # most ways to extend one number that level 4 lists
 HYPOTHESIS_LIMIT = 8       # most ways that level 5 follows one by one
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def clues_near(puzzle: KuromasuPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -125,8 +122,8 @@ def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator
         put = {j: v for j, v in extension(puzzle, k, [need if e == d else los[e] for e in range(4)]).items()
                if j in puzzle.rays[k][d]}
         ded = Deduction.build(state, put=put, cells=[puzzle.cell(k)],
-                              params={"n": n, "clue": puzzle.cell(k), "seen": plural(seen, "cell"),
-                                      "need": plural(need, "cell"), "direction": DIRECTION_NAMES[d],
+                              params={"n": n, "clue": puzzle.cell(k), "seen": counted(seen, "cell"),
+                                      "need": counted(need, "cell"), "direction": DIRECTION_NAMES[d],
                                       "cells": shading.describe(puzzle, put)})
         if ded:
             yield ded
@@ -150,8 +147,8 @@ def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduc
                 continue
             cells = [j for j in puzzle.rays[k][d][:need] if cands[j] == FREE]
             ded = Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
-                                  params={"n": n, "clue": puzzle.cell(k), "others": plural(others, "cell"),
-                                          "need": plural(need, "cell"), "direction": DIRECTION_NAMES[d],
+                                  params={"n": n, "clue": puzzle.cell(k), "others": counted(others, "cell"),
+                                          "need": counted(need, "cell"), "direction": DIRECTION_NAMES[d],
                                           "cells": names(puzzle, cells)})
             if ded:
                 yield ded

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Iterator
 
-from grader.explain import describe_removals
+from grader.explain import counted, describe_removals
 from grader.genres.minesweeper import (B_MINE, B_SAFE, FREE, MINE, SAFE, MinesPuzzle, mine_totals,
                                        number_counts)
 from grader.heuristic import heuristic
@@ -20,10 +20,6 @@ from grader.steps import Deduction
 GENRE = "minesweeper"
 CASES_MAX = 10          # a number with at most this many ways to place its mines is split on
 LOOKAHEADS = (12, 400)   # steps per case: a quick look first, then a long one
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def numbers_to_check(puzzle: MinesPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -94,7 +90,7 @@ def number_satisfied(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
         if need == 0:
             n = puzzle.board[i]
             yield Deduction.build(state, put=settle(safe=free), cells=[puzzle.cell(i)],
-                                  params={"n": n, "cell": puzzle.cell(i), "mines": plural(n, "mine"),
+                                  params={"n": n, "cell": puzzle.cell(i), "mines": counted(n, "mine"),
                                           "outcome": outcome(puzzle, safe=free)})
 
 
@@ -110,7 +106,7 @@ def number_needs_all(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
         if 0 < need == len(free):
             yield Deduction.build(state, put=settle(mines=free), cells=[puzzle.cell(i)],
                                   params={"n": puzzle.board[i], "cell": puzzle.cell(i),
-                                          "need": plural(need, "more mine"),
+                                          "need": counted(need, "more mine"),
                                           "outcome": outcome(puzzle, mines=free)})
 
 
@@ -184,9 +180,9 @@ def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]
         else:
             continue
         d = Deduction.build(state, put=put, cells=[puzzle.cell(a), puzzle.cell(b)], region=sorted(fa),
-                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": plural(need_a, "mine"),
+                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": counted(need_a, "mine"),
                                     "cells1": cells(puzzle, fa), "n2": puzzle.board[b], "b": puzzle.cell(b),
-                                    "need2": plural(need_b, "mine"), "extra": plural(diff, "mine"),
+                                    "need2": counted(need_b, "mine"), "extra": counted(diff, "mine"),
                                     "outcome": out})
         if d:
             yield d
@@ -212,11 +208,11 @@ def overlap(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction
                 mines |= own
         if not safe and not mines:
             continue
-        between = plural(lo, "mine") if lo == hi else f"between {lo} and {hi} mines"
+        between = counted(lo, "mine") if lo == hi else f"between {lo} and {hi} mines"
         d = Deduction.build(state, put=settle(safe, mines), cells=[puzzle.cell(a), puzzle.cell(b)],
                             region=sorted(shared),
-                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": plural(need_a, "mine"),
-                                    "n2": puzzle.board[b], "b": puzzle.cell(b), "need2": plural(need_b, "mine"),
+                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": counted(need_a, "mine"),
+                                    "n2": puzzle.board[b], "b": puzzle.cell(b), "need2": counted(need_b, "mine"),
                                     "shared": cells(puzzle, shared), "between": between,
                                     "outcome": outcome(puzzle, safe, mines)})
         if d:
@@ -276,7 +272,7 @@ def combinations_around(puzzle: MinesPuzzle, state: State, focus=None) -> Iterat
         if always or never:
             yield Deduction.build(state, put=settle(never, always), cells=[puzzle.cell(i)],
                                   region=free, premises=[],
-                                  params={"ways": ways, "need": plural(need, "mine"), "n": puzzle.board[i],
+                                  params={"ways": ways, "need": counted(need, "mine"), "n": puzzle.board[i],
                                           "cell": puzzle.cell(i),
                                           "legal": "one" if len(legal) == 1 else str(len(legal)),
                                           "outcome": outcome(puzzle, never, always)})
@@ -403,7 +399,7 @@ def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
         return
     yield Deduction.build(state, put=put, cells=[puzzle.cell(i) for i, _ in chosen], region=sorted(used),
                           params={"left": left, "numbers": cells(puzzle, [i for i, _ in chosen]),
-                                  "need": plural(need, "mine"), "rest": plural(rest, "mine"),
+                                  "need": counted(need, "mine"), "rest": counted(rest, "mine"),
                                   "outcome": out})
 
 
