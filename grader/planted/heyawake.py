@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import random
 
-from ..genres.heyawake import NO_CLUE, HeyawakePuzzle, white_runs
+from ..genres.heyawake import B_SHADED, B_WHITE, NO_CLUE, HeyawakePuzzle, white_runs
 from ..model import Meta, State
-from heuristics.common.shading import B_SHADED, B_WHITE
 from . import Plant
 from ._shapes import board_size, share
 from ._sparse_shading import can_shade

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import random
 
-from ..genres.kuromasu import NO_CLUE, UNKNOWN, KuromasuPuzzle
+from ..genres.kuromasu import B_SHADED, B_WHITE, NO_CLUE, UNKNOWN, KuromasuPuzzle
 from ..model import Meta, State
-from heuristics.common.shading import B_SHADED, B_WHITE
 from . import Plant
 from ._shapes import board_size, share
 from ._sparse_shading import sparse_shading

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import random
 
-from heuristics.common.loops import B_CROSS, B_LINE
 
-from ..genres.masyu import BLACK, NONE, OPPOSITE, WHITE, MasyuPuzzle
+from ..genres.masyu import BLACK, B_CROSS, B_LINE, NONE, OPPOSITE, WHITE, MasyuPuzzle
 from ..model import Meta, State
 from . import Plant
 from ._cell_loops import directions, edge_index, loop_board, random_loop

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import random
 
-from ..genres.slitherlink import SlitherPuzzle
+from ..genres.slitherlink import B_CROSS, B_LINE, SlitherPuzzle
 from ..model import Meta, State
-from heuristics.common.loops import B_CROSS, B_LINE
 from . import Plant
 from ._loops_graph import Tiling, random_loop, random_tiling, square
 from ._shapes import board_size, share

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import random
 
-from heuristics.common.loops import B_CROSS, B_LINE
 
-from ..genres.yajilin import B_CLUE, B_LOOP, B_SHADED, Clue, YajilinPuzzle
+from ..genres.yajilin import B_CLUE, B_CROSS, B_LINE, B_LOOP, B_SHADED, Clue, YajilinPuzzle
 from ..model import Meta, State
 from . import Plant
 from ._cell_loops import directions, edge_index, loop_board, random_loop
