@@ -17,10 +17,10 @@ from pathlib import Path
 
 import attrs
 
-from grader import exact
-from grader.formats.native import dump
+from grader.core import exact
+from grader.io.native import dump
 from grader.genres import get
-from grader.model import Meta
+from grader.core.model import Meta
 
 MIN_LENGTH = 3
 

@@ -15,9 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader import exact
-from grader.formats import load
-from grader.formats.native import dump
+from grader.core import exact
+from grader.io.read import load
+from grader.io.native import dump
 from grader.genres import get
 
 GAMES = {  # genre -> (binary, {difficulty param: tier name})

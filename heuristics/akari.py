@@ -8,13 +8,14 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Iterator
 
-from grader.genres.akari import B_BULB, B_EMPTY, BULB, EMPTY, AkariPuzzle, lighting, wall_counts
-from grader.explain import counted, describe_removals
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.engine import out_of_time
-from grader.probing import register_probing
-from grader.steps import Deduction
+from grader.genres.akari.model import (B_BULB, B_EMPTY, BULB, EMPTY, AkariPuzzle, lighting,
+                                       wall_counts)
+from grader.core.explain import counted, describe_removals
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.engine import out_of_time
+from grader.core.probing import register_probing
+from grader.core.steps import Deduction
 
 GENRE = "akari"
 FREE = B_EMPTY | B_BULB

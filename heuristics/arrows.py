@@ -10,10 +10,10 @@ from __future__ import annotations
 from grader.dsl import compile_rules, load_rules
 from grader.dsl.ast import Type
 from grader.dsl.signature import NIL, OOB, Signature, Symbol
-from grader.explain import phrase_list
-from grader.genres.arrows import ArrowsPuzzle, seen_values
-from grader.model import State, single_value, values_of
-from grader.resources import rules_origin, rules_text
+from grader.core.explain import phrase_list
+from grader.genres.arrows.model import ArrowsPuzzle, seen_values
+from grader.core.model import State, single_value, values_of
+from grader.core.resources import rules_origin, rules_text
 
 GENRE = "arrows"
 RULES = "arrows.yaml"          # in rules/, shipped as package data

@@ -14,12 +14,12 @@ from typing import Iterable, Iterator
 
 import attrs
 
-from grader.explain import describe_removals
-from grader.genres.hashiwokakero import HashiPuzzle, Groups, groups, hi, lo, reachable
-from grader.heuristic import heuristic
-from grader.model import State, values_of
-from grader.probing import branch_deduction, register_probing
-from grader.steps import Deduction
+from grader.core.explain import describe_removals
+from grader.genres.hashiwokakero.model import HashiPuzzle, Groups, groups, hi, lo, reachable
+from grader.core.registry import heuristic
+from grader.core.model import State, values_of
+from grader.core.probing import branch_deduction, register_probing
+from grader.core.steps import Deduction
 
 GENRE = "hashiwokakero"
 

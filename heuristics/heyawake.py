@@ -15,13 +15,13 @@ import operator
 from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 
-from grader.explain import counted
+from grader.core.explain import counted
 from grader.genres import get
-from grader.genres.heyawake import HeyawakePuzzle, nearby_violations, room_counts, white_runs
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.probing import PASSES, register_probing
-from grader.steps import Deduction
+from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room_counts, white_runs
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.probing import PASSES, register_probing
+from grader.core.steps import Deduction
 from heuristics.common import blocks, shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 

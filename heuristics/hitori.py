@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.genres.hitori import B_BLACK, B_WHITE, BLACK, FREE, NO_NUMBER, WHITE, HitoriPuzzle
-from grader.heuristic import REGISTRY, heuristic
-from grader.model import State
-from grader.probing import register_nested, register_probing
-from grader.steps import Deduction
+from grader.genres.hitori.model import B_BLACK, B_WHITE, BLACK, FREE, NO_NUMBER, WHITE, HitoriPuzzle
+from grader.core.registry import REGISTRY, heuristic
+from grader.core.model import State
+from grader.core.probing import register_nested, register_probing
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
 GENRE = "hitori"

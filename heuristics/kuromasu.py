@@ -10,13 +10,13 @@ from __future__ import annotations
 from itertools import product
 from typing import Iterable, Iterator, Sequence
 
-from grader.genres.kuromasu import DIRECTION_NAMES, KuromasuPuzzle, clue_range
-from grader.engine import out_of_time
-from grader.explain import counted
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.probing import PASSES, register_probing
-from grader.steps import Deduction
+from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range
+from grader.core.engine import out_of_time
+from grader.core.explain import counted
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.probing import PASSES, register_probing
+from grader.core.steps import Deduction
 from heuristics.common import shading
 from heuristics.common.shading import B_WHITE, FREE, SHADED, WHITE
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Iterator
 
-from grader.genres.masyu import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle, _edge,
-                                 _line, axis_blocker, can_turn, leg_blocker)
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.probing import PASSES, register_probing
-from grader.steps import Deduction
+from grader.genres.masyu.model import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle,
+                                       _edge, _line, axis_blocker, can_turn, leg_blocker)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.probing import PASSES, register_probing
+from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_LINE, CROSS, LINE, OPEN
 
@@ -226,7 +226,7 @@ def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
 def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
     """What a way through cell i breaks right beside it: a neighbour with three lines or a
     line that ends there, or a pearl within two cells."""
-    from grader.genres.masyu import pearl_problem
+    from grader.genres.masyu.model import pearl_problem
     for j in puzzle.dir_cells[i].values():
         lines_j, open_j = loops.split(puzzle.graph, trial, j)
         if len(lines_j) > 2:
@@ -326,7 +326,7 @@ def two_ways_across(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[D
                      "loop which doesn't include all dots and edges, then the other move must be taken",
            **cell_loops.NO_EARLY_LOOP_TEXT)
 def no_early_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.genres.masyu import GENRE as G
+    from grader.genres.masyu.model import GENRE as G
     return loops.premature_loop(puzzle.graph, state, lambda s: not G.violations(puzzle, s),
                                 puzzle.required)
 
@@ -374,7 +374,7 @@ def _unique_ok(puzzle: MasyuPuzzle, enc: cell_loops.Enclosure, ways) -> bool:
 
 
 def _enclosure_ways(puzzle: MasyuPuzzle, state: State, unique: bool):
-    from grader.genres.masyu import GENRE as G
+    from grader.genres.masyu.model import GENRE as G
     return cell_loops.enclosure_ways(
         puzzle, puzzle.graph, state, usable=lambda v: True, must_visit=lambda v: puzzle.pearls[v] != NONE,
         problem=lambda trial, changed: G.local_problem(puzzle, trial, changed),
@@ -406,7 +406,7 @@ def enclosure_unique(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
 @heuristic(id="masyu.end-lookahead", genre=GENRE, level=4, order=1,
            catalogue="", **cell_loops.END_LOOKAHEAD_TEXT)
 def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.genres.masyu import GENRE as G
+    from grader.genres.masyu.model import GENRE as G
     return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)
 
 
@@ -416,7 +416,7 @@ def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Ded
            nudge="Try each way through the pearl at {subject} and follow the line.",
            catalogue="")
 def pearl_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.genres.masyu import GENRE as G
+    from grader.genres.masyu.model import GENRE as G
 
     def subjects():
         yield from _white_options(puzzle, state)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Iterator
 
-from grader.explain import counted, describe_removals
-from grader.genres.minesweeper import (B_MINE, B_SAFE, FREE, MINE, SAFE, MinesPuzzle, mine_totals,
-                                       number_counts)
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.probing import branch_deduction, register_probing
-from grader.steps import Deduction
+from grader.core.explain import counted, describe_removals
+from grader.genres.minesweeper.model import (B_MINE, B_SAFE, FREE, MINE, SAFE, MinesPuzzle,
+                                             mine_totals, number_counts)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.probing import branch_deduction, register_probing
+from grader.core.steps import Deduction
 
 GENRE = "minesweeper"
 CASES_MAX = 10          # a number with at most this many ways to place its mines is split on
@@ -56,7 +56,7 @@ def outcome(puzzle: MinesPuzzle, safe: Iterable[int] = (), mines: Iterable[int] 
 
 
 def _names(puzzle: MinesPuzzle, vs: list[int]) -> str:
-    from grader.explain import phrase_list
+    from grader.core.explain import phrase_list
     return phrase_list(puzzle.cell(v) for v in vs)
 
 

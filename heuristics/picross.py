@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.engine import out_of_time
-from grader.explain import describe_removals
-from grader.genres.picross import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
-from grader.heuristic import REGISTRY, heuristic
-from grader.model import State
-from grader.probing import PROBE_TEMPLATE, branch_deduction, probe_cell
-from grader.steps import Deduction
+from grader.core.engine import out_of_time
+from grader.core.explain import describe_removals
+from grader.genres.picross.model import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
+from grader.core.registry import REGISTRY, heuristic
+from grader.core.model import State
+from grader.core.probing import PROBE_TEMPLATE, branch_deduction, probe_cell
+from grader.core.steps import Deduction
 from heuristics.common.lines import fill_of, solve_line
 
 GENRE = "picross"

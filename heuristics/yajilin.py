@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.genres.yajilin import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
-from grader.heuristic import heuristic
-from grader.probing import PASSES
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.yajilin.model import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
+from grader.core.registry import heuristic
+from grader.core.probing import PASSES
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE
 
@@ -21,7 +21,7 @@ BRANCH_LEVEL = 3
 
 
 def _genre():
-    from grader.genres.yajilin import GENRE as G
+    from grader.genres.yajilin.model import GENRE as G
     return G
 
 
@@ -256,7 +256,7 @@ def line_options(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], co
            catalogue="if there is just one way to fill in blocked in an interval between two arrows or "
                      "one arrow and a wall, do it")
 def clue_line(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.explain import describe_removals
+    from grader.core.explain import describe_removals
     for k in clues_to_check(puzzle, focus):
         cells, count, other = clue_segment(puzzle, k)
         if not any(state.cands[j] == FREE for j in cells):
@@ -333,7 +333,7 @@ def near_problem(puzzle: YajilinPuzzle, trial: State, i: int) -> str:
     """What a way through (or shading of) cell i breaks right beside it: a neighbour the loop
     would pass while shaded, or with three lines or a dead end; shaded cells touching; a
     clue that sees i over or under its count."""
-    from grader.genres.yajilin import clue_problem
+    from grader.genres.yajilin.model import clue_problem
     cands, g = trial.cands, puzzle.graph
     for j in (i, *puzzle.neighbours[i]):
         if puzzle.clues[j] is not None:
@@ -436,7 +436,7 @@ def _pattern_state(puzzle: YajilinPuzzle, state: State, cells, pattern) -> State
 def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
     """The rules (verifyboard) checked around the cells a shading pattern decided: loop cells
     with fewer than two ways, shaded cells that touch, clues over or under their count."""
-    from grader.genres.yajilin import clue_problem
+    from grader.genres.yajilin.model import clue_problem
     near = set(cells)
     for j in cells:
         near.update(puzzle.neighbours[j])
@@ -463,8 +463,8 @@ def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
            catalogue="for each interval between two arrows, try all ways of placing blocked, check "
                      "correctness with verifyboard and take the intersection")
 def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.explain import describe_removals
-    from grader.probing import agreed_removals
+    from grader.core.explain import describe_removals
+    from grader.core.probing import agreed_removals
     for k in clues_to_check(puzzle, focus):
         cells, count, other = clue_segment(puzzle, k)
         if not any(state.cands[j] == FREE for j in cells):

@@ -1,1 +1,1 @@
-"""rules/ ships inside the package as grader.rules (package data read by grader.resources)."""
+"""rules/ ships inside the package as grader.rules (package data read by grader.core.resources)."""

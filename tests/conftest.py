@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 def pytest_terminal_summary(terminalreporter):
     """Say how many tests skipped for want of the evaluation corpus, and how to give it."""
-    from grader.resources import CORPUS_VARIABLE
+    from grader.core.resources import CORPUS_VARIABLE
     from support import SHARED
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "evaluation corpus" in str(r.longrepr)]
     if skipped:

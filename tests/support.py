@@ -7,15 +7,15 @@ from typing import Iterable
 
 import pytest
 
-from grader import exact
-from grader.engine import Budget, Solver
-from grader.formats import from_record
-from grader.formats.janko import read_records
+from grader.core import exact
+from grader.core.engine import Budget, Solver
+from grader.io.read import from_record
+from grader.io.janko import read_records
 from grader.genres import genre_of
-from grader.heuristic import Heuristic, REGISTRY, check_params
-from grader.model import Puzzle, State
-from grader.resources import evaluation_corpus
-from grader.steps import Status
+from grader.core.registry import Heuristic, REGISTRY, check_params
+from grader.core.model import Puzzle, State
+from grader.core.resources import evaluation_corpus
+from grader.core.steps import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = evaluation_corpus(ROOT)        # $GRADER_CORPUS, else ../shared/corpus
@@ -116,14 +116,14 @@ def decided_by(found: Iterable, puzzle: Puzzle, state: State) -> dict[str, str]:
 
 
 def native(text: str, origin: str = "<test>") -> Puzzle:
-    from grader.formats import load_native
+    from grader.io.read import load_native
     return load_native(text, origin)
 
 
 def assert_sound_from_each_decided_cell(p: Puzzle, planted: State) -> None:
     """Solve from every start with one cell decided as planted: no step may remove a planted
     value (a technique's slip may otherwise hide inside a trial that agrees on nothing)."""
-    from grader.planted import BUDGET, first_unsound
+    from grader.app.soak import BUDGET, first_unsound
     start = Solver(p).initial_state()
     for i, m in enumerate(start.cands):
         if m != planted.cands[i]:

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.heuristic import REGISTRY
+from grader.core.registry import REGISTRY
 from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
                      random_partial, reference)
 
@@ -109,7 +109,7 @@ def test_interchangeable_bulbs():
 
 def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
     p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
-    from grader.engine import Solver
+    from grader.core.engine import Solver
     trace = Solver(p, max_level=4).solve()
     assert trace.status.value == "stuck"
     solution = reference(p)
@@ -117,7 +117,7 @@ def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
 
 
 def test_tatham_tiers_are_ordered():
-    from grader.analysis import analyse
+    from grader.core.analysis import analyse
     levels = {}
     for tier in ("d0", "d1", "d2"):
         levels[tier] = max(analyse(load(f"corpus/akari/lightup-10x10b20s2{tier}-grader-{n}.yaml"),
@@ -168,7 +168,7 @@ def test_puzzlink_decodes_as_formats_md_says():
 
 
 def test_native_round_trip():
-    from grader.formats.native import dump
+    from grader.io.native import dump
     p = load("corpus/akari/lightup-7x7b20s2d1-grader-1.yaml")
     again = native(dump(AKARI.to_native(p)))
     assert again.board == p.board and again.solution == p.solution
@@ -214,10 +214,11 @@ def test_every_solution_of_the_thinnest_boards_survives_the_solve():
     of bulbs, walls numbered or not. No step may remove a planted value, also from every start
     with one cell decided as planted, and no solve may end in a contradiction."""
     import itertools
-    from grader.engine import Solver
-    from grader.genres.akari import B_BULB, B_EMPTY, WALL, WHITE, AkariPuzzle
-    from grader.model import State
-    from grader.planted import BUDGET, Plant, check_plant, first_unsound
+    from grader.core.engine import Solver
+    from grader.genres.akari.model import B_BULB, B_EMPTY, WALL, WHITE, AkariPuzzle
+    from grader.core.model import State
+    from grader.core.genre import Plant
+    from grader.app.soak import BUDGET, check_plant, first_unsound
     for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
         n = rows * cols
         for walls in itertools.product((False, True), repeat=n):

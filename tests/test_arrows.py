@@ -17,16 +17,16 @@ from support import (
     reference,
 )
 
-from grader import exact
+from grader.core import exact
 from grader.dsl.solver import Result, solve_with_rules
-from grader.engine import Solver
-from grader.errors import InputError, Source
-from grader.formats import load, load_native
-from grader.formats.native import dump
+from grader.core.engine import Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import load, load_native
+from grader.io.native import dump
 from grader.genres import get
-from grader.heuristic import REGISTRY
-from grader.model import State
-from grader.steps import Status
+from grader.core.registry import REGISTRY
+from grader.core.model import State
+from grader.core.steps import Status
 
 ARROWS = get("arrows")
 
@@ -256,7 +256,7 @@ def test_short_trial_eliminates_by_contradiction_and_leaves_the_state_alone():
     assert len(d.removals) == 1 and d.removals[0][1].bit_count() == 1
     assert "contradiction" in REGISTRY.get("arrows.short-trial").info.template.format(**d.params)
     # cells are tried fewest candidates first
-    from grader.probing import probe_order
+    from grader.core.probing import probe_order
     order = probe_order(before)
     assert [before.cands[v].bit_count() for v in order] == sorted(m.bit_count() for m in before.cands
                                                                   if m & (m - 1))
@@ -427,7 +427,7 @@ def test_trials_sound_from_random_partial_states():
 # --- the generator -------------------------------------------------------------------------------
 
 def test_generate_command(tmp_path: Path):
-    from grader.cli import main
+    from grader.app.cli import main
     out = tmp_path / "made.yaml"
     assert main(["generate", "--genre", "arrows", "--size", "4x4", "--level", "2", "--seed", "1",
                  "-o", str(out)]) == 0
@@ -443,7 +443,7 @@ def test_generate_command(tmp_path: Path):
     (["--size", "4"], "not a size"), (["--size", "12x12"], "2 to 10"), (["--level", "7"], "not a level"),
 ])
 def test_generate_bad_arguments(argv, words, capsys):
-    from grader.cli import main
+    from grader.app.cli import main
     assert main(["generate", "--genre", "arrows", *argv]) == 2
     assert words in capsys.readouterr().err
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import analysis
-from grader.batch import Progress, Settings, list_jobs, run_local
-from grader.cli import main
-from grader.report.results import ResultStore, read_rows
+from grader.core import analysis
+from grader.app.batch import Progress, Settings, list_jobs, run_local
+from grader.app.cli import main
+from grader.app.report.results import ResultStore, read_rows
 
 from support import CORPUS, ROOT
 
@@ -77,13 +77,13 @@ def test_resume_grades_only_the_missing_puzzles(tmp_path):
 
 KILLABLE = """
 import sys, time
-from grader import analysis
+from grader.core import analysis
 real = analysis.analyse
 def slow(*a, **k):
     time.sleep(0.25)
     return real(*a, **k)
 analysis.analyse = slow
-from grader.cli import main
+from grader.app.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -129,14 +129,14 @@ def test_sigkill_partway_then_resume_equals_an_uninterrupted_run(tmp_path):
 
 STALLS = """
 import os, sys, time
-from grader import analysis
+from grader.core import analysis
 real = analysis.analyse
 def stall(puzzle, **kw):
     if puzzle.meta.origin.endswith(os.environ["STALL_ON"]):
         time.sleep(600)
     return real(puzzle, **kw)
 analysis.analyse = stall
-from grader.cli import main
+from grader.app.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -377,7 +377,7 @@ def test_unusable_paths_are_one_line_errors(tmp_path, capsys):
 
 
 def test_a_task_past_its_limit_gives_a_timeout_row_without_waiting(tmp_path, monkeypatch):
-    from grader.batch import grade_job_within
+    from grader.app.batch import grade_job_within
     jobs = list_jobs(str(small_folder(tmp_path, 2)))
     real = analysis.analyse
 

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from grader.cli import main
-from grader.report.results import read_rows
+from grader.app.cli import main
+from grader.app.report.results import read_rows
 
 from support import CORPUS
 
@@ -47,7 +47,7 @@ def test_dask_gives_the_same_results_and_resumes(tmp_path, scheduler):
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path, capsys, monkeypatch):
-    from grader import batch
+    from grader.app import batch
     monkeypatch.setattr(batch, "CONNECT_SECONDS", 1)
     folder = tmp_path / "p"
     folder.mkdir()

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from grader.cli import main
+from grader.app.cli import main
 
 HARD = "corpus/akari/lightup-7x7b20s2d2-grader-2.yaml"
 TATHAM = "7x7:a2bBfBa300qB0Ba0f0bBa"
@@ -122,7 +122,7 @@ def test_a_damaged_janko_grid_is_one_line_and_exit_code_2(tmp_path, capsys, prob
 def test_no_traceback_from_the_real_console_script(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("genre: akari\ngrid: |\n  . . .\n  . 7 .\n")
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(bad)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "grader.app.cli", "grade", str(bad)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"error: {bad}:4:5: unexpected '7' in grid: expected '.' for a white cell, " \
                                   "'#' for a wall or 0-4 for a numbered wall"
@@ -214,7 +214,7 @@ def test_report_corpus_refuses_a_file_without_batch_rows(tmp_path, capsys):
 
 
 def test_exit_3_for_an_internal_error_in_one_line(capsys, monkeypatch):
-    from grader import analysis
+    from grader.core import analysis
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug of ours")
@@ -243,7 +243,7 @@ def json_commands(tmp_path) -> list[list[str]]:
 
 
 def test_every_command_is_covered_by_the_json_test(tmp_path):
-    from grader.cli import build_parser
+    from grader.app.cli import build_parser
     commands = next(a for a in build_parser()._actions if a.dest == "command").choices
     assert set(commands) == {argv[0] for argv in json_commands(tmp_path)}
 
@@ -275,7 +275,7 @@ def test_max_seconds_help_says_what_it_bounds(capsys):
 def test_check_and_hint_agree_on_every_pzprjs_board(tmp_path, capsys):
     """check's 'mistake' is hint's 'mistake' or 'contradiction', on each board of pzprjs's
     checker (branches and crossings of Numberlink lines among them)."""
-    from grader.formats import pzprv3
+    from grader.io import pzprv3
     from support import shared
     extract = json.loads(shared("pzprjs/pzprjs_testscript_extract.json").read_text(encoding="utf-8"))
     compared = 0

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from grader.model import State
+from grader.core.model import State
 from heuristics.common import connectivity as cn
 
 ON, OFF = 1, 2          # a test side: bit 1 "member", bit 2 "not member"

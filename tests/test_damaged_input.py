@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import CORPUS
 
-from grader.errors import InputError
-from grader.formats import load
+from grader.core.errors import InputError
+from grader.io.read import load
 
 NATIVE = sorted(p for p in CORPUS.glob("*/*.yaml"))
 # one file of each genre

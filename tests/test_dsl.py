@@ -6,21 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.dsl import (
-    RuleFileError,
-    RuleSyntaxError,
-    ast,
-    compile_rules,
-    load_rules,
-    parse_conclusion,
-    parse_condition,
-)
+from grader.dsl import (RuleFileError, RuleSyntaxError, ast, compile_rules, load_rules,
+                        parse_conclusion, parse_condition)
 from grader.dsl.ast import Type
 from grader.dsl.evaluate import Evaluator
 from grader.dsl.signature import Signature, Symbol
-from grader.formats import load_native
+from grader.io.read import load_native
 from grader.genres import get
-from grader.heuristic import Registry
+from grader.core.registry import Registry
 from heuristics.arrows import SIGNATURE, ArrowsWorld
 
 ARROWS = get("arrows")

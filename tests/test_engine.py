@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from grader import exact
-from grader.engine import Budget, Solver
-from grader.errors import Source
-from grader.explain import describe_removals, fill, phrase_list
-from grader.grading import grade
-from grader.heuristic import HeuristicInfo, Registry, RegistrationError, heuristic
-from grader.hints import hint
-from grader.model import Cell, State
-from grader.steps import Deduction, Later, Status
+from grader.core import exact
+from grader.core.engine import Budget, Solver
+from grader.core.errors import Source
+from grader.core.explain import describe_removals, fill, phrase_list
+from grader.core.grading import grade
+from grader.core.registry import HeuristicInfo, Registry, RegistrationError, heuristic
+from grader.core.hints import hint
+from grader.core.model import Cell, State
+from grader.core.steps import Deduction, Later, Status
 from heuristics.common.loops import Recent
 from support import native
 
@@ -116,7 +116,7 @@ def test_loop_statuses():
 def test_a_solve_inside_a_solve_keeps_the_outer_deadline():
     """A trial's fill inherits the puzzle's deadline, so one level-5 step cannot overrun it;
     a step that gave up on time ends the solve as out of budget, not as stuck."""
-    from grader import engine
+    from grader.core import engine
     p = native(AKARI_SMALL)
     token = engine._DEADLINE.set(0.0)          # the outer solve's time is long gone
     try:
@@ -131,8 +131,8 @@ def test_a_solve_inside_a_solve_keeps_the_outer_deadline():
 def test_solve_memory_lives_with_the_outermost_solve():
     """Fills inside a solve share its scratch memory; each new solve starts afresh, so the
     same puzzle always gets the same trace."""
-    from grader import engine
-    from grader.heuristic import Registry
+    from grader.core import engine
+    from grader.core.registry import Registry
     seen = []
     reg = Registry()
 
@@ -156,8 +156,8 @@ def test_solve_memory_lives_with_the_outermost_solve():
 
 
 def test_tried_puts_stale_hypotheses_last_until_something_near_changes():
-    from grader import engine
-    from grader.probing import Tried
+    from grader.core import engine
+    from grader.core.probing import Tried
     with engine.remembering():
         tried = Tried("x.trial", lambda puzzle, cells: set(cells) | {c + 1 for c in cells})
         s = State((3, 3, 3, 3, 3))
@@ -207,9 +207,9 @@ def test_hint_stages_disclose_more_and_more():
 def test_hints_use_no_uniqueness_technique_on_a_puzzle_with_several_solutions():
     """On this board a bulb may go at r2c1 or r3c1; 'interchangeable bulbs' would pick one by
     assuming one solution, so a hint (and why) must not use it."""
-    from grader.engine import Solver
+    from grader.core.engine import Solver
     from grader.genres import get
-    from grader.hints import why
+    from grader.core.hints import why
     p = native("genre: akari\ngrid: |\n  # #\n  . #\n  . #\n")
     start = get("akari").initial_state(p)
     assumed = Solver(p, max_level=4).next_step(start)
@@ -226,9 +226,9 @@ def test_describe_removals_groups_cells():
 
 
 def test_why_keeps_only_the_steps_that_decide_the_cell():
-    from grader.formats import load
+    from grader.io.read import load
     from grader.genres import get
-    from grader.hints import why
+    from grader.core.hints import why
     p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
     start = get("akari").initial_state(p)
     var = 4 * 7 + 2                              # r5c3
@@ -244,7 +244,7 @@ def test_why_keeps_only_the_steps_that_decide_the_cell():
 
 
 def test_uniqueness_techniques_are_left_out_when_the_puzzle_is_not_unique():
-    from grader.analysis import analyse
+    from grader.core.analysis import analyse
     corridor = native("genre: akari\ngrid: |\n  # # # #\n  . . . .\n  # # # #\n")
     a = analyse(corridor)
     assert a.uniqueness.verdict is exact.Verdict.SEVERAL
@@ -253,13 +253,13 @@ def test_uniqueness_techniques_are_left_out_when_the_puzzle_is_not_unique():
 
 
 def test_a_solve_that_ends_solved_shows_uniqueness_without_the_exact_solver(monkeypatch):
-    from grader.analysis import analyse
+    from grader.core.analysis import analyse
     asked = []
     real = exact.solve
     monkeypatch.setattr(exact, "solve", lambda *args, **kw: asked.append(1) or real(*args, **kw))
     # Numberlink has no technique that assumes uniqueness: its solve shows it
     from pathlib import Path
-    from grader.formats import load
+    from grader.io.read import load
     link = load(str(Path(__file__).parents[1] / "corpus" / "numberlink" / "arukone-5x5-grader-1.yaml"))
     a = analyse(link)
     assert a.grade.status is Status.SOLVED and not asked

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader.cli import main
-from grader.errors import InputError, one_line
-from grader.formats import load, parse_state
-from grader.formats.limits import MAX_SIDE
+from grader.app.cli import main
+from grader.core.errors import InputError, one_line
+from grader.io.read import load, parse_state
+from grader.io.limits import MAX_SIDE
 from grader.genres import genre_of
 
 NASTY = Path(__file__).parent / "nasty"

@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from grader.genres import all_genres, broken
-from grader.heuristic import REGISTRY
+from grader.core.registry import REGISTRY
 
 
 def test_no_genre_module_is_broken():

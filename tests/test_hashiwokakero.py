@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from grader.engine import Solver
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.engine import Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.heuristic import REGISTRY
+from grader.core.registry import REGISTRY
 from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
                      random_partial, reference)
 
@@ -104,7 +104,7 @@ def test_not_too_many():
 
 def test_not_too_many_on_an_island_already_overfilled():
     # planted soak seed 100771: inside a trial a 1 already had three bridges (a negative shift)
-    from grader.genres.hashiwokakero import HashiPuzzle
+    from grader.genres.hashiwokakero.model import HashiPuzzle
     p = HashiPuzzle(rows=1, cols=3, board=(3, 1, 3), max_bridges=3)
     state = HASHI.initial_state(p).restrict(slot(p, "r1c1", "r1c2"), 0b1000)
     assert found("hashi.not-too-many", p, state) == {"r1c2–r1c3": "narrowed"}
@@ -152,7 +152,7 @@ def test_pair_ways():
 
 
 def test_grown_puzzles_have_one_answer_and_need_level_4():
-    from grader.analysis import analyse
+    from grader.core.analysis import analyse
     for path in sorted((CORPUS / "hashiwokakero").glob("grown-*.yaml")):
         p = load(str(path))
         assert reference(p) == HASHI.solution_state(p)
@@ -179,7 +179,7 @@ def test_tatham_tiers_are_ordered():
     """Bridges' easy solver counts per island (level 1), medium adds "it cannot be finished
     without this direction" (level 2), hard reasons about groups and what other islands still
     need (level 3; the catalogue's 2-beside-2 and 1-beside-1 isolation rules are level 2)."""
-    from grader.analysis import analyse
+    from grader.core.analysis import analyse
     levels: dict[str, list[int]] = {"easy": [], "medium": [], "hard": []}
     scores: dict[str, list[int]] = {"easy": [], "medium": [], "hard": []}
     for path in sorted((CORPUS / "hashiwokakero").glob("bridges-*.yaml")):
@@ -243,7 +243,7 @@ def test_janko_records_load_with_their_solutions():
 
 
 def test_native_round_trip():
-    from grader.formats.native import dump
+    from grader.io.native import dump
     p = load("corpus/hashiwokakero/bridges-7x7i30e10m2d1-grader-1.yaml")
     again = native(dump(HASHI.to_native(p)))
     assert again.board == p.board and again.solution == p.solution
@@ -286,7 +286,7 @@ def test_svg_draws_single_and_double_bridges():
 
 @pytest.mark.parametrize("grid, answer", [("1 1", "1 1"), ("2 . 2", "2 = 2")])   # a single pair
 def test_degenerate_boards_solve(grid, answer):
-    from grader.steps import Status
+    from grader.core.steps import Status
     p = puzzle(grid)
     trace = Solver(p, assume_unique=False).solve()
     assert trace.status is Status.SOLVED and HASHI.render_text(p, trace.final) == answer

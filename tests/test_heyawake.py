@@ -5,14 +5,14 @@ import random
 
 import pytest
 
-from grader import exact
-from grader.engine import Solver
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core import exact
+from grader.core.engine import Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.heuristic import REGISTRY
-from grader.model import Cell, State
-from grader.steps import Status
+from grader.core.registry import REGISTRY
+from grader.core.model import Cell, State
+from grader.core.steps import Status
 from heuristics.common import shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE
 from tests.support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
@@ -57,8 +57,8 @@ def test_puzzlink_example_rooms_clues_and_unique_solution():
 def test_native_round_trip_keeps_rooms_numbers_and_solution():
     path = sorted((CORPUS / "heyawake").glob("*.yaml"))[0]
     p = load(str(path))
-    from grader.formats import load_native
-    from grader.formats.native import dump
+    from grader.io.read import load_native
+    from grader.io.native import dump
     again = load_native(dump(G.to_native(p)), "<again>")
     assert (again.room_of, again.clues, again.solution) == (p.room_of, p.clues, p.solution)
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.heuristic import REGISTRY
+from grader.core.registry import REGISTRY
 from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko,
                      native, random_partial, reference, shared, assert_sound_from_each_decided_cell)
 
@@ -98,7 +98,7 @@ def test_short_chain_walled_in_needs_a_cell_beyond_the_neighbours():
 
 
 def test_exact_solver_on_one_column_boards_allows_r1c1_shaded():
-    from grader import exact
+    from grader.core import exact
     result = exact.solve(puzzle("1\n1"))
     assert result.verdict is exact.Verdict.SEVERAL
     assert exact.solve(puzzle("1\n1\n2")).verdict is exact.Verdict.SEVERAL
@@ -119,7 +119,7 @@ def test_keep_connected():
 
 
 def test_trial_and_error_is_sound_where_easier_steps_stop():
-    from grader.engine import Solver
+    from grader.core.engine import Solver
     for p in janko("hitori", 40, seed=11, max_cells=100):
         trace = Solver(p, max_level=4).solve()
         if trace.status.value == "stuck":
@@ -133,7 +133,7 @@ def test_trial_and_error_is_sound_where_easier_steps_stop():
 def test_nested_trial_goes_on_where_every_other_technique_stops():
     """janko 609 (17x17): single hypotheses filled with every other technique find nothing;
     one whose fill may try another does, soundly. With nothing left to decide it is quiet."""
-    from grader.engine import Solver
+    from grader.core.engine import Solver
     p = load(str(shared("janko/hitori.jsonl")) + "#hitori/609")
     others = [h for h in REGISTRY.for_genre("hitori") if h.id != "hitori.nested-trial"]
     trace = Solver(p, heuristics=others).solve()
@@ -147,7 +147,7 @@ def test_nested_trial_goes_on_where_every_other_technique_stops():
 def test_deep_trial_finds_what_trials_with_level_3_fills_miss():
     """janko 525 (10x10): every technique up to the plain trial stops; a trial filled in with
     connectivity (level 4) goes on, soundly, and is quiet once the grid is done."""
-    from grader.engine import Solver
+    from grader.core.engine import Solver
     p = load(str(shared("janko/hitori.jsonl")) + "#hitori/525")
     others = [h for h in REGISTRY.for_genre("hitori") if h.id not in ("hitori.deep-trial", "hitori.nested-trial")]
     trace = Solver(p, heuristics=others).solve()
@@ -178,7 +178,7 @@ def test_every_technique_is_sound_from_random_correct_states():
 
 def test_singles_easy_grades_below_tricky():
     from pathlib import Path
-    from grader.analysis import analyse
+    from grader.core.analysis import analyse
     levels = {}
     for tier in ("de", "dk"):
         files = sorted(Path(__file__).parent.parent.glob(f"corpus/hitori/singles-*{tier}-*.yaml"))
@@ -212,7 +212,7 @@ def test_janko_stray_characters_and_round_trip(tmp_path):
     f.write_text(json.dumps(rec) + "\n")
     p = load(str(f))
     assert p.numbers == (1, 2, 2, 1)
-    from grader.formats.native import dump
+    from grader.io.native import dump
     again = native(dump(HITORI.to_native(p)))
     assert again.numbers == p.numbers and again.solution == p.solution == frozenset()
 
@@ -256,10 +256,11 @@ def test_every_shading_of_the_thinnest_boards_survives_the_solve():
     and 2x2 boards, its shaded cells repeating an unshaded number, holding one of their own
     or none. No step may remove the shading's value and no solve may end in a contradiction."""
     import itertools
-    from grader.genres.hitori import B_BLACK, B_WHITE, NO_NUMBER, HitoriPuzzle
-    from grader.model import State
-    from grader.planted import Plant, check_plant
-    from grader.planted._sparse_shading import one_area
+    from grader.genres.hitori.model import B_BLACK, B_WHITE, NO_NUMBER, HitoriPuzzle
+    from grader.core.model import State
+    from grader.core.genre import Plant
+    from grader.app.soak import check_plant
+    from grader.kernels.sparse_shading import one_area
     for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
         n = rows * cols
         shell = HitoriPuzzle(rows=rows, cols=cols, numbers=(NO_NUMBER,) * n)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from grader.resources import rules_text
+from grader.core.resources import rules_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]

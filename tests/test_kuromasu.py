@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.heuristic import REGISTRY
-from grader.steps import Status
+from grader.core.registry import REGISTRY
+from grader.core.steps import Status
 from tests.support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
                            random_partial, reference, assert_sound_from_each_decided_cell)
 
@@ -50,8 +50,8 @@ def test_unknown_number_is_a_white_cell_without_count():
 def test_native_round_trip():
     path = sorted((CORPUS / "kuromasu").glob("*.yaml"))[0]
     p = load(str(path))
-    from grader.formats import load_native
-    from grader.formats.native import dump
+    from grader.io.read import load_native
+    from grader.io.native import dump
     again = load_native(dump(G.to_native(p)), "<again>")
     assert (again.clues, again.solution) == (p.clues, p.solution)
 
@@ -221,11 +221,12 @@ def test_every_solution_of_the_thinnest_boards_survives_the_solve():
     and 2x2 boards, with every count, with none, and with one count at a time. No step may
     remove the shading's value and no solve may end in a contradiction."""
     import itertools
-    from grader.genres.kuromasu import KuromasuPuzzle, NO_CLUE
-    from grader.model import State
-    from grader.planted import Plant, check_plant
-    from grader.planted._sparse_shading import one_area
-    from grader.planted.kuromasu import seen
+    from grader.genres.kuromasu.model import KuromasuPuzzle, NO_CLUE
+    from grader.core.model import State
+    from grader.core.genre import Plant
+    from grader.app.soak import check_plant
+    from grader.kernels.sparse_shading import one_area
+    from grader.genres.kuromasu.planted import seen
     from heuristics.common.shading import B_SHADED, B_WHITE
     for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
         shell = KuromasuPuzzle(rows=rows, cols=cols, clues=(NO_CLUE,) * (rows * cols))

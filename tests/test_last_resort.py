@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 
-from grader import engine
-from grader.cli import main
-from grader.engine import Budget, Solver
-from grader.formats import load
+from grader.core import engine
+from grader.app.cli import main
+from grader.core.engine import Budget, Solver
+from grader.io.read import load
 from grader.genres import get
-from grader.heuristic import REGISTRY, Registry, heuristic
-from grader.probing import register_nested
-from grader.steps import Status
+from grader.core.registry import REGISTRY, Registry, heuristic
+from grader.core.probing import register_nested
+from grader.core.steps import Status
 from support import native
 
 # Unique, and needs a hypothesis inside a hypothesis when no other technique helps.
@@ -103,7 +103,7 @@ def test_grade_reports_the_budget_on_a_large_blank_board(capsys):
 def test_a_large_exact_check_answers_unknown_when_its_time_is_spent():
     """Grounding cannot be interrupted, so a large board's check runs in a child process
     that is stopped at the limit."""
-    from grader import exact
+    from grader.core import exact
     board = load("https://puzz.link/p?lightup/60/60/" + "z" * 180)
     assert len(get("akari").initial_state(board).cands) > exact.LARGE
     assert exact.solve(board, seconds=0).verdict is exact.Verdict.UNKNOWN
@@ -145,7 +145,7 @@ def test_a_registered_last_resort_fills_with_the_genre_s_other_techniques():
     """Alone in the solve, its fills use every other Arrows technique: it finishes the puzzle
     and never removes the solution's value."""
     p = native(ARROWS_3X2)
-    from grader import exact
+    from grader.core import exact
     solution = exact.solve(p).solution
     trace = Solver(p, heuristics=[REGISTRY.get("arrows.nested-trial")], validate=True).solve()
     assert trace.status is Status.SOLVED and trace.steps

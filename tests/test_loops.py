@@ -6,8 +6,8 @@ import random
 import pytest
 
 from grader.genres import get
-from grader.heuristic import REGISTRY
-from grader.model import State
+from grader.core.registry import REGISTRY
+from grader.core.model import State
 from heuristics.common import loops
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph
 from support import assert_all_sound, janko, random_partial

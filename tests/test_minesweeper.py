@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine import Solver
-from grader.errors import InputError, Source
-from grader.formats import from_record, load
-from grader.formats.janko import Record
+from grader.core.engine import Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import from_record, load
+from grader.io.janko import Record
 from grader.genres import get
-from grader.genres.minesweeper import UNKNOWN, MinesPuzzle, decode_layout, unmask
-from grader.heuristic import REGISTRY
-from grader.steps import Status
+from grader.genres.minesweeper.model import UNKNOWN, MinesPuzzle, decode_layout, unmask
+from grader.core.registry import REGISTRY
+from grader.core.steps import Status
 from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko,
                      native, random_partial, reference)
 
@@ -222,7 +222,7 @@ def test_janko_record_with_void_and_total():
 
 
 def test_native_round_trip():
-    from grader.formats.native import dump
+    from grader.io.native import dump
     p = load(str(sorted((CORPUS / "minesweeper").glob("*.yaml"))[0]))
     again = native(dump(MINES.to_native(p)))
     assert (again.board, again.total, again.solution) == (p.board, p.total, p.solution)
@@ -261,7 +261,7 @@ def test_bad_janko_and_puzzlink():
 def test_cli_bad_input_exit_2(tmp_path: Path, capsys):
     f = tmp_path / "bad.yaml"
     f.write_text("genre: minesweeper\ngrid: |\n  . 9\n")
-    from grader.cli import main
+    from grader.app.cli import main
     assert main(["grade", str(f)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "bad.yaml:3:5" in err

@@ -20,12 +20,12 @@ from support import (
     shared,
 )
 
-from grader.engine import Budget, Solver
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.engine import Budget, Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.genres.numberlink import SHAPES, WITH_SIDE, E, N, S, W, sides_can, sides_must
-from grader.heuristic import REGISTRY
+from grader.genres.numberlink.model import SHAPES, WITH_SIDE, E, N, S, W, sides_can, sides_must
+from grader.core.registry import REGISTRY
 
 NL = get("numberlink")
 
@@ -306,7 +306,7 @@ def test_cell_lookahead():
 
 
 def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
-    from grader.engine import remembering
+    from grader.core.engine import remembering
     from heuristics.numberlink import trials
     followed = []
     attempt = trials.Item.attempt
@@ -336,7 +336,7 @@ def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
 
 
 def test_a_look_ahead_takes_up_what_it_followed_on_an_earlier_board(monkeypatch):
-    from grader.engine import remembering
+    from grader.core.engine import remembering
     from heuristics.numberlink import trials
     taken_up = []
     resume = trials.resume
@@ -372,7 +372,7 @@ def test_pair_product_drops_combinations_that_mix_numbers():
         state = state.restrict(i, WITH_SIDE[S] | WITH_SIDE[N])
     after = found("numberlink.pair-product", p, state)
     assert {"r1c2", "r1c3", "r2c2", "r2c3"} <= set(after)
-    from grader import exact
+    from grader.core import exact
     assert found("numberlink.pair-product", p, exact.solve(p).solutions[0]) == {}
 
 
@@ -441,7 +441,7 @@ def test_a_greedy_fill_is_sound_and_ends_where_the_step_by_step_one_does():
 
 
 def test_a_sweep_tries_hypotheses_that_found_nothing_last_and_only_in_the_last_pass():
-    from grader.engine import remembering
+    from grader.core.engine import remembering
     from heuristics.numberlink import trials
     p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
     state = NL.initial_state(p)
@@ -475,8 +475,8 @@ def test_every_pass_nests_the_look_ahead_from_the_ends():
 
 
 def test_trials_reuse_a_case_analysis_only_in_later_states():
-    from grader.steps import Deduction
-    from grader.engine import remembering
+    from grader.core.steps import Deduction
+    from grader.core.engine import remembering
     from heuristics.numberlink.trials import kept_deduction, memory
     p = puzzle("1 . . .\n. . . .\n. . . 1")
     start = NL.initial_state(p)
@@ -515,7 +515,7 @@ def test_a_remembered_trial_is_taken_up_where_it_stopped():
 
 
 def test_a_fill_cut_short_is_taken_up_where_it_stopped():
-    from grader.steps import Status
+    from grader.core.steps import Status
     from heuristics.numberlink import trials
     p = puzzle("1 . . .\n. . . .\n. . . .\n. . . 1")
     state, lower = NL.initial_state(p), trials.fill_heuristics(4, "near")
@@ -544,7 +544,7 @@ def test_generated_corpus_solves_soundly():
 
 @pytest.mark.corpus
 def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
-    from grader.engine import Budget
+    from grader.core.engine import Budget
     for p in janko("numberlink", 3, max_cells=49):
         assert_sound_path(p, NL.solution_state(p), budget=Budget(max_steps=300, max_seconds=2))
     # a 10x10 board, into the hypotheses (and the case analyses they keep for later)
@@ -605,7 +605,7 @@ def test_janko_records_load_with_their_solutions():
 
 
 def test_native_round_trip_and_marks():
-    from grader.formats.native import dump
+    from grader.io.native import dump
     p = load(str(CORPUS / "numberlink" / "arukone-5x5-grader-1.yaml"))
     again = native(dump(NL.to_native(p)))
     assert again.labels == p.labels and again.solution == p.solution and again.cover
@@ -671,7 +671,7 @@ def test_svg_colours_each_pair():
 def test_degenerate_boards_solve(text, answer):
     """Lines of two cells, a line through the whole board and no line at all (the planted
     soak's extremes, written out)."""
-    from grader.steps import Status
+    from grader.core.steps import Status
     p = native("genre: numberlink\n" + text)
     trace = Solver(p, assume_unique=False).solve()
     assert trace.status is Status.SOLVED and get("numberlink").render_text(p, trace.final) == answer

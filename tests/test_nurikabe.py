@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine import Solver
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.engine import Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.heuristic import REGISTRY
+from grader.core.registry import REGISTRY
 from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
                      random_partial, reference, shared)
 
@@ -245,8 +245,8 @@ def test_shapes_from_a_wider_state_are_those_listed_afresh():
     """Narrowing the candidates only rules shapes out: checking again the shapes listed in a
     wider state gives exactly the shapes listed afresh."""
     import heuristics.nurikabe.shapes as sh
-    from grader.genres.nurikabe import islands
-    from grader.model import State
+    from grader.genres.nurikabe.model import islands
+    from grader.core.model import State
     rng = random.Random(2)
     compared = 0
     for f in sorted(CORPUS.glob("*.yaml"))[:4]:
@@ -326,7 +326,7 @@ def test_janko_question_mark_and_round_trip(tmp_path):
     assert p.clues == (-2, 0, 1)
     assert not NURIKABE.violations(p, NURIKABE.solution_state(p))
     assert reference(p) == NURIKABE.solution_state(p)
-    from grader.formats.native import dump
+    from grader.io.native import dump
     again = native(dump(NURIKABE.to_native(p)))
     assert again.clues == p.clues and again.solution == p.solution
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine import Solver
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.engine import Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.genres.picross import PicrossPuzzle
-from grader.heuristic import REGISTRY
-from grader.model import State
-from grader.steps import Status
+from grader.genres.picross.model import PicrossPuzzle
+from grader.core.registry import REGISTRY
+from grader.core.model import State
+from grader.core.steps import Status
 from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko,
                      native, random_partial, reference)
 
@@ -183,7 +183,7 @@ def test_non_format(tmp_path: Path):
 
 
 def test_native_round_trip_and_goal():
-    from grader.formats.native import dump
+    from grader.io.native import dump
     p = load(str(sorted((CORPUS / "picross").glob("*.yaml"))[0]))
     again = native(dump(PICROSS.to_native(p)))
     assert (again.row_clues, again.col_clues, again.solution) == (p.row_clues, p.col_clues, p.solution)
@@ -194,8 +194,8 @@ def test_native_round_trip_and_goal():
 
 
 def test_janko_records():
-    from grader.formats import from_record
-    from grader.formats.janko import Record
+    from grader.io.read import from_record
+    from grader.io.janko import Record
     src = Source("t.jsonl:1")
     p = from_record(Record("nonograms/1", "Nonograms",
                            {"rows": 2, "cols": 3, "solution": [["x", "x", "-"], ["-", "-", "x"]]}, src))
@@ -247,7 +247,7 @@ def test_non_colour_puzzles_are_refused(tmp_path: Path):
 def test_cli_bad_input_exit_2(tmp_path: Path, capsys):
     f = tmp_path / "bad.non"
     f.write_text("width 2\nheight 2\nrows\n3\n1\ncolumns\n1\n1\n")
-    from grader.cli import main
+    from grader.app.cli import main
     assert main(["grade", str(f)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "row 1" in err

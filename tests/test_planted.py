@@ -1,4 +1,4 @@
-"""Soundness against planted solutions (grader.planted): random puzzles built around a random
+"""Soundness against planted solutions (grader.app.soak): random puzzles built around a random
 valid solution, degenerate cases favoured. No step may remove a planted value and no solve may
 end in a contradiction. The long soak is `grader benchmark --planted 10000`."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import importlib
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from grader import planted
+from grader.app import soak as planted
 
 # Cases per genre in CI. Levels 1-4 on planted boards with many solutions stop quickly, so
 # every genre gets EXAMPLES of them; the full solve's level 5 tries every cell of such a board,
@@ -17,7 +17,7 @@ EXAMPLES = 200
 
 
 def _examples(genre: str) -> int:
-    module = importlib.import_module(f"grader.planted.{genre}")
+    module = importlib.import_module(f"grader.genres.{genre}.planted")
     return getattr(module, "CI_EXAMPLES", EXAMPLES)
 
 
@@ -49,11 +49,11 @@ def test_a_planted_puzzle_is_reproducible():
 
 def test_an_unsound_step_is_found():
     """The harness itself: a plant whose 'solution' is not the puzzle's is reported."""
-    from grader.model import State
+    from grader.core.model import State
     p = planted.planter("akari")(planted.seeded("akari", 3))
     wrong = State(tuple(m ^ 3 if m in (1, 2) and i in p.puzzle.whites else m
                         for i, m in enumerate(p.solution.cands)))
-    from grader.engine import Solver
+    from grader.core.engine import Solver
     trace = Solver(p.puzzle, assume_unique=False).solve()
     if trace.steps:
         assert planted.first_unsound(p.puzzle, trace, wrong) is not None

@@ -6,11 +6,11 @@ import functools
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from grader.errors import InputError
-from grader.formats import load, load_native
+from grader.core.errors import InputError
+from grader.io.read import load, load_native
 from grader.genres import genre_of
-from grader.heuristic import REGISTRY
-from grader.model import State
+from grader.core.registry import REGISTRY
+from grader.core.model import State
 from support import assert_all_sound, janko, reference
 
 

@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from grader import exact
-from grader.analysis import analyse
-from grader.errors import InputError
-from grader.formats import load
+from grader.core import exact
+from grader.core.analysis import analyse
+from grader.core.errors import InputError
+from grader.io.read import load
 from grader.genres import genre_of
-from grader.steps import Status
+from grader.core.steps import Status
 
 from support import shared
 

@@ -8,10 +8,11 @@ import json
 
 import pytest
 
-from grader import exact
-from grader.cli import main
-from grader.errors import InputError
-from grader.formats import load, pzprv3
+from grader.core import exact
+from grader.app.cli import main
+from grader.core.errors import InputError
+from grader.io.read import load
+from grader.io import pzprv3
 from grader.genres import genre_of
 
 from support import shared

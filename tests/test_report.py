@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from grader.analysis import analyse
-from grader.cli import main
-from grader.engine import Budget
-from grader.formats import load
+from grader.core.analysis import analyse
+from grader.app.cli import main
+from grader.core.engine import Budget
+from grader.io.read import load
 from grader.genres import all_genres
-from grader.report import corpus_report, puzzle_report, render
-from grader.report.solve_path import build
+from grader.app.report import corpus_report, puzzle_report, render
+from grader.app.report.solve_path import build
 
 from support import CORPUS
 
@@ -155,7 +155,7 @@ def test_corpus_report_refuses_bad_results(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def smallest_per_genre() -> dict[str, str]:
     """The smallest puzzle file of each genre in the project's corpus/, in any format."""
-    from grader.batch import list_jobs
+    from grader.app.batch import list_jobs
     best: dict[str, tuple[int, str]] = {}
     for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
         for job in list_jobs(str(folder)):
@@ -191,8 +191,8 @@ def test_a_genre_without_svg_shows_text_boards(analysis, monkeypatch):
 
 def test_technique_catalogue_lists_every_registered_technique_under_its_genre():
     from grader.genres import all_genres
-    from grader.heuristic import REGISTRY
-    from grader.report.techniques import build
+    from grader.core.registry import REGISTRY
+    from grader.app.report.techniques import build
     text = render(build(), "md")
     for genre in all_genres():
         assert f"## {genre.title}" in text

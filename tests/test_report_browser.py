@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from grader.report import puzzle_report
+from grader.app.report import puzzle_report
 
 from support import CORPUS
 

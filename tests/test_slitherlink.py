@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from grader.engine import Solver
-from grader.errors import Source
+from grader.core.engine import Solver
+from grader.core.errors import Source
 from grader.genres import get
-from grader.model import State
-from grader.steps import Status
+from grader.core.model import State
+from grader.core.steps import Status
 from support import decided_by, fires, native
 
 G = get("slitherlink")
@@ -361,7 +361,7 @@ def test_clue_parity():
 
 @pytest.mark.parametrize("hid", ["slitherlink.trial-and-error"])
 def test_probing_registered(hid):
-    from grader.heuristic import REGISTRY
+    from grader.core.registry import REGISTRY
     assert REGISTRY.get(hid).level == 5
 
 
@@ -452,8 +452,8 @@ def test_two_ways_across():
 
 def test_corner_colours():
     # on a Loopy tricky puzzle of our corpus, the solve path needs it once: replay to that state
-    from grader.engine import solve
-    from grader.formats import load
+    from grader.core.engine import solve
+    from grader.io.read import load
     from support import CORPUS
     p = load(str(CORPUS / "slitherlink" / "loopy-7x7t0dt-grader-1.yaml"))
     trace = solve(p)
@@ -499,7 +499,7 @@ def test_colour_groups_updated_step_by_step_equal_recounted():
 
 
 def test_trial_and_error_fires_and_not():
-    from grader.formats import load
+    from grader.io.read import load
     from support import reference
     # a hard 7x7 Loopy puzzle generated with sgt-loopy (MIT)
     p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
@@ -510,7 +510,7 @@ def test_trial_and_error_fires_and_not():
 
 
 def test_every_way_for_a_clue_fires_and_not():
-    from grader.formats import load
+    from grader.io.read import load
     from support import reference
     # the same sgt-loopy puzzle: of the ways to finish the 1 in r1c5, the wrong ones break down
     p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from grader import exact
-from grader.cli import main
-from grader.engine import solve
-from grader.errors import InputError, Source
-from grader.formats import load, load_native
-from grader.formats.native import dump
+from grader.core import exact
+from grader.app.cli import main
+from grader.core.engine import solve
+from grader.core.errors import InputError, Source
+from grader.io.read import load, load_native
+from grader.io.native import dump
 from grader.genres import get
-from grader.steps import Status
+from grader.core.steps import Status
 from support import CORPUS, janko
 
 G = get("slitherlink")
@@ -27,7 +27,7 @@ clue(c0,3). clue(c1,3).
 
 
 def inside_cells(puzzle, state) -> set[str]:
-    from grader.genres.slitherlink import inside_from_edges
+    from grader.genres.slitherlink.model import inside_from_edges
     inside = inside_from_edges(puzzle, G.solution_from_state(puzzle, state))
     return {str(puzzle.cell(k)) for k, v in enumerate(inside) if v}
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from grader.engine import Budget
-from grader.heuristic import REGISTRY
-from grader.formats import load
-from grader.steps import Status
+from grader.core.engine import Budget
+from grader.core.registry import REGISTRY
+from grader.io.read import load
+from grader.core.steps import Status
 from support import CORPUS, assert_all_sound, assert_sound_path, janko, random_partial, reference
 
 
@@ -50,8 +50,8 @@ def test_grades_follow_loopy_tiers():
     score grow easy < normal < tricky < hard, easy/normal need nothing above level 2 and
     tricky always needs level 3 or more."""
     from statistics import mean
-    from grader.engine import solve
-    from grader.grading import grade
+    from grader.core.engine import solve
+    from grader.core.grading import grade
     files = sorted((CORPUS / "slitherlink").glob("loopy-7x7t0d*.yaml"))
     if not files:
         pytest.skip("no Loopy corpus")
@@ -74,7 +74,7 @@ def test_every_technique_sound_from_partial_states_of_planted_loops():
     from random correct partial states no technique below trial and error removes a planted
     value, and the rules see nothing broken."""
     from grader.genres import genre_of
-    from grader.planted import planter, seeded
+    from grader.app.soak import planter, seeded
     hs = REGISTRY.for_genre("slitherlink", 4)
     for seed in range(80):
         plant = planter("slitherlink")(seeded("slitherlink", seed))

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from grader.engine import Solver
-from grader.errors import InputError, Source
-from grader.formats import load
+from grader.core.engine import Solver
+from grader.core.errors import InputError, Source
+from grader.io.read import load
 from grader.genres import get
-from grader.genres.yajilin import B_LOOP, B_SHADED
-from grader.heuristic import REGISTRY
-from grader.model import State
+from grader.genres.yajilin.model import B_LOOP, B_SHADED
+from grader.core.registry import REGISTRY
+from grader.core.model import State
 from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
                      random_partial, reference)
 
@@ -274,7 +274,7 @@ def test_cases_fire_soundly(hid):
 def test_deep_cases_solve_a_hard_janko_puzzle_soundly():
     """yajilin/332 (7x7, four clues) needs case analyses followed with level 4: every step of
     the solve keeps the true values, and it ends solved."""
-    from grader.steps import Status
+    from grader.core.steps import Status
     from support import shared
     p = load(f"{shared('janko/yajilin.jsonl')}#yajilin/332")
     assert assert_sound_path(p, YAJILIN.solution_state(p)) is Status.SOLVED
@@ -311,8 +311,8 @@ TINY = {   # name: (grid, the planted solution, whether it is the only one)
 def test_tiny_loops_are_kept(name):
     """No step removes part of a tiny or whole-board loop, and no solve ends in a contradiction;
     where the planted loop is the only answer, the solve finds it."""
-    from grader import planted
-    from grader.steps import Status
+    from grader.app import soak as planted
+    from grader.core.steps import Status
     grid, answer, only = TINY[name]
     p = native("genre: yajilin\ngrid: |\n" + "".join(f"  {r}\n" for r in grid.splitlines())
                + "solution: |\n" + "".join(f"  {r}\n" for r in answer.splitlines()))
@@ -328,8 +328,8 @@ def test_tiny_loops_are_kept(name):
 def test_a_board_with_no_room_for_a_loop_has_no_solution():
     """Yajilin draws a loop: shading every free cell (here two cells apart) is not an answer,
     for the rules, the solve and the exact solver alike (clingo used to accept it)."""
-    from grader import exact
-    from grader.steps import Status
+    from grader.core import exact
+    from grader.core.steps import Status
     p = puzzle("1e .\n. 1w")
     assert exact.solve(p).verdict is exact.Verdict.NONE
     assert Solver(p, assume_unique=False).solve().status is Status.CONTRADICTION
@@ -350,7 +350,7 @@ def test_violations():
 
 
 def test_sound_on_janko_sample():
-    from grader.engine import Budget
+    from grader.core.engine import Budget
     for p in janko("yajilin", 6, seed=3, max_cells=100):
         assert_sound_path(p, budget=Budget(max_steps=5000, max_seconds=6))   # one of them stays stuck
 
@@ -398,7 +398,7 @@ def test_janko_record():
 
 
 def test_native_round_trip():
-    from grader.formats.native import dump
+    from grader.io.native import dump
     p = puzzle(SMALL)
     sol = reference(p)
     import attrs

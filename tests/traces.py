@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.engine import Budget, Solver  # noqa: E402
-from grader.formats import from_record, iter_puzzles  # noqa: E402
-from grader.formats.janko import read_records  # noqa: E402
+from grader.core.engine import Budget, Solver  # noqa: E402
+from grader.io.read import from_record, iter_puzzles  # noqa: E402
+from grader.io.janko import read_records  # noqa: E402
 
 # Steps bound the path; the seconds are only a guard (a puzzle that reaches them shows as a
 # difference, to be looked at, never as a silent match).

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import attrs
 
-from grader import exact
-from grader.analysis import analyse
-from grader.formats.native import dump
+from grader.core import exact
+from grader.core.analysis import analyse
+from grader.io.native import dump
 from grader.genres import get
-from grader.genres.hashiwokakero import WATER, HashiPuzzle
-from grader.model import Meta
+from grader.genres.hashiwokakero.model import WATER, HashiPuzzle
+from grader.core.model import Meta
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import clingo
 
-from grader import exact
-from grader.errors import Source
-from grader.formats.native import dump
+from grader.core import exact
+from grader.core.errors import Source
+from grader.io.native import dump
 from grader.genres import get
-from grader.model import Meta
+from grader.core.model import Meta
 
 
 def split(rng: random.Random, top: int, left: int, h: int, w: int, out: list) -> None:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import attrs
 
-from grader import exact
-from grader.formats.native import dump
+from grader.core import exact
+from grader.io.native import dump
 from grader.genres import get
-from grader.genres.nurikabe import NO_CLUE, NurikabePuzzle
-from grader.model import Meta
+from grader.genres.nurikabe.model import NO_CLUE, NurikabePuzzle
+from grader.core.model import Meta
 from heuristics.common import connectivity as cn
 
 

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from grader import exact  # noqa: E402
-from grader.genres.slitherlink import SlitherPuzzle  # noqa: E402
-from grader.model import Meta  # noqa: E402
-from grader.planted._loops_graph import honeycomb_polygons, octagonal_polygons, triangular_polygons  # noqa: E402
+from grader.core import exact  # noqa: E402
+from grader.genres.slitherlink.model import SlitherPuzzle  # noqa: E402
+from grader.core.model import Meta  # noqa: E402
+from grader.kernels.tilings import honeycomb_polygons, octagonal_polygons, triangular_polygons  # noqa: E402
 
 S3 = math.sqrt(3)
 

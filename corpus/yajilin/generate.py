@@ -18,11 +18,11 @@ from pathlib import Path
 import attrs
 import clingo
 
-from grader import exact
-from grader.formats.native import dump
+from grader.core import exact
+from grader.io.native import dump
 from grader.genres import get
-from grader.genres.yajilin import Clue, YajilinPuzzle
-from grader.model import Meta
+from grader.genres.yajilin.model import Clue, YajilinPuzzle
+from grader.core.model import Meta
 
 
 def random_drawing(rows: int, cols: int, seed: int) -> YajilinPuzzle | None:

@@ -5,10 +5,10 @@ genre supplies), typecheck (when rules load), evaluate (witnesses and conclusion
 rule files), compile (rules to ordinary heuristics) and solver (the Solved / NoSolution /
 Underconstrained view of a solve).
 """
-from .compile import compile_rules
-from .parse import RuleSyntaxError, parse_conclusion, parse_condition
-from .rules import BacktrackRule, Rule, RuleFileError, load_rule_file, load_rules
-from .signature import NIL, OOB, Signature, Symbol
+from grader.dsl.compile import compile_rules
+from grader.dsl.parse import RuleSyntaxError, parse_conclusion, parse_condition
+from grader.dsl.rules import BacktrackRule, Rule, RuleFileError, load_rule_file, load_rules
+from grader.dsl.signature import NIL, OOB, Signature, Symbol
 
 __all__ = [
            "NIL",

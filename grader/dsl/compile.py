@@ -20,13 +20,13 @@ from typing import Any
 
 import attrs
 
-from ..heuristic import REGISTRY, Heuristic, Registry, heuristic
-from ..model import Puzzle, State, values_of
-from ..steps import Deduction
-from . import ast
-from .evaluate import Evaluator
-from .rules import BacktrackRule, Rule
-from .signature import Signature, World
+from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
+from grader.core.model import Puzzle, State, values_of
+from grader.core.steps import Deduction
+from grader.dsl import ast
+from grader.dsl.evaluate import Evaluator
+from grader.dsl.rules import BacktrackRule, Rule
+from grader.dsl.signature import Signature, World
 
 WorldFactory = Callable[[Puzzle, State], World]
 
@@ -113,7 +113,7 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
                    describe: Callable[[Puzzle, int], Any]) -> Deduction | None:
     """The conclusions under one witness, applied one by one, as a deduction (None if nothing
     changes)."""
-    from ..explain import describe_removals
+    from grader.core.explain import describe_removals
     keep: dict[int, int] = {}
     width = max(state.cands, default=0).bit_length()
     for c in rule.conclusions:
@@ -145,7 +145,7 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
 
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
                  registry: Registry | None = None, order: int = 50) -> Heuristic:
-    from ..genres import genre_of
+    from grader.genres import genre_of
     local = is_local(rule, sig)
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
@@ -180,7 +180,7 @@ def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Seq
     each step takes the easiest rule that makes progress, with every witness it has, then
     starts again from the easiest. Stops at a contradiction (an emptied cell, or a broken rule
     of the genre), when no rule applies, or after `depth` steps."""
-    from ..genres import genre_of
+    from grader.genres import genre_of
     genre = genre_of(puzzle)
     pending: list[set[int]] = [set(changed) for _ in rules]
     for step in range(depth + 1):
@@ -212,8 +212,8 @@ def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Seq
 
 def compile_backtrack(rule: BacktrackRule, genre: str, lower: Callable[[], Sequence[Heuristic]],
                       registry: Registry | None = None, order: int = 50) -> Heuristic:
-    from ..explain import var_name
-    from ..probing import probe_order
+    from grader.core.explain import var_name
+    from grader.core.probing import probe_order
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         rules = list(lower())

@@ -17,9 +17,9 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import ast
-from .ast import Type
-from .signature import NIL, OOB, Signature, World
+from grader.dsl import ast
+from grader.dsl.ast import Type
+from grader.dsl.signature import NIL, OOB, Signature, World
 
 ORDER_OPS = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
 UNDEFINED = {Type.POS: OOB, Type.NUM: NIL, Type.DIR: None}

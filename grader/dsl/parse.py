@@ -7,7 +7,7 @@ from pathlib import Path
 
 import lark
 
-from . import ast
+from grader.dsl import ast
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 

@@ -29,11 +29,11 @@ from typing import Any
 import attrs
 import yaml
 
-from ..errors import InputError
-from . import ast
-from .parse import RuleSyntaxError, parse_conclusion, parse_condition
-from .signature import Signature
-from .typecheck import RuleTypeError, check_conclusion, check_condition
+from grader.core.errors import InputError
+from grader.dsl import ast
+from grader.dsl.parse import RuleSyntaxError, parse_conclusion, parse_condition
+from grader.dsl.signature import Signature
+from grader.dsl.typecheck import RuleTypeError, check_conclusion, check_condition
 
 STANDARD_FIELDS = frozenset({"conclusion"})
 RULE_KEYS = frozenset({"name", "condition", "complexity", "conclusions", "explanation", "nudge", "type"})

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from .ast import Type
+from grader.dsl.ast import Type
 
 OOB = -1          # the position outside the grid
 NIL = None        # "no number" (an empty cell), also the result of arithmetic on nil

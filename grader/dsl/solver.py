@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import enum
 
-from ..engine import Budget, Solver
-from ..model import Puzzle, State
-from ..steps import Status, Trace
+from grader.core.engine import Budget, Solver
+from grader.core.model import Puzzle, State
+from grader.core.steps import Status, Trace
 
 
 class Result(str, enum.Enum):

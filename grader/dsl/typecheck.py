@@ -4,9 +4,9 @@ a direction with a number, a free variable in a condition, or a variable in a co
 the existential prefix does not bind."""
 from __future__ import annotations
 
-from . import ast
-from .ast import Type
-from .signature import Signature
+from grader.dsl import ast
+from grader.dsl.ast import Type
+from grader.dsl.signature import Signature
 
 ORDERING = ("<", ">", "<=", ">=")
 ACTIONS = ("set", "exclude", "only")

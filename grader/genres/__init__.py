@@ -5,8 +5,8 @@ import importlib
 import pkgutil
 import threading
 
-from ..model import Puzzle
-from .base import Genre
+from grader.core.model import Puzzle
+from grader.core.genre import Genre
 
 _GENRES: dict[str, Genre] = {}
 _ALIASES: dict[str, str] = {}
@@ -45,13 +45,13 @@ def _load() -> None:
 
 def _load_all() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name == "base" or info.name.startswith("_"):
+        if not info.ispkg or info.name.startswith("_"):
             continue
         try:
-            genre = getattr(importlib.import_module(f"{__name__}.{info.name}"), "GENRE", None)
+            genre = getattr(importlib.import_module(f"{__name__}.{info.name}.model"), "GENRE", None)
             if genre is not None and genre.heuristics_module:
                 importlib.import_module(genre.heuristics_module)
-                from ..probing import register_last_resort
+                from grader.core.probing import register_last_resort
                 register_last_resort(genre.name)      # unless the genre has its own
         except Exception as exc:  # noqa: BLE001 - reported by broken() and `grader genres`
             _BROKEN[info.name] = f"{type(exc).__name__}: {exc}"

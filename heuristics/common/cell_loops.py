@@ -27,10 +27,11 @@ from typing import Callable, Iterable, Iterator
 
 import attrs
 
-from grader.model import State
-from grader.steps import Deduction
+from grader.core.model import State
+from grader.core.steps import Deduction
 
-from .loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths, split
+from heuristics.common.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends,
+                                     paths, split)
 
 
 # How Masyu and Yajilin word the rules of loops.py that they share (Slitherlink words them
@@ -362,7 +363,7 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     greedily; what all surviving cases agree on holds. subjects yields (name, options) with
     options [(label, {var: value})] covering every possibility. All subjects get a short
     look first, then a long one, so the shortest case analysis is the one shown. `passes`
-    ((steps, highest level of the fill), ...) replaces grader.probing's two looks.
+    ((steps, highest level of the fill), ...) replaces grader.core.probing's two looks.
 
     With `memo` (a key on the puzzle), a subject whose look found nothing at the last call,
     with nothing changed near it since, is not looked at again in the early passes, and goes
@@ -370,8 +371,8 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     The final pass still tries every subject, so this changes which deduction comes first,
     never whether one is found.
     Params: subject, outcome, cases, steps."""
-    from grader.engine import out_of_time, solve_memory
-    from grader.probing import PASSES, branch_deduction
+    from grader.core.engine import out_of_time, solve_memory
+    from grader.core.probing import PASSES, branch_deduction
     passes = passes or tuple((steps, min(level, max_level)) for steps, level in PASSES)
     subjects = [(name, options) for name, options in subjects if len(options) >= 2]
     failed = _recall(puzzle, state, memo, len(passes)) if memo else [set() for _ in passes]
@@ -419,9 +420,9 @@ def end_options(graph: LoopGraph, state: State):
 def _recall(puzzle, state: State, memo: str, n: int) -> list[set]:
     """Per pass, the subjects whose look failed at the last call, minus those near anything
     that changed since (nothing when this state is not a later one)."""
-    from grader.engine import solve_memory
+    from grader.core.engine import solve_memory
 
-    from .loops import narrowed
+    from heuristics.common.loops import narrowed
     kept = solve_memory().get(memo)
     if kept is None or len(kept[1]) != n:
         return [set() for _ in range(n)]
@@ -502,7 +503,7 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
     (`problem(trial, v, way)` names it) or, with `self_loops`, closes a small loop is refuted;
     what all the ways left agree on holds.
     Params: {cell} {count} {refuted} (a sentence per refuted way) {result}."""
-    from grader.explain import describe_removals
+    from grader.core.explain import describe_removals
     for v in vertices:
         options = ways(v)
         if len(options) < 2:
@@ -734,7 +735,7 @@ def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int
     a second solution; unique_ok says whether the area is free of clues that could tell the
     drawings apart.
     Params: {ends} {cells} {ways} {alive} {refuted} {result} (and {pairs} dropped as not unique)."""
-    from grader.explain import describe_removals
+    from grader.core.explain import describe_removals
     for enc in enclosures(graph, state, usable, max_cells=max_cells, max_ends=max_ends):
         ways = tyings(graph, state, enc, must_visit, visit_values)
         if not ways:
@@ -820,7 +821,7 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
     rules near what changed (`check(trial, changed)` names a broken one). What every option
     left agrees on holds. No filling with other techniques: only forced line moves.
     Params: {subject} {count} {refuted} {result}."""
-    from grader.explain import describe_removals
+    from grader.core.explain import describe_removals
     for name, options in subjects:
         if len(options) < 2:
             continue

@@ -42,7 +42,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from grader.model import Cell, State, Violation
+from grader.core.model import Cell, State, Violation
 
 
 @attrs.frozen(slots=False)

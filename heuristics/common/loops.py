@@ -38,8 +38,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from grader.model import State, Violation
-from grader.steps import Deduction
+from grader.core.model import State, Violation
+from grader.core.steps import Deduction
 
 CROSS, LINE = 0, 1
 B_CROSS, B_LINE = 1 << CROSS, 1 << LINE

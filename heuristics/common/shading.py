@@ -11,12 +11,12 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from grader.engine import Budget, Solver, out_of_time
-from grader.explain import phrase_list
-from grader.heuristic import REGISTRY
-from grader.model import State, Violation
-from grader.probing import Branch, Tried, branch_deduction
-from grader.steps import Deduction, Status
+from grader.core.engine import Budget, Solver, out_of_time
+from grader.core.explain import phrase_list
+from grader.core.registry import REGISTRY
+from grader.core.model import State, Violation
+from grader.core.probing import Branch, Tried, branch_deduction
+from grader.core.steps import Deduction, Status
 from heuristics.common import connectivity
 
 WHITE, SHADED = 0, 1
@@ -279,8 +279,8 @@ def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dic
     branch filled greedily with easier steps: ways that break a rule drop out, and what every
     remaining way agrees on holds. `clues` is (clue, its ways) in the order to try, the ways
     covering every possibility; a quick look at every clue first, then a long one (`passes`,
-    as grader.probing.PASSES). Yields (clue, deduction) for the first clue that gives one.
-    With `key`, clues whose ways led nowhere lately are tried last (grader.probing.Tried)."""
+    as grader.core.probing.PASSES). Yields (clue, deduction) for the first clue that gives one.
+    With `key`, clues whose ways led nowhere lately are tried last (grader.core.probing.Tried)."""
     cases: dict[int, list] = {}
     tried = Tried(key, around) if key else None
     if tried:

@@ -24,4 +24,4 @@ crosses it from both cells or from neither.
 """
 from __future__ import annotations
 
-from . import blocks, lines, parity, product, territory, trials  # noqa: F401  (each registers its techniques)
+from heuristics.numberlink import blocks, lines, parity, product, territory, trials  # noqa: F401  (each registers its techniques)

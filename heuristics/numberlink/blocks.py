@@ -4,21 +4,12 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from grader.genres.numberlink import (
-    SHAPES,
-    Chains,
-    E,
-    N,
-    NumberlinkPuzzle,
-    S,
-    W,
-    chains,
-)
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction, Later
+from grader.genres.numberlink.model import SHAPES, Chains, E, N, NumberlinkPuzzle, S, W, chains
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction, Later
 
-from .common import GENRE
+from heuristics.numberlink.common import GENRE
 
 # Inside a 2x2 block (cells top left, top right, bottom left, bottom right) a line can take
 # the four inner joins top, bottom, left and right; each cell faces two of them.
@@ -114,7 +105,7 @@ def block_deduction(puzzle: NumberlinkPuzzle, state: State, block: tuple[int, ..
 
 
 def block_words(puzzle: NumberlinkPuzzle, cands: tuple[int, ...], block: tuple[int, ...], removals) -> dict:
-    from grader.explain import describe_removals
+    from grader.core.explain import describe_removals
     return {"a": puzzle.cell(block[0]), "b": puzzle.cell(block[3]),
             "result": describe_removals(puzzle, State(cands), removals)}
 

@@ -3,15 +3,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from grader.genres.numberlink import (
-    OPPOSITE,
-    SIDES,
-    WITH_SIDE,
-    WITHOUT_SIDE,
-    NumberlinkPuzzle,
-)
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.numberlink.model import (OPPOSITE, SIDES, WITH_SIDE, WITHOUT_SIDE,
+                                            NumberlinkPuzzle)
+from grader.core.model import State
+from grader.core.steps import Deduction
 
 GENRE = "numberlink"
 
@@ -27,7 +22,7 @@ def cells_near(puzzle: NumberlinkPuzzle, focus: frozenset[int] | None) -> Iterab
 
 
 def phrase(items: list[str]) -> str:
-    from grader.explain import phrase_list
+    from grader.core.explain import phrase_list
     return phrase_list(items)
 
 

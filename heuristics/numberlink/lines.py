@@ -4,24 +4,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.numberlink import GLYPHS as GLYPH
-from grader.genres.numberlink import (
-    OPPOSITE,
-    SHAPES,
-    SIDES,
-    SIDES_CAN,
-    SIDES_LACK,
-    WITH_SIDE,
-    Chains,
-    NumberlinkPuzzle,
-    chains,
-    sides_can,
-)
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction, Later
+from grader.genres.numberlink.model import GLYPHS as GLYPH
+from grader.genres.numberlink.model import (OPPOSITE, SHAPES, SIDES, SIDES_CAN, SIDES_LACK,
+                                            WITH_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction, Later
 
-from .common import GENRE, cells_near, join_off, join_on, min_mask, the
+from heuristics.numberlink.common import GENRE, cells_near, join_off, join_on, min_mask, the
 
 # the two sides of each link shape (values 5 to 10), in the order of SIDES
 LINK_SIDES = {v: tuple(d for d in SIDES if SHAPES[v] & d) for v in range(5, len(SHAPES))}

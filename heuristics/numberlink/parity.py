@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.numberlink import OPPOSITE, SIDES, NumberlinkPuzzle, chains
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.numberlink.model import OPPOSITE, SIDES, NumberlinkPuzzle, chains
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 
-from .common import GENRE, join_off, join_on
+from heuristics.numberlink.common import GENRE, join_off, join_on
 
 
 def join_states(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[int], list[list[int]]]:

@@ -3,22 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
-from grader.genres.numberlink import (
-    OPPOSITE,
-    SHAPES,
-    SIDES,
-    WITH_SIDE,
-    WITHOUT_SIDE,
-    Chains,
-    NumberlinkPuzzle,
-    chains,
-)
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.numberlink.model import (OPPOSITE, SHAPES, SIDES, WITH_SIDE, WITHOUT_SIDE,
+                                            Chains, NumberlinkPuzzle, chains)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 
-from .common import GENRE, cells_near
-from .lines import side_by_side
+from heuristics.numberlink.common import GENRE, cells_near
+from heuristics.numberlink.lines import side_by_side
 
 # --- level 4 ------------------------------------------------------------------------------
 

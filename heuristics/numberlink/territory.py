@@ -5,22 +5,15 @@ from typing import Iterator
 
 import attrs
 
-from grader.genres.numberlink import (
-    B_EMPTY,
-    EMPTY,
-    OPPOSITE,
-    SHAPES,
-    NumberlinkPuzzle,
-    chains,
-    sides_can,
-)
-from grader.genres.numberlink import GLYPHS as GLYPH
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.numberlink.model import (B_EMPTY, EMPTY, OPPOSITE, SHAPES, NumberlinkPuzzle,
+                                            chains, sides_can)
+from grader.genres.numberlink.model import GLYPHS as GLYPH
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 
-from .common import GENRE, join_off, join_on, phrase, the
-from .lines import joined_neighbours
+from heuristics.numberlink.common import GENRE, join_off, join_on, phrase, the
+from heuristics.numberlink.lines import joined_neighbours
 
 # --- level 3 ------------------------------------------------------------------------------
 

@@ -8,17 +8,18 @@ from typing import Iterator
 
 import attrs
 
-from grader.engine import out_of_time, solve_memory
-from grader.genres.numberlink import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
-from grader.heuristic import REGISTRY, heuristic
-from grader.model import State
-from grader.probing import Branch, cases_deduction, cell_assumptions, cell_deduction, explore, probe_order
-from grader.probing import fill as probing_fill
-from grader.steps import Deduction, Status
+from grader.core.engine import out_of_time, solve_memory
+from grader.genres.numberlink.model import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
+from grader.core.registry import REGISTRY, heuristic
+from grader.core.model import State
+from grader.core.probing import (Branch, cases_deduction, cell_assumptions, cell_deduction, explore,
+                                 probe_order)
+from grader.core.probing import fill as probing_fill
+from grader.core.steps import Deduction, Status
 from heuristics.common.loops import narrowed
 
-from . import territory
-from .common import GENRE, cells_near
+from heuristics.numberlink import territory
+from heuristics.numberlink.common import GENRE, cells_near
 
 # --- the hypotheses -------------------------------------------------------------------------
 
@@ -149,7 +150,7 @@ def beside_ends(state: State, ends: list[Item]) -> list[Item]:
 # cells changed further off, next (on 031, 4 of 160 such retries found something); one with
 # nothing changed anywhere it reached, last (none of 357 did), and only in the last pass
 # (none of 555 did in the near pass on 505): the last pass still tries every hypothesis
-# before the heuristic gives up. Like grader.probing.Tried, this lives in the solve's
+# before the heuristic gives up. Like grader.core.probing.Tried, this lives in the solve's
 # memory, so the same puzzle always gets the same trace.
 Tried = tuple[tuple[int, ...], frozenset[int], frozenset[int]]
 
@@ -346,7 +347,7 @@ def narrowed_branch(puzzle: NumberlinkPuzzle, branch: Branch, cands: tuple[int, 
            template="{how} {cell}: {outcome}.", nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Every way a line can go on from a loose end, or every shape of a cell, each filled in
-    with the easier levels (grader.probing): refuted ways drop out, and what the others agree
+    with the easier levels (grader.core.probing): refuted ways drop out, and what the others agree
     on holds."""
     found = kept_deduction(state)
     if found is None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, ISLAND, NO_CLUE, WALL, NurikabePuzzle, islands
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.nurikabe.model import (B_ISLAND, B_WALL, FREE, ISLAND, NO_CLUE, WALL,
+                                          NurikabePuzzle, islands)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import GENRE, cells_of, clue_text, near, parts_near
+from heuristics.nurikabe.common import GENRE, cells_of, clue_text, near, parts_near
 
 
 # --- level 1 ------------------------------------------------------------------------------

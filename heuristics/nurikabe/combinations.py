@@ -6,14 +6,15 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, ISLAND, NO_CLUE, WALL, NurikabePuzzle
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.probing import branch_deduction
-from grader.steps import Deduction
+from grader.genres.nurikabe.model import (B_ISLAND, B_WALL, FREE, ISLAND, NO_CLUE, WALL,
+                                          NurikabePuzzle)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.probing import branch_deduction
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import FILL_LEVEL, GENRE
+from heuristics.nurikabe.common import FILL_LEVEL, GENRE
 
 MAX_GROUPS = 30            # blocks tried per call
 BRANCH_STEPS = 12          # steps per branch at level 5: 2^n branches, so only a quick look

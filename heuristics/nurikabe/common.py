@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from grader.genres.nurikabe import UNKNOWN, WALL, Islands, NurikabePuzzle
+from grader.genres.nurikabe.model import UNKNOWN, WALL, Islands, NurikabePuzzle
 
 GENRE = "nurikabe"
 

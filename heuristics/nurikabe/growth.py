@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.nurikabe import FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.nurikabe.model import FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import GENRE, Members, cells_of, parts_near, verdict
-from .reach import islands_to_check, reach, reach_index, reaches
+from heuristics.nurikabe.common import GENRE, Members, cells_of, parts_near, verdict
+from heuristics.nurikabe.reach import islands_to_check, reach, reach_index, reaches
 
 
 # --- level 3 ------------------------------------------------------------------------------

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, Islands, NurikabePuzzle, islands
-from grader.heuristic import REGISTRY, heuristic
-from grader.model import State
-from grader.probing import Tried, branch_deduction, register_nested, register_probing
-from grader.steps import Deduction
+from grader.genres.nurikabe.model import B_ISLAND, B_WALL, FREE, Islands, NurikabePuzzle, islands
+from grader.core.registry import REGISTRY, heuristic
+from grader.core.model import State
+from grader.core.probing import Tried, branch_deduction, register_nested, register_probing
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import FILL_LEVEL, GENRE, PASSES, around, passes
-from .shapes import assume_shape, island_shapes
+from heuristics.nurikabe.common import FILL_LEVEL, GENRE, PASSES, around, passes
+from heuristics.nurikabe.shapes import assume_shape, island_shapes
 
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import heapq
 import operator
 
-from grader.genres.nurikabe import B_ISLAND, Islands, NurikabePuzzle, islands
-from grader.model import State
+from grader.genres.nurikabe.model import B_ISLAND, Islands, NurikabePuzzle, islands
+from grader.core.model import State
 
 
 # --- reach: where an island can still grow -------------------------------------------------

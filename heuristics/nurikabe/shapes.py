@@ -6,14 +6,15 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from grader.genres.nurikabe import B_ISLAND, B_WALL, FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.nurikabe.model import (B_ISLAND, B_WALL, FREE, ISLAND, WALL, Islands,
+                                          NurikabePuzzle, islands)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import GENRE
-from .reach import islands_to_check
+from heuristics.nurikabe.common import GENRE
+from heuristics.nurikabe.reach import islands_to_check
 
 SHAPE_LIMIT = 150          # partial shapes enumerated before giving up on an island
 SHAPE_NEED = 8             # islands that still need more cells are not enumerated

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.nurikabe import FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.probing import branch_deduction
-from grader.steps import Deduction
+from grader.genres.nurikabe.model import FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.probing import branch_deduction
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import FILL_LEVEL, GENRE, Members, passes
-from .reach import owners, reaches
-from .shapes import count_ways, say_shared, shapes_of, shared_by
+from heuristics.nurikabe.common import FILL_LEVEL, GENRE, Members, passes
+from heuristics.nurikabe.reach import owners, reaches
+from heuristics.nurikabe.shapes import count_ways, say_shared, shapes_of, shared_by
 
 
 @heuristic(id="nurikabe.unnumbered-match", name="Which number an island belongs to", genre=GENRE,

@@ -7,13 +7,14 @@ from __future__ import annotations
 import collections
 from typing import Iterator
 
-from grader.genres.nurikabe import B_WALL, FREE, ISLAND, NO_CLUE, UNKNOWN, WALL, NurikabePuzzle, islands
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.nurikabe.model import (B_WALL, FREE, ISLAND, NO_CLUE, UNKNOWN, WALL,
+                                          NurikabePuzzle, islands)
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
-from .common import GENRE, cells_of, clue_text, verdict
+from heuristics.nurikabe.common import GENRE, cells_of, clue_text, verdict
 
 
 @heuristic(id="nurikabe.wall-cut-off", name="A wall that could not join the others", genre=GENRE,

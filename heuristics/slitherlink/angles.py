@@ -12,15 +12,15 @@ import functools
 from collections import deque
 from typing import Iterator
 
-from grader.explain import describe_removals
-from grader.genres.slitherlink import SlitherPuzzle
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.core.explain import describe_removals
+from grader.genres.slitherlink.model import SlitherPuzzle
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common.loops import B_LINE, OPEN, Recent
 
-from .common import GENRE
-from .corners import phrase
+from heuristics.slitherlink.common import GENRE
+from heuristics.slitherlink.corners import phrase
 
 FULL = 0b111
 

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.slitherlink import SlitherPuzzle, clue_counts
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common import loops
 from heuristics.common.loops import CROSS, LINE
 
-from .common import GENRE, carry, cells_near, is_are, lines_word
+from heuristics.slitherlink.common import GENRE, carry, cells_near, is_are, lines_word
 
 
 @heuristic(id="slitherlink.zero", name="A zero", genre=GENRE, level=1, order=1,

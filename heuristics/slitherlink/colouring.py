@@ -13,13 +13,13 @@ from typing import Iterator
 
 import attrs
 
-from grader.genres.slitherlink import SlitherPuzzle
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.slitherlink.model import SlitherPuzzle
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, Recent
 
-from .common import GENRE
+from heuristics.slitherlink.common import GENRE
 
 OUTSIDE = -1
 
@@ -118,7 +118,7 @@ def _full(puzzle: SlitherPuzzle, state: State, corners: bool) -> Colouring:
     adj = face_links(puzzle)
     extra: dict[int, list[tuple[int, int, int]]] = {}
     if corners:
-        from .angles import corner_facts
+        from heuristics.slitherlink.angles import corner_facts
         facts = corner_facts(puzzle, state)
         for i, (d, k, (ea, eb)) in enumerate(puzzle.angles.pairs):
             xs = facts.X[i]
@@ -222,7 +222,7 @@ def clue_parity(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
 
 
 def _clue_groups(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterator[Deduction]:
-    from grader.explain import describe_removals
+    from grader.core.explain import describe_removals
     for k in puzzle.clued:
         n = puzzle.clues[k]
         edges = [e for e in puzzle.cells[k] if state.cands[e] == OPEN]
@@ -273,7 +273,7 @@ def _clue_groups(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterato
 def corner_colours(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if puzzle.faces_of_edge is None:
         return
-    from grader.explain import fill
+    from grader.core.explain import fill
     col = colouring(puzzle, state, corners=True)
     for d in _same_or_opposite(puzzle, state, col):
         text = fill(jordan.info.template, dict(d.params))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from grader.genres.slitherlink import SlitherPuzzle
-from grader.model import State
+from grader.genres.slitherlink.model import SlitherPuzzle
+from grader.core.model import State
 from heuristics.common.loops import B_CROSS, B_LINE
 
 GENRE = "slitherlink"

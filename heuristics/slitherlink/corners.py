@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.explain import describe_removals
-from grader.genres.slitherlink import SlitherPuzzle
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.core.explain import describe_removals
+from grader.genres.slitherlink.model import SlitherPuzzle
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common.loops import B_LINE, CROSS, LINE, OPEN
 
-from .common import GENRE, cells_near
+from heuristics.slitherlink.common import GENRE, cells_near
 
 
 def _count(state: State, edges) -> tuple[int, list[int]]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.slitherlink import SlitherPuzzle, closes_ok
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.genres.slitherlink.model import SlitherPuzzle, closes_ok
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, OPEN
 
-from .common import GENRE
+from heuristics.slitherlink.common import GENRE
 
 
 @heuristic(id="slitherlink.no-premature-loop", name="Do not close a small loop", genre=GENRE, level=1,

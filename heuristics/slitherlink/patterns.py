@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.slitherlink import SlitherPuzzle
-from grader.heuristic import heuristic
-from grader.model import Cell, State
-from grader.steps import Deduction
+from grader.genres.slitherlink.model import SlitherPuzzle
+from grader.core.registry import heuristic
+from grader.core.model import Cell, State
+from grader.core.steps import Deduction
 from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE
 
-from .common import GENRE, cells_near, could_be_whole_loop
+from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop
 
 
 def corners(puzzle: SlitherPuzzle, k: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:

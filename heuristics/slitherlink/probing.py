@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.slitherlink import SlitherPuzzle, clue_counts
-from grader.engine import out_of_time, solve_memory
-from grader.heuristic import REGISTRY, heuristic
-from grader.model import State
-from grader.probing import PASSES, PROBE_TEMPLATE, branch_deduction, probe_cell, probe_order
-from grader.steps import Deduction
+from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
+from grader.core.engine import out_of_time, solve_memory
+from grader.core.registry import REGISTRY, heuristic
+from grader.core.model import State
+from grader.core.probing import PASSES, PROBE_TEMPLATE, branch_deduction, probe_cell, probe_order
+from grader.core.steps import Deduction
 from heuristics.common import loops
 from heuristics.common.loops import B_CROSS, B_LINE, OPEN
 
-from .common import GENRE
+from heuristics.slitherlink.common import GENRE
 
 
 def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
@@ -40,7 +40,7 @@ MEMO_KEY = "_slitherlink_trials"
            template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.",
            catalogue="for one edge: assume edge, and assume empty. fill in greedily and do the usual stuff")
 def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """The shared trial (grader.probing) on one edge at a time: a short fill with the easy
+    """The shared trial (grader.core.probing) on one edge at a time: a short fill with the easy
     levels first, then a long one with every level below 5.
 
     Like a person who does not repeat a trial that just told nothing, edges whose short trial

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.explain import describe_removals
-from grader.genres.slitherlink import SlitherPuzzle
-from grader.heuristic import heuristic
-from grader.model import State
-from grader.steps import Deduction
+from grader.core.explain import describe_removals
+from grader.genres.slitherlink.model import SlitherPuzzle
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
 from heuristics.common.loops import B_CROSS, B_LINE, OPEN
 
-from .common import GENRE
+from heuristics.slitherlink.common import GENRE
 
 MAX_OPEN = 9          # at most 2^9 ways per window
 

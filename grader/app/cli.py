@@ -1,0 +1,428 @@
+"""grader: grade | solve | explain | hint | check | batch | report | render | genres | heuristics | benchmark
+
+Exit codes: 0 done (solved / unique); 1 a negative result (not solved by the techniques, no
+solution, several solutions, a hint or check found a mistake); 2 bad input or usage, in one
+line; 3 internal error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+from grader.core import exact
+from grader.core.engine import Budget, collect_less_often
+from grader.core.errors import InputError, one_line
+from grader.core.explain import branches, describe_removals, sentence
+from grader.io.read import board_marks, board_read, load, parse_state, read_text
+from grader.genres import all_genres, genre_of
+from grader.core.model import Puzzle
+from grader.core.steps import Status
+
+OK, NEGATIVE, BAD_INPUT, INTERNAL = 0, 1, 2, 3
+NOT_ONE = (exact.Verdict.NONE, exact.Verdict.SEVERAL)
+
+
+class UsageError(Exception):
+    """A command line argparse refuses: shown as one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the problem (not the usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    print(json.dumps(data, ensure_ascii=False) if args.json else text)
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    return Budget(max_steps=args.max_steps, max_seconds=args.max_seconds)
+
+
+def _load(args: argparse.Namespace) -> Puzzle:
+    return load(args.puzzle, args.genre)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from grader.core.analysis import analyse
+    a = analyse(_load(args), budget=_budget(args), check_unique=not args.no_unique)
+    row = a.row(with_levels=True)
+    g = a.grade
+    lines = [f"{a.puzzle.meta.origin}: {g.status.value}, level {g.level}, score {g.score}, label {g.label}"]
+    if a.uniqueness is not None:
+        lines.append(f"solutions: {a.uniqueness.verdict.value} (shown by {a.uniqueness.shown_by})")
+    if a.matches_given_solution is not None:
+        lines.append("matches the given solution" if a.matches_given_solution
+                     else "DIFFERS from the given solution")
+    lines.append("steps per level: " + ", ".join(f"L{k}: {v}" for k, v in g.steps_per_level.items()))
+    if g.bottlenecks:
+        lines.append(f"bottleneck steps (level {g.level}): " + ", ".join(map(str, g.bottlenecks[:20]))
+                     + (" ..." if len(g.bottlenecks) > 20 else ""))
+    if a.trace.reason and g.status is not Status.SOLVED:
+        lines.append(f"stopped: {a.trace.reason}")
+    _emit(args, row, "\n".join(lines))
+    return OK if g.status is Status.SOLVED and not _not_one(a) else NEGATIVE
+
+
+def _not_one(a: Any) -> bool:
+    """The exact solver found no solution or several (a negative result for every command)."""
+    return a.uniqueness is not None and a.uniqueness.verdict in NOT_ONE
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from grader.core.analysis import analyse
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    # As grade solves: techniques that assume one solution only where the exact solver allows
+    a = analyse(puzzle, budget=_budget(args))
+    state, how = a.trace.final, "techniques"
+    if a.grade.status is not Status.SOLVED or _not_one(a):
+        result = a.uniqueness or exact.solve(puzzle, seconds=max(5.0, args.max_seconds))
+        if result.verdict is not exact.Verdict.UNIQUE:
+            msg = {"none": "no solution", "several": "several solutions",
+                   "unknown": "the exact solver ran out of time"}[result.verdict.value]
+            _emit(args, {"status": result.verdict.value, "solution": None}, f"{puzzle.meta.origin}: {msg}")
+            return NEGATIVE
+        state, how = result.solutions[0], "exact solver"
+    if args.format == "svg":
+        out = genre.render_svg(puzzle, state)
+    elif args.format == "asp":
+        out = genre.answer_asp(puzzle, state)  # type: ignore[attr-defined]
+    else:
+        out = genre.answer_text(puzzle, state)
+    _emit(args, {"status": "solved", "by": how, "solution": genre.answer_json(puzzle, state)}, out)
+    return OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from grader.core.analysis import analyse
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    a = analyse(puzzle, budget=_budget(args))     # the path grade grades
+    trace = a.trace
+    steps_json, lines = [], []
+    if args.boards:
+        lines.append(genre.render_text(puzzle, trace.start) + "\n")
+    for step, before, after in trace.states():
+        text = sentence(step)
+        board = genre.render_text(puzzle, after)
+        steps_json.append({"step": step.number, "level": step.level, "technique": step.heuristic.id,
+                           "name": step.heuristic.name, "text": text,
+                           "cells": [genre.var_name(puzzle, v) for v in step.deduction.targets],
+                           "board": board.splitlines()})
+        lines.append(f"{step.number:>4}. [L{step.level}] {step.heuristic.name}: {text}")
+        hypotheses = branches(step)
+        if hypotheses:
+            steps_json[-1]["branches"] = hypotheses
+            for b in hypotheses:
+                lines.append(f"        if {b['assumption']}:")
+                lines += [f"          - [L{s['level']}] {s['text']}" for s in b["steps"]]
+                if b["more_steps"]:
+                    lines.append(f"          - ... {b['more_steps']} more steps")
+                lines.append(f"          => {'contradiction: ' + b['reason'] if b['status'] == 'contradiction' else b['status']}")
+        if args.boards:
+            lines.append(board + "\n")
+    lines.append(f"{trace.status.value}" + (f": {trace.reason}" if trace.reason and trace.status is not Status.SOLVED else ""))
+    data: dict[str, Any] = {"status": trace.status.value, "steps": steps_json}
+    if a.uniqueness is not None:
+        data["solutions"] = a.uniqueness.verdict.value
+        if _not_one(a):
+            lines.append(f"solutions: {a.uniqueness.verdict.value} (shown by {a.uniqueness.shown_by})")
+    _emit(args, data, "\n".join(lines))
+    return OK if trace.status is Status.SOLVED and not _not_one(a) else NEGATIVE
+
+
+CELL = re.compile(r"^r(\d+)c(\d+)$")
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from grader.core.hints import hint, why
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    if args.state:
+        marks = parse_state(puzzle, read_text(Path(args.state)), args.state)
+    else:
+        marks = board_marks(args.puzzle, puzzle)
+        if marks is None:
+            marks = genre.initial_state(puzzle)
+    if args.why:
+        m = CELL.match(args.why)
+        if not m:
+            raise InputError("--why", f"'{args.why}' is not a cell like r3c4")
+        r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
+        rows, cols = getattr(puzzle, "rows", 0), getattr(puzzle, "cols", 0)
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise InputError("--why", f"{args.why} is outside the {rows}x{cols} grid")
+        var = genre.cell_var(puzzle, r, c)
+        status, steps = why(puzzle, marks, var, budget=_budget(args))
+        data = [{"step": s.number, "level": s.level, "technique": s.heuristic.id, "text": sentence(s)}
+                for s in steps]
+        if steps:
+            state = marks
+            for s in steps:
+                state = s.deduction.apply(state)
+            verdict = describe_removals(puzzle, marks, ((var, marks.cands[var] & ~state.cands[var]),))
+            text = f"{verdict}: {len(steps)} step{'s' if len(steps) != 1 else ''} decide it.\n" + \
+                "\n".join(f"{s.number:>4}. [L{s.level}] {sentence(s)}" for s in steps)
+        else:
+            text = f"{args.why} cannot be decided from here ({status.value})."
+        _emit(args, {"cell": args.why, "steps": data}, text)
+        return OK if steps else NEGATIVE
+    h = hint(puzzle, marks, args.stage, budget=_budget(args))
+    _emit(args, h.to_json(), h.text)
+    return OK if h.kind in ("step", "solved") else NEGATIVE    # mistake, contradiction, stuck
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    board = board_read(args.puzzle, puzzle)
+    # --max-seconds bounds the whole check: the exact solver gets what reading left
+    result = exact.solve(puzzle, seconds=max(0.0, args.max_seconds - (time.perf_counter() - t0)))
+    data: dict[str, Any] = {"solutions": result.verdict.value}
+    lines = [f"{puzzle.meta.origin}: " + {"none": "no solution", "unique": "exactly one solution",
+                                          "several": "several solutions",
+                                          "unknown": "unknown (time limit)"}[result.verdict.value]]
+    if result.verdict is exact.Verdict.SEVERAL:
+        a, b = result.solutions[:2]
+        differ = [genre.var_name(puzzle, v) for v in a.diff(b)]
+        data["differ_at"] = differ
+        data["examples"] = [genre.answer_json(puzzle, s) for s in (a, b)]
+        lines += ["two of them, differing at " + ", ".join(differ[:12]) + (" ..." if len(differ) > 12 else ""),
+                  genre.render_text(puzzle, a), "", genre.render_text(puzzle, b)]
+    elif result.verdict is exact.Verdict.UNIQUE:
+        data["solution"] = genre.answer_json(puzzle, result.solutions[0])
+    status = None
+    if board is not None:   # a board file also holds the player's progress: judge it too
+        status, broken, wrong = judge_board(puzzle, board, result.solution)
+        data["board"] = {"status": status, "broken": broken, "wrong": wrong}
+        if broken:
+            lines.append("the board breaks a rule: " + "; ".join(broken[:3]))
+        elif wrong:
+            lines.append(f"the board has a mistake: {', '.join(wrong[:5])}"
+                         + (f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else "") + " not marked right")
+        else:
+            lines.append({"solved": "the board is solved", "unfinished": "the board is not finished"}[status])
+    _emit(args, data, "\n".join(lines))
+    return OK if result.verdict is exact.Verdict.UNIQUE and status != "mistake" else NEGATIVE
+
+
+def judge_board(puzzle: Puzzle, board: Any, solution: Any) -> tuple[str, list[str], list[str]]:
+    """(status, rules broken, cells marked wrong) of a player's board, judged as `hint` judges
+    it: a broken rule, or a mark that rules out the only solution's value, is a mistake."""
+    from grader.core.hints import mistakes
+    status, broken = board.verdict()
+    genre = genre_of(puzzle)
+    wrong = [genre.var_name(puzzle, v) for v in mistakes(puzzle, board.marks, solution)]
+    return ("mistake" if broken or wrong else status), broken, wrong
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from grader.app.batch import run_batch
+    return run_batch(args)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from grader.app.report import run_report
+    return run_report(args)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    puzzle = _load(args)
+    genre = genre_of(puzzle)
+    state = None
+    if args.state:
+        state = parse_state(puzzle, read_text(Path(args.state)), args.state)
+    else:
+        state = board_marks(args.puzzle, puzzle)
+    out = genre.render_svg(puzzle, state) if args.format == "svg" else genre.render_text(puzzle, state)
+    _emit(args, {"genre": genre.name, "board": out}, out)
+    return OK
+
+
+def cmd_genres(args: argparse.Namespace) -> int:
+    from grader.core.registry import REGISTRY
+    rows = [{"genre": g.name, "title": g.title, "aliases": list(g.aliases),
+             "puzzlink": list(g.puzzlink_pids), "janko": list(g.janko_names), "tatham": g.has_tatham,
+             "heuristics": len(REGISTRY.for_genre(g.name))} for g in all_genres()]
+    from tabulate import tabulate
+    from grader.genres import broken
+    for name, why in broken().items():
+        print(f"warning: genre module '{name}' failed to load: {why}", file=sys.stderr)
+    _emit(args, rows, tabulate([[r["genre"], r["title"], r["heuristics"], ", ".join(r["puzzlink"]),
+                                 "yes" if r["tatham"] else ""] for r in rows],
+                               headers=["genre", "title", "techniques", "puzz.link", "Tatham"]))
+    return OK if not broken() else INTERNAL
+
+
+def cmd_heuristics(args: argparse.Namespace) -> int:
+    from grader.genres import get
+    from grader.core.registry import REGISTRY
+    g = get(args.genre)
+    if g is None:
+        raise InputError("--genre", f"unknown genre '{args.genre}'")
+    hs = REGISTRY.for_genre(g.name)
+    rows = [{"level": h.level, "id": h.id, "name": h.info.name, "score": h.info.effective_score,
+             "uses_uniqueness": h.info.uses_uniqueness, "catalogue": h.info.catalogue,
+             "nudge": h.info.nudge, "template": h.info.template} for h in hs]
+    from tabulate import tabulate
+    _emit(args, rows, tabulate([[r["level"], r["id"], r["name"] + (" (uniqueness)" if r["uses_uniqueness"] else "")]
+                                for r in rows], headers=["level", "id", "technique"]))
+    return OK
+
+
+def cmd_benchmark(args: argparse.Namespace) -> int:
+    from grader.app.benchmark import run
+    return run(args)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from grader.genres.arrows.generate import run
+    made = run(args)
+    if args.output:
+        Path(args.output).write_text(made["yaml"], encoding="utf-8")
+    _emit(args, {k: v for k, v in made.items()}, made["yaml"].rstrip() if not args.output
+          else f"{args.output}: level {made['level']}, {made['givens']} givens")
+    return OK
+
+
+STEPS_HELP = "the most steps the solve path may take (default %(default)s)"
+# What --max-seconds is: the solve loop's deadline, looked at between steps, plus a limit of
+# the same length for the exact solver's uniqueness check (grader.core.analysis).
+SOLVE_SECONDS = ("the solve's deadline in seconds (default %(default)g): the techniques stop at the first "
+                 "step that ends past it, so the last step can run over it; where the exact solver checks "
+                 "uniqueness it gets a limit of the same length (at least 5 s) of its own, so a puzzle can "
+                 "take over twice this")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="grader", description="Human-style difficulty grader and hint engine for pencil puzzles.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def command(name: str, fn, help_: str, puzzle: bool = True,
+                seconds_help: str | None = SOLVE_SECONDS) -> argparse.ArgumentParser:
+        """seconds_help: what --max-steps and --max-seconds bound (None: the command has neither)."""
+        sp = sub.add_parser(name, help=help_, description=help_)
+        if puzzle:
+            sp.add_argument("puzzle", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
+            sp.add_argument("--genre", help="the genre, needed for Tatham game IDs")
+            if seconds_help:
+                sp.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
+                sp.add_argument("--max-seconds", type=float, default=120.0, help=seconds_help)
+        sp.add_argument("--json", action="store_true", help="print JSON (one object; batch: one per line)")
+        sp.set_defaults(fn=fn)
+        return sp
+
+    g = command("grade", cmd_grade, "Grade a puzzle: level 1-5, score, label, uniqueness.")
+    g.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    s = command("solve", cmd_solve, "Print the solution.")
+    s.add_argument("--format", choices=("text", "svg", "asp"), default="text")
+    e = command("explain", cmd_explain, "Every step of the solve path, explained.")
+    e.add_argument("--boards", action="store_true", help="print the board after every step")
+    h = command("hint", cmd_hint, "The next hint from the player's marks.",
+                seconds_help="with --why: the solve's deadline in seconds (default %(default)g), looked at "
+                             "between steps; the next step of a plain hint is looked for without one")
+    h.add_argument("--state", help="a file of the player's marks in the native grid syntax")
+    h.add_argument("--stage", choices=("nudge", "technique", "explain", "answer"), default="nudge")
+    h.add_argument("--why", help="explain how a cell (like r3c4) gets decided")
+    c = command("check", cmd_check, "Count solutions with the exact solver (none, unique, several).",
+                seconds_help=None)
+    c.add_argument("--max-seconds", type=float, default=120.0,
+                   help="the exact solver's time limit in seconds (default %(default)g); past it the "
+                        "answer is unknown")
+    r = command("render", cmd_render, "Draw a puzzle (and optional marks) as text or SVG.", seconds_help=None)
+    r.add_argument("--format", choices=("text", "svg"), default="text")
+    r.add_argument("--state", help="a file of marks to draw")
+    b = command("batch", cmd_batch, "Grade a folder or a .jsonl of janko records; one JSON line per puzzle.",
+                puzzle=False)
+    b.add_argument("input", help="a folder of puzzles or a .jsonl file")
+    b.add_argument("--genre")
+    b.add_argument("-o", "--output", help="write the JSON lines here (default: standard output)")
+    b.add_argument("--limit", type=int, help="grade at most this many puzzles")
+    b.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    b.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
+    b.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
+    b.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
+    b.add_argument("--time-limit", type=float, default=0.0,
+                   help="hard wall-clock limit per puzzle in seconds (default: 2 x --max-seconds + 30, "
+                        "room for the uniqueness check and the solve, each within --max-seconds); "
+                        "past it the puzzle's row says timeout")
+    b.add_argument("--db", help="SQLite results file, written as it goes; rerun to resume")
+    b.add_argument("--csv", help="export every result to this CSV file at the end")
+    b.add_argument("--jsonl", help="export every result to this JSON lines file at the end")
+    b.add_argument("--scheduler", help="run on a Dask distributed cluster at tcp://HOST:PORT")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    rp = command("report", cmd_report, "Write a solve-path report of a puzzle, or (--corpus) a summary of "
+                 "batch results.", puzzle=False)
+    rp.add_argument("puzzle", nargs="?", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
+    rp.add_argument("--corpus", metavar="RESULTS", help="summarise a batch: its --db file or JSON lines")
+    rp.add_argument("--genre", help="the genre, needed for Tatham game IDs")
+    rp.add_argument("--format", choices=("md", "html"),
+                    help="default: html when -o names an .html file, else md")
+    rp.add_argument("-o", "--output", help="write the report here (default: standard output)")
+    rp.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
+    rp.add_argument("--max-seconds", type=float, default=120.0, help=SOLVE_SECONDS)
+    rp.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    command("genres", cmd_genres, "The supported genres.", puzzle=False)
+    hh = command("heuristics", cmd_heuristics, "The implemented techniques of a genre, by level.", puzzle=False)
+    hh.add_argument("--genre", required=True)
+    bm = command("benchmark", cmd_benchmark, "Grade a corpus and print speed and solve-rate figures.",
+                 puzzle=False)
+    bm.add_argument("inputs", nargs="*", help="folders or janko .jsonl files (default: the evaluation "
+                    "corpus, at $GRADER_CORPUS or ../shared/corpus)")
+    bm.add_argument("--planted", type=int, metavar="N",
+                    help="instead: a soundness soak of N planted-solution puzzles per genre")
+    bm.add_argument("--genre", action="append", help="with --planted: this genre only (repeatable)")
+    bm.add_argument("--first-seed", type=int, default=0, help="with --planted: the first seed")
+    bm.add_argument("--limit", type=int, help="at most this many puzzles per input")
+    bm.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
+    bm.add_argument("--no-unique", action="store_true")
+    bm.add_argument("--workers", type=int, default=1, help="grade in this many worker processes")
+    gen = command("generate", cmd_generate, "Make a new puzzle with a unique solution (arrows).",
+                  puzzle=False)
+    gen.add_argument("--genre", required=True)
+    gen.add_argument("--size", default="6x6", help="columns x rows, e.g. 6x6")
+    gen.add_argument("--arrows", choices=("straight", "diagonal"), default="straight")
+    gen.add_argument("--level", type=int, help="the level (1-5) the puzzle must need")
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--attempts", type=int, default=40)
+    gen.add_argument("-o", "--output", help="write the YAML here")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"error: {one_line(str(exc), 600)}", file=sys.stderr)
+        return BAD_INPUT
+    collect_less_often()
+    try:
+        return args.fn(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return BAD_INPUT
+    except BrokenPipeError:
+        return OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug of ours: one line, unless asked for the traceback
+        if os.environ.get("GRADER_DEBUG"):
+            raise
+        print(f"internal error: {type(exc).__name__}: {exc} (set GRADER_DEBUG=1 for details)",
+              file=sys.stderr)
+        return INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,264 @@
+"""The solve loop: always take the easiest deduction available, then start again from level 1.
+
+Each heuristic keeps a set of variables that changed since it last found nothing
+("pending"); a heuristic with nothing pending is skipped, and the pending set is passed as
+its focus so it can look only where something changed (Tatham's todo lists).
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import gc
+import math
+import time
+from typing import Callable, Iterator, Sequence
+
+import attrs
+
+from grader.core.registry import Heuristic, REGISTRY, check_params
+from grader.core.model import Puzzle, State
+from grader.core.steps import Deduction, Status, Step, Trace
+
+
+# The deadline of the outermost solve: a trial's fill inside a level-5 step inherits it, so
+# one long step cannot run far past the puzzle's time budget.
+_DEADLINE: contextvars.ContextVar[float] = contextvars.ContextVar("deadline", default=math.inf)
+
+
+def out_of_time() -> bool:
+    """Whether the running solve has used up its time (long level-5 loops may stop early)."""
+    return time.perf_counter() > _DEADLINE.get()
+
+
+# Whether the running solve may use techniques that assume a unique solution: a solve without
+# them (the puzzle has none or several) keeps them out of every fill inside its trials too.
+_UNIQUE: contextvars.ContextVar[bool] = contextvars.ContextVar("unique", default=True)
+
+
+# Scratch space of the outermost solve, shared by the fills inside it: what a costly heuristic
+# learnt in earlier steps (which hypotheses led nowhere) to choose what to try first. It lives
+# and dies with one solve, so the same puzzle always gets the same trace.
+_MEMORY: contextvars.ContextVar[dict | None] = contextvars.ContextVar("memory", default=None)
+
+
+def solve_memory() -> dict:
+    """The running solve's scratch dict (a fresh, unshared one outside any solve)."""
+    memory = _MEMORY.get()
+    return {} if memory is None else memory
+
+
+# Asked at most once per solve, when a last resort is about to search without bound: whether
+# the puzzle may have exactly one solution (a caller that can ask the exact solver passes it).
+_ONE_SOLUTION: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
+    "one_solution", default=None)
+
+
+def search_without_bound() -> bool:
+    """Whether the running solve may search as deep as it takes (probing's deepening nested
+    trial). That search ends only on a puzzle with one solution; elsewhere it runs until its
+    time is up. So a solve that does not assume one solution never starts it, nor does one
+    whose caller knows the puzzle has several. Never a deduction: only whether to look on."""
+    if not _UNIQUE.get():
+        return False
+    ask = _ONE_SOLUTION.get()
+    if ask is None:
+        return True
+    memory = solve_memory()
+    if "engine.one-solution" not in memory:
+        memory["engine.one-solution"] = bool(ask())
+    return memory["engine.one-solution"]
+
+
+@contextlib.contextmanager
+def remembering() -> Iterator[dict]:
+    """Run the code inside as one solve: it shares one scratch dict (solve_memory), unless it
+    is already inside a solve, whose dict it keeps using."""
+    if _MEMORY.get() is not None:
+        yield _MEMORY.get()
+        return
+    token = _MEMORY.set({})
+    try:
+        yield _MEMORY.get()
+    finally:
+        _MEMORY.reset(token)
+
+
+@attrs.frozen
+class Budget:
+    """Limits per puzzle, so nothing hangs; running out is a status, not an error."""
+    max_steps: int = 20000
+    max_seconds: float = 120.0
+
+
+def collect_less_often() -> None:
+    """A solve makes millions of small objects that die young, beside long-lived ones (the
+    branches trials remember); at Python's default thresholds the collector rescans the
+    long-lived ones over and over (about a tenth of a long Numberlink solve). Called by the
+    command line and the batch workers, not on import."""
+    gc.set_threshold(50_000, 20, 100)
+
+
+class Solver:
+    def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
+                 heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
+                 validate: bool = False, assume_unique: bool = True, greedy: bool = False,
+                 one_solution: Callable[[], bool] | None = None):
+        """assume_unique=False leaves out techniques that rely on the puzzle having exactly
+        one solution (use it when the exact solver found none or several). greedy=True takes
+        every deduction a heuristic finds in one look, each a step of its own trimmed to what
+        is still new, before starting again from level 1: what held in a state holds in every
+        narrower one, and a long fill inside a trial then looks far less often.
+        one_solution: asked at most once, before the last resort searches without bound,
+        whether the puzzle may have one solution (see search_without_bound)."""
+        from grader.genres import genre_of
+        assume_unique = assume_unique and _UNIQUE.get()
+        self.assume_unique = assume_unique
+        self.puzzle = puzzle
+        self.genre = genre_of(puzzle)
+        self.heuristics = [h for h in (heuristics if heuristics is not None
+                                       else REGISTRY.for_genre(self.genre.name, max_level))
+                           if assume_unique or not h.info.uses_uniqueness]
+        self.budget = budget
+        self.validate = validate
+        self.greedy = greedy
+        self.one_solution = one_solution
+
+    def initial_state(self) -> State:
+        return self.genre.initial_state(self.puzzle)
+
+    def solve(self, state: State | None = None, *, until: Callable[[State], bool] | None = None,
+              focus: frozenset[int] | None = None) -> Trace:
+        """Run the loop from `state`; stop when solved, stuck, contradicted, out of budget,
+        or when `until(state)` holds. `focus` says what changed since every heuristic was last
+        quiet (used by probing); None means look everywhere."""
+        start = state if state is not None else self.initial_state()
+        t0 = time.perf_counter()
+        deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
+        with self._running(deadline):
+            return self._solve(start, t0, deadline, until, focus)
+
+    @contextlib.contextmanager
+    def _running(self, deadline: float) -> Iterator[None]:
+        """The solve's context, which the fills inside its trials inherit: its deadline, whether
+        it assumes one solution, who to ask about that, and one scratch memory."""
+        tokens = [(_DEADLINE, _DEADLINE.set(deadline)), (_UNIQUE, _UNIQUE.set(self.assume_unique))]
+        if self.one_solution:
+            tokens.append((_ONE_SOLUTION, _ONE_SOLUTION.set(self.one_solution)))
+        try:
+            with remembering():
+                yield
+        finally:
+            for var, token in reversed(tokens):
+                var.reset(token)
+
+    def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
+               focus: frozenset[int] | None) -> Trace:
+        state = start
+        pending: dict[int, set[int] | None] = {
+            i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
+        steps: list[Step] = []
+        status, reason = Status.STUCK, ""
+        # Kept up to date from each deduction's changes, so a step costs what it changes.
+        undecided = sum(1 for m in state.cands if m & (m - 1))
+        broken = 0 in state.cands
+        while True:
+            if broken:
+                status, reason = Status.CONTRADICTION, self._empty_reason(state)
+                break
+            if not undecided:
+                broken = self.genre.violations(self.puzzle, state)
+                status = Status.CONTRADICTION if broken else Status.SOLVED
+                reason = broken[0].message if broken else ""
+                break
+            if until is not None and until(state):
+                status = Status.STUCK
+                break
+            if len(steps) >= self.budget.max_steps or out_of_time():
+                status, reason = Status.BUDGET, "budget exhausted"
+                break
+            found = self._next(state, pending)
+            if found is None and out_of_time():
+                status, reason = Status.BUDGET, "budget exhausted"   # a step gave up on time
+                break
+            if found is None:
+                broken = self.genre.violations(self.puzzle, state)
+                status = Status.CONTRADICTION if broken else Status.STUCK
+                reason = broken[0].message if broken else "no technique applies"
+                break
+            k, d, more = found
+            h = self.heuristics[k]
+            batch: set[int] = set()
+            looked_at_all = False
+            while True:
+                steps.append(Step(len(steps) + 1, h.info, d))
+                before, state = state, d.apply(state)
+                for v, _ in d.removals:
+                    batch.add(v)
+                    old, new = before.cands[v], state.cands[v]
+                    if not new:
+                        broken = True
+                    elif old & (old - 1) and not new & (new - 1):
+                        undecided -= 1
+                if not self.greedy or broken or len(steps) >= self.budget.max_steps:
+                    break
+                d = next((e for e in map(lambda e: self._trimmed(e, state), more) if e is not None), None)
+                if d is None:
+                    looked_at_all = True
+                    break
+            for p in pending.values():
+                if p is not None:
+                    p |= batch
+            if looked_at_all:
+                # it has looked at everything it was asked to: what is left to see is only
+                # what its own deductions changed
+                pending[k] = batch
+        return Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
+
+    def _next(self, state: State, pending: dict[int, set[int] | None]
+              ) -> tuple[int, Deduction, Iterator[Deduction]] | None:
+        """The first deduction of the easiest heuristic that finds one (by its index), and the
+        rest of what it finds (looked at only when greedy)."""
+        for i, h in enumerate(self.heuristics):
+            focus = pending[i]
+            if focus is not None and not focus:
+                continue
+            if out_of_time():
+                return None     # one look at a large board can take a while: stop between them
+            found = iter(h.find(self.puzzle, state, None if focus is None else frozenset(focus)))
+            d = next(found, None)
+            if d is None:
+                pending[i] = set()
+                continue
+            if self.validate:
+                check_params(h.info, d)
+            return i, d, found
+        return None
+
+    @staticmethod
+    def _trimmed(d: Deduction, state: State) -> Deduction | None:
+        """A deduction found in an earlier state, limited to the candidates still there."""
+        cands = state.cands
+        for v, m in d.removals:
+            if m & cands[v] != m:
+                break
+        else:
+            return d                    # all still there (the usual case)
+        removals = tuple((v, m & cands[v]) for v, m in d.removals if m & cands[v])
+        return attrs.evolve(d, removals=removals) if removals else None
+
+    def next_step(self, state: State) -> tuple[Heuristic, Deduction] | None:
+        """The easiest deduction from `state` (for hints), looking everywhere, within the
+        budget's time (None when that runs out first)."""
+        deadline = min(time.perf_counter() + self.budget.max_seconds, _DEADLINE.get())
+        with self._running(deadline):
+            found = self._next(state, {i: None for i in range(len(self.heuristics))})
+        return found and (self.heuristics[found[0]], found[1])
+
+    def _empty_reason(self, state: State) -> str:
+        var = state.cands.index(0)
+        return f"{self.genre.var_name(self.puzzle, var)} has no possible value left"
+
+
+def solve(puzzle: Puzzle, state: State | None = None, *, max_level: int = 5,
+          budget: Budget = Budget()) -> Trace:
+    return Solver(puzzle, max_level=max_level, budget=budget).solve(state)

@@ -1,0 +1,129 @@
+"""What a genre supplies to the engine. One subclass per genre, registered once."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+
+import attrs
+
+from grader.core.errors import Source
+from grader.core.model import Cell, Puzzle, State, Violation
+
+if TYPE_CHECKING:       # type names only: the readers sit above this layer
+    from grader.io.native import NativeSource
+    from grader.io.puzzlink import PuzzLink
+
+
+@attrs.frozen
+class Plant:
+    """A puzzle and one of its solutions (the planted one) as a complete state."""
+    puzzle: Puzzle
+    solution: State
+
+
+class Genre:
+    name: ClassVar[str]                      # canonical name, e.g. "akari"
+    title: ClassVar[str]                     # for people, e.g. "Akari (Light Up)"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    puzzle_type: ClassVar[type[Puzzle]]
+    # (positive, negative) phrases per candidate value: ("holds a bulb", "holds no bulb")
+    value_phrases: ClassVar[tuple[tuple[str, str], ...]]
+    puzzlink_pids: ClassVar[tuple[str, ...]] = ()
+    janko_names: ClassVar[tuple[str, ...]] = ()   # janko "<Name>" folders
+    has_tatham: ClassVar[bool] = False
+    heuristics_module: ClassVar[str | None] = None  # imported to register the techniques
+
+    # --- variables -------------------------------------------------------------------
+    def initial_state(self, puzzle: Puzzle) -> State:
+        raise NotImplementedError
+
+    def var_name(self, puzzle: Puzzle, var: int) -> str:
+        return str(self.var_cell(puzzle, var))
+
+    def cell_var(self, puzzle: Puzzle, r: int, c: int) -> int:
+        """The variable that decides cell (r, c), for "why is r3c4 ...?" (grid genres)."""
+        return r * puzzle.cols + c  # type: ignore[attr-defined]
+
+    def var_cell(self, puzzle: Puzzle, var: int) -> Cell:
+        """The cell a variable sits in (grid genres: var = r * cols + c)."""
+        return Cell(*divmod(var, puzzle.cols))  # type: ignore[attr-defined]
+
+    # --- rules -----------------------------------------------------------------------
+    def violations(self, puzzle: Puzzle, state: State) -> list[Violation]:
+        """Rules already broken by a partial state (never guesses)."""
+        raise NotImplementedError
+
+    def solution_state(self, puzzle: Puzzle) -> State | None:
+        """The given solution as a complete state, when the input carried one."""
+        return None
+
+    def solution_from_state(self, puzzle: Puzzle, state: State) -> Any:
+        """The inverse: a complete state in the form of `puzzle.solution`."""
+        raise NotImplementedError
+
+    # --- formats ---------------------------------------------------------------------
+    def from_native(self, doc: dict[str, Any], src: "NativeSource") -> Puzzle:
+        raise NotImplementedError
+
+    def to_native(self, puzzle: Puzzle) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def from_janko(self, data: dict[str, Any], src: Source) -> Puzzle:
+        raise src.error(f"janko records are not supported for {self.name}")
+
+    def from_puzzlink(self, url: "PuzzLink") -> Puzzle:
+        raise url.src.error(f"puzz.link URLs are not supported for {self.name}")
+
+    def from_tatham(self, params: str, desc: str, src: Source) -> Puzzle:
+        raise src.error(f"Simon Tatham game IDs are not supported for {self.name}")
+
+    # A genre's own file formats (e.g. `.non`, `.lp`, boxed arrow grids): suffixes it reads,
+    # a sniff test when several genres share a suffix, and the reader.
+    file_suffixes: ClassVar[tuple[str, ...]] = ()
+
+    def sniff(self, text: str) -> bool:
+        return True
+
+    def from_text(self, text: str, src: Source) -> Puzzle:
+        raise src.error(f"{self.name} has no plain-text format")
+
+    def parse_marks(self, puzzle: Puzzle, text: str, src: Source) -> State:
+        """A player's marks, in the native grid syntax, as a state."""
+        raise src.error(f"player marks are not supported for {self.name}")
+
+    # --- rendering -------------------------------------------------------------------
+    def render_text(self, puzzle: Puzzle, state: State | None = None) -> str:
+        raise NotImplementedError
+
+    def render_svg(self, puzzle: Puzzle, state: State | None = None,
+                   highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
+        """An SVG board. highlights: (role, items) with role target/premise/region/mistake
+        and items that are variables (ints) or Cells (clue cells)."""
+        raise NotImplementedError
+
+    # --- exact solver ----------------------------------------------------------------
+    encoding: ClassVar[str | None] = None    # file name of the ASP encoding beside the module
+
+    def encoding_text(self) -> str:
+        assert self.encoding
+        return (Path(sys.modules[type(self).__module__].__file__).parent / self.encoding).read_text()
+
+    def asp_facts(self, puzzle: Puzzle) -> str:
+        raise NotImplementedError
+
+    def state_from_model(self, puzzle: Puzzle, atoms: Sequence[Any]) -> State:
+        """A complete state from the shown atoms of a clingo model."""
+        raise NotImplementedError
+
+    def answer_text(self, puzzle: Puzzle, state: State) -> str:
+        """The solution as text (default: the text rendering of the final state)."""
+        return self.render_text(puzzle, state)
+
+    def answer_json(self, puzzle: Puzzle, state: State) -> Any:
+        return self.render_text(puzzle, state).splitlines()
+
+    def answer_asp(self, puzzle: Puzzle, state: State) -> str:
+        """The solution as ASP facts (`grader solve --format asp`)."""
+        raise NotImplementedError(f"{self.name} has no ASP answer format")
+

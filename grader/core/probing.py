@@ -1,0 +1,346 @@
+"""Level 5, shared by every genre: assume something, fill in greedily with the easier
+levels, keep what every branch agrees on, and drop what leads to a contradiction.
+
+The fill in a branch only ever uses sound heuristics from the assumed state, so whatever a
+branch derives follows from its assumption; a broken branch refutes its assumption, and a
+candidate no surviving branch keeps is impossible. Branches are explored with a small step
+budget first, so the shortest refutation is the one a reader sees.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable, Iterator, Sequence
+
+import attrs
+
+from grader.core.engine import Budget, Solver, out_of_time, search_without_bound, solve_memory
+from grader.core.registry import Heuristic, HeuristicInfo, REGISTRY, Registry, heuristic
+from grader.core.model import Puzzle, State, values_of
+from grader.core.steps import Deduction, Status, Trace
+
+# Passes over the candidates: (steps per branch, highest level used in the fill). A quick look
+# with the easy levels first finds the short refutations a reader can follow; the long pass
+# fills with everything below level 5.
+PASSES = ((12, 2), (400, 4))
+
+
+@attrs.frozen(eq=False)
+class Branch:
+    """One assumption and where greedy filling took it."""
+    label: str
+    trace: Trace
+
+    @property
+    def refuted(self) -> bool:
+        return self.trace.status is Status.CONTRADICTION
+
+
+def fill(puzzle: Puzzle, state: State, changed: Iterable[int], max_level: int,
+         max_steps: int, heuristics: Sequence[Heuristic] | None = None, greedy: bool = False,
+         seconds: float = 30.0) -> Trace:
+    """Greedy fill from an assumed state with the heuristics below level 5 (greedy: see
+    Solver), within `seconds` and the running solve's own time."""
+    solver = Solver(puzzle, max_level=max_level, heuristics=heuristics,
+                    budget=Budget(max_steps=max_steps, max_seconds=seconds), greedy=greedy)
+    return solver.solve(state, focus=frozenset(changed))
+
+
+def agreed_removals(state: State, finals: Sequence[State]) -> tuple[tuple[int, int], ...]:
+    """Candidates that no branch keeps: what every branch agrees is impossible."""
+    n = len(state.cands)
+    union = [0] * n
+    for f in finals:
+        for v, m in enumerate(f.cands):
+            union[v] |= m
+    return tuple((v, state.cands[v] & ~union[v]) for v in range(n) if state.cands[v] & ~union[v])
+
+
+def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
+            max_level: int, max_steps: int, heuristics: Sequence[Heuristic] | None = None,
+            stop_on_refutation: bool = True, greedy: bool = False, seconds: float = 30.0) -> list[Branch]:
+    branches = []
+    for label, assumed, changed in assumptions:
+        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy, seconds)
+        branches.append(Branch(label, trace))
+        if stop_on_refutation and branches[-1].refuted:
+            break
+    return branches
+
+
+def branch_deduction(puzzle: Puzzle, state: State,
+                     assumptions: Sequence[tuple[str, State, Iterable[int]]], *,
+                     max_level: int = 4, max_steps: int = PASSES[-1][0],
+                     heuristics: Sequence[Heuristic] | None = None) -> Deduction | None:
+    """Explore assumptions that together cover every possibility (for genre-specific
+    level-5 heuristics: every way to fulfil a clue, to grow an island, ...). Refuted
+    branches drop out; what no surviving branch keeps is impossible.
+    Params: outcome (the sentence), cases, steps."""
+    branches = explore(puzzle, state, assumptions, max_level, max_steps, heuristics,
+                       stop_on_refutation=False)
+    return cases_deduction(puzzle, state, branches)
+
+
+def cases_deduction(puzzle: Puzzle, state: State, branches: Sequence[Branch]) -> Deduction | None:
+    """What branches that cover every possibility establish together (see branch_deduction)."""
+    from grader.core.explain import describe_removals
+    live = [b for b in branches if not b.refuted]
+    if not live:
+        return None
+    removals = agreed_removals(state, [b.trace.final for b in live])
+    if not removals:
+        return None
+    dropped = len(branches) - len(live)
+    agreed = describe_removals(puzzle, state, removals)
+    lead = "leads" if dropped == 1 else "lead"
+    rest = ("in the one left easier steps show" if len(live) == 1
+            else f"in the {len(live)} that remain easier steps agree")
+    outcome = (f"{dropped} of the {len(branches)} cases {lead} to a contradiction, and {rest} that {agreed}"
+               if dropped else f"in all {len(branches)} cases easier steps agree that {agreed}")
+    return Deduction(removals, {"outcome": outcome, "cases": len(branches),
+                                "steps": max(len(b.trace.steps) for b in live)},
+                     detail=tuple(branches))
+
+
+def probe_order(state: State, candidates: Iterable[int] | None = None) -> list[int]:
+    """Undecided variables, fewest candidates first (spec/solver-design.md); ties keep the
+    order given (a genre lists its most constrained variables first), else variable order."""
+    vs = state.undecided() if candidates is None else [v for v in candidates if not state.decided(v)]
+    return sorted(vs, key=lambda v: state.cands[v].bit_count())
+
+
+def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
+               heuristics: Sequence[Heuristic]) -> Deduction | None:
+    """Try every candidate of one variable; refute one, or keep what all agree on."""
+    return probe_with_branches(puzzle, state, var, max_level, max_steps, heuristics)[0]
+
+
+def probe_with_branches(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
+                        heuristics: Sequence[Heuristic], seconds: float = 30.0
+                        ) -> tuple[Deduction | None, list[Branch]]:
+    """probe_cell, and the branches it followed."""
+    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics,
+                       seconds=seconds)
+    return cell_deduction(puzzle, state, var, branches), branches
+
+
+def cell_assumptions(puzzle: Puzzle, state: State, var: int) -> list[tuple[str, State, tuple[int]]]:
+    """One assumption per candidate of `var` (see probe_cell)."""
+    from grader.core.explain import value_phrase, var_name
+    name = var_name(puzzle, var)
+    return [(f"{name} {value_phrase(puzzle, val)}", state.restrict(var, 1 << val), (var,))
+            for val in values_of(state.cands[var])]
+
+
+def cell_deduction(puzzle: Puzzle, state: State, var: int, branches: Sequence[Branch]) -> Deduction | None:
+    """What the branches of cell_assumptions (in order, maybe stopped at a refutation) show."""
+    from grader.core.explain import describe_removals, var_name
+    name = var_name(puzzle, var)
+    vals = values_of(state.cands[var])
+    for val, b in zip(vals, branches):
+        if b.refuted:
+            removals = ((var, 1 << val),)
+            outcome = (f"if {b.label}, {_count(len(b.trace.steps))} lead to a contradiction "
+                       f"({b.trace.reason or 'a rule is broken'}); so "
+                       f"{describe_removals(puzzle, state, removals)}")
+            return Deduction(removals, {"cell": name, "outcome": outcome,
+                                        "steps": len(b.trace.steps)}, detail=(b,))
+    removals = agreed_removals(state, [b.trace.final for b in branches])
+    if not removals:
+        return None
+    outcome = (f"whether {' or '.join(b.label for b in branches)}, easier steps lead to "
+               f"{describe_removals(puzzle, state, removals)}")
+    return Deduction(removals, {"cell": name, "outcome": outcome,
+                                "steps": max(len(b.trace.steps) for b in branches)},
+                     (var,), detail=tuple(branches))
+
+
+class Tried:
+    """Which hypotheses led nowhere earlier in this solve, and where: each is kept with the
+    candidates, at that time, of the variables its branches touched (and what lies `near` them).
+    Until one of those changes it will most likely lead nowhere again, so it is tried after
+    the others: the order changes, never what is tried."""
+
+    def __init__(self, key: str, near: Callable[[Puzzle, set[int]], Iterable[int]]):
+        self.memory: dict = solve_memory().setdefault(key, {})
+        self.near = near
+
+    def order(self, state: State, items: Iterable) -> list:
+        """`items` (hashable: a variable, a clue, ...) with the stale ones moved to the end."""
+        fresh, stale = [], []
+        cands = state.cands
+        for item in items:
+            seen = self.memory.get(item)
+            (stale if seen is not None and all(cands[v] == m for v, m in seen) else fresh).append(item)
+        return fresh + stale
+
+    def failed(self, puzzle: Puzzle, state: State, item, touched: Iterable[int],
+               branches: Iterable[Branch]) -> None:
+        cells = set(touched)
+        for b in branches:
+            cells.update(state.diff(b.trace.final))
+        self.memory[item] = tuple((v, state.cands[v]) for v in self.near(puzzle, cells))
+
+
+def _count(n: int) -> str:
+    return "one easier step would" if n == 1 else f"{n} easier steps would"
+
+
+PROBE_TEMPLATE = "Trial at {cell}: {outcome}."
+
+
+def register_probing(genre: str, *, id: str | None = None, name: str = "Trial and error",
+                     max_level: int = 4, order: int = 90,
+                     candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
+                     near: Callable[[Puzzle, set[int]], Iterable[int]] | None = None,
+                     catalogue: str = "") -> Heuristic:
+    """The generic level-5 heuristic for a genre: probe one variable at a time. With `near`
+    (the variables around a set of them), variables whose trial led nowhere are tried last
+    until something near what their branches touched changes (see Tried)."""
+    hid = id or f"{genre}.trial-and-error"
+
+    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        order_ = probe_order(state, candidates(puzzle, state) if candidates else None)
+        tried = Tried(hid, near) if near else None
+        if tried:
+            order_ = tried.order(state, order_)
+        for steps, level in PASSES:
+            lower = REGISTRY.for_genre(genre, min(level, max_level))
+            for var in order_:
+                if out_of_time():
+                    return
+                d, branches = probe_with_branches(puzzle, state, var, max_level, steps, lower)
+                if d is not None:
+                    yield d
+                    return
+                if tried and steps == PASSES[-1][0]:
+                    tried.failed(puzzle, state, var, (var,), branches)
+
+    return heuristic(id=hid, name=name, genre=genre, level=5, order=order, template=PROBE_TEMPLATE,
+                     nudge="Try a hypothesis at {cell}.", catalogue=catalogue)(find)
+
+
+NESTED_STEPS = 100      # steps per branch of a nested trial
+DEEPEN = 4              # each deeper round gives a branch this many times the steps of the last
+_LAST_RESORTS: dict[str, Heuristic] = {}     # genre -> its nested trial
+
+
+def register_nested(genre: str, inner: Callable[[], Sequence[Heuristic]], *, id: str | None = None,
+                    name: str = "Trial and error, trying again inside", order: int = 99, score: int = 400,
+                    candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
+                    near: Callable[[Puzzle, set[int]], Iterable[int]] | None = None,
+                    catalogue: str = "", first_round: bool = True, registry: Registry | None = None
+                    ) -> Heuristic:
+    """A genre's last resort: trial and error whose fill may itself try one variable each way
+    (`inner`, e.g. every technique up to level 4 and the genre's trial with them). Still one
+    hypothesis followed by greedy filling, only with a stronger fill; it scores as the hardest
+    step of level 5.
+
+    When that finds nothing (or at once, with first_round=False) and the solve may search
+    without bound (engine.search_without_bound), it deepens: the fill may try a hypothesis
+    inside a hypothesis, then inside that, with more steps each round. With as many levels as
+    undecided variables and steps enough to decide them all, every assumption that no solution
+    has ends in a contradiction, so on a puzzle with one solution some round always refutes
+    one: the solve always finishes, given time. It gives up when the search is complete, when
+    the time is up, or when two branches of one hypothesis both end solved (two solutions:
+    this search can never finish the puzzle)."""
+    hid = id or f"{genre}.nested-trial"
+
+    def order_of(puzzle: Puzzle, state: State) -> list[int]:
+        return probe_order(state, candidates(puzzle, state) if candidates else None)
+
+    def first(puzzle: Puzzle, state: State) -> Deduction | None:
+        tried = Tried(hid, near) if near else None
+        order_ = order_of(puzzle, state)
+        heuristics = list(inner())
+        for var in (tried.order(state, order_) if tried else order_):
+            if out_of_time():
+                return None
+            d, branches = probe_with_branches(puzzle, state, var, 4, NESTED_STEPS, heuristics)
+            if d is not None:
+                return d
+            if tried:
+                tried.failed(puzzle, state, var, (var,), branches)
+        return None
+
+    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        d = first(puzzle, state) if first_round else None
+        if d is None and search_without_bound():
+            d = deepening(puzzle, state, h.info, inner, order_of, 2 if first_round else 1)
+        if d is not None:
+            yield d
+
+    h = heuristic(id=hid, name=name, genre=genre, level=5, order=order, score=score,
+                  template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}, and be ready to try "
+                  "another inside it.", catalogue=catalogue, registry=registry)(find)
+    if registry is None:
+        _LAST_RESORTS[genre] = h
+    return h
+
+
+def register_last_resort(genre: str) -> Heuristic | None:
+    """The deepening nested trial for a genre that registered no nested trial of its own:
+    its fill uses every other technique of the genre. Ordered after everything else."""
+    if genre in _LAST_RESORTS:
+        return None
+    me: list[Heuristic] = []
+    h = register_nested(genre, lambda: [x for x in REGISTRY.for_genre(genre) if x not in me],
+                        order=10_000, first_round=False)
+    me.append(h)
+    return h
+
+
+def deepening(puzzle: Puzzle, state: State, info: HeuristicInfo, inner: Callable[[], Sequence[Heuristic]],
+              order_of: Callable[[Puzzle, State], list[int]], depth: int) -> Deduction | None:
+    """Rounds of nested trials, each deeper and longer than the last (see register_nested)."""
+    memory = solve_memory()
+    undecided = sum(1 for m in state.cands if m & (m - 1))
+    # every step removes a candidate, so no fill from here takes more steps than this
+    most = sum(m.bit_count() - 1 for m in state.cands if m)
+    steps = NESTED_STEPS * DEEPEN ** (depth - 1)
+    while not out_of_time() and not memory.get(SEVERAL):
+        complete = depth >= undecided and steps >= most
+        d = _round(puzzle, state, info, inner, order_of, depth, min(steps, most) if complete else steps)
+        if d is not None:
+            return d
+        if complete:
+            return None
+        depth, steps = depth + 1, steps * DEEPEN
+    return None
+
+
+SEVERAL = "probing.several-solutions"      # solve_memory key: two solutions were seen
+
+
+def _round(puzzle: Puzzle, state: State, info: HeuristicInfo, inner: Callable[[], Sequence[Heuristic]],
+           order_of: Callable[[Puzzle, State], list[int]], depth: int, steps: int) -> Deduction | None:
+    """One nested trial `depth` deep: each variable in turn, every value, a fill that may try
+    hypotheses `depth - 1` deep inside."""
+    heuristics = list(inner())
+    if depth > 1:
+        heuristics.append(_inner_trial(info, inner, order_of, depth - 1, steps))
+    memory = solve_memory()
+    for var in order_of(puzzle, state):
+        if out_of_time() or memory.get(SEVERAL):
+            return None
+        d, branches = probe_with_branches(puzzle, state, var, 4, steps, heuristics, seconds=math.inf)
+        if sum(1 for b in branches if b.trace.status is Status.SOLVED) >= 2:
+            memory[SEVERAL] = True       # two values of one variable both lead to solutions
+            return None
+        if d is not None:
+            if depth > 1:
+                outcome = f"{d.params['outcome']} (with hypotheses inside hypotheses, {depth} deep)"
+                d = attrs.evolve(d, params={**d.params, "outcome": outcome})
+            return d
+    return None
+
+
+def _inner_trial(info: HeuristicInfo, inner: Callable[[], Sequence[Heuristic]],
+                 order_of: Callable[[Puzzle, State], list[int]], depth: int, steps: int) -> Heuristic:
+    """A nested trial `depth` deep as a technique of a fill (not registered: it lives only
+    inside the round that made it)."""
+    def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        d = _round(puzzle, state, info, inner, order_of, depth, steps)
+        if d is not None:
+            yield d
+
+    return Heuristic(info, find)

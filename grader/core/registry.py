@@ -1,0 +1,138 @@
+"""Heuristics are plugins: metadata (HeuristicInfo) plus a find function, validated on
+registration (pluggy-style) and served sorted by (level, order, id)."""
+from __future__ import annotations
+
+import string
+from typing import Callable, Iterator, Protocol
+
+import attrs
+
+from grader.core.model import Puzzle, State
+from grader.core.steps import Deduction
+
+LEVELS = range(1, 6)
+
+
+class FindFn(Protocol):
+    def __call__(self, puzzle: Puzzle, state: State, focus: frozenset[int] | None = None
+                 ) -> Iterator[Deduction]: ...
+
+
+def template_fields(template: str) -> frozenset[str]:
+    return frozenset(name.split(".")[0].split("[")[0]
+                     for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+@attrs.frozen
+class HeuristicInfo:
+    """What a technique is called, how hard it is, and how it explains itself.
+
+    template: the full explanation, with named fields the deduction fills in;
+    nudge: a first hint that points at where to look without giving the answer.
+    uses_uniqueness: the technique assumes the puzzle has exactly one solution.
+    """
+    id: str
+    name: str
+    genre: str
+    level: int
+    template: str
+    nudge: str
+    order: int = 50
+    score: int = 0
+    uses_uniqueness: bool = False
+    catalogue: str = ""   # the catalogue entry it implements, or "" for our own additions
+
+    @property
+    def fields(self) -> frozenset[str]:
+        return template_fields(self.template)
+
+    @property
+    def effective_score(self) -> int:
+        """Default scores grow steeply with level, HoDoKu-style."""
+        return self.score or (1, 3, 10, 40, 150)[self.level - 1]
+
+
+@attrs.frozen(eq=False)
+class Heuristic:
+    info: HeuristicInfo
+    fn: FindFn
+
+    def find(self, puzzle: Puzzle, state: State, focus: frozenset[int] | None = None
+             ) -> Iterator[Deduction]:
+        """Deductions in this state; `focus` (changed variables) lets it look only nearby.
+        A find function may yield None (Deduction.build found nothing new): it is dropped
+        here, in one place, so nobody reads it as "nothing more"."""
+        return (d for d in self.fn(puzzle, state, focus) if d is not None)
+
+    def first(self, puzzle: Puzzle, state: State, focus: frozenset[int] | None = None
+              ) -> Deduction | None:
+        return next(self.find(puzzle, state, focus), None)
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def level(self) -> int:
+        return self.info.level
+
+
+class RegistrationError(ValueError):
+    pass
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._by_id: dict[str, Heuristic] = {}
+
+    def register(self, info: HeuristicInfo, fn: FindFn) -> Heuristic:
+        if info.id in self._by_id:
+            raise RegistrationError(f"heuristic id {info.id!r} registered twice")
+        if info.level not in LEVELS:
+            raise RegistrationError(f"{info.id}: level {info.level} is not 1..5")
+        if not info.name or not info.template or not info.nudge:
+            raise RegistrationError(f"{info.id}: a heuristic needs a name, template and nudge")
+        try:
+            fields = info.fields
+            extra = template_fields(info.nudge) - fields
+        except ValueError as exc:
+            raise RegistrationError(f"{info.id}: bad template: {exc}") from None
+        if extra:
+            raise RegistrationError(f"{info.id}: nudge uses fields not in the template: {sorted(extra)}")
+        h = Heuristic(info, fn)
+        self._by_id[info.id] = h
+        return h
+
+    def get(self, hid: str) -> Heuristic:
+        return self._by_id[hid]
+
+    def for_genre(self, genre: str, max_level: int = 5) -> list[Heuristic]:
+        hs = [h for h in self._by_id.values() if h.info.genre == genre and h.level <= max_level]
+        return sorted(hs, key=lambda h: (h.level, h.info.order, h.id))
+
+    def __iter__(self):
+        return iter(self._by_id.values())
+
+
+REGISTRY = Registry()
+
+
+def heuristic(*, id: str, name: str, genre: str, level: int, template: str, nudge: str,
+              order: int = 50, score: int = 0, uses_uniqueness: bool = False,
+              catalogue: str = "", registry: Registry | None = None
+              ) -> Callable[[FindFn], Heuristic]:
+    """Register a find function as a heuristic: `@heuristic(id=..., level=..., ...)`."""
+    info = HeuristicInfo(id=id, name=name, genre=genre, level=level, template=template,
+                         nudge=nudge, order=order, score=score, uses_uniqueness=uses_uniqueness,
+                         catalogue=catalogue)
+
+    def wrap(fn: FindFn) -> Heuristic:
+        return (registry or REGISTRY).register(info, fn)
+    return wrap
+
+
+def check_params(info: HeuristicInfo, deduction: Deduction) -> None:
+    """A deduction must fill every field of its heuristic's template."""
+    missing = info.fields - deduction.params.keys()
+    if missing:
+        raise RegistrationError(f"{info.id}: deduction lacks template fields {sorted(missing)}")

@@ -1,0 +1,682 @@
+"""Numberlink (Arukone): join each pair of equal labels with a line through cell centres,
+horizontally and vertically; lines never cross, branch or share a cell, and (the notes'
+"must not touch itself") two side-by-side cells of one line are consecutive on it, except
+at its end numbers, where janko's own solutions sometimes let a line come back beside its
+end. In the `cover` variant (puzz.link arukone without `e`) the lines also use every cell.
+
+Variables: every cell, whose value is its shape (spec/numberlink-notes.txt): an endpoint
+leaving N, E, S or W, a link joining two sides (┗ ┏ ┓ ┛ ┃ ━), or EMPTY (not in `cover`).
+Shapes are side masks N=1, E=2, S=4, W=8. Var = r * cols + c.
+Grid syntax: `.` an empty cell, any other token a label (each used exactly twice); in
+solutions and marks a cell may show a link glyph (┗┏┓┛┃━ or └┌┐┘│─), and in marks `x` for a
+cell the lines do not use.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, Sequence
+
+import attrs
+
+from heuristics.common.loops import Recent
+
+from grader.core.errors import Source
+from grader.io import puzzlink
+from grader.io.janko import grid as janko_grid
+from grader.io.janko import problem as janko_problem
+from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
+                              parse_marks_grid)
+from grader.core.model import Cell, Meta, Puzzle, State, Violation
+from grader.io import svg, text
+from grader.genres import register
+from grader.core.genre import Genre
+
+N, E, S, W = 1, 2, 4, 8
+SIDES = (N, E, S, W)
+OPPOSITE = {N: S, S: N, E: W, W: E}
+STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
+SIDE_NAME = {N: "north", E: "east", S: "south", W: "west"}
+
+EMPTY = 0
+# value -> side mask: EMPTY, the four endpoint shapes, the six link shapes
+SHAPES = (0, N, E, S, W, N | E, E | S, S | W, N | W, N | S, E | W)
+ENDS = 0b11110               # values 1..4
+LINKS = 0b11111100000        # values 5..10
+B_EMPTY = 1
+GLYPHS = {N | E: "┗", E | S: "┏", S | W: "┓", N | W: "┛", N | S: "┃", E | W: "━"}
+GLYPH_SIDES = {**{g: m for m, g in GLYPHS.items()},
+               "└": N | E, "┌": E | S, "┐": S | W, "┘": N | W, "│": N | S, "─": E | W}
+VALUE_OF_SIDES = {m: v for v, m in enumerate(SHAPES) if v}
+
+# values whose shape uses / does not use each side
+WITH_SIDE = {d: sum(1 << v for v, m in enumerate(SHAPES) if m & d) for d in SIDES}
+WITHOUT_SIDE = {d: sum(1 << v for v, m in enumerate(SHAPES) if not m & d) for d in SIDES}
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class NumberlinkPuzzle(Puzzle):
+    rows: int
+    cols: int
+    labels: tuple[int, ...]           # 0 = no label, else 1..k (index into names)
+    names: tuple[str, ...]            # names[k - 1] is how label k is written
+    cover: bool = False               # the lines must use every cell
+
+    genre = "numberlink"
+
+    def cell(self, i: int) -> Cell:
+        return self.cells[i]
+
+    @functools.cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        """Each cell's name (r3c4), made once: explanations ask for them on every step."""
+        return tuple(Cell(*divmod(i, self.cols)) for i in range(self.rows * self.cols))
+
+    def name(self, label: int) -> str:
+        return self.names[label - 1]
+
+    @functools.cached_property
+    def neighbour(self) -> tuple[dict[int, int], ...]:
+        """For each cell, side -> the cell on that side (sides at the border are absent)."""
+        out = []
+        for i in range(self.rows * self.cols):
+            r, c = divmod(i, self.cols)
+            out.append({d: (r + dr) * self.cols + c + dc for d, (dr, dc) in STEP.items()
+                        if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols})
+        return tuple(out)
+
+    @functools.cached_property
+    def around(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, itself and its neighbours."""
+        return tuple((i, *nb.values()) for i, nb in enumerate(self.neighbour))
+
+    @functools.cached_property
+    def border_sides(self) -> tuple[int, ...]:
+        """For each cell, the sides that have a neighbour."""
+        return tuple(sum(nb) for nb in self.neighbour)
+
+    @functools.cached_property
+    def pairs(self) -> dict[int, tuple[int, int]]:
+        """Label -> its two endpoint cells."""
+        out: dict[int, list[int]] = {}
+        for i, lab in enumerate(self.labels):
+            if lab:
+                out.setdefault(lab, []).append(i)
+        return {lab: (a, b) for lab, (a, b) in sorted(out.items())}
+
+    @functools.cached_property
+    def blocks(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Each 2x2 block of cells: (top left, top right, bottom left, bottom right)."""
+        c = self.cols
+        return tuple((r * c + k, r * c + k + 1, (r + 1) * c + k, (r + 1) * c + k + 1)
+                     for r in range(self.rows - 1) for k in range(c - 1))
+
+    @functools.cached_property
+    def block_numbered(self) -> tuple[tuple[bool, bool, bool, bool], ...]:
+        """For each 2x2 block, which of its cells hold a number."""
+        return tuple(tuple(bool(self.labels[i]) for i in block) for block in self.blocks)
+
+    @functools.cached_property
+    def blocks_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices of the 2x2 blocks it belongs to."""
+        out: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        for k, block in enumerate(self.blocks):
+            for i in block:
+                out[i].append(k)
+        return tuple(tuple(b) for b in out)
+
+    @functools.cached_property
+    def _recent(self) -> dict[str, Recent]:
+        return {}
+
+    def recent(self, name: str) -> Recent:
+        """The cache of one per-state fact, updated from recent states (see Recent)."""
+        try:
+            return self._recent[name]
+        except KeyError:
+            return self._recent.setdefault(name, Recent())
+
+    @functools.cached_property
+    def edges(self) -> tuple[tuple[int, int, int], ...]:
+        """(cell, side, neighbour) for each pair of adjacent cells, once (sides E and S)."""
+        return tuple((i, d, j) for i in range(self.rows * self.cols)
+                     for d, j in self.neighbour[i].items() if d in (E, S))
+
+    @functools.cached_property
+    def edges_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices in `edges` of the pairs it belongs to."""
+        out: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        for k, (i, _, j) in enumerate(self.edges):
+            out[i].append(k)
+            out[j].append(k)
+        return tuple(tuple(e) for e in out)
+
+
+def _sides_can(mask: int) -> int:
+    out = 0
+    for v in range(len(SHAPES)):
+        if mask >> v & 1:
+            out |= SHAPES[v]
+    return out
+
+
+def _sides_must(mask: int) -> int:
+    out = N | E | S | W
+    for v in range(len(SHAPES)):
+        if mask >> v & 1:
+            out &= SHAPES[v]
+    return out if mask else 0
+
+
+# one entry per candidate mask (11 bits), looked up on every cell of every state
+SIDES_CAN = tuple(_sides_can(m) for m in range(1 << len(SHAPES)))
+SIDES_MUST = tuple(_sides_must(m) for m in range(1 << len(SHAPES)))
+# the sides some candidate leaves unused
+SIDES_LACK = tuple((N | E | S | W) & ~must if m else 0 for m, must in enumerate(SIDES_MUST))
+
+
+def sides_can(mask: int) -> int:
+    """Sides used by at least one candidate."""
+    return SIDES_CAN[mask]
+
+
+def sides_must(mask: int) -> int:
+    """Sides used by every candidate."""
+    return SIDES_MUST[mask]
+
+
+class Chains:
+    """Derived from a state: the line pieces certain so far (cells joined by sides every
+    candidate of both cells uses), which endpoint label each piece carries, and whether a
+    piece closes on itself. Built from scratch once, then updated from a recent state's
+    (`updated`): pieces only ever grow, so an update joins what the changed cells join."""
+
+    can: list[int]                       # per cell, sides some candidate uses
+    must: list[int]                      # per cell, sides every candidate uses
+    root: list[int]                      # per cell, its piece (one cell of it)
+    members: dict[int, list[int]]        # piece -> its cells, for pieces of two cells or more
+    label_of_root: dict[int, int]        # piece -> the label of an end number on it
+    labels: list[int]                    # per cell, the label of its piece (0: none yet)
+    loop: int | None                     # a cell whose piece closes on itself
+    clash: tuple[int, int] | None        # two labels joined by one piece
+    memo: dict                           # facts about the pieces, worked out when asked
+
+    def __init__(self, puzzle: NumberlinkPuzzle, state: State):
+        n = puzzle.rows * puzzle.cols
+        self.can = [SIDES_CAN[m] for m in state.cands]
+        self.must = [SIDES_MUST[m] for m in state.cands]
+        self.root = list(range(n))
+        self.members = {}
+        self.label_of_root = {i: lab for i, lab in enumerate(puzzle.labels) if lab}
+        self.labels = list(puzzle.labels)
+        self.loop = self.clash = None
+        self.memo = {}
+        must = self.must
+        for i, d, j in puzzle.edges:
+            if must[i] & d and must[j] & OPPOSITE[d]:
+                self._join(i, j)
+
+    def _join(self, i: int, j: int) -> None:
+        root, members = self.root, self.members
+        a, b = root[i], root[j]
+        if a == b:
+            if self.loop is None:
+                self.loop = i
+            return
+        ma, mb = members.get(a) or [a], members.get(b) or [b]
+        if len(ma) < len(mb):
+            a, b, ma, mb = b, a, mb, ma
+        for x in mb:
+            root[x] = a
+        members[a] = ma + mb
+        members.pop(b, None)
+        la, lb = self.label_of_root.get(a, 0), self.label_of_root.pop(b, 0)
+        if la and lb and la != lb:
+            if self.clash is None:
+                self.clash = (la, lb)
+        elif lb:
+            self.label_of_root[a] = la = lb
+        if la:
+            labels = self.labels
+            for x in mb if labels[a] == la else ma + mb:
+                labels[x] = la
+
+    def updated(self, puzzle: NumberlinkPuzzle, cands: Sequence[int], changed: list[int]) -> "Chains":
+        """The chains of a state that narrows this one's at the `changed` cells."""
+        new = Chains.__new__(Chains)
+        new.can, new.must, new.root, new.labels = self.can[:], self.must[:], self.root[:], self.labels[:]
+        new.members, new.label_of_root = dict(self.members), dict(self.label_of_root)
+        new.loop, new.clash = self.loop, self.clash
+        new.memo = {}
+        can, must, old = new.can, new.must, self.must
+        for i in changed:
+            can[i], must[i] = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]
+        nb = puzzle.neighbour
+        for i in changed:
+            for d in SIDES:
+                if must[i] & d and not old[i] & d:
+                    j = nb[i].get(d)
+                    # a join is new when either cell newly uses it; seen from i only once
+                    if j is not None and must[j] & OPPOSITE[d] and (old[j] & OPPOSITE[d] or i < j):
+                        new._join(i, j)
+        return new
+
+    def label(self, i: int) -> int:
+        return self.labels[i]
+
+    def along(self, cells: frozenset[int] | None) -> frozenset[int] | None:
+        """The cells with every piece they lie on (None stays None: everywhere)."""
+        if cells is None:
+            return None
+        root, members = self.root, self.members
+        out: set[int] = set()
+        for r in {root[i] for i in cells}:
+            out.update(members.get(r) or (r,))
+        return frozenset(out)
+
+    def joined(self, lab: int, puzzle: NumberlinkPuzzle) -> bool:
+        a, b = puzzle.pairs[lab]
+        return self.root[a] == self.root[b]
+
+
+def chains(puzzle: NumberlinkPuzzle, state: State) -> Chains:
+    def compute() -> Chains:
+        return puzzle.recent("chains").get(
+            state, lambda: Chains(puzzle, state),
+            lambda old, _, changed: old.updated(puzzle, state.cands, changed))
+    return state.derived("numberlink.chains", compute)
+
+
+def free_areas(puzzle: NumberlinkPuzzle, cands: Sequence[int], ch: Chains) -> list[int]:
+    """Per cell, the area it belongs to among cells on no number's line yet (not certainly
+    empty), joined over sides both cells may use; -1 for the other cells. Any line may cross
+    such an area, so whether a pair can still be joined is a question about these areas."""
+    can, labels, nb = ch.can, ch.labels, puzzle.neighbour
+    comp = [-1] * len(cands)
+    for start in range(len(cands)):
+        if comp[start] >= 0 or labels[start] or cands[start] <= B_EMPTY:
+            continue
+        comp[start] = start
+        todo = [start]
+        while todo:
+            x = todo.pop()
+            cx = can[x]
+            for d, y in nb[x].items():
+                if cx & d and comp[y] < 0 and not labels[y] and cands[y] > B_EMPTY and can[y] & OPPOSITE[d]:
+                    comp[y] = start
+                    todo.append(y)
+    return comp
+
+
+def areas_beside(puzzle: NumberlinkPuzzle, cands: Sequence[int], ch: Chains, comp: list[int],
+                 a: int, b: int) -> set[int]:
+    """The free areas (see free_areas) the drawn line from end a can step into, with -1 among
+    them when it can step straight onto the line drawn from b."""
+    can, root, nb = ch.can, ch.root, puzzle.neighbour
+    rb = root[b]
+    out: set[int] = set()
+    for x in ch.members.get(root[a]) or (a,):
+        cx = can[x]
+        for d, y in nb[x].items():
+            if cx & d and can[y] & OPPOSITE[d] and cands[y] > B_EMPTY:
+                if comp[y] >= 0:
+                    out.add(comp[y])
+                elif root[y] == rb:
+                    out.add(-1)
+    return out
+
+
+class Numberlink(Genre):
+    name = "numberlink"
+    title = "Numberlink (Arukone)"
+    aliases = ("arukone", "numlin", "flow")
+    puzzle_type = NumberlinkPuzzle
+    value_phrases = (
+        ("stays empty", "is used by a line"),
+        ("ends towards the north", "does not end towards the north"),
+        ("ends towards the east", "does not end towards the east"),
+        ("ends towards the south", "does not end towards the south"),
+        ("ends towards the west", "does not end towards the west"),
+        ("turns north-east (┗)", "is not ┗"),
+        ("turns south-east (┏)", "is not ┏"),
+        ("turns south-west (┓)", "is not ┓"),
+        ("turns north-west (┛)", "is not ┛"),
+        ("runs north-south (┃)", "is not ┃"),
+        ("runs east-west (━)", "is not ━"))
+    puzzlink_pids = ("numlin", "numberlink", "arukone")
+    janko_names = ("Arukone",)
+    heuristics_module = "heuristics.numberlink"
+    encoding = "numberlink.lp"
+    file_suffixes = (".txt",)
+
+    # --- variables and rules -----------------------------------------------------------
+    def initial_state(self, puzzle: NumberlinkPuzzle) -> State:
+        """What each square is: an endpoint where a label stands, else a link (or empty)."""
+        inner = LINKS if puzzle.cover else LINKS | B_EMPTY
+        return State(tuple(ENDS if lab else inner for lab in puzzle.labels))
+
+    def violations(self, puzzle: NumberlinkPuzzle, state: State) -> list[Violation]:
+        out = []
+        cands = state.cands
+        ch = chains(puzzle, state)
+        can, must, labels, root = ch.can, ch.must, puzzle.labels, ch.root
+        # one pass over the pairs of neighbours for the first that does not join up and the
+        # first where a line runs beside itself (the notes' "must not touch itself", ends
+        # excepted); the second is reported only if nothing before it is
+        apart = beside = None
+        for i, d, j in puzzle.edges:
+            mi, mj = must[i], must[j]
+            if not (mi or mj):
+                continue
+            e = OPPOSITE[d]
+            if (mi & d and not can[j] & e) or (mj & e and not can[i] & d):
+                apart = (i, j)
+                break
+            if beside is None and mi and mj and root[i] == root[j] and not mi & d and not labels[i] \
+                    and not labels[j]:
+                beside = (i, j)
+        if apart is not None:
+            i, j = apart
+            out.append(Violation(f"the line at {puzzle.cell(i)} and {puzzle.cell(j)} does not join up",
+                                 (puzzle.cell(i), puzzle.cell(j))))
+            return out
+        for i, sides in enumerate(puzzle.border_sides):
+            if must[i] & ~sides:
+                out.append(Violation(f"the line at {puzzle.cell(i)} leaves the grid", (puzzle.cell(i),)))
+                return out
+        if ch.clash:
+            a, b = ch.clash
+            out.append(Violation(f"the lines of {puzzle.name(a)} and {puzzle.name(b)} are joined"))
+            return out
+        if ch.loop is not None:
+            out.append(Violation(f"the line through {puzzle.cell(ch.loop)} closes a loop", (puzzle.cell(ch.loop),)))
+            return out
+        if beside is not None:
+            i, j = beside
+            out.append(Violation(f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}",
+                                 (puzzle.cell(i), puzzle.cell(j))))
+            return out
+        comp = free_areas(puzzle, cands, ch)
+        reached: set[int] = set()
+        for lab, (a, b) in puzzle.pairs.items():
+            if ch.root[a] == ch.root[b]:
+                continue
+            near_a, near_b = areas_beside(puzzle, cands, ch, comp, a, b), areas_beside(puzzle, cands, ch, comp, b, a)
+            if -1 not in near_a and not near_a & near_b:
+                out.append(Violation(f"the two {puzzle.name(lab)}s at {puzzle.cell(a)} and {puzzle.cell(b)} "
+                                     "can no longer be joined", (puzzle.cell(a), puzzle.cell(b))))
+                return out
+            reached |= near_a | near_b
+        reached.discard(-1)
+        if puzzle.cover:    # every cell is used, so some line must still be able to get there
+            for i in range(len(cands)):
+                if not ch.labels[i] and comp[i] not in reached:
+                    out.append(Violation(f"no line can reach {puzzle.cell(i)}", (puzzle.cell(i),)))
+                    return out
+        if state.complete:
+            for i, m in enumerate(cands):
+                if m != B_EMPTY and ch.label(i) == 0:
+                    out.append(Violation(f"the line through {puzzle.cell(i)} joins no numbers",
+                                         (puzzle.cell(i),)))
+                    break
+        return out
+
+    def solution_state(self, puzzle: NumberlinkPuzzle) -> State | None:
+        if puzzle.solution is None:
+            return None
+        return State(tuple(1 << VALUE_OF_SIDES[m] if m else B_EMPTY for m in puzzle.solution))
+
+    def solution_from_state(self, puzzle: NumberlinkPuzzle, state: State) -> tuple[int, ...]:
+        return tuple(SHAPES[(m & -m).bit_length() - 1] for m in state.cands)
+
+    # --- formats -----------------------------------------------------------------------
+    def _make(self, rows: int, cols: int, tokens: list[str | None], where, cover: bool, meta: Meta
+              ) -> NumberlinkPuzzle:
+        """A puzzle from one label (or None) per cell; `where(i, message)` makes the error."""
+        names: list[str] = []
+        count: dict[str, list[int]] = {}
+        for i, t in enumerate(tokens):
+            if t is not None:
+                count.setdefault(t, []).append(i)
+        for t, cells in count.items():
+            if len(cells) != 2:
+                times = "once" if len(cells) == 1 else f"{len(cells)} times"
+                raise where(cells[-1 if len(cells) > 2 else 0],
+                            f"label '{t}' appears {times}: each label must appear exactly twice")
+        order = sorted(count, key=lambda t: (not t.isdecimal(), int(t) if t.isdecimal() else 0, t))
+        number = {t: k + 1 for k, t in enumerate(order)}
+        names = order
+        labels = tuple(number[t] if t is not None else 0 for t in tokens)
+        return NumberlinkPuzzle(rows=rows, cols=cols, labels=labels, names=tuple(names), cover=cover, meta=meta)
+
+    def _shapes_from_grid(self, puzzle: NumberlinkPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+        """Link glyphs drawn on a grid: a solution (every cell), or a player's marks."""
+        cands = list(self.initial_state(puzzle).cands)
+        for r, c, tok in grid.cells():
+            i = r * puzzle.cols + c
+            t = tok.text
+            if puzzle.labels[i]:
+                if t != puzzle.name(puzzle.labels[i]):
+                    raise src.error(f"{Cell(r, c)} holds '{puzzle.name(puzzle.labels[i])}' in the puzzle "
+                                    f"but '{t}' here", tok.line, tok.col)
+                continue
+            if t in GLYPH_SIDES:
+                cands[i] &= 1 << VALUE_OF_SIDES[GLYPH_SIDES[t]]
+            elif t in ("x", "X") or (t == "." and not marks):
+                cands[i] &= B_EMPTY
+            elif t != ".":
+                raise src.error(f"unexpected '{t}' in {grid.key}: expected '.', "
+                                f"{'x, ' if marks else ''}a label or a line piece ┗┏┓┛┃━",
+                                tok.line, tok.col)
+            if not cands[i]:
+                raise src.error(f"'{t}' at {Cell(r, c)} is not allowed here"
+                                + (" (every cell must be used)" if puzzle.cover else ""), tok.line, tok.col)
+        state = State(tuple(cands))
+        if not marks:    # endpoints face the one neighbour whose line comes in
+            ends = list(state.cands)
+            for lab, pair in puzzle.pairs.items():
+                for i in pair:
+                    into = [d for d, j in puzzle.neighbour[i].items()
+                            if sides_must(state.cands[j]) & OPPOSITE[d] and not puzzle.labels[j]]
+                    if not into:    # the two ends touch and the line is just that join
+                        into = [d for d, j in puzzle.neighbour[i].items() if puzzle.labels[j] == lab]
+                    if len(into) == 1:
+                        ends[i] = 1 << VALUE_OF_SIDES[into[0]]
+            state = State(tuple(ends))
+        return state
+
+    def from_native(self, doc: dict[str, Any], src: NativeSource) -> NumberlinkPuzzle:
+        grid = src.grid("grid")
+        tokens = [None if tok.text == "." else tok.text for _, _, tok in grid.cells()]
+        toks = [tok for _, _, tok in grid.cells()]
+        puzzle = self._make(grid.height, grid.width, tokens,
+                            lambda i, msg: src.error(msg, toks[i].line, toks[i].col),
+                            bool(doc.get("cover", False)), src.meta())
+        if "solution" in doc:
+            sol = src.grid("solution")
+            expect_size(grid, sol, src)
+            state = self._shapes_from_grid(puzzle, sol, src, marks=False)
+            line = src.key_line("solution")
+            if not state.complete:
+                loose = puzzle.cell(next(i for i in range(len(state.cands)) if not state.decided(i)))
+                raise src.error(f"the solution does not show which way the line leaves {loose}", line)
+            broken = self.violations(puzzle, state)
+            if broken:
+                raise src.error(f"the solution breaks the rules: {broken[0].message}", line)
+            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
+        return puzzle
+
+    def _rows(self, puzzle: NumberlinkPuzzle, state: State | None, solution: bool = False) -> list[list[str]]:
+        out = []
+        for r in range(puzzle.rows):
+            row = []
+            for c in range(puzzle.cols):
+                i = r * puzzle.cols + c
+                if puzzle.labels[i]:
+                    row.append(puzzle.name(puzzle.labels[i]))
+                elif state is None or not state.decided(i):
+                    row.append("." if state is None or state.cands[i] else "!")
+                else:
+                    m = SHAPES[state.value(i)]
+                    row.append(GLYPHS[m] if m else ("." if solution else "x"))
+            out.append(row)
+        return out
+
+    def to_native(self, puzzle: NumberlinkPuzzle) -> dict[str, Any]:
+        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta)}
+        if puzzle.cover:
+            doc["cover"] = True
+        doc["grid"] = grid_text(self._rows(puzzle, None))
+        sol = self.solution_state(puzzle)
+        if sol is not None:
+            doc["solution"] = grid_text(self._rows(puzzle, sol, solution=True))
+        return doc
+
+    def parse_marks(self, puzzle: NumberlinkPuzzle, text_: str, src: Source) -> State:
+        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
+        return self._shapes_from_grid(puzzle, grid, src, marks=True)
+
+    def from_janko(self, data: dict[str, Any], src: Source) -> NumberlinkPuzzle:
+        rows, cols, problem = janko_problem(data, src)
+        tokens: list[str | None] = []
+        for r, row in enumerate(problem):
+            for c, t in enumerate(row):
+                if t == "-":
+                    tokens.append(None)
+                elif t.isdecimal():
+                    tokens.append(str(int(t)))
+                else:
+                    raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
+                                    part="problem")
+        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
+                    title=data.get("title"))
+        solution = janko_grid(data, "solution", src, (rows, cols))
+        # janko's Arukone uses every cell (puzz.link's arukone rule); the few records whose own
+        # solution leaves cells empty are read with the numlin rule instead
+        cover = solution is None or all(t != "-" for row in solution for t in row)
+        puzzle = self._make(rows, cols, tokens, lambda i, msg: src.error(f"{msg} (at {Cell(*divmod(i, cols))})",
+                                                                         part="problem"), cover, meta)
+        if solution is not None:
+            letters = {"n": N, "e": E, "o": E, "s": S, "w": W}
+            shapes = []
+            for r, row in enumerate(solution):
+                for c, t in enumerate(row):
+                    m = 0
+                    for ch in ("" if t == "-" else t):
+                        if ch not in letters:
+                            raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'solution'", part="solution")
+                        m |= letters[ch]
+                    if m and m not in VALUE_OF_SIDES:
+                        raise src.error(f"'{t}' at {Cell(r, c)} is not a line piece", part="solution")
+                    shapes.append(m)
+            puzzle = attrs.evolve(puzzle, solution=tuple(shapes))
+        return puzzle
+
+    def from_puzzlink(self, url: puzzlink.PuzzLink) -> NumberlinkPuzzle:
+        values, _ = puzzlink.decode_number16(url)
+        for k, v in enumerate(values):
+            if v == -2:
+                raise url.error(f"the number at {Cell(*divmod(k, url.cols))} is unknown ('.'), which is not supported")
+        cover = url.pid == "arukone" and "e" not in url.flags
+        tokens = [None if v < 0 else str(v) for v in values]
+        return self._make(url.rows, url.cols, tokens, lambda i, msg: url.error(f"{msg} (at {Cell(*divmod(i, url.cols))})"),
+                          cover, Meta(origin=url.src.origin, source="puzz.link"))
+
+    # The plain `W H` grid used by Numberlink solvers: a size line, then rows of letters,
+    # digits and dots.
+    def sniff(self, text_: str) -> bool:
+        lines = [l for l in text_.splitlines() if l.strip()]
+        return bool(lines) and re.fullmatch(r"\s*\d+\s+\d+\s*", lines[0]) is not None and all(
+            re.fullmatch(r"[A-Za-z0-9.]+", l.strip()) for l in lines[1:])
+
+    def from_text(self, text_: str, src: Source) -> NumberlinkPuzzle:
+        lines = text_.splitlines()
+        first = next((k for k, l in enumerate(lines) if l.strip()), None)
+        m = re.fullmatch(r"\s*(\d{1,6})\s+(\d{1,6})\s*", lines[first]) if first is not None else None
+        if m is None:
+            raise src.error("expected a first line '<width> <height>'", (first or 0) + 1, 1)
+        w, h = int(m.group(1)), int(m.group(2))
+        if not (1 <= w <= 200 and 1 <= h <= 200):
+            raise src.error(f"size {w}x{h} is out of range", first + 1, 1)
+        rows = [(k, l) for k, l in enumerate(lines) if k > first and l.strip()]
+        if len(rows) != h:
+            raise src.error(f"expected {h} rows after the size line, found {len(rows)}",
+                            (rows[-1][0] + 1) if rows else first + 1)
+        tokens: list[str | None] = []
+        places: list[tuple[int, int]] = []
+        for k, line in rows:
+            body = line.strip()
+            col0 = len(line) - len(line.lstrip()) + 1
+            if len(body) != w:
+                raise src.error(f"row has {len(body)} cells, expected {w}", k + 1, col0)
+            for j, ch in enumerate(body):
+                if not (ch.isalnum() or ch == "."):
+                    raise src.error(f"unexpected '{ch}': expected a letter, a digit or '.'", k + 1, col0 + j)
+                tokens.append(None if ch == "." else ch)
+                places.append((k + 1, col0 + j))
+        return self._make(h, w, tokens, lambda i, msg: src.error(msg, *places[i]), False,
+                          Meta(origin=src.origin))
+
+    # --- rendering ---------------------------------------------------------------------
+    def render_text(self, puzzle: NumberlinkPuzzle, state: State | None = None) -> str:
+        return text.grid(self._rows(puzzle, state))
+
+    def render_svg(self, puzzle: NumberlinkPuzzle, state: State | None = None,
+                   highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
+        canvas = svg.Canvas(puzzle.rows, puzzle.cols)
+        palette = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00", "#00acc1",
+                   "#6d4c41", "#d81b60", "#3949ab", "#7cb342", "#546e7a")
+        if state is not None:
+            ch = chains(puzzle, state)
+            for i, m in enumerate(state.cands):
+                lab = ch.label(i)
+                colour = palette[(lab - 1) % len(palette)] if lab else "#555"
+                x, y = canvas.centre(puzzle.cell(i))
+                for d in SIDES:
+                    if ch.must[i] & d and d in puzzle.neighbour[i]:
+                        dr, dc = STEP[d]
+                        canvas.line(x, y, x + dc * canvas.cell / 2, y + dr * canvas.cell / 2, colour, 5)
+                if m == B_EMPTY:
+                    canvas.cross(puzzle.cell(i))
+        for i, lab in enumerate(puzzle.labels):
+            if lab:
+                colour = palette[(lab - 1) % len(palette)]
+                canvas.circle(puzzle.cell(i), 0.36, "#fff", colour)
+                canvas.text(puzzle.cell(i), puzzle.name(lab), size=0.45)
+        for role, items in highlights:
+            canvas.highlight([it if isinstance(it, Cell) else puzzle.cell(it) for it in items], role)
+        return canvas.to_svg()
+
+    # --- exact solver ------------------------------------------------------------------
+    def asp_facts(self, puzzle: NumberlinkPuzzle) -> str:
+        out = [f"cell({r},{c})." for r in range(puzzle.rows) for c in range(puzzle.cols)]
+        out += [f"end({i // puzzle.cols},{i % puzzle.cols},{lab})." for i, lab in enumerate(puzzle.labels) if lab]
+        if puzzle.cover:
+            out.append("cover.")
+        return "\n".join(out)
+
+    def state_from_model(self, puzzle: NumberlinkPuzzle, atoms: Sequence[Any]) -> State:
+        sides = [0] * (puzzle.rows * puzzle.cols)
+        names = {"n": N, "e": E, "s": S, "w": W}
+        for a in atoms:
+            if a.name == "link":
+                r, c, d = a.arguments
+                sides[r.number * puzzle.cols + c.number] |= names[d.name]
+        return State(tuple(1 << VALUE_OF_SIDES[m] if m else B_EMPTY for m in sides))
+
+    def answer_json(self, puzzle: NumberlinkPuzzle, state: State) -> Any:
+        ch = chains(puzzle, state)
+        paths = {}
+        for lab, (a, b) in puzzle.pairs.items():
+            path, prev, x = [a], None, a
+            while x != b and len(path) <= len(state.cands):
+                nxt = [j for d, j in puzzle.neighbour[x].items() if ch.must[x] & d and j != prev]
+                if not nxt:
+                    break
+                prev, x = x, nxt[0]
+                path.append(x)
+            paths[puzzle.name(lab)] = [str(puzzle.cell(i)) for i in path]
+        return {"paths": paths}
+
+
+GENRE = register(Numberlink())

@@ -1,0 +1,303 @@
+"""Nurikabe: shade walls so that every island (a group of unshaded cells) holds exactly one
+number, equal to its size; the walls form one connected area; no 2x2 block is all wall.
+
+Variables: every cell, values ISLAND / WALL; numbered cells are fixed ISLAND. Var = r*cols + c.
+Grid syntax: `.` an empty cell, a number an island's size, `?` a number of unknown size.
+In solutions and marks `#` is a wall; in marks `+` (or `o`) is a cell marked island and `.`
+is undecided; in solutions `.` is island.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+import attrs
+
+from heuristics.common import connectivity as cn
+
+from grader.core.errors import Source
+from grader.io import puzzlink
+from grader.io.janko import grid as janko_grid, problem as janko_problem
+from grader.io.native import Grid, NativeSource, bad_token
+from grader.core.model import Cell, Meta, State, Violation
+from grader.io import svg, text
+from grader.genres import register
+from grader.kernels.grid import GridPuzzle, MarkedCellsGenre
+
+ISLAND, WALL = 0, 1
+B_ISLAND, B_WALL = 1 << ISLAND, 1 << WALL
+FREE = B_ISLAND | B_WALL
+NO_CLUE, UNKNOWN = 0, -2       # clue values: 0 none, -2 a `?`, n > 0 an island size
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class NurikabePuzzle(GridPuzzle):
+    clues: tuple[int, ...]      # row-major: NO_CLUE, UNKNOWN or the island size
+
+    genre = "nurikabe"
+
+    @functools.cached_property
+    def graph(self) -> cn.GridGraph:
+        return cn.GridGraph(self.rows, self.cols)
+
+    @functools.cached_property
+    def clue_cells(self) -> tuple[int, ...]:
+        return tuple(i for i, n in enumerate(self.clues) if n != NO_CLUE)
+
+    @functools.cached_property
+    def largest_clue(self) -> int:
+        """The largest island size given (every cell, when a number is `?`)."""
+        if any(n == UNKNOWN for n in self.clues):
+            return self.rows * self.cols
+        return max(self.clues, default=0)
+
+    @functools.cached_property
+    def wall_total(self) -> int | None:
+        """How many walls the solution has, when every number is known."""
+        if any(n == UNKNOWN for n in self.clues):
+            return None
+        return self.rows * self.cols - sum(self.clues)
+
+
+class Islands:
+    """The islands of one state: decided island groups, what each holds, how it may grow."""
+
+    def __init__(self, puzzle: NurikabePuzzle, state: State):
+        self.puzzle, self.cands = puzzle, state.cands
+        self.side = cn.side(puzzle.graph, state, B_ISLAND)
+        self.walls = cn.side(puzzle.graph, state, B_WALL)
+        parts = self.side.decided_parts
+        self.parts = parts.cells
+        self.of = parts.of
+        self.clues: list[tuple[int, ...]] = [tuple(i for i in p if puzzle.clues[i] != NO_CLUE)
+                                             for p in self.parts]
+
+    @functools.cached_property
+    def _numbers(self) -> list[int | None]:
+        out: list[int | None] = []
+        for cl in self.clues:
+            n = self.puzzle.clues[cl[0]] if len(cl) == 1 else None
+            out.append(None if n == UNKNOWN else n)
+        return out
+
+    def number(self, k: int) -> int | None:
+        """The size island part k must reach (None: unnumbered, several numbers or `?`)."""
+        return self._numbers[k]
+
+    def numbered(self, k: int) -> bool:
+        return len(self.clues[k]) == 1
+
+    def need(self, k: int) -> int | None:
+        """Cells part k still has to gain (None when unknown)."""
+        n = self._numbers[k]
+        return None if n is None else n - len(self.parts[k])
+
+    def liberties(self, k: int) -> list[int]:
+        return self.side.liberties(k)
+
+    def numbered_parts(self) -> list[int]:
+        return [k for k in range(len(self.parts)) if self.numbered(k)]
+
+    def clue_name(self, k: int) -> str:
+        """How to name island k in a sentence: "the 4 at r2c3" or "the island at r2c3"."""
+        cl = self.clues[k]
+        cell = self.puzzle.cell(cl[0] if cl else self.parts[k][0])
+        if len(cl) == 1:
+            n = self.puzzle.clues[cl[0]]
+            return f"the {'?' if n == UNKNOWN else n} at {cell}"
+        return f"the island at {cell}"
+
+    @functools.cached_property
+    def numbers_near(self) -> list[tuple[int, ...]]:
+        """For each cell, the numbered island parts it belongs to or touches."""
+        out: list[set[int]] = [set() for _ in self.cands]
+        nbrs = self.puzzle.graph.neighbours
+        for k in self.numbered_parts():
+            for i in self.parts[k]:
+                out[i].add(k)
+                for n in nbrs[i]:
+                    out[n].add(k)
+        return [tuple(s) for s in out]
+
+    def blocked(self, k: int, i: int) -> bool:
+        """Island part k can never take in cell i: it is or touches another numbered island."""
+        near = self.numbers_near[i]
+        return bool(near) and (len(near) > 1 or near[0] != k)
+
+
+def islands(puzzle: NurikabePuzzle, state: State) -> Islands:
+    return state.derived("nurikabe.islands", lambda: Islands(puzzle, state))
+
+
+class Nurikabe(MarkedCellsGenre):
+    name = "nurikabe"
+    title = "Nurikabe"
+    puzzle_type = NurikabePuzzle
+    value_phrases = (("is island", "is wall"), ("is wall", "is island"))
+    puzzlink_pids = ("nurikabe",)
+    janko_names = ("Nurikabe",)
+    heuristics_module = "heuristics.nurikabe"
+    encoding = "nurikabe.lp"
+    MARKED, UNMARKED, marked_atom, marked_key = WALL, ISLAND, "wall", "walls"
+
+    # --- variables and rules -----------------------------------------------------------
+    def initial_state(self, puzzle: NurikabePuzzle) -> State:
+        return State(tuple(B_ISLAND if n != NO_CLUE else FREE for n in puzzle.clues))
+
+    def violations(self, puzzle: NurikabePuzzle, state: State) -> list[Violation]:
+        g, cands = puzzle.graph, state.cands
+        out = cn.pools(g, cands, B_WALL, "walls")
+        isl = islands(puzzle, state)
+        out += cn.disconnected(isl.walls, "the walls")
+        for k, part in enumerate(isl.parts):
+            if len(isl.clues[k]) > 1:
+                out.append(Violation(f"the island at {g.cell(part[0])} holds {len(isl.clues[k])} numbers",
+                                     tuple(g.cells(isl.clues[k]))))
+                continue
+            n = isl.number(k)
+            if n is not None and len(part) > n:
+                out.append(Violation(f"{isl.clue_name(k)} has grown to {len(part)} cells", (g.cell(part[0]),)))
+            elif (not isl.clues[k] or (n is not None and len(part) < n)) and not isl.liberties(k):
+                out.append(Violation(f"the island at {g.cell(part[0])} is walled in without a number"
+                                     if not isl.clues[k] else
+                                     f"{isl.clue_name(k)} is walled in at {len(part)} cells", (g.cell(part[0]),)))
+        total = puzzle.wall_total
+        if total is not None:
+            walls, possible = len(isl.walls.decided_cells), sum(isl.walls.possible)
+            if walls > total:
+                out.append(Violation(f"there are {walls} walls, more than the {total} the numbers leave"))
+            elif possible < total:
+                out.append(Violation(f"only {possible} cells can still be walls, fewer than the {total} "
+                                     "the numbers leave"))
+        room = isl.side.possible_parts
+        for k in isl.numbered_parts():
+            n = isl.number(k)
+            if n is not None and len(room.cells[room.of[isl.parts[k][0]]]) < n:
+                out.append(Violation(f"{isl.clue_name(k)} has no room to grow to {n} cells",
+                                     tuple(g.cells(isl.clues[k]))))
+        for part in room.cells:
+            if not any(puzzle.clues[i] != NO_CLUE for i in part):
+                stuck = [i for i in part if cands[i] == B_ISLAND]
+                if stuck:
+                    out.append(Violation(f"the island at {g.cell(stuck[0])} can never reach a number",
+                                         (g.cell(stuck[0]),)))
+        return out
+
+    # --- formats -----------------------------------------------------------------------
+    def _clues(self, grid: Grid, src: Source) -> tuple[int, ...]:
+        out = []
+        for _, _, tok in grid.cells():
+            t = tok.text
+            if t in (".", "-"):
+                out.append(NO_CLUE)
+            elif t == "?":
+                out.append(UNKNOWN)
+            elif t.isdecimal() and int(t) > 0:
+                out.append(int(t))
+            else:
+                raise bad_token(src, tok, "'.' for an empty cell, an island size from 1 or '?'")
+        return tuple(out)
+
+    def read_grid(self, puzzle: NurikabePuzzle, grid: Grid, src: Source, marks: bool) -> State:
+        cands = []
+        for r, c, tok in grid.cells():
+            i = r * puzzle.cols + c
+            t = tok.text
+            clue = puzzle.clues[i]
+            if clue != NO_CLUE:
+                shown = "?" if clue == UNKNOWN else str(clue)
+                if t != shown and not (clue == UNKNOWN and t.isdecimal()):
+                    raise src.error(f"{Cell(r, c)} holds the number {'?' if clue == UNKNOWN else clue} "
+                                    f"in the puzzle but '{t}' here", tok.line, tok.col)
+                cands.append(B_ISLAND)
+            elif t in ("#", "x", "X"):
+                cands.append(B_WALL)
+            elif t in ("+", "o", "O", "-"):
+                cands.append(B_ISLAND)
+            elif t == ".":
+                cands.append(FREE if marks else B_ISLAND)
+            else:
+                raise bad_token(src, tok, "'#' for a wall, '+' for an island cell or '.'")
+        return State(tuple(cands))
+
+    def from_native(self, doc: dict[str, Any], src: NativeSource) -> NurikabePuzzle:
+        grid = src.grid("grid")
+        puzzle = NurikabePuzzle(rows=grid.height, cols=grid.width, clues=self._clues(grid, src),
+                                meta=src.meta())
+        return self.with_native_solution(puzzle, grid, src)
+
+    def glyph(self, puzzle: NurikabePuzzle, i: int, state: State | None, solution: bool = False) -> str:
+        n = puzzle.clues[i]
+        if n != NO_CLUE:
+            return "?" if n == UNKNOWN else str(n)
+        if state is None:
+            return "."
+        m = state.cands[i]
+        if m == B_WALL:
+            return "#"
+        if m == B_ISLAND:
+            return "." if solution else "+"
+        return "!" if m == 0 else "."
+
+    def from_janko(self, data: dict[str, Any], src: Source) -> NurikabePuzzle:
+        rows, cols, problem = janko_problem(data, src)
+        clues = []
+        for r, row in enumerate(problem):
+            for c, t in enumerate(row):
+                if t == "-":
+                    clues.append(NO_CLUE)
+                elif t == "?":
+                    clues.append(UNKNOWN)
+                elif t.isdecimal() and int(t) > 0:
+                    clues.append(int(t))
+                else:
+                    raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
+        solution = janko_grid(data, "solution", src, (rows, cols))
+        walls = None if solution is None else frozenset(
+            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == "x")
+        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
+                    title=data.get("title"))
+        return NurikabePuzzle(rows=rows, cols=cols, clues=tuple(clues), solution=walls, meta=meta)
+
+    def from_puzzlink(self, url: puzzlink.PuzzLink) -> NurikabePuzzle:
+        values, _ = puzzlink.decode_number16(url)
+        clues = []
+        for k, v in enumerate(values):
+            if v == 0:
+                raise url.error(f"island size 0 at {Cell(*divmod(k, url.cols))}")
+            clues.append(UNKNOWN if v == -2 else NO_CLUE if v == -1 else v)
+        return NurikabePuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues),
+                              meta=Meta(origin=url.src.origin, source="puzz.link"))
+
+    # --- rendering ---------------------------------------------------------------------
+    def answer_text(self, puzzle: NurikabePuzzle, state: State) -> str:
+        return text.grid(self.glyph_rows(puzzle, state, solution=True))
+
+    def render_svg(self, puzzle: NurikabePuzzle, state: State | None = None,
+                   highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
+        canvas = svg.Canvas(puzzle.rows, puzzle.cols)
+        for i, n in enumerate(puzzle.clues):
+            cell = puzzle.cell(i)
+            m = state.cands[i] if state is not None else FREE
+            if n != NO_CLUE:
+                canvas.text(cell, "?" if n == UNKNOWN else str(n))
+            elif m == B_WALL:
+                canvas.fill(cell, "#222")
+            elif m == B_ISLAND:
+                canvas.dot(cell)
+        for role, items in highlights:
+            canvas.highlight([i if isinstance(i, Cell) else puzzle.cell(i) for i in items], role)
+        return canvas.to_svg()
+
+    # --- exact solver ------------------------------------------------------------------
+    def asp_facts(self, puzzle: NurikabePuzzle) -> str:
+        out = [f"cols({puzzle.cols}).", f"cells({puzzle.rows * puzzle.cols})."]
+        for i, n in enumerate(puzzle.clues):
+            r, c = divmod(i, puzzle.cols)
+            out.append(f"cell({r},{c}).")
+            if n != NO_CLUE:
+                out.append(f"clue({r},{c},{n if n > 0 else -1}).")
+        return "\n".join(out)
+
+
+GENRE = register(Nurikabe())

@@ -1,0 +1,245 @@
+"""Read puzzles from any supported source: a native YAML file, a janko .jsonl record, a
+genre's own file format, a puzz.link URL or a Simon Tatham game ID."""
+from __future__ import annotations
+
+import itertools
+import os
+import stat
+from pathlib import Path
+from typing import Iterator
+
+from grader.core.errors import InputError, Source
+from grader.core.model import Puzzle
+from grader.io import janko, limits, puzzlink, pzprv3, tatham
+from grader.io.native import NativeSource
+
+NATIVE_SUFFIXES = (".yaml", ".yml")
+# Files a puzzle folder may hold that are not puzzles: a batch skips them silently.
+NOT_PUZZLES = frozenset((".py", ".pyc", ".md", ".rst", ".sh", ".toml", ".cfg", ".ini", ".json", ".csv"))
+
+
+# What each genre's own text format looks like, for the error when none matches.
+_TEXT_KINDS = {"arrows": "a boxed Japanese Arrows grid ('| ↓. | →1 |')",
+               "numberlink": "a Numberlink grid (a first line '<width> <height>')",
+               "picross": "a .non nonogram", "slitherlink": "ASP facts (edge(1,2).)"}
+
+
+def _genre(name: str, src: Source, part: str | None = None, line: int | None = None):
+    from grader.genres import all_genres, get
+    g = get(str(name)) if isinstance(name, (str, int)) else None
+    if g is None:
+        known = ", ".join(x.name for x in all_genres())
+        raise src.error(f"unknown genre '{name}' (known: {known})", line, part=part)
+    return g
+
+
+def load_native(text: str, origin: str) -> Puzzle:
+    src = NativeSource(origin, text)
+    genre = _genre(src.require("genre"), src, line=src.key_line("genre"))
+    return genre.from_native(src.doc, src)
+
+
+def from_record(rec: janko.Record) -> Puzzle:
+    """The genre comes from the record's file path (FORMATS.md §4.1: its `puzzle` field can be
+    garbled); a `puzzle` field that plainly names another of our genres is a contradiction."""
+    from grader.genres import all_genres
+    by_path = next((g for g in all_genres()
+                    if rec.janko_name.lower() in (n.lower() for n in g.janko_names)), None)
+    claimed = _claimed_genre(rec.data.get("puzzle"))
+    if by_path is None and not rec.janko_name and claimed is not None:
+        by_path = claimed       # no file path: the field is all there is
+    if by_path is None:
+        if not rec.janko_name:
+            raise rec.src.error("the record names no genre: its 'file' is not /<Name>/<NNN>...",
+                                part="file")
+        raise rec.src.error(f"no genre reads janko '{rec.janko_name}' records", part="file")
+    if claimed is not None and claimed is not by_path:
+        raise rec.src.error(f"the record's puzzle is {claimed.name!s} but its file path says "
+                            f"'{rec.janko_name}' ({by_path.name})", part="puzzle")
+    return by_path.from_janko(rec.data, rec.src)
+
+
+def _claimed_genre(field: object):
+    """The genre a janko `puzzle` field names exactly (its first word, any case), else None:
+    'Akari' and 'nonogram' name a genre; 'nurikabeinfo Pack2' names none."""
+    from grader.genres import all_genres
+    if not isinstance(field, str) or not field.split():
+        return None
+    word = field.split()[0].lower()
+    for g in all_genres():
+        names = {g.name, *g.aliases, *(n.lower() for n in g.janko_names)}
+        if word in names or word + "s" in names:
+            return g
+    return None
+
+
+def load_file(path: Path, genre: str | None = None) -> Puzzle:
+    from grader.genres import all_genres
+    origin = str(path)
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        items = list(itertools.islice(janko.read_records(path), 2))   # not a whole corpus
+        if len(items) != 1:
+            many = "no records" if not items else "more than one record"
+            raise InputError(origin, f"holds {many}: grade it with "
+                             "`grader batch`, or pick one as FILE.jsonl#N (N = line number)")
+        return _record_or_raise(items[0])
+    text = read_text(path)
+    if suffix in NATIVE_SUFFIXES:
+        return load_native(text, origin)
+    if pzprv3.looks_like_board(text):
+        return pzprv3.load(text, origin)
+    src = Source(origin, text)
+    candidates = [g for g in all_genres() if suffix in getattr(g, "file_suffixes", ())]
+    if genre:
+        g = _genre(genre, src)
+        if g in candidates or not candidates:
+            return g.from_text(text, src)  # type: ignore[attr-defined]
+    for g in candidates:
+        if g.sniff(text):  # type: ignore[attr-defined]
+            return g.from_text(text, src)  # type: ignore[attr-defined]
+    if len(candidates) == 1:
+        # the one format of this suffix: its reader names the line that is wrong
+        return candidates[0].from_text(text, src)  # type: ignore[attr-defined]
+    if candidates:
+        raise src.error(f"unknown file type '{suffix}': expected "
+                        + " or ".join(_TEXT_KINDS.get(g.name, g.name) for g in candidates), 1, 1)
+    raise InputError(origin, f"unknown file type '{suffix or path.name}': expected .yaml, "
+                     ".jsonl or a genre's own format (see `grader genres`)")
+
+
+def parse_state(puzzle: Puzzle, text: str, origin: str):
+    """A player's marks: the genre's native marks grid, or a pzprv3 board file of the puzzle."""
+    if pzprv3.looks_like_board(text):
+        return pzprv3.marks_for(puzzle, text, origin).marks
+    from grader.genres import genre_of
+    return genre_of(puzzle).parse_marks(puzzle, text, Source(origin, text))
+
+
+def board_marks(spec: str, puzzle: Puzzle):
+    """The player's marks carried by the puzzle file itself (a pzprv3 board), else None."""
+    board = board_read(spec, puzzle)
+    return None if board is None else board.marks
+
+
+def board_read(spec: str, puzzle: Puzzle) -> "pzprv3.Read | None":
+    """The puzzle file as a pzprv3 board (puzzle and progress), else None."""
+    path = Path(spec)
+    if path_kind(path) != "file" or path.suffix.lower() in NATIVE_SUFFIXES + (".jsonl",):
+        return None
+    try:
+        text = read_text(path)
+    except InputError:
+        return None
+    return pzprv3.marks_for(puzzle, text, spec) if pzprv3.looks_like_board(text) else None
+
+
+def path_kind(path: Path) -> str | None:
+    """'file', 'folder', 'other' (a device or pipe) or None when nothing is there. A game ID or
+    URL longer than a file name can be is simply not a file."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
+
+
+def read_text(path: Path) -> str:
+    """A puzzle file's text: UTF-8, at most limits.MAX_BYTES (checked before reading)."""
+    origin = str(path)
+    try:
+        with open(path, "rb") as fh:
+            limits.check_bytes(os.fstat(fh.fileno()).st_size, origin)
+            data = fh.read(limits.MAX_BYTES + 1)
+    except OSError as exc:
+        raise InputError(origin, f"cannot read: {exc.strerror or exc}") from None
+    limits.check_bytes(len(data), origin)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise InputError(origin, "not a UTF-8 text file", line) from None
+
+
+def _record_or_raise(item: janko.Record | InputError) -> Puzzle:
+    if isinstance(item, InputError):
+        raise item
+    return from_record(item)
+
+
+def load(spec: str, genre: str | None = None) -> Puzzle:
+    """A puzzle from a path, `file.jsonl#N`, a puzz.link URL or a Tatham game ID."""
+    if not spec.strip():
+        raise InputError(repr(spec), "an empty argument: give a puzzle file, a puzz.link URL or a "
+                         "Simon Tatham game ID")
+    path = Path(spec)
+    if "#" in spec and spec.split("#")[0].endswith(".jsonl") and path_kind(Path(spec.split("#")[0])) == "file":
+        file, wanted = spec.rsplit("#", 1)
+        for item in janko.read_records(Path(file)):
+            line = item.line if isinstance(item, InputError) else int(item.src.origin.rsplit(":", 1)[1])
+            rid = None if isinstance(item, InputError) else item.id
+            if wanted == (str(line) if wanted.isdigit() else rid):
+                return _record_or_raise(item)
+        raise InputError(file, f"no record '{wanted}' (give a line number, or an id such as akari/001)")
+    kind = path_kind(path)
+    if kind == "file":
+        return load_file(path, genre)
+    if kind == "folder":
+        raise InputError(spec, "is a folder, not a puzzle file (`grader batch` reads folders)")
+    if kind == "other":
+        raise InputError(spec, "is not a regular file (a device, pipe or socket)")
+    if puzzlink.looks_like_url(spec):
+        pid, rest, src = puzzlink.parse_url(spec)
+        from grader.genres import all_genres
+        for g in all_genres():
+            if pid in g.puzzlink_pids:
+                return g.from_puzzlink(puzzlink.split(pid, rest, src))
+        raise src.error(f"puzzle type '{pid}' is not supported", part="pid")
+    if tatham.looks_like_game_id(spec):
+        src = Source(spec)
+        if not genre:
+            raise src.error("a Simon Tatham game ID does not say its game: add --genre "
+                            "(for example --genre akari for Light Up)")
+        g = _genre(genre, src)
+        if not g.has_tatham:
+            raise src.error(f"{g.name} has no Simon Tatham game")
+        params, desc = tatham.split_game_id(spec, src)
+        return g.from_tatham(params, desc, src)
+    if path.suffix or "/" in spec:
+        raise InputError(spec, "no such file")
+    raise InputError(spec, "not a file, a puzz.link URL or a Simon Tatham game ID")
+
+
+def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puzzle | InputError]]:
+    """(id, puzzle or the error that stopped it) for a folder, a .jsonl file or one puzzle."""
+    path = Path(spec)
+    kind = path_kind(path)
+    if kind == "folder":
+        for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            if f.suffix.lower() in NOT_PUZZLES or "__pycache__" in f.parts:
+                continue  # scripts and notes kept beside puzzles; anything else gets a row
+            if f.name == "solution.txt" and f.with_name("puzzle.txt").is_file():
+                continue  # a puzzle folder's answer (Japanese Arrows); puzzle.txt reads it
+            if f.name == "metadata.yaml" and f.with_name("puzzle.txt").is_file():
+                continue
+            try:
+                if f.suffix.lower() == ".jsonl":
+                    yield from iter_puzzles(str(f), genre)
+                else:
+                    yield str(f), load_file(f, genre)
+            except InputError as exc:
+                yield str(f), exc
+    elif path.suffix.lower() == ".jsonl" and kind == "file":
+        for item in janko.read_records(path):
+            if isinstance(item, InputError):
+                yield f"{spec}:{item.line}", item
+                continue
+            try:
+                yield item.id, from_record(item)
+            except InputError as exc:
+                yield item.id, exc
+    else:
+        try:
+            yield spec, load(spec, genre)
+        except InputError as exc:
+            yield spec, exc
