@@ -14,7 +14,7 @@ from grader.core.explain import counted, describe_removals
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.engine import out_of_time
-from grader.core.probing import register_probing
+from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 
 GENRE = "akari"
@@ -365,3 +365,5 @@ def most_constrained_first(puzzle: AkariPuzzle, state: State) -> list[int]:
 trial_and_error = register_probing(
     GENRE, candidates=most_constrained_first, catalogue="for a cell: assume that it has bulb, then fill in greedily; then assume it's "
                      "empty; keep what both agree on, or drop an assumption that contradicts")
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

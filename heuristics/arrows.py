@@ -13,6 +13,7 @@ from grader.dsl.signature import NIL, OOB, Signature, Symbol
 from grader.core.explain import phrase_list
 from grader.genres.arrows.model import ArrowsPuzzle, seen_values
 from grader.core.model import State, single_value, values_of
+from grader.core.probing import register_last_resort
 from grader.core.resources import rules_origin, rules_text
 
 GENRE = "arrows"
@@ -141,3 +142,5 @@ def load() -> list:
 
 
 HEURISTICS = compile_rules(load(), SIGNATURE, ArrowsWorld, GENRE)
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -18,7 +18,7 @@ from grader.core.explain import describe_removals
 from grader.genres.hashiwokakero.model import HashiPuzzle, Groups, groups, hi, lo, reachable
 from grader.core.registry import heuristic
 from grader.core.model import State, values_of
-from grader.core.probing import branch_deduction, register_probing
+from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 
 GENRE = "hashiwokakero"
@@ -494,3 +494,5 @@ def island_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduc
 
 
 trial_and_error = register_probing(GENRE, id="hashi.trial-and-error")
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

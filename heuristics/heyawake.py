@@ -20,7 +20,7 @@ from grader.genres import get
 from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room_counts, white_runs
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import PASSES, register_probing
+from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import blocks, shading
 from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
@@ -643,3 +643,5 @@ def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> s
 TRIAL = register_probing(GENRE, order=90, near=shading.around, candidates=shading.busiest_first,
                          catalogue="for a cell: assume it is blocked, then blank, fill in greedily; "
                                    "keep what both agree on or refute one")
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -9,7 +9,7 @@ from typing import Iterable, Iterator
 from grader.genres.hitori.model import B_BLACK, B_WHITE, BLACK, FREE, NO_NUMBER, WHITE, HitoriPuzzle
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import register_nested, register_probing
+from grader.core.probing import register_nested, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import connectivity as cn
 
@@ -248,3 +248,4 @@ deep_trial = register_probing(
     catalogue="same as above, but can use level 4 heuristics")
 nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial])
 
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -15,7 +15,7 @@ from grader.core.engine import out_of_time
 from grader.core.explain import counted
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import PASSES, register_probing
+from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import shading
 from heuristics.common.shading import B_WHITE, FREE, SHADED, WHITE
@@ -322,3 +322,5 @@ def way_label(puzzle: KuromasuPuzzle, k: int, option: dict[int, int]) -> str:
 TRIAL = register_probing(GENRE, order=90,
                          catalogue="(generic) assume a cell shaded, then white; fill in greedily; keep "
                                    "what both agree on or refute one")
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -15,7 +15,7 @@ from grader.genres.masyu.model import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS,
                                        _edge, _line, axis_blocker, can_turn, leg_blocker)
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import PASSES, register_probing
+from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
 from heuristics.common.loops import B_LINE, CROSS, LINE, OPEN
@@ -504,3 +504,5 @@ def deep_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
         yield from cell_loops.end_options(puzzle.graph, state)
     return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_masyu_deep_cases",
                                     passes=((PASSES[-1][0], 4),))
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

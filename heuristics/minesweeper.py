@@ -14,7 +14,7 @@ from grader.genres.minesweeper.model import (B_MINE, B_SAFE, FREE, MINE, SAFE, M
                                              mine_totals, number_counts)
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import branch_deduction, register_probing
+from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 
 GENRE = "minesweeper"
@@ -453,3 +453,4 @@ def frontier(puzzle: MinesPuzzle, state: State) -> list[int]:
 
 trial_and_error = register_probing(GENRE, order=90, candidates=frontier)
 
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

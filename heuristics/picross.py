@@ -13,7 +13,7 @@ from grader.core.explain import describe_removals
 from grader.genres.picross.model import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import PROBE_TEMPLATE, branch_deduction, probe_cell
+from grader.core.probing import PROBE_TEMPLATE, branch_deduction, probe_cell, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common.lines import fill_of, solve_line
 
@@ -277,3 +277,5 @@ def cases_agree(puzzle: PicrossPuzzle, state: State, assumptions) -> bool:
         if final is not None:
             union = [u | f for u, f in zip(union, final)]
     return any((u & m) != m for u, m in zip(union, state.cands))
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

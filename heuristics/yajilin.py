@@ -10,7 +10,7 @@ from typing import Iterable, Iterator
 
 from grader.genres.yajilin.model import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
 from grader.core.registry import heuristic
-from grader.core.probing import PASSES
+from grader.core.probing import PASSES, register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
@@ -647,3 +647,5 @@ def deep_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
         yield from cell_loops.end_options(puzzle.graph, state)
     return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_yajilin_deep_cases",
                                     passes=((PASSES[-1][0], 4),))
+
+register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -11,7 +11,6 @@ from grader.core import exact
 from grader.core.engine import Budget, Solver
 from grader.io.read import from_record
 from grader.io.janko import read_records
-from grader.genres import genre_of
 from grader.core.registry import Heuristic, REGISTRY, check_params
 from grader.core.model import Puzzle, State
 from grader.core.resources import evaluation_corpus
@@ -52,7 +51,7 @@ def reference(puzzle: Puzzle) -> State:
     """The unique solution, checked with the exact solver (and against the given one)."""
     result = exact.solve(puzzle)
     assert result.verdict is exact.Verdict.UNIQUE, f"{puzzle.meta.origin}: {result.verdict.value}"
-    given = genre_of(puzzle).solution_state(puzzle)
+    given = puzzle.genre.solution_state(puzzle)
     if given is not None:
         assert given == result.solution
     return result.solution
@@ -64,7 +63,7 @@ def assert_sound_path(puzzle: Puzzle, solution: State | None = None, start: Stat
     solution = solution or reference(puzzle)
     solver = Solver(puzzle, budget=budget, validate=True)
     trace = solver.solve(start)
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     for step, before, after in trace.states():
         for var, mask in step.deduction.removals:
             assert not mask & solution.cands[var], (
@@ -75,7 +74,7 @@ def assert_sound_path(puzzle: Puzzle, solution: State | None = None, start: Stat
 
 def random_partial(puzzle: Puzzle, solution: State, rng: random.Random, fraction: float) -> State:
     """The start state with a random share of variables set to their true values."""
-    start = genre_of(puzzle).initial_state(puzzle)
+    start = puzzle.genre.initial_state(puzzle)
     cands = list(start.cands)
     for v in range(len(cands)):
         if rng.random() < fraction:
@@ -96,7 +95,7 @@ def assert_all_sound(h: Heuristic, puzzle: Puzzle, state: State, solution: State
 
 def fires(hid: str, puzzle: Puzzle, state: State | None = None) -> list:
     h = REGISTRY.get(hid)
-    state = state or genre_of(puzzle).initial_state(puzzle)
+    state = state or puzzle.genre.initial_state(puzzle)
     found = list(h.find(puzzle, state))
     for d in found:
         check_params(h.info, d)
@@ -105,7 +104,7 @@ def fires(hid: str, puzzle: Puzzle, state: State | None = None) -> list:
 
 def decided_by(found: Iterable, puzzle: Puzzle, state: State) -> dict[str, str]:
     """{var name: what it became} over a list of deductions, for readable assertions."""
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     out = {}
     for d in found:
         after = d.apply(state)

@@ -17,7 +17,6 @@ from grader.app.cli import main
 from grader.core.errors import InputError, one_line
 from grader.io.read import load, parse_state
 from grader.io.limits import MAX_SIDE
-from grader.genres import genre_of
 
 NASTY = Path(__file__).parent / "nasty"
 CORPUS = Path(__file__).parent.parent / "corpus"
@@ -44,7 +43,7 @@ def read_or_refuse(spec: str, genre: str | None = None, origin: str | None = Non
         assert text.startswith(one_line(named, 160)), text
         assert exc.line is not None or exc.part is not None or exc.message.startswith(WHOLE_INPUT), text
         return None
-    g = genre_of(puzzle)
+    g = puzzle.genre
     assert max(getattr(puzzle, "rows", 1), getattr(puzzle, "cols", 1)) <= MAX_SIDE
     g.render_text(puzzle)
     g.violations(puzzle, g.initial_state(puzzle))
@@ -231,7 +230,7 @@ def test_plain_numberlink_text(tmp_path: Path, data: bytes):
 @functools.lru_cache(maxsize=None)
 def marks_seeds(path: Path):
     puzzle = load(str(path))
-    g = genre_of(puzzle)
+    g = puzzle.genre
     done = g.solution_state(puzzle) or g.initial_state(puzzle)
     return puzzle, [g.render_text(puzzle), g.render_text(puzzle, done)]
 
@@ -352,10 +351,10 @@ def test_a_janko_record_whose_puzzle_field_is_garbled_takes_the_genre_from_its_p
     f = tmp_path / "r.jsonl"
     f.write_text(json.dumps({"file": "/Nurikabe/001.a.x-janko", "data": {
         "puzzle": "nurikabeinfo Pack2.Small.07", "size": 2, "problem": [["1", "-"], ["-", "-"]]}}) + "\n")
-    assert load(str(f)).genre == "nurikabe"
+    assert load(str(f)).genre.name == "nurikabe"
     f.write_text(json.dumps({"file": "/Akari/001.a.x-janko", "data": {
         "puzzle": "Akari", "size": 2, "problem": [["1", "-"], ["-", "-"]]}}) + "\n")
-    assert load(str(f)).genre == "akari"
+    assert load(str(f)).genre.name == "akari"
 
 
 def test_a_huge_native_board_is_refused_before_it_is_parsed(tmp_path: Path):

@@ -595,7 +595,7 @@ def test_plain_text_grid(tmp_path: Path):
     f = tmp_path / "flow.txt"
     f.write_text("3 3\nA.A\nB.B\n...\n")
     p = load(str(f))
-    assert p.genre == "numberlink" and NL.render_text(p).splitlines() == ["A . A", "B . B", ". . ."]
+    assert p.genre.name == "numberlink" and NL.render_text(p).splitlines() == ["A . A", "B . B", ". . ."]
     assert not NL.sniff("+----+\n| ↑. |\n")
 
 

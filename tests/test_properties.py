@@ -8,7 +8,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grader.core.errors import InputError
 from grader.io.read import load, load_native
-from grader.genres import genre_of
 from grader.core.registry import REGISTRY
 from grader.core.model import State
 from support import assert_all_sound, janko, reference
@@ -24,7 +23,7 @@ def akari_sample():
 @given(data=st.data())
 def test_akari_deductions_agree_with_the_solution_from_any_correct_partial_state(data):
     puzzle, solution = data.draw(st.sampled_from(akari_sample()))
-    start = genre_of(puzzle).initial_state(puzzle)
+    start = puzzle.genre.initial_state(puzzle)
     keep = data.draw(st.lists(st.booleans(), min_size=len(start.cands), max_size=len(start.cands)))
     state = State(tuple(s & t if k else s for s, t, k in zip(start.cands, solution.cands, keep)))
     for h in REGISTRY.for_genre("akari", max_level=4):

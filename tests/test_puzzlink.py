@@ -9,7 +9,6 @@ from grader.core import exact
 from grader.core.analysis import analyse
 from grader.core.errors import InputError
 from grader.io.read import load
-from grader.genres import genre_of
 from grader.core.steps import Status
 
 from support import shared
@@ -45,5 +44,5 @@ def test_every_pzprjs_example_is_solved_to_its_unique_solution():
         assert result.trace.status is Status.SOLVED, (name, result.trace.reason)
         assert result.uniqueness.verdict is exact.Verdict.UNIQUE, name
         final = result.trace.final
-        assert genre_of(puzzle).violations(puzzle, final) == [], name
+        assert puzzle.genre.violations(puzzle, final) == [], name
         assert final == exact.solve(puzzle).solution, name

@@ -13,7 +13,6 @@ from grader.app.cli import main
 from grader.core.errors import InputError
 from grader.io.read import load
 from grader.io import pzprv3
-from grader.genres import genre_of
 
 from support import shared
 
@@ -80,7 +79,7 @@ def test_every_supported_board_reads_the_same_puzzle_as_its_url():
         if board.pid != pid or (board.rows, board.cols) != (url.rows, url.cols) or board.at_end \
                 or (pid, code) == ("slither", "lnPlLoop"):
             continue        # another puzzle (a variant, a size, a changed clue) or no body
-        g = genre_of(url)
+        g = url.genre
         assert g.render_text(pzprv3.load(text, pid)) == g.render_text(url), (pid, code)
         compared += 1
     assert compared >= 30
@@ -96,7 +95,7 @@ def test_solved_boards_read_as_the_exact_solution():
             # rule does not, so this puzzle has no solution here (the URL reads the same)
             assert result.verdict is exact.Verdict.NONE
             continue
-        g = genre_of(got.puzzle)
+        g = got.puzzle.genre
         assert got.marks.complete and not g.violations(got.puzzle, got.marks), pid
         if result.verdict is exact.Verdict.UNIQUE:
             assert got.marks == result.solution, pid
@@ -109,7 +108,7 @@ def test_failing_boards_read_and_are_not_correct_solutions():
         got = pzprv3.read(text, pid)
         if pzprv3.Board(text, pid).at_end:
             continue    # the header alone: a puzzle without clues, nothing played to judge
-        g = genre_of(got.puzzle)
+        g = got.puzzle.genre
         wrong = bool(g.violations(got.puzzle, got.marks))
         assert wrong or not got.marks.complete, (pid, code)
         result = exact.solve(got.puzzle)
@@ -131,7 +130,7 @@ def test_the_verdict_calls_solved_boards_solved_and_no_failing_board_solved():
 def test_a_completed_wrong_board_has_a_violation():
     text = next(t for pid, code, t in boards("failing") if code == "akariDup")
     got = pzprv3.read(text, "lightup")
-    assert genre_of(got.puzzle).violations(got.puzzle, got.marks)
+    assert got.puzzle.genre.violations(got.puzzle, got.marks)
 
 
 # --- our own boards ----------------------------------------------------------------------
@@ -147,13 +146,13 @@ def test_newline_and_slash_forms_read_alike():
     a = pzprv3.read(AKARI, "a.txt")
     b = pzprv3.read(AKARI.replace("\n", "/"), "b.txt")
     assert a.marks == b.marks
-    g = genre_of(a.puzzle)
+    g = a.puzzle.genre
     assert g.render_text(a.puzzle) == g.render_text(b.puzzle) == ". . .\n. . .\n0 . 1"
 
 
 def test_marks_become_the_genres_own_marks():
     got = pzprv3.read(AKARI, "a.txt")
-    assert genre_of(got.puzzle).render_text(got.puzzle, got.marks).splitlines()[:2] == \
+    assert got.puzzle.genre.render_text(got.puzzle, got.marks).splitlines()[:2] == \
         [". * .", "+ . ."]
     assert not got.marks.complete       # unmarked cells stay open while the board is unfinished
 
@@ -200,7 +199,7 @@ LINES = {
 @pytest.mark.parametrize("pid", sorted(LINES))
 def test_line_boards_keep_the_drawn_lines(pid):
     got = pzprv3.read(f"pzprv3\n{pid}\n3\n3\n" + "".join(LINES[pid]), pid)
-    g = genre_of(got.puzzle)
+    g = got.puzzle.genre
     first = g.render_text(got.puzzle, got.marks).splitlines()[0]
     expected = {"mashu": "e", "numlin": "━", "yajilin": "e", "hashikake": "-", "slither": "-"}[pid]
     assert expected in first, (pid, first)
@@ -228,7 +227,7 @@ def test_check_on_a_board_file_judges_the_board(tmp_path, capsys):
 def test_the_puzzle_file_reads_through_load(tmp_path):
     f = tmp_path / "board.txt"
     f.write_text(AKARI)
-    assert genre_of(load(str(f))).name == "akari"
+    assert load(str(f)).genre.name == "akari"
 
 
 # --- the command line ---------------------------------------------------------------------
@@ -252,7 +251,7 @@ def test_state_board_with_a_url(tmp_path, capsys):
     f.write_text(AKARI)
     url = AKARI_URL
     puzzle = load(url)
-    assert genre_of(puzzle).render_text(puzzle) == ". . .\n. . .\n0 . 1"
+    assert puzzle.genre.render_text(puzzle) == ". . .\n. . .\n0 . 1"
     code, out, err = run(capsys, "hint", url, "--state", str(f))
     assert code == 0, err
     other = tmp_path / "other.txt"

@@ -161,7 +161,7 @@ def smallest_per_genre() -> dict[str, str]:
         for job in list_jobs(str(folder)):
             if job.puzzle is not None and Path(job.key).is_file():
                 size = (Path(job.key).stat().st_size, job.key)
-                best[job.puzzle.genre] = min(best.get(job.puzzle.genre, size), size)
+                best[job.puzzle.genre.name] = min(best.get(job.puzzle.genre.name, size), size)
     return {genre: key for genre, (_, key) in best.items()}
 
 
@@ -179,12 +179,11 @@ def test_every_genre_gets_a_report(genre, smallest_per_genre):
 
 
 def test_a_genre_without_svg_shows_text_boards(analysis, monkeypatch):
-    from grader.genres import genre_of
 
     def no_svg(*args, **kwargs):
         raise NotImplementedError
 
-    monkeypatch.setattr(type(genre_of(analysis.puzzle)), "render_svg", no_svg)
+    monkeypatch.setattr(type(analysis.puzzle.genre), "render_svg", no_svg)
     page = render(build(analysis), "html")
     assert "<svg" not in page and page.count("<pre>") == 2 * analysis.grade.steps + 2
 

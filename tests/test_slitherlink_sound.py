@@ -73,7 +73,6 @@ def test_every_technique_sound_from_partial_states_of_planted_loops():
     """Planted loops (tiny, along the border, round the board; square grids and other graphs):
     from random correct partial states no technique below trial and error removes a planted
     value, and the rules see nothing broken."""
-    from grader.genres import genre_of
     from grader.app.soak import planter, seeded
     hs = REGISTRY.for_genre("slitherlink", 4)
     for seed in range(80):
@@ -81,6 +80,6 @@ def test_every_technique_sound_from_partial_states_of_planted_loops():
         rng = random.Random(seed)
         for fraction in (0.0, 0.3, 0.7):
             state = random_partial(plant.puzzle, plant.solution, rng, fraction)
-            assert not genre_of(plant.puzzle).violations(plant.puzzle, state)
+            assert not plant.puzzle.genre.violations(plant.puzzle, state)
             for h in hs:
                 assert_all_sound(h, plant.puzzle, state, plant.solution)

@@ -112,7 +112,7 @@ def timed_out(job: Job, time_limit: float, seconds: float) -> Row:
 
 
 def failed(job: Job, error: str, seconds: float, status: str = "error") -> Row:
-    return {"id": job.key, "genre": job.puzzle.genre if job.puzzle is not None else None,
+    return {"id": job.key, "genre": job.puzzle.genre.name if job.puzzle is not None else None,
             "status": status, "error": error, "seconds": round(seconds, 3)}
 
 

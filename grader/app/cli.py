@@ -20,7 +20,7 @@ from grader.core.engine import Budget, collect_less_often
 from grader.core.errors import InputError, one_line
 from grader.core.explain import branches, describe_removals, sentence
 from grader.io.read import board_marks, board_read, load, parse_state, read_text
-from grader.genres import all_genres, genre_of
+from grader.genres import all_genres
 from grader.core.model import Puzzle
 from grader.core.steps import Status
 
@@ -80,7 +80,7 @@ def _not_one(a: Any) -> bool:
 def cmd_solve(args: argparse.Namespace) -> int:
     from grader.core.analysis import analyse
     puzzle = _load(args)
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     # As grade solves: techniques that assume one solution only where the exact solver allows
     a = analyse(puzzle, budget=_budget(args))
     state, how = a.trace.final, "techniques"
@@ -105,7 +105,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from grader.core.analysis import analyse
     puzzle = _load(args)
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     a = analyse(puzzle, budget=_budget(args))     # the path grade grades
     trace = a.trace
     steps_json, lines = [], []
@@ -146,7 +146,7 @@ CELL = re.compile(r"^r(\d+)c(\d+)$")
 def cmd_hint(args: argparse.Namespace) -> int:
     from grader.core.hints import hint, why
     puzzle = _load(args)
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     if args.state:
         marks = parse_state(puzzle, read_text(Path(args.state)), args.state)
     else:
@@ -184,7 +184,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     puzzle = _load(args)
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     board = board_read(args.puzzle, puzzle)
     # --max-seconds bounds the whole check: the exact solver gets what reading left
     result = exact.solve(puzzle, seconds=max(0.0, args.max_seconds - (time.perf_counter() - t0)))
@@ -221,7 +221,7 @@ def judge_board(puzzle: Puzzle, board: Any, solution: Any) -> tuple[str, list[st
     it: a broken rule, or a mark that rules out the only solution's value, is a mistake."""
     from grader.core.hints import mistakes
     status, broken = board.verdict()
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     wrong = [genre.var_name(puzzle, v) for v in mistakes(puzzle, board.marks, solution)]
     return ("mistake" if broken or wrong else status), broken, wrong
 
@@ -238,7 +238,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_render(args: argparse.Namespace) -> int:
     puzzle = _load(args)
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     state = None
     if args.state:
         state = parse_state(puzzle, read_text(Path(args.state)), args.state)

@@ -81,9 +81,8 @@ def seeded(genre: str, seed: int) -> random.Random:
 
 def native_text(puzzle: Puzzle) -> str:
     from grader.io.native import dump
-    from grader.genres import genre_of
     try:
-        return dump(genre_of(puzzle).to_native(puzzle))
+        return dump(puzzle.genre.to_native(puzzle))
     except Exception as exc:  # noqa: BLE001 - only a reproduction aid
         return f"# no native form: {exc}"
 
@@ -109,10 +108,9 @@ def check_plant(genre: str, seed: int, plant: Plant, budget: Budget = BUDGET, ex
                 max_level: int = 5, t0: float | None = None) -> Outcome:
     """check() on a given plant (tests that enumerate every solution of tiny boards use it)."""
     t0 = time.perf_counter() if t0 is None else t0
-    from grader.genres import genre_of
     from grader.core.registry import REGISTRY
     puzzle, planted = plant.puzzle, plant.solution
-    g = genre_of(puzzle)
+    g = puzzle.genre
 
     def finding(kind: str, message: str) -> Finding:
         return Finding(genre, seed, kind, message, native_text(puzzle))

@@ -8,7 +8,6 @@ import attrs
 
 from grader.core import exact
 from grader.core.engine import Budget, Solver
-from grader.genres import genre_of
 from grader.core.grading import Grade, grade
 from grader.core.registry import REGISTRY
 from grader.core.model import Puzzle
@@ -29,7 +28,7 @@ class Analysis:
         """One batch row; `grade --json` adds steps per level and techniques."""
         g = self.grade
         row: dict[str, Any] = {
-            "id": self.id, "genre": self.puzzle.genre, "status": g.status.value, "level": g.level,
+            "id": self.id, "genre": self.puzzle.genre.name, "status": g.status.value, "level": g.level,
             "score": g.score, "label": g.label, "steps": g.steps,
             "unique": None if self.uniqueness is None else self.uniqueness.unique,
         }
@@ -50,7 +49,7 @@ class Analysis:
 def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
             check_unique: bool = True, max_level: int = 5) -> Analysis:
     t0 = time.perf_counter()
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     asked: list[exact.ExactResult] = []
     def ask_exact() -> exact.ExactResult:
         if not asked:

@@ -110,11 +110,10 @@ class Solver:
         narrower one, and a long fill inside a trial then looks far less often.
         one_solution: asked at most once, before the last resort searches without bound,
         whether the puzzle may have one solution (see search_without_bound)."""
-        from grader.genres import genre_of
         assume_unique = assume_unique and _UNIQUE.get()
         self.assume_unique = assume_unique
         self.puzzle = puzzle
-        self.genre = genre_of(puzzle)
+        self.genre = puzzle.genre
         self.heuristics = [h for h in (heuristics if heuristics is not None
                                        else REGISTRY.for_genre(self.genre.name, max_level))
                            if assume_unique or not h.info.uses_uniqueness]

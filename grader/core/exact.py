@@ -44,8 +44,7 @@ class ExactResult:
 
 
 def program(puzzle: Puzzle) -> str:
-    from grader.genres import genre_of
-    g = genre_of(puzzle)
+    g = puzzle.genre
     return g.encoding_text() + "\n" + g.asp_facts(puzzle)
 
 
@@ -56,8 +55,7 @@ LARGE = 2500
 
 
 def solve(puzzle: Puzzle, limit: int = 2, seconds: float = 60.0) -> ExactResult:
-    from grader.genres import genre_of
-    if (seconds != float("inf") and len(genre_of(puzzle).initial_state(puzzle).cands) > LARGE
+    if (seconds != float("inf") and len(puzzle.genre.initial_state(puzzle).cands) > LARGE
             and hasattr(os, "fork") and threading.active_count() == 1):
         return _solve_in_child(puzzle, limit, seconds)
     return _solve_here(puzzle, limit, seconds)
@@ -104,8 +102,7 @@ def _solve_in_child(puzzle: Puzzle, limit: int, seconds: float) -> ExactResult:
 
 def _solve_here(puzzle: Puzzle, limit: int, seconds: float) -> ExactResult:
     import clingo
-    from grader.genres import genre_of
-    g = genre_of(puzzle)
+    g = puzzle.genre
     # `seconds` bounds the whole check: grounding cannot be interrupted, so the search gets
     # what grounding left of it
     deadline = time.perf_counter() + seconds

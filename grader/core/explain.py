@@ -40,13 +40,11 @@ def nudge(step: Step) -> str:
 
 
 def var_name(puzzle: Puzzle, var: int) -> str:
-    from grader.genres import genre_of
-    return genre_of(puzzle).var_name(puzzle, var)
+    return puzzle.genre.var_name(puzzle, var)
 
 
 def value_phrase(puzzle: Puzzle, value: int, negated: bool = False) -> str:
-    from grader.genres import genre_of
-    return genre_of(puzzle).value_phrases[value][1 if negated else 0]
+    return puzzle.genre.value_phrases[value][1 if negated else 0]
 
 
 def counted(n: int, noun: str) -> str:

@@ -32,7 +32,12 @@ class Genre:
     puzzlink_pids: ClassVar[tuple[str, ...]] = ()
     janko_names: ClassVar[tuple[str, ...]] = ()   # janko "<Name>" folders
     has_tatham: ClassVar[bool] = False
-    heuristics_module: ClassVar[str | None] = None  # imported to register the techniques
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"<genre {self.name}>"
 
     # --- variables -------------------------------------------------------------------
     def initial_state(self, puzzle: Puzzle) -> State:

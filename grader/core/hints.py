@@ -9,7 +9,6 @@ import attrs
 from grader.core import exact
 from grader.core.engine import Budget, Solver
 from grader.core.explain import describe_removals, nudge, sentence
-from grader.genres import genre_of
 from grader.core.model import Puzzle, State
 from grader.core.steps import Status, Step
 
@@ -36,7 +35,7 @@ def reference(puzzle: Puzzle) -> tuple[State | None, bool]:
     exactly one), and whether the puzzle is
     known to have exactly one: a published puzzle with its solution is taken to, otherwise the
     exact solver says. Techniques that assume one solution are used only when it has."""
-    given = genre_of(puzzle).solution_state(puzzle)
+    given = puzzle.genre.solution_state(puzzle)
     if given is not None:
         return given, True
     result = exact.solve(puzzle)
@@ -51,7 +50,7 @@ def mistakes(puzzle: Puzzle, marks: State, solution: State | None) -> list[int]:
 
 
 def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Budget()) -> Hint:
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     solution, unique = reference(puzzle)
     wrong = mistakes(puzzle, marks, solution)
     if wrong:

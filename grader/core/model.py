@@ -6,9 +6,12 @@ returns a new State. Variables and their values are defined by each genre.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
 import attrs
+
+if TYPE_CHECKING:
+    from grader.core.genre import Genre
 
 
 @attrs.frozen(order=True)
@@ -44,7 +47,8 @@ class Puzzle:
     meta: Meta = Meta()
     solution: Any = None              # the given solution in the genre's own form, if any
 
-    genre = "?"
+    # The puzzle's Genre (rules, formats, rendering), set once when the genre registers.
+    genre: ClassVar["Genre"]
 
 
 def bit(value: int) -> int:

@@ -1,8 +1,14 @@
 """Heuristics are plugins: metadata (HeuristicInfo) plus a find function, validated on
-registration (pluggy-style) and served sorted by (level, order, id)."""
+registration (pluggy-style) and served sorted by (level, order, id).
+
+A genre's techniques are found through the entry-point group `grader.techniques` (name: the
+genre, value: the module that registers them, see pyproject.toml), loaded the first time the
+genre's techniques are asked for: the engine knows no technique module by name."""
 from __future__ import annotations
 
 import string
+import threading
+from importlib.metadata import entry_points
 from typing import Callable, Iterator, Protocol
 
 import attrs
@@ -81,9 +87,36 @@ class RegistrationError(ValueError):
     pass
 
 
+PLUGIN_GROUP = "grader.techniques"
+
+
 class Registry:
-    def __init__(self) -> None:
+    def __init__(self, plugin_group: str | None = None) -> None:
         self._by_id: dict[str, Heuristic] = {}
+        self._group = plugin_group
+        self._loaded: set[str] = set()
+        self._loading: set[str] = set()
+        self._lock = threading.RLock()     # batch workers may ask from several threads
+        self.broken: dict[str, str] = {}   # genre -> why its techniques failed to load
+
+    def load(self, genre: str) -> None:
+        """Import the genre's technique plugins, once; a failure is kept in `broken`."""
+        if self._group is None or genre in self._loaded:
+            return
+        with self._lock:                   # other threads wait until loading is complete
+            if genre in self._loaded or genre in self._loading:
+                return                     # a plugin asking for its own genre while it loads
+            self._loading.add(genre)
+            try:
+                for ep in entry_points(group=self._group, name=genre):
+                    ep.load()
+            except Exception as exc:  # noqa: BLE001 - reported by `grader genres`
+                self.broken[genre] = f"{type(exc).__name__}: {exc}"
+                for hid in [k for k, h in self._by_id.items() if h.info.genre == genre]:
+                    del self._by_id[hid]
+            finally:
+                self._loading.discard(genre)
+                self._loaded.add(genre)
 
     def register(self, info: HeuristicInfo, fn: FindFn) -> Heuristic:
         if info.id in self._by_id:
@@ -104,9 +137,11 @@ class Registry:
         return h
 
     def get(self, hid: str) -> Heuristic:
+        self.load(hid.split(".")[0])
         return self._by_id[hid]
 
     def for_genre(self, genre: str, max_level: int = 5) -> list[Heuristic]:
+        self.load(genre)
         hs = [h for h in self._by_id.values() if h.info.genre == genre and h.level <= max_level]
         return sorted(hs, key=lambda h: (h.level, h.info.order, h.id))
 
@@ -114,7 +149,7 @@ class Registry:
         return iter(self._by_id.values())
 
 
-REGISTRY = Registry()
+REGISTRY = Registry(PLUGIN_GROUP)
 
 
 def heuristic(*, id: str, name: str, genre: str, level: int, template: str, nudge: str,

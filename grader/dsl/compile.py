@@ -145,13 +145,12 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
 
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
                  registry: Registry | None = None, order: int = 50) -> Heuristic:
-    from grader.genres import genre_of
     local = is_local(rule, sig)
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         world = world_of(puzzle, state)
         ev = Evaluator(sig, world)
-        describe = genre_of(puzzle).var_cell
+        describe = puzzle.genre.var_cell
         if focus is not None and local:
             found = focused_witnesses(rule, ev, sorted(sig.affected(world, focus)))  # type: ignore[misc]
         else:
@@ -180,8 +179,7 @@ def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Seq
     each step takes the easiest rule that makes progress, with every witness it has, then
     starts again from the easiest. Stops at a contradiction (an emptied cell, or a broken rule
     of the genre), when no rule applies, or after `depth` steps."""
-    from grader.genres import genre_of
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     pending: list[set[int]] = [set(changed) for _ in rules]
     for step in range(depth + 1):
         if state.broken:

@@ -7,6 +7,7 @@ import threading
 
 from grader.core.model import Puzzle
 from grader.core.genre import Genre
+from grader.core.registry import REGISTRY
 
 _GENRES: dict[str, Genre] = {}
 _ALIASES: dict[str, str] = {}
@@ -23,12 +24,16 @@ def register(genre: Genre) -> Genre:
         if key in _ALIASES:
             raise ValueError(f"genre alias {key!r} already names {_ALIASES[key]!r}")
         _ALIASES[key] = genre.name
+    if "genre" in vars(genre.puzzle_type):
+        raise ValueError(f"{genre.puzzle_type.__name__} already belongs to {genre.puzzle_type.genre}")
+    genre.puzzle_type.genre = genre      # every puzzle holds its genre: no lookups by name
     _GENRES[genre.name] = genre
     return genre
 
 
 def _load() -> None:
-    """Import every genre module in this package (each registers its GENRE) and its techniques.
+    """Import every genre's model (each registers its GENRE); its techniques are plugins the
+    technique registry loads when they are first asked for (grader.core.registry).
 
     A module that fails to load is recorded in `broken()` and left out, so one broken plugin
     cannot take the others down; tests assert that nothing is broken."""
@@ -48,11 +53,7 @@ def _load_all() -> None:
         if not info.ispkg or info.name.startswith("_"):
             continue
         try:
-            genre = getattr(importlib.import_module(f"{__name__}.{info.name}.model"), "GENRE", None)
-            if genre is not None and genre.heuristics_module:
-                importlib.import_module(genre.heuristics_module)
-                from grader.core.probing import register_last_resort
-                register_last_resort(genre.name)      # unless the genre has its own
+            importlib.import_module(f"{__name__}.{info.name}.model")     # registers its GENRE
         except Exception as exc:  # noqa: BLE001 - reported by broken() and `grader genres`
             _BROKEN[info.name] = f"{type(exc).__name__}: {exc}"
             for key in [k for k, v in _ALIASES.items() if v == info.name]:
@@ -61,9 +62,11 @@ def _load_all() -> None:
 
 
 def broken() -> dict[str, str]:
-    """Genre modules that failed to load, with the reason."""
+    """Genres whose model or techniques failed to load, with the reason."""
     _load()
-    return dict(_BROKEN)
+    for name in _GENRES:
+        REGISTRY.load(name)
+    return {**_BROKEN, **REGISTRY.broken}
 
 
 def all_genres() -> list[Genre]:
@@ -76,9 +79,3 @@ def get(name: str) -> Genre | None:
     key = _ALIASES.get(name.lower().replace("_", "-"))
     return _GENRES.get(key) if key else None
 
-
-def genre_of(puzzle: Puzzle) -> Genre:
-    g = get(puzzle.genre)
-    if g is None:
-        raise KeyError(puzzle.genre)
-    return g

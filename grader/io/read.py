@@ -112,8 +112,7 @@ def parse_state(puzzle: Puzzle, text: str, origin: str):
     """A player's marks: the genre's native marks grid, or a pzprv3 board file of the puzzle."""
     if pzprv3.looks_like_board(text):
         return pzprv3.marks_for(puzzle, text, origin).marks
-    from grader.genres import genre_of
-    return genre_of(puzzle).parse_marks(puzzle, text, Source(origin, text))
+    return puzzle.genre.parse_marks(puzzle, text, Source(origin, text))
 
 
 def board_marks(spec: str, puzzle: Puzzle):

@@ -25,3 +25,6 @@ crosses it from both cells or from neither.
 from __future__ import annotations
 
 from heuristics.numberlink import blocks, lines, parity, product, territory, trials  # noqa: F401  (each registers its techniques)
+from grader.core.probing import register_last_resort
+
+register_last_resort("numberlink")      # the deepening nested trial, unless registered above

@@ -13,3 +13,6 @@ number (level 5).
 """
 from heuristics.slitherlink import (basics, patterns, corners, angles, loop, colouring, searcher,
                                     probing)  # noqa: F401
+from grader.core.probing import register_last_resort
+
+register_last_resort("slitherlink")      # the deepening nested trial, unless registered above

@@ -6,7 +6,6 @@ from collections import Counter
 
 from grader.core.analysis import Analysis
 from grader.core.explain import describe_removals, sentence
-from grader.genres import genre_of
 from grader.core.grading import difficulty_table, step_score
 from grader.app.report.document import (Board, Boards, Document, Facts, Heading, Link, Para,
                                         StepBlock, Steps, table)
@@ -24,7 +23,7 @@ def level_name(level: int) -> str:
 
 def facts(a: Analysis) -> Facts:
     meta, g = a.puzzle.meta, a.grade
-    items = [("Genre", genre_of(a.puzzle).title), ("Puzzle", a.id)]
+    items = [("Genre", a.puzzle.genre.title), ("Puzzle", a.id)]
     if meta.title:
         items.append(("Title", meta.title))
     if meta.author:
@@ -46,7 +45,7 @@ def facts(a: Analysis) -> Facts:
 
 def board(puzzle, caption: str, state, marks=()) -> Board:
     """A board as SVG and as text; a genre that draws no SVG yet shows its text board."""
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     try:
         svg = genre.render_svg(puzzle, state, marks)
     except NotImplementedError:
@@ -56,7 +55,7 @@ def board(puzzle, caption: str, state, marks=()) -> Board:
 
 def build(a: Analysis) -> Document:
     puzzle, trace, g = a.puzzle, a.trace, a.grade
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     bottlenecks = set(g.bottlenecks)
     steps: list[StepBlock] = []
     per_level_score: Counter[int] = Counter()

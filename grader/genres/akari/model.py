@@ -30,7 +30,6 @@ B_EMPTY, B_BULB = 1 << EMPTY, 1 << BULB
 class AkariPuzzle(GridPuzzle):
     board: tuple[int, ...]    # WHITE, WALL or the number on a wall, row-major
 
-    genre = "akari"
 
     def is_white(self, i: int) -> bool:
         return self.board[i] == WHITE
@@ -190,7 +189,6 @@ class Akari(MarkedCellsGenre):
     puzzlink_pids = ("lightup", "akari", "bijutsukan")
     janko_names = ("Akari",)
     has_tatham = True
-    heuristics_module = "heuristics.akari"
     encoding = "akari.lp"
     MARKED, UNMARKED, marked_atom, marked_key = BULB, EMPTY, "bulb", "bulbs"
 

@@ -50,8 +50,7 @@ def random_filling(puzzle: Puzzle, seed: int) -> tuple[int, ...] | None:
     """A random valid filling of an arrow field (no givens), from the exact solver."""
     import clingo
 
-    from grader.genres import genre_of
-    genre = genre_of(puzzle)
+    genre = puzzle.genre
     ctl = clingo.Control(["1", "--warn=none", f"--seed={seed}", "--sign-def=rnd", "--rand-freq=0.3"])
     ctl.add("base", [], exact.program(puzzle))
     ctl.ground([("base", [])])
@@ -120,7 +119,7 @@ def parse_size(text: str) -> tuple[int, int]:
 def run(args: Any) -> dict[str, Any]:
     """The `generate` command: the native YAML of a new puzzle, with provenance."""
     from grader.io.native import dump
-    from grader.genres import genre_of, get
+    from grader.genres import get
     g = get(args.genre)
     if g is None or g.name != "arrows":
         raise InputError("--genre", f"cannot generate '{args.genre}' puzzles (only arrows)")
@@ -136,7 +135,7 @@ def run(args: Any) -> dict[str, Any]:
                 author="grader generator", provenance=command, licence="project's own",
                 id=f"arrows-{cols}x{rows}-{args.arrows}-L{made.level}-s{args.seed}")
     puzzle = attrs.evolve(made.puzzle, meta=meta)
-    doc = genre_of(puzzle).to_native(puzzle)
+    doc = puzzle.genre.to_native(puzzle)
     doc["level"] = made.level
     doc["grade"] = grade.label
     return {"yaml": dump(doc), "level": made.level, "givens": made.givens, "attempts": made.attempts,

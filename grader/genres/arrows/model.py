@@ -47,7 +47,6 @@ class ArrowsPuzzle(Puzzle):
     dirs: tuple[tuple[int, int], ...]     # (drow, dcol) per cell, row-major
     givens: tuple[int | None, ...]        # the given number per cell, or None
 
-    genre = "arrows"
 
     @property
     def n(self) -> int:
@@ -134,7 +133,6 @@ class Arrows(Genre):
     aliases = ("japanese-arrows", "yazudo")
     puzzle_type = ArrowsPuzzle
     value_phrases = tuple((f"holds {v}", f"cannot hold {v}") for v in range(MAX_SIDE))
-    heuristics_module = "heuristics.arrows"
     encoding = "arrows.lp"
     file_suffixes = (".txt",)
 

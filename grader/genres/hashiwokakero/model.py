@@ -51,7 +51,6 @@ class HashiPuzzle(Puzzle):
     max_bridges: int = 2
     no_loops: bool = False        # Tatham's `L`: the bridges must form a tree
 
-    genre = "hashiwokakero"
 
     def cell(self, i: int) -> Cell:
         return Cell(*divmod(i, self.cols))
@@ -182,7 +181,6 @@ class Hashiwokakero(Genre):
     puzzlink_pids = ("hashikake", "hashi", "bridges")
     janko_names = ("Hashi",)
     has_tatham = True
-    heuristics_module = "heuristics.hashiwokakero"
     encoding = "hashiwokakero.lp"
 
     # --- variables ---------------------------------------------------------------------

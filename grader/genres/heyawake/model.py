@@ -42,7 +42,6 @@ class HeyawakePuzzle(GridPuzzle):
     clues: tuple[int, ...]          # per room: its number, or NO_CLUE
     clue_cells: tuple[int, ...]     # per room: the cell showing the number, or -1
 
-    genre = "heyawake"
 
     @functools.cached_property
     def graph(self) -> GridGraph:
@@ -177,7 +176,6 @@ class Heyawake(MarkedCellsGenre):
     value_phrases = (("is white", "is not white"), ("is shaded", "is not shaded"))
     puzzlink_pids = ("heyawake", "heyawacky")
     janko_names = ("Heyawake",)
-    heuristics_module = "heuristics.heyawake"
     encoding = "heyawake.lp"
     MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 

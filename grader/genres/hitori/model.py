@@ -35,7 +35,6 @@ TATHAM_DIGITS = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 class HitoriPuzzle(GridPuzzle):
     numbers: tuple[int, ...]     # row-major; NO_NUMBER for a cell without a number
 
-    genre = "hitori"
 
     @functools.cached_property
     def graph(self) -> cn.GridGraph:
@@ -81,7 +80,6 @@ class Hitori(MarkedCellsGenre):
     puzzlink_pids = ("hitori",)
     janko_names = ("Hitori",)
     has_tatham = True
-    heuristics_module = "heuristics.hitori"
     encoding = "hitori.lp"
     MARKED, UNMARKED, marked_atom, marked_key = BLACK, WHITE, "black", "shaded"
 

@@ -34,7 +34,6 @@ DIRECTION_NAMES = ("up", "down", "to the left", "to the right")
 class KuromasuPuzzle(GridPuzzle):
     clues: tuple[int, ...]      # per cell: the number, NO_CLUE, or UNKNOWN ('?')
 
-    genre = "kuromasu"
 
     @functools.cached_property
     def graph(self) -> GridGraph:
@@ -118,7 +117,6 @@ class Kuromasu(MarkedCellsGenre):
     puzzlink_pids = ("kurodoko",)
     janko_names = ("Kuromasu",)
     has_tatham = True
-    heuristics_module = "heuristics.kuromasu"
     encoding = "kuromasu.lp"
     MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 

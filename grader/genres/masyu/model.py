@@ -199,7 +199,6 @@ class MasyuPuzzle(GridLoop, Puzzle):
     cols: int
     pearls: tuple[int, ...]            # NONE, WHITE or BLACK per cell, row-major
 
-    genre = "masyu"
 
     @functools.cached_property
     def pearl_cells(self) -> tuple[int, ...]:
@@ -272,7 +271,6 @@ class Masyu(Genre):
     puzzlink_pids = ("mashu", "masyu", "pearl")
     janko_names = ("Masyu",)
     has_tatham = True
-    heuristics_module = "heuristics.masyu"
     encoding = "masyu.lp"
 
     # --- variables and rules -----------------------------------------------------------

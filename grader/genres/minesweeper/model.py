@@ -40,7 +40,6 @@ class MinesPuzzle(GridPuzzle):
     board: tuple[int, ...]       # UNKNOWN, VOID, QUESTION or a revealed number, row-major
     total: int | None = None     # the number of mines, when given
 
-    genre = "minesweeper"
 
     @functools.cached_property
     def surrounding(self) -> tuple[tuple[int, ...], ...]:
@@ -221,7 +220,6 @@ class Minesweeper(MarkedCellsGenre):
     puzzlink_pids = ("mines",)
     janko_names = ("Minesweeper",)
     has_tatham = True
-    heuristics_module = "heuristics.minesweeper"
     encoding = "minesweeper.lp"
     MARKED, UNMARKED, marked_atom, marked_key = MINE, SAFE, "mine", "mines"
 

@@ -62,7 +62,6 @@ class NumberlinkPuzzle(Puzzle):
     names: tuple[str, ...]            # names[k - 1] is how label k is written
     cover: bool = False               # the lines must use every cell
 
-    genre = "numberlink"
 
     def cell(self, i: int) -> Cell:
         return self.cells[i]
@@ -345,7 +344,6 @@ class Numberlink(Genre):
         ("runs east-west (━)", "is not ━"))
     puzzlink_pids = ("numlin", "numberlink", "arukone")
     janko_names = ("Arukone",)
-    heuristics_module = "heuristics.numberlink"
     encoding = "numberlink.lp"
     file_suffixes = (".txt",)
 

@@ -34,7 +34,6 @@ NO_CLUE, UNKNOWN = 0, -2       # clue values: 0 none, -2 a `?`, n > 0 an island 
 class NurikabePuzzle(GridPuzzle):
     clues: tuple[int, ...]      # row-major: NO_CLUE, UNKNOWN or the island size
 
-    genre = "nurikabe"
 
     @functools.cached_property
     def graph(self) -> cn.GridGraph:
@@ -136,7 +135,6 @@ class Nurikabe(MarkedCellsGenre):
     value_phrases = (("is island", "is wall"), ("is wall", "is island"))
     puzzlink_pids = ("nurikabe",)
     janko_names = ("Nurikabe",)
-    heuristics_module = "heuristics.nurikabe"
     encoding = "nurikabe.lp"
     MARKED, UNMARKED, marked_atom, marked_key = WALL, ISLAND, "wall", "walls"
 

@@ -42,7 +42,6 @@ class PicrossPuzzle(Puzzle):
     col_clues: tuple[Clue, ...]
     givens: tuple[tuple[int, int], ...] = ()     # (cell, value) preset by the source
 
-    genre = "picross"
 
     def cell(self, i: int) -> Cell:
         return Cell(*divmod(i, self.cols))
@@ -134,7 +133,6 @@ class Picross(Genre):
     puzzlink_pids = ("nonogram",)
     janko_names = ("Nonograms", "Nonogramme")
     has_tatham = True
-    heuristics_module = "heuristics.picross"
     encoding = "picross.lp"
     file_suffixes = (".non",)
 

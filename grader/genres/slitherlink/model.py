@@ -47,7 +47,6 @@ class SlitherPuzzle(Puzzle):
     cell_names: tuple[str, ...] = ()
     cell_edge_lists: tuple[tuple[int, ...], ...] = ()
 
-    genre = "slitherlink"
 
     @property
     def square(self) -> bool:
@@ -261,7 +260,6 @@ class Slitherlink(Genre):
     puzzlink_pids = ("slither", "slitherlink")
     janko_names = ("Slitherlink",)
     has_tatham = True
-    heuristics_module = "heuristics.slitherlink"
     encoding = "slitherlink.lp"
     file_suffixes = (".lp",)
 

@@ -54,7 +54,6 @@ class YajilinPuzzle(GridLoop, Puzzle):
     cols: int
     clues: tuple[Clue | None, ...]     # per cell, row-major; None = a free cell
 
-    genre = "yajilin"
 
     @property
     def first_edge_var(self) -> int:  # type: ignore[override]
@@ -118,7 +117,6 @@ class Yajilin(Genre):
                                     ("holds a clue", "holds no clue"))
     puzzlink_pids = ("yajilin", "yajirin")
     janko_names = ("Yajilin",)
-    heuristics_module = "heuristics.yajilin"
     encoding = "yajilin.lp"
 
     # --- variables and rules -----------------------------------------------------------

@@ -38,8 +38,7 @@ class Read:
         """'solved', 'mistake' (with the rules the marks already break) or 'unfinished'. Unlike
         pzprjs's check, a board still being played is unfinished, not wrong: only what the
         player marked can be a mistake."""
-        from grader.genres import genre_of
-        broken = [v.message for v in genre_of(self.puzzle).violations(self.puzzle, self.marks)]
+        broken = [v.message for v in self.puzzle.genre.violations(self.puzzle, self.marks)]
         if broken:
             return "mistake", broken
         return ("solved" if self.marks.complete else "unfinished"), []
@@ -81,10 +80,9 @@ def _marks_text(conv: Converted, finished: bool) -> tuple[str, int]:
 
 
 def _parse_marks(board: Board, puzzle: Puzzle, conv: Converted, finished: bool) -> State:
-    from grader.genres import genre_of
     text, width = _marks_text(conv, finished)
     try:
-        return genre_of(puzzle).parse_marks(puzzle, text, Source(board.src.origin, text))
+        return puzzle.genre.parse_marks(puzzle, text, Source(board.src.origin, text))
     except InputError as exc:
         tok = None
         if exc.line is not None and 1 <= exc.line <= len(conv.marks):
@@ -105,7 +103,6 @@ def _marks(board: Board, puzzle: Puzzle, conv: Converted) -> tuple[State, State 
     """The marks as a state, and the board as pzprjs judges it, where unmarked cells count as
     unshaded or empty (None when that is no complete board, or nothing was placed). A finished
     board that breaks no rule reads as that solution."""
-    from grader.genres import genre_of
     state = _parse_marks(board, puzzle, conv, finished=False)
     if state.complete:
         return state, state
@@ -118,14 +115,14 @@ def _marks(board: Board, puzzle: Puzzle, conv: Converted) -> tuple[State, State 
             from grader.io.read import load_native
             solved = load_native(dump({**conv.doc, "solution": _marks_text(conv, True)[0]}),
                                  board.src.origin)
-            done = genre_of(puzzle).solution_state(solved)
+            done = puzzle.genre.solution_state(solved)
         else:
             done = _parse_marks(board, puzzle, conv, finished=True)
     except InputError:
         return state, None
     if done is None or not done.complete:
         return state, None
-    return (state if genre_of(puzzle).violations(puzzle, done) else done), done
+    return (state if puzzle.genre.violations(puzzle, done) else done), done
 
 
 def read(text: str, origin: str) -> Read:
@@ -143,10 +140,9 @@ def load(text: str, origin: str) -> Puzzle:
 def marks_for(puzzle: Puzzle, text: str, origin: str) -> Read:
     """A board file given as the player's marks for a puzzle read elsewhere (a URL): the board's
     puzzle must be the same puzzle."""
-    from grader.genres import genre_of
     board = Board(text, origin)
     genre, conv = _convert(board)
-    g = genre_of(puzzle)
+    g = puzzle.genre
     if genre != g.name:
         raise board.src.error(f"this board is a {genre} puzzle, not {g.name}", *board.pid_place)
     own = _puzzle(board, conv)
