@@ -20,7 +20,8 @@ import yaml
 
 from grader.core.errors import InputError, Source
 from grader.io import limits
-from grader.core.model import Meta
+from grader.core.model import Meta, Puzzle
+from grader.genres import all_genres, get
 
 META_KEYS = ("title", "author", "source", "licence", "difficulty", "provenance", "id")
 
@@ -259,3 +260,18 @@ def expect_size(grid: Grid, other: Grid, src: Source) -> None:
 
 def bad_token(src: Source, tok: Token, what: str) -> InputError:
     return src.error(f"unexpected '{tok.text}' in grid: expected {what}", tok.line, tok.col)
+
+
+def genre_named(name: str, src: Source, part: str | None = None, line: int | None = None):
+    """The genre a file names, or a one-line error listing the known ones."""
+    g = get(str(name)) if isinstance(name, (str, int)) else None
+    if g is None:
+        known = ", ".join(x.name for x in all_genres())
+        raise src.error(f"unknown genre '{name}' (known: {known})", line, part=part)
+    return g
+
+
+def load_native(text: str, origin: str) -> Puzzle:
+    src = NativeSource(origin, text)
+    genre = genre_named(src.require("genre"), src, line=src.key_line("genre"))
+    return genre.from_native(src.doc, src)

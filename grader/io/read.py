@@ -11,7 +11,7 @@ from typing import Iterator
 from grader.core.errors import InputError, Source
 from grader.core.model import Puzzle
 from grader.io import janko, limits, puzzlink, pzprv3, tatham
-from grader.io.native import NativeSource
+from grader.io.native import NativeSource, genre_named, load_native  # noqa: F401  (load_native is read from here too)
 
 NATIVE_SUFFIXES = (".yaml", ".yml")
 # Files a puzzle folder may hold that are not puzzles: a batch skips them silently.
@@ -24,28 +24,13 @@ _TEXT_KINDS = {"arrows": "a boxed Japanese Arrows grid ('| ↓. | →1 |')",
                "picross": "a .non nonogram", "slitherlink": "ASP facts (edge(1,2).)"}
 
 
-def _genre(name: str, src: Source, part: str | None = None, line: int | None = None):
-    from grader.genres import all_genres, get
-    g = get(str(name)) if isinstance(name, (str, int)) else None
-    if g is None:
-        known = ", ".join(x.name for x in all_genres())
-        raise src.error(f"unknown genre '{name}' (known: {known})", line, part=part)
-    return g
-
-
-def load_native(text: str, origin: str) -> Puzzle:
-    src = NativeSource(origin, text)
-    genre = _genre(src.require("genre"), src, line=src.key_line("genre"))
-    return genre.from_native(src.doc, src)
-
-
 def from_record(rec: janko.Record) -> Puzzle:
     """The genre comes from the record's file path (FORMATS.md §4.1: its `puzzle` field can be
     garbled); a `puzzle` field that plainly names another of our genres is a contradiction."""
     from grader.genres import all_genres
     by_path = next((g for g in all_genres()
                     if rec.janko_name.lower() in (n.lower() for n in g.janko_names)), None)
-    claimed = _claimed_genre(rec.data.get("puzzle"))
+    claimed = _claimedgenre_named(rec.data.get("puzzle"))
     if by_path is None and not rec.janko_name and claimed is not None:
         by_path = claimed       # no file path: the field is all there is
     if by_path is None:
@@ -59,7 +44,7 @@ def from_record(rec: janko.Record) -> Puzzle:
     return by_path.from_janko(rec.data, rec.src)
 
 
-def _claimed_genre(field: object):
+def _claimedgenre_named(field: object):
     """The genre a janko `puzzle` field names exactly (its first word, any case), else None:
     'Akari' and 'nonogram' name a genre; 'nurikabeinfo Pack2' names none."""
     from grader.genres import all_genres
@@ -92,7 +77,7 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
     src = Source(origin, text)
     candidates = [g for g in all_genres() if suffix in getattr(g, "file_suffixes", ())]
     if genre:
-        g = _genre(genre, src)
+        g = genre_named(genre, src)
         if g in candidates or not candidates:
             return g.from_text(text, src)  # type: ignore[attr-defined]
     for g in candidates:
@@ -199,7 +184,7 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
         if not genre:
             raise src.error("a Simon Tatham game ID does not say its game: add --genre "
                             "(for example --genre akari for Light Up)")
-        g = _genre(genre, src)
+        g = genre_named(genre, src)
         if not g.has_tatham:
             raise src.error(f"{g.name} has no Simon Tatham game")
         params, desc = tatham.split_game_id(spec, src)

@@ -22,7 +22,7 @@ import attrs
 
 from grader.core.errors import InputError, Source
 from grader.core.model import Puzzle, State
-from grader.io.native import dump
+from grader.io.native import dump, load_native
 from grader.io.pzprv3 import cells, lines  # noqa: F401  (their converters register themselves)
 from grader.io.pzprv3.board import CONVERTERS, Board, Converted, Mark, looks_like_board
 
@@ -62,7 +62,6 @@ def _convert(board: Board) -> tuple[str, Converted]:
 
 
 def _puzzle(board: Board, conv: Converted) -> Puzzle:
-    from grader.io.read import load_native
     try:
         return load_native(dump(conv.doc), board.src.origin)
     except InputError as exc:
@@ -112,7 +111,6 @@ def _marks(board: Board, puzzle: Puzzle, conv: Converted) -> tuple[State, State 
         if conv.finish_as_solution:
             # marks cannot say "this endpoint's line leaves east" or "exactly one bridge";
             # the genre's solution reader can
-            from grader.io.read import load_native
             solved = load_native(dump({**conv.doc, "solution": _marks_text(conv, True)[0]}),
                                  board.src.origin)
             done = puzzle.genre.solution_state(solved)
