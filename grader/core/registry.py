@@ -9,11 +9,13 @@ from __future__ import annotations
 import string
 import threading
 from importlib.metadata import entry_points
-from typing import Callable, Iterator, Protocol
+from typing import Callable, Iterator, Mapping, Protocol
 
 import attrs
+import yaml
 
 from grader.core.model import Puzzle, State
+from grader.core.resources import rules_origin, rules_text
 from grader.core.steps import Deduction
 
 LEVELS = range(1, 6)
@@ -87,13 +89,45 @@ class RegistrationError(ValueError):
     pass
 
 
+@attrs.frozen
+class Difficulty:
+    """A technique's row of the difficulty table: its level (1-5, the catalogue's key), its
+    order among the techniques of that level (lower is tried first) and the score a step
+    costs (0: the default of its level)."""
+    level: int
+    order: int = 50
+    score: int = 0
+
+
+def table_name(genre: str) -> str:
+    return f"techniques/{genre}.yaml"
+
+
+def technique_table(genre: str) -> dict[str, Difficulty] | None:
+    """rules/techniques/<genre>.yaml, the genre's difficulty table (HoDoKu's StepConfig,
+    Tatham's tiers): technique id -> Difficulty. None when the genre has none (Arrows: its
+    rule file gives each rule's complexity)."""
+    try:
+        text = rules_text(table_name(genre))
+    except FileNotFoundError:
+        return None
+    rows = yaml.safe_load(text) or {}
+    try:
+        return {hid: Difficulty(**row) for hid, row in rows.items()}
+    except TypeError as exc:
+        raise RegistrationError(f"{rules_origin(table_name(genre))}: {exc}") from None
+
+
 PLUGIN_GROUP = "grader.techniques"
 
 
 class Registry:
-    def __init__(self, plugin_group: str | None = None) -> None:
+    def __init__(self, plugin_group: str | None = None,
+                 table: Callable[[str], Mapping[str, Difficulty] | None] = lambda genre: None) -> None:
         self._by_id: dict[str, Heuristic] = {}
         self._group = plugin_group
+        self._table = table
+        self._tables: dict[str, Mapping[str, Difficulty] | None] = {}
         self._loaded: set[str] = set()
         self._loading: set[str] = set()
         self._lock = threading.RLock()     # batch workers may ask from several threads
@@ -136,6 +170,28 @@ class Registry:
         self._by_id[info.id] = h
         return h
 
+    def table(self, genre: str) -> Mapping[str, Difficulty] | None:
+        if genre not in self._tables:
+            self._tables[genre] = self._table(genre)
+        return self._tables[genre]
+
+    def difficulty(self, genre: str, hid: str, given: Difficulty | None) -> Difficulty:
+        """The table's row for a technique. Code may give one only for a genre without a
+        table (a generic trial's defaults, rules compiled with their own complexity)."""
+        table = self.table(genre)
+        if table is None:
+            if given is None:
+                raise RegistrationError(f"{hid}: no level; add it to rules/{table_name(genre)}")
+            return given
+        if hid not in table:
+            raise RegistrationError(f"{hid}: not in rules/{table_name(genre)}")
+        return table[hid]
+
+    def unlisted(self, genre: str) -> list[str]:
+        """Rows of the genre's table that name no registered technique."""
+        self.load(genre)
+        return sorted(set(self.table(genre) or ()) - {h.id for h in self if h.info.genre == genre})
+
     def get(self, hid: str) -> Heuristic:
         self.load(hid.split(".")[0])
         return self._by_id[hid]
@@ -149,20 +205,22 @@ class Registry:
         return iter(self._by_id.values())
 
 
-REGISTRY = Registry(PLUGIN_GROUP)
+REGISTRY = Registry(PLUGIN_GROUP, technique_table)
 
 
-def heuristic(*, id: str, name: str, genre: str, level: int, template: str, nudge: str,
-              order: int = 50, score: int = 0, uses_uniqueness: bool = False,
-              catalogue: str = "", registry: Registry | None = None
+def heuristic(*, id: str, name: str, genre: str, template: str, nudge: str,
+              level: int | None = None, order: int = 50, score: int = 0,
+              uses_uniqueness: bool = False, catalogue: str = "", registry: Registry | None = None
               ) -> Callable[[FindFn], Heuristic]:
-    """Register a find function as a heuristic: `@heuristic(id=..., level=..., ...)`."""
-    info = HeuristicInfo(id=id, name=name, genre=genre, level=level, template=template,
-                         nudge=nudge, order=order, score=score, uses_uniqueness=uses_uniqueness,
-                         catalogue=catalogue)
-
+    """Register a find function as a heuristic: `@heuristic(id=..., name=..., template=...)`.
+    Its level, order and score come from the genre's difficulty table."""
     def wrap(fn: FindFn) -> Heuristic:
-        return (registry or REGISTRY).register(info, fn)
+        reg = registry or REGISTRY
+        row = reg.difficulty(genre, id, Difficulty(level, order, score) if level is not None else None)
+        info = HeuristicInfo(id=id, name=name, genre=genre, level=row.level, template=template,
+                             nudge=nudge, order=row.order, score=row.score,
+                             uses_uniqueness=uses_uniqueness, catalogue=catalogue)
+        return reg.register(info, fn)
     return wrap
 
 
