@@ -18,7 +18,7 @@ from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
-from heuristics.common.loops import B_LINE, CROSS, LINE, OPEN
+from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, split
 
 GENRE = "masyu"
 
@@ -228,7 +228,7 @@ def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
     line that ends there, or a pearl within two cells."""
     from grader.genres.masyu.model import pearl_problem
     for j in puzzle.dir_cells[i].values():
-        lines_j, open_j = loops.split(puzzle.graph, trial, j)
+        lines_j, open_j = split(puzzle.graph, trial, j)
         if len(lines_j) > 2:
             return f"{puzzle.cell(j)} would get three lines"
         if lines_j and len(lines_j) + len(open_j) < 2:

@@ -14,7 +14,7 @@ from grader.core.probing import PASSES, register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE
+from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, degree, split
 
 GENRE = "yajilin"
 BRANCH_LEVEL = 3
@@ -338,7 +338,7 @@ def near_problem(puzzle: YajilinPuzzle, trial: State, i: int) -> str:
     for j in (i, *puzzle.neighbours[i]):
         if puzzle.clues[j] is not None:
             continue
-        lines_j, open_j = loops.split(g, trial, j)
+        lines_j, open_j = split(g, trial, j)
         if lines_j and not cands[j] & B_LOOP:
             return f"the loop would pass the shaded {puzzle.cell(j)}"
         if len(lines_j) > 2:
@@ -585,7 +585,7 @@ def cell_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 def _cell_options(puzzle: YajilinPuzzle, state: State):
     order = sorted((i for i in puzzle.free_cells if state.cands[i] == FREE or
-                    (state.cands[i] == B_LOOP and loops.degree(puzzle.graph, state, i) < 2)),
+                    (state.cands[i] == B_LOOP and degree(puzzle.graph, state, i) < 2)),
                    key=lambda i: len(open_edges(puzzle, state, i)))
     for i in order[:CELL_CASES]:
         options = []

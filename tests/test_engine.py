@@ -12,7 +12,7 @@ from grader.core.registry import HeuristicInfo, Registry, RegistrationError, heu
 from grader.core.hints import hint
 from grader.core.model import Cell, State
 from grader.core.steps import Deduction, Later, Status
-from heuristics.common.loops import Recent
+from grader.kernels.recent import Recent
 from support import native
 
 GOOD = dict(id="x.a", name="A", genre="x", level=1, template="{cell} is {what}.", nudge="Look at {cell}.")

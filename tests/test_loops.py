@@ -1,4 +1,5 @@
-"""The shared loop machinery (heuristics/common/loops.py) on small hand-made graphs."""
+"""The shared loop machinery (grader/kernels/loops.py, heuristics/common/loops.py) on small
+hand-made graphs."""
 from __future__ import annotations
 
 import random
@@ -8,8 +9,10 @@ import pytest
 from grader.genres import get
 from grader.core.registry import REGISTRY
 from grader.core.model import State
+from grader.kernels import loops as kernel
+from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph
+from grader.kernels.recent import narrowed
 from heuristics.common import loops
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph
 from support import assert_all_sound, janko, random_partial
 
 
@@ -78,7 +81,7 @@ def test_paths_and_premature_loop():
     g = square_2x2()
     # a U through r1c1, r2c1, r2c2, r1c2: closing r1c1-r1c2 makes a small loop
     s = state_of(g, lines=[edge(g, "r1c1", "r2c1"), edge(g, "r2c1", "r2c2"), edge(g, "r2c2", "r1c2")])
-    p = loops.paths(g, s)
+    p = kernel.paths(g, s)
     assert p.pieces == 1 and p.end_of[0] == 1 and p.lines == 3
     # r3c3 must be visited: closing leaves it out
     req = lambda st, v: v == 8
@@ -97,19 +100,19 @@ def test_paths_and_premature_loop():
 
 def test_violations():
     g = square_2x2()
-    assert loops.loop_violations(g, state_of(g)) == []
+    assert kernel.loop_violations(g, state_of(g)) == []
     three = state_of(g, lines=[edge(g, "r2c2", x) for x in ("r1c2", "r2c1", "r2c3")])
-    assert any("3 lines meet at r2c2" in v.message for v in loops.loop_violations(g, three))
+    assert any("3 lines meet at r2c2" in v.message for v in kernel.loop_violations(g, three))
     dead = state_of(g, lines=[edge(g, "r1c1", "r1c2")], crosses=[edge(g, "r1c1", "r2c1")])
-    assert any("ends at r1c1" in v.message for v in loops.loop_violations(g, dead))
+    assert any("ends at r1c1" in v.message for v in kernel.loop_violations(g, dead))
     ring = [edge(g, "r1c1", "r2c1"), edge(g, "r2c1", "r2c2"), edge(g, "r2c2", "r1c2"),
             edge(g, "r1c1", "r1c2")]
-    assert loops.loop_violations(g, state_of(g, lines=ring)) == []
-    assert loops.loop_violations(g, state_of(g, lines=ring), lambda st, v: v == 8)
-    assert loops.loop_violations(g, state_of(g, lines=ring + [edge(g, "r3c2", "r3c3")]))
+    assert kernel.loop_violations(g, state_of(g, lines=ring)) == []
+    assert kernel.loop_violations(g, state_of(g, lines=ring), lambda st, v: v == 8)
+    assert kernel.loop_violations(g, state_of(g, lines=ring + [edge(g, "r3c2", "r3c3")]))
     done = state_of(g, lines=ring, crosses=[e for e in range(g.n_edges) if e not in ring])
-    assert loops.loop_violations(g, done) == [] and loops.is_loop_done(g, done)
-    assert loops.loop_violations(g, state_of(g, crosses=range(g.n_edges)))
+    assert kernel.loop_violations(g, done) == [] and kernel.is_loop_done(g, done)
+    assert kernel.loop_violations(g, state_of(g, crosses=range(g.n_edges)))
 
 
 def test_focus_limits_vertices():
@@ -177,13 +180,13 @@ def test_gaps_agree_with_brute_force():
 
 def test_narrowed_lists_only_narrowings():
     old, new = (3, 3, 3, 2), (3, 1, 3, 2)
-    assert loops.narrowed(old, new, 5) == [1]
-    assert loops.narrowed(new, old, 5) is None             # a candidate came back
-    assert loops.narrowed(old, (1, 1, 1, 2), 2) is None    # more changes than the limit
-    assert loops.narrowed(old, old, 0) == []
+    assert narrowed(old, new, 5) == [1]
+    assert narrowed(new, old, 5) is None             # a candidate came back
+    assert narrowed(old, (1, 1, 1, 2), 2) is None    # more changes than the limit
+    assert narrowed(old, old, 0) == []
 
 
-def _canonical(p: loops.Paths):
+def _canonical(p: kernel.Paths):
     """Paths with piece labels replaced by their sorted vertices (labels are arbitrary)."""
     piece = {c: tuple(sorted(vs)) for c, vs in p.members.items()}
     return (tuple(piece.get(c) for c in p.comp), p.degree, sorted(p.end_of.items()),
@@ -200,10 +203,10 @@ def test_paths_updated_step_by_step_equal_recomputed():
         for e in rng.sample(range(g.n_edges), g.n_edges):
             cands[e] = rng.choice([B_LINE, B_LINE, B_CROSS])
             s = State(tuple(cands))
-            assert _canonical(loops.paths(g, s)) == _canonical(loops._compute_paths(g, s))
+            assert _canonical(kernel.paths(g, s)) == _canonical(kernel._compute_paths(g, s))
         # a trial from an earlier state (not the newest remembered one) is updated too
         early = State(tuple(B_LINE if i < 3 else OPEN for i in range(g.n_edges)))
-        assert _canonical(loops.paths(g, early)) == _canonical(loops._compute_paths(g, early))
+        assert _canonical(kernel.paths(g, early)) == _canonical(kernel._compute_paths(g, early))
 
 
 def test_enclosures_sharing_ends_are_one():

@@ -30,8 +30,9 @@ import attrs
 from grader.core.model import State
 from grader.core.steps import Deduction
 
-from heuristics.common.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends,
-                                     paths, split)
+from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, cycle_through,
+                                  loose_ends, paths, split)
+from grader.kernels.recent import narrowed
 
 
 # How Masyu and Yajilin word the rules of loops.py that they share (Slitherlink words them
@@ -241,56 +242,6 @@ def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> tup
     return State(tuple(cands)), changed
 
 
-def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], required) -> str:
-    """Loop rules broken near the changed edges: a branch, a dead end, a must-visit cell that
-    can no longer be passed, or a closed loop that leaves lines or must-visit cells outside."""
-    cands = state.cands
-    touched: set[int] = set()
-    new_lines = []
-    for var in changed:
-        e = graph.edge_of_var.get(var)
-        if e is None:
-            continue
-        touched.update(graph.ends[e])
-        if cands[var] == B_LINE:
-            new_lines.append(e)
-    for v in touched:
-        lines, open_ = split(graph, state, v)
-        if len(lines) > 2:
-            return f"{len(lines)} lines would meet at {graph.vertex_names[v]}"
-        if (lines or required(state, v)) and len(lines) + len(open_) < 2:
-            return f"the line would end at {graph.vertex_names[v]}"
-    for e in new_lines:
-        cycle = _cycle_through(graph, state, e)
-        if cycle is None:
-            continue
-        n_lines = sum(1 for var in graph.edge_vars if cands[var] == B_LINE)
-        if n_lines > len(cycle):
-            return "the loop would close with other lines outside it"
-        on = set(cycle)
-        for v in range(graph.n_vertices):
-            if v not in on and required(state, v):
-                return f"the loop would close without {graph.vertex_names[v]}"
-        break
-    return ""
-
-
-def _cycle_through(graph: LoopGraph, state: State, e: int) -> list[int] | None:
-    """The vertices of the closed loop of lines through edge e, or None if it is a path."""
-    a, b = graph.ends[e]
-    out, prev_edge, v = [a], e, a
-    for _ in range(graph.n_vertices):
-        nxt = [f for f in graph.incident[v] if f != prev_edge and state.cands[graph.edge_vars[f]] == B_LINE]
-        if len(nxt) != 1:
-            return None
-        prev_edge = nxt[0]
-        v = graph.other(prev_edge, v)
-        if v == a:
-            return out
-        out.append(v)
-    return None
-
-
 END_LOOKAHEAD_TEXT = {
     "name": "Follow every way on from a loose end",
     "template": "From the loose end at {end}, every other way on breaks a rule once followed: "
@@ -342,7 +293,7 @@ def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deductio
     open is crossed out.   Params: {cell} (a cell on the loop), {count}"""
     if focus is not None:
         # a loop can only have closed through an edge that changed
-        if not any(state.cands[var] == B_LINE and _cycle_through(graph, state, graph.edge_of_var[var])
+        if not any(state.cands[var] == B_LINE and cycle_through(graph, state, graph.edge_of_var[var])
                    for var in focus if var in graph.edge_of_var):
             return
     p = paths(graph, state)
@@ -421,8 +372,6 @@ def _recall(puzzle, state: State, memo: str, n: int) -> list[set]:
     """Per pass, the subjects whose look failed at the last call, minus those near anything
     that changed since (nothing when this state is not a later one)."""
     from grader.core.engine import solve_memory
-
-    from heuristics.common.loops import narrowed
     kept = solve_memory().get(memo)
     if kept is None or len(kept[1]) != n:
         return [set() for _ in range(n)]

@@ -16,7 +16,7 @@ from grader.core.probing import (Branch, cases_deduction, cell_assumptions, cell
                                  probe_order)
 from grader.core.probing import fill as probing_fill
 from grader.core.steps import Deduction, Status
-from heuristics.common.loops import narrowed
+from grader.kernels.recent import narrowed
 
 from heuristics.numberlink import territory
 from heuristics.numberlink.common import GENRE, cells_near

@@ -8,7 +8,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
-from heuristics.common.loops import CROSS, LINE
+from grader.kernels.loops import CROSS, LINE
 
 from heuristics.slitherlink.common import GENRE, carry, cells_near, is_are, lines_word
 

@@ -17,7 +17,8 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, Recent
+from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
+from grader.kernels.recent import Recent
 
 from heuristics.slitherlink.common import GENRE
 

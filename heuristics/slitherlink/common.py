@@ -5,7 +5,7 @@ from typing import Iterable
 
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.model import State
-from heuristics.common.loops import B_CROSS, B_LINE
+from grader.kernels.loops import B_CROSS, B_LINE
 
 GENRE = "slitherlink"
 

@@ -14,7 +14,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common.loops import B_LINE, CROSS, LINE, OPEN
+from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN
 
 from heuristics.slitherlink.common import GENRE, cells_near
 

@@ -10,7 +10,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, OPEN
+from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
 
 from heuristics.slitherlink.common import GENRE
 
@@ -83,7 +83,7 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
             broken = f"the line would end at {g.vertex_names[v]}"
             break
     after = State(tuple(cands))
-    closed, pieces = _joins(g, loops.paths(g, state), drawn)
+    closed, pieces = _joins(g, paths(g, state), drawn)
     if not closed:
         return (after, broken) if broken else None
     if pieces > 1:
@@ -93,7 +93,7 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
     return None
 
 
-def _joins(g, p: loops.Paths, drawn: list[int]) -> tuple[bool, int]:
+def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
     """Add the drawn edges to the pieces of line: does one close a loop, and how many pieces
     are left? (Union-find over the pieces, so a long line costs nothing to follow.)"""
     parent: dict[int, int] = {}
@@ -130,7 +130,7 @@ def _joins(g, p: loops.Paths, drawn: list[int]) -> tuple[bool, int]:
            catalogue="if placing an edge makes an illegal loop, it must be empty")
 def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
-    ends = loops.paths(g, state).end_of
+    ends = paths(g, state).end_of
     if not ends:
         return
     # an edge touching a loose end is where a line could be drawn towards a closing loop

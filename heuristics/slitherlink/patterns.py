@@ -11,7 +11,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import Cell, State
 from grader.core.steps import Deduction
-from heuristics.common.loops import B_CROSS, B_LINE, CROSS, LINE
+from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE
 
 from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop
 

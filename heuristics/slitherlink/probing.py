@@ -13,15 +13,15 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import PASSES, PROBE_TEMPLATE, branch_deduction, probe_cell, probe_order
 from grader.core.steps import Deduction
-from heuristics.common import loops
-from heuristics.common.loops import B_CROSS, B_LINE, OPEN
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
+from grader.kernels.recent import narrowed
 
 from heuristics.slitherlink.common import GENRE
 
 
 def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
     g = puzzle.graph
-    p = loops.paths(g, state)
+    p = paths(g, state)
     first = [e for v in sorted(p.end_of) for e in g.incident[v] if state.cands[e] == OPEN]
     second = [e for k in puzzle.clued for e in puzzle.cells[k] if state.cands[e] == OPEN]
     seen: set[int] = set()
@@ -72,7 +72,7 @@ def _remembered_failures(puzzle: SlitherPuzzle, state: State) -> tuple[set[int],
     if memo is None:
         return set(), set()
     cands, fail_short, fail_long = memo
-    changed = loops.narrowed(cands, state.cands, len(cands))
+    changed = narrowed(cands, state.cands, len(cands))
     if changed is None:             # not a later state of the same solve
         return set(), set()
     g = puzzle.graph

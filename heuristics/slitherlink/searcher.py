@@ -15,7 +15,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common.loops import B_CROSS, B_LINE, OPEN
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN
 
 from heuristics.slitherlink.common import GENRE
 

@@ -19,8 +19,8 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from heuristics.common.cell_loops import local_loop_problem
-from heuristics.common.loops import B_CROSS, B_LINE, OPEN, LoopGraph, degree, loop_violations
+from grader.kernels.loops import (B_CROSS, B_LINE, OPEN, LoopGraph, degree, local_loop_problem,
+                                  loop_violations)
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham

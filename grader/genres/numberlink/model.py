@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common.loops import Recent
+from grader.kernels.recent import Recent
 
 from grader.core.errors import Source
 from grader.io import puzzlink

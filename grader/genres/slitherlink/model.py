@@ -29,7 +29,7 @@ from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg
 from grader.genres import register
 from grader.core.genre import Genre
-from heuristics.common.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
 
 NO_CLUE = None
 

@@ -16,8 +16,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common.cell_loops import local_loop_problem
-from heuristics.common.loops import B_CROSS, B_LINE, OPEN, loop_violations
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
 
 from grader.core.errors import Source
 from grader.io import puzzlink

@@ -1,0 +1,502 @@
+"""The loop genres' shared facts (Slitherlink, Masyu, Yajilin): the graph a loop is drawn
+on, the pieces of line a state holds, and the loop rules a state already breaks.
+
+A loop genre draws one closed loop, without crossings or branches, along the edges of a
+graph. `LoopGraph` is that graph, built once per puzzle (a cached_property on the puzzle):
+vertices, edges, the edges at each vertex, and the state variable of each edge, whose
+candidates are CROSS (0, no line) and LINE (1).
+
+Whether a vertex must be visited differs by genre, so every rule that cares takes a
+`required(state, v)` callback answering True (must be visited: a Masyu pearl), False (cannot
+be visited: a shaded Yajilin cell) or None (not known, or not a rule: a Slitherlink dot).
+
+`loop_violations` lists what a partial state already breaks (degree 3, a dead end, a closed
+loop leaving lines or required vertices outside, lines that crossed edges keep apart); on a
+complete state it is exact for the loop rule. `local_loop_problem` is the quick version near a
+few changed edges (look-ahead). `paths(graph, state)` gives the pieces of line (shared per
+state); `open_regions` the areas the loop could still use. The techniques built on these are
+in heuristics/common/loops.py.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from typing import Callable, Iterable, Sequence
+
+import attrs
+
+from grader.core.model import State, Violation
+from grader.kernels.recent import Recent
+
+CROSS, LINE = 0, 1
+B_CROSS, B_LINE = 1 << CROSS, 1 << LINE
+OPEN = B_CROSS | B_LINE
+
+Required = Callable[[State, int], "bool | None"]
+
+
+@attrs.frozen(slots=False)
+class LoopGraph:
+    """The graph a loop is drawn on. Vertices and edges are numbered from 0.
+
+    vertex_names: how each vertex is written in sentences (a dot, a cell such as r3c4);
+    ends: the two vertices of each edge; edge_vars: the state variable of each edge;
+    edge_names: how each edge is written (default "a-b" from the vertex names);
+    vertex_vars: an extra variable per vertex that decides whether it is visited (a
+    Yajilin cell's shading), or None, so a change there re-checks the vertex;
+    coords: optional (x, y) per vertex for drawing general graphs.
+    """
+    vertex_names: tuple[str, ...]
+    ends: tuple[tuple[int, int], ...]
+    edge_vars: tuple[int, ...]
+    edge_names: tuple[str, ...] = attrs.field()
+    vertex_vars: tuple[int | None, ...] = attrs.field()
+    coords: tuple[tuple[float, float], ...] | None = None
+
+    @edge_names.default
+    def _edge_names(self) -> tuple[str, ...]:
+        return tuple(f"{self.vertex_names[a]}-{self.vertex_names[b]}" for a, b in self.ends)
+
+    @vertex_vars.default
+    def _vertex_vars(self) -> tuple[int | None, ...]:
+        return (None,) * len(self.vertex_names)
+
+    @property
+    def n_vertices(self) -> int:
+        return len(self.vertex_names)
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.ends)
+
+    @functools.cached_property
+    def incident(self) -> tuple[tuple[int, ...], ...]:
+        """The edges at each vertex."""
+        out: list[list[int]] = [[] for _ in self.vertex_names]
+        for e, (a, b) in enumerate(self.ends):
+            out[a].append(e)
+            if b != a:
+                out[b].append(e)
+        return tuple(tuple(x) for x in out)
+
+    @functools.cached_property
+    def edge_of_var(self) -> dict[int, int]:
+        return {var: e for e, var in enumerate(self.edge_vars)}
+
+    @functools.cached_property
+    def vertices_of_var(self) -> dict[int, tuple[int, ...]]:
+        """The vertices a variable's change can affect (the ends of an edge, a vertex's own var)."""
+        out: dict[int, set[int]] = {}
+        for e, var in enumerate(self.edge_vars):
+            out.setdefault(var, set()).update(self.ends[e])
+        for v, var in enumerate(self.vertex_vars):
+            if var is not None:
+                out.setdefault(var, set()).add(v)
+        return {var: tuple(sorted(vs)) for var, vs in out.items()}
+
+    @functools.cached_property
+    def between(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """The edges joining two vertices, keyed by (smaller, larger)."""
+        out: dict[tuple[int, int], list[int]] = {}
+        for e, (a, b) in enumerate(self.ends):
+            out.setdefault((min(a, b), max(a, b)), []).append(e)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @functools.cached_property
+    def links(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each vertex, its (edge variable, vertex beyond) pairs: walks without lookups."""
+        return tuple(tuple((self.edge_vars[e], self.other(e, v)) for e in es)
+                     for v, es in enumerate(self.incident))
+
+    @functools.cached_property
+    def arcs(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """For each vertex, its (edge, edge variable, vertex beyond) triples."""
+        return tuple(tuple((e, self.edge_vars[e], self.other(e, v)) for e in es)
+                     for v, es in enumerate(self.incident))
+
+    @functools.cached_property
+    def cut_labels(self) -> tuple[int, ...]:
+        """A fixed random 62-bit label per edge (see `gaps`)."""
+        rng = random.Random(len(self.ends) * 7919 + self.n_vertices)
+        return tuple(rng.getrandbits(62) | 1 for _ in self.ends)
+
+    @functools.cached_property
+    def _recent(self) -> dict[str, Recent]:
+        return {}
+
+    def recent(self, name: str) -> Recent:
+        """The snapshot cache of one per-state fact on this graph (see Recent)."""
+        try:
+            return self._recent[name]
+        except KeyError:
+            return self._recent.setdefault(name, Recent())
+
+    def other(self, e: int, v: int) -> int:
+        a, b = self.ends[e]
+        return b if a == v else a
+
+    def edges_between(self, a: int, b: int) -> tuple[int, ...]:
+        return self.between.get((min(a, b), max(a, b)), ())
+
+    def edge_var(self, e: int) -> int:
+        return self.edge_vars[e]
+
+    def vertices_to_check(self, focus: frozenset[int] | None) -> Iterable[int]:
+        """Every vertex, or only those next to a changed variable."""
+        if focus is None:
+            return range(self.n_vertices)
+        near: set[int] = set()
+        for var in focus:
+            near.update(self.vertices_of_var.get(var, ()))
+        return sorted(near)
+
+    @classmethod
+    def cell_grid(cls, rows: int, cols: int, first_var: int = 0,
+                  vertex_vars: Sequence[int | None] | None = None) -> "LoopGraph":
+        """The grid graph of cells (Masyu, Yajilin): vertex r*cols+c, named r3c4.
+
+        Edges: first every horizontal link r(i)c(j)-r(i)c(j+1) row by row, then every vertical
+        link r(i)c(j)-r(i+1)c(j); edge e has variable first_var + e."""
+        names = tuple(f"r{r + 1}c{c + 1}" for r in range(rows) for c in range(cols))
+        ends = [(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
+        ends += [(r * cols + c, (r + 1) * cols + c) for r in range(rows - 1) for c in range(cols)]
+        coords = tuple((c + 0.5, r + 0.5) for r in range(rows) for c in range(cols))
+        return cls(names, tuple(ends), tuple(range(first_var, first_var + len(ends))),
+                   vertex_vars=tuple(vertex_vars) if vertex_vars is not None else (None,) * len(names),
+                   coords=coords)
+
+
+# --- what a state says about a vertex ------------------------------------------------------
+
+def split(graph: LoopGraph, state: State, v: int) -> tuple[list[int], list[int]]:
+    """(edges with a line, edges still open) at vertex v."""
+    cands, lines, open_ = state.cands, [], []
+    for e in graph.incident[v]:
+        m = cands[graph.edge_vars[e]]
+        if m == B_LINE:
+            lines.append(e)
+        elif m == OPEN:
+            open_.append(e)
+    return lines, open_
+
+
+def degree(graph: LoopGraph, state: State, v: int) -> int:
+    return sum(1 for e in graph.incident[v] if state.cands[graph.edge_vars[e]] == B_LINE)
+
+
+def names_of(graph: LoopGraph, edges: Iterable[int]) -> list[str]:
+    return [graph.edge_names[e] for e in edges]
+
+
+def vars_of(graph: LoopGraph, edges: Iterable[int]) -> list[int]:
+    return [graph.edge_vars[e] for e in edges]
+
+
+# --- paths of lines ----------------------------------------------------------------------------
+
+@attrs.frozen
+class Paths:
+    """The lines of a state, grouped into connected pieces.
+
+    comp: the piece of each vertex (-1 without lines); piece numbers are labels, not
+    positions; degree: lines at each vertex; end_of: for each end of a simple open path, the
+    other end; loops: pieces that are closed (every vertex has two lines); pieces: number of
+    pieces; lines: number of line edges; edges_in: line edges per piece; branching: vertices
+    with three or more lines; members and ends: the vertices, and those with one line, of each
+    piece; branched: pieces with a branching vertex.
+    """
+    comp: tuple[int, ...]
+    degree: tuple[int, ...]
+    end_of: dict[int, int]
+    loops: tuple[int, ...]
+    pieces: int
+    lines: int
+    edges_in: dict[int, int]
+    branching: tuple[int, ...]
+    members: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    ends: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    branched: frozenset[int] = frozenset()
+
+
+def _compute_paths(graph: LoopGraph, state: State) -> Paths:
+    n = graph.n_vertices
+    cands, ends_of = state.cands, graph.ends
+    line_edges = [e for e, var in enumerate(graph.edge_vars) if cands[var] == B_LINE]
+    deg = [0] * n
+    nbrs: dict[int, list[int]] = {}
+    for e in line_edges:
+        a, b = ends_of[e]
+        deg[a] += 1
+        deg[b] += 1
+        nbrs.setdefault(a, []).append(b)
+        nbrs.setdefault(b, []).append(a)
+    comp = [-1] * n
+    members: dict[int, tuple[int, ...]] = {}
+    ends: dict[int, tuple[int, ...]] = {}
+    branched: set[int] = set()
+    k = 0
+    for s in sorted(nbrs):
+        if comp[s] >= 0:
+            continue
+        comp[s] = k
+        stack, mine = [s], [s]
+        while stack:
+            v = stack.pop()
+            for w in nbrs[v]:
+                if comp[w] < 0:
+                    comp[w] = k
+                    stack.append(w)
+                    mine.append(w)
+        members[k] = tuple(mine)
+        ends[k] = tuple(sorted(v for v in mine if deg[v] == 1))
+        if any(deg[v] > 2 for v in mine):
+            branched.add(k)
+        k += 1
+    edges_in = dict.fromkeys(members, 0)
+    for e in line_edges:
+        edges_in[comp[ends_of[e][0]]] += 1
+    return _finish(comp, deg, members, ends, branched, edges_in, len(line_edges),
+                   sorted(v for v in nbrs if deg[v] > 2))
+
+
+def _finish(comp, deg, members, ends, branched, edges_in, lines, branching) -> Paths:
+    end_of: dict[int, int] = {}
+    loops = []
+    for c, es in ends.items():
+        if c in branched:
+            continue
+        if len(es) == 2:
+            a, b = es
+            end_of[a], end_of[b] = b, a
+        elif not es:
+            loops.append(c)
+    return Paths(tuple(comp), tuple(deg), end_of, tuple(sorted(loops)), len(members), lines,
+                 edges_in, tuple(branching), members, ends, frozenset(branched))
+
+
+def _add_lines(graph: LoopGraph, p: Paths, old: tuple[int, ...], cands: tuple[int, ...],
+               changed: list[int]) -> Paths | None:
+    """Paths after the changed variables: new lines join pieces (None when a line vanished,
+    which only a broken state does: recompute then)."""
+    edge_of = graph.edge_of_var
+    new_lines = []
+    for var in changed:
+        e = edge_of.get(var)
+        if e is None:
+            continue
+        if old[var] == B_LINE:
+            return None
+        if cands[var] == B_LINE:
+            new_lines.append(e)
+    if not new_lines:
+        return p
+    comp, deg = list(p.comp), list(p.degree)
+    members, ends, edges_in = dict(p.members), dict(p.ends), dict(p.edges_in)
+    branched, branching = set(p.branched), set(p.branching)
+    fresh = max(members, default=-1) + 1
+    for e in new_lines:
+        a, b = graph.ends[e]
+        ca, cb = comp[a], comp[b]
+        if ca < 0 and cb < 0:
+            c, fresh = fresh, fresh + 1
+            members[c], ends[c], edges_in[c] = (a, b), (), 0
+            comp[a] = comp[b] = c
+        elif ca < 0 or cb < 0:
+            c, v = (cb, a) if ca < 0 else (ca, b)
+            members[c] = members[c] + (v,)
+            comp[v] = c
+        elif ca != cb:
+            c, small = (ca, cb) if len(members[ca]) >= len(members[cb]) else (cb, ca)
+            for v in members[small]:
+                comp[v] = c
+            members[c] = members[c] + members.pop(small)
+            ends[c] = ends[c] + ends.pop(small)
+            edges_in[c] += edges_in.pop(small)
+            if small in branched:
+                branched.discard(small)
+                branched.add(c)
+        else:
+            c = ca
+        edges_in[c] += 1
+        deg[a] += 1
+        deg[b] += 1
+        mine = set(ends[c])
+        for v in (a, b):
+            if deg[v] == 1:
+                mine.add(v)
+            else:
+                mine.discard(v)
+            if deg[v] > 2:
+                branched.add(c)
+                branching.add(v)
+        ends[c] = tuple(sorted(mine))
+    return _finish(comp, deg, members, ends, branched, edges_in, p.lines + len(new_lines),
+                   sorted(branching))
+
+
+def paths(graph: LoopGraph, state: State) -> Paths:
+    """The pieces of line in a state (once per state, shared by every heuristic; updated from
+    a recent state's pieces when only a few edges changed)."""
+    def compute() -> Paths:
+        return graph.recent("paths").get(
+            state, lambda: _compute_paths(graph, state),
+            lambda p, old, changed: _add_lines(graph, p, old, state.cands, changed))
+    return state.derived(("loops.paths", id(graph)), compute)
+
+
+# --- violations ----------------------------------------------------------------------------------
+
+def loop_violations(graph: LoopGraph, state: State, required: Required | None = None
+                    ) -> list[Violation]:
+    """Loop rules a partial state already breaks; exact on a complete state of the edges.
+
+    A branch (three lines at a vertex), a dead end (one line and no way on), a required vertex
+    with fewer than two usable edges, a closed loop with other lines or required vertices
+    outside it, or (when every edge is decided) no loop at all."""
+    out: list[Violation] = []
+    p = paths(graph, state)
+    for v in p.branching:
+        lines, _ = split(graph, state, v)
+        out.append(Violation(f"{len(lines)} lines meet at {graph.vertex_names[v]}",
+                             vars=tuple(vars_of(graph, lines))))
+    # without required vertices only line ends can be stuck
+    check = (range(graph.n_vertices) if required is not None
+             else sorted(v for es in p.ends.values() for v in es))
+    for v in check:
+        d = p.degree[v]
+        if d > 2:
+            continue
+        if d == 1 or (required is not None and required(state, v)):
+            lines, open_ = split(graph, state, v)
+            if len(lines) + len(open_) < 2:
+                what = "the line ends" if d == 1 else "the loop cannot pass"
+                out.append(Violation(f"{what} at {graph.vertex_names[v]}",
+                                     vars=tuple(vars_of(graph, lines))))
+        if d and required is not None and required(state, v) is False:
+            out.append(Violation(f"the loop passes {graph.vertex_names[v]}, which it must not visit"))
+    if p.loops and (p.pieces > 1 or len(p.loops) > 1):
+        out.append(Violation("a closed loop leaves other lines outside it"))
+    elif p.loops and required is not None:
+        for v in range(graph.n_vertices):
+            if p.comp[v] == -1 and required(state, v):
+                out.append(Violation(f"the loop is closed but leaves out {graph.vertex_names[v]}"))
+                break
+    if not out and p.lines and not p.loops:
+        cut = _cut_off(graph, state, p, required)
+        if cut is not None:
+            out.append(Violation(f"crossed edges cut {graph.vertex_names[cut]} off from the rest of the loop"))
+    if not out and p.lines == 0 and all(state.cands[var] == B_CROSS for var in graph.edge_vars):
+        out.append(Violation("there is no loop"))
+    return out
+
+
+def _cut_off(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> int | None:
+    """A vertex with a line (or one that must be visited) that the other lines can no longer
+    reach through edges that are not crossed: the loop could never be one piece."""
+    start = next(iter(p.members.values()))[0]
+    seen = bytearray(graph.n_vertices)
+    seen[start] = 1
+    stack = [start]
+    cands, links = state.cands, graph.links
+    while stack:
+        for var, w in links[stack.pop()]:
+            if not seen[w] and cands[var] & B_LINE:
+                seen[w] = 1
+                stack.append(w)
+    cut = [min(piece) for piece in p.members.values() if not seen[piece[0]]]
+    if cut:
+        return min(cut)
+    if required is not None:
+        for v in range(graph.n_vertices):
+            if not seen[v] and required(state, v):
+                return v
+    return None
+
+
+def is_loop_done(graph: LoopGraph, state: State) -> bool:
+    """The lines already form one closed loop (whatever is still open must be crossed)."""
+    p = paths(graph, state)
+    return p.pieces == 1 and len(p.loops) == 1
+
+
+# --- helpers for regions and parity --------------------------------------------------------
+
+def loose_ends(graph: LoopGraph, state: State) -> list[int]:
+    """Vertices where a line stops (one line drawn), smallest first."""
+    p = paths(graph, state)
+    return [v for v in range(graph.n_vertices) if p.degree[v] == 1]
+
+
+def open_regions(graph: LoopGraph, state: State, allowed: Callable[[int], bool] | None = None
+                 ) -> list[list[int]]:
+    """Groups of vertices joined by edges that are not crossed (lines or open), optionally only
+    through vertices `allowed` accepts: the loop can never leave such a group."""
+    n = graph.n_vertices
+    seen = [False] * n
+    out = []
+    for s in range(n):
+        if seen[s] or (allowed and not allowed(s)):
+            continue
+        seen[s] = True
+        group, stack = [], [s]
+        while stack:
+            v = stack.pop()
+            group.append(v)
+            for e in graph.incident[v]:
+                if state.cands[graph.edge_vars[e]] & B_LINE:
+                    w = graph.other(e, v)
+                    if not seen[w] and not (allowed and not allowed(w)):
+                        seen[w] = True
+                        stack.append(w)
+        out.append(sorted(group))
+    return out
+
+
+def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], required) -> str:
+    """Loop rules broken near the changed edges: a branch, a dead end, a must-visit cell that
+    can no longer be passed, or a closed loop that leaves lines or must-visit cells outside."""
+    cands = state.cands
+    touched: set[int] = set()
+    new_lines = []
+    for var in changed:
+        e = graph.edge_of_var.get(var)
+        if e is None:
+            continue
+        touched.update(graph.ends[e])
+        if cands[var] == B_LINE:
+            new_lines.append(e)
+    for v in touched:
+        lines, open_ = split(graph, state, v)
+        if len(lines) > 2:
+            return f"{len(lines)} lines would meet at {graph.vertex_names[v]}"
+        if (lines or required(state, v)) and len(lines) + len(open_) < 2:
+            return f"the line would end at {graph.vertex_names[v]}"
+    for e in new_lines:
+        cycle = cycle_through(graph, state, e)
+        if cycle is None:
+            continue
+        n_lines = sum(1 for var in graph.edge_vars if cands[var] == B_LINE)
+        if n_lines > len(cycle):
+            return "the loop would close with other lines outside it"
+        on = set(cycle)
+        for v in range(graph.n_vertices):
+            if v not in on and required(state, v):
+                return f"the loop would close without {graph.vertex_names[v]}"
+        break
+    return ""
+
+
+def cycle_through(graph: LoopGraph, state: State, e: int) -> list[int] | None:
+    """The vertices of the closed loop of lines through edge e, or None if it is a path."""
+    a, b = graph.ends[e]
+    out, prev_edge, v = [a], e, a
+    for _ in range(graph.n_vertices):
+        nxt = [f for f in graph.incident[v] if f != prev_edge and state.cands[graph.edge_vars[f]] == B_LINE]
+        if len(nxt) != 1:
+            return None
+        prev_edge = nxt[0]
+        v = graph.other(prev_edge, v)
+        if v == a:
+            return out
+        out.append(v)
+    return None

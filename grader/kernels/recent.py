@@ -1,0 +1,100 @@
+"""Facts of a state kept up to date from a recent state's instead of recomputed.
+
+A solve moves from a state to one with a few candidates fewer, so a per-state fact (the
+pieces of line, a colouring, the chains of a Numberlink board) is usually cheapest as an
+update of the fact for a state seen just before: `Recent` remembers a few, `narrowed` says
+what changed.
+"""
+from __future__ import annotations
+
+import collections
+import itertools
+from typing import Any, Callable
+
+from grader.core.model import State
+
+
+def narrowed(old: tuple[int, ...], new: tuple[int, ...], limit: int) -> list[int] | None:
+    """The variables whose candidates differ, when `new` only removes candidates from `old`
+    and at most `limit` changed; otherwise None. Compares slices first, so unchanged stretches
+    of a big board cost almost nothing."""
+    if len(old) != len(new):
+        return None
+    out: list[int] = []
+    n = len(new)
+    for i in range(0, n, 64):
+        j = i + 64
+        if old[i:j] != new[i:j]:
+            for v in range(i, min(j, n)):
+                a, b = old[v], new[v]
+                if a != b:
+                    if b & ~a:
+                        return None
+                    out.append(v)
+            if len(out) > limit:
+                return None
+    return out
+
+
+MAX_LIVE = 16                       # caches that keep their states (a few puzzles' worth)
+_LIVE: "collections.deque[Recent]" = collections.deque()
+
+
+class Recent:
+    """The last few states a per-state fact was computed for, with the fact.
+
+    A solve moves from a state to one with a few candidates fewer, and a trial starts one
+    assumption away from the state it tests; so a fact for a new state is usually an update of
+    the fact for a recent one, from the few variables that changed. Facts must depend only on
+    the state (an update must give what a full computation gives, up to arbitrary labels)."""
+
+    def __init__(self, size: int = 48, limit: int = 96, pins: int = 4):
+        self.size, self.limit, self.pins = size, limit, pins
+        self.items: list[tuple[tuple[int, ...], Any]] = []
+        # states come back to after a detour (the state a trial starts from, again and again
+        # after each branch): kept apart so long branches do not push them out
+        self.pinned: list[tuple[tuple[int, ...], Any]] = []
+        # a batch keeps every puzzle it lists: only the newest caches keep their states
+        _LIVE.append(self)
+        while len(_LIVE) > MAX_LIVE:
+            _LIVE.popleft().clear()
+
+    def clear(self) -> None:
+        self.items, self.pinned = [], []
+
+    def get(self, state: State, full: Callable[[], Any],
+            update: Callable[[Any, tuple[int, ...], list[int]], Any]) -> Any:
+        """The fact for `state`: update(old fact, old candidates, changed variables) from the
+        remembered state it was made from (State.origin), else from the newest remembered
+        state it narrows (update may return None to ask for `full`)."""
+        cands = state.cands
+        value = None
+        items = self.items
+        origin = state.origin
+        if origin is not None and len(origin[1]) <= self.limit:
+            # made by narrowing a remembered state: what changed is known
+            base, changed = origin
+            for k, (old, fact) in enumerate(itertools.chain(reversed(items), reversed(self.pinned))):
+                if old is base:
+                    value = update(fact, base, changed) if changed else fact
+                    if value is not None and k > 0 and all(old is not p for p, _ in self.pinned):
+                        self.pinned.append((old, fact))
+                        del self.pinned[:-self.pins]
+                    break
+        order = [] if value is not None else items[-1:] + self.pinned[::-1] + items[-2::-1]
+        for i, (old, fact) in enumerate(order):
+            changed = narrowed(old, cands, self.limit)
+            if changed is None:
+                continue
+            value = update(fact, old, changed) if changed else fact
+            if value is not None:
+                if i > 0 and all(old is not p for p, _ in self.pinned):
+                    self.pinned.append((old, fact))
+                    del self.pinned[:-self.pins]
+                break
+        if value is None:
+            value = full()
+        items.append((cands, value))
+        if len(items) > self.size:
+            del items[0]
+        return value
