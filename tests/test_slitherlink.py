@@ -477,6 +477,7 @@ def test_pattern_search():
 def test_colour_groups_updated_step_by_step_equal_recounted():
     import random
     from grader.kernels.loops import B_CROSS, B_LINE, OPEN
+    from grader.kernels.face_colouring import full_colouring
     from heuristics.slitherlink import colouring as col
     p = grid("3 . . 2", ". 1 . .", ". . 0 .")
     rng = random.Random(3)
@@ -492,7 +493,7 @@ def test_colour_groups_updated_step_by_step_equal_recounted():
         for e in rng.sample(range(len(p.ends)), len(p.ends)):
             cands[e] = rng.choice([B_LINE, B_CROSS])
             s = State(tuple(cands))
-            fast, full = col.colouring(p, s), col._full(p, s, False)
+            fast, full = col.colouring(p, s), full_colouring(p, s)
             assert (fast.conflict >= 0) == (full.conflict >= 0)
             if full.conflict < 0:
                 assert groups(fast) == groups(full)

@@ -11,49 +11,15 @@ from __future__ import annotations
 from itertools import product
 from typing import Iterator
 
-import attrs
-
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN
-from grader.kernels.recent import Recent
+from grader.kernels.face_colouring import OUTSIDE, Colouring, full_colouring
+from grader.kernels.face_colouring import colouring as decided_colouring
+from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN
 
 from heuristics.slitherlink.common import GENRE
-
-OUTSIDE = -1
-
-
-@attrs.frozen
-class Colouring:
-    """root[f]: the group of face f (the outer area is index n; group numbers are labels);
-    flip[f]: 1 when f's colour is the opposite of its group root's; members: the faces of
-    each group (kept so a new edge can merge two groups without a full recount)."""
-    root: tuple[int, ...]
-    flip: tuple[int, ...]
-    conflict: int = -1       # an edge whose value contradicts the colours, or -1
-    members: dict[int, tuple[int, ...]] | None = attrs.field(default=None, eq=False, repr=False)
-
-    def relation(self, a: int, b: int) -> int | None:
-        """0 same colour, 1 different, None unknown."""
-        if self.root[a] != self.root[b]:
-            return None
-        return self.flip[a] ^ self.flip[b]
-
-
-def face_links(puzzle: SlitherPuzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """For each face (the outside is index len(cells)), its (edge, face beyond) pairs."""
-    cache = puzzle.__dict__.get("_slitherlink_face_links")
-    if cache is None:
-        n = len(puzzle.cells)
-        out: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
-        for e, (a, b) in enumerate(puzzle.faces_of_edge):
-            b = n if b == OUTSIDE else b
-            out[a].append((e, b))
-            out[b].append((e, a))
-        cache = puzzle.__dict__["_slitherlink_face_links"] = tuple(tuple(x) for x in out)
-    return cache
 
 
 def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Colouring:
@@ -61,109 +27,28 @@ def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Col
     one of a cell's two edges at a corner means the faces beyond them differ, both or
     neither means they match (Simon Tatham's hard tier)."""
     if not corners:
-        return state.derived(("slitherlink.colouring", False), lambda: _recent(puzzle).get(
-            state, lambda: _full(puzzle, state, False),
-            lambda col, old, changed: _add_edges(puzzle, col, old, state.cands, changed)))
-    return state.derived(("slitherlink.colouring", True), lambda: _full(puzzle, state, True))
+        return decided_colouring(puzzle, state)
+    return state.derived(("slitherlink.colouring", True),
+                         lambda: full_colouring(puzzle, state, _corner_links(puzzle, state)))
 
 
-def _recent(puzzle: SlitherPuzzle) -> Recent:
-    cache = puzzle.__dict__.get("_slitherlink_recent_colouring")
-    if cache is None:
-        cache = puzzle.__dict__["_slitherlink_recent_colouring"] = Recent()
-    return cache
-
-
-def _add_edges(puzzle: SlitherPuzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, ...],
-               changed: list[int]) -> Colouring | None:
-    """The colouring after newly decided edges: each joins two groups (None when a decided
-    edge lost its value, which only a broken state does: recount then)."""
-    if col.members is None:
-        return None
-    root, flip, members = None, None, None
-    conflict = col.conflict
+def _corner_links(puzzle: SlitherPuzzle, state: State) -> dict[int, list[tuple[int, int, int]]]:
+    """Per face, (edge, face beyond, relation) for the faces that corner counts relate."""
+    from heuristics.slitherlink.angles import corner_facts
     faces = puzzle.faces_of_edge
     n = len(puzzle.cells)
-    for e in changed:
-        if old[e] != OPEN:
-            return None
-        m = cands[e]
-        if m not in (B_LINE, B_CROSS):
-            continue
-        if root is None:
-            root, flip, members = list(col.root), list(col.flip), dict(col.members)
-        a, b = faces[e]
-        b = n if b == OUTSIDE else b
-        ra, rb = root[a], root[b]
-        rel = 1 if m == B_LINE else 0
-        if ra == rb:
-            if flip[a] ^ flip[b] != rel and conflict < 0:
-                conflict = e
-            continue
-        if len(members[ra]) < len(members[rb]):
-            a, b, ra, rb = b, a, rb, ra
-        turn = flip[a] ^ flip[b] ^ rel
-        for f in members[rb]:
-            root[f] = ra
-            flip[f] ^= turn
-        members[ra] = members[ra] + members.pop(rb)
-    if root is None:
-        return col
-    return Colouring(tuple(root), tuple(flip), conflict, members)
-
-
-def _full(puzzle: SlitherPuzzle, state: State, corners: bool) -> Colouring:
-    faces = puzzle.faces_of_edge
-    n = len(puzzle.cells)
-    cands = state.cands
-    adj = face_links(puzzle)
+    facts = corner_facts(puzzle, state)
     extra: dict[int, list[tuple[int, int, int]]] = {}
-    if corners:
-        from heuristics.slitherlink.angles import corner_facts
-        facts = corner_facts(puzzle, state)
-        for i, (d, k, (ea, eb)) in enumerate(puzzle.angles.pairs):
-            xs = facts.X[i]
-            if xs in (0b010, 0b101):
-                fa = [f for f in faces[ea] if f != k][0]
-                fb = [f for f in faces[eb] if f != k][0]
-                fa, fb = (n if fa == OUTSIDE else fa), (n if fb == OUTSIDE else fb)
-                rel = 1 if xs == 0b010 else 0
-                extra.setdefault(fa, []).append((ea, fb, rel))
-                extra.setdefault(fb, []).append((ea, fa, rel))
-    root = [-1] * (n + 1)
-    flip = [0] * (n + 1)
-    conflict = -1
-    for start in range(n + 1):
-        if root[start] >= 0:
-            continue
-        root[start] = start
-        stack = [start]
-        while stack:
-            f = stack.pop()
-            pf = flip[f]
-            for e, g in adj[f]:
-                m = cands[e]
-                if m == B_LINE:
-                    rel = 1
-                elif m == B_CROSS:
-                    rel = 0
-                else:
-                    continue
-                if root[g] < 0:
-                    root[g], flip[g] = start, pf ^ rel
-                    stack.append(g)
-                elif flip[g] != pf ^ rel and conflict < 0:
-                    conflict = e
-            for e, g, rel in extra.get(f, ()):
-                if root[g] < 0:
-                    root[g], flip[g] = start, pf ^ rel
-                    stack.append(g)
-                elif flip[g] != pf ^ rel and conflict < 0:
-                    conflict = e
-    groups: dict[int, list[int]] = {}
-    for f, r in enumerate(root):
-        groups.setdefault(r, []).append(f)
-    return Colouring(tuple(root), tuple(flip), conflict, {r: tuple(fs) for r, fs in groups.items()})
+    for i, (d, k, (ea, eb)) in enumerate(puzzle.angles.pairs):
+        xs = facts.X[i]
+        if xs in (0b010, 0b101):
+            fa = [f for f in faces[ea] if f != k][0]
+            fb = [f for f in faces[eb] if f != k][0]
+            fa, fb = (n if fa == OUTSIDE else fa), (n if fb == OUTSIDE else fb)
+            rel = 1 if xs == 0b010 else 0
+            extra.setdefault(fa, []).append((ea, fb, rel))
+            extra.setdefault(fb, []).append((ea, fa, rel))
+    return extra
 
 
 def face(puzzle: SlitherPuzzle, f: int) -> int:

@@ -29,6 +29,7 @@ from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg
 from grader.genres import register
 from grader.core.genre import Genre
+from grader.kernels.face_colouring import colouring
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
 
 NO_CLUE = None
@@ -297,7 +298,6 @@ class Slitherlink(Genre):
             else:
                 out.append(Violation(f"the {n} in {puzzle.cell_label(k)} can no longer get {n} lines", cells))
         if puzzle.faces_of_edge is not None and not out:
-            from heuristics.slitherlink.colouring import colouring
             e = colouring(puzzle, state).conflict
             if e >= 0:
                 out.append(Violation(f"the lines cross a closed path of cells an odd number of times "

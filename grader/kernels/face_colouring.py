@@ -1,0 +1,149 @@
+"""Inside/outside colouring of the faces of a loop's drawing (Slitherlink on a square grid).
+
+Every face is inside or outside the loop, the area beyond the grid is outside, and an edge
+carries the line exactly when its two faces differ. Decided edges join faces into groups of
+known relative colour (a parity union-find). A group that contradicts itself (`conflict`)
+means no loop fits: the genre's violations report it, and the techniques read the groups.
+
+The puzzle is anything with `cells` (the faces) and `faces_of_edge` (the two faces of each
+edge, OUTSIDE for the area beyond the grid).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import attrs
+
+from grader.core.model import State
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN
+from grader.kernels.recent import Recent
+
+OUTSIDE = -1
+
+
+@attrs.frozen
+class Colouring:
+    """root[f]: the group of face f (the outer area is index n; group numbers are labels);
+    flip[f]: 1 when f's colour is the opposite of its group root's; members: the faces of
+    each group (kept so a new edge can merge two groups without a full recount)."""
+    root: tuple[int, ...]
+    flip: tuple[int, ...]
+    conflict: int = -1       # an edge whose value contradicts the colours, or -1
+    members: dict[int, tuple[int, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+
+    def relation(self, a: int, b: int) -> int | None:
+        """0 same colour, 1 different, None unknown."""
+        if self.root[a] != self.root[b]:
+            return None
+        return self.flip[a] ^ self.flip[b]
+
+
+def face_links(puzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each face (the outside is index len(cells)), its (edge, face beyond) pairs."""
+    cache = puzzle.__dict__.get("_slitherlink_face_links")
+    if cache is None:
+        n = len(puzzle.cells)
+        out: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+        for e, (a, b) in enumerate(puzzle.faces_of_edge):
+            b = n if b == OUTSIDE else b
+            out[a].append((e, b))
+            out[b].append((e, a))
+        cache = puzzle.__dict__["_slitherlink_face_links"] = tuple(tuple(x) for x in out)
+    return cache
+
+
+def colouring(puzzle, state: State) -> Colouring:
+    """Colour groups from the decided edges (once per state, updated from a recent state's)."""
+    return state.derived(("slitherlink.colouring", False), lambda: _recent(puzzle).get(
+        state, lambda: full_colouring(puzzle, state),
+        lambda col, old, changed: _add_edges(puzzle, col, old, state.cands, changed)))
+
+
+def _recent(puzzle) -> Recent:
+    cache = puzzle.__dict__.get("_slitherlink_recent_colouring")
+    if cache is None:
+        cache = puzzle.__dict__["_slitherlink_recent_colouring"] = Recent()
+    return cache
+
+
+def _add_edges(puzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, ...],
+               changed: list[int]) -> Colouring | None:
+    """The colouring after newly decided edges: each joins two groups (None when a decided
+    edge lost its value, which only a broken state does: recount then)."""
+    if col.members is None:
+        return None
+    root, flip, members = None, None, None
+    conflict = col.conflict
+    faces = puzzle.faces_of_edge
+    n = len(puzzle.cells)
+    for e in changed:
+        if old[e] != OPEN:
+            return None
+        m = cands[e]
+        if m not in (B_LINE, B_CROSS):
+            continue
+        if root is None:
+            root, flip, members = list(col.root), list(col.flip), dict(col.members)
+        a, b = faces[e]
+        b = n if b == OUTSIDE else b
+        ra, rb = root[a], root[b]
+        rel = 1 if m == B_LINE else 0
+        if ra == rb:
+            if flip[a] ^ flip[b] != rel and conflict < 0:
+                conflict = e
+            continue
+        if len(members[ra]) < len(members[rb]):
+            a, b, ra, rb = b, a, rb, ra
+        turn = flip[a] ^ flip[b] ^ rel
+        for f in members[rb]:
+            root[f] = ra
+            flip[f] ^= turn
+        members[ra] = members[ra] + members.pop(rb)
+    if root is None:
+        return col
+    return Colouring(tuple(root), tuple(flip), conflict, members)
+
+
+# how a decided edge relates the colours of its two faces (None: undecided)
+RELATION = {B_LINE: 1, B_CROSS: 0, OPEN: None}
+
+
+def full_colouring(puzzle, state: State,
+                   extra: dict[int, list[tuple[int, int, int]]] | None = None) -> Colouring:
+    """The colour groups counted afresh; `extra` adds, per face, (edge, face beyond, relation)
+    links that something other than a decided edge gives (Slitherlink's corner counts)."""
+    n = len(puzzle.cells)
+    cands = state.cands
+    adj = face_links(puzzle)
+    extra = extra or {}
+    root = [-1] * (n + 1)
+    flip = [0] * (n + 1)
+    conflict = -1
+    for start in range(n + 1):
+        if root[start] >= 0:
+            continue
+        root[start] = start
+        stack = [start]
+        while stack:
+            f = stack.pop()
+            pf = flip[f]
+            for e, g, rel in _links(adj[f], cands, extra.get(f, ())):
+                if root[g] < 0:
+                    root[g], flip[g] = start, pf ^ rel
+                    stack.append(g)
+                elif flip[g] != pf ^ rel and conflict < 0:
+                    conflict = e
+    groups: dict[int, list[int]] = {}
+    for f, r in enumerate(root):
+        groups.setdefault(r, []).append(f)
+    return Colouring(tuple(root), tuple(flip), conflict, {r: tuple(fs) for r, fs in groups.items()})
+
+
+def _links(adj: Iterable[tuple[int, int]], cands: tuple[int, ...],
+           extra: Iterable[tuple[int, int, int]]) -> Iterable[tuple[int, int, int]]:
+    """A face's (edge, face beyond, relation) links: its decided edges, then the extra ones."""
+    for e, g in adj:
+        rel = RELATION.get(cands[e])
+        if rel is not None:
+            yield e, g, rel
+    yield from extra
