@@ -24,7 +24,8 @@ from grader.core.engine import Budget, Solver
 from grader.core.errors import InputError, Source
 from grader.io.read import load
 from grader.genres import get
-from grader.genres.numberlink.model import SHAPES, WITH_SIDE, E, N, S, W, sides_can, sides_must
+from grader.genres.numberlink.model import WITH_SIDE
+from grader.kernels.cell_shapes import E, N, S, SHAPES, W, sides_can, sides_must
 from grader.core.registry import REGISTRY
 
 NL = get("numberlink")

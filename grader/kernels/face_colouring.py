@@ -16,7 +16,7 @@ import attrs
 
 from grader.core.model import State
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN
-from grader.kernels.recent import Recent
+from grader.kernels.recent import recent_of
 
 OUTSIDE = -1
 
@@ -54,16 +54,9 @@ def face_links(puzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 def colouring(puzzle, state: State) -> Colouring:
     """Colour groups from the decided edges (once per state, updated from a recent state's)."""
-    return state.derived(("slitherlink.colouring", False), lambda: _recent(puzzle).get(
+    return state.derived(("slitherlink.colouring", False), lambda: recent_of(puzzle, "colouring").get(
         state, lambda: full_colouring(puzzle, state),
         lambda col, old, changed: _add_edges(puzzle, col, old, state.cands, changed)))
-
-
-def _recent(puzzle) -> Recent:
-    cache = puzzle.__dict__.get("_slitherlink_recent_colouring")
-    if cache is None:
-        cache = puzzle.__dict__["_slitherlink_recent_colouring"] = Recent()
-    return cache
 
 
 def _add_edges(puzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, ...],

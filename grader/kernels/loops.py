@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Sequence
 import attrs
 
 from grader.core.model import State, Violation
-from grader.kernels.recent import Recent
+from grader.kernels.recent import recent_of
 
 CROSS, LINE = 0, 1
 B_CROSS, B_LINE = 1 << CROSS, 1 << LINE
@@ -119,17 +119,6 @@ class LoopGraph:
         """A fixed random 62-bit label per edge (see `gaps`)."""
         rng = random.Random(len(self.ends) * 7919 + self.n_vertices)
         return tuple(rng.getrandbits(62) | 1 for _ in self.ends)
-
-    @functools.cached_property
-    def _recent(self) -> dict[str, Recent]:
-        return {}
-
-    def recent(self, name: str) -> Recent:
-        """The snapshot cache of one per-state fact on this graph (see Recent)."""
-        try:
-            return self._recent[name]
-        except KeyError:
-            return self._recent.setdefault(name, Recent())
 
     def other(self, e: int, v: int) -> int:
         a, b = self.ends[e]
@@ -338,7 +327,7 @@ def paths(graph: LoopGraph, state: State) -> Paths:
     """The pieces of line in a state (once per state, shared by every heuristic; updated from
     a recent state's pieces when only a few edges changed)."""
     def compute() -> Paths:
-        return graph.recent("paths").get(
+        return recent_of(graph, "paths").get(
             state, lambda: _compute_paths(graph, state),
             lambda p, old, changed: _add_lines(graph, p, old, state.cands, changed))
     return state.derived(("loops.paths", id(graph)), compute)

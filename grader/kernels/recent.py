@@ -98,3 +98,13 @@ class Recent:
         if len(items) > self.size:
             del items[0]
         return value
+
+
+def recent_of(owner: Any, name: str) -> Recent:
+    """The Recent cache of one per-state fact of `owner` (a puzzle or a loop graph: anything
+    with a __dict__), made on first use; one per owner, so puzzles never mix their states."""
+    caches = owner.__dict__.setdefault("_recent_caches", {})
+    cache = caches.get(name)
+    if cache is None:
+        cache = caches[name] = Recent()
+    return cache

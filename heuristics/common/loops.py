@@ -25,6 +25,7 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required,
                                   names_of, open_regions, paths, split, vars_of)
+from grader.kernels.recent import recent_of
 
 
 # --- vertex degree rules (level 1) -----------------------------------------------------------
@@ -216,7 +217,7 @@ def _shared_tree(graph: LoopGraph, state: State) -> _Tree:
             if var in edge_of and not cands[var] & B_LINE:
                 return None
         return t
-    return state.derived(("loops.tree", id(graph)), lambda: graph.recent("tree").get(
+    return state.derived(("loops.tree", id(graph)), lambda: recent_of(graph, "tree").get(
         state, lambda: _tree(graph, state), update))
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from grader.genres.numberlink.model import SHAPES, Chains, E, N, NumberlinkPuzzle, S, W, chains
+from grader.genres.numberlink.model import NumberlinkPuzzle
+from grader.kernels.cell_shapes import E, N, S, SHAPES, W, Chains, chains
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction, Later

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from grader.genres.numberlink.model import (OPPOSITE, SIDES, WITH_SIDE, WITHOUT_SIDE,
-                                            NumberlinkPuzzle)
+from grader.genres.numberlink.model import WITH_SIDE, WITHOUT_SIDE, NumberlinkPuzzle
+from grader.kernels.cell_shapes import OPPOSITE, SIDES
 from grader.core.model import State
 from grader.core.steps import Deduction
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from grader.genres.numberlink.model import GLYPHS as GLYPH
-from grader.genres.numberlink.model import (OPPOSITE, SHAPES, SIDES, SIDES_CAN, SIDES_LACK,
-                                            WITH_SIDE, Chains, NumberlinkPuzzle, chains, sides_can)
+from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
+from grader.kernels.cell_shapes import (OPPOSITE, SHAPES, SIDES, SIDES_CAN, SIDES_LACK, Chains, chains,
+                                        sides_can)
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction, Later

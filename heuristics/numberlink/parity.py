@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.numberlink.model import OPPOSITE, SIDES, NumberlinkPuzzle, chains
+from grader.genres.numberlink.model import NumberlinkPuzzle
+from grader.kernels.cell_shapes import OPPOSITE, SIDES, chains
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction

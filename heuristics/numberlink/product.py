@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
-from grader.genres.numberlink.model import (OPPOSITE, SHAPES, SIDES, WITH_SIDE, WITHOUT_SIDE,
-                                            Chains, NumberlinkPuzzle, chains)
+from grader.genres.numberlink.model import WITH_SIDE, WITHOUT_SIDE, NumberlinkPuzzle
+from grader.kernels.cell_shapes import OPPOSITE, SHAPES, SIDES, Chains, chains
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction

@@ -5,8 +5,9 @@ from typing import Iterator
 
 import attrs
 
-from grader.genres.numberlink.model import (B_EMPTY, EMPTY, OPPOSITE, SHAPES, NumberlinkPuzzle,
-                                            chains, sides_can)
+from grader.genres.numberlink.model import NumberlinkPuzzle
+from grader.kernels.cell_shapes import B_EMPTY, EMPTY, OPPOSITE, SHAPES, chains, sides_can
+from grader.kernels.recent import recent_of
 from grader.genres.numberlink.model import GLYPHS as GLYPH
 from grader.core.registry import heuristic
 from grader.core.model import State
@@ -179,7 +180,7 @@ class Territory:
 
 
 def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
-    return state.derived("numberlink.territory", lambda: puzzle.recent("territory").get(
+    return state.derived("numberlink.territory", lambda: recent_of(puzzle, "territory").get(
         state, lambda: Territory(puzzle, state), lambda old, _, changed: Territory(puzzle, state, old)))
 
 

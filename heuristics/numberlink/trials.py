@@ -9,7 +9,8 @@ from typing import Iterator
 import attrs
 
 from grader.core.engine import out_of_time, solve_memory
-from grader.genres.numberlink.model import OPPOSITE, WITH_SIDE, NumberlinkPuzzle, chains
+from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
+from grader.kernels.cell_shapes import OPPOSITE, chains
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import (Branch, cases_deduction, cell_assumptions, cell_deduction, explore,

@@ -18,7 +18,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_LINE, OPEN
-from grader.kernels.recent import Recent
+from grader.kernels.recent import recent_of
 
 from heuristics.slitherlink.common import GENRE
 from heuristics.slitherlink.corners import phrase
@@ -184,10 +184,7 @@ def corner_facts(puzzle: SlitherPuzzle, state: State) -> CornerFacts:
         return None if base.broken >= 0 else CornerFacts(puzzle, state, base, changed)
 
     def compute() -> CornerFacts:
-        recent = puzzle.__dict__.get("_slitherlink_recent_corners")
-        if recent is None:
-            recent = puzzle.__dict__["_slitherlink_recent_corners"] = Recent()
-        return recent.get(state, lambda: CornerFacts(puzzle, state), update)
+        return recent_of(puzzle, "corners").get(state, lambda: CornerFacts(puzzle, state), update)
     return state.derived("slitherlink.corners", compute)
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from grader.genres.numberlink.model import B_EMPTY, STEP, VALUE_OF_SIDES, NumberlinkPuzzle
+from grader.genres.numberlink.model import VALUE_OF_SIDES, NumberlinkPuzzle
+from grader.kernels.cell_shapes import B_EMPTY, STEP
 from grader.core.model import Meta, State
 from grader.core.genre import Plant
 from grader.kernels.random_shapes import board_size

@@ -1,0 +1,203 @@
+"""Lines through cell centres where each cell's value is a shape (Numberlink): the sides of a
+cell, the shapes as side masks, and the pieces of line a state already fixes.
+
+A cell's candidates are a bitmask over SHAPES (EMPTY, the four endpoints, the six links);
+SIDES_CAN / SIDES_MUST give, per mask, the sides some / every candidate uses. `Chains` are the
+pieces certain so far, with the label each carries (what violations checks and most
+techniques read); `free_areas` and `areas_beside` say whether two ends can still meet.
+
+The puzzle is anything with `labels` (per cell, 0 or the label of an end number), `edges`
+((cell, side, neighbour) once per adjacent pair), `neighbour` (per cell, side -> cell) and
+`pairs` (label -> its two end cells).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from grader.core.model import State
+from grader.kernels.recent import recent_of
+
+N, E, S, W = 1, 2, 4, 8
+SIDES = (N, E, S, W)
+OPPOSITE = {N: S, S: N, E: W, W: E}
+STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
+SIDE_NAME = {N: "north", E: "east", S: "south", W: "west"}
+
+EMPTY = 0
+# value -> side mask: EMPTY, the four endpoint shapes, the six link shapes
+SHAPES = (0, N, E, S, W, N | E, E | S, S | W, N | W, N | S, E | W)
+B_EMPTY = 1
+
+
+def _sides_can(mask: int) -> int:
+    out = 0
+    for v in range(len(SHAPES)):
+        if mask >> v & 1:
+            out |= SHAPES[v]
+    return out
+
+
+def _sides_must(mask: int) -> int:
+    out = N | E | S | W
+    for v in range(len(SHAPES)):
+        if mask >> v & 1:
+            out &= SHAPES[v]
+    return out if mask else 0
+
+
+# one entry per candidate mask (11 bits), looked up on every cell of every state
+SIDES_CAN = tuple(_sides_can(m) for m in range(1 << len(SHAPES)))
+SIDES_MUST = tuple(_sides_must(m) for m in range(1 << len(SHAPES)))
+# the sides some candidate leaves unused
+SIDES_LACK = tuple((N | E | S | W) & ~must if m else 0 for m, must in enumerate(SIDES_MUST))
+
+
+def sides_can(mask: int) -> int:
+    """Sides used by at least one candidate."""
+    return SIDES_CAN[mask]
+
+
+def sides_must(mask: int) -> int:
+    """Sides used by every candidate."""
+    return SIDES_MUST[mask]
+
+
+class Chains:
+    """Derived from a state: the line pieces certain so far (cells joined by sides every
+    candidate of both cells uses), which endpoint label each piece carries, and whether a
+    piece closes on itself. Built from scratch once, then updated from a recent state's
+    (`updated`): pieces only ever grow, so an update joins what the changed cells join."""
+
+    can: list[int]                       # per cell, sides some candidate uses
+    must: list[int]                      # per cell, sides every candidate uses
+    root: list[int]                      # per cell, its piece (one cell of it)
+    members: dict[int, list[int]]        # piece -> its cells, for pieces of two cells or more
+    label_of_root: dict[int, int]        # piece -> the label of an end number on it
+    labels: list[int]                    # per cell, the label of its piece (0: none yet)
+    loop: int | None                     # a cell whose piece closes on itself
+    clash: tuple[int, int] | None        # two labels joined by one piece
+    memo: dict                           # facts about the pieces, worked out when asked
+
+    def __init__(self, puzzle, state: State):
+        n = puzzle.rows * puzzle.cols
+        self.can = [SIDES_CAN[m] for m in state.cands]
+        self.must = [SIDES_MUST[m] for m in state.cands]
+        self.root = list(range(n))
+        self.members = {}
+        self.label_of_root = {i: lab for i, lab in enumerate(puzzle.labels) if lab}
+        self.labels = list(puzzle.labels)
+        self.loop = self.clash = None
+        self.memo = {}
+        must = self.must
+        for i, d, j in puzzle.edges:
+            if must[i] & d and must[j] & OPPOSITE[d]:
+                self._join(i, j)
+
+    def _join(self, i: int, j: int) -> None:
+        root, members = self.root, self.members
+        a, b = root[i], root[j]
+        if a == b:
+            if self.loop is None:
+                self.loop = i
+            return
+        ma, mb = members.get(a) or [a], members.get(b) or [b]
+        if len(ma) < len(mb):
+            a, b, ma, mb = b, a, mb, ma
+        for x in mb:
+            root[x] = a
+        members[a] = ma + mb
+        members.pop(b, None)
+        la, lb = self.label_of_root.get(a, 0), self.label_of_root.pop(b, 0)
+        if la and lb and la != lb:
+            if self.clash is None:
+                self.clash = (la, lb)
+        elif lb:
+            self.label_of_root[a] = la = lb
+        if la:
+            labels = self.labels
+            for x in mb if labels[a] == la else ma + mb:
+                labels[x] = la
+
+    def updated(self, puzzle, cands: Sequence[int], changed: list[int]) -> "Chains":
+        """The chains of a state that narrows this one's at the `changed` cells."""
+        new = Chains.__new__(Chains)
+        new.can, new.must, new.root, new.labels = self.can[:], self.must[:], self.root[:], self.labels[:]
+        new.members, new.label_of_root = dict(self.members), dict(self.label_of_root)
+        new.loop, new.clash = self.loop, self.clash
+        new.memo = {}
+        can, must, old = new.can, new.must, self.must
+        for i in changed:
+            can[i], must[i] = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]
+        nb = puzzle.neighbour
+        for i in changed:
+            for d in SIDES:
+                if must[i] & d and not old[i] & d:
+                    j = nb[i].get(d)
+                    # a join is new when either cell newly uses it; seen from i only once
+                    if j is not None and must[j] & OPPOSITE[d] and (old[j] & OPPOSITE[d] or i < j):
+                        new._join(i, j)
+        return new
+
+    def label(self, i: int) -> int:
+        return self.labels[i]
+
+    def along(self, cells: frozenset[int] | None) -> frozenset[int] | None:
+        """The cells with every piece they lie on (None stays None: everywhere)."""
+        if cells is None:
+            return None
+        root, members = self.root, self.members
+        out: set[int] = set()
+        for r in {root[i] for i in cells}:
+            out.update(members.get(r) or (r,))
+        return frozenset(out)
+
+    def joined(self, lab: int, puzzle) -> bool:
+        a, b = puzzle.pairs[lab]
+        return self.root[a] == self.root[b]
+
+
+def chains(puzzle, state: State) -> Chains:
+    def compute() -> Chains:
+        return recent_of(puzzle, "chains").get(
+            state, lambda: Chains(puzzle, state),
+            lambda old, _, changed: old.updated(puzzle, state.cands, changed))
+    return state.derived("numberlink.chains", compute)
+
+
+def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
+    """Per cell, the area it belongs to among cells on no number's line yet (not certainly
+    empty), joined over sides both cells may use; -1 for the other cells. Any line may cross
+    such an area, so whether a pair can still be joined is a question about these areas."""
+    can, labels, nb = ch.can, ch.labels, puzzle.neighbour
+    comp = [-1] * len(cands)
+    for start in range(len(cands)):
+        if comp[start] >= 0 or labels[start] or cands[start] <= B_EMPTY:
+            continue
+        comp[start] = start
+        todo = [start]
+        while todo:
+            x = todo.pop()
+            cx = can[x]
+            for d, y in nb[x].items():
+                if cx & d and comp[y] < 0 and not labels[y] and cands[y] > B_EMPTY and can[y] & OPPOSITE[d]:
+                    comp[y] = start
+                    todo.append(y)
+    return comp
+
+
+def areas_beside(puzzle, cands: Sequence[int], ch: Chains, comp: list[int],
+                 a: int, b: int) -> set[int]:
+    """The free areas (see free_areas) the drawn line from end a can step into, with -1 among
+    them when it can step straight onto the line drawn from b."""
+    can, root, nb = ch.can, ch.root, puzzle.neighbour
+    rb = root[b]
+    out: set[int] = set()
+    for x in ch.members.get(root[a]) or (a,):
+        cx = can[x]
+        for d, y in nb[x].items():
+            if cx & d and can[y] & OPPOSITE[d] and cands[y] > B_EMPTY:
+                if comp[y] >= 0:
+                    out.add(comp[y])
+                elif root[y] == rb:
+                    out.add(-1)
+    return out
