@@ -3,7 +3,7 @@ converters that turn a puzzle type's sections into a genre's native puzzle and m
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 import attrs
 
@@ -12,6 +12,7 @@ from grader.io.limits import MAX_SIDE
 from grader.io.native import MAX_TOKEN, Token
 
 HEADER = re.compile(r"^pzprv3(\.\d+)?$")
+T = TypeVar("T")
 # Lines that end the board: metadata and history (JSON), trial snapshots, an old URL line.
 BODY_END = re.compile(r"^(info:\{|history:\{|__HISTORY__|TrialData|https?://)")
 
@@ -162,3 +163,19 @@ def cell_section(board: Board, what: str) -> list[list[Token]]:
 
 def cell_error(board: Board, tok: Token, r: int, c: int, expected: str) -> InputError:
     return board.error(f"unexpected '{tok.text}' for r{r + 1}c{c + 1}: expected {expected}", tok)
+
+
+def read_cells(board: Board, what: str, expected: str,
+               read: Callable[[Token], T | None]) -> list[list[T]]:
+    """A section of one item a cell, each turned into what the converter keeps by `read`;
+    None from `read` is an item the genre does not allow, reported with `expected`."""
+    grid = []
+    for r, row in enumerate(cell_section(board, what)):
+        g = []
+        for c, tok in enumerate(row):
+            item = read(tok)
+            if item is None:
+                raise cell_error(board, tok, r, c, expected)
+            g.append(item)
+        grid.append(g)
+    return grid

@@ -2,27 +2,28 @@
 from __future__ import annotations
 
 from grader.io.native import Token
-from grader.io.pzprv3.board import (Board, Converted, Mark, as_text, cell_error, cell_section,
-                                    converter)
+from grader.io.pzprv3.board import Board, Converted, Mark, as_text, cell_error, converter, read_cells
+
+# Light Up's one section: numbers are walls ('-' a wall without a number), '#' a bulb, '+' no
+# bulb; each item as (grid, as marked, as read when finished).
+AKARI = {"#": (".", "*", "*"), "+": (".", "+", "+"), ".": (".", ".", "+"), "-": ("#", ".", "."),
+         **{n: (n, ".", ".") for n in "01234"}}
+
+
+def _grid_and_marks(cells: list[list[tuple[str, Mark]]]
+                    ) -> tuple[list[list[str]], list[tuple[Mark, ...]]]:
+    """Split the (grid item, mark) pairs of a section that holds both."""
+    return [[g for g, _ in row] for row in cells], [tuple(m for _, m in row) for row in cells]
+
 
 @converter("akari", "lightup", "akari")
 def _akari(board: Board) -> Converted:
-    # One section: numbers are walls ('-' a wall without a number), '#' a bulb, '+' no bulb.
-    grid, marks = [], []
-    for r, row in enumerate(cell_section(board, "the cells")):
-        g, m = [], []
-        for c, tok in enumerate(row):
-            t = tok.text
-            if t in ("#", "+", "."):
-                g.append(".")
-                m.append(({"#": "*", "+": "+", ".": "."}[t], "*" if t == "#" else "+", tok))
-            elif t == "-":
-                g.append("#"); m.append((".", ".", tok))
-            elif t in ("0", "1", "2", "3", "4"):
-                g.append(t); m.append((".", ".", tok))
-            else:
-                raise cell_error(board, tok, r, c, "'#' bulb, '+', '.', a wall 0-4 or '-'")
-        grid.append(g); marks.append(tuple(m))
+    def read(tok: Token) -> tuple[str, Mark] | None:
+        item = AKARI.get(tok.text)
+        return item and (item[0], (item[1], item[2], tok))
+
+    cells = read_cells(board, "the cells", "'#' bulb, '+', '.', a wall 0-4 or '-'", read)
+    grid, marks = _grid_and_marks(cells)
     return Converted({"genre": "akari", "grid": as_text(grid)}, tuple(marks))
 
 
@@ -30,21 +31,14 @@ def _numbers_and_shading(board: Board, unknown: str, what: str,
                          min_number: int = 0) -> tuple[list[list[str]], list[tuple[Mark, ...]]]:
     """One section of numbers ('-' a number not given) and shading ('#' shaded, '+' marked
     white), as pzprjs's decodeCellQnumAns writes it."""
-    grid, marks = [], []
-    for r, row in enumerate(cell_section(board, "the cells")):
-        g, m = [], []
-        for c, tok in enumerate(row):
-            t = tok.text
-            if t in ("#", "+", "."):
-                g.append("."); m.append((t, "#" if t == "#" else "+", tok))
-            elif t == "-":
-                g.append(unknown); m.append((unknown, unknown, tok))
-            elif t.isdecimal() and int(t) >= min_number:
-                g.append(str(int(t))); m.append((str(int(t)), str(int(t)), tok))
-            else:
-                raise cell_error(board, tok, r, c, what)
-        grid.append(g); marks.append(tuple(m))
-    return grid, marks
+    def read(tok: Token) -> tuple[str, Mark] | None:
+        t = tok.text
+        if t in ("#", "+", "."):
+            return ".", (t, "#" if t == "#" else "+", tok)
+        n = _number(t, unknown, min_number)
+        return n and (n, (n, n, tok))
+
+    return _grid_and_marks(read_cells(board, "the cells", what, read))
 
 
 @converter("nurikabe", "nurikabe")
@@ -75,22 +69,17 @@ def _kurodoko(board: Board) -> Converted:
     return Converted({"genre": "kuromasu", "grid": as_text(grid)}, tuple(shading_section(board)))
 
 
+def _number(t: str, unknown: str, min_number: int) -> str | None:
+    """A number item: '-' a number not given, else at least `min_number`; None for neither."""
+    if t == "-":
+        return unknown
+    return str(int(t)) if t.isdecimal() and int(t) >= min_number else None
+
+
 def _numbers(board: Board, unknown: str, min_number: int = 0) -> list[list[str]]:
     """A section of numbers, '.' for none and '-' for a number not given (decodeCellQnum)."""
-    grid = []
-    for r, row in enumerate(cell_section(board, "the numbers")):
-        g = []
-        for c, tok in enumerate(row):
-            if tok.text == ".":
-                g.append(".")
-            elif tok.text == "-":
-                g.append(unknown)
-            elif tok.text.isdecimal() and int(tok.text) >= min_number:
-                g.append(str(int(tok.text)))
-            else:
-                raise cell_error(board, tok, r, c, "a number or '.'")
-        grid.append(g)
-    return grid
+    return read_cells(board, "the numbers", "a number or '.'",
+                      lambda tok: "." if tok.text == "." else _number(tok.text, unknown, min_number))
 
 
 @converter("hitori", "hitori")
@@ -119,20 +108,13 @@ def _heyawake(board: Board) -> Converted:
 
 @converter("minesweeper", "mines")
 def _mines(board: Board) -> Converted:
-    grid = []
-    for r, row in enumerate(cell_section(board, "the revealed cells")):
-        g = []
-        for c, tok in enumerate(row):
-            t = tok.text
-            if t == ".":
-                g.append(".")
-            elif t == "-":
-                g.append("?")
-            elif t.isdecimal() and int(t) <= 8:
-                g.append(t)
-            else:
-                raise cell_error(board, tok, r, c, "a number 0-8, '-' or '.'")
-        grid.append(g)
+    def read(tok: Token) -> str | None:
+        t = tok.text
+        if t in (".", "-"):
+            return {".": ".", "-": "?"}[t]
+        return t if t.isdecimal() and int(t) <= 8 else None
+
+    grid = read_cells(board, "the revealed cells", "a number 0-8, '-' or '.'", read)
     marks = shading_section(board, mine="*")
     # A revealed cell is safe already: its mark stays '.'.
     marks = [tuple(mark if grid[r][c] == "." else (".", ".", mark[2]) for c, mark in enumerate(row))

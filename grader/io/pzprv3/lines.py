@@ -2,10 +2,11 @@
 and Slitherlink's lines between dots."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from grader.io.native import Token
-from grader.io.pzprv3.board import Board, Converted, as_text, cell_error, cell_section, converter
+from grader.io.pzprv3.board import (Board, Converted, Mark, as_text, cell_error, cell_section, converter,
+                                    read_cells)
 from grader.io.pzprv3.cells import shading_section
 
 def _value(board: Board, tok: Token, most: int) -> int:
@@ -58,6 +59,14 @@ def _sides(board: Board, east: list[list[int]], south: list[list[int]], r: int, 
     return out
 
 
+def _cell_marks(board: Board, mark: Callable[[int, int, dict[str, int]], Mark],
+                most: int = 1) -> tuple[tuple[Mark, ...], ...]:
+    """The player's lines between cell centres as one mark a cell: `mark(r, c, its sides)`."""
+    east, south = _cell_borders(board, most)
+    return tuple(tuple(mark(r, c, _sides(board, east, south, r, c)) for c in range(board.cols))
+                 for r in range(board.rows))
+
+
 def _loop_token(sides: dict[str, int]) -> str:
     """A cell's lines as a direction token (`ns`, `e`), `-` when every side is crossed, else
     `.`; three or four lines (a wrong board) are left to the neighbours to say."""
@@ -73,23 +82,15 @@ def _loop_token(sides: dict[str, int]) -> str:
 def _mashu(board: Board) -> Converted:
     _flags(board)
     glyphs = {".": ".", "1": "W", "2": "B"}
-    grid = []
-    for r, row in enumerate(cell_section(board, "the pearls")):
-        g = []
-        for c, tok in enumerate(row):
-            if tok.text not in glyphs:
-                raise cell_error(board, tok, r, c, "'1' white pearl, '2' black pearl or '.'")
-            g.append(glyphs[tok.text])
-        grid.append(g)
-    east, south = _cell_borders(board)
-    marks = []
-    for r in range(board.rows):
-        m = []
-        for c in range(board.cols):
-            t = _loop_token(_sides(board, east, south, r, c))
-            m.append((t, "-" if t == "." else t, None))
-        marks.append(tuple(m))
-    return Converted({"genre": "masyu", "grid": as_text(grid)}, tuple(marks), finish_as_solution=True)
+    grid = read_cells(board, "the pearls", "'1' white pearl, '2' black pearl or '.'",
+                      lambda tok: glyphs.get(tok.text))
+
+    def mark(r: int, c: int, sides: dict[str, int]) -> Mark:
+        t = _loop_token(sides)
+        return t, "-" if t == "." else t, None
+
+    return Converted({"genre": "masyu", "grid": as_text(grid)}, _cell_marks(board, mark),
+                     finish_as_solution=True)
 
 
 @converter("yajilin", "yajilin", "yajirin")
@@ -112,24 +113,21 @@ def _yajilin(board: Board) -> Converted:
             g.append("#" if n == "-" else f"{int(n)}{arrows[d]}")   # no number: a blocked cell
         grid.append(g)
     shading = shading_section(board, mine="x")
-    east, south = _cell_borders(board)
-    marks = []
-    for r in range(board.rows):
-        m = []
-        for c in range(board.cols):
-            shaded, tok = shading[r][c][0], shading[r][c][2]
-            sides = _sides(board, east, south, r, c)
-            if grid[r][c] != ".":
-                t = "-"
-            elif shaded == "x" and not any(v > 0 for v in sides.values()):
-                t = "x"
-            else:   # a line through a shaded cell (a mistake) keeps the line
-                t = _loop_token(sides)
-                if t == "-" or (t == "." and shaded == "+"):
-                    t = "+"     # not shaded, so on the loop
-            m.append((t, t, tok))
-        marks.append(tuple(m))
-    return Converted({"genre": "yajilin", "grid": as_text(grid)}, tuple(marks), finish_as_solution=True)
+
+    def mark(r: int, c: int, sides: dict[str, int]) -> Mark:
+        shaded, tok = shading[r][c][0], shading[r][c][2]
+        if grid[r][c] != ".":
+            t = "-"
+        elif shaded == "x" and not any(v > 0 for v in sides.values()):
+            t = "x"
+        else:   # a line through a shaded cell (a mistake) keeps the line
+            t = _loop_token(sides)
+            if t == "-" or (t == "." and shaded == "+"):
+                t = "+"     # not shaded, so on the loop
+        return t, t, tok
+
+    return Converted({"genre": "yajilin", "grid": as_text(grid)}, _cell_marks(board, mark),
+                     finish_as_solution=True)
 
 
 LINK_GLYPHS = {"ns": "┃", "ew": "━", "ne": "┗", "es": "┏", "sw": "┓", "nw": "┛"}
@@ -139,91 +137,63 @@ LINK_GLYPHS = {"ns": "┃", "ew": "━", "ne": "┗", "es": "┏", "sw": "┓", 
 def _numlin(board: Board) -> Converted:
     flags = _flags(board, ("passallcell", "dontpassallcell"))
     cover = board.pid == "arukone" and "dontpassallcell" not in flags
-    grid = []
-    for r, row in enumerate(cell_section(board, "the numbers")):
-        g = []
-        for c, tok in enumerate(row):
-            t = tok.text
-            if t == ".":
-                g.append(".")
-            elif t.isdecimal():
-                g.append(str(int(t)))
-            elif len(t) == 1 and "A" <= t <= "Z":
-                g.append(str(ord(t) - ord("A") + 1))    # arukone shows 1, 2, 3 as A, B, C
-            else:
-                raise cell_error(board, tok, r, c, "a number, a letter or '.'")
-        grid.append(g)
-    east, south = _cell_borders(board)
-    marks = []
-    for r in range(board.rows):
-        m = []
-        for c in range(board.cols):
-            if grid[r][c] != ".":
-                m.append((grid[r][c], grid[r][c], None)); continue
-            sides = _sides(board, east, south, r, c)
-            lines = "".join(d for d in "nesw" if sides.get(d, 0) > 0)
-            if lines in LINK_GLYPHS:
-                t = LINK_GLYPHS[lines]
-            elif not lines and all(v < 0 for v in sides.values()):
-                t = "x"
-            else:
-                t = "."
-            m.append((t, "x" if t == "." and not lines else t, None))
-        marks.append(tuple(m))
+
+    def read(tok: Token) -> str | None:
+        t = tok.text
+        if t == ".":
+            return "."
+        if t.isdecimal():
+            return str(int(t))
+        if len(t) == 1 and "A" <= t <= "Z":
+            return str(ord(t) - ord("A") + 1)    # arukone shows 1, 2, 3 as A, B, C
+        return None
+
+    grid = read_cells(board, "the numbers", "a number, a letter or '.'", read)
+
+    def mark(r: int, c: int, sides: dict[str, int]) -> Mark:
+        if grid[r][c] != ".":
+            return grid[r][c], grid[r][c], None
+        lines = "".join(d for d in "nesw" if sides.get(d, 0) > 0)
+        if lines in LINK_GLYPHS:
+            t = LINK_GLYPHS[lines]
+        elif not lines and all(v < 0 for v in sides.values()):
+            t = "x"
+        else:
+            t = "."
+        return t, "x" if t == "." and not lines else t, None
+
     doc: dict[str, Any] = {"genre": "numberlink", "grid": as_text(grid)}
     if cover:
         doc["cover"] = True
-    return Converted(doc, tuple(marks), finish_as_solution=True)
+    return Converted(doc, _cell_marks(board, mark), finish_as_solution=True)
 
 
 @converter("hashiwokakero", "hashikake", "hashi", "bridges")
 def _hashikake(board: Board) -> Converted:
-    grid = []
-    for r, row in enumerate(cell_section(board, "the islands")):
-        g = []
-        for c, tok in enumerate(row):
-            t = tok.text
-            if t == ".":
-                g.append(".")
-            elif t.isdecimal() and 1 <= int(t) <= 8:
-                g.append(t)
-            else:
-                raise cell_error(board, tok, r, c, "an island 1-8 or '.' (every island needs its number)")
-        grid.append(g)
-    east, south = _cell_borders(board, most=2)
-    marks = []
-    for r in range(board.rows):
-        m = []
-        for c in range(board.cols):
-            if grid[r][c] != ".":
-                m.append((grid[r][c], grid[r][c], None)); continue
-            sides = _sides(board, east, south, r, c)
-            across = max(sides.get("e", 0), sides.get("w", 0))
-            down = max(sides.get("n", 0), sides.get("s", 0))
-            # pzprjs marks every border a bridge crosses; a cross (-1) names one border and
-            # has no glyph of its own, so it is left out (an 'x' would forbid both directions)
-            t = "-=" [across - 1] if across > 0 else "|H"[down - 1] if down > 0 else "."
-            m.append((t, t, None))
-        marks.append(tuple(m))
-    return Converted({"genre": "hashiwokakero", "grid": as_text(grid)}, tuple(marks),
+    grid = read_cells(board, "the islands", "an island 1-8 or '.' (every island needs its number)",
+                      lambda tok: tok.text if tok.text == "." or tok.text.isdecimal()
+                      and 1 <= int(tok.text) <= 8 else None)
+
+    def mark(r: int, c: int, sides: dict[str, int]) -> Mark:
+        if grid[r][c] != ".":
+            return grid[r][c], grid[r][c], None
+        across = max(sides.get("e", 0), sides.get("w", 0))
+        down = max(sides.get("n", 0), sides.get("s", 0))
+        # pzprjs marks every border a bridge crosses; a cross (-1) names one border and
+        # has no glyph of its own, so it is left out (an 'x' would forbid both directions)
+        t = "-=" [across - 1] if across > 0 else "|H"[down - 1] if down > 0 else "."
+        return t, t, None
+
+    return Converted({"genre": "hashiwokakero", "grid": as_text(grid)}, _cell_marks(board, mark, most=2),
                      finish_as_solution=True)
 
 
 @converter("slitherlink", "slither", "slitherlink")
 def _slither(board: Board) -> Converted:
     _flags(board)
-    grid = []
-    for r, row in enumerate(cell_section(board, "the numbers")):
-        g = []
-        for c, tok in enumerate(row):
-            t = tok.text
-            if t in (".", "-"):
-                g.append(".")       # '-' (a number not given) says nothing
-            elif t in ("0", "1", "2", "3", "4"):
-                g.append(t)
-            else:
-                raise cell_error(board, tok, r, c, "a number 0-4 or '.'")
-        grid.append(g)
+    # '-' (a number not given) says nothing
+    glyphs = {".": ".", "-": ".", **{n: n for n in "01234"}}
+    grid = read_cells(board, "the numbers", "a number 0-4 or '.'", lambda tok: glyphs.get(tok.text))
     if board.version != "pzprv3":
         board.section(board.rows, board.cols, "the cell colours")    # the player's shading
     H, W = board.rows, board.cols
