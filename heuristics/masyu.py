@@ -11,14 +11,16 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Iterator
 
-from grader.genres.masyu.model import (BLACK, DIRS, NONE, OPPOSITE, SIDE, TURNS, WHITE, MasyuPuzzle,
-                                       _edge, _line, axis_blocker, can_turn, leg_blocker)
+from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
+from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, split
+from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
+                                   leg_blocker, pearl_problem)
 
 GENRE = "masyu"
 
@@ -87,7 +89,7 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
 def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in pearls_to_check(puzzle, BLACK, focus):
         for d in DIRS:
-            if not _line(puzzle, state, i, d):
+            if not has_line(puzzle, state, i, d):
                 continue
             j = puzzle.next_cell(i, d)
             legs = _leg_vars(puzzle, i, d)
@@ -99,7 +101,7 @@ def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
                 v = puzzle.edge_var(j, t)
                 if v is not None:
                     put[v] = CROSS
-            edge = _edge(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
+            edge = edge_name(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
             if decided(state, put):
                 continue
             dd = Deduction.build(state, put=put, premises=[puzzle.edge_var(i, d)], cells=[puzzle.cell(i)],
@@ -145,7 +147,7 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in pearls_to_check(puzzle, WHITE, focus):
         for axis in ("ew", "ns"):
-            if not all(_line(puzzle, state, i, d) for d in axis):
+            if not all(has_line(puzzle, state, i, d) for d in axis):
                 continue
             for d in axis:
                 o = OPPOSITE[d]
@@ -158,7 +160,7 @@ def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
                 dd = Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)],
                                      premises=[puzzle.edge_var(i, x) for x in axis],
                                      params={"pearl": puzzle.cell(i), "blocked": puzzle.cell(a),
-                                             "cell": puzzle.cell(b), "edge": _edge(puzzle, b, o)})
+                                             "cell": puzzle.cell(b), "edge": edge_name(puzzle, b, o)})
                 if dd:
                     yield dd
 
@@ -226,7 +228,6 @@ def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
 def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
     """What a way through cell i breaks right beside it: a neighbour with three lines or a
     line that ends there, or a pearl within two cells."""
-    from grader.genres.masyu.model import pearl_problem
     for j in puzzle.dir_cells[i].values():
         lines_j, open_j = split(puzzle.graph, trial, j)
         if len(lines_j) > 2:

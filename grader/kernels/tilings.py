@@ -66,10 +66,26 @@ class Tiling:
 
 
 def square(rows: int, cols: int) -> Tiling:
-    """The square grid in SlitherPuzzle's numbering."""
-    from grader.genres.slitherlink.model import SlitherPuzzle
-    shell = SlitherPuzzle(rows=rows, cols=cols, clues=(None,) * (rows * cols))
-    return Tiling(list(shell.ends), [list(es) for es in shell.cells])
+    """The square grid in Slitherlink's numbering (see square_grid)."""
+    ends, faces = square_grid(rows, cols)
+    return Tiling(list(ends), [list(es) for es in faces])
+
+
+def square_grid(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int], ...]]:
+    """The edges (two dots each) and the faces (top, right, bottom, left edges, row-major) of
+    a rows x cols grid of cells. Dot (i, j) is i * (cols + 1) + j; edges are first the
+    horizontal ones row by row (dot row i, column j: i * cols + j), then the vertical ones
+    ((rows + 1) * cols + i * (cols + 1) + j), as in FORMATS.md §6."""
+    def dot(i: int, j: int) -> int:
+        return i * (cols + 1) + j
+
+    def v(i: int, j: int) -> int:
+        return (rows + 1) * cols + i * (cols + 1) + j
+    hs = [(dot(i, j), dot(i, j + 1)) for i in range(rows + 1) for j in range(cols)]
+    vs = [(dot(i, j), dot(i + 1, j)) for i in range(rows) for j in range(cols + 1)]
+    faces = tuple((r * cols + c, v(r, c + 1), (r + 1) * cols + c, v(r, c))
+                  for r in range(rows) for c in range(cols))
+    return tuple(hs + vs), faces
 
 
 def honeycomb(w: int, h: int) -> Tiling:

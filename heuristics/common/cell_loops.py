@@ -17,7 +17,7 @@
                                                    followed while forced, then checked nearby
 
 Each technique's wording is a *_TEXT dict beside it, which the genres register under their
-own ids. Both know no genre: the puzzle is a `GridLoop` (grader.genres.masyu) and rules come in as a
+own ids. Both know no genre: the puzzle is a `GridLoop` (grader.kernels.cell_loops) and rules come in as a
 `violations(state)` callback.
 """
 from __future__ import annotations

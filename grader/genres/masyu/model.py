@@ -8,22 +8,20 @@ Grid syntax: `.` (or `-`) no pearl, `W` white, `B` black. Solutions and marks gi
 the directions its lines leave by (`ns`, `ew`, `se`, ...; a single letter for a loose end),
 `-` for a cell off the loop and `.` for nothing known.
 
-The grid-loop helpers here (direction tokens, loop drawing, edge facts) are shared with
-Yajilin, which draws the same kind of loop.
+The grid-loop topology and direction tokens are grader/kernels/cell_loops.py (shared with
+Yajilin); the pearl rules are grader/kernels/pearls.py (violations and techniques read them).
 """
 from __future__ import annotations
 
 import functools
 import operator
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import attrs
 
-from grader.kernels.loops import (B_CROSS, B_LINE, OPEN, LoopGraph, degree, local_loop_problem,
-                                  loop_violations)
-
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
 from grader.io.janko import grid as janko_grid, problem as janko_problem
 from grader.io.native import (Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native,
                               parse_marks_grid)
@@ -31,166 +29,12 @@ from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.core.genre import Genre
+from grader.kernels.cell_loops import (DIRS, EDGE_PHRASES, GridLoop, direction_token, edge_atoms,
+                                       lines_from_tokens, loop_answer, read_directions)
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
+from grader.kernels.pearls import BLACK, NONE, WHITE, pearl_problem
 
-NONE, WHITE, BLACK = 0, 1, 2
 PEARL_GLYPH = {NONE: ".", WHITE: "W", BLACK: "B"}
-DIRS = "nesw"                                   # N, E, S, W as (dr, dc)
-DELTA = {"n": (-1, 0), "e": (0, 1), "s": (1, 0), "w": (0, -1)}
-OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e"}
-TURNS = {"n": "ew", "s": "ew", "e": "ns", "w": "ns"}
-SIDE = {"n": "north", "e": "east", "s": "south", "w": "west"}
-EDGE_PHRASES = (("is crossed out", "is not crossed out"), ("carries the loop", "does not carry the loop"))
-
-
-class GridLoop:
-    """Grid topology for loops through cell centres; a mixin for puzzles with rows and cols."""
-    rows: int
-    cols: int
-    first_edge_var = 0
-
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
-
-    @functools.cached_property
-    def graph(self) -> LoopGraph:
-        return LoopGraph.cell_grid(self.rows, self.cols, self.first_edge_var, self.vertex_vars())
-
-    def vertex_vars(self) -> Sequence[int | None] | None:
-        return None
-
-    @functools.cached_property
-    def step(self) -> tuple[dict[str, tuple[int, int]], ...]:
-        """For each cell, direction letter -> (edge, neighbour cell)."""
-        g = self.graph
-        out: list[dict[str, tuple[int, int]]] = [{} for _ in range(self.rows * self.cols)]
-        for e, (a, b) in enumerate(g.ends):
-            if b == a + 1:
-                out[a]["e"], out[b]["w"] = (e, b), (e, a)
-            else:
-                out[a]["s"], out[b]["n"] = (e, b), (e, a)
-        return tuple(out)
-
-    @functools.cached_property
-    def dir_vars(self) -> tuple[dict[str, int], ...]:
-        return tuple({d: self.graph.edge_vars[e] for d, (e, _) in s.items()} for s in self.step)
-
-    @functools.cached_property
-    def dir_cells(self) -> tuple[dict[str, int], ...]:
-        return tuple({d: j for d, (_, j) in s.items()} for s in self.step)
-
-    def edge_var(self, i: int, d: str) -> int | None:
-        """The variable of the edge leaving cell i in direction d, or None at the border."""
-        return self.dir_vars[i].get(d)
-
-    def next_cell(self, i: int, d: str) -> int | None:
-        return self.dir_cells[i].get(d)
-
-
-# --- direction tokens (janko solutions, native solutions and marks) -------------------------
-
-def read_directions(token: str) -> set[str] | None:
-    """The directions of a token (`ns`, `ow` with German o = east), or None if it is not one."""
-    t = token.lower().replace("o", "e")
-    if not t or any(ch not in DIRS for ch in t) or len(set(t)) != len(t) or len(t) > 2:
-        return None
-    return set(t)
-
-
-def lines_from_tokens(p: GridLoop, tokens: Iterable[tuple[int, str]], error) -> set[int]:
-    """Edges (graph indices) named by direction tokens per cell; `error(i, message)` raises.
-    Both cells of an edge must agree when both are given."""
-    said: dict[int, bool] = {}
-    for i, tok in tokens:
-        dirs = read_directions(tok)
-        if dirs is None:
-            continue
-        for d in DIRS:
-            s = p.step[i].get(d)
-            if d in dirs and s is None:
-                raise error(i, f"the line at {p.cell(i)} leaves the grid to the {'north east south west'.split()[DIRS.index(d)]}")
-            if s is not None and (d in dirs or len(dirs) == 2):
-                e = s[0]
-                if e in said and said[e] != (d in dirs):
-                    raise error(i, f"{p.cell(i)} and {p.cell(s[1])} disagree about the line between them")
-                said[e] = d in dirs
-    return {e for e, on in said.items() if on}
-
-
-def direction_token(p: GridLoop, state: State, i: int, visited: bool | None = None) -> str:
-    """A cell as a token: the directions of its lines, `-` off the loop, `.` undecided."""
-    lines, open_ = "", False
-    for d in DIRS:
-        var = p.edge_var(i, d)
-        if var is None:
-            continue
-        m = state.cands[var]
-        if m == B_LINE:
-            lines += d
-        elif m != B_CROSS:
-            open_ = True
-    if lines:
-        return _order(lines)
-    if visited is False or (not open_ and visited is not True):
-        return "-"
-    return "."
-
-
-def _order(dirs: str) -> str:
-    """Janko's spelling: ns, ew, ne, se, sw, nw."""
-    for word in ("ns", "ew", "ne", "se", "sw", "nw"):
-        if set(word) == set(dirs):
-            return word
-    return dirs
-
-
-def draw_loop(canvas: svg.Canvas, p: GridLoop, state: State | None) -> None:
-    """Lines between cell centres, and a small cross on crossed-out edges."""
-    if state is None:
-        return
-    g = p.graph
-    for e, (a, b) in enumerate(g.ends):
-        m = state.cands[g.edge_vars[e]]
-        (x1, y1), (x2, y2) = canvas.centre(p.cell(a)), canvas.centre(p.cell(b))
-        if m == B_LINE:
-            canvas.line(x1, y1, x2, y2, "#1a237e", 4)
-        elif m == B_CROSS:
-            mx, my, d = (x1 + x2) / 2, (y1 + y2) / 2, canvas.cell * 0.08
-            canvas.items.append(f'<path d="M{mx - d},{my - d}L{mx + d},{my + d}M{mx - d},{my + d}'
-                                f'L{mx + d},{my - d}" stroke="#c62828" stroke-width="1.5"/>')
-
-
-def draw_highlights(canvas: svg.Canvas, p: GridLoop, highlights) -> None:
-    """Cells get a frame; edge variables a coloured stroke over the edge."""
-    g = p.graph
-    for role, items in highlights:
-        cells = []
-        for item in items:
-            if isinstance(item, Cell):
-                cells.append(item)
-            elif item in g.edge_of_var:
-                a, b = g.ends[g.edge_of_var[item]]
-                (x1, y1), (x2, y2) = canvas.centre(p.cell(a)), canvas.centre(p.cell(b))
-                canvas.items.append(f'<line class="hl-{role}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-                                    f'stroke="{svg.ROLE_COLOURS[role]}" stroke-width="8" '
-                                    f'stroke-opacity="0.5" stroke-linecap="round"/>')
-            elif 0 <= item < p.rows * p.cols:
-                cells.append(p.cell(item))
-        canvas.highlight(cells, role)
-
-
-def edge_atoms(p: GridLoop, atoms: Sequence[Any]) -> set[int]:
-    """Edges from `h(R,C)` (r,c)-(r,c+1) and `v(R,C)` (r,c)-(r+1,c) atoms of a model."""
-    out = set()
-    for a in atoms:
-        if a.name in ("h", "v") and len(a.arguments) == 2:
-            r, c = a.arguments[0].number, a.arguments[1].number
-            i = r * p.cols + c
-            out.add(p.step[i]["e" if a.name == "h" else "s"][0])
-    return out
-
-
-def loop_answer(p: GridLoop, state: State) -> list[str]:
-    return [" ".join(direction_token(p, state, r * p.cols + c) for c in range(p.cols)) for r in range(p.rows)]
 
 
 @attrs.frozen(kw_only=True, slots=False)
@@ -462,178 +306,6 @@ class Masyu(Genre):
     def state_from_model(self, puzzle: MasyuPuzzle, atoms: Sequence[Any]) -> State:
         lines = edge_atoms(puzzle, atoms)
         return State(tuple(B_LINE if e in lines else B_CROSS for e in range(puzzle.graph.n_edges)))
-
-
-def lines_state(puzzle: GridLoop, grid: Grid, src: Source, marks: bool, start: State,
-                visit: dict[int, Any] | None = None) -> State:
-    """A state from direction tokens: letters draw lines; in a solution every other edge is
-    crossed, in marks `-` crosses a cell's edges and `.` leaves them open.
-    `visit` (Yajilin) maps extra tokens to a handler(i, token) -> bool (True if it used it)."""
-    cands = list(start.cands)
-    tokens, off = [], []
-    for r, c, tok in grid.cells():
-        i = r * puzzle.cols + c
-        t = tok.text
-        if visit and t in visit:
-            visit[t](i, cands)
-            if not marks:
-                off.append(i)
-            continue
-        if t in ("-", "x", "X") or (t == "." and not marks):
-            off.append(i)
-        elif t != "." and read_directions(t) is None:
-            raise bad_token(src, tok, "directions such as 'ns', 'ew', 'se', '-' for a cell off the loop or '.'")
-        else:
-            tokens.append((i, t))
-    where = {r * puzzle.cols + c: tok for r, c, tok in grid.cells()}
-    lines = lines_from_tokens(puzzle, tokens, lambda i, msg: src.error(msg, where[i].line, where[i].col))
-    g = puzzle.graph
-    for e in lines:
-        cands[g.edge_vars[e]] = B_LINE
-    for i in off:
-        for e in g.incident[i]:
-            if e in lines:
-                raise src.error(f"{puzzle.cell(i)} is off the loop but a line reaches it",
-                                where[i].line, where[i].col)
-            cands[g.edge_vars[e]] = B_CROSS
-    if not marks:
-        for i, _ in tokens:
-            for e in g.incident[i]:
-                if e not in lines:
-                    cands[g.edge_vars[e]] = B_CROSS
-    return State(tuple(cands))
-
-
-def _pearl_problem(puzzle: MasyuPuzzle, state: State, i: int) -> str:
-    """What a pearl's lines already get wrong, or ''."""
-    lines = {d for d in DIRS if (v := puzzle.edge_var(i, d)) is not None and state.cands[v] == B_LINE}
-    straight = lines in ({"n", "s"}, {"e", "w"})
-    if puzzle.pearls[i] == BLACK:
-        if straight:
-            return "has the loop running straight through it"
-        for d in lines:
-            j = puzzle.next_cell(i, d)
-            on = puzzle.edge_var(j, d)
-            if on is None or state.cands[on] == B_CROSS:
-                return f"has a line towards {puzzle.cell(j)} that cannot run straight on"
-            if any((v := puzzle.edge_var(j, t)) is not None and state.cands[v] == B_LINE for t in TURNS[d]):
-                return f"has a line towards {puzzle.cell(j)} that turns there"
-        for axis in ("ns", "ew"):
-            a = leg_blocker(puzzle, state, i, axis[0])
-            if a:
-                b = leg_blocker(puzzle, state, i, axis[1])
-                if b:
-                    return f"can leave it neither {SIDE[axis[0]]} nor {SIDE[axis[1]]}: {a}; {b}"
-        return ""
-    a = axis_blocker(puzzle, state, i, "ew")
-    if a:
-        b = axis_blocker(puzzle, state, i, "ns")
-        if b:
-            return f"cannot be passed straight: {a}; {b}"
-    if len(lines) == 2 and not straight:
-        return "has the loop turning on it"
-    if straight:
-        ends = [puzzle.next_cell(i, d) for d in lines]
-        if all(state.cands[v] == B_LINE for j, d in zip(ends, lines)
-               if (v := puzzle.edge_var(j, d)) is not None) and \
-                all(puzzle.edge_var(j, d) is not None for j, d in zip(ends, lines)):
-            return "has the loop running straight on through both neighbours"
-    return ""
-
-
-# --- what a pearl can still do (shared with heuristics/masyu.py) --------------------------
-
-# These three run hundreds of thousands of times in trials; each reads only the edges of the
-# cells up to three steps from the pearl in a straight line, so its answer is remembered per
-# pearl and those edges' candidates.
-
-def _memo(puzzle: MasyuPuzzle, state: State, kind: str, i: int, arg, compute) -> str:
-    key = (kind, i, arg, puzzle.pearl_inputs(i)(state.cands))
-    memo = puzzle.pearl_memo
-    out = memo.get(key)
-    if out is None:
-        if len(memo) > 60_000:          # a few tens of MB at most per puzzle
-            memo.clear()
-        out = memo[key] = compute(puzzle, state, i, arg) if arg is not None else compute(puzzle, state, i)
-    return out
-
-
-def pearl_problem(puzzle: MasyuPuzzle, state: State, i: int) -> str:
-    """What a pearl's lines already get wrong, or ''."""
-    return _memo(puzzle, state, "pearl", i, None, _pearl_problem)
-
-
-def leg_blocker(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> str:
-    """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
-    return _memo(puzzle, state, "leg", i, d, _leg_blocker)
-
-
-def axis_blocker(puzzle: MasyuPuzzle, state: State, i: int, axis: str) -> str:
-    """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
-    return _memo(puzzle, state, "axis", i, axis, _axis_blocker)
-
-
-def _line(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> bool:
-    v = puzzle.edge_var(i, d)
-    return v is not None and state.cands[v] == B_LINE
-
-
-def _crossed(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> bool:
-    """The edge is crossed out, or there is none (the border)."""
-    v = puzzle.edge_var(i, d)
-    return v is None or state.cands[v] == B_CROSS
-
-
-def can_turn(puzzle: MasyuPuzzle, state: State, j: int | None, d: str) -> bool:
-    """Could a line arriving at cell j while heading in direction d turn there?"""
-    if j is None or puzzle.pearls[j] == WHITE or _line(puzzle, state, j, d):
-        return False
-    return any(not _crossed(puzzle, state, j, t) for t in TURNS[d])
-
-
-def _leg_blocker(puzzle: MasyuPuzzle, state: State, i: int, d: str) -> str:
-    """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
-    j = puzzle.next_cell(i, d)
-    k = None if j is None else puzzle.next_cell(j, d)
-    if j is None or k is None:
-        return "it would run into the border"
-    for a, b in ((i, j), (j, k)):
-        if _crossed(puzzle, state, a, d):
-            return f"{puzzle.graph.edge_names[puzzle.graph.edge_of_var[puzzle.edge_var(a, d)]]} is crossed out"
-    if puzzle.pearls[j] == BLACK:
-        return f"the loop would run straight through the black pearl at {puzzle.cell(j)}"
-    if any(_line(puzzle, state, j, t) for t in TURNS[d]):
-        return f"a line already turns at {puzzle.cell(j)}"
-    if not _line(puzzle, state, j, d) and degree(puzzle.graph, state, k) >= 2:
-        return f"{puzzle.cell(k)} already has two lines"
-    if puzzle.pearls[k] == WHITE:
-        if _crossed(puzzle, state, k, d):
-            return f"the white pearl at {puzzle.cell(k)} could not run straight on"
-        if not can_turn(puzzle, state, puzzle.next_cell(k, d), d):
-            return (f"the white pearl at {puzzle.cell(k)} would need a turn at "
-                    f"{puzzle.cell(puzzle.next_cell(k, d)) if puzzle.next_cell(k, d) is not None else 'the border'}, "
-                    f"which cannot happen")
-    return ""
-
-
-def _axis_blocker(puzzle: MasyuPuzzle, state: State, i: int, axis: str) -> str:
-    """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
-    for d in axis:
-        if puzzle.next_cell(i, d) is None:
-            return f"it would run into the border to the {SIDE[d]}"
-        if _crossed(puzzle, state, i, d):
-            return f"{_edge(puzzle, i, d)} is crossed out"
-    for t in TURNS[axis[0]]:
-        if _line(puzzle, state, i, t):
-            return f"a line already leaves it to the {SIDE[t]}"
-    a, b = (puzzle.next_cell(i, d) for d in axis)
-    if not can_turn(puzzle, state, a, axis[0]) and not can_turn(puzzle, state, b, axis[1]):
-        return f"the line could turn neither at {puzzle.cell(a)} nor at {puzzle.cell(b)}"
-    return ""
-
-
-def _edge(puzzle: MasyuPuzzle, i: int, d: str) -> str:
-    return puzzle.graph.edge_names[puzzle.graph.edge_of_var[puzzle.edge_var(i, d)]]
 
 
 GENRE = register(Masyu())

@@ -7,9 +7,12 @@ from __future__ import annotations
 import random
 
 
-from grader.genres.masyu.model import BLACK, B_CROSS, B_LINE, NONE, OPPOSITE, WHITE, MasyuPuzzle
+from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.model import Meta, State
 from grader.core.genre import Plant
+from grader.kernels.cell_loops import OPPOSITE
+from grader.kernels.loops import B_CROSS, B_LINE
+from grader.kernels.pearls import BLACK, NONE, WHITE
 from grader.kernels.random_loops import directions, edge_index, loop_board, random_loop
 
 STRAIGHT = ({"n", "s"}, {"e", "w"})

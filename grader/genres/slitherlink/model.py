@@ -31,6 +31,7 @@ from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.face_colouring import colouring
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
+from grader.kernels.tilings import square_grid
 
 NO_CLUE = None
 
@@ -76,17 +77,14 @@ class SlitherPuzzle(Puzzle):
     def ends(self) -> tuple[tuple[int, int], ...]:
         if not self.square:
             return self.edge_ends
-        H, W = self.rows, self.cols
-        hs = [(self.dot(i, j), self.dot(i, j + 1)) for i in range(H + 1) for j in range(W)]
-        vs = [(self.dot(i, j), self.dot(i + 1, j)) for i in range(H) for j in range(W + 1)]
-        return tuple(hs + vs)
+        return square_grid(self.rows, self.cols)[0]
 
     @functools.cached_property
     def cells(self) -> tuple[tuple[int, ...], ...]:
         """The edges of every cell (square grid: every face, row-major)."""
         if not self.square:
             return self.cell_edge_lists
-        return tuple(self.face_edges(r, c) for r in range(self.rows) for c in range(self.cols))
+        return square_grid(self.rows, self.cols)[1]
 
     @functools.cached_property
     def clued(self) -> tuple[int, ...]:

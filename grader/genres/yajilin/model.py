@@ -16,19 +16,18 @@ from typing import Any, Sequence
 
 import attrs
 
-from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
-
 from grader.core.errors import Source
 from grader.io import puzzlink
+from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
 from grader.io.janko import grid as janko_grid, problem as janko_problem
 from grader.io.native import NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.core.genre import Genre
-from grader.genres.masyu.model import (DIRS, EDGE_PHRASES, GridLoop, direction_token,
-                                       draw_highlights, draw_loop, edge_atoms, lines_from_tokens,
-                                       lines_state, read_directions)
+from grader.kernels.cell_loops import (DIRS, EDGE_PHRASES, GridLoop, direction_token, edge_atoms,
+                                       lines_from_tokens, read_directions)
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
 
 CROSS, LINE, LOOP, SHADED, CLUE = 0, 1, 2, 3, 4
 B_LOOP, B_SHADED, B_CLUE = 1 << LOOP, 1 << SHADED, 1 << CLUE

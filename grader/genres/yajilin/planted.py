@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 
-from grader.genres.yajilin.model import (B_CLUE, B_CROSS, B_LINE, B_LOOP, B_SHADED, Clue,
-                                         YajilinPuzzle)
+from grader.genres.yajilin.model import B_CLUE, B_LOOP, B_SHADED, Clue, YajilinPuzzle
 from grader.core.model import Meta, State
 from grader.core.genre import Plant
+from grader.kernels.loops import B_CROSS, B_LINE
 from grader.kernels.random_loops import directions, edge_index, loop_board, random_loop
 from grader.kernels.random_shapes import share
 

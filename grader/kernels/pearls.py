@@ -1,0 +1,144 @@
+"""The rules of Masyu's pearls on a partial state: what a pearl's lines already get wrong
+(`pearl_problem`, which violations reports), and why a black pearl cannot send a leg one way
+(`leg_blocker`) or a white pearl cannot be passed along an axis (`axis_blocker`).
+
+The puzzle is a GridLoop with `pearls` (NONE, WHITE or BLACK per cell), `pearl_memo` (a dict)
+and `pearl_inputs(i)` (a getter for the candidates the rules at pearl i read).
+"""
+from __future__ import annotations
+
+from grader.core.model import State
+from grader.kernels.cell_loops import DIRS, SIDE, TURNS
+from grader.kernels.loops import B_CROSS, B_LINE, degree
+
+NONE, WHITE, BLACK = 0, 1, 2
+
+
+def _pearl_problem(puzzle, state: State, i: int) -> str:
+    """What a pearl's lines already get wrong, or ''."""
+    lines = {d for d in DIRS if (v := puzzle.edge_var(i, d)) is not None and state.cands[v] == B_LINE}
+    straight = lines in ({"n", "s"}, {"e", "w"})
+    if puzzle.pearls[i] == BLACK:
+        if straight:
+            return "has the loop running straight through it"
+        for d in lines:
+            j = puzzle.next_cell(i, d)
+            on = puzzle.edge_var(j, d)
+            if on is None or state.cands[on] == B_CROSS:
+                return f"has a line towards {puzzle.cell(j)} that cannot run straight on"
+            if any((v := puzzle.edge_var(j, t)) is not None and state.cands[v] == B_LINE for t in TURNS[d]):
+                return f"has a line towards {puzzle.cell(j)} that turns there"
+        for axis in ("ns", "ew"):
+            a = leg_blocker(puzzle, state, i, axis[0])
+            if a:
+                b = leg_blocker(puzzle, state, i, axis[1])
+                if b:
+                    return f"can leave it neither {SIDE[axis[0]]} nor {SIDE[axis[1]]}: {a}; {b}"
+        return ""
+    a = axis_blocker(puzzle, state, i, "ew")
+    if a:
+        b = axis_blocker(puzzle, state, i, "ns")
+        if b:
+            return f"cannot be passed straight: {a}; {b}"
+    if len(lines) == 2 and not straight:
+        return "has the loop turning on it"
+    if straight:
+        ends = [puzzle.next_cell(i, d) for d in lines]
+        if all(state.cands[v] == B_LINE for j, d in zip(ends, lines)
+               if (v := puzzle.edge_var(j, d)) is not None) and \
+                all(puzzle.edge_var(j, d) is not None for j, d in zip(ends, lines)):
+            return "has the loop running straight on through both neighbours"
+    return ""
+
+
+# These three run hundreds of thousands of times in trials; each reads only the edges of the
+# cells up to three steps from the pearl in a straight line, so its answer is remembered per
+# pearl and those edges' candidates.
+
+def _memo(puzzle, state: State, kind: str, i: int, arg, compute) -> str:
+    key = (kind, i, arg, puzzle.pearl_inputs(i)(state.cands))
+    memo = puzzle.pearl_memo
+    out = memo.get(key)
+    if out is None:
+        if len(memo) > 60_000:          # a few tens of MB at most per puzzle
+            memo.clear()
+        out = memo[key] = compute(puzzle, state, i, arg) if arg is not None else compute(puzzle, state, i)
+    return out
+
+
+def pearl_problem(puzzle, state: State, i: int) -> str:
+    """What a pearl's lines already get wrong, or ''."""
+    return _memo(puzzle, state, "pearl", i, None, _pearl_problem)
+
+
+def leg_blocker(puzzle, state: State, i: int, d: str) -> str:
+    """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
+    return _memo(puzzle, state, "leg", i, d, _leg_blocker)
+
+
+def axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
+    """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
+    return _memo(puzzle, state, "axis", i, axis, _axis_blocker)
+
+
+def has_line(puzzle, state: State, i: int, d: str) -> bool:
+    v = puzzle.edge_var(i, d)
+    return v is not None and state.cands[v] == B_LINE
+
+
+def _crossed(puzzle, state: State, i: int, d: str) -> bool:
+    """The edge is crossed out, or there is none (the border)."""
+    v = puzzle.edge_var(i, d)
+    return v is None or state.cands[v] == B_CROSS
+
+
+def can_turn(puzzle, state: State, j: int | None, d: str) -> bool:
+    """Could a line arriving at cell j while heading in direction d turn there?"""
+    if j is None or puzzle.pearls[j] == WHITE or has_line(puzzle, state, j, d):
+        return False
+    return any(not _crossed(puzzle, state, j, t) for t in TURNS[d])
+
+
+def _leg_blocker(puzzle, state: State, i: int, d: str) -> str:
+    """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
+    j = puzzle.next_cell(i, d)
+    k = None if j is None else puzzle.next_cell(j, d)
+    if j is None or k is None:
+        return "it would run into the border"
+    for a, b in ((i, j), (j, k)):
+        if _crossed(puzzle, state, a, d):
+            return f"{puzzle.graph.edge_names[puzzle.graph.edge_of_var[puzzle.edge_var(a, d)]]} is crossed out"
+    if puzzle.pearls[j] == BLACK:
+        return f"the loop would run straight through the black pearl at {puzzle.cell(j)}"
+    if any(has_line(puzzle, state, j, t) for t in TURNS[d]):
+        return f"a line already turns at {puzzle.cell(j)}"
+    if not has_line(puzzle, state, j, d) and degree(puzzle.graph, state, k) >= 2:
+        return f"{puzzle.cell(k)} already has two lines"
+    if puzzle.pearls[k] == WHITE:
+        if _crossed(puzzle, state, k, d):
+            return f"the white pearl at {puzzle.cell(k)} could not run straight on"
+        if not can_turn(puzzle, state, puzzle.next_cell(k, d), d):
+            return (f"the white pearl at {puzzle.cell(k)} would need a turn at "
+                    f"{puzzle.cell(puzzle.next_cell(k, d)) if puzzle.next_cell(k, d) is not None else 'the border'}, "
+                    f"which cannot happen")
+    return ""
+
+
+def _axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
+    """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
+    for d in axis:
+        if puzzle.next_cell(i, d) is None:
+            return f"it would run into the border to the {SIDE[d]}"
+        if _crossed(puzzle, state, i, d):
+            return f"{edge_name(puzzle, i, d)} is crossed out"
+    for t in TURNS[axis[0]]:
+        if has_line(puzzle, state, i, t):
+            return f"a line already leaves it to the {SIDE[t]}"
+    a, b = (puzzle.next_cell(i, d) for d in axis)
+    if not can_turn(puzzle, state, a, axis[0]) and not can_turn(puzzle, state, b, axis[1]):
+        return f"the line could turn neither at {puzzle.cell(a)} nor at {puzzle.cell(b)}"
+    return ""
+
+
+def edge_name(puzzle, i: int, d: str) -> str:
+    return puzzle.graph.edge_names[puzzle.graph.edge_of_var[puzzle.edge_var(i, d)]]
