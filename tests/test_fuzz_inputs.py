@@ -168,16 +168,19 @@ NUMBERLINK = ["3 3\nA.A\nB.B\n...\n", "5 2\n1...1\n2...2\n"]
 
 # --- one fuzz test per importer -------------------------------------------------------------
 
-@SETTINGS
-@given(data=file_inputs(NATIVE))
-def test_native_yaml(tmp_path: Path, data: bytes):
-    read_file(tmp_path, "puzzle.yaml", data)
+# The importers that read files: the names a file may have, its seeds, and the genre it is read as.
+FILES = {"native-yaml": (["puzzle.yaml"], NATIVE, None), "janko-records": (["records.jsonl"], JANKO, None),
+         "pzprv3-boards": (["board.txt"], BOARDS, None), "non-nonograms": (["puzzle.non"], NON, None),
+         "asp-facts": (["graph.lp"], FACTS, None),
+         "arrows-boxed-text": (["grid.txt", "folder/puzzle.txt"], ARROWS, None),
+         "plain-numberlink-text": (["flow.txt"], NUMBERLINK, "numberlink")}
 
 
+@pytest.mark.parametrize("names, seeds, genre", FILES.values(), ids=FILES.keys())
 @SETTINGS
-@given(data=file_inputs(JANKO))
-def test_janko_records(tmp_path: Path, data: bytes):
-    read_file(tmp_path, "records.jsonl", data)
+@given(data=st.data())
+def test_file_importer(tmp_path: Path, names: list[str], seeds: list[str], genre: str | None, data):
+    read_file(tmp_path, data.draw(st.sampled_from(names)), data.draw(file_inputs(seeds)), genre)
 
 
 @SETTINGS
@@ -195,36 +198,6 @@ def test_tatham_game_ids(genre_and_id, data):
     else:
         gid = data.draw(inputs([gid]))
     read_or_refuse(gid, genre)
-
-
-@SETTINGS
-@given(data=file_inputs(BOARDS))
-def test_pzprv3_boards(tmp_path: Path, data: bytes):
-    read_file(tmp_path, "board.txt", data)
-
-
-@SETTINGS
-@given(data=file_inputs(NON))
-def test_non_nonograms(tmp_path: Path, data: bytes):
-    read_file(tmp_path, "puzzle.non", data)
-
-
-@SETTINGS
-@given(data=file_inputs(FACTS))
-def test_asp_facts(tmp_path: Path, data: bytes):
-    read_file(tmp_path, "graph.lp", data)
-
-
-@SETTINGS
-@given(data=file_inputs(ARROWS), name=st.sampled_from(["grid.txt", "folder/puzzle.txt"]))
-def test_arrows_boxed_text(tmp_path: Path, data: bytes, name: str):
-    read_file(tmp_path, name, data)
-
-
-@SETTINGS
-@given(data=file_inputs(NUMBERLINK))
-def test_plain_numberlink_text(tmp_path: Path, data: bytes):
-    read_file(tmp_path, "flow.txt", data, "numberlink")
 
 
 @functools.lru_cache(maxsize=None)

@@ -25,6 +25,18 @@ def deep_only(genre: str, inner=lambda: []):
     return register_nested(genre, inner, id=f"{genre}.test-deep", first_round=False, registry=Registry())
 
 
+def spies(looked: list[int], n: int = 1) -> list:
+    """n akari techniques that find nothing and note, in order, each time they are asked."""
+    reg = Registry()
+    for k in range(n):
+        @heuristic(id=f"x.spy{k}", name="Spy", genre="akari", level=1, order=k, template="{cell}.",
+                   nudge="{cell}", registry=reg)
+        def look(puzzle, state, focus=None, k=k):
+            looked.append(k)
+            return iter(())
+    return reg.for_genre("akari")
+
+
 def test_the_last_resort_alone_finishes_a_puzzle_with_one_solution():
     p = native(ARROWS_3X2)
     trace = Solver(p, heuristics=[deep_only("arrows")], validate=True).solve()
@@ -63,16 +75,8 @@ def test_every_genre_has_a_last_resort_ordered_last():
 
 def test_a_spent_budget_stops_before_any_technique_looks():
     looked = []
-    reg = Registry()
-
-    @heuristic(id="x.spy", name="Spy", genre="akari", level=1, template="{cell}.", nudge="{cell}",
-               registry=reg)
-    def spy(puzzle, state, focus=None):
-        looked.append(1)
-        return iter(())
-
     board = load(BLANK_100)
-    trace = Solver(board, heuristics=reg.for_genre("akari"), budget=Budget(max_seconds=0)).solve()
+    trace = Solver(board, heuristics=spies(looked), budget=Budget(max_seconds=0)).solve()
     assert trace.status is Status.BUDGET and not looked and not trace.steps
     trace = Solver(board, budget=Budget(max_seconds=0)).solve()
     assert trace.status is Status.BUDGET and not trace.steps
@@ -80,17 +84,9 @@ def test_a_spent_budget_stops_before_any_technique_looks():
 
 def test_the_engine_stops_between_techniques_when_time_is_up(monkeypatch):
     """One look at a large board can take a while: the next technique is not asked."""
-    looked = []
-    reg = Registry()
-    for k in range(3):
-        @heuristic(id=f"x.t{k}", name="T", genre="akari", level=1, order=k, template="{cell}.",
-                   nudge="{cell}", registry=reg)
-        def look(puzzle, state, focus=None, k=k):
-            looked.append(k)
-            return iter(())
-    calls = []
+    looked, calls = [], []
     monkeypatch.setattr(engine, "out_of_time", lambda: calls.append(1) or len(calls) > 2)
-    trace = Solver(native(CORRIDOR), heuristics=reg.for_genre("akari")).solve()
+    trace = Solver(native(CORRIDOR), heuristics=spies(looked, 3)).solve()
     assert trace.status is Status.BUDGET and looked == [0]
 
 
@@ -113,19 +109,12 @@ def test_a_large_exact_check_answers_unknown_when_its_time_is_spent():
 
 def test_a_hint_looks_within_its_budget():
     looked = []
-    reg = Registry()
-
-    @heuristic(id="x.spy2", name="Spy", genre="akari", level=1, template="{cell}.", nudge="{cell}",
-               registry=reg)
-    def spy(puzzle, state, focus=None):
-        looked.append(1)
-        return iter(())
-
     p = native(CORRIDOR)
-    solver = Solver(p, heuristics=reg.for_genre("akari"), budget=Budget(max_seconds=0))
+    techniques = spies(looked)
+    solver = Solver(p, heuristics=techniques, budget=Budget(max_seconds=0))
     assert solver.next_step(solver.initial_state()) is None and not looked
-    assert Solver(p, heuristics=reg.for_genre("akari")).next_step(solver.initial_state()) is None
-    assert looked == [1]
+    assert Solver(p, heuristics=techniques).next_step(solver.initial_state()) is None
+    assert looked == [0]
 
 
 # Registered by the engine for the genres without a nested trial of their own.
