@@ -22,8 +22,8 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
 from heuristics.common import blocks, shading
-from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "heyawake"
 COMB_LIMIT = 1_000_000  # (room size choose number) above which a room is not listed (catalogue)
@@ -39,7 +39,7 @@ def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable
     """Numbered rooms that hold or touch a changed cell."""
     if focus is None:
         return puzzle.numbered
-    near = {puzzle.room_of[j] for j in shading.around(puzzle, focus)}
+    near = {puzzle.room_of[j] for j in around(puzzle, focus)}
     return [k for k in puzzle.numbered if k in near]
 
 
@@ -201,7 +201,7 @@ def splits_white(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -
     cands = state.cands
     shaded = [i for i, v in option.items() if v == SHADED and cands[i] == FREE]
     white = [i for i, v in option.items() if v == WHITE and cands[i] == FREE]
-    return bool(shaded) and shading.whites_cut(puzzle, state, shaded, white)
+    return bool(shaded) and whites_cut(puzzle, state, shaded, white)
 
 
 def agreed(state: State, options: Sequence[dict[int, int]]) -> dict[int, int]:
@@ -268,7 +268,7 @@ def _support(puzzle: HeyawakePuzzle, k: int):
     """A getter of the candidates within two steps of room k (what room_options reads)."""
     supports = puzzle.__dict__.setdefault("_heyawake_support", {})
     if k not in supports:
-        cells = sorted(shading.around(puzzle, shading.around(puzzle, puzzle.rooms[k])))
+        cells = sorted(around(puzzle, around(puzzle, puzzle.rooms[k])))
         supports[k] = operator.itemgetter(*cells) if len(cells) > 1 else (lambda c, i=cells[0]: (c[i],))
     return supports[k]
 
@@ -518,7 +518,7 @@ def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
     near = None
     if focus is not None:
-        near = sorted(shading.around(puzzle, shading.around(puzzle, focus)))
+        near = sorted(around(puzzle, around(puzzle, focus)))
     rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else \
         (lambda s: nearby_violations(puzzle, s))
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
@@ -591,7 +591,7 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                 if v == SHADED:
                     newly_shaded.append(j)
             changed = set(new)
-        return connectivity and bool(newly_shaded) and shading.whites_cut(puzzle, state, newly_shaded, lambda: [
+        return connectivity and bool(newly_shaded) and whites_cut(puzzle, state, newly_shaded, lambda: [
             j for j in range(len(c)) if c[j] == B_WHITE and cands[j] == FREE])
     except shading.Broken:
         return True
@@ -640,7 +640,7 @@ def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> s
     return "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
 
 
-TRIAL = register_probing(GENRE, order=90, near=shading.around, candidates=shading.busiest_first,
+TRIAL = register_probing(GENRE, order=90, near=around, candidates=shading.busiest_first,
                          catalogue="for a cell: assume it is blocked, then blank, fill in greedily; "
                                    "keep what both agree on or refute one")
 

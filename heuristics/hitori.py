@@ -1,6 +1,6 @@
 """Hitori techniques, by level (spec/heuristics-catalogue.txt, HITORI).
 
-Connectivity (the unshaded cells form one area) comes from heuristics.common.connectivity.
+Connectivity (the unshaded cells form one area) comes from grader.kernels.connectivity.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import register_nested, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 GENRE = "hitori"
 

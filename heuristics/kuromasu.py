@@ -3,7 +3,7 @@
 A number sees itself plus the white cells in four directions; along each direction it sees
 at least the white cells next to it (`lo`) and at most the cells up to the first shaded one
 (`hi`), see grader.genres.kuromasu.reach. Shading and connectivity reasoning shared with other
-genres is in heuristics/common/shading.py.
+genres is in heuristics/common/shading.py (the facts it reads: grader/kernels/shading.py).
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels.shading import B_WHITE, FREE, SHADED, WHITE
 from heuristics.common import shading
-from heuristics.common.shading import B_WHITE, FREE, SHADED, WHITE
 
 GENRE = "kuromasu"
 EXTENSION_LIMIT = 400      # most ways to extend one number that level 4 lists

@@ -1,6 +1,6 @@
 """Picross techniques, by level (spec/heuristics-catalogue.txt, PICROSS).
 
-All of them read a line through the line solver of heuristics/common/lines.py, computed once
+All of them read a line through the line solver of grader/kernels/lines.py, computed once
 per line and state. `focus` holds the cells changed since a technique last found nothing, so
 only the lines through them are read again.
 """
@@ -15,7 +15,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import PROBE_TEMPLATE, branch_deduction, probe_cell, register_last_resort
 from grader.core.steps import Deduction
-from heuristics.common.lines import fill_of, solve_line
+from grader.kernels.lines import fill_of, solve_line
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from grader.core.model import State
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 ON, OFF = 1, 2          # a test side: bit 1 "member", bit 2 "not member"
 BOTH = ON | OFF

@@ -13,8 +13,8 @@ from grader.genres import get
 from grader.core.registry import REGISTRY
 from grader.core.model import Cell, State
 from grader.core.steps import Status
-from heuristics.common import shading
-from heuristics.common.shading import B_SHADED, B_WHITE, FREE
+from grader.kernels import shading
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE
 from tests.support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
                            random_partial, reference)
 

@@ -227,7 +227,7 @@ def test_every_solution_of_the_thinnest_boards_survives_the_solve():
     from grader.app.soak import check_plant
     from grader.kernels.sparse_shading import one_area
     from grader.genres.kuromasu.planted import seen
-    from heuristics.common.shading import B_SHADED, B_WHITE
+    from grader.kernels.shading import B_SHADED, B_WHITE
     for rows, cols in ((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (2, 1), (3, 1), (4, 1), (2, 2)):
         shell = KuromasuPuzzle(rows=rows, cols=cols, clues=(NO_CLUE,) * (rows * cols))
         for bits in itertools.product((False, True), repeat=rows * cols):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from heuristics.common.lines import E, F, Line, fill_of, minimum_length, runs
+from grader.kernels.lines import E, F, Line, fill_of, minimum_length, runs
 
 
 def brute(cands, clue):

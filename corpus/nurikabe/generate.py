@@ -22,7 +22,7 @@ from grader.io.native import dump
 from grader.genres import get
 from grader.genres.nurikabe.model import NO_CLUE, NurikabePuzzle
 from grader.core.model import Meta
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 
 def random_solution(rows: int, cols: int, rng: random.Random, max_island: int) -> list[bool] | None:

@@ -1,7 +1,7 @@
 """Nurikabe techniques, by level (spec/heuristics-catalogue.txt, NURIKABE).
 
 Islands are the decided island groups of a state (grader.genres.nurikabe.Islands); how far an
-island can still grow is its *reach* (reach.py). Walls use heuristics.common.connectivity.
+island can still grow is its *reach* (reach.py). Walls use grader.kernels.connectivity.
 
 basics: levels 1-2; growth: reach, island articulation points, unreachable cells, starving
 (levels 3-4); walls: cut-off walls and wall articulation points; unnumbered: which number an

@@ -10,7 +10,7 @@ from grader.genres.nurikabe.model import (B_ISLAND, B_WALL, FREE, ISLAND, NO_CLU
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, clue_text, near, parts_near
 

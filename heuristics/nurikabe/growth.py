@@ -10,7 +10,7 @@ from grader.genres.nurikabe.model import FREE, ISLAND, WALL, Islands, NurikabePu
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, Members, cells_of, parts_near, verdict
 from heuristics.nurikabe.reach import islands_to_check, reach, reach_index, reaches

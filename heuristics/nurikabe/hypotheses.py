@@ -10,7 +10,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Tried, branch_deduction, register_nested, register_probing
 from grader.core.steps import Deduction
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import FILL_LEVEL, GENRE, PASSES, around, passes
 from heuristics.nurikabe.shapes import assume_shape, island_shapes

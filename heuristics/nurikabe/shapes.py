@@ -11,7 +11,7 @@ from grader.genres.nurikabe.model import (B_ISLAND, B_WALL, FREE, ISLAND, WALL, 
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE
 from heuristics.nurikabe.reach import islands_to_check

@@ -13,7 +13,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.probing import branch_deduction
 from grader.core.steps import Deduction
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import FILL_LEVEL, GENRE, Members, passes
 from heuristics.nurikabe.reach import owners, reaches

@@ -12,7 +12,7 @@ from grader.genres.nurikabe.model import (B_WALL, FREE, ISLAND, NO_CLUE, UNKNOWN
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, clue_text, verdict
 

@@ -2,7 +2,7 @@
 one connected area, a numbered room holds exactly that many shaded cells, and no straight run
 of white cells crosses two room borders.
 
-Variables: every cell, values WHITE / SHADED (heuristics.common.shading). Var = r * cols + c.
+Variables: every cell, values WHITE / SHADED (grader.kernels.shading). Var = r * cols + c.
 A clue cell may be shaded. Native files carry the room grid:
 
     genre: heyawake
@@ -21,17 +21,16 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common.connectivity import GridGraph
-from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
-from heuristics.common.shading import nearby_violations as nearby_shading_violations
-
 from grader.core.errors import Source
 from grader.io import puzzlink
 from grader.io.janko import grid as janko_grid, size as janko_size
 from grader.io.native import Grid, NativeSource, expect_size, grid_text
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
+from grader.kernels.connectivity import GridGraph
 from grader.kernels.grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
+from grader.kernels.shading import nearby_violations as nearby_shading_violations
 
 NO_CLUE = -1
 

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common import connectivity as cn
+from grader.kernels import connectivity as cn
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham

@@ -3,7 +3,7 @@ by side, the white cells form one connected area, numbered cells stay white, and
 counts the white cells it sees along its row and column up to a shaded cell or the edge,
 itself included.
 
-Variables: every cell, values WHITE / SHADED (heuristics.common.shading). Var = r * cols + c.
+Variables: every cell, values WHITE / SHADED (grader.kernels.shading). Var = r * cols + c.
 Grid syntax: `.` a cell, a number a clue, `?` a clue of unknown value (white, no count); in
 solutions and marks `#` shaded and `+` white.
 """
@@ -14,16 +14,15 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common.connectivity import GridGraph
-from heuristics.common.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
-
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
 from grader.io.janko import problem as janko_problem
 from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
+from grader.kernels.connectivity import GridGraph
 from grader.kernels.grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 
 NO_CLUE, UNKNOWN = -1, -2
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))

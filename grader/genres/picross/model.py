@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from heuristics.common.lines import Line, minimum_length, runs, solve_line
+from grader.kernels.lines import Line, minimum_length, runs, solve_line
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham

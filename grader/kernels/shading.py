@@ -1,0 +1,188 @@
+"""What a state says in the shading genres where shaded cells never touch side by side and
+the white cells form one connected area (Heyawake, Kuromasu): the values, the rules broken,
+and the questions the techniques ask of the white area (is it cut, where are its pockets).
+
+Every cell is a variable with values WHITE (0) and SHADED (1). The puzzle offers `graph` (a
+grid.GridGraph), `neighbours` and `cell(i)` as cached topology; the connectivity facts are
+computed once per state by grader.kernels.connectivity.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from grader.core.model import State, Violation
+from grader.kernels import connectivity
+
+WHITE, SHADED = 0, 1
+B_WHITE, B_SHADED = 1 << WHITE, 1 << SHADED
+FREE = B_WHITE | B_SHADED
+
+
+def around(puzzle, focus: Iterable[int]) -> set[int]:
+    """The focus cells and their neighbours."""
+    out: set[int] = set()
+    for f in focus:
+        out.add(f)
+        out.update(puzzle.neighbours[f])
+    return out
+
+
+def open_side(puzzle, state: State) -> connectivity.Side:
+    """The cells that are, or may still be, white (connectivity.Side, once per state).
+    White cells must all end up in one area of these."""
+    return connectivity.side(puzzle.graph, state, B_WHITE)
+
+
+# --- violations ---------------------------------------------------------------------------
+
+def shading_violations(puzzle, state: State) -> list[Violation]:
+    """Two shaded cells side by side; white cells that can no longer be joined."""
+    return (connectivity.adjacent_shaded(puzzle.graph, state.cands, B_SHADED)
+            + connectivity.disconnected(open_side(puzzle, state), "the white cells"))
+
+
+def nearby_violations(puzzle, state: State) -> list[Violation]:
+    """What a reader sees broken without surveying the board: two shaded cells side by side,
+    or a white cell shut in by shaded cells and the edge while other white cells exist."""
+    cands = state.cands
+    out = connectivity.adjacent_shaded(puzzle.graph, cands, B_SHADED)
+    whites = [i for i, m in enumerate(cands) if m == B_WHITE]
+    if len(whites) > 1:
+        for i in whites:
+            if all(cands[j] == B_SHADED for j in puzzle.neighbours[i]):
+                out.append(Violation(f"the white cell {puzzle.cell(i)} is shut in by shaded cells",
+                                     (puzzle.cell(i),)))
+    return out
+
+
+# --- the white area -------------------------------------------------------------------------
+
+def pieces_without(puzzle, cands: Sequence[int], cut: int) -> list[list[int]]:
+    """The pieces the unshaded cells fall into when `cut` is shaded, each listed from the
+    neighbour of `cut` it contains."""
+    seen = {cut}
+    pieces = []
+    for s in puzzle.neighbours[cut]:
+        if s in seen or cands[s] == B_SHADED:
+            continue
+        seen.add(s)
+        stack, members = [s], [s]
+        while stack:
+            v = stack.pop()
+            for u in puzzle.neighbours[v]:
+                if u not in seen and cands[u] != B_SHADED:
+                    seen.add(u)
+                    stack.append(u)
+                    members.append(u)
+        pieces.append(members)
+    return pieces
+
+
+def small_area(nbrs, cands: Sequence[int], start: int, without: int, most: int) -> set[int] | None:
+    """The cells not shaded that `start` reaches without passing `without`, when there are at
+    most `most` of them; else None."""
+    seen = {start}
+    stack = [start]
+    while stack:
+        v = stack.pop()
+        for u in nbrs[v]:
+            if u != without and u not in seen and cands[u] != B_SHADED:
+                seen.add(u)
+                if len(seen) > most:
+                    return None
+                stack.append(u)
+    return seen
+
+
+class Walls:
+    """The shaded cells of one state joined corner to corner (and side to side), the grid's
+    edge counted as one more member. A planar fact: shading more cells can cut the white
+    cells apart only where a new shaded cell closes a ring of these, so only then is the
+    white area searched again."""
+
+    def __init__(self, puzzle, cands: Sequence[int]):
+        self.rows, self.cols = puzzle.rows, puzzle.cols
+        self.edge = puzzle.rows * puzzle.cols
+        parent = list(range(self.edge + 1))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for i, m in enumerate(cands):
+            if m == B_SHADED:
+                for j in self.touching(i):
+                    if j == self.edge or cands[j] == B_SHADED:
+                        parent[find(i)] = find(j)
+        self.root = [find(x) for x in range(self.edge + 1)]
+
+    def touching(self, i: int) -> list[int]:
+        """The eight cells around i, and the edge when i lies on it."""
+        r, c = divmod(i, self.cols)
+        out = [(r + dr) * self.cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+               if (dr or dc) and 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
+        if r in (0, self.rows - 1) or c in (0, self.cols - 1):
+            out.append(self.edge)
+        return out
+
+
+def walls(puzzle, state: State) -> Walls:
+    return state.derived(("shading.walls",), lambda: Walls(puzzle, state.cands))
+
+
+def whites_cut(puzzle, state: State, shaded: Iterable[int], white=()) -> bool:
+    """Whether also shading the cells `shaded` cuts the white cells (and `white`, taken as
+    white; a callable may give them when needed) apart, in a state where they are joined."""
+    cands = state.cands
+    w = walls(puzzle, state)
+    new = set(shaded)
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    ring = False
+    for s in new:
+        roots = [find(s)]
+        for j in w.touching(s):
+            if j in new:
+                roots.append(find(j))
+            elif j == w.edge or cands[j] == B_SHADED:
+                roots.append(find(w.root[j]))
+        if len(set(roots)) < len(roots):
+            ring = True
+            break
+        for x in roots[1:]:
+            parent[x] = roots[0]
+    if not ring:
+        return False
+    extra = set(white() if callable(white) else white)
+    side = open_side(puzzle, state)
+    whites = (set(side.decided_cells) | extra) - new
+    of = side.possible_parts.of
+    areas = {of[i] for i in whites}
+    if len(areas) != 1:
+        return len(areas) > 1
+    area = areas.pop()
+    seeds = [n for s in new for n in puzzle.neighbours[s] if of[n] == area]
+    return connectivity.splits_marked(puzzle.graph, side.possible, new, seeds, whites, len(whites))
+
+
+def whites_apart(nbrs, cands: Sequence[int]) -> bool:
+    """The white cells can no longer all be joined through cells that are not shaded."""
+    white = [i for i, m in enumerate(cands) if m == B_WHITE]
+    if not white:
+        return False
+    seen = {white[0]}
+    stack = [white[0]]
+    while stack:
+        v = stack.pop()
+        for u in nbrs[v]:
+            if u not in seen and cands[u] != B_SHADED:
+                seen.add(u)
+                stack.append(u)
+    return any(i not in seen for i in white)
