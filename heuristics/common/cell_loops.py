@@ -33,6 +33,7 @@ from grader.core.steps import Deduction
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, cycle_through,
                                   loose_ends, paths, split)
 from grader.kernels.recent import narrowed
+from grader.kernels.union_find import UnionFind
 
 
 # How Masyu and Yajilin word the rules of loops.py that they share (Slitherlink words them
@@ -553,21 +554,14 @@ def enclosures(graph: LoopGraph, state: State, usable: Callable[[int], bool],
                     ends.add(w)
         groups.append((group, ends))
     # join the areas that share an end
-    parent = list(range(len(groups)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    joined = UnionFind(len(groups))
     first: dict[int, int] = {}
     for k, (_, ends) in enumerate(groups):
         for a in ends:
-            parent[find(k)] = find(first.setdefault(a, k))
+            joined.union(k, first.setdefault(a, k))
     merged: dict[int, tuple[list[int], set[int]]] = {}
     for k, (group, ends) in enumerate(groups):
-        cells, all_ends = merged.setdefault(find(k), ([], set()))
+        cells, all_ends = merged.setdefault(joined.find(k), ([], set()))
         cells.extend(group)
         all_ends |= ends
     out = []

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from grader.genres.numberlink.model import NumberlinkPuzzle
 from grader.kernels.cell_shapes import E, N, S, SHAPES, W, Chains, chains
+from grader.kernels.union_find import UnionFind
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction, Later
@@ -142,18 +143,11 @@ def patterns_fitting(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int
 
 def _fits(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int, numbered: tuple[bool, ...],
           pattern: int) -> bool:
-    parent = list(pieces)
-
-    def find(p: int) -> int:
-        while parent[p] != p:
-            p = parent[p]
-        return p
+    joined = UnionFind(parent=pieces)
+    find = joined.find
     for k, (u, v) in enumerate(BLOCK_JOINS):
-        if pattern >> k & 1 and not drawn >> k & 1:
-            ru, rv = find(u), find(v)
-            if ru == rv:
-                return False            # a loop
-            parent[ru] = rv
+        if pattern >> k & 1 and not drawn >> k & 1 and not joined.union(u, v):
+            return False                # a loop
     line_label: dict[int, int] = {}
     for p in range(4):
         if lines[p] and line_label.setdefault(find(p), lines[p]) != lines[p]:

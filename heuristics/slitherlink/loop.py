@@ -11,6 +11,7 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
+from grader.kernels.union_find import UnionFind
 
 from heuristics.slitherlink.common import GENRE
 
@@ -96,29 +97,24 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
 def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
     """Add the drawn edges to the pieces of line: does one close a loop, and how many pieces
     are left? (Union-find over the pieces, so a long line costs nothing to follow.)"""
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        while parent.get(x, x) != x:
-            x = parent[x]
-        return x
-
+    joined = UnionFind()
+    element: dict[int, int] = {}         # piece number, or -1 - v for a dot v without a line
     pieces, closed = p.pieces, False
     for f in drawn:
-        ids = []
+        ends = []
         for v in g.ends[f]:
             c = p.comp[v]
-            if c < 0:
-                c = -1 - v                   # a dot without a line so far: a piece of its own
-                if c not in parent:
-                    parent[c] = c
-                    pieces += 1
-            ids.append(find(c))
-        if ids[0] == ids[1]:
-            closed = True
-        else:
-            parent[ids[0]] = ids[1]
+            key = c if c >= 0 else -1 - v
+            x = element.get(key)
+            if x is None:
+                x = element[key] = joined.add()
+                if c < 0:
+                    pieces += 1              # a dot without a line so far: a piece of its own
+            ends.append(x)
+        if joined.union(*ends):
             pieces -= 1
+        else:
+            closed = True
     return closed, pieces
 
 

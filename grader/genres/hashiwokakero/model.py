@@ -27,6 +27,7 @@ from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.core.genre import Genre
+from grader.kernels.union_find import UnionFind
 
 WATER = 0                                  # board value of a water cell; islands hold their clue
 H_GLYPHS = {1: "-", 2: "=", 3: "3", 4: "4"}     # bridges drawn across a water cell
@@ -125,21 +126,12 @@ class Groups:
     """Derived from a state once: the groups of islands already joined by bridges."""
 
     def __init__(self, puzzle: HashiPuzzle, state: State):
-        parent = {i: i for i in puzzle.islands}
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
+        joined = UnionFind(len(puzzle.board))
         self.loop: int | None = None        # a slot that closes a loop of certain bridges
         for s, slot in enumerate(puzzle.slots):
-            if lo(state.cands[s]) >= 1:
-                ra, rb = find(slot.a), find(slot.b)
-                if ra == rb:
-                    self.loop = s if self.loop is None else self.loop
-                parent[ra] = rb
-        self.root = {i: find(i) for i in puzzle.islands}
+            if lo(state.cands[s]) >= 1 and not joined.union(slot.a, slot.b) and self.loop is None:
+                self.loop = s
+        self.root = {i: joined.find(i) for i in puzzle.islands}
         members: dict[int, list[int]] = {}
         for i in puzzle.islands:
             members.setdefault(self.root[i], []).append(i)
