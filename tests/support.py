@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, Sequence
 
 import pytest
 
 from grader.core import exact
 from grader.core.engine import Budget, Solver
+from grader.core.errors import InputError
 from grader.io.read import from_record
 from grader.io.janko import read_records
 from grader.core.registry import Heuristic, REGISTRY, check_params
@@ -91,6 +92,31 @@ def assert_all_sound(h: Heuristic, puzzle: Puzzle, state: State, solution: State
             assert not mask & solution.cands[var], f"{h.id} is unsound at var {var}: {d.params}"
         n += 1
     return n
+
+
+def assert_sound_from_partial_states(puzzles: Iterable[Puzzle], techniques: Sequence[Heuristic],
+                                     rng: random.Random, shares: Sequence[float], rounds: int = 0,
+                                     solution: Callable[[Puzzle], State] = reference) -> int:
+    """From random partial states of each puzzle (`random_partial` at a share), every deduction
+    of the techniques keeps the true values. One state a share, or `rounds` states at a share
+    drawn from `shares`. Returns how many deductions were checked."""
+    checked = 0
+    for p in puzzles:
+        truth = solution(p)
+        for k in range(rounds or len(shares)):
+            state = random_partial(p, truth, rng, rng.choice(shares) if rounds else shares[k])
+            for h in techniques:
+                checked += assert_all_sound(h, p, state, truth)
+    return checked
+
+
+def refused(read: Callable[..., object], *args: object) -> str:
+    """The message of the InputError that read(*args) must raise; a refusal is one line."""
+    with pytest.raises(InputError) as err:
+        read(*args)
+    text = str(err.value)
+    assert "\n" not in text, text
+    return text
 
 
 def fires(hid: str, puzzle: Puzzle, state: State | None = None) -> list:

@@ -64,19 +64,27 @@ def test_apart_and_stranded():
     assert cn.side(g, s, ON).stranded == (5, 6, 8)
 
 
-def brute_cuts(g, s):
-    side = cn.side(g, s, ON)
-    decided = side.decided_cells
+def parts_without(g, possible, v):
+    """The components of the possible cells once cell v is taken out too."""
+    poss = list(possible)
+    poss[v] = False
+    return cn.components(g, poss)
+
+
+def brute_separating(g, s, side, kept) -> set[int]:
+    """The undecided cells whose removal leaves the cells kept(v) in more than one component."""
     out = set()
     for v in range(g.size):
-        if s[v] != BOTH:
-            continue
-        poss = list(side.possible)
-        poss[v] = False
-        parts = cn.components(g, poss)
-        if len({parts.of[d] for d in decided}) > 1:
-            out.add(v)
+        if s[v] == BOTH:
+            parts = parts_without(g, side.possible, v)
+            if len({parts.of[c] for c in kept(v)}) > 1:
+                out.add(v)
     return out
+
+
+def brute_cuts(g, s):
+    side = cn.side(g, s, ON)
+    return brute_separating(g, s, side, lambda v: side.decided_cells)
 
 
 def test_cuts_match_brute_force():
@@ -91,9 +99,7 @@ def test_cuts_match_brute_force():
             continue
         assert set(side.cuts) == brute_cuts(g, s)
         for v, (a, b) in side.cuts.items():
-            poss = list(side.possible)
-            poss[v] = False
-            parts = cn.components(g, poss)
+            parts = parts_without(g, side.possible, v)
             assert parts.of[a] != parts.of[b]
 
 
@@ -126,21 +132,10 @@ def test_splits_match_brute_force():
         s = State(tuple(rng.choice((ON, OFF, BOTH, BOTH, BOTH)) for _ in range(g.size)))
         side = cn.side(g, s, ON)
         base = cn.components(g, side.possible)
-        expected = set()
-        for v in range(g.size):
-            if s[v] != BOTH:
-                continue
-            poss = list(side.possible)
-            poss[v] = False
-            parts = cn.components(g, poss)
-            ns = [n for n in g.neighbours[v] if poss[n]]
-            if len({parts.of[n] for n in ns}) > 1:
-                expected.add(v)
+        expected = brute_separating(g, s, side, lambda v: [n for n in g.neighbours[v] if side.possible[n]])
         assert set(side.splits) == expected
         for v, (a, b) in side.splits.items():
-            poss = list(side.possible)
-            poss[v] = False
-            parts = cn.components(g, poss)
+            parts = parts_without(g, side.possible, v)
             assert a in g.neighbours[v] and b in g.neighbours[v] and parts.of[a] != parts.of[b]
         assert base.of == side.possible_parts.of
 

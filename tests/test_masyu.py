@@ -462,31 +462,23 @@ def test_sound_on_janko_sample():
 
 def test_every_technique_sound_from_random_partial_states():
     import random
-    from support import random_partial
-    rng = random.Random(7)
-    for name in ("pearl-8x8dt-grader-1.yaml", "pearl-6x6dt-grader-3.yaml"):
-        p = load(str(CORPUS / "masyu" / name))
-        solution = MASYU.solution_state(p)
-        for _ in range(3):
-            state = random_partial(p, solution, rng, rng.choice((0.2, 0.5)))
-            for h in REGISTRY.for_genre("masyu", 4):
-                assert_all_sound(h, p, state, solution)
+    from support import assert_sound_from_partial_states
+    puzzles = [load(str(CORPUS / "masyu" / name))
+               for name in ("pearl-8x8dt-grader-1.yaml", "pearl-6x6dt-grader-3.yaml")]
+    assert_sound_from_partial_states(puzzles, REGISTRY.for_genre("masyu", 4), random.Random(7),
+                                     (0.2, 0.5), rounds=3, solution=MASYU.solution_state)
 
 
 def test_new_rules_sound_on_nearly_solved_states():
     """Enclosures and small loops show up late: from real puzzles with most of the solution
     drawn at random, every deduction of these techniques keeps the true values."""
     import random
-    from support import janko, random_partial
+    from support import assert_sound_from_partial_states, janko
+    hids = "enclosure enclosure-unique small-loop pearl-lookahead inside-outside".split()
     rng = random.Random(1)
-    fired = 0
-    for p in janko("masyu", 3, seed=5, max_cells=100):
-        solution = MASYU.solution_state(p)
-        for _ in range(4):
-            state = random_partial(p, solution, rng, rng.choice((0.6, 0.75, 0.85)))
-            for hid in "enclosure enclosure-unique small-loop pearl-lookahead inside-outside".split():
-                fired += assert_all_sound(REGISTRY.get("masyu." + hid), p, state, solution)
-    assert fired > 0
+    assert assert_sound_from_partial_states(janko("masyu", 3, seed=5, max_cells=100),
+                                            [REGISTRY.get("masyu." + hid) for hid in hids], rng,
+                                            (0.6, 0.75, 0.85), rounds=4, solution=MASYU.solution_state) > 0
 
 
 # --- formats ---------------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ from grader.genres import get
 from grader.genres.yajilin.model import B_LOOP, B_SHADED
 from grader.core.registry import REGISTRY
 from grader.core.model import State
-from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                     random_partial, reference)
+from support import (CORPUS, assert_all_sound, assert_sound_from_partial_states, assert_sound_path,
+                     decided_by, fires, janko, native, reference)
 
 YAJILIN = get("yajilin")
 LINE, CROSS, LOOP, SHADED = "carries the loop", "is crossed out", "is on the loop", "is shaded"
@@ -356,29 +356,18 @@ def test_sound_on_janko_sample():
 
 
 def test_every_technique_sound_from_random_partial_states():
-    rng = random.Random(5)
-    for p in janko("yajilin", 2, seed=11, max_cells=100):
-        solution = reference(p)
-        for _ in range(3):
-            state = random_partial(p, solution, rng, rng.choice((0.2, 0.5)))
-            for h in REGISTRY.for_genre("yajilin", 4):
-                assert_all_sound(h, p, state, solution)
+    assert_sound_from_partial_states(janko("yajilin", 2, seed=11, max_cells=100),
+                                     REGISTRY.for_genre("yajilin", 4), random.Random(5), (0.2, 0.5), rounds=3)
 
 
 def test_new_rules_sound_on_nearly_solved_states():
     """Enclosures and small loops show up late: from real puzzles with most of the solution
     drawn at random, every deduction of these techniques keeps the true values."""
-    import random
-    from support import janko, random_partial
+    hids = "enclosure enclosure-unique self-loop cell-lookahead inside-outside".split()
     rng = random.Random(1)
-    fired = 0
-    for p in janko("yajilin", 3, seed=5, max_cells=100):
-        solution = YAJILIN.solution_state(p)
-        for _ in range(4):
-            state = random_partial(p, solution, rng, rng.choice((0.6, 0.75, 0.85)))
-            for hid in "enclosure enclosure-unique self-loop cell-lookahead inside-outside".split():
-                fired += assert_all_sound(REGISTRY.get("yajilin." + hid), p, state, solution)
-    assert fired > 0
+    assert assert_sound_from_partial_states(janko("yajilin", 3, seed=5, max_cells=100),
+                                            [REGISTRY.get("yajilin." + hid) for hid in hids], rng,
+                                            (0.6, 0.75, 0.85), rounds=4, solution=YAJILIN.solution_state) > 0
 
 
 # --- formats ------------------------------------------------------------------------------------------
