@@ -167,20 +167,6 @@ def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 
 # --- level 1: the loop ------------------------------------------------------------------------
 
-@heuristic(id="masyu.cell-full", genre=GENRE, level=1, order=10,
-           catalogue="(rule) the loop does not branch",
-           **cell_loops.CELL_FULL_TEXT)
-def cell_full(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_full(puzzle.graph, state, focus)
-
-
-@heuristic(id="masyu.loose-end", genre=GENRE, level=1, order=11,
-           catalogue="if a loose end can only grow to one place, let it",
-           **cell_loops.LOOSE_END_TEXT)
-def loose_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_extend(puzzle.graph, state, focus)
-
-
 @heuristic(id="masyu.pearl-two-ways", name="A pearl with two ways left", genre=GENRE, level=1, order=12,
            template="The loop must pass the pearl at {vertex} and has exactly two ways in or out left, "
                     "so {edges} carry the loop.",
@@ -310,48 +296,14 @@ def closed_off(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
     return loops.isolated_areas(puzzle.graph, state, puzzle.required, focus)
 
 
-@heuristic(id="masyu.dead-end-area", name="An area with one way in", genre=GENRE, level=3, order=3,
-           template=loops.DEAD_END_AREA, nudge=loops.DEAD_END_AREA_NUDGE, catalogue="")
-def dead_end_area(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.dead_end_areas(puzzle.graph, state, puzzle.required, focus)
-
-
-@heuristic(id="masyu.two-ways-across", name="Every way across is needed", genre=GENRE, level=3, order=5,
-           template=loops.TWO_WAYS, nudge=loops.TWO_WAYS_NUDGE, catalogue="")
-def two_ways_across(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.two_ways_across(puzzle.graph, state, puzzle.required, focus)
-
-
-@heuristic(id="masyu.no-early-loop", genre=GENRE, level=3, order=1,
-           catalogue="if there are two possible moves from a loose end and one of them causes a closed "
-                     "loop which doesn't include all dots and edges, then the other move must be taken",
-           **cell_loops.NO_EARLY_LOOP_TEXT)
-def no_early_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.genres.masyu.model import GENRE as G
-    return loops.premature_loop(puzzle.graph, state, lambda s: not G.violations(puzzle, s),
-                                puzzle.required)
-
-
-@heuristic(id="masyu.parity", genre=GENRE, level=3, order=2,
-           catalogue="check if a move causes an odd number of loose ends in a region",
-           **cell_loops.PARITY_TEXT)
-def parity(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
-
-
-@heuristic(id="masyu.inside-outside", name="Inside and outside", genre=GENRE, level=3, order=6,
-           catalogue="", **cell_loops.INSIDE_OUTSIDE_TEXT)
-def inside_outside(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    whites = [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]
-    return cell_loops.inside_outside(puzzle.graph, puzzle.rows, puzzle.cols, state, focus, straight=whites)
+NO_EARLY_LOOP = ("if there are two possible moves from a loose end and one of them causes a closed loop which "
+                 "doesn't include all dots and edges, then the other move must be taken")
 
 
 @heuristic(id="masyu.small-loop", name="Every way through a cell, without a small loop", genre=GENRE,
            level=3, order=4,
            template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",
-           nudge="Which ways through {cell} would close the line on itself?",
-           catalogue="if there are two possible moves from a loose end and one of them causes a closed "
-                     "loop which doesn't include all dots and edges, then the other move must be taken")
+           nudge="Which ways through {cell} would close the line on itself?", catalogue=NO_EARLY_LOOP)
 def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_near(puzzle, focus, 1))
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),
@@ -402,13 +354,6 @@ def enclosure(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deducti
                      "enclosing: then the connection should be AC BD or AD BC.")
 def enclosure_unique(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return _enclosure_ways(puzzle, state, unique=True)
-
-
-@heuristic(id="masyu.end-lookahead", genre=GENRE, level=4, order=1,
-           catalogue="", **cell_loops.END_LOOKAHEAD_TEXT)
-def end_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.genres.masyu.model import GENRE as G
-    return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)
 
 
 @heuristic(id="masyu.pearl-lookahead", name="Follow each way through a pearl", genre=GENRE, level=4, order=4,
@@ -480,17 +425,21 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
         yield puzzle.cell(i), options
 
 
-@heuristic(id="masyu.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=2,
-           template=CASES, nudge="Try each way on from the loose end at {subject}.",
-           catalogue="try all ways of extending an edge and solve greedily and take intersection or "
-                     "hope for contradiction")
-def end_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL,
-                                    cell_loops.end_options(puzzle.graph, state),
-                                    memo="_masyu_end_cases")
-
-
 register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")
+
+cell_loops.register_family(GENRE, {
+    "cell-full": (1, 10, "(rule) the loop does not branch"),
+    "loose-end": (1, 11, "if a loose end can only grow to one place, let it"),
+    "no-early-loop": (3, 1, NO_EARLY_LOOP),
+    "parity": (3, 2, "check if a move causes an odd number of loose ends in a region"),
+    "dead-end-area": (3, 3, ""),
+    "two-ways-across": (3, 5, ""),
+    "inside-outside": (3, 6, ""),
+    "end-lookahead": (4, 1, ""),
+    "end-cases": (5, 2, "try all ways of extending an edge and solve greedily and take intersection or "
+                        "hope for contradiction"),
+}, closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed), branch_level=BRANCH_LEVEL,
+    straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE])
 
 
 @heuristic(id="masyu.deep-cases", name="Every way through a pearl or on from a loose end, followed further",

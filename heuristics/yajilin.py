@@ -124,19 +124,6 @@ def loop_two_ways(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[D
     return loops.vertex_required(puzzle.graph, state, puzzle.required, focus)
 
 
-@heuristic(id="yajilin.cell-full", genre=GENRE, level=1, order=6,
-           catalogue="(rule) the loop does not branch",
-           **cell_loops.CELL_FULL_TEXT)
-def cell_full(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_full(puzzle.graph, state, focus)
-
-
-@heuristic(id="yajilin.loose-end", genre=GENRE, level=1, order=7,
-           catalogue="", **cell_loops.LOOSE_END_TEXT)
-def loose_end(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_extend(puzzle.graph, state, focus)
-
-
 @heuristic(id="yajilin.shading-strands", name="Shading here would strand a neighbour", genre=GENRE, level=1,
            order=8,
            template="If {cell} were shaded, {other} beside it would have to be on the loop with "
@@ -297,38 +284,6 @@ def _closes_ok(puzzle: YajilinPuzzle, closed: State) -> bool:
     return not _genre().violations(puzzle, State(tuple(cands)))
 
 
-@heuristic(id="yajilin.no-early-loop", genre=GENRE, level=3, order=1,
-           catalogue="if all possibilities of making an edge (except one) creates a loop which doesn't "
-                     "solve the level, then create the only edge that doesn't",
-           **cell_loops.NO_EARLY_LOOP_TEXT)
-def no_early_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.premature_loop(puzzle.graph, state, lambda s: _closes_ok(puzzle, s), puzzle.required)
-
-
-@heuristic(id="yajilin.parity", genre=GENRE, level=3, order=2,
-           catalogue="", **cell_loops.PARITY_TEXT)
-def parity(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
-
-
-@heuristic(id="yajilin.inside-outside", name="Inside and outside", genre=GENRE, level=3, order=6,
-           catalogue="", **cell_loops.INSIDE_OUTSIDE_TEXT)
-def inside_outside(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.inside_outside(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)
-
-
-@heuristic(id="yajilin.dead-end-area", name="An area with one way in", genre=GENRE, level=3, order=3,
-           template=loops.DEAD_END_AREA, nudge=loops.DEAD_END_AREA_NUDGE, catalogue="")
-def dead_end_area(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.dead_end_areas(puzzle.graph, state, puzzle.required, focus)
-
-
-@heuristic(id="yajilin.two-ways-across", name="Every way across is needed", genre=GENRE, level=3, order=5,
-           template=loops.TWO_WAYS, nudge=loops.TWO_WAYS_NUDGE, catalogue="")
-def two_ways_across(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.two_ways_across(puzzle.graph, state, puzzle.required, focus)
-
-
 def near_problem(puzzle: YajilinPuzzle, trial: State, i: int) -> str:
     """What a way through (or shading of) cell i breaks right beside it: a neighbour the loop
     would pass while shaded, or with three lines or a dead end; shaded cells touching; a
@@ -376,16 +331,6 @@ def self_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
 
 
 # --- level 4 ----------------------------------------------------------------------------------
-
-@heuristic(id="yajilin.end-lookahead", genre=GENRE, level=4, order=1,
-           catalogue="find a loose end. try all ways of extending it. then, extend the edge further as "
-                     "long as it has only one possibility of expanding. if all combinations except one "
-                     "lead to an illegal position according to verifyboard, apply that one combination",
-           **cell_loops.END_LOOKAHEAD_TEXT)
-def end_lookahead(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    G = _genre()
-    return cell_loops.end_lookahead(puzzle.graph, state, lambda s, ch: G.local_problem(puzzle, s, ch), focus)
-
 
 MAX_PATTERNS = 24
 
@@ -625,16 +570,6 @@ def _clue_options(puzzle: YajilinPuzzle, state: State):
         yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
 
 
-@heuristic(id="yajilin.end-cases", name="Every way on from a loose end", genre=GENRE, level=5, order=3,
-           template=CASES, nudge="Try each way on from the loose end at {subject}.",
-           catalogue="for every way to extend a loose end by one edge, fill in greedily and take "
-                     "intersection")
-def end_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL,
-                                    cell_loops.end_options(puzzle.graph, state),
-                                    memo="_yajilin_end_cases")
-
-
 @heuristic(id="yajilin.deep-cases", name="Every way to fill a cell, shade a line or go on, followed further",
            genre=GENRE, level=5, order=95, template=CASES,
            nudge="Try each way to fill {subject} and follow it a long way.", catalogue="")
@@ -648,4 +583,19 @@ def deep_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
     return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_yajilin_deep_cases",
                                     passes=((PASSES[-1][0], 4),))
 
+cell_loops.register_family(GENRE, {
+    "cell-full": (1, 6, "(rule) the loop does not branch"),
+    "loose-end": (1, 7, ""),
+    "no-early-loop": (3, 1, "if all possibilities of making an edge (except one) creates a loop which doesn't "
+                            "solve the level, then create the only edge that doesn't"),
+    "parity": (3, 2, ""),
+    "dead-end-area": (3, 3, ""),
+    "two-ways-across": (3, 5, ""),
+    "inside-outside": (3, 6, ""),
+    "end-lookahead": (4, 1, "find a loose end. try all ways of extending it. then, extend the edge further as "
+                            "long as it has only one possibility of expanding. if all combinations except one "
+                            "lead to an illegal position according to verifyboard, apply that one combination"),
+    "end-cases": (5, 3, "for every way to extend a loose end by one edge, fill in greedily and take "
+                        "intersection"),
+}, closes_ok=_closes_ok, branch_level=BRANCH_LEVEL)
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -23,17 +23,20 @@ own ids. Both know no genre: the puzzle is a `GridLoop` (grader.kernels.cell_loo
 from __future__ import annotations
 
 import functools
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import attrs
 
 from grader.core.model import State
+from grader.core.registry import heuristic
 from grader.core.steps import Deduction
 
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, cycle_through,
                                   loose_ends, paths, split)
 from grader.kernels.recent import narrowed
 from grader.kernels.union_find import UnionFind
+
+from heuristics.common import loops
 
 
 # How Masyu and Yajilin word the rules of loops.py that they share (Slitherlink words them
@@ -132,6 +135,7 @@ def _corners(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], tup
 
 # Masyu and Yajilin word the technique alike.
 INSIDE_OUTSIDE_TEXT = {
+    "name": "Inside and outside",
     "template": "Every corner where four cells meet is inside the loop or outside it. Going from {a} to {b} "
                 "along decided edges{via} crosses the loop {lines} number of times, so they are on "
                 "{sides} and {edge} {value}.",
@@ -794,3 +798,51 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
                                        "refuted": "; ".join(dead) if dead else "none breaks a rule at once",
                                        "result": describe_removals(puzzle, state, removals)})
             return
+
+
+# --- the family every cell-loop genre registers ------------------------------------------------
+
+CASES = "Trial at {subject}: {outcome}."
+
+DEAD_END_AREA_TEXT = {"name": "An area with one way in", "template": loops.DEAD_END_AREA,
+                      "nudge": loops.DEAD_END_AREA_NUDGE}
+TWO_WAYS_TEXT = {"name": "Every way across is needed", "template": loops.TWO_WAYS,
+                 "nudge": loops.TWO_WAYS_NUDGE}
+END_CASES_TEXT = {"name": "Every way on from a loose end", "template": CASES,
+                  "nudge": "Try each way on from the loose end at {subject}."}
+
+
+def register_family(genre: str, rows: dict[str, tuple[int, int, str]],
+                    closes_ok: Callable[[Any, State], bool], branch_level: int,
+                    straight: Callable[[Any], Iterable[int]] = lambda puzzle: ()) -> None:
+    """Register the techniques Masyu and Yajilin share, each as `<genre>.<key>` with the
+    (level, order, catalogue) of its row in `rows`. The puzzle is a GridLoop whose genre has
+    `local_problem`; closes_ok(puzzle, closed state) says whether closing the loop would
+    finish a solution; straight(puzzle): the cells the loop runs straight through (Masyu's
+    white pearls), for inside-outside; branch_level: the highest level of a case's fill."""
+    def local_problem(puzzle):
+        return lambda trial, changed: puzzle.genre.local_problem(puzzle, trial, changed)
+
+    finds = {
+        "cell-full": (CELL_FULL_TEXT, lambda puzzle, state, focus=None:
+                      loops.vertex_full(puzzle.graph, state, focus)),
+        "loose-end": (LOOSE_END_TEXT, lambda puzzle, state, focus=None:
+                      loops.vertex_extend(puzzle.graph, state, focus)),
+        "no-early-loop": (NO_EARLY_LOOP_TEXT, lambda puzzle, state, focus=None: loops.premature_loop(
+            puzzle.graph, state, lambda closed: closes_ok(puzzle, closed), puzzle.required)),
+        "parity": (PARITY_TEXT, lambda puzzle, state, focus=None:
+                   cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)),
+        "inside-outside": (INSIDE_OUTSIDE_TEXT, lambda puzzle, state, focus=None: inside_outside(
+            puzzle.graph, puzzle.rows, puzzle.cols, state, focus, straight=straight(puzzle))),
+        "dead-end-area": (DEAD_END_AREA_TEXT, lambda puzzle, state, focus=None:
+                          loops.dead_end_areas(puzzle.graph, state, puzzle.required, focus)),
+        "two-ways-across": (TWO_WAYS_TEXT, lambda puzzle, state, focus=None:
+                            loops.two_ways_across(puzzle.graph, state, puzzle.required, focus)),
+        "end-lookahead": (END_LOOKAHEAD_TEXT, lambda puzzle, state, focus=None:
+                          end_lookahead(puzzle.graph, state, local_problem(puzzle), focus)),
+        "end-cases": (END_CASES_TEXT, lambda puzzle, state, focus=None: case_analysis(
+            puzzle, state, branch_level, end_options(puzzle.graph, state), memo=f"_{genre}_end_cases")),
+    }
+    for key, (level, order, catalogue) in rows.items():
+        text, find = finds[key]
+        heuristic(id=f"{genre}.{key}", genre=genre, level=level, order=order, catalogue=catalogue, **text)(find)
