@@ -22,8 +22,9 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels import blocks
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
-from heuristics.common import blocks, shading
+from heuristics.common import shading
 
 GENRE = "heyawake"
 COMB_LIMIT = 1_000_000  # (room size choose number) above which a room is not listed (catalogue)
@@ -431,7 +432,7 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
            nudge="Count the 2x2 blocks of the room of the {n} at {room}: how many of its shaded "
                  "cells can lie deep inside it?")
 def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """A room needing many shaded cells can afford few inside it (heuristics.common.blocks);
+    """A room needing many shaded cells can afford few inside it (grader.kernels.blocks);
     when the count is tight it decides corners and edges."""
     for k in rooms_near(puzzle, focus):
         found = blocks.forced(puzzle.graph, puzzle.rooms[k], state.cands, B_SHADED, FREE, puzzle.clues[k])

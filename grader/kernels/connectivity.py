@@ -6,7 +6,7 @@ are, or may be, of one colour) in one state.
 
 The stable API
 --------------
-GridGraph(rows, cols)                 topology, built once per puzzle (keep it in a
+GridGraph(rows, cols)                 topology (grader.kernels.grid), built once per puzzle (keep it in a
                                       cached_property): neighbours, 2x2 blocks, Cell names.
 side(graph, state, bit)               a Side, computed once per state via state.derived:
     .decided        cells whose only candidate is `bit`
@@ -42,63 +42,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from grader.core.model import Cell, State, Violation
-
-
-@attrs.frozen(slots=False)
-class GridGraph:
-    """The 4-neighbour topology of a rows x cols grid; var = r * cols + c."""
-    rows: int
-    cols: int
-
-    @property
-    def size(self) -> int:
-        return self.rows * self.cols
-
-    def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
-
-    def cells(self, items: Iterable[int]) -> list[Cell]:
-        return [self.cell(i) for i in sorted(items)]
-
-    @functools.cached_property
-    def neighbours(self) -> tuple[tuple[int, ...], ...]:
-        out = []
-        for i in range(self.size):
-            r, c = divmod(i, self.cols)
-            out.append(tuple(r2 * self.cols + c2 for r2, c2 in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
-                             if 0 <= r2 < self.rows and 0 <= c2 < self.cols))
-        return tuple(out)
-
-    @functools.cached_property
-    def blocks(self) -> tuple[tuple[int, int, int, int], ...]:
-        """Every 2x2 block, as its four cells (top-left first)."""
-        c = self.cols
-        return tuple((i, i + 1, i + c, i + c + 1) for r in range(self.rows - 1)
-                     for i in range(r * c, r * c + c - 1))
-
-    @functools.cached_property
-    def blocks_of(self) -> tuple[tuple[int, ...], ...]:
-        """For each cell, the indices of the 2x2 blocks it belongs to."""
-        out: list[list[int]] = [[] for _ in range(self.size)]
-        for k, block in enumerate(self.blocks):
-            for i in block:
-                out[i].append(k)
-        return tuple(tuple(b) for b in out)
-
-    def around(self, focus: Iterable[int], radius: int = 1) -> set[int]:
-        """The focus cells and every cell within `radius` steps of them."""
-        seen = set(focus)
-        frontier = list(seen)
-        for _ in range(radius):
-            nxt = []
-            for i in frontier:
-                for n in self.neighbours[i]:
-                    if n not in seen:
-                        seen.add(n)
-                        nxt.append(n)
-            frontier = nxt
-        return seen
+from grader.core.model import State, Violation
+from grader.kernels.grid import GridGraph
 
 
 @attrs.frozen

@@ -1,20 +1,75 @@
-"""What grid genres share: a puzzle on rows x columns of cells, and, for genres whose answer is
-a set of marked cells (bulbs, shaded cells, walls, mines), the conversions between that set,
-a state, the exact solver's atoms and the answer formats."""
+"""The grid every grid genre stands on: rows x columns of cells, var = r * cols + c, and one
+topology (GridGraph) with one neighbour order (ORTHOGONAL)."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Iterable
 
 import attrs
 
-from grader.core.errors import Source
-from grader.io.janko import grid as janko_grid
-from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
-                              parse_marks_grid)
-from grader.core.model import Cell, Puzzle, State
-from grader.io import svg, text
-from grader.core.genre import Genre
+from grader.core.model import Cell, Puzzle
+
+# The four orthogonal steps (dr, dc) in reading order: north, west, east, south, so a cell's
+# neighbours come in ascending index order. Techniques that stop at the first thing they find
+# follow this order, so it is fixed here, once, for every grid genre.
+ORTHOGONAL = ((-1, 0), (0, -1), (0, 1), (1, 0))
+
+
+@attrs.frozen(slots=False)
+class GridGraph:
+    """The 4-neighbour topology of a rows x cols grid; var = r * cols + c."""
+    rows: int
+    cols: int
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def cell(self, i: int) -> Cell:
+        return Cell(*divmod(i, self.cols))
+
+    def cells(self, items: Iterable[int]) -> list[Cell]:
+        return [self.cell(i) for i in sorted(items)]
+
+    @functools.cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """Each cell's orthogonal neighbours, in the order of ORTHOGONAL."""
+        out = []
+        for i in range(self.size):
+            r, c = divmod(i, self.cols)
+            out.append(tuple((r + dr) * self.cols + c + dc for dr, dc in ORTHOGONAL
+                             if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols))
+        return tuple(out)
+
+    @functools.cached_property
+    def blocks(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Every 2x2 block, as its four cells (top-left first)."""
+        c = self.cols
+        return tuple((i, i + 1, i + c, i + c + 1) for r in range(self.rows - 1)
+                     for i in range(r * c, r * c + c - 1))
+
+    @functools.cached_property
+    def blocks_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices of the 2x2 blocks it belongs to."""
+        out: list[list[int]] = [[] for _ in range(self.size)]
+        for k, block in enumerate(self.blocks):
+            for i in block:
+                out[i].append(k)
+        return tuple(tuple(b) for b in out)
+
+    def around(self, focus: Iterable[int], radius: int = 1) -> set[int]:
+        """The focus cells and every cell within `radius` steps of them."""
+        seen = set(focus)
+        frontier = list(seen)
+        for _ in range(radius):
+            nxt = []
+            for i in frontier:
+                for n in self.neighbours[i]:
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        return seen
 
 
 @attrs.frozen(kw_only=True, slots=False)
@@ -33,128 +88,11 @@ class GridPuzzle(Puzzle):
         return self.rows * self.cols
 
     @functools.cached_property
+    def graph(self) -> GridGraph:
+        """The grid's topology, built once per puzzle."""
+        return GridGraph(self.rows, self.cols)
+
+    @functools.cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:
-        """Orthogonal neighbours of every cell, computed once."""
-        out = []
-        for i in range(self.size):
-            r, c = divmod(i, self.cols)
-            out.append(tuple(self.index(r2, c2) for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                             if 0 <= r2 < self.rows and 0 <= c2 < self.cols))
-        return tuple(out)
-
-
-class MarkedCellsGenre(Genre):
-    """A genre whose answer is the set of cells holding value MARKED (the other value being
-    UNMARKED): `puzzle.solution` is that frozenset of cell indices, and the exact solver shows
-    one atom `<marked_atom>(R,C)` per marked cell (0-based)."""
-    MARKED: ClassVar[int]
-    UNMARKED: ClassVar[int]
-    marked_atom: ClassVar[str]          # e.g. "bulb", "black", "wall", "mine"
-    marked_key: ClassVar[str]           # the JSON answer key, e.g. "bulbs"
-
-    def _states(self, puzzle: GridPuzzle, marked: Any) -> State:
-        on, off = 1 << self.MARKED, 1 << self.UNMARKED
-        return State(tuple(on if i in marked else off for i in range(puzzle.size)))
-
-    def solution_state(self, puzzle: GridPuzzle) -> State | None:
-        return None if puzzle.solution is None else self._states(puzzle, puzzle.solution)
-
-    def marked(self, puzzle: GridPuzzle, state: State) -> list[int]:
-        on = 1 << self.MARKED
-        return [i for i, m in enumerate(state.cands) if m == on]
-
-    def solution_from_state(self, puzzle: GridPuzzle, state: State) -> frozenset[int]:
-        return frozenset(self.marked(puzzle, state))
-
-    def state_from_model(self, puzzle: GridPuzzle, atoms: Sequence[Any]) -> State:
-        return self._states(puzzle, {puzzle.index(a.arguments[0].number, a.arguments[1].number)
-                                     for a in atoms if a.name == self.marked_atom})
-
-    def answer_json(self, puzzle: GridPuzzle, state: State) -> Any:
-        return {self.marked_key: [str(puzzle.cell(i)) for i in self.marked(puzzle, state)]}
-
-    def answer_asp(self, puzzle: GridPuzzle, state: State) -> str:
-        return "\n".join(f"{self.marked_atom}({i // puzzle.cols},{i % puzzle.cols})."
-                         for i in self.marked(puzzle, state))
-
-    # --- the native grid syntax: one glyph a cell ----------------------------------------
-    def glyph(self, puzzle: GridPuzzle, i: int, state: State | None, solution: bool = False) -> str:
-        """How cell i is written: its clue, or its mark in `state` as a player's marks file
-        writes it, or (`solution`) as a `solution:` grid writes it."""
-        raise NotImplementedError
-
-    def read_grid(self, puzzle: GridPuzzle, grid: Grid, src: Source, marks: bool) -> State:
-        """A grid of glyphs read back: a player's marks (`marks`), or a `solution:` grid."""
-        raise NotImplementedError
-
-    def glyph_rows(self, puzzle: GridPuzzle, state: State | None, solution: bool = False) -> list[list[str]]:
-        return [[self.glyph(puzzle, puzzle.index(r, c), state, solution) for c in range(puzzle.cols)]
-                for r in range(puzzle.rows)]
-
-    def native_fields(self, puzzle: GridPuzzle) -> dict[str, Any]:
-        """What a native file holds besides the grid and the solution (rooms, a mine count)."""
-        return {}
-
-    def to_native(self, puzzle: GridPuzzle) -> dict[str, Any]:
-        doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta), **self.native_fields(puzzle),
-                               "grid": grid_text(self.glyph_rows(puzzle, None))}
-        sol = self.solution_state(puzzle)
-        if sol is not None:
-            doc["solution"] = grid_text(self.glyph_rows(puzzle, sol, solution=True))
-        return doc
-
-    def parse_marks(self, puzzle: GridPuzzle, text_: str, src: Source) -> State:
-        return self.read_grid(puzzle, parse_marks_grid(text_, src, puzzle.rows, puzzle.cols), src, marks=True)
-
-    def render_text(self, puzzle: GridPuzzle, state: State | None = None) -> str:
-        return text.grid(self.glyph_rows(puzzle, state))
-
-    def with_native_solution(self, puzzle: GridPuzzle, grid: Grid, src: NativeSource) -> GridPuzzle:
-        """The puzzle with the optional `solution:` grid of a native file."""
-        if "solution" not in src.doc:
-            return puzzle
-        sol = src.grid("solution")
-        expect_size(grid, sol, src)
-        return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, self.read_grid(puzzle, sol, src, marks=False)))
-
-    def janko_solution(self, data: dict[str, Any], src: Source, rows: int, cols: int,
-                       mark: str = "x") -> frozenset[int] | None:
-        """The marked cells of a janko record's optional 'solution' grid (`mark` per cell)."""
-        solution = janko_grid(data, "solution", src, (rows, cols))
-        if solution is None:
-            return None
-        return frozenset(r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == mark)
-
-
-def shaded_grid_svg(puzzle: GridPuzzle, state: State | None, highlights: Sequence[tuple[str, Sequence[Any]]],
-                    shaded: int, white: int, clue_of: Callable[[int], int | None],
-                    border: Callable[[int, int], bool] | None = None) -> str:
-    """A shading genre's board: shaded cells black, white cells dotted, clue numbers (a
-    negative clue shows as '?'), and thick lines where `border(a, b)` says two cells part."""
-    canvas = svg.Canvas(puzzle.rows, puzzle.cols)
-    for i in range(puzzle.size):
-        cell = puzzle.cell(i)
-        m = None if state is None else state.cands[i]
-        n = clue_of(i)
-        if m == shaded:
-            canvas.fill(cell, "#222")
-        elif m == white and n is None:
-            canvas.dot(cell)
-        if n is not None:
-            canvas.text(cell, "?" if n < 0 else str(n), "#fff" if m == shaded else "#000")
-    if border is not None:
-        s, m0 = canvas.cell, canvas.margin
-        for i in range(puzzle.size):
-            r, c = divmod(i, puzzle.cols)
-            if c + 1 < puzzle.cols and border(i, i + 1):
-                x = m0 + (c + 1) * s
-                canvas.line(x, m0 + r * s, x, m0 + (r + 1) * s, width=3)
-            if r + 1 < puzzle.rows and border(i, i + puzzle.cols):
-                y = m0 + (r + 1) * s
-                canvas.line(m0 + c * s, y, m0 + (c + 1) * s, y, width=3)
-        w, h = puzzle.cols * s, puzzle.rows * s
-        for x1, y1, x2, y2 in ((0, 0, w, 0), (0, h, w, h), (0, 0, 0, h), (w, 0, w, h)):
-            canvas.line(m0 + x1, m0 + y1, m0 + x2, m0 + y2, width=3)
-    for role, items in highlights:
-        canvas.highlight([i if isinstance(i, Cell) else puzzle.cell(i) for i in items], role)
-    return canvas.to_svg()
+        """Orthogonal neighbours of every cell (GridGraph.neighbours)."""
+        return self.graph.neighbours

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from grader.kernels.grid import GridPuzzle
+from grader.kernels.grid import GridGraph
 
 
 def sparse_shading(rng: random.Random, rows: int, cols: int, dense: bool = False) -> set[int]:
     """A random valid shading of a rows x cols grid (the shaded cells); `dense` leaves out
     the shadings with few shaded cells (whose puzzles take long on large boards)."""
-    graph = GridPuzzle(rows=rows, cols=cols)
+    graph = GridGraph(rows, cols)
     pick = rng.random() if not dense else rng.uniform(0.25, 1.0)
     if pick < 0.1:
         return set()

@@ -19,7 +19,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.kernels.grid import GridPuzzle, MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre
+from grader.kernels.grid import GridPuzzle
 
 EMPTY, BULB = 0, 1
 WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls

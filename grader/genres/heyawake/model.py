@@ -27,8 +27,8 @@ from grader.io.janko import grid as janko_grid, size as janko_size
 from grader.io.native import Grid, NativeSource, expect_size, grid_text
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.kernels.connectivity import GridGraph
-from grader.kernels.grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
+from grader.io.marked_cells import MarkedCellsGenre, shaded_grid_svg
+from grader.kernels.grid import GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 from grader.kernels.shading import nearby_violations as nearby_shading_violations
 
@@ -40,11 +40,6 @@ class HeyawakePuzzle(GridPuzzle):
     room_of: tuple[int, ...]        # room index of every cell; rooms numbered by first cell
     clues: tuple[int, ...]          # per room: its number, or NO_CLUE
     clue_cells: tuple[int, ...]     # per room: the cell showing the number, or -1
-
-
-    @functools.cached_property
-    def graph(self) -> GridGraph:
-        return GridGraph(self.rows, self.cols)
 
     @functools.cached_property
     def rooms(self) -> tuple[tuple[int, ...], ...]:

@@ -22,7 +22,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.kernels.grid import GridPuzzle, MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre
+from grader.kernels.grid import GridPuzzle
 
 WHITE, BLACK = 0, 1
 B_WHITE, B_BLACK = 1 << WHITE, 1 << BLACK
@@ -34,11 +35,6 @@ TATHAM_DIGITS = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 @attrs.frozen(kw_only=True, slots=False)
 class HitoriPuzzle(GridPuzzle):
     numbers: tuple[int, ...]     # row-major; NO_NUMBER for a cell without a number
-
-
-    @functools.cached_property
-    def graph(self) -> cn.GridGraph:
-        return cn.GridGraph(self.rows, self.cols)
 
     @functools.cached_property
     def lines(self) -> tuple[tuple[int, ...], ...]:

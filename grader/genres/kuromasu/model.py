@@ -20,8 +20,8 @@ from grader.io.janko import problem as janko_problem
 from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.kernels.connectivity import GridGraph
-from grader.kernels.grid import GridPuzzle, MarkedCellsGenre, shaded_grid_svg
+from grader.io.marked_cells import MarkedCellsGenre, shaded_grid_svg
+from grader.kernels.grid import GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 
 NO_CLUE, UNKNOWN = -1, -2
@@ -32,11 +32,6 @@ DIRECTION_NAMES = ("up", "down", "to the left", "to the right")
 @attrs.frozen(kw_only=True, slots=False)
 class KuromasuPuzzle(GridPuzzle):
     clues: tuple[int, ...]      # per cell: the number, NO_CLUE, or UNKNOWN ('?')
-
-
-    @functools.cached_property
-    def graph(self) -> GridGraph:
-        return GridGraph(self.rows, self.cols)
 
     @functools.cached_property
     def numbered(self) -> tuple[int, ...]:

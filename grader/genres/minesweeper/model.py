@@ -27,7 +27,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.kernels.grid import GridPuzzle, MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre
+from grader.kernels.grid import GridPuzzle
 
 SAFE, MINE = 0, 1
 B_SAFE, B_MINE = 1 << SAFE, 1 << MINE

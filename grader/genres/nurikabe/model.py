@@ -22,7 +22,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.kernels.grid import GridPuzzle, MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre
+from grader.kernels.grid import GridPuzzle
 
 ISLAND, WALL = 0, 1
 B_ISLAND, B_WALL = 1 << ISLAND, 1 << WALL
@@ -33,11 +34,6 @@ NO_CLUE, UNKNOWN = 0, -2       # clue values: 0 none, -2 a `?`, n > 0 an island 
 @attrs.frozen(kw_only=True, slots=False)
 class NurikabePuzzle(GridPuzzle):
     clues: tuple[int, ...]      # row-major: NO_CLUE, UNKNOWN or the island size
-
-
-    @functools.cached_property
-    def graph(self) -> cn.GridGraph:
-        return cn.GridGraph(self.rows, self.cols)
 
     @functools.cached_property
     def clue_cells(self) -> tuple[int, ...]:

@@ -9,6 +9,8 @@ import random
 from grader.genres.nurikabe.model import B_ISLAND, B_WALL, NO_CLUE, UNKNOWN, NurikabePuzzle
 from grader.core.model import Meta, State
 from grader.core.genre import Plant
+from grader.kernels.connectivity import components
+from grader.kernels.grid import GridGraph
 from grader.kernels.random_shapes import board_size
 
 # Many planted boards have several solutions, and level 5 searches them long: fewer in CI.
@@ -22,7 +24,7 @@ def plant(rng: random.Random) -> Plant:
         rows, cols = board_size(rng, 1, 10)
     size = rows * cols
     wall = grow_wall(rng, rows, cols, few_walls(rng) if few else wall_target(rng, size))
-    islands = white_areas(rows, cols, wall)
+    islands = components(GridGraph(rows, cols), [i not in wall for i in range(size)]).cells
     # Every number a `?` makes many solutions: only on small boards, where they are quick to try.
     unknown = rng.choice((0.0, 0.0, 0.0, 0.1, 1.0)) if size <= FEW_WALLS_MOST else 0.0
     clues = [NO_CLUE] * size
@@ -56,19 +58,14 @@ def grow_wall(rng: random.Random, rows: int, cols: int, target: int) -> set[int]
     if not target:
         return wall
     wall.add(rng.randrange(rows * cols))
+    nbrs = GridGraph(rows, cols).neighbours
     while len(wall) < target:
-        frontier = sorted({n for i in wall for n in neighbours(rows, cols, i)} - wall)
+        frontier = sorted({n for i in wall for n in nbrs[i]} - wall)
         open_ = [i for i in frontier if not closes_block(rows, cols, wall, i)]
         if not open_:
             break
         wall.add(rng.choice(open_))
     return wall
-
-
-def neighbours(rows: int, cols: int, i: int) -> list[int]:
-    r, c = divmod(i, cols)
-    return [r2 * cols + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-            if 0 <= r2 < rows and 0 <= c2 < cols]
 
 
 def closes_block(rows: int, cols: int, wall: set[int], i: int) -> bool:
@@ -81,22 +78,3 @@ def closes_block(rows: int, cols: int, wall: set[int], i: int) -> bool:
                 if block - {i} <= wall:
                     return True
     return False
-
-
-def white_areas(rows: int, cols: int, wall: set[int]) -> list[list[int]]:
-    seen = set(wall)
-    out = []
-    for start in range(rows * cols):
-        if start in seen:
-            continue
-        seen.add(start)
-        stack, area = [start], [start]
-        while stack:
-            v = stack.pop()
-            for n in neighbours(rows, cols, v):
-                if n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-                    area.append(n)
-        out.append(sorted(area))
-    return out
