@@ -20,18 +20,25 @@ OUT = ROOT / "reports"
 
 sys.path.insert(0, str(ROOT))
 
-from grader.analysis import analyse  # noqa: E402
-from grader.batch import Settings, list_jobs, run_local  # noqa: E402
-from grader.errors import InputError  # noqa: E402
-from grader.formats import load  # noqa: E402
-from grader.report import render  # noqa: E402
-from grader.report import corpus as corpus_summary  # noqa: E402
-from grader.report import solve_path  # noqa: E402
-from grader.report import techniques  # noqa: E402
+from grader.app.batch import Settings, list_jobs, run_local  # noqa: E402
+from grader.app.report import render  # noqa: E402
+from grader.app.report import corpus as corpus_summary  # noqa: E402
+from grader.app.report import solve_path  # noqa: E402
+from grader.app.report import techniques  # noqa: E402
+from grader.core.analysis import analyse  # noqa: E402
+from grader.core.errors import InputError  # noqa: E402
+from grader.io.read import load  # noqa: E402
 
 SETTINGS = Settings(max_seconds=60.0)
 MAX_HTML = 1_500_000        # bytes: a sample report should open quickly and keep the repository small
 MAX_TRIES = 4
+# The HTML reports link the package's one stylesheet rather than each holding a copy of it.
+STYLESHEET = ROOT / "grader" / "app" / "report" / "report.css"
+
+
+def html_for(doc, name: str) -> str:
+    """The HTML of the report written at reports/<name>, its stylesheet linked relatively."""
+    return render(doc, "html", Path(os.path.relpath(STYLESHEET, (OUT / name).parent)).as_posix())
 
 
 def grade_corpus(workers: int) -> list[dict]:
@@ -60,7 +67,7 @@ def sample_report(rows: list[dict], genre: str) -> tuple[dict, dict[str, str]] |
             trial = analyse(load(row["id"]), id=row["id"], budget=SETTINGS.budget, check_unique=False)
         except InputError:              # the corpus changed under us: try the next one
             continue
-        size = len(render(solve_path.build(trial), "html"))
+        size = len(html_for(solve_path.build(trial), f"{genre}/x.html"))
         if best is None or size < best[0]:
             best = (size, row)
         if size <= MAX_HTML:
@@ -69,7 +76,8 @@ def sample_report(rows: list[dict], genre: str) -> tuple[dict, dict[str, str]] |
         return None
     row = best[1]
     doc = solve_path.build(analyse(load(row["id"]), id=row["id"], budget=SETTINGS.budget))
-    return row, {fmt: render(doc, fmt) for fmt in ("md", "html")}
+    name = f"{genre}/{Path(row['id']).stem}"
+    return row, {f"{name}.md": render(doc, "md"), f"{name}.html": html_for(doc, f"{name}.html")}
 
 
 def main() -> int:
@@ -86,8 +94,8 @@ def main() -> int:
              "[techniques.md](techniques.md)", ""]
     files["techniques.md"] = render(techniques.build(), "md")
     summary = corpus_summary.build(rows, "corpus/")
-    for fmt in ("md", "html"):
-        files[f"corpus.{fmt}"] = render(summary, fmt)
+    files["corpus.md"] = render(summary, "md")
+    files["corpus.html"] = html_for(summary, "corpus.html")
     for genre in sorted({r["genre"] for r in rows if r.get("genre")}):
         found = sample_report(rows, genre)
         if found is None:
@@ -95,8 +103,7 @@ def main() -> int:
             continue
         row, texts = found
         stem = Path(row["id"]).stem
-        for fmt, text in texts.items():
-            files[f"{genre}/{stem}.{fmt}"] = text
+        files.update(texts)
         index.append(f"- {genre}: `{row['id']}` ({row['label']}, level {row['level']}): "
                      f"[{stem}.md]({genre}/{stem}.md), [{stem}.html]({genre}/{stem}.html)")
     files["README.md"] = "\n".join(index) + "\n"

@@ -77,6 +77,16 @@ def test_html_is_self_contained_with_boards_before_and_after_each_step(analysis)
     assert "Only r2c6 and r3c7 can light r3c6" in page
 
 
+def test_a_set_of_reports_links_one_stylesheet_instead_of_inlining_it(analysis):
+    from grader.app.report.html import CSS
+    inline = render(build(analysis), "html")
+    linked = render(build(analysis), "html", "../style.css")
+    assert "th, td {" in CSS and CSS in inline and "<link" not in inline
+    assert '<link rel="stylesheet" href="../style.css">' in linked and "<style" not in linked
+    assert linked.split("</head>")[1] == inline.split("</head>")[1]     # the same body
+    assert "<table><thead><tr><th>level</th><th>steps</th><th>score</th></tr></thead>" in inline
+
+
 def test_report_command_writes_a_file_and_refuses_bad_input(tmp_path, capsys):
     out = tmp_path / "r.html"
     assert main(["report", PUZZLE, "-o", str(out), "--no-unique"]) == 0      # the format from -o

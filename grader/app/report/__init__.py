@@ -15,10 +15,11 @@ from grader.core.errors import InputError
 from grader.app.report.document import Document
 
 
-def render(doc: Document, fmt: str) -> str:
+def render(doc: Document, fmt: str, stylesheet: str | None = None) -> str:
+    """Markdown, or HTML with its CSS inlined or linked at the URL `stylesheet`."""
     if fmt == "html":
         from grader.app.report.html import render as to_html
-        return to_html(doc)
+        return to_html(doc, stylesheet)
     from grader.app.report.markdown import render as to_markdown
     return to_markdown(doc)
 

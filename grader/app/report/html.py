@@ -1,9 +1,9 @@
-"""A Document as one self-contained HTML file: inline CSS and SVG, no scripts, no network."""
+"""A Document as one self-contained HTML file: inline CSS and SVG, no scripts, no network
+(or, for a set of reports, with the CSS linked from one file)."""
 from __future__ import annotations
 
 from html import escape
-
-from tabulate import tabulate
+from importlib.resources import files
 
 from grader.io.svg import ROLE_COLOURS
 from grader.app.report.document import (Bars, Boards, Document, Facts, Heading, Link, Para,
@@ -12,27 +12,9 @@ from grader.app.report.document import (Bars, Boards, Document, Facts, Heading, 
 LEVEL_COLOURS = {0: "#9e9e9e", 1: "#43a047", 2: "#7cb342", 3: "#fb8c00", 4: "#e53935", 5: "#8e24aa"}
 ROLE_WORDS = {"target": "decided by the step", "premise": "what it uses", "region": "where it looks"}
 
-CSS = """
-body { font-family: Georgia, 'DejaVu Serif', serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
-       color: #222; line-height: 1.45; }
-h1 { font-size: 1.7em; border-bottom: 2px solid #333; padding-bottom: .2em; }
-h2 { font-size: 1.3em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
-dl.facts { display: grid; grid-template-columns: max-content auto; gap: .2em 1.2em; }
-dl.facts dt { font-weight: bold; } dl.facts dd { margin: 0; }
-table { border-collapse: collapse; margin: .6em 0; font-family: 'DejaVu Sans', sans-serif; font-size: .9em; }
-th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; }
-.boards { display: flex; flex-wrap: wrap; gap: 1.2em; align-items: flex-start; }
-figure { margin: 0; } figcaption { font-size: .85em; color: #555; text-align: center; }
-section.step { border-top: 1px solid #ddd; padding: .6em 0; }
-section.step.bottleneck { background: #fff8e1; }
-.step h3 { font-size: 1.05em; margin: .2em 0; font-family: 'DejaVu Sans', sans-serif; }
-.badge { display: inline-block; color: #fff; border-radius: .8em; padding: 0 .6em; font-size: .85em; }
-.effect { color: #555; font-size: .9em; }
-.legend span.key { display: inline-block; width: 1em; height: 1em; border: 3px solid; vertical-align: middle;
-                   margin: 0 .3em 0 1em; }
-.bar { background: #5c6bc0; height: 1em; display: inline-block; vertical-align: middle; }
-"""
+# One stylesheet, package data: inlined by default so that a report is one file; a set of
+# reports (reports/make.py) links it instead of repeating it in every file.
+CSS = (files("grader.app.report") / "report.css").read_text(encoding="utf-8")
 
 
 def _spans(para: Para) -> str:
@@ -40,9 +22,14 @@ def _spans(para: Para) -> str:
                    else escape(s) for s in para.spans)
 
 
+def _cells(tag: str, values) -> str:
+    return "<tr>" + "".join(f"<{tag}>{escape(str(v))}</{tag}>" for v in values) + "</tr>"
+
+
 def _table(t: Table) -> str:
-    return tabulate([[str(v) for v in row] for row in t.rows], headers=list(t.headers),
-                    tablefmt="html", disable_numparse=True)
+    # One line like every other block: a table is read in a browser, so no padding to align it.
+    return (f"<table><thead>{_cells('th', t.headers)}</thead>"
+            f"<tbody>{''.join(_cells('td', row) for row in t.rows)}</tbody></table>")
 
 
 def _figure(board) -> str:
@@ -68,7 +55,8 @@ def _legend() -> str:
     return f'<p class="legend">Highlights:{keys}</p>'
 
 
-def render(doc: Document) -> str:
+def render(doc: Document, stylesheet: str | None = None) -> str:
+    """The page, with the stylesheet inlined, or linked at the URL `stylesheet`."""
     body = [f"<h1>{escape(doc.title)}</h1>"]
     for b in doc.blocks:
         if isinstance(b, Heading):
@@ -92,6 +80,8 @@ def render(doc: Document) -> str:
             body.append('<div class="boards">' + "".join(_figure(x) for x in b.boards) + "</div>")
         elif isinstance(b, Steps):
             body.extend(_step(s) for s in b.steps)
+    style = (f'<link rel="stylesheet" href="{escape(stylesheet)}">' if stylesheet
+             else f"<style>\n{CSS}</style>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{escape(doc.title)}</title><style>{CSS}</style></head><body>\n"
+            f"<title>{escape(doc.title)}</title>{style}</head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
