@@ -12,7 +12,12 @@ from grader.core.model import Cell, Puzzle
 # The four orthogonal steps (dr, dc) in reading order: north, west, east, south, so a cell's
 # neighbours come in ascending index order. Techniques that stop at the first thing they find
 # follow this order, so it is fixed here, once, for every grid genre.
-ORTHOGONAL = ((-1, 0), (0, -1), (0, 1), (1, 0))
+NORTH, WEST, EAST, SOUTH = (-1, 0), (0, -1), (0, 1), (1, 0)
+ORTHOGONAL = (NORTH, WEST, EAST, SOUTH)
+# The same steps, the vertical ones first: the order Kuromasu has always counted its rays in.
+# Its techniques stop at the first direction that gives a step, and on some puzzles reading
+# order finds another step first, so the rays keep this order.
+VERTICAL_FIRST = (NORTH, SOUTH, WEST, EAST)
 
 
 @attrs.frozen(slots=False)

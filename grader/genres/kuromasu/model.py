@@ -21,11 +21,11 @@ from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
 from grader.io.marked_cells import MarkedCellsGenre, shaded_grid_svg
-from grader.kernels.grid import GridPuzzle
+from grader.kernels.grid import VERTICAL_FIRST, GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 
 NO_CLUE, UNKNOWN = -1, -2
-DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+DIRECTIONS = VERTICAL_FIRST
 DIRECTION_NAMES = ("up", "down", "to the left", "to the right")
 
 
