@@ -21,12 +21,12 @@ import attrs
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
 from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.native import (Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native,
-                              parse_marks_grid)
+from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.core.genre import Genre
+from grader.io.grid_marks import GridMarks
 from grader.kernels.union_find import UnionFind
 
 WATER = 0                                  # board value of a water cell; islands hold their clue
@@ -160,7 +160,7 @@ def reachable(puzzle: HashiPuzzle, state: State, start: int) -> set[int]:
     return seen
 
 
-class Hashiwokakero(Genre):
+class Hashiwokakero(GridMarks, Genre):
     name = "hashiwokakero"
     title = "Hashiwokakero (Bridges)"
     aliases = ("hashi", "bridges", "hashikake")
@@ -269,7 +269,7 @@ class Hashiwokakero(Genre):
         return [[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
                 for r in range(puzzle.rows)]
 
-    def _bridges_from_grid(self, puzzle: HashiPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: HashiPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         """Bridges drawn on a grid: a solution (exact), or a player's marks (at least, or `x`)."""
         cands = list(self.initial_state(puzzle).cands)
         seen: dict[int, tuple[int, Any]] = {}
@@ -320,12 +320,7 @@ class Hashiwokakero(Genre):
                              no_loops=bool(doc.get("no_loops", False)), meta=src.meta())
         toks = {r * grid.width + c: tok for r, c, tok in grid.cells()}
         self._check_islands(puzzle, lambda i, msg: src.error(msg, toks[i].line, toks[i].col))
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._bridges_from_grid(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src)
 
     def to_native(self, puzzle: HashiPuzzle) -> dict[str, Any]:
         doc: dict[str, Any] = {"genre": self.name, **meta_to_native(puzzle.meta)}
@@ -338,10 +333,6 @@ class Hashiwokakero(Genre):
         if sol is not None:
             doc["solution"] = grid_text(self._rows(puzzle, sol))
         return doc
-
-    def parse_marks(self, puzzle: HashiPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._bridges_from_grid(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> HashiPuzzle:
         rows, cols, problem = janko_problem(data, src)

@@ -22,9 +22,9 @@ import attrs
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
+from grader.io.grid_marks import GridMarks
 from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.native import (Grid, NativeSource, bad_token, expect_size, grid_text, meta_to_native,
-                              parse_marks_grid)
+from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
@@ -106,7 +106,7 @@ class MasyuPuzzle(GridLoop, Puzzle):
         return True if self.pearls[v] != NONE else None
 
 
-class Masyu(Genre):
+class Masyu(GridMarks, Genre):
     name = "masyu"
     title = "Masyu (Pearl)"
     aliases = ("pearl", "mashu")
@@ -176,14 +176,9 @@ class Masyu(Genre):
             else:
                 raise bad_token(src, tok, "'.' for no pearl, 'W' for a white pearl or 'B' for a black one")
         puzzle = MasyuPuzzle(rows=grid.height, cols=grid.width, pearls=tuple(pearls), meta=src.meta())
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._lines_from_grid(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src)
 
-    def _lines_from_grid(self, puzzle: MasyuPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: MasyuPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         return lines_state(puzzle, grid, src, marks, self.initial_state(puzzle))
 
     def to_native(self, puzzle: MasyuPuzzle) -> dict[str, Any]:
@@ -194,10 +189,6 @@ class Masyu(Genre):
         if sol is not None:
             doc["solution"] = "\n".join(loop_answer(puzzle, sol)) + "\n"
         return doc
-
-    def parse_marks(self, puzzle: MasyuPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._lines_from_grid(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> MasyuPuzzle:
         rows, cols, problem = janko_problem(data, src)

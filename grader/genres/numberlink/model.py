@@ -24,14 +24,14 @@ from grader.core.errors import Source
 from grader.io import puzzlink
 from grader.io.janko import grid as janko_grid
 from grader.io.janko import problem as janko_problem
-from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
-                              parse_marks_grid)
+from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.kernels.cell_shapes import (B_EMPTY, E, N, OPPOSITE, S, SHAPES, SIDES, STEP, W, areas_beside,
                                         chains, free_areas, sides_must)
 from grader.core.genre import Genre
+from grader.io.grid_marks import GridMarks
 
 ENDS = 0b11110               # values 1..4
 LINKS = 0b11111100000        # values 5..10
@@ -131,7 +131,7 @@ class NumberlinkPuzzle(Puzzle):
         return tuple(tuple(e) for e in out)
 
 
-class Numberlink(Genre):
+class Numberlink(GridMarks, Genre):
     name = "numberlink"
     title = "Numberlink (Arukone)"
     aliases = ("arukone", "numlin", "flow")
@@ -253,7 +253,7 @@ class Numberlink(Genre):
         labels = tuple(number[t] if t is not None else 0 for t in tokens)
         return NumberlinkPuzzle(rows=rows, cols=cols, labels=labels, names=tuple(names), cover=cover, meta=meta)
 
-    def _shapes_from_grid(self, puzzle: NumberlinkPuzzle, grid: Grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: NumberlinkPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         """Link glyphs drawn on a grid: a solution (every cell), or a player's marks."""
         cands = list(self.initial_state(puzzle).cands)
         for r, c, tok in grid.cells():
@@ -296,10 +296,8 @@ class Numberlink(Genre):
         puzzle = self._make(grid.height, grid.width, tokens,
                             lambda i, msg: src.error(msg, toks[i].line, toks[i].col),
                             bool(doc.get("cover", False)), src.meta())
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._shapes_from_grid(puzzle, sol, src, marks=False)
+        state = self.native_solution(puzzle, grid, src)
+        if state is not None:
             line = src.key_line("solution")
             if not state.complete:
                 loose = puzzle.cell(next(i for i in range(len(state.cands)) if not state.decided(i)))
@@ -335,10 +333,6 @@ class Numberlink(Genre):
         if sol is not None:
             doc["solution"] = grid_text(self._rows(puzzle, sol, solution=True))
         return doc
-
-    def parse_marks(self, puzzle: NumberlinkPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._shapes_from_grid(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> NumberlinkPuzzle:
         rows, cols, problem = janko_problem(data, src)

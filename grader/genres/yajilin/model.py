@@ -19,8 +19,9 @@ import attrs
 from grader.core.errors import Source
 from grader.io import puzzlink
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
+from grader.io.grid_marks import GridMarks
 from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.native import NativeSource, expect_size, grid_text, meta_to_native, parse_marks_grid
+from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
@@ -106,7 +107,7 @@ class YajilinPuzzle(GridLoop, Puzzle):
         return False
 
 
-class Yajilin(Genre):
+class Yajilin(GridMarks, Genre):
     name = "yajilin"
     title = "Yajilin"
     aliases = ("yajirin",)
@@ -188,14 +189,9 @@ class Yajilin(Genre):
                 raise src.error(f"unexpected '{tok.text}' in grid: expected {c}", tok.line, tok.col)
             clues.append(c)
         puzzle = YajilinPuzzle(rows=grid.height, cols=grid.width, clues=tuple(clues), meta=src.meta())
-        if "solution" in doc:
-            sol = src.grid("solution")
-            expect_size(grid, sol, src)
-            state = self._marks(puzzle, sol, src, marks=False)
-            puzzle = attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, state))
-        return puzzle
+        return self.with_native_solution(puzzle, grid, src)
 
-    def _marks(self, puzzle: YajilinPuzzle, grid, src: Source, marks: bool) -> State:
+    def read_grid(self, puzzle: YajilinPuzzle, grid: Grid, src: Source, marks: bool) -> State:
         start = self.initial_state(puzzle)
         where = {r * puzzle.cols + c: tok for r, c, tok in grid.cells()}
 
@@ -244,10 +240,6 @@ class Yajilin(Genre):
     def _glyph(self, puzzle: YajilinPuzzle, i: int) -> str:
         c = puzzle.clues[i]
         return "." if c is None else c.token()
-
-    def parse_marks(self, puzzle: YajilinPuzzle, text_: str, src: Source) -> State:
-        grid = parse_marks_grid(text_, src, puzzle.rows, puzzle.cols)
-        return self._marks(puzzle, grid, src, marks=True)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> YajilinPuzzle:
         rows, cols, problem = janko_problem(data, src)
