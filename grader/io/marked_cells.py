@@ -9,9 +9,9 @@ import attrs
 
 from grader.core.errors import Source
 from grader.core.genre import Genre
-from grader.core.model import Cell, State
+from grader.core.model import Cell, Meta, State
 from grader.io import svg, text
-from grader.io.janko import grid as janko_grid
+from grader.io.janko import grid as janko_grid, problem as janko_problem
 from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
                               parse_marks_grid)
 from grader.kernels.grid import GridPuzzle
@@ -92,12 +92,34 @@ class MarkedCellsGenre(Genre):
         return attrs.evolve(puzzle, solution=self.solution_from_state(puzzle, self.read_grid(puzzle, sol, src, marks=False)))
 
     def janko_solution(self, data: dict[str, Any], src: Source, rows: int, cols: int,
-                       mark: str = "x") -> frozenset[int] | None:
-        """The marked cells of a janko record's optional 'solution' grid (`mark` per cell)."""
+                       mark: str = "x", can_hold: Sequence[bool] | None = None) -> frozenset[int] | None:
+        """The marked cells of a janko record's optional 'solution' grid (`mark` per cell),
+        only those where `can_hold` is true when it is given (the grid marks walls too)."""
         solution = janko_grid(data, "solution", src, (rows, cols))
         if solution is None:
             return None
-        return frozenset(r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == mark)
+        return frozenset(r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row)
+                         if t == mark and (can_hold is None or can_hold[r * cols + c]))
+
+
+def janko_cells(data: dict[str, Any], src: Source, read: Callable[[str], int | None],
+                expected: str = " in 'problem'") -> tuple[int, int, list[int]]:
+    """(rows, cols, each cell's value) from a janko record's 'problem' grid: `read` gives a
+    token's value, None for a token the genre does not know (an error that ends `expected`)."""
+    rows, cols, problem = janko_problem(data, src)
+    values = []
+    for r, row in enumerate(problem):
+        for c, t in enumerate(row):
+            value = read(t)
+            if value is None:
+                raise src.error(f"unexpected '{t}' at {Cell(r, c)}{expected}", part="problem")
+            values.append(value)
+    return rows, cols, values
+
+
+def janko_meta(data: dict[str, Any], src: Source) -> Meta:
+    return Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
+                title=data.get("title"))
 
 
 def shaded_grid_svg(puzzle: GridPuzzle, state: State | None, highlights: Sequence[tuple[str, Sequence[Any]]],

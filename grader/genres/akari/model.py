@@ -14,16 +14,16 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import grid as janko_grid, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
 from grader.kernels.grid import GridPuzzle
 
 EMPTY, BULB = 0, 1
 WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls
+JANKO_TOKENS = {"-": WHITE, "x": WALL, **{str(n): n for n in range(5)}}
 B_EMPTY, B_BULB = 1 << EMPTY, 1 << BULB
 
 
@@ -271,25 +271,9 @@ class Akari(MarkedCellsGenre):
         return {B_BULB: "*", B_EMPTY: "." if solution else "+", 0: "!"}.get(m, ".")
 
     def from_janko(self, data: dict[str, Any], src: Source) -> AkariPuzzle:
-        rows, cols, problem = janko_problem(data, src)
-        board = []
-        for r, row in enumerate(problem):
-            for c, t in enumerate(row):
-                if t == "-":
-                    board.append(WHITE)
-                elif t == "x":
-                    board.append(WALL)
-                elif t in ("0", "1", "2", "3", "4"):
-                    board.append(int(t))
-                else:
-                    raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
-        solution = janko_grid(data, "solution", src, (rows, cols))
-        bulbs = None if solution is None else frozenset(
-            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row)
-            if t == "o" and board[r * cols + c] == WHITE)
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
-        return AkariPuzzle(rows=rows, cols=cols, board=tuple(board), solution=bulbs, meta=meta)
+        rows, cols, board = janko_cells(data, src, JANKO_TOKENS.get)
+        bulbs = self.janko_solution(data, src, rows, cols, "o", [b == WHITE for b in board])
+        return AkariPuzzle(rows=rows, cols=cols, board=tuple(board), solution=bulbs, meta=janko_meta(data, src))
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> AkariPuzzle:
         values = puzzlink.decode_4cell(url, dot_value=WALL)

@@ -27,7 +27,7 @@ from grader.io.janko import grid as janko_grid, size as janko_size
 from grader.io.native import Grid, NativeSource, expect_size, grid_text
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, shaded_grid_svg
+from grader.io.marked_cells import MarkedCellsGenre, janko_meta, shaded_grid_svg
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 from grader.kernels.shading import nearby_violations as nearby_shading_violations
@@ -277,9 +277,7 @@ class Heyawake(MarkedCellsGenre):
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
                                     part="problem")
                 numbers[r * cols + c] = int(t)
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
-        puzzle = self.build(rows, cols, [t for row in areas for t in row], numbers, src, meta,
+        puzzle = self.build(rows, cols, [t for row in areas for t in row], numbers, src, janko_meta(data, src),
                             lambda i: (None, None, "problem"))
         return attrs.evolve(puzzle, solution=self.janko_solution(data, src, rows, cols))
 

@@ -17,12 +17,12 @@ from grader.kernels import connectivity as cn
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import grid as janko_grid, problem as janko_problem
+from grader.io.janko import problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre, janko_meta
 from grader.kernels.grid import GridPuzzle
 
 WHITE, BLACK = 0, 1
@@ -149,12 +149,8 @@ class Hitori(MarkedCellsGenre):
                 if not digits.isdecimal():
                     raise src.error(f"'{t}' at {Cell(r, c)} in 'problem' is not a number", part="problem")
                 numbers.append(int(digits))
-        solution = janko_grid(data, "solution", src, (rows, cols))
-        shaded = None if solution is None else frozenset(
-            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == "x")
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
-        return HitoriPuzzle(rows=rows, cols=cols, numbers=tuple(numbers), solution=shaded, meta=meta)
+        return HitoriPuzzle(rows=rows, cols=cols, numbers=tuple(numbers),
+                            solution=self.janko_solution(data, src, rows, cols), meta=janko_meta(data, src))
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> HitoriPuzzle:
         n = url.rows * url.cols

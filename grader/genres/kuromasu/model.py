@@ -16,11 +16,10 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import problem as janko_problem
 from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, shaded_grid_svg
+from grader.io.marked_cells import MarkedCellsGenre, shaded_grid_svg, janko_cells, janko_meta
 from grader.kernels.grid import VERTICAL_FIRST, GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 
@@ -185,22 +184,11 @@ class Kuromasu(MarkedCellsGenre):
         return self.with_native_solution(puzzle, grid, src)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> KuromasuPuzzle:
-        rows, cols, problem = janko_problem(data, src)
-        clues = []
-        for r, row in enumerate(problem):
-            for c, t in enumerate(row):
-                if t == "-":
-                    clues.append(NO_CLUE)
-                elif t.isdecimal():
-                    clues.append(int(t))
-                else:
-                    raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
-                                    part="problem")
+        rows, cols, clues = janko_cells(data, src, lambda t: int(t) if t.isdecimal() else {"-": NO_CLUE}.get(t),
+                                        ": expected '-' or a number")
         self.check_clues(rows, cols, clues, src, lambda i: (None, None, "problem"))
-        shaded = self.janko_solution(data, src, rows, cols)
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
-        return KuromasuPuzzle(rows=rows, cols=cols, clues=tuple(clues), solution=shaded, meta=meta)
+        return KuromasuPuzzle(rows=rows, cols=cols, clues=tuple(clues),
+                              solution=self.janko_solution(data, src, rows, cols), meta=janko_meta(data, src))
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> KuromasuPuzzle:
         values, _ = puzzlink.decode_number16(url)

@@ -22,18 +22,19 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import field as janko_field, grid as janko_grid, problem as janko_problem
+from grader.io.janko import field as janko_field
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
 from grader.kernels.grid import GridPuzzle
 
 SAFE, MINE = 0, 1
 B_SAFE, B_MINE = 1 << SAFE, 1 << MINE
 FREE = B_SAFE | B_MINE
 UNKNOWN, VOID, QUESTION = -1, -2, -3        # board values; 0..8 are revealed numbers
+JANKO_TOKENS = {"-": UNKNOWN, "x": VOID}
 
 
 @attrs.frozen(kw_only=True, slots=False)
@@ -316,33 +317,19 @@ class Minesweeper(MarkedCellsGenre):
         return {B_MINE: "*", B_SAFE: "." if solution else "+", 0: "!"}.get(state.cands[i], ".")
 
     def from_janko(self, data: dict[str, Any], src: Source) -> MinesPuzzle:
-        rows, cols, problem = janko_problem(data, src)
-        board = []
-        for r, row in enumerate(problem):
-            for c, t in enumerate(row):
-                if t == "-":
-                    board.append(UNKNOWN)
-                elif t == "x":
-                    board.append(VOID)
-                elif t.isdecimal() and int(t) <= 8:
-                    board.append(int(t))
-                elif t.isdecimal():
-                    raise src.error(f"{t} at {Cell(r, c)} is above 8", part="problem")
-                else:
-                    raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
+        rows, cols, board = janko_cells(data, src, lambda t: int(t) if t.isdecimal() else JANKO_TOKENS.get(t))
+        for i, b in enumerate(board):
+            if b > 8:
+                raise src.error(f"{b} at {Cell(*divmod(i, cols))} is above 8", part="problem")
         total = janko_field(data, "mines")
         if total is not None:
             try:
                 total = int(total)
             except (TypeError, ValueError):
                 raise src.error(f"'mines' is '{total}', not a number", part="mines") from None
-        solution = janko_grid(data, "solution", src, (rows, cols))
-        mines = None if solution is None else frozenset(
-            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row)
-            if t == "x" and board[r * cols + c] == UNKNOWN)
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
-        puzzle = MinesPuzzle(rows=rows, cols=cols, board=tuple(board), total=total, solution=mines, meta=meta)
+        mines = self.janko_solution(data, src, rows, cols, "x", [b == UNKNOWN for b in board])
+        puzzle = MinesPuzzle(rows=rows, cols=cols, board=tuple(board), total=total, solution=mines,
+                             meta=janko_meta(data, src))
         self._check_total(puzzle, src, part="mines")
         return puzzle
 

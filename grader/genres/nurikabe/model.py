@@ -17,12 +17,11 @@ from grader.kernels import connectivity as cn
 
 from grader.core.errors import Source
 from grader.io import puzzlink
-from grader.io.janko import grid as janko_grid, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
 from grader.kernels.grid import GridPuzzle
 
 ISLAND, WALL = 0, 1
@@ -122,6 +121,13 @@ class Islands:
 
 def islands(puzzle: NurikabePuzzle, state: State) -> Islands:
     return state.derived("nurikabe.islands", lambda: Islands(puzzle, state))
+
+
+def janko_clue(t: str) -> int | None:
+    """A janko problem token's clue: '-' none, '?' unknown, or an island size."""
+    if t.isdecimal():
+        return int(t) if int(t) > 0 else None
+    return {"-": NO_CLUE, "?": UNKNOWN}.get(t)
 
 
 class Nurikabe(MarkedCellsGenre):
@@ -234,24 +240,9 @@ class Nurikabe(MarkedCellsGenre):
         return "!" if m == 0 else "."
 
     def from_janko(self, data: dict[str, Any], src: Source) -> NurikabePuzzle:
-        rows, cols, problem = janko_problem(data, src)
-        clues = []
-        for r, row in enumerate(problem):
-            for c, t in enumerate(row):
-                if t == "-":
-                    clues.append(NO_CLUE)
-                elif t == "?":
-                    clues.append(UNKNOWN)
-                elif t.isdecimal() and int(t) > 0:
-                    clues.append(int(t))
-                else:
-                    raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
-        solution = janko_grid(data, "solution", src, (rows, cols))
-        walls = None if solution is None else frozenset(
-            r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row) if t == "x")
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
-        return NurikabePuzzle(rows=rows, cols=cols, clues=tuple(clues), solution=walls, meta=meta)
+        rows, cols, clues = janko_cells(data, src, janko_clue)
+        return NurikabePuzzle(rows=rows, cols=cols, clues=tuple(clues),
+                              solution=self.janko_solution(data, src, rows, cols), meta=janko_meta(data, src))
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> NurikabePuzzle:
         values, _ = puzzlink.decode_number16(url)
