@@ -17,6 +17,7 @@ from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
+from heuristics.common.loops import Row
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
@@ -167,33 +168,6 @@ def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 
 # --- level 1: the loop ------------------------------------------------------------------------
 
-@heuristic(id="masyu.pearl-two-ways", name="A pearl with two ways left", genre=GENRE, level=1, order=12,
-           template="The loop must pass the pearl at {vertex} and has exactly two ways in or out left, "
-                    "so {edges} carry the loop.",
-           nudge="How can the loop reach the pearl at {vertex}?",
-           catalogue="(rule) every pearl is on the loop")
-def pearl_two_ways(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_required(puzzle.graph, state, puzzle.required, focus)
-
-
-@heuristic(id="masyu.dead-end", name="A dead end", genre=GENRE, level=1, order=13,
-           template="{vertex} has only one way in or out left, so the loop cannot pass it: "
-                    "{edge} is crossed out.",
-           nudge="Could the loop pass {vertex}?",
-           catalogue="(rule) the loop passes a cell straight or turning, never ending there")
-def dead_end(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_dead_end(puzzle.graph, state, puzzle.required, focus)
-
-
-@heuristic(id="masyu.loop-closed", name="The loop is closed", genre=GENRE, level=1, order=20,
-           template="The loop through {cell} is closed, and there is only one loop: the {count} edges "
-                    "still open are crossed out.",
-           nudge="Is the loop already finished?",
-           catalogue="")
-def loop_closed(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.loop_closed(puzzle.graph, state, focus)
-
-
 # --- level 2 ----------------------------------------------------------------------------------
 
 def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
@@ -286,15 +260,6 @@ def _shape_inputs(puzzle: MasyuPuzzle, i: int):
 
 
 # --- level 3 ----------------------------------------------------------------------------------
-
-@heuristic(id="masyu.closed-off", name="An area the loop cannot reach", genre=GENRE, level=3, order=0,
-           template="Crossed-out edges close off the area around {vertex} from every line, and it holds "
-                    "no pearl, so {edges} are crossed out.",
-           nudge="Is there an area the loop can no longer enter?",
-           catalogue="")
-def closed_off(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.isolated_areas(puzzle.graph, state, puzzle.required, focus)
-
 
 NO_EARLY_LOOP = ("if there are two possible moves from a loose end and one of them causes a closed loop which "
                  "doesn't include all dots and edges, then the other move must be taken")
@@ -427,19 +392,41 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
 
 register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")
 
-cell_loops.register_family(GENRE, {
-    "cell-full": (1, 10, "(rule) the loop does not branch"),
-    "loose-end": (1, 11, "if a loose end can only grow to one place, let it"),
-    "no-early-loop": (3, 1, NO_EARLY_LOOP),
-    "parity": (3, 2, "check if a move causes an odd number of loose ends in a region"),
-    "dead-end-area": (3, 3, ""),
-    "two-ways-across": (3, 5, ""),
-    "inside-outside": (3, 6, ""),
-    "end-lookahead": (4, 1, ""),
-    "end-cases": (5, 2, "try all ways of extending an edge and solve greedily and take intersection or "
-                        "hope for contradiction"),
-}, closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed), branch_level=BRANCH_LEVEL,
-    straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE])
+# the loop's own rules, shared with Yajilin (heuristics/common/loops.py, cell_loops.py)
+loops.register_rows(GENRE, {
+    "cell-full": Row(1, 10, "(rule) the loop does not branch"),
+    "loose-end": Row(1, 11, "if a loose end can only grow to one place, let it"),
+    "pearl-two-ways": Row(1, 12, "(rule) every pearl is on the loop", kind="vertex-required", text={
+        "name": "A pearl with two ways left",
+        "template": "The loop must pass the pearl at {vertex} and has exactly two ways in or out left, "
+                    "so {edges} carry the loop.",
+        "nudge": "How can the loop reach the pearl at {vertex}?"}),
+    "dead-end": Row(1, 13, "(rule) the loop passes a cell straight or turning, never ending there",
+                    kind="vertex-dead-end", text={
+        "name": "A dead end",
+        "template": "{vertex} has only one way in or out left, so the loop cannot pass it: {edge} is crossed out.",
+        "nudge": "Could the loop pass {vertex}?"}),
+    "loop-closed": Row(1, 20, text={
+        "name": "The loop is closed",
+        "template": "The loop through {cell} is closed, and there is only one loop: the {count} edges still open "
+                    "are crossed out.",
+        "nudge": "Is the loop already finished?"}),
+    "closed-off": Row(3, 0, kind="isolated-areas", text={
+        "name": "An area the loop cannot reach",
+        "template": "Crossed-out edges close off the area around {vertex} from every line, and it holds "
+                    "no pearl, so {edges} are crossed out.",
+        "nudge": "Is there an area the loop can no longer enter?"}),
+    "no-early-loop": Row(3, 1, NO_EARLY_LOOP),
+    "parity": Row(3, 2, "check if a move causes an odd number of loose ends in a region"),
+    "dead-end-area": Row(3, 3),
+    "two-ways-across": Row(3, 5),
+    "inside-outside": Row(3, 6),
+    "end-lookahead": Row(4, 1),
+    "end-cases": Row(5, 2, "try all ways of extending an edge and solve greedily and take intersection or "
+                           "hope for contradiction"),
+}, cell_loops.family(closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed),
+                     branch_level=BRANCH_LEVEL,
+                     straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]))
 
 
 @heuristic(id="masyu.deep-cases", name="Every way through a pearl or on from a loose end, followed further",

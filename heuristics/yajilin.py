@@ -14,6 +14,7 @@ from grader.core.probing import PASSES, register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
+from heuristics.common.loops import Row
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, degree, split
 
 GENRE = "yajilin"
@@ -114,16 +115,6 @@ def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
             yield Deduction.build(state, put={i: SHADED}, params={"cell": puzzle.cell(i), "count": count})
 
 
-@heuristic(id="yajilin.loop-two-ways", name="A loop cell with two ways left", genre=GENRE, level=1, order=5,
-           template="{vertex} is on the loop and has exactly two ways in or out left, so {edges} carry "
-                    "the loop.",
-           nudge="How does the loop pass {vertex}?",
-           catalogue="if an empty cell is adjacent to blocked (or an edge is already pointing into it) "
-                     "and there's only two ways to make an edge: it must be filled like that")
-def loop_two_ways(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_required(puzzle.graph, state, puzzle.required, focus)
-
-
 @heuristic(id="yajilin.shading-strands", name="Shading here would strand a neighbour", genre=GENRE, level=1,
            order=8,
            template="If {cell} were shaded, {other} beside it would have to be on the loop with "
@@ -168,7 +159,7 @@ def clue_done(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
            nudge="Is the loop already finished?",
            catalogue="")
 def loop_closed(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for d in cell_loops.loop_closed(puzzle.graph, state, focus):
+    for d in loops.loop_closed(puzzle.graph, state, focus):
         g = puzzle.graph
         after = d.apply(state)
         off = {i: SHADED for i in puzzle.free_cells if state.cands[i] == FREE
@@ -583,19 +574,26 @@ def deep_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Dedu
     return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_yajilin_deep_cases",
                                     passes=((PASSES[-1][0], 4),))
 
-cell_loops.register_family(GENRE, {
-    "cell-full": (1, 6, "(rule) the loop does not branch"),
-    "loose-end": (1, 7, ""),
-    "no-early-loop": (3, 1, "if all possibilities of making an edge (except one) creates a loop which doesn't "
-                            "solve the level, then create the only edge that doesn't"),
-    "parity": (3, 2, ""),
-    "dead-end-area": (3, 3, ""),
-    "two-ways-across": (3, 5, ""),
-    "inside-outside": (3, 6, ""),
-    "end-lookahead": (4, 1, "find a loose end. try all ways of extending it. then, extend the edge further as "
-                            "long as it has only one possibility of expanding. if all combinations except one "
-                            "lead to an illegal position according to verifyboard, apply that one combination"),
-    "end-cases": (5, 3, "for every way to extend a loose end by one edge, fill in greedily and take "
-                        "intersection"),
-}, closes_ok=_closes_ok, branch_level=BRANCH_LEVEL)
+# the loop's own rules, shared with Masyu (heuristics/common/loops.py, cell_loops.py)
+loops.register_rows(GENRE, {
+    "loop-two-ways": Row(1, 5, "if an empty cell is adjacent to blocked (or an edge is already pointing into it) "
+                               "and there's only two ways to make an edge: it must be filled like that",
+                         kind="vertex-required", text={
+        "name": "A loop cell with two ways left",
+        "template": "{vertex} is on the loop and has exactly two ways in or out left, so {edges} carry the loop.",
+        "nudge": "How does the loop pass {vertex}?"}),
+    "cell-full": Row(1, 6, "(rule) the loop does not branch"),
+    "loose-end": Row(1, 7),
+    "no-early-loop": Row(3, 1, "if all possibilities of making an edge (except one) creates a loop which doesn't "
+                               "solve the level, then create the only edge that doesn't"),
+    "parity": Row(3, 2),
+    "dead-end-area": Row(3, 3),
+    "two-ways-across": Row(3, 5),
+    "inside-outside": Row(3, 6),
+    "end-lookahead": Row(4, 1, "find a loose end. try all ways of extending it. then, extend the edge further as "
+                               "long as it has only one possibility of expanding. if all combinations except one "
+                               "lead to an illegal position according to verifyboard, apply that one combination"),
+    "end-cases": Row(5, 3, "for every way to extend a loose end by one edge, fill in greedily and take "
+                           "intersection"),
+}, cell_loops.family(closes_ok=_closes_ok, branch_level=BRANCH_LEVEL))
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -28,11 +28,10 @@ from typing import Any, Callable, Iterable, Iterator
 import attrs
 
 from grader.core.model import State
-from grader.core.registry import heuristic
 from grader.core.steps import Deduction
 
-from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, cycle_through,
-                                  loose_ends, paths, split)
+from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths,
+                                  split)
 from grader.kernels.recent import narrowed
 from grader.kernels.union_find import UnionFind
 
@@ -291,24 +290,6 @@ def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[i
                                   premises=[graph.edge_vars[f] for f in lines],
                                   params={"end": graph.vertex_names[a], "edge": graph.edge_names[e],
                                           "refuted": refuted})
-
-
-def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
-    """The lines already form one closed loop, and there is only one loop: every edge still
-    open is crossed out.   Params: {cell} (a cell on the loop), {count}"""
-    if focus is not None:
-        # a loop can only have closed through an edge that changed
-        if not any(state.cands[var] == B_LINE and cycle_through(graph, state, graph.edge_of_var[var])
-                   for var in focus if var in graph.edge_of_var):
-            return
-    p = paths(graph, state)
-    if p.pieces != 1 or len(p.loops) != 1:
-        return
-    open_ = [var for var in graph.edge_vars if state.cands[var] == OPEN]
-    if open_:
-        first = next(v for v in range(graph.n_vertices) if p.degree[v])
-        yield Deduction.build(state, put={v: CROSS for v in open_},
-                              params={"cell": graph.vertex_names[first], "count": len(open_)})
 
 
 # --- level 5: case analyses ------------------------------------------------------------------
@@ -804,45 +785,33 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
 
 CASES = "Trial at {subject}: {outcome}."
 
-DEAD_END_AREA_TEXT = {"name": "An area with one way in", "template": loops.DEAD_END_AREA,
-                      "nudge": loops.DEAD_END_AREA_NUDGE}
-TWO_WAYS_TEXT = {"name": "Every way across is needed", "template": loops.TWO_WAYS,
-                 "nudge": loops.TWO_WAYS_NUDGE}
 END_CASES_TEXT = {"name": "Every way on from a loose end", "template": CASES,
                   "nudge": "Try each way on from the loose end at {subject}."}
 
 
-def register_family(genre: str, rows: dict[str, tuple[int, int, str]],
-                    closes_ok: Callable[[Any, State], bool], branch_level: int,
-                    straight: Callable[[Any], Iterable[int]] = lambda puzzle: ()) -> None:
-    """Register the techniques Masyu and Yajilin share, each as `<genre>.<key>` with the
-    (level, order, catalogue) of its row in `rows`. The puzzle is a GridLoop whose genre has
-    `local_problem`; closes_ok(puzzle, closed state) says whether closing the loop would
-    finish a solution; straight(puzzle): the cells the loop runs straight through (Masyu's
-    white pearls), for inside-outside; branch_level: the highest level of a case's fill."""
+def family(closes_ok: Callable[[Any, State], bool], branch_level: int,
+           straight: Callable[[Any], Iterable[int]] = lambda puzzle: ()) -> dict[str, tuple[loops.Text | None, Any]]:
+    """The techniques Masyu and Yajilin share, for `loops.register_rows`: the loop family with
+    the cell-loop wording, and parity, inside-outside, look-ahead and case analysis from loose
+    ends. The puzzle is a GridLoop whose genre has `local_problem`; closes_ok(puzzle, closed
+    state): would closing the loop this way finish a solution; straight(puzzle): the cells
+    the loop runs straight through (Masyu's white pearls), for inside-outside; branch_level:
+    the highest level of a case's fill."""
     def local_problem(puzzle):
         return lambda trial, changed: puzzle.genre.local_problem(puzzle, trial, changed)
 
-    finds = {
-        "cell-full": (CELL_FULL_TEXT, lambda puzzle, state, focus=None:
-                      loops.vertex_full(puzzle.graph, state, focus)),
-        "loose-end": (LOOSE_END_TEXT, lambda puzzle, state, focus=None:
-                      loops.vertex_extend(puzzle.graph, state, focus)),
-        "no-early-loop": (NO_EARLY_LOOP_TEXT, lambda puzzle, state, focus=None: loops.premature_loop(
-            puzzle.graph, state, lambda closed: closes_ok(puzzle, closed), puzzle.required)),
+    loop = loops.family(closes_ok)
+    return {
+        **loop,
+        "cell-full": (CELL_FULL_TEXT, loop["vertex-full"][1]),
+        "loose-end": (LOOSE_END_TEXT, loop["vertex-extend"][1]),
+        "no-early-loop": (NO_EARLY_LOOP_TEXT, loop["premature-loop"][1]),
         "parity": (PARITY_TEXT, lambda puzzle, state, focus=None:
                    cut_parity(puzzle.graph, puzzle.rows, puzzle.cols, state, focus)),
         "inside-outside": (INSIDE_OUTSIDE_TEXT, lambda puzzle, state, focus=None: inside_outside(
             puzzle.graph, puzzle.rows, puzzle.cols, state, focus, straight=straight(puzzle))),
-        "dead-end-area": (DEAD_END_AREA_TEXT, lambda puzzle, state, focus=None:
-                          loops.dead_end_areas(puzzle.graph, state, puzzle.required, focus)),
-        "two-ways-across": (TWO_WAYS_TEXT, lambda puzzle, state, focus=None:
-                            loops.two_ways_across(puzzle.graph, state, puzzle.required, focus)),
         "end-lookahead": (END_LOOKAHEAD_TEXT, lambda puzzle, state, focus=None:
                           end_lookahead(puzzle.graph, state, local_problem(puzzle), focus)),
         "end-cases": (END_CASES_TEXT, lambda puzzle, state, focus=None: case_analysis(
-            puzzle, state, branch_level, end_options(puzzle.graph, state), memo=f"_{genre}_end_cases")),
+            puzzle, state, branch_level, end_options(puzzle.graph, state), memo=f"_{puzzle.genre.name}_end_cases")),
     }
-    for key, (level, order, catalogue) in rows.items():
-        text, find = finds[key]
-        heuristic(id=f"{genre}.{key}", genre=genre, level=level, order=order, catalogue=catalogue, **text)(find)

@@ -17,14 +17,15 @@ its own heuristics with its own wording:
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
 from grader.core.model import State
+from grader.core.registry import heuristic
 from grader.core.steps import Deduction
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required,
-                                  names_of, open_regions, paths, split, vars_of)
+                                  cycle_through, names_of, open_regions, paths, split, vars_of)
 from grader.kernels.recent import recent_of
 
 
@@ -87,6 +88,24 @@ def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
         if open_ and required(state, v) is False:
             yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
                                   params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)})
+
+
+def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
+    """The lines already form one closed loop, and there is only one loop: every edge still
+    open is crossed out.   Params: {cell} (a cell on the loop), {count}"""
+    if focus is not None:
+        # a loop can only have closed through an edge that changed
+        if not any(state.cands[var] == B_LINE and cycle_through(graph, state, graph.edge_of_var[var])
+                   for var in focus if var in graph.edge_of_var):
+            return
+    p = paths(graph, state)
+    if p.pieces != 1 or len(p.loops) != 1:
+        return
+    open_ = [var for var in graph.edge_vars if state.cands[var] == OPEN]
+    if open_:
+        first = next(v for v in range(graph.n_vertices) if p.degree[v])
+        yield Deduction.build(state, put={v: CROSS for v in open_},
+                              params={"cell": graph.vertex_names[first], "count": len(open_)})
 
 
 def premature_loop(graph: LoopGraph, state: State, closes_ok: Callable[[State], bool],
@@ -399,3 +418,56 @@ def two_ways_across(graph: LoopGraph, state: State, required: Required | None = 
                               params={"edges": names_of(graph, edges), "a": graph.vertex_names[apart[0]],
                                       "b": graph.vertex_names[apart[1]]})
         return
+
+
+# --- a genre registers the techniques it uses from data ----------------------------------------
+
+Text = Mapping[str, str]            # name, template and nudge
+DEAD_END_AREA_TEXT = {"name": "An area with one way in", "template": DEAD_END_AREA, "nudge": DEAD_END_AREA_NUDGE}
+TWO_WAYS_TEXT = {"name": "Every way across is needed", "template": TWO_WAYS, "nudge": TWO_WAYS_NUDGE}
+
+
+@attrs.frozen
+class Row:
+    """How a genre registers one technique of a family: its level, order and catalogue entry;
+    `kind`, the family's technique (default: the row's own key); `text`, when the genre words
+    it its own way."""
+    level: int
+    order: int
+    catalogue: str = ""
+    kind: str = ""
+    text: Text | None = None
+
+
+def register_rows(genre: str, rows: Mapping[str, Row], techniques: Mapping[str, tuple[Text | None, Any]]) -> None:
+    """Register each row as the heuristic `<genre>.<key>`."""
+    for key, row in rows.items():
+        text, find = techniques[row.kind or key]
+        heuristic(id=f"{genre}.{key}", genre=genre, level=row.level, order=row.order, catalogue=row.catalogue,
+                  **(row.text or text))(find)
+
+
+def family(closes_ok: Callable[[Any, State], bool],
+           required: Callable[[Any], Required | None] = lambda puzzle: puzzle.required
+           ) -> dict[str, tuple[Text | None, Any]]:
+    """The techniques above as find functions of a puzzle with a `graph`, for `register_rows`
+    (those without a text the genre words itself). closes_ok(puzzle, closed state): would
+    closing the loop this way finish a solution; required(puzzle): the puzzle's Required
+    callback, or None where no vertex must be visited."""
+    return {
+        "vertex-full": (None, lambda puzzle, state, focus=None: vertex_full(puzzle.graph, state, focus)),
+        "vertex-extend": (None, lambda puzzle, state, focus=None: vertex_extend(puzzle.graph, state, focus)),
+        "vertex-required": (None, lambda puzzle, state, focus=None:
+                            vertex_required(puzzle.graph, state, required(puzzle), focus)),
+        "vertex-dead-end": (None, lambda puzzle, state, focus=None:
+                            vertex_dead_end(puzzle.graph, state, required(puzzle), focus)),
+        "loop-closed": (None, lambda puzzle, state, focus=None: loop_closed(puzzle.graph, state, focus)),
+        "premature-loop": (None, lambda puzzle, state, focus=None: premature_loop(
+            puzzle.graph, state, lambda closed: closes_ok(puzzle, closed), required(puzzle), focus)),
+        "isolated-areas": (None, lambda puzzle, state, focus=None:
+                           isolated_areas(puzzle.graph, state, required(puzzle), focus)),
+        "dead-end-area": (DEAD_END_AREA_TEXT, lambda puzzle, state, focus=None:
+                          dead_end_areas(puzzle.graph, state, required(puzzle), focus)),
+        "two-ways-across": (TWO_WAYS_TEXT, lambda puzzle, state, focus=None:
+                            two_ways_across(puzzle.graph, state, required(puzzle), focus)),
+    }

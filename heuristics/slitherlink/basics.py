@@ -8,9 +8,10 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
+from heuristics.common.loops import Row
 from grader.kernels.loops import CROSS, LINE
 
-from heuristics.slitherlink.common import GENRE, carry, cells_near, is_are, lines_word
+from heuristics.slitherlink.common import GENRE, LOOP_TECHNIQUES, carry, cells_near, is_are, lines_word
 
 
 @heuristic(id="slitherlink.zero", name="A zero", genre=GENRE, level=1, order=1,
@@ -62,15 +63,6 @@ def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
                                           "carry": carry(open_), "edges": [puzzle.edge_label(e) for e in open_]})
 
 
-@heuristic(id="slitherlink.dot-dead-end", name="A dead end", genre=GENRE, level=1, order=4,
-           template="Only {edge} is left open at {vertex}; a line there could not go on, "
-                    "so it is crossed.",
-           nudge="How could the loop pass {vertex}?",
-           catalogue="a dot with 3 empty must have empty as its fourth neighbour")
-def dot_dead_end(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_dead_end(puzzle.graph, state, None, focus)
-
-
 @heuristic(id="slitherlink.dot-full", name="A dot with two lines", genre=GENRE, level=1, order=5,
            template="The lines on {lines} already meet at {vertex}, so {edges} {are} crossed.",
            nudge="Look at the lines at {vertex}.",
@@ -80,13 +72,19 @@ def dot_full(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduct
         yield Deduction(d.removals, {**d.params, "are": is_are(d.params["edges"])}, d.premises)
 
 
-@heuristic(id="slitherlink.dot-extend", name="A line must go on", genre=GENRE, level=1, order=6,
-           template="The line along {line} reaches {vertex}, where only {edge} is still open, "
-                    "so the line goes on along {edge}.",
-           nudge="Where can the line at {vertex} go next?",
-           catalogue="a dot with 1 edge and 2 empty must have another edge")
-def dot_extend(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.vertex_extend(puzzle.graph, state, focus)
+# the loop's own rules at a dot (heuristics/common/loops.py), in Slitherlink's words
+loops.register_rows(GENRE, {
+    "dot-dead-end": Row(1, 4, "a dot with 3 empty must have empty as its fourth neighbour", kind="vertex-dead-end",
+                        text={"name": "A dead end",
+                              "template": "Only {edge} is left open at {vertex}; a line there could not go on, "
+                                          "so it is crossed.",
+                              "nudge": "How could the loop pass {vertex}?"}),
+    "dot-extend": Row(1, 6, "a dot with 1 edge and 2 empty must have another edge", kind="vertex-extend",
+                      text={"name": "A line must go on",
+                            "template": "The line along {line} reaches {vertex}, where only {edge} is still open, "
+                                        "so the line goes on along {edge}.",
+                            "nudge": "Where can the line at {vertex} go next?"}),
+}, LOOP_TECHNIQUES)
 
 
 def _cells(puzzle: SlitherPuzzle, k: int):

@@ -9,30 +9,12 @@ from grader.genres.slitherlink.model import SlitherPuzzle, closes_ok
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from heuristics.common import cell_loops, loops
+from heuristics.common import loops
+from heuristics.common.loops import Row
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
 from grader.kernels.union_find import UnionFind
 
-from heuristics.slitherlink.common import GENRE
-
-
-@heuristic(id="slitherlink.no-premature-loop", name="Do not close a small loop", genre=GENRE, level=1,
-           order=20,
-           template="{edge} joins {ends}, the two ends of one line; drawing it would close the loop, "
-                    "but {reason}, so it is crossed.",
-           nudge="Follow the line that ends at {ends}.",
-           catalogue="")
-def no_premature_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.premature_loop(puzzle.graph, state, closes_ok(puzzle), None, focus)
-
-
-@heuristic(id="slitherlink.loop-finished", name="The loop is closed", genre=GENRE, level=1, order=21,
-           template="The lines already close into one loop through {cell}; there is only one loop, "
-                    "so the {count} edges still open are crossed.",
-           nudge="Follow the line from {cell}: is the loop finished?",
-           catalogue="")
-def loop_finished(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.loop_closed(puzzle.graph, state, focus)
+from heuristics.slitherlink.common import GENRE, LOOP_TECHNIQUES
 
 
 def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> tuple[State, str] | None:
@@ -157,18 +139,27 @@ def isolated_area(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
         yield Deduction(d.removals, {**d.params, "are": "is" if len(d.params["edges"]) == 1 else "are"})
 
 
-@heuristic(id="slitherlink.dead-end-area", name="An area with one way in", genre=GENRE, level=3, order=21,
-           template="{edge} is the only way between the area around {vertex} and the rest of the grid: "
-                    "a loop that crossed it could never come back, so it is crossed.",
-           nudge=loops.DEAD_END_AREA_NUDGE, catalogue="")
-def dead_end_area(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.dead_end_areas(puzzle.graph, state, None, focus)
-
-
-@heuristic(id="slitherlink.two-ways-across", name="Every way across is needed", genre=GENRE, level=3, order=22,
-           template="The line through {a} and the line through {b} must meet, and the only ways between "
-                    "them are {edges}, any two of which cut the grid in two. The loop crosses every such "
-                    "cut an even number of times, so it uses all of them: {edges} carry the line.",
-           nudge=loops.TWO_WAYS_NUDGE, catalogue="")
-def two_ways_across(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return loops.two_ways_across(puzzle.graph, state, None, focus)
+# the loop's own rules (heuristics/common/loops.py), in Slitherlink's words
+loops.register_rows(GENRE, {
+    "no-premature-loop": Row(1, 20, kind="premature-loop", text={
+        "name": "Do not close a small loop",
+        "template": "{edge} joins {ends}, the two ends of one line; drawing it would close the loop, but {reason}, "
+                    "so it is crossed.",
+        "nudge": "Follow the line that ends at {ends}."}),
+    "loop-finished": Row(1, 21, kind="loop-closed", text={
+        "name": "The loop is closed",
+        "template": "The lines already close into one loop through {cell}; there is only one loop, so the {count} "
+                    "edges still open are crossed.",
+        "nudge": "Follow the line from {cell}: is the loop finished?"}),
+    "dead-end-area": Row(3, 21, text={
+        "name": "An area with one way in",
+        "template": "{edge} is the only way between the area around {vertex} and the rest of the grid: a loop that "
+                    "crossed it could never come back, so it is crossed.",
+        "nudge": loops.DEAD_END_AREA_NUDGE}),
+    "two-ways-across": Row(3, 22, text={
+        "name": "Every way across is needed",
+        "template": "The line through {a} and the line through {b} must meet, and the only ways between them are "
+                    "{edges}, any two of which cut the grid in two. The loop crosses every such cut an even number "
+                    "of times, so it uses all of them: {edges} carry the line.",
+        "nudge": loops.TWO_WAYS_NUDGE}),
+}, LOOP_TECHNIQUES)
