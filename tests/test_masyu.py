@@ -470,15 +470,8 @@ def test_every_technique_sound_from_random_partial_states():
 
 
 def test_new_rules_sound_on_nearly_solved_states():
-    """Enclosures and small loops show up late: from real puzzles with most of the solution
-    drawn at random, every deduction of these techniques keeps the true values."""
-    import random
-    from support import assert_sound_from_partial_states, janko
-    hids = "enclosure enclosure-unique small-loop pearl-lookahead inside-outside".split()
-    rng = random.Random(1)
-    assert assert_sound_from_partial_states(janko("masyu", 3, seed=5, max_cells=100),
-                                            [REGISTRY.get("masyu." + hid) for hid in hids], rng,
-                                            (0.6, 0.75, 0.85), rounds=4, solution=MASYU.solution_state) > 0
+    from support import assert_sound_when_nearly_solved
+    assert_sound_when_nearly_solved("masyu", "enclosure enclosure-unique small-loop pearl-lookahead inside-outside")
 
 
 # --- formats ---------------------------------------------------------------------------------------
