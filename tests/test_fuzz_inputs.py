@@ -19,6 +19,7 @@ from grader.io.read import load, parse_state
 from grader.io.limits import MAX_SIDE
 
 NASTY = Path(__file__).parent / "nasty"
+SEEDS = Path(__file__).parent / "seeds"
 CORPUS = Path(__file__).parent.parent / "corpus"
 
 # GRADER_FUZZ_EXAMPLES=5000 soaks longer by hand; CI runs the few hundred below.
@@ -105,31 +106,8 @@ def read_file(tmp_path: Path, name: str, data: bytes, genre: str | None = None):
 
 NATIVE = [p.read_text(encoding="utf-8")
           for p in sorted({p.parent.name: p for p in CORPUS.glob("*/*.yaml")}.values())]
-JANKO = [json.dumps({"file": f"/{name}/001.a.x-janko", "data": data}) + "\n" for name, data in [
-    ("Akari", {"puzzle": "akari", "size": 3, "problem": "- 1 -\n- - -\n2 - -"}),
-    ("Nurikabe", {"puzzle": "nurikabe", "rows": 3, "cols": 3,
-                  "problem": [["1", "-", "-"], ["-", "-", "-"], ["-", "-", "2"]]}),
-    ("Hitori", {"puzzle": "hitori", "size": 2, "problem": [[1, 1], [2, 1]]}),
-    ("Nonograms", {"puzzle": "nonogram", "rows": 2, "cols": 2, "solution": [["x", "-"], ["x", "x"]]}),
-    ("Masyu", {"puzzle": "masyu", "size": 3, "problem": [["-", "-", "-"], ["-", "1", "-"], ["-", "-", "-"]]}),
-    ("Heyawake", {"puzzle": "heyawake", "size": 2, "problem": [["1", "-"], ["-", "-"]],
-                  "areas": [["1", "1"], ["1", "1"]]}),
-    # FORMATS.md §4.3's examples, problem and solution
-    ("Hashi", {"puzzle": "hashi", "size": 5, "problem": "3 - 3 - 3\n- - - - -\n4 - - 1 -\n- - 2 - 3\n2 - - 1 -",
-               "solution": "- 1 - 2 -\nb - - - a\n- 1 1 - a\na - - 2 -\n- 1 1 - -"}),
-    ("Masyu", {"puzzle": "masyu", "size": 5, "problem": "- - - - -\n- b - b -\n- - - - -\nw - - - -\n- - - - b",
-               "solution": "se ew ew ew sw\nns se ew sw ns\nns ns - ns ns\nns ns se nw ns\nne nw ne ew nw"}),
-    ("Arukone", {"puzzle": "arukone", "size": 5, "problem": "7 - - - 3\n9 1 3 - -\n- - - 7 -\n- - - - -\n9 - - - 1",
-                 "solution": "o ow ow sw s\ns s s ns ns\nns ns ns n ns\nns ns no ow nw\nn no ow ow w"}),
-    ("Kuromasu", {"puzzle": "kuromasu", "size": 5, "problem": "3 - - - -\n- - - - -\n- - - - -\n- - - 5 -\n6 - - - 9",
-                  "solution": "- - x - -\n- - - x -\nx - - - -\n- x - - -\n- - - - -"}),
-    ("Slitherlink", {"puzzle": "slitherlink", "size": 4, "problem": "1 - - 0\n- - - -\n1 - 2 1\n- 2 3 -",
-                     "solution": "- x - -\n- x - -\n- x x -\n- - x -"}),
-    ("Minesweeper", {"puzzle": "minesweeper", "size": 4, "problem": "2 - - -\n- - 1 -\n- 2 - -\n- - - 1",
-                     "solution": "- x - -\nx - - -\n- - - -\n- - x -"}),
-    ("Yajilin", {"puzzle": "yajilin", "size": 3, "problem": "- - -\n- 0n -\n- - -",
-                 "solution": "se ew sw\nns - ns\nne ew nw"}),
-]]
+# A small record of each genre, then FORMATS.md §4.3's examples with problem and solution.
+JANKO = (SEEDS / "janko.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
 URLS = ["https://puzz.link/p?lightup/6/6/nekcakbl", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g",
         "https://puzz.link/p?slither/5/5/cbcbcddad", "https://puzz.link/p?mashu/6/6/1063000i3000",
         "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3",
