@@ -21,6 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = evaluation_corpus(ROOT)        # $GRADER_CORPUS, else ../shared/corpus
 CORPUS = ROOT / "corpus"
 
+# The loop genres' enclosure case on a 4x5 board: the crosses ROWS_APART close off row 1
+# between r1c1 and r1c5, where two of the four lines FOUR_ENDS end.
+ROWS_APART = ["r1c2-r2c2", "r1c3-r2c3", "r1c4-r2c4", "r3c2-r4c2", "r3c3-r4c3", "r3c4-r4c4",
+              "r2c1-r3c1", "r2c5-r3c5"]
+FOUR_ENDS = ["r1c1-r2c1", "r3c1-r4c1", "r1c5-r2c5", "r3c5-r4c5"]
+
 
 def shared(path: str) -> Path:
     """A file of the evaluation corpus, or skip the test when it is absent (conftest.py counts

@@ -10,7 +10,7 @@ from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
 from grader.core.model import State
-from support import CORPUS, assert_all_sound, decided_by, fires, native, reference
+from support import CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, decided_by, fires, native, reference
 
 MASYU = get("masyu")
 LINE, CROSS = "carries the loop", "is crossed out"
@@ -331,11 +331,6 @@ def test_pearl_lookahead():
     assert found("masyu.pearl-lookahead", p, s) == {
         "r2c1-r2c2": LINE, "r2c2-r2c3": LINE, "r1c2-r2c2": CROSS, "r2c2-r3c2": CROSS}
     assert found("masyu.pearl-lookahead", p, draw(p, lines=["r4c3-r4c4"])) == {}
-
-
-ROWS_APART = ["r1c2-r2c2", "r1c3-r2c3", "r1c4-r2c4", "r3c2-r4c2", "r3c3-r4c3", "r3c4-r4c4",
-              "r2c1-r3c1", "r2c5-r3c5"]
-FOUR_ENDS = ["r1c1-r2c1", "r3c1-r4c1", "r1c5-r2c5", "r3c5-r4c5"]
 
 
 def test_enclosure():

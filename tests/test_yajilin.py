@@ -13,8 +13,9 @@ from grader.genres import get
 from grader.genres.yajilin.model import B_LOOP, B_SHADED
 from grader.core.registry import REGISTRY
 from grader.core.model import State
-from support import (CORPUS, assert_all_sound, assert_sound_from_partial_states, assert_sound_path,
-                     assert_sound_when_nearly_solved, decided_by, fires, janko, native, reference)
+from support import (CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, assert_sound_from_partial_states,
+                     assert_sound_path, assert_sound_when_nearly_solved, decided_by, fires, janko, native,
+                     reference)
 
 YAJILIN = get("yajilin")
 LINE, CROSS, LOOP, SHADED = "carries the loop", "is crossed out", "is on the loop", "is shaded"
@@ -218,11 +219,6 @@ def test_cell_lookahead():
     s = draw(p, loop=["r1c2"], lines=["r4c3-r4c4"], crosses=["r2c1-r3c1"])
     assert found("yajilin.cell-lookahead", p, s) == {"r1c2-r1c3": LINE}
     assert found("yajilin.cell-lookahead", p, draw(p, loop=["r1c2", "r4c3", "r4c4"], lines=["r4c3-r4c4"])) == {}
-
-
-ROWS_APART = ["r1c2-r2c2", "r1c3-r2c3", "r1c4-r2c4", "r3c2-r4c2", "r3c3-r4c3", "r3c4-r4c4",
-              "r2c1-r3c1", "r2c5-r3c5"]
-FOUR_ENDS = ["r1c1-r2c1", "r3c1-r4c1", "r1c5-r2c5", "r3c5-r4c5"]
 
 
 def test_enclosure():
