@@ -14,9 +14,10 @@ from typing import Iterable, Iterator
 from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import PASSES, register_probing, register_last_resort
+from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
+from heuristics.common.cell_loops import CASES
 from heuristics.common.loops import Row
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, split
@@ -338,21 +339,12 @@ def pearl_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 5 ----------------------------------------------------------------------------------
 
-CASES = "Trial at {subject}: {outcome}."
 BRANCH_LEVEL = 3      # trials fill in with levels 1-3: fast, and enough in practice
 
 
 def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]:
     return [i for i in puzzle.pearl_cells if puzzle.pearls[i] == kind
             and any(state.cands[puzzle.graph.edge_vars[e]] == OPEN for e in puzzle.graph.incident[i])]
-
-
-@heuristic(id="masyu.black-cases", name="Every way to fulfil a black pearl", genre=GENRE, level=5, order=3,
-           template=CASES, nudge="Try each way the loop can turn at {subject}.",
-           catalogue="try all ways of fulfilling black, solve greedily and take intersection")
-def black_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _black_options(puzzle, state),
-                                    memo="_masyu_black_cases")
 
 
 def _black_options(puzzle: MasyuPuzzle, state: State):
@@ -366,15 +358,6 @@ def _black_options(puzzle: MasyuPuzzle, state: State):
                 put.update({v: CROSS for d in (OPPOSITE[a], OPPOSITE[b]) if (v := puzzle.edge_var(i, d)) is not None})
                 options.append((f"the line leaves {puzzle.cell(i)} {SIDE[a]} and {SIDE[b]}", put))
         yield puzzle.cell(i), options
-
-
-@heuristic(id="masyu.white-cases", name="Both ways through a white pearl", genre=GENRE, level=5, order=1,
-           template=CASES, nudge="Try both ways through the white pearl at {subject}.",
-           catalogue="try both ways of making a straight line through o, solve greedily and take "
-                     "intersection")
-def white_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _white_options(puzzle, state),
-                                    memo="_masyu_white_cases")
 
 
 def _white_options(puzzle: MasyuPuzzle, state: State):
@@ -422,24 +405,25 @@ loops.register_rows(GENRE, {
     "two-ways-across": Row(3, 5),
     "inside-outside": Row(3, 6),
     "end-lookahead": Row(4, 1),
+    "white-cases": Row(5, 1, "try both ways of making a straight line through o, solve greedily and take "
+                             "intersection", text={
+        "name": "Both ways through a white pearl", "template": CASES,
+        "nudge": "Try both ways through the white pearl at {subject}."}),
     "end-cases": Row(5, 2, "try all ways of extending an edge and solve greedily and take intersection or "
                            "hope for contradiction"),
-}, cell_loops.family(closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed),
-                     branch_level=BRANCH_LEVEL,
-                     straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]))
+    "black-cases": Row(5, 3, "try all ways of fulfilling black, solve greedily and take intersection", text={
+        "name": "Every way to fulfil a black pearl", "template": CASES,
+        "nudge": "Try each way the loop can turn at {subject}."}),
+    "deep-cases": Row(5, 95, text={
+        "name": "Every way through a pearl or on from a loose end, followed further", "template": CASES,
+        "nudge": "Try each way through {subject} and follow it a long way."}),
+}, {**cell_loops.family(closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed),
+                        branch_level=BRANCH_LEVEL,
+                        straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]),
+    "white-cases": (None, cell_loops.cases("white_cases", _white_options, level=BRANCH_LEVEL)),
+    "black-cases": (None, cell_loops.cases("black_cases", _black_options, level=BRANCH_LEVEL)),
+    "deep-cases": (None, cell_loops.cases("deep_cases", _white_options, _black_options, cell_loops.end_subjects,
+                                          level=4, passes=cell_loops.DEEP_PASSES))})
 
-
-@heuristic(id="masyu.deep-cases", name="Every way through a pearl or on from a loose end, followed further",
-           genre=GENRE, level=5, order=95, template=CASES,
-           nudge="Try each way through {subject} and follow it a long way.", catalogue="")
-def deep_cases(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """When nothing else works: the same case analyses, each case filled in with level 4 too
-    (a person following each case much further before giving up)."""
-    def subjects():
-        yield from _white_options(puzzle, state)
-        yield from _black_options(puzzle, state)
-        yield from cell_loops.end_options(puzzle.graph, state)
-    return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_masyu_deep_cases",
-                                    passes=((PASSES[-1][0], 4),))
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -10,10 +10,11 @@ from typing import Iterable, Iterator
 
 from grader.genres.yajilin.model import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
 from grader.core.registry import heuristic
-from grader.core.probing import PASSES, register_last_resort
+from grader.core.probing import register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
+from heuristics.common.cell_loops import CASES
 from heuristics.common.loops import Row
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, degree, split
 
@@ -506,17 +507,7 @@ def cell_lookahead(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
 
 # --- level 5 ----------------------------------------------------------------------------------
 
-CASES = "Trial at {subject}: {outcome}."
 CELL_CASES = 60        # the most constrained cells only: on a wide open board the rest rarely decide
-
-
-@heuristic(id="yajilin.cell-cases", name="Every way to fill a cell", genre=GENRE, level=5, order=1,
-           template=CASES, nudge="Try each way to fill {subject}.",
-           catalogue="for each action in an empty cell (blocked and 6 ways of placing two edges), fill "
-                     "in greedily and take intersection")
-def cell_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _cell_options(puzzle, state),
-                                    memo="_yajilin_cell_cases")
 
 
 def _cell_options(puzzle: YajilinPuzzle, state: State):
@@ -536,15 +527,6 @@ def _cell_options(puzzle: YajilinPuzzle, state: State):
         yield puzzle.cell(i), options
 
 
-@heuristic(id="yajilin.clue-cases", name="Every way to shade a clue's line", genre=GENRE, level=5, order=2,
-           template=CASES, nudge="Try each way to shade the line of {subject}.",
-           catalogue="for each interval between two arrows, try all ways of placing blocked, fill in "
-                     "greedily and take intersection")
-def clue_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return cell_loops.case_analysis(puzzle, state, BRANCH_LEVEL, _clue_options(puzzle, state),
-                                    memo="_yajilin_clue_cases")
-
-
 def _clue_options(puzzle: YajilinPuzzle, state: State):
     for k in puzzle.counted:
         cells, count, _ = clue_segment(puzzle, k)
@@ -560,19 +542,6 @@ def _clue_options(puzzle: YajilinPuzzle, state: State):
             options.append((label, put))
         yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
 
-
-@heuristic(id="yajilin.deep-cases", name="Every way to fill a cell, shade a line or go on, followed further",
-           genre=GENRE, level=5, order=95, template=CASES,
-           nudge="Try each way to fill {subject} and follow it a long way.", catalogue="")
-def deep_cases(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    """When nothing else works: the same case analyses, each case filled in with level 4 too
-    (a person following each case much further before giving up)."""
-    def subjects():
-        yield from _cell_options(puzzle, state)
-        yield from _clue_options(puzzle, state)
-        yield from cell_loops.end_options(puzzle.graph, state)
-    return cell_loops.case_analysis(puzzle, state, 4, subjects(), memo="_yajilin_deep_cases",
-                                    passes=((PASSES[-1][0], 4),))
 
 # the loop's own rules, shared with Masyu (heuristics/common/loops.py, cell_loops.py)
 loops.register_rows(GENRE, {
@@ -593,7 +562,21 @@ loops.register_rows(GENRE, {
     "end-lookahead": Row(4, 1, "find a loose end. try all ways of extending it. then, extend the edge further as "
                                "long as it has only one possibility of expanding. if all combinations except one "
                                "lead to an illegal position according to verifyboard, apply that one combination"),
+    "cell-cases": Row(5, 1, "for each action in an empty cell (blocked and 6 ways of placing two edges), fill "
+                            "in greedily and take intersection", text={
+        "name": "Every way to fill a cell", "template": CASES, "nudge": "Try each way to fill {subject}."}),
+    "clue-cases": Row(5, 2, "for each interval between two arrows, try all ways of placing blocked, fill in "
+                            "greedily and take intersection", text={
+        "name": "Every way to shade a clue's line", "template": CASES,
+        "nudge": "Try each way to shade the line of {subject}."}),
     "end-cases": Row(5, 3, "for every way to extend a loose end by one edge, fill in greedily and take "
                            "intersection"),
-}, cell_loops.family(closes_ok=_closes_ok, branch_level=BRANCH_LEVEL))
+    "deep-cases": Row(5, 95, text={
+        "name": "Every way to fill a cell, shade a line or go on, followed further", "template": CASES,
+        "nudge": "Try each way to fill {subject} and follow it a long way."}),
+}, {**cell_loops.family(closes_ok=_closes_ok, branch_level=BRANCH_LEVEL),
+    "cell-cases": (None, cell_loops.cases("cell_cases", _cell_options, level=BRANCH_LEVEL)),
+    "clue-cases": (None, cell_loops.cases("clue_cases", _clue_options, level=BRANCH_LEVEL)),
+    "deep-cases": (None, cell_loops.cases("deep_cases", _cell_options, _clue_options, cell_loops.end_subjects,
+                                          level=4, passes=cell_loops.DEEP_PASSES))})
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -23,11 +23,14 @@ own ids. Both know no genre: the puzzle is a `GridLoop` (grader.kernels.cell_loo
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Any, Callable, Iterable, Iterator
 
 import attrs
 
 from grader.core.model import State
+from grader.core.engine import out_of_time, solve_memory
+from grader.core.probing import PASSES, branch_deduction
 from grader.core.steps import Deduction
 
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths,
@@ -308,8 +311,6 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     The final pass still tries every subject, so this changes which deduction comes first,
     never whether one is found.
     Params: subject, outcome, cases, steps."""
-    from grader.core.engine import out_of_time, solve_memory
-    from grader.core.probing import PASSES, branch_deduction
     passes = passes or tuple((steps, min(level, max_level)) for steps, level in PASSES)
     subjects = [(name, options) for name, options in subjects if len(options) >= 2]
     failed = _recall(puzzle, state, memo, len(passes)) if memo else [set() for _ in passes]
@@ -357,7 +358,6 @@ def end_options(graph: LoopGraph, state: State):
 def _recall(puzzle, state: State, memo: str, n: int) -> list[set]:
     """Per pass, the subjects whose look failed at the last call, minus those near anything
     that changed since (nothing when this state is not a later one)."""
-    from grader.core.engine import solve_memory
     kept = solve_memory().get(memo)
     if kept is None or len(kept[1]) != n:
         return [set() for _ in range(n)]
@@ -784,6 +784,24 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
 # --- the family every cell-loop genre registers ------------------------------------------------
 
 CASES = "Trial at {subject}: {outcome}."
+# a deep case analysis: when nothing else works, each case filled in with level 4 too (a person
+# following each case much further before giving up)
+DEEP_PASSES = ((PASSES[-1][0], 4),)
+
+
+def cases(name: str, *subjects: Callable[[Any, State], Iterable], level: int,
+          passes: tuple[tuple[int, int], ...] | None = None):
+    """A find function: case_analysis over the subjects each of `subjects` (puzzle, state)
+    gives, in turn, remembered under `_<genre>_<name>`."""
+    def find(puzzle, state: State, focus=None) -> Iterator[Deduction]:
+        return case_analysis(puzzle, state, level, itertools.chain.from_iterable(s(puzzle, state) for s in subjects),
+                             memo=f"_{puzzle.genre.name}_{name}", passes=passes)
+    return find
+
+
+def end_subjects(puzzle, state: State):
+    """Case-analysis subjects: each loose end, with every edge it may go on along."""
+    return end_options(puzzle.graph, state)
 
 END_CASES_TEXT = {"name": "Every way on from a loose end", "template": CASES,
                   "nudge": "Try each way on from the loose end at {subject}."}
@@ -812,6 +830,5 @@ def family(closes_ok: Callable[[Any, State], bool], branch_level: int,
             puzzle.graph, puzzle.rows, puzzle.cols, state, focus, straight=straight(puzzle))),
         "end-lookahead": (END_LOOKAHEAD_TEXT, lambda puzzle, state, focus=None:
                           end_lookahead(puzzle.graph, state, local_problem(puzzle), focus)),
-        "end-cases": (END_CASES_TEXT, lambda puzzle, state, focus=None: case_analysis(
-            puzzle, state, branch_level, end_options(puzzle.graph, state), memo=f"_{puzzle.genre.name}_end_cases")),
+        "end-cases": (END_CASES_TEXT, cases("end_cases", end_subjects, level=branch_level)),
     }
