@@ -10,7 +10,7 @@ import attrs
 from grader.core.errors import Source
 from grader.core.genre import Genre
 from grader.core.model import Cell, Meta, State
-from grader.io import svg, text
+from grader.io import svg, tatham, text
 from grader.io.janko import grid as janko_grid, problem as janko_problem
 from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
                               parse_marks_grid)
@@ -115,6 +115,26 @@ def janko_cells(data: dict[str, Any], src: Source, read: Callable[[str], int | N
                 raise src.error(f"unexpected '{t}' at {Cell(r, c)}{expected}", part="problem")
             values.append(value)
     return rows, cols, values
+
+
+def tatham_cells(desc: str, src: Source, w: int, h: int, blank: Any,
+                 read: Callable[[str], Any]) -> list[Any]:
+    """Each cell's value from a Tatham game description: a letter a-z is a run of that many
+    `blank` cells, any other character one cell, whose value `read` gives (None: not allowed)."""
+    values: list[Any] = []
+    for k, ch in enumerate(desc):
+        run = tatham.run_length(ch)
+        if run is not None:
+            values.extend([blank] * run)
+            continue
+        value = read(ch)
+        if value is None:
+            raise src.error(f"unexpected '{ch}' at character {k + 1} of the description", part="description")
+        values.append(value)
+    if len(values) != w * h:
+        raise src.error(f"the description covers {len(values)} cells, {w}x{h} needs {w * h}",
+                        part="description")
+    return values
 
 
 def janko_meta(data: dict[str, Any], src: Source) -> Meta:

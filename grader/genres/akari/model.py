@@ -18,12 +18,13 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
+from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta, tatham_cells
 from grader.kernels.grid import GridPuzzle
 
 EMPTY, BULB = 0, 1
 WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls
-JANKO_TOKENS = {"-": WHITE, "x": WALL, **{str(n): n for n in range(5)}}
+NUMBERED_WALLS = {str(n): n for n in range(5)}
+JANKO_TOKENS = {"-": WHITE, "x": WALL, **NUMBERED_WALLS}
 B_EMPTY, B_BULB = 1 << EMPTY, 1 << BULB
 
 
@@ -283,21 +284,7 @@ class Akari(MarkedCellsGenre):
 
     def from_tatham(self, params: str, desc: str, src: Source) -> AkariPuzzle:
         w, h, _ = tatham.parse_size(params, src)
-        board: list[int] = []
-        for k, ch in enumerate(desc):
-            run = tatham.run_length(ch)
-            if run is not None:
-                board.extend([WHITE] * run)
-            elif ch == "B":
-                board.append(WALL)
-            elif ch in "01234":
-                board.append(int(ch))
-            else:
-                raise src.error(f"unexpected '{ch}' at character {k + 1} of the description",
-                                part="description")
-        if len(board) != w * h:
-            raise src.error(f"the description covers {len(board)} cells, {w}x{h} needs {w * h}",
-                            part="description")
+        board = tatham_cells(desc, src, w, h, WHITE, {"B": WALL, **NUMBERED_WALLS}.get)
         return AkariPuzzle(rows=h, cols=w, board=tuple(board),
                            meta=Meta(origin=src.origin, source="Simon Tatham's Light Up", label=None))
 
