@@ -278,7 +278,6 @@ def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 
 # --- level 4 ----------------------------------------------------------------------------------
 
-ENCLOSURE_CELLS, ENCLOSURE_ENDS = 16, 6     # small enough to tie every way by hand
 ENCLOSURE = ("Crossed-out edges close off {cells} cells without lines, which the loop can only enter "
              "from the loose ends at {ends}: they must be tied in pairs through them. Of the {ways} ways "
              "to do that, {refuted}")
@@ -293,33 +292,11 @@ def _unique_ok(puzzle: MasyuPuzzle, enc: cell_loops.Enclosure, ways) -> bool:
 
 
 def _enclosure_ways(puzzle: MasyuPuzzle, state: State, unique: bool):
-    from grader.genres.masyu.model import GENRE as G
     return cell_loops.enclosure_ways(
         puzzle, puzzle.graph, state, usable=lambda v: True, must_visit=lambda v: puzzle.pearls[v] != NONE,
-        problem=lambda trial, changed: G.local_problem(puzzle, trial, changed),
+        problem=lambda trial, changed: puzzle.genre.local_problem(puzzle, trial, changed),
         unique_ok=(lambda enc, ws: _unique_ok(puzzle, enc, ws)) if unique else None,
-        max_cells=ENCLOSURE_CELLS, max_ends=ENCLOSURE_ENDS)
-
-
-@heuristic(id="masyu.enclosure", name="Tie the loose ends around an enclosed area", genre=GENRE, level=4,
-           order=2, template=ENCLOSURE + "; every way left ({alive}) agrees: {result}.",
-           nudge="Which loose ends lead into the area around {ends}?",
-           catalogue="")
-def enclosure(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _enclosure_ways(puzzle, state, unique=False)
-
-
-@heuristic(id="masyu.enclosure-unique", name="An enclosed area tied in two ways", genre=GENRE, level=4,
-           order=3, uses_uniqueness=True,
-           template=ENCLOSURE + ". Ends tied as {pairs} could be drawn in more than one way through the "
-                    "empty area, which would give the puzzle a second solution; the puzzle has only one, "
-                    "so every way left ({alive}) agrees: {result}.",
-           nudge="How could the loose ends at {ends} be tied without giving a second solution?",
-           catalogue="if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells AB "
-                     "and CD, where both are adjacent to two spaces and there are no dots in the "
-                     "enclosing: then the connection should be AC BD or AD BC.")
-def enclosure_unique(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _enclosure_ways(puzzle, state, unique=True)
+        max_cells=cell_loops.ENCLOSURE_CELLS, max_ends=cell_loops.ENCLOSURE_ENDS)
 
 
 @heuristic(id="masyu.pearl-lookahead", name="Follow each way through a pearl", genre=GENRE, level=4, order=4,
@@ -328,13 +305,12 @@ def enclosure_unique(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
            nudge="Try each way through the pearl at {subject} and follow the line.",
            catalogue="")
 def pearl_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.genres.masyu.model import GENRE as G
 
     def subjects():
         yield from _white_options(puzzle, state)
         yield from _black_options(puzzle, state)
     return cell_loops.forced_lookahead(puzzle, puzzle.graph, state, subjects(),
-                                       lambda trial, changed: G.local_problem(puzzle, trial, changed))
+                                       lambda trial, changed: puzzle.genre.local_problem(puzzle, trial, changed))
 
 
 # --- level 5 ----------------------------------------------------------------------------------
@@ -405,6 +381,10 @@ loops.register_rows(GENRE, {
     "two-ways-across": Row(3, 5),
     "inside-outside": Row(3, 6),
     "end-lookahead": Row(4, 1),
+    "enclosure": Row(4, 2),
+    "enclosure-unique": Row(4, 3, "if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells "
+                                  "AB and CD, where both are adjacent to two spaces and there are no dots in the "
+                                  "enclosing: then the connection should be AC BD or AD BC.", uses_uniqueness=True),
     "white-cases": Row(5, 1, "try both ways of making a straight line through o, solve greedily and take "
                              "intersection", text={
         "name": "Both ways through a white pearl", "template": CASES,
@@ -420,6 +400,7 @@ loops.register_rows(GENRE, {
 }, {**cell_loops.family(closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed),
                         branch_level=BRANCH_LEVEL,
                         straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]),
+    **cell_loops.enclosure_techniques(_enclosure_ways, ENCLOSURE, " through the empty area"),
     "white-cases": (None, cell_loops.cases("white_cases", _white_options, level=BRANCH_LEVEL)),
     "black-cases": (None, cell_loops.cases("black_cases", _black_options, level=BRANCH_LEVEL)),
     "deep-cases": (None, cell_loops.cases("deep_cases", _white_options, _black_options, cell_loops.end_subjects,

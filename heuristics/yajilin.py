@@ -22,11 +22,6 @@ GENRE = "yajilin"
 BRANCH_LEVEL = 3
 
 
-def _genre():
-    from grader.genres.yajilin.model import GENRE as G
-    return G
-
-
 def cells_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
     """Free cells next to a change (a cell's own variable, or an edge at it)."""
     if focus is None:
@@ -273,7 +268,7 @@ def _closes_ok(puzzle: YajilinPuzzle, closed: State) -> bool:
         if not cands[i] & want:
             return False
         cands[i] = want
-    return not _genre().violations(puzzle, State(tuple(cands)))
+    return not puzzle.genre.violations(puzzle, State(tuple(cands)))
 
 
 def near_problem(puzzle: YajilinPuzzle, trial: State, i: int) -> str:
@@ -424,15 +419,13 @@ def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
             return
 
 
-ENCLOSURE_CELLS, ENCLOSURE_ENDS = 16, 6     # small enough to tie every way by hand
 ENCLOSURE = ("Crossed-out edges and shaded cells close off {cells} cells without lines, which the loop "
              "can only enter from the loose ends at {ends}: they must be tied in pairs through them, and "
              "every cell left over is shaded. Of the {ways} ways to do that, {refuted}")
 
 
 def enclosure_problem(puzzle: YajilinPuzzle, trial: State, changed: list[int]) -> str:
-    G = _genre()
-    problem = G.local_problem(puzzle, trial, changed)
+    problem = puzzle.genre.local_problem(puzzle, trial, changed)
     if problem:
         return problem
     n = puzzle.rows * puzzle.cols
@@ -459,32 +452,7 @@ def _enclosure_ways(puzzle: YajilinPuzzle, state: State, unique: bool):
         must_visit=lambda v: state.cands[v] == B_LOOP,
         problem=lambda trial, changed: enclosure_problem(puzzle, trial, changed),
         visit_values=(SHADED, LOOP), unique_ok=unique_ok if unique else None,
-        max_cells=ENCLOSURE_CELLS, max_ends=ENCLOSURE_ENDS)
-
-
-@heuristic(id="yajilin.enclosure", name="Tie the loose ends around an enclosed area", genre=GENRE, level=4,
-           order=3, template=ENCLOSURE + "; every way left ({alive}) agrees: {result}.",
-           nudge="Which loose ends lead into the area around {ends}?",
-           catalogue="for each pair of (close) loose ends (within an enclosing), try all ways of "
-                     "connecting them, use verifyboard and apply the only correct possibility")
-def enclosure(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _enclosure_ways(puzzle, state, unique=False)
-
-
-@heuristic(id="yajilin.enclosure-unique", name="An enclosed area tied in two ways", genre=GENRE, level=4,
-           order=4, uses_uniqueness=True,
-           template=ENCLOSURE + ". Ends tied as {pairs} could be drawn in more than one way, with no clue "
-                    "to tell the drawings apart, which would give the puzzle a second solution; the puzzle "
-                    "has only one, so every way left ({alive}) agrees: {result}.",
-           nudge="How could the loose ends at {ends} be tied without giving a second solution?",
-           catalogue="given an enclosing with only a few reachable spaces: try all ways of connecting all "
-                     "loose ends (and placing blocked, if necessary). if there are >=two ways of tying the "
-                     "same ends, then all of them are illegal due to the requirement of having a unique "
-                     "solution! check verifyboard and take the intersection of all legal ways. do not use "
-                     "the uniqueness criterium if one or more of the possibilities involve placing blocked "
-                     "in rows/columns with numbered arrows")
-def enclosure_unique(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _enclosure_ways(puzzle, state, unique=True)
+        max_cells=cell_loops.ENCLOSURE_CELLS, max_ends=cell_loops.ENCLOSURE_ENDS)
 
 
 @heuristic(id="yajilin.cell-lookahead", name="Follow each way to fill a cell", genre=GENRE, level=4, order=5,
@@ -562,6 +530,14 @@ loops.register_rows(GENRE, {
     "end-lookahead": Row(4, 1, "find a loose end. try all ways of extending it. then, extend the edge further as "
                                "long as it has only one possibility of expanding. if all combinations except one "
                                "lead to an illegal position according to verifyboard, apply that one combination"),
+    "enclosure": Row(4, 3, "for each pair of (close) loose ends (within an enclosing), try all ways of connecting "
+                           "them, use verifyboard and apply the only correct possibility"),
+    "enclosure-unique": Row(4, 4, "given an enclosing with only a few reachable spaces: try all ways of connecting all "
+                                  "loose ends (and placing blocked, if necessary). if there are >=two ways of tying the "
+                                  "same ends, then all of them are illegal due to the requirement of having a unique "
+                                  "solution! check verifyboard and take the intersection of all legal ways. do not use "
+                                  "the uniqueness criterium if one or more of the possibilities involve placing blocked "
+                                  "in rows/columns with numbered arrows", uses_uniqueness=True),
     "cell-cases": Row(5, 1, "for each action in an empty cell (blocked and 6 ways of placing two edges), fill "
                             "in greedily and take intersection", text={
         "name": "Every way to fill a cell", "template": CASES, "nudge": "Try each way to fill {subject}."}),
@@ -575,6 +551,7 @@ loops.register_rows(GENRE, {
         "name": "Every way to fill a cell, shade a line or go on, followed further", "template": CASES,
         "nudge": "Try each way to fill {subject} and follow it a long way."}),
 }, {**cell_loops.family(closes_ok=_closes_ok, branch_level=BRANCH_LEVEL),
+    **cell_loops.enclosure_techniques(_enclosure_ways, ENCLOSURE, ", with no clue to tell the drawings apart"),
     "cell-cases": (None, cell_loops.cases("cell_cases", _cell_options, level=BRANCH_LEVEL)),
     "clue-cases": (None, cell_loops.cases("clue_cases", _clue_options, level=BRANCH_LEVEL)),
     "deep-cases": (None, cell_loops.cases("deep_cases", _cell_options, _clue_options, cell_loops.end_subjects,

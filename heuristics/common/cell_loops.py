@@ -799,6 +799,29 @@ def cases(name: str, *subjects: Callable[[Any, State], Iterable], level: int,
     return find
 
 
+ENCLOSURE_CELLS, ENCLOSURE_ENDS = 16, 6     # small enough to tie every way by hand
+
+
+def enclosure_techniques(ways: Callable[[Any, State, bool], Iterator[Deduction]], closed_off: str,
+                         apart: str) -> dict[str, tuple[loops.Text, Any]]:
+    """"enclosure" and "enclosure-unique" for register_rows, from the genre's
+    ways(puzzle, state, unique) (enclosure_ways with its rules) and its wording: `closed_off`
+    says how the area is closed off and tied, ending "Of the {ways} ways to do that, {refuted}";
+    `apart`, after "could be drawn in more than one way", why nothing tells the drawings apart."""
+    return {
+        "enclosure": ({"name": "Tie the loose ends around an enclosed area",
+                       "template": closed_off + "; every way left ({alive}) agrees: {result}.",
+                       "nudge": "Which loose ends lead into the area around {ends}?"},
+                      lambda puzzle, state, focus=None: ways(puzzle, state, False)),
+        "enclosure-unique": ({"name": "An enclosed area tied in two ways",
+                              "template": closed_off + ". Ends tied as {pairs} could be drawn in more than one way"
+                                          + apart + ", which would give the puzzle a second solution; the puzzle has "
+                                          "only one, so every way left ({alive}) agrees: {result}.",
+                              "nudge": "How could the loose ends at {ends} be tied without giving a second solution?"},
+                             lambda puzzle, state, focus=None: ways(puzzle, state, True)),
+    }
+
+
 def end_subjects(puzzle, state: State):
     """Case-analysis subjects: each loose end, with every edge it may go on along."""
     return end_options(puzzle.graph, state)

@@ -437,6 +437,7 @@ class Row:
     catalogue: str = ""
     kind: str = ""
     text: Text | None = None
+    uses_uniqueness: bool = False
 
 
 def register_rows(genre: str, rows: Mapping[str, Row], techniques: Mapping[str, tuple[Text | None, Any]]) -> None:
@@ -444,7 +445,7 @@ def register_rows(genre: str, rows: Mapping[str, Row], techniques: Mapping[str, 
     for key, row in rows.items():
         text, find = techniques[row.kind or key]
         heuristic(id=f"{genre}.{key}", genre=genre, level=row.level, order=row.order, catalogue=row.catalogue,
-                  **(row.text or text))(find)
+                  uses_uniqueness=row.uses_uniqueness, **(row.text or text))(find)
 
 
 def family(closes_ok: Callable[[Any, State], bool],
