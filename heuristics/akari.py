@@ -43,10 +43,8 @@ def bulb_lights_lines(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
     bulbs = lighting(puzzle, state).bulbs if focus is None else sorted(f for f in focus if cands[f] == B_BULB)
     for b in bulbs:
         seen = sorted(j for j in puzzle.sight[b] if cands[j] & B_BULB)
-        d = Deduction.build(state, exclude={j: BULB for j in seen}, premises=[b],
-                            params={"bulb": puzzle.cell(b), "cells": [puzzle.cell(j) for j in seen]})
-        if d:
-            yield d
+        yield Deduction.build(state, exclude={j: BULB for j in seen}, premises=[b],
+                              params={"bulb": puzzle.cell(b), "cells": [puzzle.cell(j) for j in seen]})
 
 
 @heuristic(id="akari.wall-satisfied", name="A satisfied wall", genre=GENRE, level=1, order=2,

@@ -240,10 +240,8 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
         pattern = pattern_of(puzzle, k)
         if pattern is None:
             continue
-        d = room_deduction(puzzle, state, [k], options_of(puzzle, state, k),
-                           {"pattern": pattern, "n": puzzle.clues[k]})
-        if d:
-            yield d
+        yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k),
+                             {"pattern": pattern, "n": puzzle.clues[k]})
 
 
 CACHE_LIMIT = 20000      # room listings kept per puzzle before the cache starts afresh
@@ -397,9 +395,7 @@ def enclosure(puzzle, state, focus=None):
 def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
-            d = room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]})
-            if d:
-                yield d
+            yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]})
 
 
 @heuristic(id="heyawake.room-pair", name="Two neighbouring rooms together", genre=GENRE, level=3,
@@ -416,11 +412,9 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
             if puzzle.clues[other] < 0 or (other < k and other in open_rooms) or \
                     not room_counts(puzzle, cands, other)[1]:
                 continue
-            d = room_deduction(puzzle, state, [k, other], pair_options(puzzle, state, k, other),
-                               {"n": puzzle.clues[k], "m": puzzle.clues[other],
-                                "other": puzzle.room_cell(other)})
-            if d:
-                yield d
+            yield room_deduction(puzzle, state, [k, other], pair_options(puzzle, state, k, other),
+                                 {"n": puzzle.clues[k], "m": puzzle.clues[other],
+                                  "other": puzzle.room_cell(other)})
 
 
 @heuristic(id="heyawake.block-count", name="Counting a room's 2x2 blocks", genre=GENRE, level=3,
@@ -458,9 +452,7 @@ def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
             options = state.derived(("heyawake.room-strips", k), lambda: strip_options(puzzle, state, k))
-            d = room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
-            if d:
-                yield d
+            yield room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
 
 
 def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:

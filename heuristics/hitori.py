@@ -67,11 +67,9 @@ def triple(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction
     nums = puzzle.numbers
     for a, b, c in runs(puzzle):
         if nums[a] != NO_NUMBER and nums[a] == nums[b] == nums[c]:
-            d = Deduction.build(state, put={a: BLACK, b: WHITE, c: BLACK},
-                                params={"first": puzzle.cell(a), "middle": puzzle.cell(b),
-                                        "last": puzzle.cell(c), "n": nums[a]})
-            if d:
-                yield d
+            yield Deduction.build(state, put={a: BLACK, b: WHITE, c: BLACK},
+                                  params={"first": puzzle.cell(a), "middle": puzzle.cell(b),
+                                          "last": puzzle.cell(c), "n": nums[a]})
 
 
 @heuristic(id="hitori.sandwich", name="A sandwiched cell", genre=GENRE, level=1, order=4,

@@ -73,10 +73,8 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
         if 1 + sum(his) != n:
             continue
         cells = [j for ray, hi in zip(puzzle.rays[k], his) for j in ray[:hi] if cands[j] == FREE]
-        d = Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
-                            params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
-        if d:
-            yield d
+        yield Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
+                              params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
 
 @heuristic(id="kuromasu.already-seen", name="A number that already sees enough", genre=GENRE, level=2,
@@ -94,10 +92,8 @@ def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[D
         if 1 + sum(los) != n:
             continue
         cells = [ray[lo] for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray) and cands[ray[lo]] == FREE]
-        d = Deduction.build(state, put={j: SHADED for j in cells}, cells=[puzzle.cell(k)],
-                            params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
-        if d:
-            yield d
+        yield Deduction.build(state, put={j: SHADED for j in cells}, cells=[puzzle.cell(k)],
+                              params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
 
 @heuristic(id="kuromasu.last-direction", name="Three directions done", genre=GENRE, level=2, order=3,
@@ -121,12 +117,10 @@ def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator
             continue
         put = {j: v for j, v in extension(puzzle, k, [need if e == d else los[e] for e in range(4)]).items()
                if j in puzzle.rays[k][d]}
-        ded = Deduction.build(state, put=put, cells=[puzzle.cell(k)],
+        yield Deduction.build(state, put=put, cells=[puzzle.cell(k)],
                               params={"n": n, "clue": puzzle.cell(k), "seen": counted(seen, "cell"),
                                       "need": counted(need, "cell"), "direction": DIRECTION_NAMES[d],
                                       "cells": shading.describe(puzzle, put)})
-        if ded:
-            yield ded
 
 
 @heuristic(id="kuromasu.counting", name="Counting what each direction must see", genre=GENRE,
@@ -287,11 +281,9 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
         first = options[0]
         put = {j: v for j, v in first.items()
                if cands[j] == FREE and all(o.get(j) == v for o in options[1:])}
-        d = Deduction.build(state, put=put, cells=[puzzle.cell(k)],
-                            params={"n": puzzle.clues[k], "clue": puzzle.cell(k), "ways": len(options),
-                                    "cells": shading.describe(puzzle, put)})
-        if d:
-            yield d
+        yield Deduction.build(state, put=put, cells=[puzzle.cell(k)],
+                              params={"n": puzzle.clues[k], "clue": puzzle.cell(k), "ways": len(options),
+                                      "cells": shading.describe(puzzle, put)})
 
 
 # --- level 5 ------------------------------------------------------------------------------

@@ -179,13 +179,12 @@ def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]
             put, out = settle(mines=rest), outcome(puzzle, mines=rest)
         else:
             continue
-        d = Deduction.build(state, put=put, cells=[puzzle.cell(a), puzzle.cell(b)], region=sorted(fa),
-                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": counted(need_a, "mine"),
-                                    "cells1": cells(puzzle, fa), "n2": puzzle.board[b], "b": puzzle.cell(b),
-                                    "need2": counted(need_b, "mine"), "extra": counted(diff, "mine"),
-                                    "outcome": out})
-        if d:
-            yield d
+        yield Deduction.build(state, put=put, cells=[puzzle.cell(a), puzzle.cell(b)], region=sorted(fa),
+                              params={"n1": puzzle.board[a], "a": puzzle.cell(a),
+                                      "need1": counted(need_a, "mine"), "cells1": cells(puzzle, fa),
+                                      "n2": puzzle.board[b], "b": puzzle.cell(b),
+                                      "need2": counted(need_b, "mine"), "extra": counted(diff, "mine"),
+                                      "outcome": out})
 
 
 @heuristic(id="minesweeper.overlap", name="Two overlapping numbers", genre=GENRE, level=2, order=2,
@@ -209,14 +208,13 @@ def overlap(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction
         if not safe and not mines:
             continue
         between = counted(lo, "mine") if lo == hi else f"between {lo} and {hi} mines"
-        d = Deduction.build(state, put=settle(safe, mines), cells=[puzzle.cell(a), puzzle.cell(b)],
-                            region=sorted(shared),
-                            params={"n1": puzzle.board[a], "a": puzzle.cell(a), "need1": counted(need_a, "mine"),
-                                    "n2": puzzle.board[b], "b": puzzle.cell(b), "need2": counted(need_b, "mine"),
-                                    "shared": cells(puzzle, shared), "between": between,
-                                    "outcome": outcome(puzzle, safe, mines)})
-        if d:
-            yield d
+        yield Deduction.build(state, put=settle(safe, mines), cells=[puzzle.cell(a), puzzle.cell(b)],
+                              region=sorted(shared),
+                              params={"n1": puzzle.board[a], "a": puzzle.cell(a),
+                                      "need1": counted(need_a, "mine"), "n2": puzzle.board[b],
+                                      "b": puzzle.cell(b), "need2": counted(need_b, "mine"),
+                                      "shared": cells(puzzle, shared), "between": between,
+                                      "outcome": outcome(puzzle, safe, mines)})
 
 
 def legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, free: list[int]
@@ -353,11 +351,9 @@ def area_search(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduc
             continue
         safe = [v for v, m in zip(cells_, seen) if m == B_SAFE]
         mines_ = [v for v, m in zip(cells_, seen) if m == B_MINE]
-        d = Deduction.build(state, put=settle(safe, mines_), cells=[puzzle.cell(i)], region=cells_,
-                            params={"n": puzzle.board[i], "cell": puzzle.cell(i),
-                                    "area": cells(puzzle, cells_), "outcome": outcome(puzzle, safe, mines_)})
-        if d:
-            yield d
+        yield Deduction.build(state, put=settle(safe, mines_), cells=[puzzle.cell(i)], region=cells_,
+                              params={"n": puzzle.board[i], "cell": puzzle.cell(i),
+                                      "area": cells(puzzle, cells_), "outcome": outcome(puzzle, safe, mines_)})
 
 
 # --- level 4 ------------------------------------------------------------------------------

@@ -75,9 +75,7 @@ def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Ded
 def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in lines_to_check(puzzle, focus):
         if not puzzle.clues[line]:
-            d = line_deduction(puzzle, state, line, [B_EMPTY] * len(puzzle.lines[line]))
-            if d:
-                yield d
+            yield line_deduction(puzzle, state, line, [B_EMPTY] * len(puzzle.lines[line]))
 
 
 @heuristic(id="picross.one-way", name="A clue that fits only one way", genre=GENRE, level=1, order=2,
@@ -92,10 +90,8 @@ def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deducti
         n = len(puzzle.lines[line])
         starts = tuple(s[0] for s in solver.starts)
         known = any(state.cands[i] != FREE for i in puzzle.lines[line])
-        d = line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
-                           given=" beside the cells already decided" if known else "")
-        if d:
-            yield d
+        yield line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
+                             given=" beside the cells already decided" if known else "")
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -155,9 +151,7 @@ def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterato
         allowed = line_solver(puzzle, state, line).allowed()
         if allowed is None:
             continue
-        d = line_deduction(puzzle, state, line, allowed)
-        if d:
-            yield d
+        yield line_deduction(puzzle, state, line, allowed)
 
 
 # --- level 5 ------------------------------------------------------------------------------

@@ -55,10 +55,8 @@ def shaded_neighbours_white(puzzle, state: State, focus=None) -> Iterator[Deduct
         if cands[i] != B_SHADED:
             continue
         free = [j for j in puzzle.neighbours[i] if cands[j] & B_SHADED]
-        d = Deduction.build(state, put={j: WHITE for j in free}, premises=[i],
-                            params={"shaded": puzzle.cell(i), "cells": [puzzle.cell(j) for j in free]})
-        if d:
-            yield d
+        yield Deduction.build(state, put={j: WHITE for j in free}, premises=[i],
+                              params={"shaded": puzzle.cell(i), "cells": [puzzle.cell(j) for j in free]})
 
 
 SINGLE_EXIT_TEXT = {
@@ -83,11 +81,9 @@ def single_exit(puzzle, state: State, focus=None) -> Iterator[Deduction]:
         if len(open_) != 1 or cands[open_[0]] != FREE:
             continue
         closed = [j for j in puzzle.neighbours[i] if cands[j] == B_SHADED]
-        d = Deduction.build(state, put={open_[0]: WHITE}, premises=[i, *closed],
-                            params={"white": puzzle.cell(i), "exit": puzzle.cell(open_[0]),
-                                    "walls": describe_walls(puzzle, i, closed)})
-        if d:
-            yield d
+        yield Deduction.build(state, put={open_[0]: WHITE}, premises=[i, *closed],
+                              params={"white": puzzle.cell(i), "exit": puzzle.cell(open_[0]),
+                                      "walls": describe_walls(puzzle, i, closed)})
 
 
 def describe(puzzle, put: dict[int, int]) -> str:
@@ -126,11 +122,9 @@ def articulation_white(puzzle, state: State, focus=None) -> Iterator[Deduction]:
         if cands[i] != FREE:
             continue
         pieces = pieces_without(puzzle, cands, i)
-        d = Deduction.build(state, put={i: WHITE}, region=[p[0] for p in pieces],
-                            params={"cell": puzzle.cell(i), "pieces": len(pieces),
-                                    "sides": [puzzle.cell(p[0]) for p in pieces]})
-        if d:
-            yield d
+        yield Deduction.build(state, put={i: WHITE}, region=[p[0] for p in pieces],
+                              params={"cell": puzzle.cell(i), "pieces": len(pieces),
+                                      "sides": [puzzle.cell(p[0]) for p in pieces]})
 
 
 CUT_OFF_TEXT = {
