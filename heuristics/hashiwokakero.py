@@ -124,10 +124,8 @@ def only_one_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
             result = f"{', '.join(names(puzzle, todo))} take all they can"
         else:
             continue
-        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)],
-                            params={"island": puzzle.cell(i), "n": n, "reason": reason, "result": result})
-        if d:
-            yield d
+        yield Deduction.build(state, keep=keep, cells=[puzzle.cell(i)],
+                              params={"island": puzzle.cell(i), "n": n, "reason": reason, "result": result})
 
 
 @heuristic(id="hashi.one-each-way", name="At least one bridge each way", genre=GENRE, level=1, order=3,

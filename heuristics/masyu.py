@@ -73,12 +73,10 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
                 put[first] = CROSS
             if decided(state, put):
                 continue
-            dd = Deduction.build(state, put=put, cells=[puzzle.cell(i)],
-                                 params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason,
-                                         "opposite": SIDE[o],
-                                         "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
-            if dd:
-                yield dd
+            yield Deduction.build(state, put=put, cells=[puzzle.cell(i)],
+                                  params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason,
+                                          "opposite": SIDE[o],
+                                          "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
 
 
 @heuristic(id="masyu.black-leg-extend", name="A line out of a black pearl runs on", genre=GENRE, level=1,
@@ -106,11 +104,9 @@ def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
             edge = edge_name(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
             if decided(state, put):
                 continue
-            dd = Deduction.build(state, put=put, premises=[puzzle.edge_var(i, d)], cells=[puzzle.cell(i)],
-                                 params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
-                                         "opposite": SIDE[OPPOSITE[d]]})
-            if dd:
-                yield dd
+            yield Deduction.build(state, put=put, premises=[puzzle.edge_var(i, d)], cells=[puzzle.cell(i)],
+                                  params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
+                                          "opposite": SIDE[OPPOSITE[d]]})
 
 
 @heuristic(id="masyu.white-axis", name="The only way through a white pearl", genre=GENRE, level=1, order=3,
@@ -131,12 +127,10 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
             put.update({v: LINE for v in keep})
             if decided(state, put):
                 continue
-            dd = Deduction.build(state, put=put, cells=[puzzle.cell(i)],
-                                 params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other],
-                                         "reason": reason,
-                                         "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]})
-            if dd:
-                yield dd
+            yield Deduction.build(state, put=put, cells=[puzzle.cell(i)],
+                                  params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other],
+                                          "reason": reason,
+                                          "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]})
 
 
 @heuristic(id="masyu.white-turn", name="A white pearl must turn on one side", genre=GENRE, level=1, order=4,
@@ -159,12 +153,10 @@ def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
                 v = puzzle.edge_var(b, o)
                 if v is None:
                     continue
-                dd = Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)],
-                                     premises=[puzzle.edge_var(i, x) for x in axis],
-                                     params={"pearl": puzzle.cell(i), "blocked": puzzle.cell(a),
-                                             "cell": puzzle.cell(b), "edge": edge_name(puzzle, b, o)})
-                if dd:
-                    yield dd
+                yield Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)],
+                                      premises=[puzzle.edge_var(i, x) for x in axis],
+                                      params={"pearl": puzzle.cell(i), "blocked": puzzle.cell(a),
+                                              "cell": puzzle.cell(b), "edge": edge_name(puzzle, b, o)})
 
 
 # --- level 1: the loop ------------------------------------------------------------------------

@@ -28,11 +28,9 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
     near = cells_near(puzzle, focus)
     if focus is None:       # candidates only shrink, so the border is settled once and for all
         edge = {i: min_mask(sides_can(cands[i]) & ~puzzle.border_sides[i]) for i in near}
-        found = Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
+        yield Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
             "cell": "the border", "reason": "lines stay inside the grid",
             "result": "no line leaves a cell across the edge"})
-        if found:
-            yield found
     for i in near:
         ci = cands[i]
         can_i, lack_i = SIDES_CAN[ci], SIDES_LACK[ci]
@@ -117,11 +115,9 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
         for d, j in puzzle.neighbour[i].items():
             lb = ch.label(j)
             if lb and lb != la and state.cands[i] & WITH_SIDE[d]:
-                found = join_off(state, i, d, j, params=Later(lambda i, j, la, lb: {
+                yield join_off(state, i, d, j, params=Later(lambda i, j, la, lb: {
                     "a": puzzle.cell(i), "b": puzzle.cell(j), "first": the(puzzle, [la])[0],
                     "second": the(puzzle, [lb])[0]}, i, j, la, lb))
-                if found:
-                    yield found
 
 
 @heuristic(id="numberlink.between-lines", name="A cell between two lines", genre=GENRE, level=2, order=3,
@@ -173,9 +169,7 @@ def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
         for d, j in puzzle.neighbour[i].items():
             if ch.root[i] == ch.root[j] and not (ch.must[i] & d) and state.cands[i] & WITH_SIDE[d] \
                     and state.cands[j] & WITH_SIDE[OPPOSITE[d]]:
-                found = join_off(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j)})
-                if found:
-                    yield found
+                yield join_off(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j)})
 
 
 def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list[tuple[int, int]]:

@@ -141,7 +141,5 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         if keep_i == mi and keep_j == mj:
             continue
         kept = sum(1 for a in fit_i for b in fit_j[bool(a.shape & d)] if fit(a, b))
-        found = Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
+        yield Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
             "a": puzzle.cell(i), "b": puzzle.cell(j), "kept": f"{kept} combination" + ("" if kept == 1 else "s")})
-        if found:
-            yield found

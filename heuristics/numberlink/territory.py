@@ -212,9 +212,7 @@ def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
             why = f"only {phrase(the(puzzle, li))} can reach {puzzle.cell(i)} and only {phrase(the(puzzle, lj))} {puzzle.cell(j)}"
         else:
             why = f"no pair has a route through both {puzzle.cell(i)} and {puzzle.cell(j)} that uses the join between them"
-        found = join_off(state, i, d, j, region=[i, j], params={"a": puzzle.cell(i), "b": puzzle.cell(j), "why": why})
-        if found:
-            yield found
+        yield join_off(state, i, d, j, region=[i, j], params={"a": puzzle.cell(i), "b": puzzle.cell(j), "why": why})
 
 
 @heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE, level=3,
@@ -241,11 +239,9 @@ def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[D
         a, b = puzzle.pairs[lab]
         for x, y in route.bridges:
             d = next(d for d, z in puzzle.neighbour[x].items() if z == y)
-            found = join_on(state, x, d, y, cells=[puzzle.cell(a), puzzle.cell(b)], params={
+            yield join_on(state, x, d, y, cells=[puzzle.cell(a), puzzle.cell(b)], params={
                 "name": puzzle.name(lab), "start": puzzle.cell(a), "end": puzzle.cell(b),
                 "a": puzzle.cell(x), "b": puzzle.cell(y)})
-            if found:
-                yield found
 
 
 @heuristic(id="numberlink.owned-no-touch", name="A line never runs beside itself (where it must go)",
@@ -278,8 +274,6 @@ def owned_no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterat
             near = next((z for d, z in nb.items() if not shape & d and owner[z] == lab and not labels[z]), None)
             if near is None:
                 continue
-            found = Deduction.build(state, exclude={x: v}, premises=[near], params={
+            yield Deduction.build(state, exclude={x: v}, premises=[near], params={
                 "cell": puzzle.cell(x), "shape": GLYPH[shape], "near": puzzle.cell(near),
                 "name": puzzle.name(lab)})
-            if found:
-                yield found

@@ -64,13 +64,11 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
             lines = [lines[0], lines[2]]
             middle = (" (the edge between them stays open: the loop could be just the outline of the "
                       "two cells)")
-        d = Deduction.build(state, put={**{e: LINE for e in lines}, **{e: CROSS for e in crosses}},
-                            cells=[Cell(r, c), second],
-                            params={"first": Cell(r, c), "second": second, "lines": _names(puzzle, lines),
-                                    "edges": _names(puzzle, crosses) or "no edges",
-                                    "are": "is" if len(crosses) == 1 else "are", "middle": middle})
-        if d:
-            yield d
+        yield Deduction.build(state, put={**{e: LINE for e in lines}, **{e: CROSS for e in crosses}},
+                              cells=[Cell(r, c), second],
+                              params={"first": Cell(r, c), "second": second, "lines": _names(puzzle, lines),
+                                      "edges": _names(puzzle, crosses) or "no edges",
+                                      "are": "is" if len(crosses) == 1 else "are", "middle": middle})
 
 
 @heuristic(id="slitherlink.diagonal-threes", name="Two 3s on a diagonal", genre=GENRE, level=1, order=11,
@@ -141,11 +139,9 @@ def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
             if len(incoming) != 1:
                 continue
             far = [e for e in puzzle.cells[k] if e not in mine]
-            ded = Deduction.build(state, put={e: LINE for e in far}, premises=incoming, cells=[puzzle.cell(k)],
+            yield Deduction.build(state, put={e: LINE for e in far}, premises=incoming, cells=[puzzle.cell(k)],
                                   params={"line": puzzle.edge_label(incoming[0]), "vertex": puzzle.graph.vertex_names[d],
                                           "cell": puzzle.cell(k), "edges": _names(puzzle, far)})
-            if ded:
-                yield ded
 
 
 @heuristic(id="slitherlink.three-blocked-corner", name="A 3 with a closed corner", genre=GENRE, level=1,
@@ -208,12 +204,10 @@ def three_one_border(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterato
                 continue
             for edge in mine:
                 if len(puzzle.cells_of_edge[edge]) == 1:   # the 3's border edge at this dot
-                    ded = Deduction.build(state, put={edge: LINE}, cells=[puzzle.cell(k), puzzle.cell(ones[0])],
+                    yield Deduction.build(state, put={edge: LINE}, cells=[puzzle.cell(k), puzzle.cell(ones[0])],
                                           params={"three": puzzle.cell(k), "one": puzzle.cell(ones[0]),
                                                   "vertex": puzzle.graph.vertex_names[d],
                                                   "edge": puzzle.edge_label(edge)})
-                    if ded:
-                        yield ded
 
 
 @heuristic(id="slitherlink.two-in-corner", name="A 2 in a corner", genre=GENRE, level=1, order=16,
@@ -231,10 +225,8 @@ def two_in_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
              (H - 1, W - 1): (puzzle.h(H, W - 2), puzzle.v(H - 2, W))}
     for (r, c), lines in spots.items():
         if clue_at(puzzle, r, c) == 2:
-            d = Deduction.build(state, put={e: LINE for e in lines}, cells=[Cell(r, c)],
-                                params={"cell": Cell(r, c), "lines": _names(puzzle, lines)})
-            if d:
-                yield d
+            yield Deduction.build(state, put={e: LINE for e in lines}, cells=[Cell(r, c)],
+                                  params={"cell": Cell(r, c), "lines": _names(puzzle, lines)})
 
 
 def _grow(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozenset[int] | None:
