@@ -32,6 +32,15 @@ def clues_near(puzzle: KuromasuPuzzle, focus: frozenset[int] | None) -> Iterable
     return sorted({k for f in focus for k in puzzle.seen_by[f]} | {f for f in focus if puzzle.clues[f] > 0})
 
 
+def views(puzzle: KuromasuPuzzle, state: State, focus: frozenset[int] | None
+          ) -> Iterator[tuple[int, int, list[int], list[int]]]:
+    """(number cell, its number, the fewest and the most cells it can see in each direction)
+    for the numbers near the focus."""
+    for k in clues_near(puzzle, focus):
+        los, his = clue_range(puzzle, state.cands, k)
+        yield k, puzzle.clues[k], los, his
+
+
 def names(puzzle: KuromasuPuzzle, cells: Iterable[int]) -> list:
     return [puzzle.cell(i) for i in sorted(cells)]
 
@@ -67,9 +76,7 @@ def shaded_neighbours(puzzle, state, focus=None):
                      "being satisfied, then fill in empty like this")
 def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
-    for k in clues_near(puzzle, focus):
-        n = puzzle.clues[k]
-        los, his = clue_range(puzzle, cands, k)
+    for k, n, los, his in views(puzzle, state, focus):
         if 1 + sum(his) != n:
             continue
         cells = [j for ray, hi in zip(puzzle.rays[k], his) for j in ray[:hi] if cands[j] == FREE]
@@ -86,9 +93,7 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
                      "satisfied, then fill in blocked like this")
 def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
-    for k in clues_near(puzzle, focus):
-        n = puzzle.clues[k]
-        los, his = clue_range(puzzle, cands, k)
+    for k, n, los, his in views(puzzle, state, focus):
         if 1 + sum(los) != n:
             continue
         cells = [ray[lo] for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray) and cands[ray[lo]] == FREE]
@@ -103,10 +108,7 @@ def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[D
            catalogue="if three sides of a number are done (streak of empty/other numbers, followed by "
                      "blocked or wall) then the fourth side is given")
 def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands = state.cands
-    for k in clues_near(puzzle, focus):
-        n = puzzle.clues[k]
-        los, his = clue_range(puzzle, cands, k)
+    for k, n, los, his in views(puzzle, state, focus):
         open_ = [d for d in range(4) if los[d] != his[d]]
         if len(open_) != 1:
             continue
@@ -131,9 +133,7 @@ def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator
            catalogue="")
 def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
-    for k in clues_near(puzzle, focus):
-        n = puzzle.clues[k]
-        los, his = clue_range(puzzle, cands, k)
+    for k, n, los, his in views(puzzle, state, focus):
         for d in range(4):
             others = sum(his) - his[d]
             need = n - 1 - others
@@ -168,9 +168,7 @@ def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
     beyond it: too many means it is shaded. A cell beside it, if shaded, would force it white:
     so that cell is white. (Shading too close is `counting`, at level 2.)"""
     cands = state.cands
-    for k in clues_near(puzzle, focus):
-        n = puzzle.clues[k]
-        los, _ = clue_range(puzzle, cands, k)
+    for k, n, los, _ in views(puzzle, state, focus):
         for d, ray in enumerate(puzzle.rays[k]):
             lo = los[d]
             if lo >= len(ray) or cands[ray[lo]] != FREE:

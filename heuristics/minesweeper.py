@@ -34,6 +34,15 @@ def open_numbers(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[int
             yield i, puzzle.board[i] - mines, free
 
 
+def mines_left(puzzle: MinesPuzzle, state: State) -> tuple[int, list[int]]:
+    """(mines still hidden, the covered cells) by the mine count; (0, []) when the puzzle gives
+    no count, so there is nothing to learn from it."""
+    if puzzle.total is None:
+        return 0, []
+    placed, free = mine_totals(puzzle, state)
+    return puzzle.total - placed, free
+
+
 def cells(puzzle: MinesPuzzle, vs: Iterable[int]) -> list:
     return [puzzle.cell(v) for v in sorted(vs)]
 
@@ -115,10 +124,8 @@ def number_needs_all(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
            nudge="How many mines are still hidden?",
            catalogue="if there are 0 mines left, the rest of the cells must be empty")
 def no_mines_left(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if puzzle.total is None:
-        return
-    mines, free = mine_totals(puzzle, state)
-    if free and mines == puzzle.total:
+    left, free = mines_left(puzzle, state)
+    if free and left == 0:
         yield Deduction.build(state, put=settle(safe=free),
                               params={"total": puzzle.total, "count": "the remaining covered cells",
                                       "outcome": f"({_names(puzzle, free)}) are safe"})
@@ -131,12 +138,10 @@ def no_mines_left(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Ded
            nudge="Compare the mines left with the covered cells left.",
            catalogue="if there are n mines left and n unfilled cells, the rest must be mine")
 def all_left_are_mines(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if puzzle.total is None:
-        return
-    mines, free = mine_totals(puzzle, state)
-    if free and puzzle.total - mines == len(free):
+    left, free = mines_left(puzzle, state)
+    if free and left == len(free):
         yield Deduction.build(state, put=settle(mines=free),
-                              params={"left": puzzle.total - mines, "total": puzzle.total,
+                              params={"left": left, "total": puzzle.total,
                                       "outcome": outcome(puzzle, mines=free)})
 
 
@@ -365,10 +370,9 @@ def area_search(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduc
            nudge="Add up the mines the numbers still need and compare with the mines left.",
            catalogue="")
 def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if puzzle.total is None:
+    left, free = mines_left(puzzle, state)
+    if not free:
         return
-    mines, free = mine_totals(puzzle, state)
-    left = puzzle.total - mines
     groups = []
     for i in puzzle.numbers:
         m, f = number_counts(puzzle, state, i)
