@@ -173,6 +173,19 @@ def degree(graph: LoopGraph, state: State, v: int) -> int:
     return sum(1 for e in graph.incident[v] if state.cands[graph.edge_vars[e]] == B_LINE)
 
 
+def line_span(cands: Sequence[int], edge_vars: Iterable[int]) -> tuple[int, int]:
+    """(lines, lines at most) among the edge variables: those drawn, and those drawn or open."""
+    lines = most = 0
+    for var in edge_vars:
+        m = cands[var]
+        if m == B_LINE:
+            lines += 1
+            most += 1
+        elif m == OPEN:
+            most += 1
+    return lines, most
+
+
 def names_of(graph: LoopGraph, edges: Iterable[int]) -> list[str]:
     return [graph.edge_names[e] for e in edges]
 

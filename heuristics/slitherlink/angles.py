@@ -17,7 +17,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from grader.kernels.loops import B_LINE, OPEN
+from grader.kernels.loops import B_LINE, OPEN, line_span
 from grader.kernels.recent import recent_of
 
 from heuristics.slitherlink.common import GENRE
@@ -33,19 +33,6 @@ def span(lo: int, hi: int) -> int:
 
 def counts(mask: int) -> list[int]:
     return [x for x in range(3) if mask >> x & 1]
-
-
-def edge_span(state: State, edges) -> tuple[int, int]:
-    lines = hi = 0
-    cands = state.cands
-    for e in edges:
-        m = cands[e]
-        if m == B_LINE:
-            lines += 1
-            hi += 1
-        elif m == OPEN:
-            hi += 1
-    return lines, hi
 
 
 @functools.lru_cache(maxsize=None)
@@ -142,7 +129,7 @@ class CornerFacts:
             if j >= 0:
                 ys = X[j]
             else:
-                lo, hi = edge_span(state, dot_rest[i])
+                lo, hi = line_span(state.cands, dot_rest[i])
                 ys = (1 << (hi + 1)) - (1 << lo)
             narrow(i, _filter(X[i], ys, (0, 2)), j, "dot")
             if j >= 0:
@@ -155,7 +142,7 @@ class CornerFacts:
             if j >= 0:
                 qs = X[j]
             else:
-                lo, hi = edge_span(state, cell_rest[i])
+                lo, hi = line_span(state.cands, cell_rest[i])
                 qs = (1 << (hi + 1)) - (1 << lo)
             narrow(i, _filter(X[i], qs, (clue,)), j, "cell")
             if j >= 0:

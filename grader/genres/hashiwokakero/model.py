@@ -21,6 +21,7 @@ import attrs
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
 from grader.io.janko import grid as janko_grid, problem as janko_problem
+from grader.io.marked_cells import janko_meta
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -346,8 +347,7 @@ class Hashiwokakero(GridMarks, Genre):
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or an island 1-8",
                                     part="problem")
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
+        meta = janko_meta(data, src)
         puzzle = HashiPuzzle(rows=rows, cols=cols, board=tuple(board), meta=meta)
         self._check_islands(puzzle, lambda i, msg: src.error(msg, part="problem"))
         solution = janko_grid(data, "solution", src, (rows, cols))

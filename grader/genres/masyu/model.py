@@ -24,6 +24,7 @@ from grader.io import puzzlink, tatham
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
 from grader.io.grid_marks import GridMarks
 from grader.io.janko import grid as janko_grid, problem as janko_problem
+from grader.io.marked_cells import janko_meta
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -199,8 +200,7 @@ class Masyu(GridMarks, Genre):
                 if t.lower() not in codes:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
                 pearls.append(codes[t.lower()])
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
+        meta = janko_meta(data, src)
         puzzle = MasyuPuzzle(rows=rows, cols=cols, pearls=tuple(pearls), meta=meta)
         solution = janko_grid(data, "solution", src, (rows, cols))
         if solution is None:

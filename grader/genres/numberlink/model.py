@@ -24,6 +24,7 @@ from grader.core.errors import Source
 from grader.io import puzzlink
 from grader.io.janko import grid as janko_grid
 from grader.io.janko import problem as janko_problem
+from grader.io.marked_cells import janko_meta
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -346,8 +347,7 @@ class Numberlink(GridMarks, Genre):
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)}: expected '-' or a number",
                                     part="problem")
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
+        meta = janko_meta(data, src)
         solution = janko_grid(data, "solution", src, (rows, cols))
         # janko's Arukone uses every cell (puzz.link's arukone rule); the few records whose own
         # solution leaves cells empty are read with the numlin rule instead

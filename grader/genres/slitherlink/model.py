@@ -24,13 +24,14 @@ import attrs
 from grader.core.errors import Source
 from grader.io import asp, puzzlink, tatham
 from grader.io.janko import grid as janko_grid, problem as janko_problem
+from grader.io.marked_cells import janko_meta
 from grader.io.native import NativeSource, bad_token, expect_size, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.face_colouring import colouring
-from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, line_span, loop_violations
 from grader.kernels.tilings import square_grid
 
 NO_CLUE = None
@@ -280,14 +281,7 @@ class Slitherlink(Genre):
         cands, clues, cell_edges = state.cands, puzzle.clues, puzzle.cells
         for k in puzzle.clued:
             n = clues[k]
-            lines = most = 0
-            for e in cell_edges[k]:
-                m = cands[e]
-                if m == B_LINE:
-                    lines += 1
-                    most += 1
-                elif m == OPEN:
-                    most += 1
+            lines, most = line_span(cands, cell_edges[k])
             if lines <= n <= most:
                 continue
             cells = (puzzle.cell(k),) if puzzle.square else ()
@@ -404,8 +398,7 @@ class Slitherlink(Genre):
                     clues.append(int(t))
                 else:
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
+        meta = janko_meta(data, src)
         puzzle = SlitherPuzzle(rows=rows, cols=cols, clues=tuple(clues), meta=meta)
         solution = janko_grid(data, "solution", src, (rows, cols))
         if solution is not None:

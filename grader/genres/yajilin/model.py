@@ -21,6 +21,7 @@ from grader.io import puzzlink
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
 from grader.io.grid_marks import GridMarks
 from grader.io.janko import grid as janko_grid, problem as janko_problem
+from grader.io.marked_cells import janko_meta
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -250,8 +251,7 @@ class Yajilin(GridMarks, Genre):
                 if isinstance(clue, str):
                     raise src.error(f"unexpected '{t}' at {Cell(r, c)} in 'problem'", part="problem")
                 clues.append(clue)
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
+        meta = janko_meta(data, src)
         puzzle = YajilinPuzzle(rows=rows, cols=cols, clues=tuple(clues), meta=meta)
         solution = janko_grid(data, "solution", src, (rows, cols))
         if solution is None:
