@@ -267,7 +267,7 @@ def _support(puzzle: HeyawakePuzzle, k: int):
     """A getter of the candidates within two steps of room k (what room_options reads)."""
     supports = puzzle.__dict__.setdefault("_heyawake_support", {})
     if k not in supports:
-        cells = sorted(around(puzzle, around(puzzle, puzzle.rooms[k])))
+        cells = shading.cells_near(puzzle, puzzle.rooms[k], 2)
         supports[k] = operator.itemgetter(*cells) if len(cells) > 1 else (lambda c, i=cells[0]: (c[i],))
     return supports[k]
 
@@ -509,9 +509,7 @@ def what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduct
 def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
-    near = None
-    if focus is not None:
-        near = sorted(around(puzzle, around(puzzle, focus)))
+    near = None if focus is None else shading.cells_near(puzzle, focus, 2)
     rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else \
         (lambda s: nearby_violations(puzzle, s))
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(

@@ -37,6 +37,17 @@ def busiest_first(puzzle, state: State) -> list[int]:
     return [i for _, i in sorted(ranked)]
 
 
+def cells_near(puzzle, focus, steps: int = 1) -> Iterable[int]:
+    """Where to look: every cell without a focus, else the focus cells and those up to `steps`
+    steps from them, in order."""
+    if focus is None:
+        return range(puzzle.size)
+    near = around(puzzle, focus)
+    for _ in range(steps - 1):
+        near = around(puzzle, near)
+    return sorted(near)
+
+
 # --- techniques shared by the genres -------------------------------------------------------
 
 SHADED_NEIGHBOURS_TEXT = {
@@ -50,8 +61,7 @@ SHADED_NEIGHBOURS_TEXT = {
 def shaded_neighbours_white(puzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Params: shaded, cells."""
     cands = state.cands
-    cells = range(len(cands)) if focus is None else sorted(around(puzzle, focus))
-    for i in cells:
+    for i in cells_near(puzzle, focus):
         if cands[i] != B_SHADED:
             continue
         free = [j for j in puzzle.neighbours[i] if cands[j] & B_SHADED]
@@ -73,8 +83,7 @@ def single_exit(puzzle, state: State, focus=None) -> Iterator[Deduction]:
     it would be white and cut off; on a 1x2 board, or in the middle of 1x3, the cell may be
     the only white one. Params: white, exit, walls."""
     cands = state.cands
-    cells = range(len(cands)) if focus is None else sorted(around(puzzle, focus))
-    for i in cells:
+    for i in cells_near(puzzle, focus):
         if cands[i] != B_WHITE or len(cands) <= 1 + len(puzzle.neighbours[i]):
             continue
         open_ = [j for j in puzzle.neighbours[i] if cands[j] != B_SHADED]
@@ -151,7 +160,7 @@ def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[De
     would be shut in a pocket away from other white cells. Params: cell, pocket, outside."""
     cands = state.cands
     nbrs = puzzle.neighbours
-    cells = range(len(cands)) if focus is None else sorted(around(puzzle, around(puzzle, focus)))
+    cells = cells_near(puzzle, focus, 2)
     any_white = B_WHITE in cands
     for i in cells:
         if cands[i] != FREE:

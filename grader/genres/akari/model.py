@@ -20,6 +20,7 @@ from grader.io import svg
 from grader.genres import register
 from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta, tatham_cells
 from grader.kernels.grid import GridPuzzle
+from grader.kernels.tally import tally
 
 EMPTY, BULB = 0, 1
 WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls
@@ -172,14 +173,7 @@ def lighting(puzzle: AkariPuzzle, state: State) -> Lighting:
 
 def wall_counts(puzzle: AkariPuzzle, state: State, w: int) -> tuple[int, list[int]]:
     """Bulbs beside a numbered wall, and its undecided neighbours."""
-    bulbs, free = 0, []
-    for n in puzzle.white_neighbours[w]:
-        m = state.cands[n]
-        if m == B_BULB:
-            bulbs += 1
-        elif m == B_EMPTY | B_BULB:
-            free.append(n)
-    return bulbs, free
+    return tally(state.cands, puzzle.white_neighbours[w], B_BULB, B_EMPTY | B_BULB)
 
 
 class Akari(MarkedCellsGenre):

@@ -29,6 +29,7 @@ from grader.io import svg
 from grader.genres import register
 from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
 from grader.kernels.grid import GridPuzzle
+from grader.kernels.tally import tally
 
 SAFE, MINE = 0, 1
 B_SAFE, B_MINE = 1 << SAFE, 1 << MINE
@@ -91,14 +92,7 @@ class MinesPuzzle(GridPuzzle):
 
 def number_counts(puzzle: MinesPuzzle, state: State, i: int) -> tuple[int, list[int]]:
     """Mines beside a number, and its undecided neighbours."""
-    mines, free = 0, []
-    for n in puzzle.around[i]:
-        m = state.cands[n]
-        if m == B_MINE:
-            mines += 1
-        elif m == FREE:
-            free.append(n)
-    return mines, free
+    return tally(state.cands, puzzle.around[i], B_MINE, FREE)
 
 
 def mine_totals(puzzle: MinesPuzzle, state: State) -> tuple[int, list[int]]:
