@@ -10,8 +10,6 @@ edge, OUTSIDE for the area beyond the grid).
 """
 from __future__ import annotations
 
-from typing import Iterable
-
 import attrs
 
 from grader.core.model import State
@@ -97,17 +95,13 @@ def _add_edges(puzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, .
     return Colouring(tuple(root), tuple(flip), conflict, members)
 
 
-# how a decided edge relates the colours of its two faces (None: undecided)
-RELATION = {B_LINE: 1, B_CROSS: 0, OPEN: None}
-
-
 def full_colouring(puzzle, state: State,
                    extra: dict[int, list[tuple[int, int, int]]] | None = None) -> Colouring:
     """The colour groups counted afresh; `extra` adds, per face, (edge, face beyond, relation)
     links that something other than a decided edge gives (Slitherlink's corner counts)."""
     n = len(puzzle.cells)
     cands = state.cands
-    adj = face_links(puzzle)
+    adj = _open_links(puzzle)
     extra = extra or {}
     root = [-1] * (n + 1)
     flip = [0] * (n + 1)
@@ -120,7 +114,18 @@ def full_colouring(puzzle, state: State,
         while stack:
             f = stack.pop()
             pf = flip[f]
-            for e, g, rel in _links(adj[f], cands, extra.get(f, ())):
+            links = adj[f]
+            if f in extra:
+                links = links + tuple(extra[f])
+            for e, g, rel in links:
+                if rel < 0:                 # an edge: its value says, if decided
+                    m = cands[e]
+                    if m == B_LINE:
+                        rel = 1
+                    elif m == B_CROSS:
+                        rel = 0
+                    else:
+                        continue
                 if root[g] < 0:
                     root[g], flip[g] = start, pf ^ rel
                     stack.append(g)
@@ -132,11 +137,10 @@ def full_colouring(puzzle, state: State,
     return Colouring(tuple(root), tuple(flip), conflict, {r: tuple(fs) for r, fs in groups.items()})
 
 
-def _links(adj: Iterable[tuple[int, int]], cands: tuple[int, ...],
-           extra: Iterable[tuple[int, int, int]]) -> Iterable[tuple[int, int, int]]:
-    """A face's (edge, face beyond, relation) links: its decided edges, then the extra ones."""
-    for e, g in adj:
-        rel = RELATION.get(cands[e])
-        if rel is not None:
-            yield e, g, rel
-    yield from extra
+def _open_links(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """face_links with a relation of -1 on each link: read it from the edge's value."""
+    cache = puzzle.__dict__.get("_slitherlink_open_links")
+    if cache is None:
+        cache = puzzle.__dict__["_slitherlink_open_links"] = tuple(
+            tuple((e, g, -1) for e, g in links) for links in face_links(puzzle))
+    return cache

@@ -16,9 +16,11 @@
     forced_lookahead {subject} {count} {refuted} {result}   every way to do something, each line
                                                    followed while forced, then checked nearby
 
-Each technique's wording is a *_TEXT dict beside it, which the genres register under their
-own ids. Both know no genre: the puzzle is a `GridLoop` (grader.kernels.cell_loops) and rules come in as a
-`violations(state)` callback.
+Each technique's wording is a *_TEXT dict beside it. `family` gives them, with the loop family
+of loops.py in cell-loop words, for `loops.register_rows`; `cases` and `enclosure_techniques`
+make a genre's own case analyses and enclosure techniques. All know no genre: the puzzle is a
+`GridLoop` (grader.kernels.cell_loops) whose genre's `local_problem` and `violations` are the
+rules.
 """
 from __future__ import annotations
 

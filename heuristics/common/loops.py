@@ -14,6 +14,10 @@ its own heuristics with its own wording:
     dead_end_areas    {edge} {vertex}            the only way into an area: crossed (no way back)
     two_ways_across   {edges} {a} {b}            edges any two of which cut the board, with places
                                                  to visit on both sides: all carry the loop
+    loop_closed       {cell} {count}             the lines close one loop: every open edge is crossed
+
+A genre registers those it uses from data: `register_rows(genre, {key: Row(level, order,
+catalogue, kind, text)}, family(closes_ok, required))`, one row per technique.
 """
 from __future__ import annotations
 
