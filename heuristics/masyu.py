@@ -291,20 +291,6 @@ def _enclosure_ways(puzzle: MasyuPuzzle, state: State, unique: bool):
         max_cells=cell_loops.ENCLOSURE_CELLS, max_ends=cell_loops.ENCLOSURE_ENDS)
 
 
-@heuristic(id="masyu.pearl-lookahead", name="Follow each way through a pearl", genre=GENRE, level=4, order=4,
-           template="The loop can pass the pearl at {subject} in {count} ways; following each while the "
-                    "line is forced: {refuted}. Every way left agrees: {result}.",
-           nudge="Try each way through the pearl at {subject} and follow the line.",
-           catalogue="")
-def pearl_lookahead(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-
-    def subjects():
-        yield from _white_options(puzzle, state)
-        yield from _black_options(puzzle, state)
-    return cell_loops.forced_lookahead(puzzle, puzzle.graph, state, subjects(),
-                                       lambda trial, changed: puzzle.genre.local_problem(puzzle, trial, changed))
-
-
 # --- level 5 ----------------------------------------------------------------------------------
 
 BRANCH_LEVEL = 3      # trials fill in with levels 1-3: fast, and enough in practice
@@ -374,6 +360,11 @@ loops.register_rows(GENRE, {
     "inside-outside": Row(3, 6),
     "end-lookahead": Row(4, 1),
     "enclosure": Row(4, 2),
+    "pearl-lookahead": Row(4, 4, text={
+        "name": "Follow each way through a pearl",
+        "template": "The loop can pass the pearl at {subject} in {count} ways; following each while the line is "
+                    "forced: {refuted}. Every way left agrees: {result}.",
+        "nudge": "Try each way through the pearl at {subject} and follow the line."}),
     "enclosure-unique": Row(4, 3, "if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells "
                                   "AB and CD, where both are adjacent to two spaces and there are no dots in the "
                                   "enclosing: then the connection should be AC BD or AD BC.", uses_uniqueness=True),
@@ -393,6 +384,7 @@ loops.register_rows(GENRE, {
                         branch_level=BRANCH_LEVEL,
                         straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]),
     **cell_loops.enclosure_techniques(_enclosure_ways, ENCLOSURE, " through the empty area"),
+    "pearl-lookahead": (None, cell_loops.lookahead(_white_options, _black_options)),
     "white-cases": (None, cell_loops.cases("white_cases", _white_options, level=BRANCH_LEVEL)),
     "black-cases": (None, cell_loops.cases("black_cases", _black_options, level=BRANCH_LEVEL)),
     "deep-cases": (None, cell_loops.cases("deep_cases", _white_options, _black_options, cell_loops.end_subjects,

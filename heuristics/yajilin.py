@@ -455,22 +455,14 @@ def _enclosure_ways(puzzle: YajilinPuzzle, state: State, unique: bool):
         max_cells=cell_loops.ENCLOSURE_CELLS, max_ends=cell_loops.ENCLOSURE_ENDS)
 
 
-@heuristic(id="yajilin.cell-lookahead", name="Follow each way to fill a cell", genre=GENRE, level=4, order=5,
-           template="{subject} can be filled in {count} ways; following each while the line is forced: "
-                    "{refuted}. Every way left agrees: {result}.",
-           nudge="Try each way to fill {subject} and follow the line.",
-           catalogue="")
-def cell_lookahead(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+def _fill_options(puzzle: YajilinPuzzle, state: State):
+    """Look-ahead subjects: each free cell with two or three ways to fill it."""
     g = puzzle.graph
-
-    def subjects():
-        for i in puzzle.free_cells:
-            ways = cell_ways(puzzle, state, i)
-            if 2 <= len(ways) <= 3:
-                yield puzzle.cell(i), [(f"{puzzle.cell(i)} {cell_loops.way_name(g, i, w)}"
-                                        if w.edges else f"{puzzle.cell(i)} is shaded", w.put) for w in ways]
-    return cell_loops.forced_lookahead(puzzle, g, state, subjects(),
-                                       lambda trial, changed: enclosure_problem(puzzle, trial, changed))
+    for i in puzzle.free_cells:
+        ways = cell_ways(puzzle, state, i)
+        if 2 <= len(ways) <= 3:
+            yield puzzle.cell(i), [(f"{puzzle.cell(i)} {cell_loops.way_name(g, i, w)}"
+                                    if w.edges else f"{puzzle.cell(i)} is shaded", w.put) for w in ways]
 
 
 # --- level 5 ----------------------------------------------------------------------------------
@@ -538,6 +530,11 @@ loops.register_rows(GENRE, {
                                   "solution! check verifyboard and take the intersection of all legal ways. do not use "
                                   "the uniqueness criterium if one or more of the possibilities involve placing blocked "
                                   "in rows/columns with numbered arrows", uses_uniqueness=True),
+    "cell-lookahead": Row(4, 5, text={
+        "name": "Follow each way to fill a cell",
+        "template": "{subject} can be filled in {count} ways; following each while the line is forced: {refuted}. "
+                    "Every way left agrees: {result}.",
+        "nudge": "Try each way to fill {subject} and follow the line."}),
     "cell-cases": Row(5, 1, "for each action in an empty cell (blocked and 6 ways of placing two edges), fill "
                             "in greedily and take intersection", text={
         "name": "Every way to fill a cell", "template": CASES, "nudge": "Try each way to fill {subject}."}),
@@ -552,6 +549,7 @@ loops.register_rows(GENRE, {
         "nudge": "Try each way to fill {subject} and follow it a long way."}),
 }, {**cell_loops.family(closes_ok=_closes_ok, branch_level=BRANCH_LEVEL),
     **cell_loops.enclosure_techniques(_enclosure_ways, ENCLOSURE, ", with no clue to tell the drawings apart"),
+    "cell-lookahead": (None, cell_loops.lookahead(_fill_options, check=enclosure_problem)),
     "cell-cases": (None, cell_loops.cases("cell_cases", _cell_options, level=BRANCH_LEVEL)),
     "clue-cases": (None, cell_loops.cases("clue_cases", _clue_options, level=BRANCH_LEVEL)),
     "deep-cases": (None, cell_loops.cases("deep_cases", _cell_options, _clue_options, cell_loops.end_subjects,

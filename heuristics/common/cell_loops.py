@@ -824,6 +824,19 @@ def enclosure_techniques(ways: Callable[[Any, State, bool], Iterator[Deduction]]
     }
 
 
+def lookahead(*subjects: Callable[[Any, State], Iterable],
+              check: Callable[[Any, State, list[int]], str] | None = None):
+    """A find function: forced_lookahead over the subjects each of `subjects` (puzzle, state)
+    gives, in turn; check(puzzle, trial, changed) names a broken rule (default: the genre's
+    local_problem)."""
+    def find(puzzle, state: State, focus=None) -> Iterator[Deduction]:
+        rules = check or puzzle.genre.local_problem
+        return forced_lookahead(puzzle, puzzle.graph, state,
+                                itertools.chain.from_iterable(s(puzzle, state) for s in subjects),
+                                lambda trial, changed: rules(puzzle, trial, changed))
+    return find
+
+
 def end_subjects(puzzle, state: State):
     """Case-analysis subjects: each loose end, with every edge it may go on along."""
     return end_options(puzzle.graph, state)
