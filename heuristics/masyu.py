@@ -182,7 +182,7 @@ def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
     """What a way through cell i breaks right beside it: a neighbour with three lines or a
     line that ends there, or a pearl within two cells."""
     for j in puzzle.dir_cells[i].values():
-        lines_j, open_j = split(puzzle.graph, trial, j)
+        lines_j, open_j = split(puzzle.graph, trial.cands, j)
         if len(lines_j) > 2:
             return f"{puzzle.cell(j)} would get three lines"
         if lines_j and len(lines_j) + len(open_j) < 2:

@@ -280,7 +280,7 @@ def near_problem(puzzle: YajilinPuzzle, trial: State, i: int) -> str:
     for j in (i, *puzzle.neighbours[i]):
         if puzzle.clues[j] is not None:
             continue
-        lines_j, open_j = split(g, trial, j)
+        lines_j, open_j = split(g, trial.cands, j)
         if lines_j and not cands[j] & B_LOOP:
             return f"the loop would pass the shaded {puzzle.cell(j)}"
         if len(lines_j) > 2:

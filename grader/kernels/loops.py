@@ -157,9 +157,9 @@ class LoopGraph:
 
 # --- what a state says about a vertex ------------------------------------------------------
 
-def split(graph: LoopGraph, state: State, v: int) -> tuple[list[int], list[int]]:
-    """(edges with a line, edges still open) at vertex v."""
-    cands, lines, open_ = state.cands, [], []
+def split(graph: LoopGraph, cands: Sequence[int], v: int) -> tuple[list[int], list[int]]:
+    """(edges with a line, edges still open) at vertex v, given the candidates of a state."""
+    lines, open_ = [], []
     for e in graph.incident[v]:
         m = cands[graph.edge_vars[e]]
         if m == B_LINE:
@@ -358,7 +358,7 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
     out: list[Violation] = []
     p = paths(graph, state)
     for v in p.branching:
-        lines, _ = split(graph, state, v)
+        lines, _ = split(graph, state.cands, v)
         out.append(Violation(f"{len(lines)} lines meet at {graph.vertex_names[v]}",
                              vars=tuple(vars_of(graph, lines))))
     # without required vertices only line ends can be stuck
@@ -369,7 +369,7 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
         if d > 2:
             continue
         if d == 1 or (required is not None and required(state, v)):
-            lines, open_ = split(graph, state, v)
+            lines, open_ = split(graph, state.cands, v)
             if len(lines) + len(open_) < 2:
                 what = "the line ends" if d == 1 else "the loop cannot pass"
                 out.append(Violation(f"{what} at {graph.vertex_names[v]}",
@@ -468,7 +468,7 @@ def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], requi
         if cands[var] == B_LINE:
             new_lines.append(e)
     for v in touched:
-        lines, open_ = split(graph, state, v)
+        lines, open_ = split(graph, state.cands, v)
         if len(lines) > 2:
             return f"{len(lines)} lines would meet at {graph.vertex_names[v]}"
         if (lines or required(state, v)) and len(lines) + len(open_) < 2:

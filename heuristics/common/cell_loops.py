@@ -232,13 +232,7 @@ def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> tup
     while todo and limit:
         limit -= 1
         v = todo.pop()
-        lines, open_ = [], []
-        for f in graph.incident[v]:
-            m = cands[graph.edge_vars[f]]
-            if m == B_LINE:
-                lines.append(f)
-            elif m == OPEN:
-                open_.append(f)
+        lines, open_ = split(graph, cands, v)
         if len(lines) >= 2 and open_:
             for f in open_:
                 cands[graph.edge_vars[f]] = B_CROSS
@@ -276,7 +270,7 @@ def end_lookahead(graph: LoopGraph, state: State, check: Callable[[State, list[i
                 near.update(graph.other(f, v) for f in graph.incident[v])
         ends = [a for a in ends if a in near]
     for a in ends:
-        lines, open_ = split(graph, state, a)
+        lines, open_ = split(graph, state.cands, a)
         if len(lines) != 1 or len(open_) < 2:
             continue
         alive, refuted = [], []
@@ -352,7 +346,7 @@ def end_options(graph: LoopGraph, state: State):
     """Case-analysis subjects (see case_analysis): each loose end of the drawn line, with every
     edge it may go on along."""
     for a in loose_ends(graph, state):
-        _, open_ = split(graph, state, a)
+        _, open_ = split(graph, state.cands, a)
         yield graph.vertex_names[a], [(f"the line goes on along {graph.edge_names[e]}",
                                        {graph.edge_vars[e]: LINE}) for e in open_]
 
@@ -393,7 +387,7 @@ def ways_through(graph: LoopGraph, state: State, v: int, may_stay_empty: bool,
     """Every way the loop could pass vertex v that its decided edges allow: two edges (keeping
     the lines already there), or none when `may_stay_empty` and no line reaches it.
     visit_values (off, on) also sets the vertex's own variable (a Yajilin cell's shading)."""
-    lines, open_ = split(graph, state, v)
+    lines, open_ = split(graph, state.cands, v)
     usable = lines + open_
     if len(lines) >= 2:
         return []

@@ -38,7 +38,7 @@ from grader.kernels.recent import recent_of
 def vertex_full(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """Two lines meet at a vertex: its other edges are crossed."""
     for v in graph.vertices_to_check(focus):
-        lines, open_ = split(graph, state, v)
+        lines, open_ = split(graph, state.cands, v)
         if len(lines) == 2 and open_:
             yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
                                   premises=vars_of(graph, lines),
@@ -49,7 +49,7 @@ def vertex_full(graph: LoopGraph, state: State, focus=None) -> Iterator[Deductio
 def vertex_extend(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """One line reaches a vertex with a single open edge left: the line goes on through it."""
     for v in graph.vertices_to_check(focus):
-        lines, open_ = split(graph, state, v)
+        lines, open_ = split(graph, state.cands, v)
         if len(lines) == 1 and len(open_) == 1:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
             yield Deduction.build(state, put={graph.edge_vars[open_[0]]: LINE},
@@ -63,7 +63,7 @@ def vertex_required(graph: LoopGraph, state: State, required: Required,
                     focus=None) -> Iterator[Deduction]:
     """A vertex the loop must visit, with exactly two edges not crossed: both carry the line."""
     for v in graph.vertices_to_check(focus):
-        lines, open_ = split(graph, state, v)
+        lines, open_ = split(graph, state.cands, v)
         if open_ and len(lines) < 2 and len(lines) + len(open_) == 2 and required(state, v):
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
             yield Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
@@ -76,7 +76,7 @@ def vertex_dead_end(graph: LoopGraph, state: State, required: Required | None = 
     """A vertex without a line and only one open edge: the loop cannot pass, so it is crossed.
     (A vertex that must be visited is left to violations: that is a contradiction.)"""
     for v in graph.vertices_to_check(focus):
-        lines, open_ = split(graph, state, v)
+        lines, open_ = split(graph, state.cands, v)
         if not lines and len(open_) == 1 and not (required and required(state, v)):
             crossed = [e for e in graph.incident[v] if e != open_[0]]
             yield Deduction.build(state, put={graph.edge_vars[open_[0]]: CROSS},
@@ -88,7 +88,7 @@ def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
                      focus=None) -> Iterator[Deduction]:
     """A vertex the loop cannot visit: every open edge at it is crossed."""
     for v in graph.vertices_to_check(focus):
-        lines, open_ = split(graph, state, v)
+        lines, open_ = split(graph, state.cands, v)
         if open_ and required(state, v) is False:
             yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
                                   params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)})

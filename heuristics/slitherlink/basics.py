@@ -28,14 +28,19 @@ def zero(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]
                                               "edges": [puzzle.edge_label(e) for e in open_]})
 
 
+def clue_lines(puzzle: SlitherPuzzle, state: State, focus) -> Iterator[tuple[int, int, list[int], list[int]]]:
+    """(cell, its number, its edges with a line, its open edges) for each clued cell near focus."""
+    for k in cells_near(puzzle, focus):
+        lines, open_ = clue_counts(puzzle, state, k)
+        yield k, puzzle.clues[k], lines, open_
+
+
 @heuristic(id="slitherlink.clue-satisfied", name="A satisfied number", genre=GENRE, level=1, order=2,
            template="The {n} in {cell} already has {lines}, so {edges} {are} crossed.",
            nudge="Count the lines around the {n} in {cell}.",
            catalogue="if a number has enough edges, the rest must be empty")
 def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in cells_near(puzzle, focus):
-        n = puzzle.clues[k]
-        lines, open_ = clue_counts(puzzle, state, k)
+    for k, n, lines, open_ in clue_lines(puzzle, state, focus):
         if open_ and len(lines) == n:
             yield Deduction.build(state, put={e: CROSS for e in open_}, premises=lines,
                                   cells=_cells(puzzle, k),
@@ -50,9 +55,7 @@ def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
            nudge="Count the open edges around the {n} in {cell}.",
            catalogue="if a number has edges + unfilled == number, the rest must be edge")
 def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in cells_near(puzzle, focus):
-        n = puzzle.clues[k]
-        lines, open_ = clue_counts(puzzle, state, k)
+    for k, n, lines, open_ in clue_lines(puzzle, state, focus):
         if open_ and len(lines) + len(open_) == n:
             crossed = [e for e in puzzle.cells[k] if e not in lines and e not in open_]
             yield Deduction.build(state, put={e: LINE for e in open_}, premises=crossed,
