@@ -46,11 +46,8 @@ def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.shaded-neighbours", genre=GENRE, level=1, order=1,
-           catalogue="mark unfilled cells next to a wall as empty",
-           **shading.SHADED_NEIGHBOURS_TEXT)
-def shaded_neighbours(puzzle, state, focus=None):
-    return shading.shaded_neighbours_white(puzzle, state, focus)
+shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1, order=1,
+                                            catalogue="mark unfilled cells next to a wall as empty")
 
 
 @heuristic(id="heyawake.room-full", name="A room with all its shaded cells", genre=GENRE, level=1,
@@ -352,11 +349,9 @@ def strip_makers(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
             yield i, t - left_len[t], t + right_len[t]
 
 
-@heuristic(id="heyawake.single-exit", genre=GENRE, level=2, order=2,
-           catalogue="if an empty cell is surrounded by three walls, the fourth must be empty",
-           **shading.SINGLE_EXIT_TEXT)
-def single_exit(puzzle, state, focus=None):
-    return shading.single_exit(puzzle, state, focus)
+single_exit = shading.register_family(
+    GENRE, "single-exit", level=2, order=2,
+    catalogue="if an empty cell is surrounded by three walls, the fourth must be empty")
 
 
 @heuristic(id="heyawake.pocket", name="A shaded cell here would wall in white cells", genre=GENRE,
@@ -467,18 +462,11 @@ def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int
                         cuts=lambda option: splits_white(puzzle, state, option))
 
 
-@heuristic(id="heyawake.articulation", genre=GENRE, level=4, order=1,
-           catalogue="if placing a wall in a cell causes two regions to be disconnected, then the "
-                     "cell must be empty (empty articulation point)",
-           **shading.ARTICULATION_TEXT)
-def articulation(puzzle, state, focus=None):
-    return shading.articulation_white(puzzle, state, focus)
-
-
-@heuristic(id="heyawake.cut-off", genre=GENRE, level=4, order=2,
-           **shading.CUT_OFF_TEXT)
-def cut_off(puzzle, state, focus=None):
-    return shading.cut_off(puzzle, state, focus)
+articulation = shading.register_family(
+    GENRE, "articulation", level=4, order=1,
+    catalogue="if placing a wall in a cell causes two regions to be disconnected, then the cell must be "
+              "empty (empty articulation point)")
+cut_off = shading.register_family(GENRE, "cut-off", level=4, order=2)
 
 
 # How far a what-if looks: rounds of easy consequences (all cells one round settles, then the

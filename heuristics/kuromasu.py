@@ -58,11 +58,8 @@ def extension(puzzle: KuromasuPuzzle, k: int, lengths: Sequence[int]) -> dict[in
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="kuromasu.shaded-neighbours", genre=GENRE, level=1, order=1,
-           catalogue="all cells next to blocked must be empty",
-           **shading.SHADED_NEIGHBOURS_TEXT)
-def shaded_neighbours(puzzle, state, focus=None):
-    return shading.shaded_neighbours_white(puzzle, state, focus)
+shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1, order=1,
+                                            catalogue="all cells next to blocked must be empty")
 
 
 # --- level 2 ------------------------------------------------------------------------------
@@ -149,10 +146,7 @@ def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduc
                 break
 
 
-@heuristic(id="kuromasu.single-exit", genre=GENRE, level=2, order=6,
-           catalogue="", **shading.SINGLE_EXIT_TEXT)
-def single_exit(puzzle, state, focus=None):
-    return shading.single_exit(puzzle, state, focus)
+single_exit = shading.register_family(GENRE, "single-exit", level=2, order=6)
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -187,18 +181,10 @@ def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
             return
 
 
-@heuristic(id="kuromasu.articulation", genre=GENRE, level=3, order=2,
-           catalogue="if placing blocked causes an illegal board (the white cells cut apart), the "
-                     "cell must be empty",
-           **shading.ARTICULATION_TEXT)
-def articulation(puzzle, state, focus=None):
-    return shading.articulation_white(puzzle, state, focus)
-
-
-@heuristic(id="kuromasu.cut-off", genre=GENRE, level=3, order=3,
-           **shading.CUT_OFF_TEXT)
-def cut_off(puzzle, state, focus=None):
-    return shading.cut_off(puzzle, state, focus)
+articulation = shading.register_family(
+    GENRE, "articulation", level=3, order=2,
+    catalogue="if placing blocked causes an illegal board (the white cells cut apart), the cell must be empty")
+cut_off = shading.register_family(GENRE, "cut-off", level=3, order=3)
 
 
 # --- level 4 ------------------------------------------------------------------------------

@@ -45,8 +45,6 @@ def wall_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Itera
             "cell": puzzle.cell(v), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
-
-
 @heuristic(id="nurikabe.one-wall-inside", name="One wall inside an enclosure", genre=GENRE, level=3,
            order=6,
            template="The area walled in around {island} has {size} cells and the island takes all "
