@@ -329,7 +329,8 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
 
 register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")
 
-# the loop's own rules, shared with Yajilin (heuristics/common/loops.py, cell_loops.py)
+# The techniques made from the families of heuristics/common/loops.py and cell_loops.py (shared
+# with Yajilin and Slitherlink), one row each: level, order, catalogue, and Masyu's own wording.
 loops.register_rows(GENRE, {
     "cell-full": Row(1, 10, "(rule) the loop does not branch"),
     "loose-end": Row(1, 11, "if a loose end can only grow to one place, let it"),
@@ -360,14 +361,14 @@ loops.register_rows(GENRE, {
     "inside-outside": Row(3, 6),
     "end-lookahead": Row(4, 1),
     "enclosure": Row(4, 2),
+    "enclosure-unique": Row(4, 3, "if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells "
+                                  "AB and CD, where both are adjacent to two spaces and there are no dots in the "
+                                  "enclosing: then the connection should be AC BD or AD BC.", uses_uniqueness=True),
     "pearl-lookahead": Row(4, 4, text={
         "name": "Follow each way through a pearl",
         "template": "The loop can pass the pearl at {subject} in {count} ways; following each while the line is "
                     "forced: {refuted}. Every way left agrees: {result}.",
         "nudge": "Try each way through the pearl at {subject} and follow the line."}),
-    "enclosure-unique": Row(4, 3, "if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells "
-                                  "AB and CD, where both are adjacent to two spaces and there are no dots in the "
-                                  "enclosing: then the connection should be AC BD or AD BC.", uses_uniqueness=True),
     "white-cases": Row(5, 1, "try both ways of making a straight line through o, solve greedily and take "
                              "intersection", text={
         "name": "Both ways through a white pearl", "template": CASES,

@@ -503,7 +503,8 @@ def _clue_options(puzzle: YajilinPuzzle, state: State):
         yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
 
 
-# the loop's own rules, shared with Masyu (heuristics/common/loops.py, cell_loops.py)
+# The techniques made from the families of heuristics/common/loops.py and cell_loops.py (shared
+# with Masyu and Slitherlink), one row each: level, order, catalogue, and Yajilin's own wording.
 loops.register_rows(GENRE, {
     "loop-two-ways": Row(1, 5, "if an empty cell is adjacent to blocked (or an edge is already pointing into it) "
                                "and there's only two ways to make an edge: it must be filled like that",
@@ -554,4 +555,5 @@ loops.register_rows(GENRE, {
     "clue-cases": (None, cell_loops.cases("clue_cases", _clue_options, level=BRANCH_LEVEL)),
     "deep-cases": (None, cell_loops.cases("deep_cases", _cell_options, _clue_options, cell_loops.end_subjects,
                                           level=4, passes=cell_loops.DEEP_PASSES))})
+
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above
