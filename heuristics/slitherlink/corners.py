@@ -15,19 +15,9 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN
+from grader.kernels.tally import tally
 
 from heuristics.slitherlink.common import GENRE, cells_near
-
-
-def _count(state: State, edges) -> tuple[int, list[int]]:
-    lines, open_ = 0, []
-    for e in edges:
-        m = state.cands[e]
-        if m == B_LINE:
-            lines += 1
-        elif m == OPEN:
-            open_.append(e)
-    return lines, open_
 
 
 def pair_options(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int],
@@ -35,9 +25,9 @@ def pair_options(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tupl
     """How many of `pair` (cell k's two edges at dot d) can carry the line; rest: the cell's
     other edges, others: the dot's other edges."""
     n = puzzle.clues[k]
-    lx, ox = _count(state, pair)
-    lr, orr = _count(state, rest)
-    ly, oy = _count(state, others)
+    lx, ox = tally(state.cands, pair, B_LINE, OPEN)
+    lr, orr = tally(state.cands, rest, B_LINE, OPEN)
+    ly, oy = tally(state.cands, others, B_LINE, OPEN)
     out = set()
     for x in range(lx, lx + len(ox) + 1):
         if not (n - lr - len(orr) <= x <= n - lr):
@@ -54,7 +44,7 @@ def forced(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int,
     n = puzzle.clues[k]
 
     def settle(edges, lo: int, hi: int) -> None:
-        lines, open_ = _count(state, edges)
+        lines, open_ = tally(state.cands, edges, B_LINE, OPEN)
         if open_ and hi == lines:
             put.update({e: CROSS for e in open_})
         elif open_ and lo == lines + len(open_):
@@ -62,7 +52,7 @@ def forced(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int,
 
     settle(pair, min(xs), max(xs))
     settle(rest, n - max(xs), n - min(xs))
-    ly, oy = _count(state, others)
+    ly, oy = tally(state.cands, others, B_LINE, OPEN)
     ys = [t - x for x in xs for t in (0, 2) if ly <= t - x <= ly + len(oy)]
     if ys:
         settle(others, min(ys), max(ys))
