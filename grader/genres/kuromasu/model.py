@@ -19,7 +19,7 @@ from grader.io import puzzlink, tatham
 from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, shaded_grid_svg, janko_cells, janko_meta
+from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta, shaded_grid_svg
 from grader.kernels.grid import VERTICAL_FIRST, GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
 

@@ -15,17 +15,17 @@ from typing import Any, Sequence
 
 import attrs
 
-from grader.kernels.lines import Line, minimum_length, runs, solve_line
-
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
 from grader.io.janko import field as janko_field, grid as janko_grid, size as janko_size
 from grader.io.limits import MAX_SIDE
+from grader.io.marked_cells import janko_meta
 from grader.io.native import NativeSource, bad_token, parse_grid_text
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.core.genre import Genre
+from grader.kernels.lines import Line, minimum_length, runs, solve_line
 
 EMPTY, FILLED = 0, 1
 B_EMPTY, B_FILLED = 1 << EMPTY, 1 << FILLED
@@ -280,10 +280,8 @@ class Picross(Genre):
         else:
             raise src.error("record has neither a 'solution' nor 'rlabels' and 'clabels'")
         check_clues(rows, cols, row_clues, col_clues, src, part="clues")
-        meta = Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                    title=data.get("title"))
         return PicrossPuzzle(rows=rows, cols=cols, row_clues=tuple(row_clues), col_clues=tuple(col_clues),
-                             solution=filled, meta=meta)
+                             solution=filled, meta=janko_meta(data, src))
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> PicrossPuzzle:
         rows, cols = url.rows, url.cols
