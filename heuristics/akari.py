@@ -27,6 +27,16 @@ def walls_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterabl
     return sorted({w for f in focus for w in puzzle.walls_next_to[f]})
 
 
+def open_walls(puzzle: AkariPuzzle, state: State, focus: frozenset[int] | None
+               ) -> Iterator[tuple[int, int, int, list[int]]]:
+    """(wall, its number, bulbs beside it, its free neighbours) for the numbered walls near the
+    focus that still have a free neighbour."""
+    for w in walls_to_check(puzzle, focus):
+        bulbs, free = wall_counts(puzzle, state, w)
+        if free:
+            yield w, puzzle.board[w], bulbs, free
+
+
 def cells_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
     return puzzle.whites if focus is None else sorted(puzzle.around(focus))
 
@@ -52,10 +62,8 @@ def bulb_lights_lines(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
            nudge="Count the bulbs around the {n} at {wall}.",
            catalogue="if a wall already has its n lights, fill in all free neighbours with empty")
 def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for w in walls_to_check(puzzle, focus):
-        n = puzzle.board[w]
-        bulbs, free = wall_counts(puzzle, state, w)
-        if free and bulbs == n:
+    for w, n, bulbs, free in open_walls(puzzle, state, focus):
+        if bulbs == n:
             yield Deduction.build(state, put={f: EMPTY for f in free}, cells=[puzzle.cell(w)],
                                   params={"n": n, "wall": puzzle.cell(w), "bulbs": counted(n, "bulb"),
                                           "cells": [puzzle.cell(f) for f in free]})
@@ -68,10 +76,8 @@ def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
            nudge="Count the free cells around the {n} at {wall}.",
            catalogue="if a wall will have n lights after lighting up all adjacent free cells, do it")
 def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for w in walls_to_check(puzzle, focus):
-        n = puzzle.board[w]
-        bulbs, free = wall_counts(puzzle, state, w)
-        if free and bulbs + len(free) == n:
+    for w, n, bulbs, free in open_walls(puzzle, state, focus):
+        if bulbs + len(free) == n:
             yield Deduction.build(state, put={f: BULB for f in free}, cells=[puzzle.cell(w)],
                                   params={"n": n, "wall": puzzle.cell(w),
                                           "need": counted(n - bulbs, "more bulb"),
@@ -190,10 +196,9 @@ def choices(puzzle: AkariPuzzle, state: State) -> list[tuple[tuple[int, int], st
     """Pairs of cells of which at least one holds a bulb, with the reason."""
     light = lighting(puzzle, state)
     out = []
-    for w in puzzle.numbered:
-        bulbs, free = wall_counts(puzzle, state, w)
-        if len(free) == 2 and puzzle.board[w] - bulbs == 1:
-            out.append(((free[0], free[1]), f"the {puzzle.board[w]} at {puzzle.cell(w)}"))
+    for w, n, bulbs, free in open_walls(puzzle, state, None):
+        if len(free) == 2 and n - bulbs == 1:
+            out.append(((free[0], free[1]), f"the {n} at {puzzle.cell(w)}"))
     for y in puzzle.whites:
         if y not in light.lit:
             sources = light.lighters(y)
@@ -278,10 +283,9 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[i
            catalogue="")
 def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
-    for w in puzzle.numbered:
-        bulbs, free = wall_counts(puzzle, state, w)
-        need = puzzle.board[w] - bulbs
-        if not free or need <= 0 or need == len(free):
+    for w, n, bulbs, free in open_walls(puzzle, state, None):
+        need = n - bulbs
+        if need <= 0 or need == len(free):
             continue
         ways = list(combinations(free, need))
         good = [c for c in ways if not combination_breaks(puzzle, state, light, c, [f for f in free if f not in c])]
@@ -293,7 +297,7 @@ def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
         put = {x: BULB for x in always_bulb}
         put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
         d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
-            "n": puzzle.board[w], "wall": puzzle.cell(w), "need": counted(need, "bulb"),
+            "n": n, "wall": puzzle.cell(w), "need": counted(need, "bulb"),
             "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
             "conclusion": ""})
         if d:
@@ -346,10 +350,9 @@ def most_constrained_first(puzzle: AkariPuzzle, state: State) -> list[int]:
     a person tries a hypothesis where the choice is narrow."""
     light = lighting(puzzle, state)
     rank: dict[int, int] = {}
-    for w in puzzle.numbered:
-        bulbs, free = wall_counts(puzzle, state, w)
+    for _, n, bulbs, free in open_walls(puzzle, state, None):
         for f in free:
-            rank[f] = min(rank.get(f, 9), len(free) - (puzzle.board[w] - bulbs))
+            rank[f] = min(rank.get(f, 9), len(free) - (n - bulbs))
     for y in puzzle.whites:
         if out_of_time():
             break               # the trial that asked stops at once too
