@@ -194,6 +194,9 @@ class Registry:
 
     def get(self, hid: str) -> Heuristic:
         self.load(hid.split(".")[0])
+        if hid not in self._by_id and self._group is not None:
+            for ep in entry_points(group=self._group):   # an id whose prefix is not its genre's name
+                self.load(ep.name)
         return self._by_id[hid]
 
     def for_genre(self, genre: str, max_level: int = 5) -> list[Heuristic]:
