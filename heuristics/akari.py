@@ -43,7 +43,7 @@ def cells_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterabl
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.bulb-lights-lines", name="A bulb lights its lines", genre=GENRE, level=1, order=1,
+@heuristic(id="akari.bulb-lights-lines", name="A bulb lights its lines", genre=GENRE,
            template="The bulb at {bulb} lights its row and column up to the walls, "
                     "so {cells} cannot hold a bulb.",
            nudge="Look along the row and column of the bulb at {bulb}.",
@@ -57,7 +57,7 @@ def bulb_lights_lines(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
                               params={"bulb": puzzle.cell(b), "cells": [puzzle.cell(j) for j in seen]})
 
 
-@heuristic(id="akari.wall-satisfied", name="A satisfied wall", genre=GENRE, level=1, order=2,
+@heuristic(id="akari.wall-satisfied", name="A satisfied wall", genre=GENRE,
            template="The {n} at {wall} already touches {bulbs}, so {cells} beside it cannot hold a bulb.",
            nudge="Count the bulbs around the {n} at {wall}.",
            catalogue="if a wall already has its n lights, fill in all free neighbours with empty")
@@ -69,8 +69,7 @@ def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
                                           "cells": [puzzle.cell(f) for f in free]})
 
 
-@heuristic(id="akari.wall-needs-all", name="A wall needs every free neighbour", genre=GENRE, level=1,
-           order=3,
+@heuristic(id="akari.wall-needs-all", name="A wall needs every free neighbour", genre=GENRE,
            template="The {n} at {wall} needs {need} and has exactly that many free neighbours, "
                     "so {result}.",
            nudge="Count the free cells around the {n} at {wall}.",
@@ -86,7 +85,7 @@ def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.only-one-lighter", name="Only one cell can light it", genre=GENRE, level=2, order=1,
+@heuristic(id="akari.only-one-lighter", name="Only one cell can light it", genre=GENRE,
            template="{cell} is still dark and only {source} can light it, so {source} holds a bulb.",
            nudge="Which cells could still light {cell}?",
            catalogue="if there is an unlit empty cell and only one unfilled cell which can reach it, "
@@ -102,7 +101,7 @@ def only_one_lighter(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[
                                       params={"cell": puzzle.cell(i), "source": puzzle.cell(s)})
 
 
-@heuristic(id="akari.isolated-cell", name="A cell that sees no free cell", genre=GENRE, level=2, order=2,
+@heuristic(id="akari.isolated-cell", name="A cell that sees no free cell", genre=GENRE,
            template="{cell} is dark and no other cell that could hold a bulb can see it, "
                     "so it must hold a bulb itself.",
            nudge="How can {cell} be lit?",
@@ -131,8 +130,7 @@ def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
     return None
 
 
-@heuristic(id="akari.bulb-starves-wall", name="A bulb here would starve a wall", genre=GENRE, level=2,
-           order=3,
+@heuristic(id="akari.bulb-starves-wall", name="A bulb here would starve a wall", genre=GENRE,
            template="A bulb at {cell} would light {lit}, leaving the {n} at {wall} too few places "
                     "for its bulbs, so {cell} is empty.",
            nudge="What would a bulb at {cell} do to the {n} at {wall}?",
@@ -161,8 +159,7 @@ def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.bulb-darkens-cell", name="A bulb here would leave a cell dark", genre=GENRE, level=3,
-           order=1,
+@heuristic(id="akari.bulb-darkens-cell", name="A bulb here would leave a cell dark", genre=GENRE,
            template="Only {sources} can light {dark}; a bulb at {cell} would see all of them and leave "
                     "{dark} dark, so {cell} is empty.",
            nudge="Which cells could still light {dark}?",
@@ -207,7 +204,7 @@ def choices(puzzle: AkariPuzzle, state: State) -> list[tuple[tuple[int, int], st
     return out
 
 
-@heuristic(id="akari.two-pairs", name="Two pairs light two lanes", genre=GENRE, level=3, order=2,
+@heuristic(id="akari.two-pairs", name="Two pairs light two lanes", genre=GENRE,
            template="One of {first} must hold a bulb ({why_first}), and one of {second} "
                     "({why_second}); every way to choose them {result}.",
            nudge="Compare the choices {first} and {second}.",
@@ -274,8 +271,7 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[i
     return False
 
 
-@heuristic(id="akari.wall-combinations", name="Every way to satisfy a wall", genre=GENRE, level=3,
-           order=3,
+@heuristic(id="akari.wall-combinations", name="Every way to satisfy a wall", genre=GENRE,
            template="The {n} at {wall} needs {need} among {free}. Of the {total} ways to place them, "
                     "{rejected} would leave a cell unlit or break a number nearby; every way "
                     "that remains agrees: {conclusion}.",
@@ -307,7 +303,7 @@ def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.interchangeable-bulbs", name="Interchangeable bulbs", genre=GENRE, level=4, order=1,
+@heuristic(id="akari.interchangeable-bulbs", name="Interchangeable bulbs", genre=GENRE,
            uses_uniqueness=True,
            template="A bulb at {first} or at {second} would light exactly the same dark cells, rule out "
                     "the same cells and touch no number; if either held the bulb, the other could take "

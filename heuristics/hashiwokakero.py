@@ -86,7 +86,7 @@ def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int]) -> tuple[
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.crossing", name="A bridge blocks the way", genre=GENRE, level=1, order=1,
+@heuristic(id="hashi.crossing", name="A bridge blocks the way", genre=GENRE,
            template="The bridge {bridge} runs across {others}, so no bridge can go there.",
            nudge="What does the bridge {bridge} block?")
 def crossing(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -98,8 +98,7 @@ def crossing(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deductio
                                       params={"bridge": puzzle.slot_name(s), "others": names(puzzle, blocked)})
 
 
-@heuristic(id="hashi.only-one-way", name="Only one way to finish an island", genre=GENRE, level=1,
-           order=2,
+@heuristic(id="hashi.only-one-way", name="Only one way to finish an island", genre=GENRE,
            template="{island} needs {n} and {reason}, so {result}.",
            nudge="Count the bridges {island} has and can still get.",
            catalogue="if there is only one way to fill in the remaining edges near a node, do it.")
@@ -128,7 +127,7 @@ def only_one_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                               params={"island": puzzle.cell(i), "n": n, "reason": reason, "result": result})
 
 
-@heuristic(id="hashi.one-each-way", name="At least one bridge each way", genre=GENRE, level=1, order=3,
+@heuristic(id="hashi.one-each-way", name="At least one bridge each way", genre=GENRE,
            template="{island} needs {n} and has {ways} to go; the other {others} can carry at most "
                     "{most}, so {bridge} has at least one bridge.",
            nudge="Could {island} do without a bridge towards {bridge}?",
@@ -149,7 +148,6 @@ def one_each_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 
 @heuristic(id="hashi.small-neighbour", name="No more bridges than a neighbour takes", genre=GENRE,
-           level=1, order=4,
            template="{island} is a {n}, so {bridge} can carry at most {most}.",
            nudge="How many bridges can {island} take at all?")
 def small_neighbour(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -175,7 +173,7 @@ def lower_bounds(puzzle: HashiPuzzle, state: State, i: int) -> Iterator[tuple[in
             yield s, need, others
 
 
-@heuristic(id="hashi.must-reach", name="Without it the island falls short", genre=GENRE, level=2, order=1,
+@heuristic(id="hashi.must-reach", name="Without it the island falls short", genre=GENRE,
            template="{island} needs {n} but its other directions can still give at most {others}, "
                     "so {bridge} needs at least {need}.",
            nudge="What if {bridge} had fewer bridges?",
@@ -190,7 +188,6 @@ def must_reach(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduct
 
 
 @heuristic(id="hashi.two-beside-two", name="A 2 must not spend itself on another 2", genre=GENRE,
-           level=2, order=2,
            template="The 2 at {island} has two ways to go; two bridges to the 2 at {pair} would finish "
                     "both and cut them off, so {bridge} has at least one bridge.",
            nudge="What if the 2 at {island} sent both its bridges to {pair}?",
@@ -212,8 +209,7 @@ def two_beside_two(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[De
                     "bridge": puzzle.slot_name(t)})
 
 
-@heuristic(id="hashi.one-to-a-bigger", name="A 1 must reach past the other 1s", genre=GENRE, level=2,
-           order=3,
+@heuristic(id="hashi.one-to-a-bigger", name="A 1 must reach past the other 1s", genre=GENRE,
            template="The 1 at {island} cannot join another 1 ({ones}) without shutting both in, "
                     "and {bridge} is its only other way, so it has one bridge.",
            nudge="Where can the 1 at {island} send its bridge?",
@@ -234,7 +230,7 @@ def one_to_a_bigger(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[D
                                           "ones": [puzzle.cell(puzzle.other(t, i)) for t in ones]})
 
 
-@heuristic(id="hashi.no-loop", name="No loops (variant)", genre=GENRE, level=2, order=4,
+@heuristic(id="hashi.no-loop", name="No loops (variant)", genre=GENRE,
            template="{first} and {second} are already joined through {path}; in this puzzle bridges "
                     "may not form a loop, so {bridge} has no bridge.",
            nudge="Are {first} and {second} already joined?")
@@ -251,7 +247,7 @@ def no_loop(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.not-too-many", name="No more than an island needs", genre=GENRE, level=3, order=0,
+@heuristic(id="hashi.not-too-many", name="No more than an island needs", genre=GENRE,
            template="{island} needs {n} and gets at least {have} from its other bridges, "
                     "so {bridge} can carry at most {most}.",
            nudge="How many more bridges can {island} take?")
@@ -273,8 +269,7 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                                               "bridge": puzzle.slot_name(s), "most": max(most, 0)})
 
 
-@heuristic(id="hashi.would-starve", name="A bridge here would starve an island", genre=GENRE, level=3,
-           order=1,
+@heuristic(id="hashi.would-starve", name="A bridge here would starve an island", genre=GENRE,
            template="A bridge {bridge} would cross {crossed}; then {island} could get at most {most} of "
                     "the {n} it needs, so {bridge} has no bridge.",
            nudge="Which island needs the ways that a bridge {bridge} would cross?")
@@ -289,7 +284,7 @@ def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                     "island": puzzle.cell(i), "most": most, "n": puzzle.board[i]})
 
 
-@heuristic(id="hashi.no-closed-group", name="Do not close a group early", genre=GENRE, level=3, order=1,
+@heuristic(id="hashi.no-closed-group", name="Do not close a group early", genre=GENRE,
            template="With {count} at {bridge}, {islands} would all be finished and cut off from the "
                     "other islands, so {bridge} does not have {count}.",
            nudge="What would {count} at {bridge} finish?",
@@ -346,7 +341,7 @@ def cut_slots(puzzle: HashiPuzzle, state: State) -> list[int]:
     return cuts
 
 
-@heuristic(id="hashi.only-link", name="The only link between two parts", genre=GENRE, level=3, order=2,
+@heuristic(id="hashi.only-link", name="The only link between two parts", genre=GENRE,
            template="Every other way between {side} and the rest of the islands is closed, so {bridge} "
                     "must carry a bridge to keep all islands connected.",
            nudge="How can {side} still be joined to the other islands?")
@@ -392,7 +387,6 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
 
 
 @heuristic(id="hashi.all-distributions", name="Every way to share an island's bridges", genre=GENRE,
-           level=3, order=3,
            template="{island} needs {n}; of all the ways to share them among {slots}, {legal}, and in "
                     "every one {result}.",
            nudge="List the ways {island} can get its {n} bridges.",
@@ -420,7 +414,7 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.pair-ways", name="Two islands together", genre=GENRE, level=4, order=1,
+@heuristic(id="hashi.pair-ways", name="Two islands together", genre=GENRE,
            template="{first} and {second} share {bridge}; of all the ways to finish both, {legal} cut "
                     "off no group and block no bridge another island needs, and in every one {result}.",
            nudge="Finish {first} and {second} together: which ways are left?")
@@ -463,7 +457,7 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.island-ways", name="Try every way around an island", genre=GENRE, level=5, order=10,
+@heuristic(id="hashi.island-ways", name="Try every way around an island", genre=GENRE,
            template="Try every way to give {island} its {n} bridges: {outcome}.",
            nudge="Try each way {island} can get its bridges.",
            catalogue="try all ways of distributing edges around a node, then solve greedily. then take "

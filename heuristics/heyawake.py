@@ -50,8 +50,7 @@ shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1,
                                             catalogue="mark unfilled cells next to a wall as empty")
 
 
-@heuristic(id="heyawake.room-full", name="A room with all its shaded cells", genre=GENRE, level=1,
-           order=2,
+@heuristic(id="heyawake.room-full", name="A room with all its shaded cells", genre=GENRE,
            template="The room of the {n} at {room} already holds {shaded}, so {cells} must be white.",
            nudge="Count the shaded cells in the room of the {n} at {room}.",
            catalogue="if a numbered region has enough walls, then the rest of the cells must be empty")
@@ -67,8 +66,7 @@ def room_full(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
                                           "cells": [puzzle.cell(i) for i in free]})
 
 
-@heuristic(id="heyawake.room-needs-all", name="A room needs every open cell", genre=GENRE, level=1,
-           order=3,
+@heuristic(id="heyawake.room-needs-all", name="A room needs every open cell", genre=GENRE,
            template="The room of the {n} at {room} needs {need} and has no open cell other than "
                     "{cells}, which must be shaded.",
            nudge="Count the open cells in the room of the {n} at {room}.",
@@ -226,7 +224,7 @@ def pattern_of(puzzle: HeyawakePuzzle, k: int) -> str | None:
     return None
 
 
-@heuristic(id="heyawake.room-pattern", name="A known room pattern", genre=GENRE, level=1, order=10,
+@heuristic(id="heyawake.room-pattern", name="A known room pattern", genre=GENRE,
            template="The room of the {n} at {room} is a {pattern}; every way to fill it gives this: {cells}.",
            nudge="The room of the {n} at {room} is a {pattern}: a pattern worth knowing.",
            catalogue="identify combinations of rectangle shapes, numbers and whether they are near "
@@ -304,8 +302,7 @@ def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.strip", name="No white strip across two borders", genre=GENRE, level=2,
-           order=1,
+@heuristic(id="heyawake.strip", name="No white strip across two borders", genre=GENRE,
            template="If {cell} were white, the white cells {start} to {end} would run straight "
                     "across two room borders, so {cell} is shaded.",
            nudge="Look along the white cells through {cell}.",
@@ -355,7 +352,6 @@ single_exit = shading.register_family(
 
 
 @heuristic(id="heyawake.pocket", name="A shaded cell here would wall in white cells", genre=GENRE,
-           level=2, order=3,
            template="Shading {cell} would shut {pocket} in, away from the white cell {outside}, so "
                     "{cell} is white.",
            nudge="What would shading {cell} do to the cells around it?",
@@ -368,7 +364,6 @@ def pocket(puzzle, state, focus=None):
 # --- level 3 ------------------------------------------------------------------------------
 
 @heuristic(id="heyawake.enclosure", name="A shaded cell here would close off an area", genre=GENRE,
-           level=3, order=8,
            template="Shading {cell} would close off {pocket} from the white cell {outside}, so {cell} "
                     "is white.",
            nudge="Follow the shaded cells around {cell}: what would shading it close off?",
@@ -379,8 +374,7 @@ def enclosure(puzzle, state, focus=None):
     return shading.pocket_white(puzzle, state, focus, most=ENCLOSURE_CELLS)
 
 
-@heuristic(id="heyawake.room-combinations", name="Every way to fill a room", genre=GENRE, level=3,
-           order=1,
+@heuristic(id="heyawake.room-combinations", name="Every way to fill a room", genre=GENRE,
            template="The room of the {n} at {room} can be filled in {ways} ways without shaded cells "
                     "touching or a white cell walled in, and in all of them {cells}.",
            nudge="List the ways to shade the room of the {n} at {room}.",
@@ -393,8 +387,7 @@ def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Itera
             yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]})
 
 
-@heuristic(id="heyawake.room-pair", name="Two neighbouring rooms together", genre=GENRE, level=3,
-           order=2,
+@heuristic(id="heyawake.room-pair", name="Two neighbouring rooms together", genre=GENRE,
            template="The rooms of the {n} at {room} and the {m} at {other} can be filled together "
                     "in {ways} ways, and in all of them {cells}.",
            nudge="Fill the rooms of the {n} at {room} and the {m} at {other} together.",
@@ -412,8 +405,7 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
                                   "other": puzzle.room_cell(other)})
 
 
-@heuristic(id="heyawake.block-count", name="Counting a room's 2x2 blocks", genre=GENRE, level=3,
-           order=3,
+@heuristic(id="heyawake.block-count", name="Counting a room's 2x2 blocks", genre=GENRE,
            template="Shaded cells touching corner to corner must never close a ring (it would shut "
                     "white cells in). The room of the {n} at {room} has {blocks} 2x2 blocks; counting "
                     "each shaded cell once for every block it lies in beyond the first, its {n} shaded "
@@ -437,7 +429,7 @@ def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
 # --- level 4 ------------------------------------------------------------------------------
 
 @heuristic(id="heyawake.room-strips", name="Every way to fill a room, minding strips and the white area",
-           genre=GENRE, level=4, order=3,
+           genre=GENRE,
            template="The room of the {n} at {room} can be filled in {ways} ways that leave no white "
                     "strip across two borders and keep the white cells together, and in all of "
                     "them {cells}.",
@@ -477,7 +469,6 @@ WHAT_IF_ROUNDS = 5
 
 
 @heuristic(id="heyawake.nearby-what-if", name="A short what-if nearby", genre=GENRE,
-           level=3, order=9,
            template="If {cell} {assumed}, a rule would break {after} ({reason}), so {cell} {result}.",
            nudge="What would {cell} settle around it, if it were decided?",
            catalogue="")
@@ -486,7 +477,6 @@ def nearby_what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator
 
 
 @heuristic(id="heyawake.what-if", name="A short what-if, minding the white area", genre=GENRE,
-           level=4, order=9,
            template="If {cell} {assumed}, a rule would break {after} ({reason}), so {cell} {result}.",
            nudge="What would follow if {cell} were decided?",
            catalogue="")
@@ -578,7 +568,7 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.room-hypotheses", name="Room hypotheses", genre=GENRE, level=5, order=1,
+@heuristic(id="heyawake.room-hypotheses", name="Room hypotheses", genre=GENRE,
            template="Try every way to fill the room of the {n} at {room} ({cases} cases): {outcome}.",
            nudge="Try each way to fill the room of the {n} at {room}.",
            catalogue="try all combinations of filling in a numbered region, rejecting those causing "
@@ -588,8 +578,7 @@ def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterato
     return hypotheses(puzzle, state, 2, HYPOTHESIS_LIMIT, PASSES)
 
 
-@heuristic(id="heyawake.big-room-hypotheses", name="Room hypotheses, many cases", genre=GENRE, level=5,
-           order=95,
+@heuristic(id="heyawake.big-room-hypotheses", name="Room hypotheses, many cases", genre=GENRE,
            template="Try every way to fill the room of the {n} at {room} ({cases} cases): {outcome}.",
            nudge="Try each way to fill the room of the {n} at {room}, even though there are many.",
            catalogue="")
@@ -619,7 +608,7 @@ def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> s
     return "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
 
 
-TRIAL = register_probing(GENRE, order=90, near=around, candidates=shading.busiest_first,
+TRIAL = register_probing(GENRE, near=around, candidates=shading.busiest_first,
                          catalogue="for a cell: assume it is blocked, then blank, fill in greedily; "
                                    "keep what both agree on or refute one")
 

@@ -31,7 +31,7 @@ def runs(puzzle: HitoriPuzzle) -> Iterator[tuple[int, int, int]]:
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="hitori.beside-shaded", name="Beside a shaded cell", genre=GENRE, level=1, order=1,
+@heuristic(id="hitori.beside-shaded", name="Beside a shaded cell", genre=GENRE,
            template="Shaded cells never touch, so {cells} beside the shaded {cell} are unshaded.",
            nudge="Look around the shaded {cell}.",
            catalogue="all cells adjacent to a wall must be empty")
@@ -42,7 +42,7 @@ def beside_shaded(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[De
                               params={"cell": puzzle.cell(b), "cells": puzzle.graph.cells(free)})
 
 
-@heuristic(id="hitori.lone-number", name="A number with no twin", genre=GENRE, level=1, order=2,
+@heuristic(id="hitori.lone-number", name="A number with no twin", genre=GENRE,
            uses_uniqueness=True,
            template="The {n} at {cell} is the only one in its row and column; shading it could "
                     "never help, and a unique solution leaves it unshaded.",
@@ -56,7 +56,7 @@ def lone_number(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Dedu
                                   params={"n": n if n != NO_NUMBER else "blank", "cell": puzzle.cell(i)})
 
 
-@heuristic(id="hitori.triple", name="Three in a row", genre=GENRE, level=1, order=3,
+@heuristic(id="hitori.triple", name="Three in a row", genre=GENRE,
            template="{first}, {middle} and {last} all hold {n}: if the middle one were shaded its "
                     "neighbours would both stay unshaded and repeat, so {middle} is unshaded and "
                     "{first} and {last} are shaded.",
@@ -72,7 +72,7 @@ def triple(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction
                                           "last": puzzle.cell(c), "n": nums[a]})
 
 
-@heuristic(id="hitori.sandwich", name="A sandwiched cell", genre=GENRE, level=1, order=4,
+@heuristic(id="hitori.sandwich", name="A sandwiched cell", genre=GENRE,
            template="{first} and {last} both hold {n}, so one of them is shaded; if {middle} "
                     "between them were shaded, both would have to stay unshaded. So {middle} is "
                     "unshaded.",
@@ -88,7 +88,7 @@ def sandwich(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="hitori.number-taken", name="The number is taken", genre=GENRE, level=2, order=1,
+@heuristic(id="hitori.number-taken", name="The number is taken", genre=GENRE,
            template="The {n} at {cell} is unshaded, so the other {n}s in its row and column "
                     "({cells}) are shaded.",
            nudge="Which other {n}s share a row or column with {cell}?",
@@ -106,7 +106,7 @@ def number_taken(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Ded
                                               "cells": puzzle.graph.cells(rest)})
 
 
-@heuristic(id="hitori.pair-in-line", name="A pair in a line", genre=GENRE, level=2, order=2,
+@heuristic(id="hitori.pair-in-line", name="A pair in a line", genre=GENRE,
            template="{first} and {second} touch and both hold {n}: exactly one of them is shaded, "
                     "so the other keeps the {n}, and {cells} in the same line are shaded.",
            nudge="The {n}s at {first} and {second} sit side by side.",
@@ -140,7 +140,7 @@ def exits(puzzle: HitoriPuzzle, state: State, single: bool) -> Iterator[Deductio
                 "exit": g.cell(out[0])})
 
 
-@heuristic(id="hitori.last-exit", name="The only way out", genre=GENRE, level=2, order=3,
+@heuristic(id="hitori.last-exit", name="The only way out", genre=GENRE,
            template="The unshaded {cell} must join the other unshaded cells, and {exit} is its "
                     "only neighbour that can stay unshaded, so {exit} is unshaded.",
            nudge="How does {cell} reach the other unshaded cells?",
@@ -185,8 +185,7 @@ def shading_chain(puzzle: HitoriPuzzle, state: State, start: int, value: int, li
     return None
 
 
-@heuristic(id="hitori.short-chain", name="A short chain of consequences", genre=GENRE, level=3,
-           order=1,
+@heuristic(id="hitori.short-chain", name="A short chain of consequences", genre=GENRE,
            template="If {cell} {assumed}, then {chain} follow one from another, and {broken}; "
                     "so {cell} {result}.",
            nudge="Follow what happens if {cell} {assumed}.",
@@ -209,7 +208,7 @@ def short_chain(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Dedu
                     return
 
 
-@heuristic(id="hitori.group-exit", name="A group's only way out", genre=GENRE, level=3, order=0,
+@heuristic(id="hitori.group-exit", name="A group's only way out", genre=GENRE,
            template="The unshaded {cell} must join the other unshaded cells, and {exit} is the "
                     "only cell beside it that can stay unshaded, so {exit} is unshaded.",
            nudge="How does the {cell} reach the other unshaded cells?",
@@ -221,7 +220,6 @@ def group_exit(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduc
 # --- level 4 ------------------------------------------------------------------------------
 
 @heuristic(id="hitori.keep-connected", name="Keep the unshaded cells connected", genre=GENRE,
-           level=4, order=1,
            template="Shading {cell} would leave its neighbours unshaded and cut {a} off from {b}, "
                     "so {cell} is unshaded.",
            nudge="What would shading {cell} do to the unshaded area?",
@@ -238,11 +236,11 @@ def keep_connected(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[D
 # --- level 5 ------------------------------------------------------------------------------
 
 trial_and_error = register_probing(
-    GENRE, max_level=3, order=90,
+    GENRE, max_level=3,
     catalogue="assume that a cell is empty or wall, then fill in greedily (using heuristics up "
               "to level 3) and take intersection or hope for contradiction")
 deep_trial = register_probing(
-    GENRE, id="hitori.deep-trial", name="Trial and error with connectivity", max_level=4, order=91,
+    GENRE, id="hitori.deep-trial", name="Trial and error with connectivity", max_level=4,
     catalogue="same as above, but can use level 4 heuristics")
 nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial])
 

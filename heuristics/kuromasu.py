@@ -65,7 +65,7 @@ shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1,
 # --- level 2 ------------------------------------------------------------------------------
 
 @heuristic(id="kuromasu.all-visible", name="A number that needs every cell it can see",
-           genre=GENRE, level=2, order=1,
+           genre=GENRE,
            template="The {n} at {clue} can see at most {n} cells, itself included, so it sees all of "
                     "them: {cells} must be white.",
            nudge="How many cells could the {n} at {clue} see at most?",
@@ -81,8 +81,7 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
 
-@heuristic(id="kuromasu.already-seen", name="A number that already sees enough", genre=GENRE, level=2,
-           order=2,
+@heuristic(id="kuromasu.already-seen", name="A number that already sees enough", genre=GENRE,
            template="The {n} at {clue} already sees {n} cells, itself included, so {cells}, which "
                     "would extend its view, must be shaded.",
            nudge="Count the white cells the {n} at {clue} already sees.",
@@ -98,7 +97,7 @@ def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[D
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
 
-@heuristic(id="kuromasu.last-direction", name="Three directions done", genre=GENRE, level=2, order=3,
+@heuristic(id="kuromasu.last-direction", name="Three directions done", genre=GENRE,
            template="The {n} at {clue} sees {seen} in the other directions, which are closed, so it "
                     "sees exactly {need} {direction}: {cells}.",
            nudge="Three directions of the {n} at {clue} are settled: what is left?",
@@ -123,7 +122,6 @@ def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator
 
 
 @heuristic(id="kuromasu.counting", name="Counting what each direction must see", genre=GENRE,
-           level=2, order=4,
            template="The {n} at {clue} can see at most {others} in the other directions, so it sees "
                     "at least {need} {direction}: {cells} must be white.",
            nudge="What is the most the {n} at {clue} can see without looking {direction}?",
@@ -151,8 +149,7 @@ single_exit = shading.register_family(GENRE, "single-exit", level=2, order=6)
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="kuromasu.would-break", name="A cell that would break a number", genre=GENRE, level=3,
-           order=1,
+@heuristic(id="kuromasu.would-break", name="A cell that would break a number", genre=GENRE,
            template="If {cell} {assumed}, the {n} at {clue} would see {seen} cells, so {cell} {result}.",
            nudge="What would {cell} do to the {n} at {clue}?",
            catalogue="if placing empty or blocked causes illegal board (according to verifyboard), "
@@ -248,7 +245,6 @@ def legal(puzzle: KuromasuPuzzle, cands: Sequence[int], option: dict[int, int]) 
 
 
 @heuristic(id="kuromasu.extensions", name="Every way a number can see its count", genre=GENRE,
-           level=4, order=1,
            template="The {n} at {clue} can see its count in {ways} ways that break no rule nearby, and "
                     "in all of them {cells}.",
            nudge="List the ways the {n} at {clue} can see exactly {n} cells.",
@@ -272,7 +268,7 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="kuromasu.extension-hypotheses", name="Number hypotheses", genre=GENRE, level=5, order=1,
+@heuristic(id="kuromasu.extension-hypotheses", name="Number hypotheses", genre=GENRE,
            template="Try every way the {n} at {clue} can see its count ({cases} cases): {outcome}.",
            nudge="Try each way the {n} at {clue} can see exactly {n} cells.",
            catalogue="try all ways of extending from a number in all directions, do greedy and take "
@@ -295,7 +291,7 @@ def way_label(puzzle: KuromasuPuzzle, k: int, option: dict[int, int]) -> str:
     return "seeing " + ", ".join(f"{a} {name}" for a, name in zip(lengths, DIRECTION_NAMES))
 
 
-TRIAL = register_probing(GENRE, order=90,
+TRIAL = register_probing(GENRE,
                          catalogue="(generic) assume a cell shaded, then white; fill in greedily; keep "
                                    "what both agree on or refute one")
 

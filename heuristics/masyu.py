@@ -52,7 +52,7 @@ def decided(state: State, put: dict[int, int]) -> bool:
 
 # --- level 1: pearls -------------------------------------------------------------------------
 
-@heuristic(id="masyu.black-leg-blocked", name="A black pearl's blocked side", genre=GENRE, level=1, order=1,
+@heuristic(id="masyu.black-leg-blocked", name="A black pearl's blocked side", genre=GENRE,
            template="The black pearl at {pearl} cannot send its line {side}: {reason}. "
                     "So the line leaves it to the {opposite}, two cells straight: {edges} carry the loop.",
            nudge="Which ways can the black pearl at {pearl} leave?",
@@ -79,8 +79,7 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
                                           "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
 
 
-@heuristic(id="masyu.black-leg-extend", name="A line out of a black pearl runs on", genre=GENRE, level=1,
-           order=2,
+@heuristic(id="masyu.black-leg-extend", name="A line out of a black pearl runs on", genre=GENRE,
            template="The line leaves the black pearl at {pearl} to the {side}, so it runs straight "
                     "through the next cell ({edge} carries the loop) and cannot also leave to the "
                     "{opposite}.",
@@ -109,7 +108,7 @@ def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
                                           "opposite": SIDE[OPPOSITE[d]]})
 
 
-@heuristic(id="masyu.white-axis", name="The only way through a white pearl", genre=GENRE, level=1, order=3,
+@heuristic(id="masyu.white-axis", name="The only way through a white pearl", genre=GENRE,
            template="The line cannot run {axis} through the white pearl at {pearl}: {reason}. "
                     "So it runs {other} through it: {edges} carry the loop.",
            nudge="Which way can the line run through the white pearl at {pearl}?",
@@ -133,7 +132,7 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
                                           "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]})
 
 
-@heuristic(id="masyu.white-turn", name="A white pearl must turn on one side", genre=GENRE, level=1, order=4,
+@heuristic(id="masyu.white-turn", name="A white pearl must turn on one side", genre=GENRE,
            template="The line runs straight through the white pearl at {pearl} but cannot turn at "
                     "{blocked}, so it turns at {cell}: {edge} is crossed out.",
            nudge="Where can the line through the white pearl at {pearl} turn?",
@@ -217,7 +216,7 @@ def _problem(puzzle: MasyuPuzzle):
     return lambda trial, i, way: near_problem(puzzle, trial, i)
 
 
-@heuristic(id="masyu.cell-shapes", name="Every way through a cell", genre=GENRE, level=2, order=1,
+@heuristic(id="masyu.cell-shapes", name="Every way through a cell", genre=GENRE,
            template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",
            nudge="In how many ways can the loop pass {cell}?",
            catalogue="")
@@ -259,7 +258,6 @@ NO_EARLY_LOOP = ("if there are two possible moves from a loose end and one of th
 
 
 @heuristic(id="masyu.small-loop", name="Every way through a cell, without a small loop", genre=GENRE,
-           level=3, order=4,
            template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",
            nudge="Which ways through {cell} would close the line on itself?", catalogue=NO_EARLY_LOOP)
 def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:

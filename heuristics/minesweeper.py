@@ -71,8 +71,7 @@ def _names(puzzle: MinesPuzzle, vs: list[int]) -> str:
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="minesweeper.broken-number", name="A number that cannot be met", genre=GENRE, level=1,
-           order=0,
+@heuristic(id="minesweeper.broken-number", name="A number that cannot be met", genre=GENRE,
            template="The {n} at {cell} {problem}.",
            nudge="Count the mines around the {n} at {cell}.",
            catalogue="")
@@ -88,8 +87,7 @@ def broken_number(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Ded
             return
 
 
-@heuristic(id="minesweeper.number-satisfied", name="A number with all its mines", genre=GENRE, level=1,
-           order=1,
+@heuristic(id="minesweeper.number-satisfied", name="A number with all its mines", genre=GENRE,
            template="The {n} at {cell} already touches {mines}, so {outcome}.",
            nudge="Count the mines around the {n} at {cell}.",
            catalogue="if the rest of the cells around a number can only be filled in one way, do it "
@@ -104,7 +102,7 @@ def number_satisfied(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
 
 
 @heuristic(id="minesweeper.number-needs-all", name="A number needs every covered neighbour",
-           genre=GENRE, level=1, order=2,
+           genre=GENRE,
            template="The {n} at {cell} still needs {need} and has exactly that many covered "
                     "neighbours, so {outcome}.",
            nudge="Count the covered cells around the {n} at {cell}.",
@@ -119,7 +117,7 @@ def number_needs_all(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
                                           "outcome": outcome(puzzle, mines=free)})
 
 
-@heuristic(id="minesweeper.no-mines-left", name="Every mine is found", genre=GENRE, level=1, order=3,
+@heuristic(id="minesweeper.no-mines-left", name="Every mine is found", genre=GENRE,
            template="All {total} mines are found, so {count} {outcome}.",
            nudge="How many mines are still hidden?",
            catalogue="if there are 0 mines left, the rest of the cells must be empty")
@@ -132,7 +130,6 @@ def no_mines_left(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Ded
 
 
 @heuristic(id="minesweeper.all-left-are-mines", name="As many cells as mines left", genre=GENRE,
-           level=1, order=4,
            template="{left} of the {total} mines are still hidden and exactly {left} covered cells "
                     "remain, so {outcome}.",
            nudge="Compare the mines left with the covered cells left.",
@@ -167,8 +164,7 @@ def pairs(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[tuple[int,
                 yield a, b
 
 
-@heuristic(id="minesweeper.subset", name="One number's cells inside another's", genre=GENRE, level=2,
-           order=1,
+@heuristic(id="minesweeper.subset", name="One number's cells inside another's", genre=GENRE,
            template="The {n1} at {a} needs {need1} among {cells1}, all of which also touch the {n2} "
                     "at {b}; it needs {need2}, so its other cells hold {extra}: {outcome}.",
            nudge="Compare the {n1} at {a} with the {n2} at {b}.",
@@ -192,7 +188,7 @@ def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]
                                       "outcome": out})
 
 
-@heuristic(id="minesweeper.overlap", name="Two overlapping numbers", genre=GENRE, level=2, order=2,
+@heuristic(id="minesweeper.overlap", name="Two overlapping numbers", genre=GENRE,
            template="The {n1} at {a} needs {need1} and the {n2} at {b} needs {need2}; they share "
                     "{shared}, which hold {between}; so {outcome}.",
            nudge="What can the cells shared by the {n1} at {a} and the {n2} at {b} hold?",
@@ -247,8 +243,7 @@ def legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, fre
     return ways, legal, [j for j, _, _ in others]
 
 
-@heuristic(id="minesweeper.combinations", name="Every way around a number", genre=GENRE, level=2,
-           order=3,
+@heuristic(id="minesweeper.combinations", name="Every way around a number", genre=GENRE,
            template="Of the {ways} ways to place {need} around the {n} at {cell}, only {legal} "
                     "agree with the numbers nearby; in every one of them {outcome}.",
            nudge="Try each way to place the mines around the {n} at {cell}.",
@@ -333,7 +328,6 @@ def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[i
 
 
 @heuristic(id="minesweeper.area-search", name="Every way to fill a small area", genre=GENRE,
-           level=3, order=1,
            template="Around the {n} at {cell}, try every way to fill the covered cells {area} that "
                     "the numbers touching them allow: in all of them {outcome}.",
            nudge="Work through the covered cells around the {n} at {cell} together with its neighbours' numbers.",
@@ -364,7 +358,6 @@ def area_search(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduc
 # --- level 4 ------------------------------------------------------------------------------
 
 @heuristic(id="minesweeper.mine-count-regions", name="Counting mines across the board", genre=GENRE,
-           level=4, order=1,
            template="{left} mines are still hidden; the numbers at {numbers} need {need} among cells "
                     "they do not share, so the other covered cells hold {rest}: {outcome}.",
            nudge="Add up the mines the numbers still need and compare with the mines left.",
@@ -406,7 +399,7 @@ def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
 # --- level 5 ------------------------------------------------------------------------------
 
 @heuristic(id="minesweeper.number-cases", name="Every way around a number, followed through",
-           genre=GENRE, level=5, order=80,
+           genre=GENRE,
            template="The {n} at {cell} can place its mines in {cases} ways; following each one "
                     "with easier steps, {outcome}.",
            nudge="Follow each way to place the mines around the {n} at {cell}.",
@@ -451,6 +444,6 @@ def frontier(puzzle: MinesPuzzle, state: State) -> list[int]:
     return sorted(near)
 
 
-trial_and_error = register_probing(GENRE, order=90, candidates=frontier)
+trial_and_error = register_probing(GENRE, candidates=frontier)
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

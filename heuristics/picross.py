@@ -52,8 +52,7 @@ def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="picross.broken-line", name="A line that cannot show its clue", genre=GENRE, level=1,
-           order=0,
+@heuristic(id="picross.broken-line", name="A line that cannot show its clue", genre=GENRE,
            template="The clue {clue} no longer fits {line} with the cells decided so far.",
            nudge="Check {line} against its clue.",
            catalogue="")
@@ -68,7 +67,7 @@ def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Ded
             return
 
 
-@heuristic(id="picross.empty-line", name="A line with no blocks", genre=GENRE, level=1, order=1,
+@heuristic(id="picross.empty-line", name="A line with no blocks", genre=GENRE,
            template="The clue of {line} is 0, so {outcome}.",
            nudge="Look at the clue of {line}.",
            catalogue="if clue is 0, then all cells in row/column become empty")
@@ -78,7 +77,7 @@ def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
             yield line_deduction(puzzle, state, line, [B_EMPTY] * len(puzzle.lines[line]))
 
 
-@heuristic(id="picross.one-way", name="A clue that fits only one way", genre=GENRE, level=1, order=2,
+@heuristic(id="picross.one-way", name="A clue that fits only one way", genre=GENRE,
            template="The clue {clue} fits {line} in only one way{given}, so {outcome}.",
            nudge="In how many ways does {clue} fit {line}?",
            catalogue="if there is just one possible combination for a given row/column, apply it")
@@ -97,7 +96,7 @@ def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deducti
 # --- level 3 ------------------------------------------------------------------------------
 
 @heuristic(id="picross.block-overlap", name="Left-most and right-most blocks overlap",
-           genre=GENRE, level=3, order=1,
+           genre=GENRE,
            template="Push the blocks of {clue} in {line} as far to one end as they go, then as far "
                     "to the other: {reason}, so {outcome}.",
            nudge="Push the blocks of {line} to each end and compare.",
@@ -139,8 +138,7 @@ def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="picross.line-solver", name="Every placement of a line agrees", genre=GENRE, level=4,
-           order=1,
+@heuristic(id="picross.line-solver", name="Every placement of a line agrees", genre=GENRE,
            template="Every way to place {clue} in {line} that fits the cells decided so far agrees: "
                     "{outcome}.",
            nudge="Try every placement of the clue in {line}.",
@@ -199,7 +197,7 @@ def promising(puzzle: PicrossPuzzle, state: State, var: int) -> bool:
     return any((x | y) != m for x, y, m in zip(a, b, state.cands))
 
 
-@heuristic(id="picross.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
+@heuristic(id="picross.trial-and-error", name="Trial and error", genre=GENRE,
            template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.",
            catalogue="for each cell, assume filled/empty, solve greedily and take intersection "
                      "and/or achieve contradiction")
@@ -220,7 +218,7 @@ def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator
 
 
 @heuristic(id="picross.line-cases", name="Every placement of a line, followed through",
-           genre=GENRE, level=5, order=95,
+           genre=GENRE,
            template="In {line}, the clue {clue} can be placed in {cases} ways; following each one "
                     "with easier steps, {outcome}.",
            nudge="Follow each placement of {line} through.",

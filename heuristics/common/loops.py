@@ -448,7 +448,7 @@ def register_rows(genre: str, rows: Mapping[str, Row], techniques: Mapping[str, 
     """Register each row as the heuristic `<genre>.<key>`."""
     for key, row in rows.items():
         text, find = techniques[row.kind or key]
-        heuristic(id=f"{genre}.{key}", genre=genre, level=row.level, order=row.order, catalogue=row.catalogue,
+        heuristic(id=f"{genre}.{key}", genre=genre, catalogue=row.catalogue,
                   uses_uniqueness=row.uses_uniqueness, **(row.text or text))(find)
 
 

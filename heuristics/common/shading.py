@@ -197,7 +197,7 @@ def register_family(genre: str, family: str, *, level: int, order: int, catalogu
     """Register a family for a genre as "<genre>.<family>", at the genre's own level and order
     and with its own catalogue line."""
     text, find = FAMILIES[family]
-    return heuristic(id=f"{genre}.{family}", genre=genre, level=level, order=order, catalogue=catalogue,
+    return heuristic(id=f"{genre}.{family}", genre=genre, catalogue=catalogue,
                      **text)(find)
 
 

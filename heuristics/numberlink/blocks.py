@@ -72,7 +72,7 @@ def block_keep(m0: int, m1: int, m2: int, m3: int, patterns: int) -> tuple[int, 
     return k0, k1, k2, k3
 
 
-@heuristic(id="numberlink.no-u-turn", name="No U-turn in a 2x2 block", genre=GENRE, level=2, order=5,
+@heuristic(id="numberlink.no-u-turn", name="No U-turn in a 2x2 block", genre=GENRE,
            template="Inside the 2x2 block from {a} to {b} a line may not turn back beside itself or "
                     "close a loop, so {result}.",
            nudge="Look at the 2x2 block from {a} to {b}: how can its cells be joined?")
@@ -160,8 +160,7 @@ def _fits(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int, numbered:
     return True
 
 
-@heuristic(id="numberlink.block-lines", name="A 2x2 block with the lines drawn", genre=GENRE, level=2,
-           order=6,
+@heuristic(id="numberlink.block-lines", name="A 2x2 block with the lines drawn", genre=GENRE,
            template="Inside the 2x2 block from {a} to {b}, the ways of joining its cells that would close "
                     "a loop with the lines already drawn, join two numbers or bring a line beside itself "
                     "are ruled out, so {result}.",

@@ -19,7 +19,7 @@ LINK_SIDES = {v: tuple(d for d in SIDES if SHAPES[v] & d) for v in range(5, len(
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="numberlink.join-up", name="Lines join up", genre=GENRE, level=1, order=1,
+@heuristic(id="numberlink.join-up", name="Lines join up", genre=GENRE,
            template="{reason}, so {result}.",
            nudge="Check which sides of each cell a line can still cross.")
 def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -64,7 +64,7 @@ def join_words(puzzle: NumberlinkPuzzle, i: int, j: int, first: bool, on: bool) 
             "result": f"no line runs between {here} and {there}"}
 
 
-@heuristic(id="numberlink.broken-line", name="The lines drawn break a rule", genre=GENRE, level=1, order=0,
+@heuristic(id="numberlink.broken-line", name="The lines drawn break a rule", genre=GENRE,
            template="{problem}, which the rules forbid, so {cell} has no shape left.",
            nudge="Look at the line through {cell}.")
 def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -101,8 +101,7 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="numberlink.different-lines", name="Different numbers never meet", genre=GENRE, level=2,
-           order=1,
+@heuristic(id="numberlink.different-lines", name="Different numbers never meet", genre=GENRE,
            template="{a} is on the line of {first} and {b} on the line of {second}, so no line runs "
                     "between them.",
            nudge="Follow the lines to {a} and {b}.")
@@ -120,7 +119,7 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
                     "second": the(puzzle, [lb])[0]}, i, j, la, lb))
 
 
-@heuristic(id="numberlink.between-lines", name="A cell between two lines", genre=GENRE, level=2, order=3,
+@heuristic(id="numberlink.between-lines", name="A cell between two lines", genre=GENRE,
            template="As {shape}, {cell} would join {what}, so {cell} is not {shape}.",
            nudge="Which lines could {cell} join?")
 def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -159,7 +158,7 @@ def between_words(puzzle: NumberlinkPuzzle, x: int, v: int, y: int, z: int, loop
     return {"cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "what": what}
 
 
-@heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE, level=2, order=2,
+@heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE,
            template="{a} and {b} are already on one line; joining them would close a loop, so no line "
                     "runs between them.",
            nudge="Where does the line through {a} go?")
@@ -236,8 +235,7 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple
     return None
 
 
-@heuristic(id="numberlink.no-touch", name="A line never runs beside itself", genre=GENRE, level=2,
-           order=3,
+@heuristic(id="numberlink.no-touch", name="A line never runs beside itself", genre=GENRE,
            template="A line may not touch itself: if the line went through {cell} as {shape}, it "
                     "would run beside its own stretch at {other}, so {cell} is not {shape}.",
            nudge="Could the line through {cell} touch itself?")
@@ -282,7 +280,6 @@ def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int],
 
 
 @heuristic(id="numberlink.same-line-drawn", name="Neighbours on one drawn line are joined", genre=GENRE,
-           level=2, order=4,
            template="The lines drawn from both {name}s reach {a} and {b}; a line may not touch itself, "
                     "so the line runs straight from one to the other.",
            nudge="Follow both halves of the line of {name}.")

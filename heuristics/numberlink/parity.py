@@ -87,7 +87,7 @@ def parity_cuts(puzzle: NumberlinkPuzzle, state: State) -> Iterator[tuple[int, i
             yield inner, outer, sorted(area), sum(ends[z] for z in area), out
 
 
-@heuristic(id="numberlink.parity", name="Lines in and out of an area", genre=GENRE, level=3, order=0,
+@heuristic(id="numberlink.parity", name="Lines in and out of an area", genre=GENRE,
            template="{area} on the side of {a} hold {ends}, and {lines} already {cross} their border; "
                     "a line that enters without ending there leaves again, so an {parity} number of lines "
                     "crosses it, and the only way across still open is between {a} and {b}: {result}.",

@@ -80,7 +80,7 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int
     return False
 
 
-@heuristic(id="numberlink.pair-product", name="Two cells together", genre=GENRE, level=4, order=1,
+@heuristic(id="numberlink.pair-product", name="Two cells together", genre=GENRE,
            template="Of the ways to fill {a} and {b} together, only {kept} fit their neighbours and "
                     "the lines already drawn, so {a} and {b} keep only those shapes.",
            nudge="Try the shapes of {a} and {b} together.")

@@ -184,7 +184,7 @@ def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
         state, lambda: Territory(puzzle, state), lambda old, _, changed: Territory(puzzle, state, old)))
 
 
-@heuristic(id="numberlink.out-of-reach", name="No line can use this cell", genre=GENRE, level=3, order=1,
+@heuristic(id="numberlink.out-of-reach", name="No line can use this cell", genre=GENRE,
            template="No pair can still run its line through {cell}, so it stays empty.",
            nudge="Which lines could still pass through {cell}?")
 def out_of_reach(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -196,7 +196,7 @@ def out_of_reach(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
             return
 
 
-@heuristic(id="numberlink.unused-join", name="No line can use this join", genre=GENRE, level=3, order=2,
+@heuristic(id="numberlink.unused-join", name="No line can use this join", genre=GENRE,
            template="{why}, so no line runs between {a} and {b}.",
            nudge="Which pairs could run a line between {a} and {b}?")
 def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -215,8 +215,7 @@ def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
         yield join_off(state, i, d, j, region=[i, j], params={"a": puzzle.cell(i), "b": puzzle.cell(j), "why": why})
 
 
-@heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE, level=3,
-           order=4,
+@heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE,
            template="{a} and {b} both lie on the line of {name}, and a line may not touch itself, "
                     "so the line runs straight from one to the other.",
            nudge="Which line must pass through {a}, and which through {b}?")
@@ -226,8 +225,7 @@ def same_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     yield from joined_neighbours(puzzle, state, territory(puzzle, state).owner)
 
 
-@heuristic(id="numberlink.bottleneck", name="A bottleneck every route must pass", genre=GENRE, level=3,
-           order=3,
+@heuristic(id="numberlink.bottleneck", name="A bottleneck every route must pass", genre=GENRE,
            template="Every route left from the {name} at {start} to the {name} at {end} passes between "
                     "{a} and {b}, so the line runs there.",
            nudge="How can the {name} at {start} still reach the other {name}?")
@@ -245,7 +243,7 @@ def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[D
 
 
 @heuristic(id="numberlink.owned-no-touch", name="A line never runs beside itself (where it must go)",
-           genre=GENRE, level=3, order=5,
+           genre=GENRE,
            template="{near} must lie on the line of {name}; as {shape}, {cell} would be on that line too "
                     "without being next to {near} along it, so {cell} is not {shape}.",
            nudge="Which line must pass beside {cell}, and what if {cell} joined it?")

@@ -344,7 +344,7 @@ def narrowed_branch(puzzle: NumberlinkPuzzle, branch: Branch, cands: tuple[int, 
     return Branch(branch.label, trace)
 
 
-@heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
+@heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE,
            template="{how} {cell}: {outcome}.", nudge="Try a hypothesis at {cell}.")
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Every way a line can go on from a loose end, or every shape of a cell, each filled in
@@ -411,7 +411,6 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
 
 
 @heuristic(id="numberlink.end-lookahead", name="Follow every way on from a loose end", genre=GENRE,
-           level=4, order=2,
            template=LOOK_TEMPLATE,
            nudge="Follow each way on from the loose end at {cell} with the rules for lines.",
            catalogue="")
@@ -421,7 +420,6 @@ def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
 
 
 @heuristic(id="numberlink.cell-lookahead", name="Each shape of a cell beside a loose end", genre=GENRE,
-           level=4, order=3,
            template=LOOK_TEMPLATE,
            nudge="What would each shape of {cell} do to the lines beside it?",
            catalogue="")

@@ -17,7 +17,7 @@ from heuristics.nurikabe.common import GENRE, cells_of, clue_text, near, parts_n
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.one", name="Walls around a 1", genre=GENRE, level=1, order=1,
+@heuristic(id="nurikabe.one", name="Walls around a 1", genre=GENRE,
            template="The 1 at {clue} is a whole island by itself, so {cells} around it are walls.",
            nudge="What surrounds the 1 at {clue}?",
            catalogue="surround cells containing 1 with walls")
@@ -32,8 +32,7 @@ def one(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]
                                       params={"clue": puzzle.cell(i), "cells": cells_of(puzzle, free)})
 
 
-@heuristic(id="nurikabe.pool-corner", name="The fourth corner of a pool", genre=GENRE, level=1,
-           order=2,
+@heuristic(id="nurikabe.pool-corner", name="The fourth corner of a pool", genre=GENRE,
            template="{walls} are walls; if {cell} were a wall too they would fill a 2x2 block, "
                     "so {cell} is island.",
            nudge="Look at the 2x2 block around {cell}.",
@@ -48,8 +47,7 @@ def pool_corner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                                   params={"cell": g.cell(rest[0]), "walls": g.cells(walls)})
 
 
-@heuristic(id="nurikabe.between-numbers", name="Between two numbers", genre=GENRE, level=1,
-           order=3,
+@heuristic(id="nurikabe.between-numbers", name="Between two numbers", genre=GENRE,
            template="{cell} touches both {first} and {second}; as island it would join two "
                     "numbers, so it is a wall.",
            nudge="Which numbers does {cell} touch?",
@@ -68,7 +66,7 @@ def between_numbers(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
 
 
 
-@heuristic(id="nurikabe.walled-in", name="A cell walled in", genre=GENRE, level=1, order=4,
+@heuristic(id="nurikabe.walled-in", name="A cell walled in", genre=GENRE,
            template="{cell} is surrounded by walls; as island it could never reach a number, so "
                     "it is a wall.",
            nudge="Look at the neighbours of {cell}.",
@@ -81,7 +79,7 @@ def walled_in(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
                                   params={"cell": puzzle.cell(i)})
 
 
-@heuristic(id="nurikabe.island-complete", name="A complete island", genre=GENRE, level=1, order=5,
+@heuristic(id="nurikabe.island-complete", name="A complete island", genre=GENRE,
            template="All {n} cells of {island} are in place, so {cells} around it are walls.",
            nudge="Count the cells of {island}.",
            catalogue="if there is an island of the same size as its number, all unfilled "
@@ -97,8 +95,7 @@ def island_complete(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
                                               "cells": cells_of(puzzle, free)})
 
 
-@heuristic(id="nurikabe.surrounded-by-island", name="A cell inside an island", genre=GENRE, level=1,
-           order=6,
+@heuristic(id="nurikabe.surrounded-by-island", name="A cell inside an island", genre=GENRE,
            template="{cell} is surrounded by island cells; a wall there could never join the "
                     "other walls, so it is island.",
            nudge="Could {cell} be a wall that joins the others?",
@@ -117,7 +114,7 @@ def surrounded_by_island(puzzle: NurikabePuzzle, state: State, focus=None) -> It
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.two-islands", name="Between two islands", genre=GENRE, level=2, order=1,
+@heuristic(id="nurikabe.two-islands", name="Between two islands", genre=GENRE,
            template="{cell} touches {first} and {second}; as island it would join them, so it is "
                     "a wall.",
            nudge="Which islands does {cell} touch?",
@@ -134,7 +131,7 @@ def two_islands(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                                           "second": isl.clue_name(numbered[1])})
 
 
-@heuristic(id="nurikabe.wall-exit", name="A wall's only way out", genre=GENRE, level=2, order=2,
+@heuristic(id="nurikabe.wall-exit", name="A wall's only way out", genre=GENRE,
            template="The walls at {wall} must join the other walls, and {cell} is their only way "
                     "out, so {cell} is a wall.",
            nudge="How can the walls at {wall} reach the others?",
@@ -156,7 +153,7 @@ def wall_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
                                   params={"wall": puzzle.cell(part[0]), "cell": puzzle.cell(out[0])})
 
 
-@heuristic(id="nurikabe.island-exit", name="An island's only way out", genre=GENRE, level=2, order=3,
+@heuristic(id="nurikabe.island-exit", name="An island's only way out", genre=GENRE,
            template="With {need} still to find, {island} can only grow through {cell}, so {cell} "
                     "is island.",
            nudge="How can {island} grow?",
@@ -178,8 +175,7 @@ def island_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                 "island": isl.clue_name(k), "need": what, "cell": puzzle.cell(free[0])})
 
 
-@heuristic(id="nurikabe.enclosure", name="An enclosure of the right size", genre=GENRE, level=2,
-           order=4,
+@heuristic(id="nurikabe.enclosure", name="An enclosure of the right size", genre=GENRE,
            template="Walls enclose {size} cells around {island}, exactly its size, so {cells} are "
                     "island.",
            nudge="Count the cells walled in with {island}.",

@@ -114,8 +114,7 @@ def _island_broken(puzzle: NurikabePuzzle, cands, starts: set[int]) -> str | Non
     return None
 
 
-@heuristic(id="nurikabe.group-fillings", name="Every filling of a 2x2 block", genre=GENRE, level=4,
-           order=20,
+@heuristic(id="nurikabe.group-fillings", name="Every filling of a 2x2 block", genre=GENRE,
            template="Of the {total} ways to fill {cells}, only {left} break no rule at once "
                     "({broken}); in all of them {verdict}.",
            nudge="Try every way to fill {cells}.",
@@ -145,7 +144,6 @@ def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
 
 
 @heuristic(id="nurikabe.group-trials", name="Try every filling of a 2x2 block", genre=GENRE,
-           level=5, order=93,
            template="Trying all {total} ways to fill {cells}: {outcome}.",
            nudge="Try every way to fill {cells}.",
            catalogue="* for a group of (connected?) cells of size n>=2: assume in turn all 2^n "

@@ -29,7 +29,7 @@ def growing(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[tuple[
             yield isl, k, all_reach[k], need
 
 
-@heuristic(id="nurikabe.one-short", name="One cell short", genre=GENRE, level=3, order=1,
+@heuristic(id="nurikabe.one-short", name="One cell short", genre=GENRE,
            template="Only one cell is missing from {island}, and it must be one of {options}; {cell} "
                     "touches all of them, so it will border the finished island and is a wall.",
            nudge="{island} needs one more cell: where can it go?",
@@ -55,7 +55,7 @@ def one_short(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
                                       "cell": ", ".join(map(str, cells_of(puzzle, hits)))})
 
 
-@heuristic(id="nurikabe.unreachable", name="Unreachable cell", genre=GENRE, level=3, order=2,
+@heuristic(id="nurikabe.unreachable", name="Unreachable cell", genre=GENRE,
            template="No island can reach {cells} with the cells it has left, so {verdict}.",
            nudge="Which island could reach {cells}?",
            catalogue="if a cell on the board cannot be reached by any island, it must be wall")
@@ -69,8 +69,7 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                               params={"cells": cells_of(puzzle, lost), "verdict": verdict(lost, WALL)})
 
 
-@heuristic(id="nurikabe.island-articulation", name="Island articulation point", genre=GENRE, level=3,
-           order=3,
+@heuristic(id="nurikabe.island-articulation", name="Island articulation point", genre=GENRE,
            template="Without {cell}, {island} could reach only {left} of the {need} cells it still "
                     "needs; it must pass through {cell}, which is island.",
            nudge="Where must {island} pass to grow?",
@@ -89,8 +88,7 @@ def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Ite
 
 
 
-@heuristic(id="nurikabe.exact-growth", name="Room for exactly the island", genre=GENRE, level=3,
-           order=4,
+@heuristic(id="nurikabe.exact-growth", name="Room for exactly the island", genre=GENRE,
            template="The only cells within reach of {island} are {cells}, exactly the {need} it still "
                     "needs, so they are all island.",
            nudge="How far can {island} grow?",
@@ -109,7 +107,6 @@ def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 
 @heuristic(id="nurikabe.growth-starves", name="Confinement: growing here hems in a neighbour", genre=GENRE,
-           level=4, order=2,
            template="If {cell} joined {island}, {other} could reach only {left} of the {need} cells "
                     "it still needs, so {cell} is a wall.",
            nudge="What would {cell} joining {island} do to {other}?",
@@ -144,7 +141,6 @@ def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
 
 
 @heuristic(id="nurikabe.wall-starves", name="Confinement: a wall here hems in an island", genre=GENRE,
-           level=4, order=3,
            template="A wall at {cell} would leave {island} only {left} of the {need} cells it "
                     "still needs within reach, so {cell} is island.",
            nudge="What would a wall at {cell} do to {island}?",

@@ -20,7 +20,6 @@ from heuristics.nurikabe.shapes import assume_shape, island_shapes
 # --- level 5 ------------------------------------------------------------------------------
 
 @heuristic(id="nurikabe.island-growth", name="Try every way to grow an island", genre=GENRE,
-           level=5, order=80,
            template="Trying each of the {cases} ways to finish {island}: {outcome}.",
            nudge="Try each way {island} can grow.",
            catalogue="for an island, try all ways to grow the island; for each way, assume it, "
@@ -54,8 +53,7 @@ def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int
     return d
 
 
-@heuristic(id="nurikabe.pool-breaker", name="Which cell breaks the pool", genre=GENRE, level=5,
-           order=85,
+@heuristic(id="nurikabe.pool-breaker", name="Which cell breaks the pool", genre=GENRE,
            template="One of {cells} must be island, or they would form a 2x2 block of walls; "
                     "trying each in turn, {outcome}.",
            nudge="The 2x2 block {cells} needs an island cell somewhere.",
@@ -93,6 +91,6 @@ trial_and_error = register_probing(
               "what both agree on, or take the other way on a contradiction")
 deep_trial = register_probing(
     GENRE, id="nurikabe.deep-trial", name="Trial and error with every technique", max_level=4,
-    order=95, candidates=probe_first, near=around, catalogue="")
+    candidates=probe_first, near=around, catalogue="")
 nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial],
                                candidates=probe_first, near=around)

@@ -213,7 +213,6 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
 
 
 @heuristic(id="nurikabe.shape-intersection", name="Every way to finish an island", genre=GENRE,
-           level=4, order=6,
            template="There {count} to finish {island}; {result}.",
            nudge="List the ways to finish {island}.",
            catalogue="* take intersection of all ways to put an island (including surrounding "

@@ -21,7 +21,6 @@ from heuristics.nurikabe.shapes import count_ways, say_shared, shapes_of, shared
 
 
 @heuristic(id="nurikabe.unnumbered-match", name="Which number an island belongs to", genre=GENRE,
-           level=4, order=4,
            template="Only {first_ids} can reach {first}, and only {second_ids} can reach {second}; "
                     "{cell} would join them, so it is a wall.",
            nudge="Which numbers can reach the islands beside {cell}?",
@@ -54,7 +53,6 @@ def unnumbered_match(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterat
 
 
 @heuristic(id="nurikabe.owned-island", name="An island only one number can reach", genre=GENRE,
-           level=4, order=5,
            template="Only {owner} can reach the island at {island}, so they will be one island; "
                     "within its reach they can only meet through {cell}, which is island.",
            nudge="Which number can reach the island at {island}?",
@@ -100,7 +98,7 @@ def unnumbered_name(isl: Islands, u: int) -> str:
 
 
 @heuristic(id="nurikabe.owner-shapes", name="Every way the only number takes an island in",
-           genre=GENRE, level=4, order=7,
+           genre=GENRE,
            template="Only {owner} can reach {island}; there {count} for {owner} to take it in; "
                     "{result}.",
            nudge="In how many ways can {owner} take in {island}?",
@@ -131,7 +129,6 @@ def several_owners(puzzle: NurikabePuzzle, state: State) -> Iterator[tuple[int, 
 
 
 @heuristic(id="nurikabe.all-ways-to-reach", name="Every way to reach an island", genre=GENRE,
-           level=5, order=70,
            template="{island} must join {owners}; there {count} for them to take it in; {result}.",
            nudge="List every way a number can take in {island}.",
            catalogue="* given an unnumbered island: identify all islands being able to reach it. take "
@@ -162,7 +159,6 @@ def _either(isl: Islands, who: list[int]) -> str:
 
 
 @heuristic(id="nurikabe.unnumbered-owner", name="Which number takes the island in", genre=GENRE,
-           level=5, order=83,
            template="{island} belongs to {owners}; assuming each in turn: {outcome}.",
            nudge="Which number does {island} belong to?",
            catalogue="* if an unnumbered island can belong to n numbered islands: for each of the n "

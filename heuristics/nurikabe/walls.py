@@ -18,7 +18,6 @@ from heuristics.nurikabe.common import GENRE, cells_of, clue_text, verdict
 
 
 @heuristic(id="nurikabe.wall-cut-off", name="A wall that could not join the others", genre=GENRE,
-           level=3, order=5,
            template="Islands shut {cells} off from every wall, and the walls must all connect, so "
                     "{verdict}.",
            nudge="Could a wall at {cells} ever join the other walls?",
@@ -32,8 +31,7 @@ def wall_cut_off(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.wall-articulation", name="Wall articulation point", genre=GENRE, level=4,
-           order=1,
+@heuristic(id="nurikabe.wall-articulation", name="Wall articulation point", genre=GENRE,
            template="The walls at {a} and {b} can only meet through {cell}, so {cell} is a wall.",
            nudge="How do the walls at {a} and {b} connect?",
            catalogue="if there is a cell where a wall must pass in order to connect all walls, it "
@@ -45,8 +43,7 @@ def wall_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Itera
             "cell": puzzle.cell(v), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
-@heuristic(id="nurikabe.one-wall-inside", name="One wall inside an enclosure", genre=GENRE, level=3,
-           order=6,
+@heuristic(id="nurikabe.one-wall-inside", name="One wall inside an enclosure", genre=GENRE,
            template="The area walled in around {island} has {size} cells and the island takes all "
                     "but one, so exactly one of them is a wall; a lone wall at {cells} could not "
                     "join {whom}, so {verdict}.",
@@ -87,7 +84,6 @@ def one_wall_inside(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
 
 
 @heuristic(id="nurikabe.enclosure-crossing", name="Walls that must cross an enclosure", genre=GENRE,
-           level=4, order=8,
            template="The area walled in around {island} has {size} cells and the island takes {n} "
                     "of them, so exactly {walls} of its cells are walls; the walls at {a} and {b} "
                     "can only meet through it, and a wall at {cells} would need more than that, "
@@ -189,8 +185,7 @@ MAX_WALL_PARTS = 16     # more separate walls than this: the budget is far from 
 SPARE = 3               # bottlenecks are looked for only when this few walls are spare
 
 
-@heuristic(id="nurikabe.wall-budget", name="Too few walls left to connect", genre=GENRE, level=4,
-           order=9,
+@heuristic(id="nurikabe.wall-budget", name="Too few walls left to connect", genre=GENRE,
            template="The solution has {total} walls and {left} are still to place; the walls at "
                     "{a} and {b} need at least {span} of them to meet, so {reason}.",
            nudge="Count the walls still to place: how can the walls at {a} and {b} meet with so few?",

@@ -189,7 +189,7 @@ def pair_keep(state: State, pair: tuple[int, int], xs: int) -> dict[int, int]:
     return keep
 
 
-@heuristic(id="slitherlink.corner-chain", name="A chain of corners", genre=GENRE, level=3, order=1,
+@heuristic(id="slitherlink.corner-chain", name="A chain of corners", genre=GENRE,
            template="Carrying the corners along from {start}: {chain}; so {result}.",
            nudge="Follow what the corner at {start} says about the next cell along.",
            catalogue="")

@@ -70,7 +70,7 @@ def phrase(xs: set[int]) -> str:
     return " or ".join(words[x] for x in sorted(xs))
 
 
-@heuristic(id="slitherlink.corner-pair", name="Two edges at a corner", genre=GENRE, level=2, order=10, score=5,
+@heuristic(id="slitherlink.corner-pair", name="Two edges at a corner", genre=GENRE,
            template="At {vertex}, the {n} in {cell} can use {options} of its edges {pair}; "
                     "so {result}.",
            nudge="How many of the edges of the {n} in {cell} at {vertex} can carry the line?",

@@ -101,7 +101,6 @@ def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
 
 
 @heuristic(id="slitherlink.illegal-loop", name="An edge that leads to an illegal loop", genre=GENRE,
-           level=4, order=1,
            template="If {edge} carried the line, the forced moves from it at dots and numbers "
                     "({moves}) would close the loop too early: {reason}. So {edge} is crossed.",
            nudge="What happens if {edge} carries the line?",
@@ -128,8 +127,7 @@ def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
         return
 
 
-@heuristic(id="slitherlink.isolated-area", name="An area the loop cannot reach", genre=GENRE, level=3,
-           order=20,
+@heuristic(id="slitherlink.isolated-area", name="An area the loop cannot reach", genre=GENRE,
            template="Crossed edges cut the area around {vertex} off from every line drawn so far; the "
                     "loop is one piece, so it never goes there: {edges} {are} crossed.",
            nudge="Can the loop still reach the area around {vertex}?",

@@ -32,7 +32,7 @@ def _names(puzzle: SlitherPuzzle, edges) -> list[str]:
     return [puzzle.edge_label(e) for e in edges]
 
 
-@heuristic(id="slitherlink.adjacent-threes", name="Two 3s side by side", genre=GENRE, level=1, order=10,
+@heuristic(id="slitherlink.adjacent-threes", name="Two 3s side by side", genre=GENRE,
            template="The 3s in {first} and {second} share an edge: {lines} carry the line, and {edges} "
                     "(continuing the middle one) {are} crossed{middle}.",
            nudge="Look at the 3s in {first} and {second}.",
@@ -71,7 +71,7 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
                                       "are": "is" if len(crosses) == 1 else "are", "middle": middle})
 
 
-@heuristic(id="slitherlink.diagonal-threes", name="Two 3s on a diagonal", genre=GENRE, level=1, order=11,
+@heuristic(id="slitherlink.diagonal-threes", name="Two 3s on a diagonal", genre=GENRE,
            template="The 3s in {first} and {second} touch at a corner: the loop must wrap both, "
                     "so their outer edges {lines} carry the line.",
            nudge="Look at the 3s in {first} and {second}.",
@@ -109,8 +109,7 @@ def _diagonal_chains(puzzle: SlitherPuzzle, state: State, max_twos: int | None,
                 yield d
 
 
-@heuristic(id="slitherlink.diagonal-three-two-three", name="A diagonal 3, 2s, 3", genre=GENRE, level=2,
-           order=20,
+@heuristic(id="slitherlink.diagonal-three-two-three", name="A diagonal 3, 2s, 3", genre=GENRE,
            template="The 3 in {first}, the 2s in {twos} and the 3 in {second} lie on one diagonal: "
                     "whichever way the line passes the 2s, both 3s must take their outer corners, "
                     "so {lines} carry the line.",
@@ -122,7 +121,7 @@ def diagonal_three_two_three(puzzle: SlitherPuzzle, state: State, focus=None) ->
     yield from _diagonal_chains(puzzle, state, max_twos=None, min_twos=1)
 
 
-@heuristic(id="slitherlink.three-line-in", name="A line comes into a 3", genre=GENRE, level=1, order=12,
+@heuristic(id="slitherlink.three-line-in", name="A line comes into a 3", genre=GENRE,
            template="The line {line} comes into {vertex}, a corner of the 3 in {cell}; it may use only "
                     "one of the 3's edges there, so the two far edges {edges} carry the line.",
            nudge="A line reaches a corner of the 3 in {cell}.",
@@ -144,8 +143,7 @@ def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
                                           "cell": puzzle.cell(k), "edges": _names(puzzle, far)})
 
 
-@heuristic(id="slitherlink.three-blocked-corner", name="A 3 with a closed corner", genre=GENRE, level=1,
-           order=13,
+@heuristic(id="slitherlink.three-blocked-corner", name="A 3 with a closed corner", genre=GENRE,
            template="At {vertex} no edge leads away from the 3 in {cell}; the line cannot turn there "
                     "without both of the 3's edges, so {edges} carry the line.",
            nudge="Look at the corners of the 3 in {cell}.",
@@ -154,8 +152,7 @@ def three_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Ite
     yield from _blocked_corner(puzzle, state, focus, 3, LINE)
 
 
-@heuristic(id="slitherlink.one-blocked-corner", name="A 1 with a closed corner", genre=GENRE, level=1,
-           order=14,
+@heuristic(id="slitherlink.one-blocked-corner", name="A 1 with a closed corner", genre=GENRE,
            template="At {vertex} no edge leads away from the 1 in {cell}; the line would need both of "
                     "the 1's edges there, so {edges} are crossed.",
            nudge="Look at the corners of the 1 in {cell}.",
@@ -181,8 +178,7 @@ def _blocked_corner(puzzle: SlitherPuzzle, state: State, focus, n: int, value: i
                     yield ded
 
 
-@heuristic(id="slitherlink.three-one-border", name="A 3 beside a 1 at the border", genre=GENRE, level=1,
-           order=15,
+@heuristic(id="slitherlink.three-one-border", name="A 3 beside a 1 at the border", genre=GENRE,
            template="The 3 in {three} and the 1 in {one} meet at {vertex} on the border: the loop "
                     "must pass {vertex} (the 3 cannot lose two edges there) using at most one edge of "
                     "the 1, so {edge} carries the line.",
@@ -210,7 +206,7 @@ def three_one_border(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterato
                                                   "edge": puzzle.edge_label(edge)})
 
 
-@heuristic(id="slitherlink.two-in-corner", name="A 2 in a corner", genre=GENRE, level=1, order=16,
+@heuristic(id="slitherlink.two-in-corner", name="A 2 in a corner", genre=GENRE,
            template="The 2 in the corner {cell} either wraps the corner or takes its two inner edges; "
                     "either way the line runs along the border away from it, so {lines} carry the line.",
            nudge="Look at the 2 in the corner {cell}.",

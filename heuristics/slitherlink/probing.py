@@ -36,7 +36,7 @@ def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
 MEMO_KEY = "_slitherlink_trials"
 
 
-@heuristic(id="slitherlink.trial-and-error", name="Trial and error", genre=GENRE, level=5, order=90,
+@heuristic(id="slitherlink.trial-and-error", name="Trial and error", genre=GENRE,
            template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.",
            catalogue="for one edge: assume edge, and assume empty. fill in greedily and do the usual stuff")
 def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
@@ -119,7 +119,6 @@ def every_way_for_a_clue(puzzle: SlitherPuzzle, state: State, focus=None):
 MAX_CLUES = 20          # the most constrained clues first; enough to find a step, bounded work
 
 heuristic(id="slitherlink.every-way-for-a-clue", name="Every way to finish a number", genre=GENRE,
-          level=5, order=95,
           template="Trying every way to finish the {n} in {cell} ({cases} ways): {outcome}.",
           nudge="List the ways to finish the {n} in {cell}.",
           catalogue="")(every_way_for_a_clue)
