@@ -33,7 +33,6 @@ B_EMPTY, B_BULB = 1 << EMPTY, 1 << BULB
 class AkariPuzzle(GridPuzzle):
     board: tuple[int, ...]    # WHITE, WALL or the number on a wall, row-major
 
-
     def is_white(self, i: int) -> bool:
         return self.board[i] == WHITE
 

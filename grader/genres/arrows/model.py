@@ -47,7 +47,6 @@ class ArrowsPuzzle(Puzzle):
     dirs: tuple[tuple[int, int], ...]     # (drow, dcol) per cell, row-major
     givens: tuple[int | None, ...]        # the given number per cell, or None
 
-
     @property
     def n(self) -> int:
         """How many values a cell may take: 0..n-1."""

@@ -53,7 +53,6 @@ class HashiPuzzle(Puzzle):
     max_bridges: int = 2
     no_loops: bool = False        # Tatham's `L`: the bridges must form a tree
 
-
     def cell(self, i: int) -> Cell:
         return Cell(*divmod(i, self.cols))
 

@@ -44,7 +44,6 @@ class MasyuPuzzle(GridLoop, Puzzle):
     cols: int
     pearls: tuple[int, ...]            # NONE, WHITE or BLACK per cell, row-major
 
-
     @functools.cached_property
     def pearl_cells(self) -> tuple[int, ...]:
         return tuple(i for i, p in enumerate(self.pearls) if p != NONE)

@@ -43,7 +43,6 @@ class MinesPuzzle(GridPuzzle):
     board: tuple[int, ...]       # UNKNOWN, VOID, QUESTION or a revealed number, row-major
     total: int | None = None     # the number of mines, when given
 
-
     @functools.cached_property
     def surrounding(self) -> tuple[tuple[int, ...], ...]:
         """The up to eight cells around each cell, diagonals included (a number counts these;

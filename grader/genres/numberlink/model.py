@@ -54,7 +54,6 @@ class NumberlinkPuzzle(Puzzle):
     names: tuple[str, ...]            # names[k - 1] is how label k is written
     cover: bool = False               # the lines must use every cell
 
-
     def cell(self, i: int) -> Cell:
         return self.cells[i]
 

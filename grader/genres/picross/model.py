@@ -42,7 +42,6 @@ class PicrossPuzzle(Puzzle):
     col_clues: tuple[Clue, ...]
     givens: tuple[tuple[int, int], ...] = ()     # (cell, value) preset by the source
 
-
     def cell(self, i: int) -> Cell:
         return Cell(*divmod(i, self.cols))
 

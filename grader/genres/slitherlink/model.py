@@ -50,7 +50,6 @@ class SlitherPuzzle(Puzzle):
     cell_names: tuple[str, ...] = ()
     cell_edge_lists: tuple[tuple[int, ...], ...] = ()
 
-
     @property
     def square(self) -> bool:
         return self.rows > 0

@@ -54,7 +54,6 @@ class YajilinPuzzle(GridLoop, Puzzle):
     cols: int
     clues: tuple[Clue | None, ...]     # per cell, row-major; None = a free cell
 
-
     @property
     def first_edge_var(self) -> int:  # type: ignore[override]
         return self.rows * self.cols
