@@ -43,11 +43,7 @@ def cells_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterabl
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.bulb-lights-lines", name="A bulb lights its lines", genre=GENRE,
-           template="The bulb at {bulb} lights its row and column up to the walls, "
-                    "so {cells} cannot hold a bulb.",
-           nudge="Look along the row and column of the bulb at {bulb}.",
-           catalogue="(rule) no bulb shines on another")
+@heuristic(id="akari.bulb-lights-lines", genre=GENRE)
 def bulb_lights_lines(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     bulbs = lighting(puzzle, state).bulbs if focus is None else sorted(f for f in focus if cands[f] == B_BULB)
@@ -57,10 +53,7 @@ def bulb_lights_lines(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
                               params={"bulb": puzzle.cell(b), "cells": [puzzle.cell(j) for j in seen]})
 
 
-@heuristic(id="akari.wall-satisfied", name="A satisfied wall", genre=GENRE,
-           template="The {n} at {wall} already touches {bulbs}, so {cells} beside it cannot hold a bulb.",
-           nudge="Count the bulbs around the {n} at {wall}.",
-           catalogue="if a wall already has its n lights, fill in all free neighbours with empty")
+@heuristic(id="akari.wall-satisfied", genre=GENRE)
 def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for w, n, bulbs, free in open_walls(puzzle, state, focus):
         if bulbs == n:
@@ -69,11 +62,7 @@ def wall_satisfied(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
                                           "cells": [puzzle.cell(f) for f in free]})
 
 
-@heuristic(id="akari.wall-needs-all", name="A wall needs every free neighbour", genre=GENRE,
-           template="The {n} at {wall} needs {need} and has exactly that many free neighbours, "
-                    "so {result}.",
-           nudge="Count the free cells around the {n} at {wall}.",
-           catalogue="if a wall will have n lights after lighting up all adjacent free cells, do it")
+@heuristic(id="akari.wall-needs-all", genre=GENRE)
 def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for w, n, bulbs, free in open_walls(puzzle, state, focus):
         if bulbs + len(free) == n:
@@ -85,11 +74,7 @@ def wall_needs_all(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[De
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.only-one-lighter", name="Only one cell can light it", genre=GENRE,
-           template="{cell} is still dark and only {source} can light it, so {source} holds a bulb.",
-           nudge="Which cells could still light {cell}?",
-           catalogue="if there is an unlit empty cell and only one unfilled cell which can reach it, "
-                     "that cell must be light")
+@heuristic(id="akari.only-one-lighter", genre=GENRE)
 def only_one_lighter(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     for i in cells_to_check(puzzle, focus):
@@ -101,11 +86,7 @@ def only_one_lighter(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[
                                       params={"cell": puzzle.cell(i), "source": puzzle.cell(s)})
 
 
-@heuristic(id="akari.isolated-cell", name="A cell that sees no free cell", genre=GENRE,
-           template="{cell} is dark and no other cell that could hold a bulb can see it, "
-                    "so it must hold a bulb itself.",
-           nudge="How can {cell} be lit?",
-           catalogue="if an unfilled cell can't see any other unfilled cells, it must contain bulb")
+@heuristic(id="akari.isolated-cell", genre=GENRE)
 def isolated_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     cands, sight = state.cands, puzzle.sight
@@ -130,12 +111,7 @@ def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
     return None
 
 
-@heuristic(id="akari.bulb-starves-wall", name="A bulb here would starve a wall", genre=GENRE,
-           template="A bulb at {cell} would light {lit}, leaving the {n} at {wall} too few places "
-                    "for its bulbs, so {cell} is empty.",
-           nudge="What would a bulb at {cell} do to the {n} at {wall}?",
-           catalogue="if a light diagonally adjacent to a wall causes that wall to not being able to "
-                     "fulfill its number of required adjacent lights: that cell must be empty")
+@heuristic(id="akari.bulb-starves-wall", genre=GENRE)
 def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if focus is None:
         xs: Iterable[int] = puzzle.whites
@@ -159,12 +135,7 @@ def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.bulb-darkens-cell", name="A bulb here would leave a cell dark", genre=GENRE,
-           template="Only {sources} can light {dark}; a bulb at {cell} would see all of them and leave "
-                    "{dark} dark, so {cell} is empty.",
-           nudge="Which cells could still light {dark}?",
-           catalogue="* if putting a bulb on a cell makes it impossible to light up some cell on the "
-                     "board, that cell must be empty")
+@heuristic(id="akari.bulb-darkens-cell", genre=GENRE)
 def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     for y in cells_to_check(puzzle, focus):
@@ -204,12 +175,7 @@ def choices(puzzle: AkariPuzzle, state: State) -> list[tuple[tuple[int, int], st
     return out
 
 
-@heuristic(id="akari.two-pairs", name="Two pairs light two lanes", genre=GENRE,
-           template="One of {first} must hold a bulb ({why_first}), and one of {second} "
-                    "({why_second}); every way to choose them {result}.",
-           nudge="Compare the choices {first} and {second}.",
-           catalogue="* check if there exist two walls each having two possible light sites, "
-                     "forcing all other cells in two lanes to be empty")
+@heuristic(id="akari.two-pairs", genre=GENRE)
 def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     pairs = choices(puzzle, state)
     by_cell: dict[int, list[int]] = {}
@@ -271,12 +237,7 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[i
     return False
 
 
-@heuristic(id="akari.wall-combinations", name="Every way to satisfy a wall", genre=GENRE,
-           template="The {n} at {wall} needs {need} among {free}. Of the {total} ways to place them, "
-                    "{rejected} would leave a cell unlit or break a number nearby; every way "
-                    "that remains agrees: {conclusion}.",
-           nudge="Try each way of placing the bulbs around the {n} at {wall}.",
-           catalogue="")
+@heuristic(id="akari.wall-combinations", genre=GENRE)
 def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     for w, n, bulbs, free in open_walls(puzzle, state, None):
@@ -303,14 +264,7 @@ def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.interchangeable-bulbs", name="Interchangeable bulbs", genre=GENRE,
-           uses_uniqueness=True,
-           template="A bulb at {first} or at {second} would light exactly the same dark cells, rule out "
-                    "the same cells and touch no number; if either held the bulb, the other could take "
-                    "its place and the puzzle would have two solutions. So neither holds a bulb.",
-           nudge="Look at {first} and {second}: what tells them apart?",
-           catalogue="* if there are multiple ways of placing bulb and all of them light up the same "
-                     "cells and none are next to numbers, then none of these cells can contain bulb")
+@heuristic(id="akari.interchangeable-bulbs", genre=GENRE)
 def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     light = lighting(puzzle, state)
     signatures: dict[int, tuple[int, tuple[frozenset[int], frozenset[int]]]] = {}

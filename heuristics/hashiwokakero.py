@@ -86,9 +86,7 @@ def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int]) -> tuple[
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.crossing", name="A bridge blocks the way", genre=GENRE,
-           template="The bridge {bridge} runs across {others}, so no bridge can go there.",
-           nudge="What does the bridge {bridge} block?")
+@heuristic(id="hashi.crossing", genre=GENRE)
 def crossing(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for s in (range(len(puzzle.slots)) if focus is None else sorted(focus)):
         if lo(state.cands[s]) >= 1:
@@ -98,10 +96,7 @@ def crossing(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deductio
                                       params={"bridge": puzzle.slot_name(s), "others": names(puzzle, blocked)})
 
 
-@heuristic(id="hashi.only-one-way", name="Only one way to finish an island", genre=GENRE,
-           template="{island} needs {n} and {reason}, so {result}.",
-           nudge="Count the bridges {island} has and can still get.",
-           catalogue="if there is only one way to fill in the remaining edges near a node, do it.")
+@heuristic(id="hashi.only-one-way", genre=GENRE)
 def only_one_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in islands_to_check(puzzle, focus):
         todo = open_slots(puzzle, state, i)
@@ -127,12 +122,7 @@ def only_one_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                               params={"island": puzzle.cell(i), "n": n, "reason": reason, "result": result})
 
 
-@heuristic(id="hashi.one-each-way", name="At least one bridge each way", genre=GENRE,
-           template="{island} needs {n} and has {ways} to go; the other {others} can carry at most "
-                    "{most}, so {bridge} has at least one bridge.",
-           nudge="Could {island} do without a bridge towards {bridge}?",
-           catalogue="if a node has n available edges and its number is 2n-1 or lower, it must have "
-                     "at least one edge in each direction.")
+@heuristic(id="hashi.one-each-way", genre=GENRE)
 def one_each_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in islands_to_check(puzzle, focus):
         n = puzzle.board[i]
@@ -147,9 +137,7 @@ def one_each_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                         "most": most, "bridge": puzzle.slot_name(s)})
 
 
-@heuristic(id="hashi.small-neighbour", name="No more bridges than a neighbour takes", genre=GENRE,
-           template="{island} is a {n}, so {bridge} can carry at most {most}.",
-           nudge="How many bridges can {island} take at all?")
+@heuristic(id="hashi.small-neighbour", genre=GENRE)
 def small_neighbour(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for s in (range(len(puzzle.slots)) if focus is None else sorted(focus)):
         slot = puzzle.slots[s]
@@ -173,12 +161,7 @@ def lower_bounds(puzzle: HashiPuzzle, state: State, i: int) -> Iterator[tuple[in
             yield s, need, others
 
 
-@heuristic(id="hashi.must-reach", name="Without it the island falls short", genre=GENRE,
-           template="{island} needs {n} but its other directions can still give at most {others}, "
-                    "so {bridge} needs at least {need}.",
-           nudge="What if {bridge} had fewer bridges?",
-           catalogue="if not putting an edge makes it impossible to fulfill the node, then the edge "
-                     "must be there.")
+@heuristic(id="hashi.must-reach", genre=GENRE)
 def must_reach(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in islands_to_check(puzzle, focus):
         for s, need, others in lower_bounds(puzzle, state, i):
@@ -187,12 +170,7 @@ def must_reach(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduct
                                           "bridge": puzzle.slot_name(s), "need": bridges(need)})
 
 
-@heuristic(id="hashi.two-beside-two", name="A 2 must not spend itself on another 2", genre=GENRE,
-           template="The 2 at {island} has two ways to go; two bridges to the 2 at {pair} would finish "
-                    "both and cut them off, so {bridge} has at least one bridge.",
-           nudge="What if the 2 at {island} sent both its bridges to {pair}?",
-           catalogue="if a 2 has only two ways and one of the ways is towards 1 or 2, then the other "
-                     "way must have an edge.")
+@heuristic(id="hashi.two-beside-two", genre=GENRE)
 def two_beside_two(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if len(puzzle.islands) <= 2 or puzzle.max_bridges < 2:
         return
@@ -209,11 +187,7 @@ def two_beside_two(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[De
                     "bridge": puzzle.slot_name(t)})
 
 
-@heuristic(id="hashi.one-to-a-bigger", name="A 1 must reach past the other 1s", genre=GENRE,
-           template="The 1 at {island} cannot join another 1 ({ones}) without shutting both in, "
-                    "and {bridge} is its only other way, so it has one bridge.",
-           nudge="Where can the 1 at {island} send its bridge?",
-           catalogue="if a 1 has only one way to a non-1, then there must be an edge towards it.")
+@heuristic(id="hashi.one-to-a-bigger", genre=GENRE)
 def one_to_a_bigger(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if len(puzzle.islands) <= 2:
         return
@@ -230,10 +204,7 @@ def one_to_a_bigger(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[D
                                           "ones": [puzzle.cell(puzzle.other(t, i)) for t in ones]})
 
 
-@heuristic(id="hashi.no-loop", name="No loops (variant)", genre=GENRE,
-           template="{first} and {second} are already joined through {path}; in this puzzle bridges "
-                    "may not form a loop, so {bridge} has no bridge.",
-           nudge="Are {first} and {second} already joined?")
+@heuristic(id="hashi.no-loop", genre=GENRE)
 def no_loop(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.no_loops:
         return
@@ -247,10 +218,7 @@ def no_loop(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.not-too-many", name="No more than an island needs", genre=GENRE,
-           template="{island} needs {n} and gets at least {have} from its other bridges, "
-                    "so {bridge} can carry at most {most}.",
-           nudge="How many more bridges can {island} take?")
+@heuristic(id="hashi.not-too-many", genre=GENRE)
 def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # Level 3, not 2: what the island at the far end still needs is what Tatham's Bridges first
     # reads in its hard solver (a bridge more would make that island impossible); its easy and
@@ -269,10 +237,7 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                                               "bridge": puzzle.slot_name(s), "most": max(most, 0)})
 
 
-@heuristic(id="hashi.would-starve", name="A bridge here would starve an island", genre=GENRE,
-           template="A bridge {bridge} would cross {crossed}; then {island} could get at most {most} of "
-                    "the {n} it needs, so {bridge} has no bridge.",
-           nudge="Which island needs the ways that a bridge {bridge} would cross?")
+@heuristic(id="hashi.would-starve", genre=GENRE)
 def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for s in range(len(puzzle.slots)):
         if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s]:
@@ -284,12 +249,7 @@ def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
                     "island": puzzle.cell(i), "most": most, "n": puzzle.board[i]})
 
 
-@heuristic(id="hashi.no-closed-group", name="Do not close a group early", genre=GENRE,
-           template="With {count} at {bridge}, {islands} would all be finished and cut off from the "
-                    "other islands, so {bridge} does not have {count}.",
-           nudge="What would {count} at {bridge} finish?",
-           catalogue="if a node has one edge left, and each move except one causes an illegal position "
-                     "(more specifically: disconnected subgraphs) then do the only legal move")
+@heuristic(id="hashi.no-closed-group", genre=GENRE)
 def no_closed_group(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = groups(puzzle, state)
     for s in range(len(puzzle.slots)):
@@ -341,10 +301,7 @@ def cut_slots(puzzle: HashiPuzzle, state: State) -> list[int]:
     return cuts
 
 
-@heuristic(id="hashi.only-link", name="The only link between two parts", genre=GENRE,
-           template="Every other way between {side} and the rest of the islands is closed, so {bridge} "
-                    "must carry a bridge to keep all islands connected.",
-           nudge="How can {side} still be joined to the other islands?")
+@heuristic(id="hashi.only-link", genre=GENRE)
 def only_link(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for s in cut_slots(puzzle, state):
         if state.has(s, 0):
@@ -386,12 +343,7 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
     return todo, ways
 
 
-@heuristic(id="hashi.all-distributions", name="Every way to share an island's bridges", genre=GENRE,
-           template="{island} needs {n}; of all the ways to share them among {slots}, {legal}, and in "
-                    "every one {result}.",
-           nudge="List the ways {island} can get its {n} bridges.",
-           catalogue="* try all ways of distributing edges. apply the intersection (minimum) of all "
-                     "legal ways.")
+@heuristic(id="hashi.all-distributions", genre=GENRE)
 def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = groups(puzzle, state)
     for i in islands_across(puzzle, focus):
@@ -414,10 +366,7 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.pair-ways", name="Two islands together", genre=GENRE,
-           template="{first} and {second} share {bridge}; of all the ways to finish both, {legal} cut "
-                    "off no group and block no bridge another island needs, and in every one {result}.",
-           nudge="Finish {first} and {second} together: which ways are left?")
+@heuristic(id="hashi.pair-ways", genre=GENRE)
 def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = groups(puzzle, state)
     ways_of = {}
@@ -457,11 +406,7 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="hashi.island-ways", name="Try every way around an island", genre=GENRE,
-           template="Try every way to give {island} its {n} bridges: {outcome}.",
-           nudge="Try each way {island} can get its bridges.",
-           catalogue="try all ways of distributing edges around a node, then solve greedily. then take "
-                     "the min of all ways to put edges and apply it.")
+@heuristic(id="hashi.island-ways", genre=GENRE)
 def island_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     options = []
     for i in puzzle.islands:

@@ -50,10 +50,7 @@ shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1,
                                             catalogue="mark unfilled cells next to a wall as empty")
 
 
-@heuristic(id="heyawake.room-full", name="A room with all its shaded cells", genre=GENRE,
-           template="The room of the {n} at {room} already holds {shaded}, so {cells} must be white.",
-           nudge="Count the shaded cells in the room of the {n} at {room}.",
-           catalogue="if a numbered region has enough walls, then the rest of the cells must be empty")
+@heuristic(id="heyawake.room-full", genre=GENRE)
 def room_full(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         n = puzzle.clues[k]
@@ -66,12 +63,7 @@ def room_full(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
                                           "cells": [puzzle.cell(i) for i in free]})
 
 
-@heuristic(id="heyawake.room-needs-all", name="A room needs every open cell", genre=GENRE,
-           template="The room of the {n} at {room} needs {need} and has no open cell other than "
-                    "{cells}, which must be shaded.",
-           nudge="Count the open cells in the room of the {n} at {room}.",
-           catalogue="if a numbered region has number of walls + unfilled equal to its number, "
-                     "then the rest of the cells must be wall")
+@heuristic(id="heyawake.room-needs-all", genre=GENRE)
 def room_needs_all(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         n = puzzle.clues[k]
@@ -224,12 +216,7 @@ def pattern_of(puzzle: HeyawakePuzzle, k: int) -> str | None:
     return None
 
 
-@heuristic(id="heyawake.room-pattern", name="A known room pattern", genre=GENRE,
-           template="The room of the {n} at {room} is a {pattern}; every way to fill it gives this: {cells}.",
-           nudge="The room of the {n} at {room} is a {pattern}: a pattern worth knowing.",
-           catalogue="identify combinations of rectangle shapes, numbers and whether they are near "
-                     "a wall (2x2-2 in a corner, 2x2-2, 3x2-3 with the 3 side at the edge, 3x3-5, "
-                     "3x3-4, nx2-n, (n*2+1)x1)")
+@heuristic(id="heyawake.room-pattern", genre=GENRE)
 def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         pattern = pattern_of(puzzle, k)
@@ -302,12 +289,7 @@ def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.strip", name="No white strip across two borders", genre=GENRE,
-           template="If {cell} were white, the white cells {start} to {end} would run straight "
-                    "across two room borders, so {cell} is shaded.",
-           nudge="Look along the white cells through {cell}.",
-           catalogue="if making a cell empty causes a strip of empty passing through >=2 borders, "
-                     "then the cell must be wall")
+@heuristic(id="heyawake.strip", genre=GENRE)
 def strip(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     lines = range(len(puzzle.lines)) if focus is None else sorted({k for f in focus for k in puzzle.lines_of(f)})
@@ -351,11 +333,7 @@ single_exit = shading.register_family(
     catalogue="if an empty cell is surrounded by three walls, the fourth must be empty")
 
 
-@heuristic(id="heyawake.pocket", name="A shaded cell here would wall in white cells", genre=GENRE,
-           template="Shading {cell} would shut {pocket} in, away from the white cell {outside}, so "
-                    "{cell} is white.",
-           nudge="What would shading {cell} do to the cells around it?",
-           catalogue="")
+@heuristic(id="heyawake.pocket", genre=GENRE)
 def pocket(puzzle, state, focus=None):
     """The nearby case of the level-4 articulation point: a corner or a pocket of a few cells."""
     return shading.pocket_white(puzzle, state, focus, most=POCKET_CELLS)
@@ -363,35 +341,21 @@ def pocket(puzzle, state, focus=None):
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.enclosure", name="A shaded cell here would close off an area", genre=GENRE,
-           template="Shading {cell} would close off {pocket} from the white cell {outside}, so {cell} "
-                    "is white.",
-           nudge="Follow the shaded cells around {cell}: what would shading it close off?",
-           catalogue="")
+@heuristic(id="heyawake.enclosure", genre=GENRE)
 def enclosure(puzzle, state, focus=None):
     """The articulation point again, for an area a reader can still take in (up to a dozen
     cells); the whole board is level 4."""
     return shading.pocket_white(puzzle, state, focus, most=ENCLOSURE_CELLS)
 
 
-@heuristic(id="heyawake.room-combinations", name="Every way to fill a room", genre=GENRE,
-           template="The room of the {n} at {room} can be filled in {ways} ways without shaded cells "
-                    "touching or a white cell walled in, and in all of them {cells}.",
-           nudge="List the ways to shade the room of the {n} at {room}.",
-           catalogue="try all combinations of filling in a numbered region, only checking adjacent "
-                     "walls and surrounded 1x1 cells; fill in the intersection (if regsize choose "
-                     "regnum is small)")
+@heuristic(id="heyawake.room-combinations", genre=GENRE)
 def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
             yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]})
 
 
-@heuristic(id="heyawake.room-pair", name="Two neighbouring rooms together", genre=GENRE,
-           template="The rooms of the {n} at {room} and the {m} at {other} can be filled together "
-                    "in {ways} ways, and in all of them {cells}.",
-           nudge="Fill the rooms of the {n} at {room} and the {m} at {other} together.",
-           catalogue="check all pairs of regions to find neighbouring 3x3-4 and 3x3-4")
+@heuristic(id="heyawake.room-pair", genre=GENRE)
 def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     open_rooms = [k for k in rooms_near(puzzle, focus) if room_counts(puzzle, cands, k)[1]]
@@ -405,13 +369,7 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
                                   "other": puzzle.room_cell(other)})
 
 
-@heuristic(id="heyawake.block-count", name="Counting a room's 2x2 blocks", genre=GENRE,
-           template="Shaded cells touching corner to corner must never close a ring (it would shut "
-                    "white cells in). The room of the {n} at {room} has {blocks} 2x2 blocks; counting "
-                    "each shaded cell once for every block it lies in beyond the first, its {n} shaded "
-                    "cells may add up to at most {limit}, and only so can they: {cells}.",
-           nudge="Count the 2x2 blocks of the room of the {n} at {room}: how many of its shaded "
-                 "cells can lie deep inside it?")
+@heuristic(id="heyawake.block-count", genre=GENRE)
 def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """A room needing many shaded cells can afford few inside it (grader.kernels.blocks);
     when the count is tight it decides corners and edges."""
@@ -428,13 +386,7 @@ def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.room-strips", name="Every way to fill a room, minding strips and the white area",
-           genre=GENRE,
-           template="The room of the {n} at {room} can be filled in {ways} ways that leave no white "
-                    "strip across two borders and keep the white cells together, and in all of "
-                    "them {cells}.",
-           nudge="List the ways to shade the room of the {n} at {room}, and watch the rows and "
-                 "columns that run out of it and the white cells around it.")
+@heuristic(id="heyawake.room-strips", genre=GENRE)
 def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
@@ -468,18 +420,12 @@ NEARBY_ROUNDS = 3
 WHAT_IF_ROUNDS = 5
 
 
-@heuristic(id="heyawake.nearby-what-if", name="A short what-if nearby", genre=GENRE,
-           template="If {cell} {assumed}, a rule would break {after} ({reason}), so {cell} {result}.",
-           nudge="What would {cell} settle around it, if it were decided?",
-           catalogue="")
+@heuristic(id="heyawake.nearby-what-if", genre=GENRE)
 def nearby_what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return look_ahead(puzzle, state, focus, NEARBY_ROUNDS, connectivity=False)
 
 
-@heuristic(id="heyawake.what-if", name="A short what-if, minding the white area", genre=GENRE,
-           template="If {cell} {assumed}, a rule would break {after} ({reason}), so {cell} {result}.",
-           nudge="What would follow if {cell} were decided?",
-           catalogue="")
+@heuristic(id="heyawake.what-if", genre=GENRE)
 def what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return look_ahead(puzzle, state, focus, WHAT_IF_ROUNDS, connectivity=True)
 
@@ -568,20 +514,12 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="heyawake.room-hypotheses", name="Room hypotheses", genre=GENRE,
-           template="Try every way to fill the room of the {n} at {room} ({cases} cases): {outcome}.",
-           nudge="Try each way to fill the room of the {n} at {room}.",
-           catalogue="try all combinations of filling in a numbered region, rejecting those causing "
-                     "disconnection, strips crossing >=2 borders and adjacent walls; fill in the "
-                     "intersection")
+@heuristic(id="heyawake.room-hypotheses", genre=GENRE)
 def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return hypotheses(puzzle, state, 2, HYPOTHESIS_LIMIT, PASSES)
 
 
-@heuristic(id="heyawake.big-room-hypotheses", name="Room hypotheses, many cases", genre=GENRE,
-           template="Try every way to fill the room of the {n} at {room} ({cases} cases): {outcome}.",
-           nudge="Try each way to fill the room of the {n} at {room}, even though there are many.",
-           catalogue="")
+@heuristic(id="heyawake.big-room-hypotheses", genre=GENRE)
 def big_room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The last resort after single-cell trials: rooms with more ways than a reader would
     like to follow, still each followed by easier steps."""

@@ -31,10 +31,7 @@ def runs(puzzle: HitoriPuzzle) -> Iterator[tuple[int, int, int]]:
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="hitori.beside-shaded", name="Beside a shaded cell", genre=GENRE,
-           template="Shaded cells never touch, so {cells} beside the shaded {cell} are unshaded.",
-           nudge="Look around the shaded {cell}.",
-           catalogue="all cells adjacent to a wall must be empty")
+@heuristic(id="hitori.beside-shaded", genre=GENRE)
 def beside_shaded(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cells = None if focus is None else near(puzzle, focus)
     for b, free in cn.shaded_neighbours(puzzle.graph, state.cands, B_BLACK, cells):
@@ -42,12 +39,7 @@ def beside_shaded(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[De
                               params={"cell": puzzle.cell(b), "cells": puzzle.graph.cells(free)})
 
 
-@heuristic(id="hitori.lone-number", name="A number with no twin", genre=GENRE,
-           uses_uniqueness=True,
-           template="The {n} at {cell} is the only one in its row and column; shading it could "
-                    "never help, and a unique solution leaves it unshaded.",
-           nudge="Does the {n} at {cell} repeat anywhere in its row or column?",
-           catalogue="if a value occurs once in its row and column, it's never blocked")
+@heuristic(id="hitori.lone-number", genre=GENRE)
 def lone_number(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i, twins in enumerate(puzzle.twins):
         if not twins and state.cands[i] == FREE:
@@ -56,13 +48,7 @@ def lone_number(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Dedu
                                   params={"n": n if n != NO_NUMBER else "blank", "cell": puzzle.cell(i)})
 
 
-@heuristic(id="hitori.triple", name="Three in a row", genre=GENRE,
-           template="{first}, {middle} and {last} all hold {n}: if the middle one were shaded its "
-                    "neighbours would both stay unshaded and repeat, so {middle} is unshaded and "
-                    "{first} and {last} are shaded.",
-           nudge="Three {n}s stand side by side at {middle}.",
-           catalogue="if there are three adjacent equal values in a row/column, 1 and 3 must be "
-                     "blocked, while 2 must be empty")
+@heuristic(id="hitori.triple", genre=GENRE)
 def triple(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     nums = puzzle.numbers
     for a, b, c in runs(puzzle):
@@ -72,12 +58,7 @@ def triple(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction
                                           "last": puzzle.cell(c), "n": nums[a]})
 
 
-@heuristic(id="hitori.sandwich", name="A sandwiched cell", genre=GENRE,
-           template="{first} and {last} both hold {n}, so one of them is shaded; if {middle} "
-                    "between them were shaded, both would have to stay unshaded. So {middle} is "
-                    "unshaded.",
-           nudge="Look at the two {n}s either side of {middle}.",
-           catalogue="")
+@heuristic(id="hitori.sandwich", genre=GENRE)
 def sandwich(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     nums = puzzle.numbers
     for a, b, c in runs(puzzle):
@@ -88,12 +69,7 @@ def sandwich(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="hitori.number-taken", name="The number is taken", genre=GENRE,
-           template="The {n} at {cell} is unshaded, so the other {n}s in its row and column "
-                    "({cells}) are shaded.",
-           nudge="Which other {n}s share a row or column with {cell}?",
-           catalogue="if a row/column has two or more of a number and one is filled in with "
-                     "empty, the rest must be wall")
+@heuristic(id="hitori.number-taken", genre=GENRE)
 def number_taken(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     cells = range(len(cands)) if focus is None else sorted(focus)
@@ -106,11 +82,7 @@ def number_taken(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Ded
                                               "cells": puzzle.graph.cells(rest)})
 
 
-@heuristic(id="hitori.pair-in-line", name="A pair in a line", genre=GENRE,
-           template="{first} and {second} touch and both hold {n}: exactly one of them is shaded, "
-                    "so the other keeps the {n}, and {cells} in the same line are shaded.",
-           nudge="The {n}s at {first} and {second} sit side by side.",
-           catalogue="")
+@heuristic(id="hitori.pair-in-line", genre=GENRE)
 def pair_in_line(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     nums, cands = puzzle.numbers, state.cands
     for line in puzzle.lines:
@@ -140,11 +112,7 @@ def exits(puzzle: HitoriPuzzle, state: State, single: bool) -> Iterator[Deductio
                 "exit": g.cell(out[0])})
 
 
-@heuristic(id="hitori.last-exit", name="The only way out", genre=GENRE,
-           template="The unshaded {cell} must join the other unshaded cells, and {exit} is its "
-                    "only neighbour that can stay unshaded, so {exit} is unshaded.",
-           nudge="How does {cell} reach the other unshaded cells?",
-           catalogue="")
+@heuristic(id="hitori.last-exit", genre=GENRE)
 def last_exit(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     yield from exits(puzzle, state, single=True)
 
@@ -185,11 +153,7 @@ def shading_chain(puzzle: HitoriPuzzle, state: State, start: int, value: int, li
     return None
 
 
-@heuristic(id="hitori.short-chain", name="A short chain of consequences", genre=GENRE,
-           template="If {cell} {assumed}, then {chain} follow one from another, and {broken}; "
-                    "so {cell} {result}.",
-           nudge="Follow what happens if {cell} {assumed}.",
-           catalogue="")
+@heuristic(id="hitori.short-chain", genre=GENRE)
 def short_chain(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     cells = [i for i in near(puzzle, focus, 2) if cands[i] == FREE]
@@ -208,23 +172,14 @@ def short_chain(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Dedu
                     return
 
 
-@heuristic(id="hitori.group-exit", name="A group's only way out", genre=GENRE,
-           template="The unshaded {cell} must join the other unshaded cells, and {exit} is the "
-                    "only cell beside it that can stay unshaded, so {exit} is unshaded.",
-           nudge="How does the {cell} reach the other unshaded cells?",
-           catalogue="")
+@heuristic(id="hitori.group-exit", genre=GENRE)
 def group_exit(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     yield from exits(puzzle, state, single=False)
 
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="hitori.keep-connected", name="Keep the unshaded cells connected", genre=GENRE,
-           template="Shading {cell} would leave its neighbours unshaded and cut {a} off from {b}, "
-                    "so {cell} is unshaded.",
-           nudge="What would shading {cell} do to the unshaded area?",
-           catalogue="if placing a wall in a cell causes the empty area to be disconnected, then "
-                     "that cell must be empty")
+@heuristic(id="hitori.keep-connected", genre=GENRE)
 def keep_connected(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     whites = cn.side(puzzle.graph, state, B_WHITE)
     for cell, (a, b) in sorted(whites.splits.items()):

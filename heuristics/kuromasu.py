@@ -64,13 +64,7 @@ shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1,
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="kuromasu.all-visible", name="A number that needs every cell it can see",
-           genre=GENRE,
-           template="The {n} at {clue} can see at most {n} cells, itself included, so it sees all of "
-                    "them: {cells} must be white.",
-           nudge="How many cells could the {n} at {clue} see at most?",
-           catalogue="if placing empty as far as possible in all 4 directions results in the number "
-                     "being satisfied, then fill in empty like this")
+@heuristic(id="kuromasu.all-visible", genre=GENRE)
 def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     for k, n, los, his in views(puzzle, state, focus):
@@ -81,12 +75,7 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
 
-@heuristic(id="kuromasu.already-seen", name="A number that already sees enough", genre=GENRE,
-           template="The {n} at {clue} already sees {n} cells, itself included, so {cells}, which "
-                    "would extend its view, must be shaded.",
-           nudge="Count the white cells the {n} at {clue} already sees.",
-           catalogue="if placing blocked tightly in all 4 directions results in the number being "
-                     "satisfied, then fill in blocked like this")
+@heuristic(id="kuromasu.already-seen", genre=GENRE)
 def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     for k, n, los, his in views(puzzle, state, focus):
@@ -97,12 +86,7 @@ def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[D
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
 
-@heuristic(id="kuromasu.last-direction", name="Three directions done", genre=GENRE,
-           template="The {n} at {clue} sees {seen} in the other directions, which are closed, so it "
-                    "sees exactly {need} {direction}: {cells}.",
-           nudge="Three directions of the {n} at {clue} are settled: what is left?",
-           catalogue="if three sides of a number are done (streak of empty/other numbers, followed by "
-                     "blocked or wall) then the fourth side is given")
+@heuristic(id="kuromasu.last-direction", genre=GENRE)
 def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k, n, los, his in views(puzzle, state, focus):
         open_ = [d for d in range(4) if los[d] != his[d]]
@@ -121,11 +105,7 @@ def last_direction(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator
                                       "cells": shading.describe(puzzle, put)})
 
 
-@heuristic(id="kuromasu.counting", name="Counting what each direction must see", genre=GENRE,
-           template="The {n} at {clue} can see at most {others} in the other directions, so it sees "
-                    "at least {need} {direction}: {cells} must be white.",
-           nudge="What is the most the {n} at {clue} can see without looking {direction}?",
-           catalogue="")
+@heuristic(id="kuromasu.counting", genre=GENRE)
 def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     for k, n, los, his in views(puzzle, state, focus):
@@ -149,11 +129,7 @@ single_exit = shading.register_family(GENRE, "single-exit", level=2, order=6)
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="kuromasu.would-break", name="A cell that would break a number", genre=GENRE,
-           template="If {cell} {assumed}, the {n} at {clue} would see {seen} cells, so {cell} {result}.",
-           nudge="What would {cell} do to the {n} at {clue}?",
-           catalogue="if placing empty or blocked causes illegal board (according to verifyboard), "
-                     "then the cell must be filled in the other way (by contradiction)")
+@heuristic(id="kuromasu.would-break", genre=GENRE)
 def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The cell that ends what a number surely sees, if white, would join the white cells
     beyond it: too many means it is shaded. A cell beside it, if shaded, would force it white:
@@ -244,12 +220,7 @@ def legal(puzzle: KuromasuPuzzle, cands: Sequence[int], option: dict[int, int]) 
     return out
 
 
-@heuristic(id="kuromasu.extensions", name="Every way a number can see its count", genre=GENRE,
-           template="The {n} at {clue} can see its count in {ways} ways that break no rule nearby, and "
-                    "in all of them {cells}.",
-           nudge="List the ways the {n} at {clue} can see exactly {n} cells.",
-           catalogue="try all ways of extending from a number in all directions. take intersection "
-                     "of all legal positions (according to verifyboard)")
+@heuristic(id="kuromasu.extensions", genre=GENRE)
 def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     for k in clues_near(puzzle, focus):
@@ -268,11 +239,7 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="kuromasu.extension-hypotheses", name="Number hypotheses", genre=GENRE,
-           template="Try every way the {n} at {clue} can see its count ({cases} cases): {outcome}.",
-           nudge="Try each way the {n} at {clue} can see exactly {n} cells.",
-           catalogue="try all ways of extending from a number in all directions, do greedy and take "
-                     "intersection or achieve contradiction")
+@heuristic(id="kuromasu.extension-hypotheses", genre=GENRE)
 def extension_hypotheses(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
     order = []

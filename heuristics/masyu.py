@@ -52,13 +52,7 @@ def decided(state: State, put: dict[int, int]) -> bool:
 
 # --- level 1: pearls -------------------------------------------------------------------------
 
-@heuristic(id="masyu.black-leg-blocked", name="A black pearl's blocked side", genre=GENRE,
-           template="The black pearl at {pearl} cannot send its line {side}: {reason}. "
-                    "So the line leaves it to the {opposite}, two cells straight: {edges} carry the loop.",
-           nudge="Which ways can the black pearl at {pearl} leave?",
-           catalogue="if a black dot is near or 1 away from the border, then an edge must point away "
-                     "from the border (also: two black dots in a row; an edge of length 2 that cannot "
-                     "be extended; two blacks 2 apart; the pattern *.oo)")
+@heuristic(id="masyu.black-leg-blocked", genre=GENRE)
 def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in pearls_to_check(puzzle, BLACK, focus):
         for d in DIRS:
@@ -79,12 +73,7 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
                                           "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
 
 
-@heuristic(id="masyu.black-leg-extend", name="A line out of a black pearl runs on", genre=GENRE,
-           template="The line leaves the black pearl at {pearl} to the {side}, so it runs straight "
-                    "through the next cell ({edge} carries the loop) and cannot also leave to the "
-                    "{opposite}.",
-           nudge="Follow the line out of the black pearl at {pearl}.",
-           catalogue="if there is an edge of length 1 going out of a black dot, extend it")
+@heuristic(id="masyu.black-leg-extend", genre=GENRE)
 def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in pearls_to_check(puzzle, BLACK, focus):
         for d in DIRS:
@@ -108,12 +97,7 @@ def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
                                           "opposite": SIDE[OPPOSITE[d]]})
 
 
-@heuristic(id="masyu.white-axis", name="The only way through a white pearl", genre=GENRE,
-           template="The line cannot run {axis} through the white pearl at {pearl}: {reason}. "
-                    "So it runs {other} through it: {edges} carry the loop.",
-           nudge="Which way can the line run through the white pearl at {pearl}?",
-           catalogue="if an edge can go though a white dot in only one direction, then do it (also: a "
-                     "white dot near the border; three whites in a row; a loose end within a white)")
+@heuristic(id="masyu.white-axis", genre=GENRE)
 def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     words = {"ew": "across", "ns": "up and down"}
     for i in pearls_to_check(puzzle, WHITE, focus):
@@ -132,13 +116,7 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
                                           "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]})
 
 
-@heuristic(id="masyu.white-turn", name="A white pearl must turn on one side", genre=GENRE,
-           template="The line runs straight through the white pearl at {pearl} but cannot turn at "
-                    "{blocked}, so it turns at {cell}: {edge} is crossed out.",
-           nudge="Where can the line through the white pearl at {pearl} turn?",
-           catalogue="if an edge through a white is extended on one side and can only turn one way on "
-                     "the other side, then make this turn. this heuristic automatically handles two "
-                     "whites in a row")
+@heuristic(id="masyu.white-turn", genre=GENRE)
 def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in pearls_to_check(puzzle, WHITE, focus):
         for axis in ("ew", "ns"):
@@ -216,10 +194,7 @@ def _problem(puzzle: MasyuPuzzle):
     return lambda trial, i, way: near_problem(puzzle, trial, i)
 
 
-@heuristic(id="masyu.cell-shapes", name="Every way through a cell", genre=GENRE,
-           template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",
-           nudge="In how many ways can the loop pass {cell}?",
-           catalogue="")
+@heuristic(id="masyu.cell-shapes", genre=GENRE)
 def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ways, problem = _ways(puzzle, state), _problem(puzzle)
     memo = puzzle.__dict__.setdefault("_masyu_shapes", {})
@@ -257,9 +232,7 @@ NO_EARLY_LOOP = ("if there are two possible moves from a loose end and one of th
                  "doesn't include all dots and edges, then the other move must be taken")
 
 
-@heuristic(id="masyu.small-loop", name="Every way through a cell, without a small loop", genre=GENRE,
-           template="The loop could pass {cell} in {count} ways; {refuted}. Every way left agrees: {result}.",
-           nudge="Which ways through {cell} would close the line on itself?", catalogue=NO_EARLY_LOOP)
+@heuristic(id="masyu.small-loop", genre=GENRE)
 def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_near(puzzle, focus, 1))
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),

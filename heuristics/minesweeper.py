@@ -71,10 +71,7 @@ def _names(puzzle: MinesPuzzle, vs: list[int]) -> str:
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="minesweeper.broken-number", name="A number that cannot be met", genre=GENRE,
-           template="The {n} at {cell} {problem}.",
-           nudge="Count the mines around the {n} at {cell}.",
-           catalogue="")
+@heuristic(id="minesweeper.broken-number", genre=GENRE)
 def broken_number(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in numbers_to_check(puzzle, focus):
         n = puzzle.board[i]
@@ -87,11 +84,7 @@ def broken_number(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Ded
             return
 
 
-@heuristic(id="minesweeper.number-satisfied", name="A number with all its mines", genre=GENRE,
-           template="The {n} at {cell} already touches {mines}, so {outcome}.",
-           nudge="Count the mines around the {n} at {cell}.",
-           catalogue="if the rest of the cells around a number can only be filled in one way, do it "
-                     "(the rest must be empty)")
+@heuristic(id="minesweeper.number-satisfied", genre=GENRE)
 def number_satisfied(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i, need, free in open_numbers(puzzle, state, focus):
         if need == 0:
@@ -101,13 +94,7 @@ def number_satisfied(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
                                           "outcome": outcome(puzzle, safe=free)})
 
 
-@heuristic(id="minesweeper.number-needs-all", name="A number needs every covered neighbour",
-           genre=GENRE,
-           template="The {n} at {cell} still needs {need} and has exactly that many covered "
-                    "neighbours, so {outcome}.",
-           nudge="Count the covered cells around the {n} at {cell}.",
-           catalogue="if the rest of the cells around a number can only be filled in one way, do it "
-                     "(the rest must be bomb)")
+@heuristic(id="minesweeper.number-needs-all", genre=GENRE)
 def number_needs_all(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i, need, free in open_numbers(puzzle, state, focus):
         if 0 < need == len(free):
@@ -117,10 +104,7 @@ def number_needs_all(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[
                                           "outcome": outcome(puzzle, mines=free)})
 
 
-@heuristic(id="minesweeper.no-mines-left", name="Every mine is found", genre=GENRE,
-           template="All {total} mines are found, so {count} {outcome}.",
-           nudge="How many mines are still hidden?",
-           catalogue="if there are 0 mines left, the rest of the cells must be empty")
+@heuristic(id="minesweeper.no-mines-left", genre=GENRE)
 def no_mines_left(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     left, free = mines_left(puzzle, state)
     if free and left == 0:
@@ -129,11 +113,7 @@ def no_mines_left(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Ded
                                       "outcome": f"({_names(puzzle, free)}) are safe"})
 
 
-@heuristic(id="minesweeper.all-left-are-mines", name="As many cells as mines left", genre=GENRE,
-           template="{left} of the {total} mines are still hidden and exactly {left} covered cells "
-                    "remain, so {outcome}.",
-           nudge="Compare the mines left with the covered cells left.",
-           catalogue="if there are n mines left and n unfilled cells, the rest must be mine")
+@heuristic(id="minesweeper.all-left-are-mines", genre=GENRE)
 def all_left_are_mines(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     left, free = mines_left(puzzle, state)
     if free and left == len(free):
@@ -164,11 +144,7 @@ def pairs(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[tuple[int,
                 yield a, b
 
 
-@heuristic(id="minesweeper.subset", name="One number's cells inside another's", genre=GENRE,
-           template="The {n1} at {a} needs {need1} among {cells1}, all of which also touch the {n2} "
-                    "at {b}; it needs {need2}, so its other cells hold {extra}: {outcome}.",
-           nudge="Compare the {n1} at {a} with the {n2} at {b}.",
-           catalogue="")
+@heuristic(id="minesweeper.subset", genre=GENRE)
 def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, focus):
         if not fa < fb:
@@ -188,11 +164,7 @@ def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]
                                       "outcome": out})
 
 
-@heuristic(id="minesweeper.overlap", name="Two overlapping numbers", genre=GENRE,
-           template="The {n1} at {a} needs {need1} and the {n2} at {b} needs {need2}; they share "
-                    "{shared}, which hold {between}; so {outcome}.",
-           nudge="What can the cells shared by the {n1} at {a} and the {n2} at {b} hold?",
-           catalogue="")
+@heuristic(id="minesweeper.overlap", genre=GENRE)
 def overlap(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, focus):
         shared, only_a, only_b = fa & fb, fa - fb, fb - fa
@@ -243,13 +215,7 @@ def legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, fre
     return ways, legal, [j for j, _, _ in others]
 
 
-@heuristic(id="minesweeper.combinations", name="Every way around a number", genre=GENRE,
-           template="Of the {ways} ways to place {need} around the {n} at {cell}, only {legal} "
-                    "agree with the numbers nearby; in every one of them {outcome}.",
-           nudge="Try each way to place the mines around the {n} at {cell}.",
-           catalogue="try all combinations of placing the mines around a number. reject those "
-                     "combinations that violate other numbers within a 5x5 area around the current "
-                     "number. then take intersection of all legal combinations.")
+@heuristic(id="minesweeper.combinations", genre=GENRE)
 def combinations_around(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     seen = set()
     targets = numbers_to_check(puzzle, focus) if focus is None else sorted(
@@ -327,11 +293,7 @@ def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[i
     return seen if any(seen) else None
 
 
-@heuristic(id="minesweeper.area-search", name="Every way to fill a small area", genre=GENRE,
-           template="Around the {n} at {cell}, try every way to fill the covered cells {area} that "
-                    "the numbers touching them allow: in all of them {outcome}.",
-           nudge="Work through the covered cells around the {n} at {cell} together with its neighbours' numbers.",
-           catalogue="")
+@heuristic(id="minesweeper.area-search", genre=GENRE)
 def area_search(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     targets = numbers_to_check(puzzle, focus) if focus is None else sorted(
         {m for i in puzzle.numbers_near(focus) for m in (i, *puzzle.nearby_numbers[i])})
@@ -357,11 +319,7 @@ def area_search(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduc
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="minesweeper.mine-count-regions", name="Counting mines across the board", genre=GENRE,
-           template="{left} mines are still hidden; the numbers at {numbers} need {need} among cells "
-                    "they do not share, so the other covered cells hold {rest}: {outcome}.",
-           nudge="Add up the mines the numbers still need and compare with the mines left.",
-           catalogue="")
+@heuristic(id="minesweeper.mine-count-regions", genre=GENRE)
 def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     left, free = mines_left(puzzle, state)
     if not free:
@@ -398,13 +356,7 @@ def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="minesweeper.number-cases", name="Every way around a number, followed through",
-           genre=GENRE,
-           template="The {n} at {cell} can place its mines in {cases} ways; following each one "
-                    "with easier steps, {outcome}.",
-           nudge="Follow each way to place the mines around the {n} at {cell}.",
-           catalogue="try all ways of placing mines around a number, then do greedy and apply "
-                     "intersection or reach contradiction")
+@heuristic(id="minesweeper.number-cases", genre=GENRE)
 def number_cases(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     options = []
     for i, need, free in open_numbers(puzzle, state, None):

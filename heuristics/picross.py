@@ -13,7 +13,7 @@ from grader.core.explain import describe_removals
 from grader.genres.picross.model import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import PROBE_TEMPLATE, branch_deduction, probe_cell, register_last_resort
+from grader.core.probing import branch_deduction, probe_cell, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels.lines import fill_of, solve_line
 
@@ -52,10 +52,7 @@ def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="picross.broken-line", name="A line that cannot show its clue", genre=GENRE,
-           template="The clue {clue} no longer fits {line} with the cells decided so far.",
-           nudge="Check {line} against its clue.",
-           catalogue="")
+@heuristic(id="picross.broken-line", genre=GENRE)
 def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in lines_to_check(puzzle, focus):
         if out_of_time():
@@ -67,20 +64,14 @@ def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Ded
             return
 
 
-@heuristic(id="picross.empty-line", name="A line with no blocks", genre=GENRE,
-           template="The clue of {line} is 0, so {outcome}.",
-           nudge="Look at the clue of {line}.",
-           catalogue="if clue is 0, then all cells in row/column become empty")
+@heuristic(id="picross.empty-line", genre=GENRE)
 def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in lines_to_check(puzzle, focus):
         if not puzzle.clues[line]:
             yield line_deduction(puzzle, state, line, [B_EMPTY] * len(puzzle.lines[line]))
 
 
-@heuristic(id="picross.one-way", name="A clue that fits only one way", genre=GENRE,
-           template="The clue {clue} fits {line} in only one way{given}, so {outcome}.",
-           nudge="In how many ways does {clue} fit {line}?",
-           catalogue="if there is just one possible combination for a given row/column, apply it")
+@heuristic(id="picross.one-way", genre=GENRE)
 def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
         solver = line_solver(puzzle, state, line)
@@ -95,12 +86,7 @@ def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 # --- level 3 ------------------------------------------------------------------------------
 
-@heuristic(id="picross.block-overlap", name="Left-most and right-most blocks overlap",
-           genre=GENRE,
-           template="Push the blocks of {clue} in {line} as far to one end as they go, then as far "
-                    "to the other: {reason}, so {outcome}.",
-           nudge="Push the blocks of {line} to each end and compare.",
-           catalogue="")
+@heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
         solver = line_solver(puzzle, state, line)
@@ -138,12 +124,7 @@ def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="picross.line-solver", name="Every placement of a line agrees", genre=GENRE,
-           template="Every way to place {clue} in {line} that fits the cells decided so far agrees: "
-                    "{outcome}.",
-           nudge="Try every placement of the clue in {line}.",
-           catalogue="try all possibilities for a row/column and apply the intersection of all "
-                     "possibilities")
+@heuristic(id="picross.line-solver", genre=GENRE)
 def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
         allowed = line_solver(puzzle, state, line).allowed()
@@ -197,10 +178,7 @@ def promising(puzzle: PicrossPuzzle, state: State, var: int) -> bool:
     return any((x | y) != m for x, y, m in zip(a, b, state.cands))
 
 
-@heuristic(id="picross.trial-and-error", name="Trial and error", genre=GENRE,
-           template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.",
-           catalogue="for each cell, assume filled/empty, solve greedily and take intersection "
-                     "and/or achieve contradiction")
+@heuristic(id="picross.trial-and-error", genre=GENRE)
 def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # The line solver screens the cells quickly; the chosen cell is then probed by the engine's
     # recorded fill, so the step shows every easier step of each branch.
@@ -217,13 +195,7 @@ def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator
                 return
 
 
-@heuristic(id="picross.line-cases", name="Every placement of a line, followed through",
-           genre=GENRE,
-           template="In {line}, the clue {clue} can be placed in {cases} ways; following each one "
-                    "with easier steps, {outcome}.",
-           nudge="Follow each placement of {line} through.",
-           catalogue="* try all legal combinations of filling in a row or column, then do greedy. "
-                     "then fill in the intersection of all these combinations.")
+@heuristic(id="picross.line-cases", genre=GENRE)
 def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     options = []
     for line in open_lines(puzzle, state, None):

@@ -58,10 +58,7 @@ def _edge_names(puzzle: YajilinPuzzle, vars_: Iterable[int]) -> list[str]:
 
 # --- level 1 ----------------------------------------------------------------------------------
 
-@heuristic(id="yajilin.shaded-neighbours", name="Shaded cells never touch", genre=GENRE,
-           template="{cell} is shaded, so {cells} beside it are not: they are on the loop.",
-           nudge="Look at the cells beside the shaded {cell}.",
-           catalogue="between two blocked separated by one gap there must be edge")
+@heuristic(id="yajilin.shaded-neighbours", genre=GENRE)
 def shaded_neighbours(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in cells_to_check(puzzle, focus):
         if state.cands[i] != B_SHADED:
@@ -72,18 +69,12 @@ def shaded_neighbours(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterat
                                   params={"cell": puzzle.cell(i), "cells": [puzzle.cell(j) for j in free]})
 
 
-@heuristic(id="yajilin.shaded-no-lines", name="No line through a shaded cell", genre=GENRE,
-           template="{vertex} is shaded, so the loop does not pass it: {edges} are crossed out.",
-           nudge="Can the loop pass {vertex}?",
-           catalogue="(rule) the loop avoids shaded cells")
+@heuristic(id="yajilin.shaded-no-lines", genre=GENRE)
 def shaded_no_lines(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return loops.vertex_forbidden(puzzle.graph, state, puzzle.required, focus)
 
 
-@heuristic(id="yajilin.line-visits", name="A line reaches the cell", genre=GENRE,
-           template="The line {edge} reaches {cell}, so it is on the loop, not shaded.",
-           nudge="Which cells does the loop already reach?",
-           catalogue="if an empty cell is adjacent to blocked (or an edge is already pointing into it) ...")
+@heuristic(id="yajilin.line-visits", genre=GENRE)
 def line_visits(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in cells_to_check(puzzle, focus):
         if state.cands[i] != FREE:
@@ -95,12 +86,7 @@ def line_visits(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
                 break
 
 
-@heuristic(id="yajilin.no-way-through", name="A cell the loop cannot pass", genre=GENRE,
-           template="{cell} has {count} left, so the loop cannot pass it: it is shaded.",
-           nudge="Could the loop pass {cell}?",
-           catalogue="if an empty cell has only one legal edge, then it must be blocked; if an empty "
-                     "cell borders only blocked, arrows and empty cells with degree 2, then this cell "
-                     "must be blocked")
+@heuristic(id="yajilin.no-way-through", genre=GENRE)
 def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in cells_to_check(puzzle, focus):
         if state.cands[i] != FREE:
@@ -111,12 +97,7 @@ def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
             yield Deduction.build(state, put={i: SHADED}, params={"cell": puzzle.cell(i), "count": count})
 
 
-@heuristic(id="yajilin.shading-strands", name="Shading here would strand a neighbour", genre=GENRE,
-           template="If {cell} were shaded, {other} beside it would have to be on the loop with "
-                    "{count} left; so {cell} is on the loop.",
-           nudge="What would shading {cell} do to its neighbours?",
-           catalogue="if there are two adjacent empty cells with only two legal edges, then fill both "
-                     "cells with edges")
+@heuristic(id="yajilin.shading-strands", genre=GENRE)
 def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for i in cells_to_check(puzzle, focus):
         if state.cands[i] != FREE:
@@ -132,10 +113,7 @@ def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator
                 break
 
 
-@heuristic(id="yajilin.clue-done", name="A clue that has all its shaded cells", genre=GENRE,
-           template="The {n} at {clue} already sees {n} shaded cells, so {cells} are not shaded.",
-           nudge="Count the shaded cells the {n} at {clue} sees.",
-           catalogue="")
+@heuristic(id="yajilin.clue-done", genre=GENRE)
 def clue_done(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in clues_to_check(puzzle, focus):
         n = puzzle.clues[k].n
@@ -147,11 +125,7 @@ def clue_done(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
                                   params={"n": n, "clue": puzzle.cell(k), "cells": [puzzle.cell(j) for j in free]})
 
 
-@heuristic(id="yajilin.loop-closed", name="The loop is closed", genre=GENRE,
-           template="The loop through {cell} is closed, and there is only one loop: the {count} edges "
-                    "still open are crossed out, and every cell off the loop is shaded.",
-           nudge="Is the loop already finished?",
-           catalogue="")
+@heuristic(id="yajilin.loop-closed", genre=GENRE)
 def loop_closed(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for d in loops.loop_closed(puzzle.graph, state, focus):
         g = puzzle.graph
@@ -221,12 +195,7 @@ def line_options(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], co
     return can_shade, can_loop
 
 
-@heuristic(id="yajilin.clue-line", name="The only ways to shade a clue's line", genre=GENRE,
-           template="The {n} at {clue} needs {count} shaded among {span}, never side by side; every way "
-                    "to do that agrees: {result}.",
-           nudge="In how many ways can the {n} at {clue} get its shaded cells?",
-           catalogue="if there is just one way to fill in blocked in an interval between two arrows or "
-                     "one arrow and a wall, do it")
+@heuristic(id="yajilin.clue-line", genre=GENRE)
 def clue_line(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     from grader.core.explain import describe_removals
     for k in clues_to_check(puzzle, focus):
@@ -302,11 +271,7 @@ def cell_ways(puzzle: YajilinPuzzle, state: State, i: int) -> list[cell_loops.Wa
                                    visit_values=(SHADED, LOOP))
 
 
-@heuristic(id="yajilin.self-loop", name="The only way through a cell without a small loop", genre=GENRE,
-           template="{cell} could be filled in {count} ways; {refuted}. Every way left agrees: {result}.",
-           nudge="Which ways of filling {cell} would close the line on itself?",
-           catalogue="if there is only one way that prevents self-loop for a special case, then apply it. "
-                     "x -?? / x| ?? / x???? => x|-?? / x| ?? / x???? (and all its rotations)")
+@heuristic(id="yajilin.self-loop", genre=GENRE)
 def self_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_to_check(puzzle, focus))
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells,
@@ -384,12 +349,7 @@ def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
     return ""
 
 
-@heuristic(id="yajilin.clue-verify", name="Check every way to shade a clue's line", genre=GENRE,
-           template="The {n} at {clue} can shade its line in {ways} ways; checking each against the "
-                    "rules leaves {alive}, and they agree: {result}.",
-           nudge="Try every way to shade the line of the {n} at {clue}.",
-           catalogue="for each interval between two arrows, try all ways of placing blocked, check "
-                     "correctness with verifyboard and take the intersection")
+@heuristic(id="yajilin.clue-verify", genre=GENRE)
 def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     from grader.core.explain import describe_removals
     from grader.core.probing import agreed_removals

@@ -90,30 +90,38 @@ class RegistrationError(ValueError):
 
 
 @attrs.frozen
-class Difficulty:
-    """A technique's row of the difficulty table: its level (1-5, the catalogue's key), its
-    order among the techniques of that level (lower is tried first) and the score a step
-    costs (0: the default of its level)."""
+class TechniqueRow:
+    """A technique's row of its genre's table, rules/techniques/<genre>.yaml (HoDoKu's
+    StepConfig, Tatham's tiers): how hard it is (level 1-5, the catalogue's key; order among
+    the techniques of that level, lower tried first; score of a step, 0 for the level's
+    default), how it reads (name, template, nudge, catalogue entry) and whether it assumes a
+    unique solution. A wording left out is the shared family's own. `family` names the shared
+    technique the row registers (see register_families); the genre's own have none."""
     level: int
     order: int = 50
     score: int = 0
+    name: str | None = None
+    template: str | None = None
+    nudge: str | None = None
+    catalogue: str | None = None
+    uses_uniqueness: bool | None = None
+    family: str | None = None
 
 
 def table_name(genre: str) -> str:
     return f"techniques/{genre}.yaml"
 
 
-def technique_table(genre: str) -> dict[str, Difficulty] | None:
-    """rules/techniques/<genre>.yaml, the genre's difficulty table (HoDoKu's StepConfig,
-    Tatham's tiers): technique id -> Difficulty. None when the genre has none (Arrows: its
-    rule file gives each rule's complexity)."""
+def technique_table(genre: str) -> dict[str, TechniqueRow] | None:
+    """The genre's table: technique id -> TechniqueRow. None when the genre has none (Arrows:
+    its rule file gives each rule's complexity and wording)."""
     try:
         text = rules_text(table_name(genre))
     except FileNotFoundError:
         return None
     rows = yaml.safe_load(text) or {}
     try:
-        return {hid: Difficulty(**row) for hid, row in rows.items()}
+        return {hid: TechniqueRow(**row) for hid, row in rows.items()}
     except TypeError as exc:
         raise RegistrationError(f"{rules_origin(table_name(genre))}: {exc}") from None
 
@@ -123,11 +131,11 @@ PLUGIN_GROUP = "grader.techniques"
 
 class Registry:
     def __init__(self, plugin_group: str | None = None,
-                 table: Callable[[str], Mapping[str, Difficulty] | None] = lambda genre: None) -> None:
+                 table: Callable[[str], Mapping[str, TechniqueRow] | None] = lambda genre: None) -> None:
         self._by_id: dict[str, Heuristic] = {}
         self._group = plugin_group
         self._table = table
-        self._tables: dict[str, Mapping[str, Difficulty] | None] = {}
+        self._tables: dict[str, Mapping[str, TechniqueRow] | None] = {}
         self._loaded: set[str] = set()
         self._loading: set[str] = set()
         self._lock = threading.RLock()     # batch workers may ask from several threads
@@ -158,7 +166,8 @@ class Registry:
         if info.level not in LEVELS:
             raise RegistrationError(f"{info.id}: level {info.level} is not 1..5")
         if not info.name or not info.template or not info.nudge:
-            raise RegistrationError(f"{info.id}: a heuristic needs a name, template and nudge")
+            raise RegistrationError(f"{info.id}: a technique needs a name, template and nudge "
+                                    f"(rules/{table_name(info.genre)})")
         try:
             fields = info.fields
             extra = template_fields(info.nudge) - fields
@@ -170,14 +179,14 @@ class Registry:
         self._by_id[info.id] = h
         return h
 
-    def table(self, genre: str) -> Mapping[str, Difficulty] | None:
+    def table(self, genre: str) -> Mapping[str, TechniqueRow] | None:
         if genre not in self._tables:
             self._tables[genre] = self._table(genre)
         return self._tables[genre]
 
-    def difficulty(self, genre: str, hid: str, given: Difficulty | None) -> Difficulty:
+    def row(self, genre: str, hid: str, given: TechniqueRow | None) -> TechniqueRow:
         """The table's row for a technique. Code may give one only for a genre without a
-        table (a generic trial's defaults, rules compiled with their own complexity)."""
+        table (rules compiled with their own complexity, a test's own registry)."""
         table = self.table(genre)
         if table is None:
             if given is None:
@@ -211,20 +220,38 @@ class Registry:
 REGISTRY = Registry(PLUGIN_GROUP, technique_table)
 
 
-def heuristic(*, id: str, name: str, genre: str, template: str, nudge: str,
+def heuristic(*, id: str, genre: str, name: str | None = None, template: str | None = None,
+              nudge: str | None = None, catalogue: str = "", uses_uniqueness: bool = False,
               level: int | None = None, order: int = 50, score: int = 0,
-              uses_uniqueness: bool = False, catalogue: str = "", registry: Registry | None = None
-              ) -> Callable[[FindFn], Heuristic]:
-    """Register a find function as a heuristic: `@heuristic(id=..., name=..., template=...)`.
-    Its level, order and score come from the genre's difficulty table."""
+              registry: Registry | None = None) -> Callable[[FindFn], Heuristic]:
+    """Register a find function as technique `id` of `genre`: `@heuristic(id=..., genre=GENRE)`.
+    Its row of the genre's table gives its level, order, score and wording; a wording the code
+    gives (a shared family's own, or all of it for a genre without a table) is what the row
+    may leave out."""
     def wrap(fn: FindFn) -> Heuristic:
         reg = registry or REGISTRY
-        row = reg.difficulty(genre, id, Difficulty(level, order, score) if level is not None else None)
-        info = HeuristicInfo(id=id, name=name, genre=genre, level=row.level, template=template,
-                             nudge=nudge, order=row.order, score=row.score,
-                             uses_uniqueness=uses_uniqueness, catalogue=catalogue)
+        row = reg.row(genre, id, None if level is None else TechniqueRow(level, order, score))
+
+        def pick(ours, theirs):
+            return theirs if ours is None else ours
+        info = HeuristicInfo(id=id, genre=genre, level=row.level, order=row.order, score=row.score,
+                             name=pick(row.name, name), template=pick(row.template, template),
+                             nudge=pick(row.nudge, nudge), catalogue=pick(row.catalogue, catalogue),
+                             uses_uniqueness=pick(row.uses_uniqueness, uses_uniqueness))
         return reg.register(info, fn)
     return wrap
+
+
+Family = tuple[Mapping[str, str] | None, FindFn]   # a shared technique: its wording, its finder
+
+
+def register_families(genre: str, families: Mapping[str, Family],
+                      registry: Registry | None = None) -> list[Heuristic]:
+    """Register each row of the genre's table whose `family` is one of `families` (key: the
+    family's name), with that family's finder and, where the row leaves it out, its wording."""
+    reg = registry or REGISTRY
+    return [heuristic(id=hid, genre=genre, **(families[row.family][0] or {}))(families[row.family][1])
+            for hid, row in (reg.table(genre) or {}).items() if row.family in families]
 
 
 def check_params(info: HeuristicInfo, deduction: Deduction) -> None:

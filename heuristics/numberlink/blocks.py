@@ -72,10 +72,7 @@ def block_keep(m0: int, m1: int, m2: int, m3: int, patterns: int) -> tuple[int, 
     return k0, k1, k2, k3
 
 
-@heuristic(id="numberlink.no-u-turn", name="No U-turn in a 2x2 block", genre=GENRE,
-           template="Inside the 2x2 block from {a} to {b} a line may not turn back beside itself or "
-                    "close a loop, so {result}.",
-           nudge="Look at the 2x2 block from {a} to {b}: how can its cells be joined?")
+@heuristic(id="numberlink.no-u-turn", genre=GENRE)
 def no_u_turn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Three joins among the four cells of a 2x2 block form a U whose ends lie side by side
     on one line without being joined, which the no-touch rule forbids unless one end is a
@@ -160,11 +157,7 @@ def _fits(pieces: tuple[int, ...], lines: tuple[int, ...], drawn: int, numbered:
     return True
 
 
-@heuristic(id="numberlink.block-lines", name="A 2x2 block with the lines drawn", genre=GENRE,
-           template="Inside the 2x2 block from {a} to {b}, the ways of joining its cells that would close "
-                    "a loop with the lines already drawn, join two numbers or bring a line beside itself "
-                    "are ruled out, so {result}.",
-           nudge="Look at the 2x2 block from {a} to {b} and the lines that reach it.")
+@heuristic(id="numberlink.block-lines", genre=GENRE)
 def block_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The 2x2 block of "no U-turn" with the drawn lines: each way of joining the four cells
     must also keep different numbers apart, close no loop through the lines outside, and

@@ -19,9 +19,7 @@ LINK_SIDES = {v: tuple(d for d in SIDES if SHAPES[v] & d) for v in range(5, len(
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="numberlink.join-up", name="Lines join up", genre=GENRE,
-           template="{reason}, so {result}.",
-           nudge="Check which sides of each cell a line can still cross.")
+@heuristic(id="numberlink.join-up", genre=GENRE)
 def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Where is this square: a shape is kept only if the neighbour on each side agrees."""
     cands = state.cands
@@ -64,9 +62,7 @@ def join_words(puzzle: NumberlinkPuzzle, i: int, j: int, first: bool, on: bool) 
             "result": f"no line runs between {here} and {there}"}
 
 
-@heuristic(id="numberlink.broken-line", name="The lines drawn break a rule", genre=GENRE,
-           template="{problem}, which the rules forbid, so {cell} has no shape left.",
-           nudge="Look at the line through {cell}.")
+@heuristic(id="numberlink.broken-line", genre=GENRE)
 def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """A drawn line that joins two numbers, closes a loop or runs beside itself: the state
     is impossible. Never fires on the way to the solution; inside a trial it ends the branch
@@ -101,10 +97,7 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="numberlink.different-lines", name="Different numbers never meet", genre=GENRE,
-           template="{a} is on the line of {first} and {b} on the line of {second}, so no line runs "
-                    "between them.",
-           nudge="Follow the lines to {a} and {b}.")
+@heuristic(id="numberlink.different-lines", genre=GENRE)
 def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ch = chains(puzzle, state)
     for i in cells_near(puzzle, focus):
@@ -119,9 +112,7 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
                     "second": the(puzzle, [lb])[0]}, i, j, la, lb))
 
 
-@heuristic(id="numberlink.between-lines", name="A cell between two lines", genre=GENRE,
-           template="As {shape}, {cell} would join {what}, so {cell} is not {shape}.",
-           nudge="Which lines could {cell} join?")
+@heuristic(id="numberlink.between-lines", genre=GENRE)
 def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """A shape of a cell that joins two neighbours on the lines of different numbers, or on one
     piece of line (a loop), is impossible: "different numbers never meet" and "no loop" one
@@ -158,10 +149,7 @@ def between_words(puzzle: NumberlinkPuzzle, x: int, v: int, y: int, z: int, loop
     return {"cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "what": what}
 
 
-@heuristic(id="numberlink.no-loop", name="A line never meets itself", genre=GENRE,
-           template="{a} and {b} are already on one line; joining them would close a loop, so no line "
-                    "runs between them.",
-           nudge="Where does the line through {a} go?")
+@heuristic(id="numberlink.no-loop", genre=GENRE)
 def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ch = chains(puzzle, state)
     for i in cells_near(puzzle, focus):
@@ -235,10 +223,7 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple
     return None
 
 
-@heuristic(id="numberlink.no-touch", name="A line never runs beside itself", genre=GENRE,
-           template="A line may not touch itself: if the line went through {cell} as {shape}, it "
-                    "would run beside its own stretch at {other}, so {cell} is not {shape}.",
-           nudge="Could the line through {cell} touch itself?")
+@heuristic(id="numberlink.no-touch", genre=GENRE)
 def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The notes' rule "a line must not touch itself": two cells of one line side by side
     are consecutive on it. Janko's own solutions keep this everywhere but at the end numbers
@@ -279,10 +264,7 @@ def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int],
             yield found
 
 
-@heuristic(id="numberlink.same-line-drawn", name="Neighbours on one drawn line are joined", genre=GENRE,
-           template="The lines drawn from both {name}s reach {a} and {b}; a line may not touch itself, "
-                    "so the line runs straight from one to the other.",
-           nudge="Follow both halves of the line of {name}.")
+@heuristic(id="numberlink.same-line-drawn", genre=GENRE)
 def same_line_drawn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ch = chains(puzzle, state)
     # a pair's owner changes only where pieces joined: along the lines through what changed

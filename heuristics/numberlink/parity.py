@@ -87,11 +87,7 @@ def parity_cuts(puzzle: NumberlinkPuzzle, state: State) -> Iterator[tuple[int, i
             yield inner, outer, sorted(area), sum(ends[z] for z in area), out
 
 
-@heuristic(id="numberlink.parity", name="Lines in and out of an area", genre=GENRE,
-           template="{area} on the side of {a} hold {ends}, and {lines} already {cross} their border; "
-                    "a line that enters without ending there leaves again, so an {parity} number of lines "
-                    "crosses it, and the only way across still open is between {a} and {b}: {result}.",
-           nudge="Count the line ends in the area behind the join between {a} and {b}.")
+@heuristic(id="numberlink.parity", genre=GENRE)
 def parity(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for x, y, area, ends, out in parity_cuts(puzzle, state):
         d = next(d for d in SIDES if puzzle.neighbour[x].get(d) == y)

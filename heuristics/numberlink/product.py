@@ -80,10 +80,7 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int
     return False
 
 
-@heuristic(id="numberlink.pair-product", name="Two cells together", genre=GENRE,
-           template="Of the ways to fill {a} and {b} together, only {kept} fit their neighbours and "
-                    "the lines already drawn, so {a} and {b} keep only those shapes.",
-           nudge="Try the shapes of {a} and {b} together.")
+@heuristic(id="numberlink.pair-product", genre=GENRE)
 def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The notes' pairwise product: combine two neighbouring undecided cells, drop the
     combinations that break a join, mix two numbers, close a loop or bring a line beside

@@ -184,9 +184,7 @@ def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
         state, lambda: Territory(puzzle, state), lambda old, _, changed: Territory(puzzle, state, old)))
 
 
-@heuristic(id="numberlink.out-of-reach", name="No line can use this cell", genre=GENRE,
-           template="No pair can still run its line through {cell}, so it stays empty.",
-           nudge="Which lines could still pass through {cell}?")
+@heuristic(id="numberlink.out-of-reach", genre=GENRE)
 def out_of_reach(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     t = territory(puzzle, state)
     ch = chains(puzzle, state)
@@ -196,9 +194,7 @@ def out_of_reach(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
             return
 
 
-@heuristic(id="numberlink.unused-join", name="No line can use this join", genre=GENRE,
-           template="{why}, so no line runs between {a} and {b}.",
-           nudge="Which pairs could run a line between {a} and {b}?")
+@heuristic(id="numberlink.unused-join", genre=GENRE)
 def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     t = territory(puzzle, state)
     ch = chains(puzzle, state)
@@ -215,20 +211,14 @@ def unused_join(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
         yield join_off(state, i, d, j, region=[i, j], params={"a": puzzle.cell(i), "b": puzzle.cell(j), "why": why})
 
 
-@heuristic(id="numberlink.same-line", name="Neighbours on one line are joined", genre=GENRE,
-           template="{a} and {b} both lie on the line of {name}, and a line may not touch itself, "
-                    "so the line runs straight from one to the other.",
-           nudge="Which line must pass through {a}, and which through {b}?")
+@heuristic(id="numberlink.same-line", genre=GENRE)
 def same_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The pair's line is drawn through both cells, every route of the pair passes them, or
     (every cell being used) no other pair can reach them."""
     yield from joined_neighbours(puzzle, state, territory(puzzle, state).owner)
 
 
-@heuristic(id="numberlink.bottleneck", name="A bottleneck every route must pass", genre=GENRE,
-           template="Every route left from the {name} at {start} to the {name} at {end} passes between "
-                    "{a} and {b}, so the line runs there.",
-           nudge="How can the {name} at {start} still reach the other {name}?")
+@heuristic(id="numberlink.bottleneck", genre=GENRE)
 def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     t = territory(puzzle, state)
     for lab, route in t.routes.items():
@@ -242,11 +232,7 @@ def bottleneck(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[D
                 "a": puzzle.cell(x), "b": puzzle.cell(y)})
 
 
-@heuristic(id="numberlink.owned-no-touch", name="A line never runs beside itself (where it must go)",
-           genre=GENRE,
-           template="{near} must lie on the line of {name}; as {shape}, {cell} would be on that line too "
-                    "without being next to {near} along it, so {cell} is not {shape}.",
-           nudge="Which line must pass beside {cell}, and what if {cell} joined it?")
+@heuristic(id="numberlink.owned-no-touch", genre=GENRE)
 def owned_no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The no-touch rule with the cells each pair must use (its drawn line, the cells every
     route of it passes, and, when every cell is used, those no other pair can reach): a

@@ -344,8 +344,7 @@ def narrowed_branch(puzzle: NumberlinkPuzzle, branch: Branch, cands: tuple[int, 
     return Branch(branch.label, trace)
 
 
-@heuristic(id="numberlink.trial-and-error", name="Trial and error", genre=GENRE,
-           template="{how} {cell}: {outcome}.", nudge="Try a hypothesis at {cell}.")
+@heuristic(id="numberlink.trial-and-error", genre=GENRE)
 def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Every way a line can go on from a loose end, or every shape of a cell, each filled in
     with the easier levels (grader.core.probing): refuted ways drop out, and what the others agree
@@ -410,19 +409,13 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
         nowhere[item.key] = tuple((v, cands[v]) for v in sorted(near))
 
 
-@heuristic(id="numberlink.end-lookahead", name="Follow every way on from a loose end", genre=GENRE,
-           template=LOOK_TEMPLATE,
-           nudge="Follow each way on from the loose end at {cell} with the rules for lines.",
-           catalogue="")
+@heuristic(id="numberlink.end-lookahead", genre=GENRE)
 def end_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Each loose end: its ways on, each followed with the rules for lines (look_ahead)."""
     yield from look_ahead(puzzle, state, end_items(puzzle, state), end_lookahead.id, focus)
 
 
-@heuristic(id="numberlink.cell-lookahead", name="Each shape of a cell beside a loose end", genre=GENRE,
-           template=LOOK_TEMPLATE,
-           nudge="What would each shape of {cell} do to the lines beside it?",
-           catalogue="")
+@heuristic(id="numberlink.cell-lookahead", genre=GENRE)
 def cell_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Each cell a loose end may go on to: its shapes, each followed with the rules for lines
     (look_ahead). The same glance as at the loose ends, from the cell's side: with it and

@@ -17,10 +17,7 @@ from heuristics.nurikabe.common import GENRE, cells_of, clue_text, near, parts_n
 
 # --- level 1 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.one", name="Walls around a 1", genre=GENRE,
-           template="The 1 at {clue} is a whole island by itself, so {cells} around it are walls.",
-           nudge="What surrounds the 1 at {clue}?",
-           catalogue="surround cells containing 1 with walls")
+@heuristic(id="nurikabe.one", genre=GENRE)
 def one(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if focus is not None:
         return      # clues never change: found at the start or never
@@ -32,11 +29,7 @@ def one(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]
                                       params={"clue": puzzle.cell(i), "cells": cells_of(puzzle, free)})
 
 
-@heuristic(id="nurikabe.pool-corner", name="The fourth corner of a pool", genre=GENRE,
-           template="{walls} are walls; if {cell} were a wall too they would fill a 2x2 block, "
-                    "so {cell} is island.",
-           nudge="Look at the 2x2 block around {cell}.",
-           catalogue="for 2x2 blocks containing 3 walls, set the 4th to be island")
+@heuristic(id="nurikabe.pool-corner", genre=GENRE)
 def pool_corner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
     blocks = None if focus is None else cn.blocks_near(g, focus)
@@ -47,11 +40,7 @@ def pool_corner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                                   params={"cell": g.cell(rest[0]), "walls": g.cells(walls)})
 
 
-@heuristic(id="nurikabe.between-numbers", name="Between two numbers", genre=GENRE,
-           template="{cell} touches both {first} and {second}; as island it would join two "
-                    "numbers, so it is a wall.",
-           nudge="Which numbers does {cell} touch?",
-           catalogue="if a cell is adjacent to two numbers, it must be wall")
+@heuristic(id="nurikabe.between-numbers", genre=GENRE)
 def between_numbers(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if focus is not None:
         return
@@ -66,11 +55,7 @@ def between_numbers(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
 
 
 
-@heuristic(id="nurikabe.walled-in", name="A cell walled in", genre=GENRE,
-           template="{cell} is surrounded by walls; as island it could never reach a number, so "
-                    "it is a wall.",
-           nudge="Look at the neighbours of {cell}.",
-           catalogue="if an unfilled cell is surrounded by wall, it must be wall")
+@heuristic(id="nurikabe.walled-in", genre=GENRE)
 def walled_in(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands, nbrs = state.cands, puzzle.graph.neighbours
     for i in near(puzzle, focus):
@@ -79,11 +64,7 @@ def walled_in(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
                                   params={"cell": puzzle.cell(i)})
 
 
-@heuristic(id="nurikabe.island-complete", name="A complete island", genre=GENRE,
-           template="All {n} cells of {island} are in place, so {cells} around it are walls.",
-           nudge="Count the cells of {island}.",
-           catalogue="if there is an island of the same size as its number, all unfilled "
-                     "neighbouring cells must be wall")
+@heuristic(id="nurikabe.island-complete", genre=GENRE)
 def island_complete(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     for k in parts_near(isl, focus):
@@ -95,12 +76,7 @@ def island_complete(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
                                               "cells": cells_of(puzzle, free)})
 
 
-@heuristic(id="nurikabe.surrounded-by-island", name="A cell inside an island", genre=GENRE,
-           template="{cell} is surrounded by island cells; a wall there could never join the "
-                    "other walls, so it is island.",
-           nudge="Could {cell} be a wall that joins the others?",
-           catalogue="* if an unfilled cell is surrounded by island, it must be island (apply "
-                     "only if there are blocked elsewhere)")
+@heuristic(id="nurikabe.surrounded-by-island", genre=GENRE)
 def surrounded_by_island(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands, nbrs = state.cands, puzzle.graph.neighbours
     if not any(m == B_WALL for m in cands) and (puzzle.wall_total or 0) < 2:
@@ -114,12 +90,7 @@ def surrounded_by_island(puzzle: NurikabePuzzle, state: State, focus=None) -> It
 
 # --- level 2 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.two-islands", name="Between two islands", genre=GENRE,
-           template="{cell} touches {first} and {second}; as island it would join them, so it is "
-                    "a wall.",
-           nudge="Which islands does {cell} touch?",
-           catalogue="if a cell is adjacent to two different islands (they both contain a number), "
-                     "it must be wall")
+@heuristic(id="nurikabe.two-islands", genre=GENRE)
 def two_islands(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     cells = sorted({i for k in parts_near(isl, focus) for i in isl.liberties(k)})
@@ -131,12 +102,7 @@ def two_islands(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                                           "second": isl.clue_name(numbered[1])})
 
 
-@heuristic(id="nurikabe.wall-exit", name="A wall's only way out", genre=GENRE,
-           template="The walls at {wall} must join the other walls, and {cell} is their only way "
-                    "out, so {cell} is a wall.",
-           nudge="How can the walls at {wall} reach the others?",
-           catalogue="if a wall region can only grow to one cell and not all walls have been "
-                     "placed, the one cell must be wall")
+@heuristic(id="nurikabe.wall-exit", genre=GENRE)
 def wall_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     walls = islands(puzzle, state).walls
     parts = walls.decided_parts
@@ -153,12 +119,7 @@ def wall_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
                                   params={"wall": puzzle.cell(part[0]), "cell": puzzle.cell(out[0])})
 
 
-@heuristic(id="nurikabe.island-exit", name="An island's only way out", genre=GENRE,
-           template="With {need} still to find, {island} can only grow through {cell}, so {cell} "
-                    "is island.",
-           nudge="How can {island} grow?",
-           catalogue="if an island can only grow to one cell (and it's not done), then the cell "
-                     "must be island")
+@heuristic(id="nurikabe.island-exit", genre=GENRE)
 def island_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     for k in parts_near(isl, focus):
@@ -175,12 +136,7 @@ def island_exit(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                 "island": isl.clue_name(k), "need": what, "cell": puzzle.cell(free[0])})
 
 
-@heuristic(id="nurikabe.enclosure", name="An enclosure of the right size", genre=GENRE,
-           template="Walls enclose {size} cells around {island}, exactly its size, so {cells} are "
-                    "island.",
-           nudge="Count the cells walled in with {island}.",
-           catalogue="if there is an enclosure containing a number and the enclosure is of the "
-                     "same size, all enclosed cells must be island")
+@heuristic(id="nurikabe.enclosure", genre=GENRE)
 def enclosure(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     room = isl.side.possible_parts

@@ -114,13 +114,7 @@ def _island_broken(puzzle: NurikabePuzzle, cands, starts: set[int]) -> str | Non
     return None
 
 
-@heuristic(id="nurikabe.group-fillings", name="Every filling of a 2x2 block", genre=GENRE,
-           template="Of the {total} ways to fill {cells}, only {left} break no rule at once "
-                    "({broken}); in all of them {verdict}.",
-           nudge="Try every way to fill {cells}.",
-           catalogue="* for a group of (connected?) cells of size n>=2: assume in turn all 2^n "
-                     "combinations. do a non-deep check for illegal scenarios: 2x2 walls, "
-                     "disconnected walls, enclosed islands with wrong size, 0 or 2 numbers")
+@heuristic(id="nurikabe.group-fillings", genre=GENRE)
 def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for cells in groups(puzzle, state, focus, range(2, 5)):
         live, broken = [], []
@@ -143,13 +137,7 @@ def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
             return
 
 
-@heuristic(id="nurikabe.group-trials", name="Try every filling of a 2x2 block", genre=GENRE,
-           template="Trying all {total} ways to fill {cells}: {outcome}.",
-           nudge="Try every way to fill {cells}.",
-           catalogue="* for a group of (connected?) cells of size n>=2: assume in turn all 2^n "
-                     "combinations of filling in these cells ... solve greedily ... if, for the "
-                     "non-contradictory subset, some cell gets filled in the same way for every "
-                     "combination, then it must be filled in like that")
+@heuristic(id="nurikabe.group-trials", genre=GENRE)
 def group_trials(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for cells in groups(puzzle, state, None, range(2, 4))[:TRIAL_GROUPS]:
         assumptions = [(_name(puzzle, cells, values), filled, cells)

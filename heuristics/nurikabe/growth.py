@@ -29,12 +29,7 @@ def growing(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[tuple[
             yield isl, k, all_reach[k], need
 
 
-@heuristic(id="nurikabe.one-short", name="One cell short", genre=GENRE,
-           template="Only one cell is missing from {island}, and it must be one of {options}; {cell} "
-                    "touches all of them, so it will border the finished island and is a wall.",
-           nudge="{island} needs one more cell: where can it go?",
-           catalogue="if an island is one less than its size and one cell is adjacent to all "
-                     "cells the island can grow to, that one cell must be wall")
+@heuristic(id="nurikabe.one-short", genre=GENRE)
 def one_short(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     nbrs = puzzle.graph.neighbours
@@ -55,10 +50,7 @@ def one_short(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Dedu
                                       "cell": ", ".join(map(str, cells_of(puzzle, hits)))})
 
 
-@heuristic(id="nurikabe.unreachable", name="Unreachable cell", genre=GENRE,
-           template="No island can reach {cells} with the cells it has left, so {verdict}.",
-           nudge="Which island could reach {cells}?",
-           catalogue="if a cell on the board cannot be reached by any island, it must be wall")
+@heuristic(id="nurikabe.unreachable", genre=GENRE)
 def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     covered: set[int] = set()
     for dist in reaches(puzzle, state).values():
@@ -69,12 +61,7 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                               params={"cells": cells_of(puzzle, lost), "verdict": verdict(lost, WALL)})
 
 
-@heuristic(id="nurikabe.island-articulation", name="Island articulation point", genre=GENRE,
-           template="Without {cell}, {island} could reach only {left} of the {need} cells it still "
-                    "needs; it must pass through {cell}, which is island.",
-           nudge="Where must {island} pass to grow?",
-           catalogue="if there is a cell where an island must pass in order to grow enough, it "
-                     "must be island (\"island articulation point\")")
+@heuristic(id="nurikabe.island-articulation", genre=GENRE)
 def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for isl, k, dist, need in growing(puzzle, state, focus):
         own = len(isl.parts[k])
@@ -88,12 +75,7 @@ def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Ite
 
 
 
-@heuristic(id="nurikabe.exact-growth", name="Room for exactly the island", genre=GENRE,
-           template="The only cells within reach of {island} are {cells}, exactly the {need} it still "
-                    "needs, so they are all island.",
-           nudge="How far can {island} grow?",
-           catalogue="if there is an island which, when grown maximally, reaches exactly its "
-                     "size, then let it do so")
+@heuristic(id="nurikabe.exact-growth", genre=GENRE)
 def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for isl, k, dist, need in growing(puzzle, state, focus):
         extra = [i for i in dist if i not in isl.parts[k]]
@@ -106,12 +88,7 @@ def exact_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 
 
-@heuristic(id="nurikabe.growth-starves", name="Confinement: growing here hems in a neighbour", genre=GENRE,
-           template="If {cell} joined {island}, {other} could reach only {left} of the {need} cells "
-                    "it still needs, so {cell} is a wall.",
-           nudge="What would {cell} joining {island} do to {other}?",
-           catalogue="if an island can grow into a cell and cause another island to not be able "
-                     "to grow sufficiently, that cell must be wall")
+@heuristic(id="nurikabe.growth-starves", genre=GENRE)
 def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     all_reach = reaches(puzzle, state)
@@ -140,12 +117,7 @@ def growth_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator
                     return
 
 
-@heuristic(id="nurikabe.wall-starves", name="Confinement: a wall here hems in an island", genre=GENRE,
-           template="A wall at {cell} would leave {island} only {left} of the {need} cells it "
-                    "still needs within reach, so {cell} is island.",
-           nudge="What would a wall at {cell} do to {island}?",
-           catalogue="if there is a cell where a wall on it would cause another island to not be "
-                     "able to grow sufficiently, that cell must be island")
+@heuristic(id="nurikabe.wall-starves", genre=GENRE)
 def wall_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for isl, k, dist, need in growing(puzzle, state, focus):
         if len(dist) - len(isl.parts[k]) > 3 * need + 12:

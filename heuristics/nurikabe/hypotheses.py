@@ -19,11 +19,7 @@ from heuristics.nurikabe.shapes import assume_shape, island_shapes
 
 # --- level 5 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.island-growth", name="Try every way to grow an island", genre=GENRE,
-           template="Trying each of the {cases} ways to finish {island}: {outcome}.",
-           nudge="Try each way {island} can grow.",
-           catalogue="for an island, try all ways to grow the island; for each way, assume it, "
-                     "solve greedily and take the intersection of the legal results")
+@heuristic(id="nurikabe.island-growth", genre=GENRE)
 def island_growth(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     shapes = island_shapes(puzzle, state)
@@ -53,12 +49,7 @@ def _grow(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int, steps: int
     return d
 
 
-@heuristic(id="nurikabe.pool-breaker", name="Which cell breaks the pool", genre=GENRE,
-           template="One of {cells} must be island, or they would form a 2x2 block of walls; "
-                    "trying each in turn, {outcome}.",
-           nudge="The 2x2 block {cells} needs an island cell somewhere.",
-           catalogue="* each 2x2 cell must contain at least one blank: for a 2x2 area containing "
-                     "no blank and at most 2 blocked, assume in turn that each square is blank")
+@heuristic(id="nurikabe.pool-breaker", genre=GENRE)
 def pool_breaker(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
     pools = [(block, rest) for block, rest in cn.pool_blocks(g, state.cands, B_WALL) if len(rest) >= 2]

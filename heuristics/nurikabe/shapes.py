@@ -212,11 +212,7 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
     return state.derived("nurikabe.shapes", compute)
 
 
-@heuristic(id="nurikabe.shape-intersection", name="Every way to finish an island", genre=GENRE,
-           template="There {count} to finish {island}; {result}.",
-           nudge="List the ways to finish {island}.",
-           catalogue="* take intersection of all ways to put an island (including surrounding "
-                     "walls)")
+@heuristic(id="nurikabe.shape-intersection", genre=GENRE)
 def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     for k in islands_to_check(puzzle, state, focus):

@@ -20,12 +20,7 @@ from heuristics.nurikabe.reach import owners, reaches
 from heuristics.nurikabe.shapes import count_ways, say_shared, shapes_of, shared_by
 
 
-@heuristic(id="nurikabe.unnumbered-match", name="Which number an island belongs to", genre=GENRE,
-           template="Only {first_ids} can reach {first}, and only {second_ids} can reach {second}; "
-                    "{cell} would join them, so it is a wall.",
-           nudge="Which numbers can reach the islands beside {cell}?",
-           catalogue="match unnumbered islands: if an unfilled cell borders two islands with an "
-                     "empty intersection of island ids, the cell must be wall")
+@heuristic(id="nurikabe.unnumbered-match", genre=GENRE)
 def unnumbered_match(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     owned = owners(puzzle, state)
@@ -52,13 +47,7 @@ def unnumbered_match(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterat
 
 
 
-@heuristic(id="nurikabe.owned-island", name="An island only one number can reach", genre=GENRE,
-           template="Only {owner} can reach the island at {island}, so they will be one island; "
-                    "within its reach they can only meet through {cell}, which is island.",
-           nudge="Which number can reach the island at {island}?",
-           catalogue="* if there is an unnumbered blank which can only be legally connected to "
-                     "one numbered tile: set the island id for this blank, and run the other "
-                     "island growth heuristic")
+@heuristic(id="nurikabe.owned-island", genre=GENRE)
 def owned_island(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     all_reach = reaches(puzzle, state)
@@ -97,13 +86,7 @@ def unnumbered_name(isl: Islands, u: int) -> str:
     return f"the island at {isl.puzzle.cell(isl.parts[u][0])}"
 
 
-@heuristic(id="nurikabe.owner-shapes", name="Every way the only number takes an island in",
-           genre=GENRE,
-           template="Only {owner} can reach {island}; there {count} for {owner} to take it in; "
-                    "{result}.",
-           nudge="In how many ways can {owner} take in {island}?",
-           catalogue="* if there is an unnumbered blank which can only be legally connected to one "
-                     "numbered tile: try all ways of connecting these and take the intersection")
+@heuristic(id="nurikabe.owner-shapes", genre=GENRE)
 def owner_shapes(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     for u, who in sorted(owners(puzzle, state).items()):
@@ -128,11 +111,7 @@ def several_owners(puzzle: NurikabePuzzle, state: State) -> Iterator[tuple[int, 
         yield u, who
 
 
-@heuristic(id="nurikabe.all-ways-to-reach", name="Every way to reach an island", genre=GENRE,
-           template="{island} must join {owners}; there {count} for them to take it in; {result}.",
-           nudge="List every way a number can take in {island}.",
-           catalogue="* given an unnumbered island: identify all islands being able to reach it. take "
-                     "intersection of all ways for all islands to reach the island")
+@heuristic(id="nurikabe.all-ways-to-reach", genre=GENRE)
 def all_ways_to_reach(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     for u, who in several_owners(puzzle, state):
@@ -158,11 +137,7 @@ def _either(isl: Islands, who: list[int]) -> str:
 
 
 
-@heuristic(id="nurikabe.unnumbered-owner", name="Which number takes the island in", genre=GENRE,
-           template="{island} belongs to {owners}; assuming each in turn: {outcome}.",
-           nudge="Which number does {island} belong to?",
-           catalogue="* if an unnumbered island can belong to n numbered islands: for each of the n "
-                     "islands, assume that the unnumbered island belongs to it, then solve greedily")
+@heuristic(id="nurikabe.unnumbered-owner", genre=GENRE)
 def unnumbered_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     cases = []

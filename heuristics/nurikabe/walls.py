@@ -17,11 +17,7 @@ from grader.kernels import connectivity as cn
 from heuristics.nurikabe.common import GENRE, cells_of, clue_text, verdict
 
 
-@heuristic(id="nurikabe.wall-cut-off", name="A wall that could not join the others", genre=GENRE,
-           template="Islands shut {cells} off from every wall, and the walls must all connect, so "
-                    "{verdict}.",
-           nudge="Could a wall at {cells} ever join the other walls?",
-           catalogue="")
+@heuristic(id="nurikabe.wall-cut-off", genre=GENRE)
 def wall_cut_off(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     stranded = islands(puzzle, state).walls.stranded
     if stranded:
@@ -31,11 +27,7 @@ def wall_cut_off(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="nurikabe.wall-articulation", name="Wall articulation point", genre=GENRE,
-           template="The walls at {a} and {b} can only meet through {cell}, so {cell} is a wall.",
-           nudge="How do the walls at {a} and {b} connect?",
-           catalogue="if there is a cell where a wall must pass in order to connect all walls, it "
-                     "must be wall (\"wall articulation point\")")
+@heuristic(id="nurikabe.wall-articulation", genre=GENRE)
 def wall_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     walls = islands(puzzle, state).walls
     for v, (a, b) in sorted(walls.cuts.items()):
@@ -43,13 +35,7 @@ def wall_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Itera
             "cell": puzzle.cell(v), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
-@heuristic(id="nurikabe.one-wall-inside", name="One wall inside an enclosure", genre=GENRE,
-           template="The area walled in around {island} has {size} cells and the island takes all "
-                    "but one, so exactly one of them is a wall; a lone wall at {cells} could not "
-                    "join {whom}, so {verdict}.",
-           nudge="Only one wall fits in the area around {island}: where can it join the others?",
-           catalogue="if there is an enclosed area with several blank cells, and exactly one must be "
-                     "blocked: ... the blocked cell must connect the existing blocked")
+@heuristic(id="nurikabe.one-wall-inside", genre=GENRE)
 def one_wall_inside(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """An enclosure with one number n and n + 1 cells holds exactly one wall. Its neighbours
     inside are all island, so it must touch a wall-capable cell outside, and every group of
@@ -83,16 +69,7 @@ def one_wall_inside(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
             return
 
 
-@heuristic(id="nurikabe.enclosure-crossing", name="Walls that must cross an enclosure", genre=GENRE,
-           template="The area walled in around {island} has {size} cells and the island takes {n} "
-                    "of them, so exactly {walls} of its cells are walls; the walls at {a} and {b} "
-                    "can only meet through it, and a wall at {cells} would need more than that, "
-                    "so {verdict}.",
-           nudge="How many walls fit in the area around {island}, and which walls must cross it?",
-           catalogue="find an enclosing with one numbered cell ... generate two sets: all id's of "
-                     "walls adjacent to the left boundary, and all id's of walls adjacent to the "
-                     "right boundary ... if the intersection of the two id sets is empty, then all "
-                     "the border cells should be wall")
+@heuristic(id="nurikabe.enclosure-crossing", genre=GENRE)
 def enclosure_crossing(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """An enclosure (an area of cells that may be island, walled in) with one number n holds
     exactly n island cells; the rest of it are walls. Wall groups that cannot meet outside it
@@ -185,12 +162,7 @@ MAX_WALL_PARTS = 16     # more separate walls than this: the budget is far from 
 SPARE = 3               # bottlenecks are looked for only when this few walls are spare
 
 
-@heuristic(id="nurikabe.wall-budget", name="Too few walls left to connect", genre=GENRE,
-           template="The solution has {total} walls and {left} are still to place; the walls at "
-                    "{a} and {b} need at least {span} of them to meet, so {reason}.",
-           nudge="Count the walls still to place: how can the walls at {a} and {b} meet with so few?",
-           catalogue="* (unformalized) advanced reasoning on walls: check if a blank prevents a "
-                     "wall spanning tree (based on the number of allowed walls)")
+@heuristic(id="nurikabe.wall-budget", genre=GENRE)
 def wall_budget(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Every new wall on a path joining two wall groups counts against the walls left, so
     (1) a wall at x needs a tree through x and both groups, of at least

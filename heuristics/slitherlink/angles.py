@@ -189,10 +189,7 @@ def pair_keep(state: State, pair: tuple[int, int], xs: int) -> dict[int, int]:
     return keep
 
 
-@heuristic(id="slitherlink.corner-chain", name="A chain of corners", genre=GENRE,
-           template="Carrying the corners along from {start}: {chain}; so {result}.",
-           nudge="Follow what the corner at {start} says about the next cell along.",
-           catalogue="")
+@heuristic(id="slitherlink.corner-chain", genre=GENRE)
 def corner_chain(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     facts = corner_facts(puzzle, state)
     A = puzzle.angles

@@ -14,10 +14,7 @@ from grader.kernels.loops import CROSS, LINE
 from heuristics.slitherlink.common import GENRE, LOOP_TECHNIQUES, carry, cells_near, is_are, lines_word
 
 
-@heuristic(id="slitherlink.zero", name="A zero", genre=GENRE,
-           template="The 0 in {cell} has no line around it, so {edges} {are} crossed.",
-           nudge="Look at the 0 in {cell}.",
-           catalogue="around 0, mark all edges as empty")
+@heuristic(id="slitherlink.zero", genre=GENRE)
 def zero(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in (puzzle.clued if focus is None else cells_near(puzzle, focus)):
         if puzzle.clues[k] == 0:
@@ -35,10 +32,7 @@ def clue_lines(puzzle: SlitherPuzzle, state: State, focus) -> Iterator[tuple[int
         yield k, puzzle.clues[k], lines, open_
 
 
-@heuristic(id="slitherlink.clue-satisfied", name="A satisfied number", genre=GENRE,
-           template="The {n} in {cell} already has {lines}, so {edges} {are} crossed.",
-           nudge="Count the lines around the {n} in {cell}.",
-           catalogue="if a number has enough edges, the rest must be empty")
+@heuristic(id="slitherlink.clue-satisfied", genre=GENRE)
 def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k, n, lines, open_ in clue_lines(puzzle, state, focus):
         if open_ and len(lines) == n:
@@ -48,11 +42,7 @@ def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
                                           "are": is_are(open_), "edges": [puzzle.edge_label(e) for e in open_]})
 
 
-@heuristic(id="slitherlink.clue-needs-all", name="A number needs every open edge", genre=GENRE,
-           template="The {n} in {cell} needs {need} and has exactly that many open edges, "
-                    "so {edges} {carry} the line.",
-           nudge="Count the open edges around the {n} in {cell}.",
-           catalogue="if a number has edges + unfilled == number, the rest must be edge")
+@heuristic(id="slitherlink.clue-needs-all", genre=GENRE)
 def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k, n, lines, open_ in clue_lines(puzzle, state, focus):
         if open_ and len(lines) + len(open_) == n:
@@ -65,10 +55,7 @@ def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
                                           "carry": carry(open_), "edges": [puzzle.edge_label(e) for e in open_]})
 
 
-@heuristic(id="slitherlink.dot-full", name="A dot with two lines", genre=GENRE,
-           template="The lines on {lines} already meet at {vertex}, so {edges} {are} crossed.",
-           nudge="Look at the lines at {vertex}.",
-           catalogue="a dot with two edges must have 2 empty")
+@heuristic(id="slitherlink.dot-full", genre=GENRE)
 def dot_full(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for d in loops.vertex_full(puzzle.graph, state, focus):
         yield Deduction(d.removals, {**d.params, "are": is_are(d.params["edges"])}, d.premises)

@@ -59,12 +59,7 @@ def face_name(puzzle: SlitherPuzzle, f: int) -> str:
     return "the outside" if f in (OUTSIDE, len(puzzle.cells)) else str(puzzle.cell(f))
 
 
-@heuristic(id="slitherlink.jordan", name="Inside and outside", genre=GENRE,
-           template="The loop separates inside from outside: going from {a} to {b} around {edge} "
-                    "already crosses the line an {parity} number of times, so {a} and {b} are on "
-                    "{sides} and {edge} {verdict}.",
-           nudge="Is {a} on the same side of the loop as {b}?",
-           catalogue="jordan curve theorem")
+@heuristic(id="slitherlink.jordan", genre=GENRE)
 def jordan(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if puzzle.faces_of_edge is None:
         return
@@ -95,11 +90,7 @@ def _same_or_opposite(puzzle: SlitherPuzzle, state: State, col: Colouring) -> It
         return
 
 
-@heuristic(id="slitherlink.clue-parity", name="Neighbours that share a colour", genre=GENRE,
-           template="Around the {n} in {cell}, {groups}; the only ways to make {n} from these "
-                    "give {result}.",
-           nudge="Which neighbours of the {n} in {cell} are known to be on the same side as each other?",
-           catalogue="")
+@heuristic(id="slitherlink.clue-parity", genre=GENRE)
 def clue_parity(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if puzzle.faces_of_edge is None:
         return
@@ -148,12 +139,7 @@ def _clue_groups(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterato
                                           "result": describe_removals(puzzle, state, ded.removals)})
 
 
-@heuristic(id="slitherlink.corner-colours", name="Colours carried by corners", genre=GENRE,
-           template="Where exactly one of a cell's two edges at a corner carries the line, the cells "
-                    "beyond them lie on opposite sides of the loop (and on the same side for both or "
-                    "neither). Looking at {anchor} with that, {detail}",
-           nudge="Which cells must lie on the same side of the loop as {anchor}?",
-           catalogue="")
+@heuristic(id="slitherlink.corner-colours", genre=GENRE)
 def corner_colours(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if puzzle.faces_of_edge is None:
         return

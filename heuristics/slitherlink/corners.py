@@ -70,11 +70,7 @@ def phrase(xs: set[int]) -> str:
     return " or ".join(words[x] for x in sorted(xs))
 
 
-@heuristic(id="slitherlink.corner-pair", name="Two edges at a corner", genre=GENRE,
-           template="At {vertex}, the {n} in {cell} can use {options} of its edges {pair}; "
-                    "so {result}.",
-           nudge="How many of the edges of the {n} in {cell} at {vertex} can carry the line?",
-           catalogue="")
+@heuristic(id="slitherlink.corner-pair", genre=GENRE)
 def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
     near = None if focus is None else frozenset(e2 for e in focus for d in g.ends[e] for e2 in g.incident[d])

@@ -100,11 +100,7 @@ def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
     return closed, pieces
 
 
-@heuristic(id="slitherlink.illegal-loop", name="An edge that leads to an illegal loop", genre=GENRE,
-           template="If {edge} carried the line, the forced moves from it at dots and numbers "
-                    "({moves}) would close the loop too early: {reason}. So {edge} is crossed.",
-           nudge="What happens if {edge} carries the line?",
-           catalogue="if placing an edge makes an illegal loop, it must be empty")
+@heuristic(id="slitherlink.illegal-loop", genre=GENRE)
 def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
     ends = paths(g, state).end_of
@@ -127,11 +123,7 @@ def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
         return
 
 
-@heuristic(id="slitherlink.isolated-area", name="An area the loop cannot reach", genre=GENRE,
-           template="Crossed edges cut the area around {vertex} off from every line drawn so far; the "
-                    "loop is one piece, so it never goes there: {edges} {are} crossed.",
-           nudge="Can the loop still reach the area around {vertex}?",
-           catalogue="")
+@heuristic(id="slitherlink.isolated-area", genre=GENRE)
 def isolated_area(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for d in loops.isolated_areas(puzzle.graph, state, None, focus):
         yield Deduction(d.removals, {**d.params, "are": "is" if len(d.params["edges"]) == 1 else "are"})

@@ -32,11 +32,7 @@ def _names(puzzle: SlitherPuzzle, edges) -> list[str]:
     return [puzzle.edge_label(e) for e in edges]
 
 
-@heuristic(id="slitherlink.adjacent-threes", name="Two 3s side by side", genre=GENRE,
-           template="The 3s in {first} and {second} share an edge: {lines} carry the line, and {edges} "
-                    "(continuing the middle one) {are} crossed{middle}.",
-           nudge="Look at the 3s in {first} and {second}.",
-           catalogue="2 adjacent 3's: separate with edge, and x above/below middle edge")
+@heuristic(id="slitherlink.adjacent-threes", genre=GENRE)
 def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # looked at again after changes too: the middle edge may wait until the outline is ruled out
     if not puzzle.square:
@@ -71,11 +67,7 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
                                       "are": "is" if len(crosses) == 1 else "are", "middle": middle})
 
 
-@heuristic(id="slitherlink.diagonal-threes", name="Two 3s on a diagonal", genre=GENRE,
-           template="The 3s in {first} and {second} touch at a corner: the loop must wrap both, "
-                    "so their outer edges {lines} carry the line.",
-           nudge="Look at the 3s in {first} and {second}.",
-           catalogue="diagonally adjacent 3's: \"enclose\" them")
+@heuristic(id="slitherlink.diagonal-threes", genre=GENRE)
 def diagonal_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.square or focus is not None:
         return
@@ -109,24 +101,14 @@ def _diagonal_chains(puzzle: SlitherPuzzle, state: State, max_twos: int | None,
                 yield d
 
 
-@heuristic(id="slitherlink.diagonal-three-two-three", name="A diagonal 3, 2s, 3", genre=GENRE,
-           template="The 3 in {first}, the 2s in {twos} and the 3 in {second} lie on one diagonal: "
-                    "whichever way the line passes the 2s, both 3s must take their outer corners, "
-                    "so {lines} carry the line.",
-           nudge="Follow the diagonal from the 3 in {first}.",
-           catalogue="* a diagonal 3 2 2 ... 2 3 must have the outside edges of 3 filled with edge")
+@heuristic(id="slitherlink.diagonal-three-two-three", genre=GENRE)
 def diagonal_three_two_three(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.square or focus is not None:
         return
     yield from _diagonal_chains(puzzle, state, max_twos=None, min_twos=1)
 
 
-@heuristic(id="slitherlink.three-line-in", name="A line comes into a 3", genre=GENRE,
-           template="The line {line} comes into {vertex}, a corner of the 3 in {cell}; it may use only "
-                    "one of the 3's edges there, so the two far edges {edges} carry the line.",
-           nudge="A line reaches a corner of the 3 in {cell}.",
-           catalogue="3 having one edge going into one of its 4 dots: fill in two edges around the 3 "
-                     "not adjacent to the incoming one")
+@heuristic(id="slitherlink.three-line-in", genre=GENRE)
 def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.square:
         return
@@ -143,21 +125,12 @@ def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
                                           "cell": puzzle.cell(k), "edges": _names(puzzle, far)})
 
 
-@heuristic(id="slitherlink.three-blocked-corner", name="A 3 with a closed corner", genre=GENRE,
-           template="At {vertex} no edge leads away from the 3 in {cell}; the line cannot turn there "
-                    "without both of the 3's edges, so {edges} carry the line.",
-           nudge="Look at the corners of the 3 in {cell}.",
-           catalogue="3 having one corner with 2 empty, the remaining around this corner should be edge")
+@heuristic(id="slitherlink.three-blocked-corner", genre=GENRE)
 def three_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     yield from _blocked_corner(puzzle, state, focus, 3, LINE)
 
 
-@heuristic(id="slitherlink.one-blocked-corner", name="A 1 with a closed corner", genre=GENRE,
-           template="At {vertex} no edge leads away from the 1 in {cell}; the line would need both of "
-                    "the 1's edges there, so {edges} are crossed.",
-           nudge="Look at the corners of the 1 in {cell}.",
-           catalogue="1 having a corner with two outer edges empty: the other edges for this corner "
-                     "must be empty")
+@heuristic(id="slitherlink.one-blocked-corner", genre=GENRE)
 def one_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     yield from _blocked_corner(puzzle, state, focus, 1, CROSS)
 
@@ -178,12 +151,7 @@ def _blocked_corner(puzzle: SlitherPuzzle, state: State, focus, n: int, value: i
                     yield ded
 
 
-@heuristic(id="slitherlink.three-one-border", name="A 3 beside a 1 at the border", genre=GENRE,
-           template="The 3 in {three} and the 1 in {one} meet at {vertex} on the border: the loop "
-                    "must pass {vertex} (the 3 cannot lose two edges there) using at most one edge of "
-                    "the 1, so {edge} carries the line.",
-           nudge="Look where the 3 in {three} and the 1 in {one} meet the border.",
-           catalogue="adjacent 3 and 1 near border: put edge between 3 and border")
+@heuristic(id="slitherlink.three-one-border", genre=GENRE)
 def three_one_border(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.square or focus is not None:
         return
@@ -206,11 +174,7 @@ def three_one_border(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterato
                                                   "edge": puzzle.edge_label(edge)})
 
 
-@heuristic(id="slitherlink.two-in-corner", name="A 2 in a corner", genre=GENRE,
-           template="The 2 in the corner {cell} either wraps the corner or takes its two inner edges; "
-                    "either way the line runs along the border away from it, so {lines} carry the line.",
-           nudge="Look at the 2 in the corner {cell}.",
-           catalogue="2 in corner: two edges go away from 2 along border")
+@heuristic(id="slitherlink.two-in-corner", genre=GENRE)
 def two_in_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.square or focus is not None or puzzle.rows < 2 or puzzle.cols < 2:
         return

@@ -11,7 +11,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import PASSES, PROBE_TEMPLATE, branch_deduction, probe_cell, probe_order
+from grader.core.probing import PASSES, branch_deduction, probe_cell, probe_order
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
 from grader.kernels.recent import narrowed
@@ -36,9 +36,7 @@ def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
 MEMO_KEY = "_slitherlink_trials"
 
 
-@heuristic(id="slitherlink.trial-and-error", name="Trial and error", genre=GENRE,
-           template=PROBE_TEMPLATE, nudge="Try a hypothesis at {cell}.",
-           catalogue="for one edge: assume edge, and assume empty. fill in greedily and do the usual stuff")
+@heuristic(id="slitherlink.trial-and-error", genre=GENRE)
 def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The shared trial (grader.core.probing) on one edge at a time: a short fill with the easy
     levels first, then a long one with every level below 5.
@@ -118,7 +116,4 @@ def every_way_for_a_clue(puzzle: SlitherPuzzle, state: State, focus=None):
 
 MAX_CLUES = 20          # the most constrained clues first; enough to find a step, bounded work
 
-heuristic(id="slitherlink.every-way-for-a-clue", name="Every way to finish a number", genre=GENRE,
-          template="Trying every way to finish the {n} in {cell} ({cases} ways): {outcome}.",
-          nudge="List the ways to finish the {n} in {cell}.",
-          catalogue="")(every_way_for_a_clue)
+heuristic(id="slitherlink.every-way-for-a-clue", genre=GENRE)(every_way_for_a_clue)

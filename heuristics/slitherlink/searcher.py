@@ -89,12 +89,7 @@ def _window_ways(puzzle: SlitherPuzzle, state: State, k1: int, k2: int) -> dict[
             for i, e in enumerate(open_)}
 
 
-@heuristic(id="slitherlink.pattern-search", name="A pattern around two numbers", genre=GENRE,
-           template="Trying every way to draw the open edges around the {first} in {cell1} and the {second} "
-                    "in {cell2} (each number exact, every dot with 0 or 2 lines): {result} in every "
-                    "way that works.",
-           nudge="Try the ways to draw the edges around {cell1} and {cell2} together.",
-           catalogue="make a general pattern searcher or something like that")
+@heuristic(id="slitherlink.pattern-search", genre=GENRE)
 def pattern_search(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
     near = None
