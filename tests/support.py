@@ -9,7 +9,7 @@ import pytest
 
 from grader.core import exact
 from grader.core.engine import Budget, Solver
-from grader.core.errors import InputError
+from grader.core.errors import InputError, Source
 from grader.io.read import from_record, load
 from grader.io.janko import read_records
 from grader.core.registry import Heuristic, REGISTRY, check_params
@@ -86,6 +86,13 @@ def assert_solved_soundly(paths: Iterable[Path]) -> None:
         assert assert_sound_path(p, p.genre.solution_state(p)) is Status.SOLVED, path
 
 
+def assert_puzzles_solved_soundly(puzzles: Iterable[Puzzle]) -> None:
+    """Each puzzle is solved, and no step removes a value of its unique solution (found by the
+    exact solver, where `assert_solved_soundly` takes the solution the file gives)."""
+    for p in puzzles:
+        assert assert_sound_path(p) is Status.SOLVED, p.meta.origin
+
+
 def assert_never_contradicted(puzzles: Iterable[Puzzle]) -> None:
     """No step removes a value of the unique solution, and no solve ends in a contradiction."""
     for p in puzzles:
@@ -139,11 +146,16 @@ def assert_sound_when_nearly_solved(genre: str, hids: str) -> None:
                                             solution=lambda p: p.genre.solution_state(p)) > 0
 
 
-def refused(read: Callable[..., object], *args: object) -> str:
-    """The message of the InputError that read(*args) must raise; a refusal is one line."""
+def refusal(read: Callable[..., object], *args: object) -> str:
+    """The message of the InputError that read(*args) must raise."""
     with pytest.raises(InputError) as err:
         read(*args)
-    text = str(err.value)
+    return str(err.value)
+
+
+def refused(read: Callable[..., object], *args: object) -> str:
+    """The message of the InputError that read(*args) must raise; a refusal is one line."""
+    text = refusal(read, *args)
     assert "\n" not in text, text
     return text
 
@@ -167,6 +179,37 @@ def decided_by(found: Iterable, puzzle: Puzzle, state: State) -> dict[str, str]:
             v = after.value(var)
             out[genre.var_name(puzzle, var)] = genre.value_phrases[v][0] if v is not None else "narrowed"
     return out
+
+
+def marks(puzzle: Puzzle, drawing: str) -> State:
+    """The state a drawing in the genre's marks notation stands for (as --marks reads it)."""
+    return puzzle.genre.parse_marks(puzzle, drawing, Source("<marks>"))
+
+
+def found(hid: str, puzzle: Puzzle, state: State | None = None) -> dict[str, str]:
+    """What one technique decides in a state (the start state by default), as `decided_by`."""
+    state = state or puzzle.genre.initial_state(puzzle)
+    return decided_by(fires(hid, puzzle, state), puzzle, state)
+
+
+def assert_each_finds_only_truths(puzzle: Puzzle, state: State, solution: State,
+                                  hids: Iterable[str]) -> None:
+    """Each technique finds something in the state, and nothing it finds removes a value of
+    the solution."""
+    for hid in hids:
+        assert assert_all_sound(REGISTRY.get(hid), puzzle, state, solution), hid
+
+
+def assert_corpus_solves(genre: str, most: int | None = None) -> None:
+    """The genre's files in the project corpus (the first `most` of them) are solved, to the
+    solution they give."""
+    files = sorted((CORPUS / genre).glob("*.yaml"))
+    assert files
+    for f in files[:most]:
+        p = load(str(f))
+        trace = Solver(p).solve()
+        assert trace.status is Status.SOLVED, f
+        assert p.genre.solution_from_state(p, trace.final) == p.solution
 
 
 def native(text: str, origin: str = "<test>") -> Puzzle:

@@ -6,27 +6,17 @@ import random
 
 import pytest
 
-from grader.core.errors import Source
 from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
-from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                     random_partial, reference, refused)
+from support import (assert_all_sound, assert_puzzles_solved_soundly, found, janko, marks, native, random_partial,
+                     reference, refused)
 
 AKARI = get("akari")
 
 
 def puzzle(grid: str):
     return native("genre: akari\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
-
-
-def marks(p, grid: str):
-    return AKARI.parse_marks(p, grid, Source("<marks>"))
-
-
-def found(hid: str, p, state=None) -> dict[str, str]:
-    state = state or AKARI.initial_state(p)
-    return decided_by(fires(hid, p, state), p, state)
 
 
 # --- level 1 -------------------------------------------------------------------------------
@@ -128,8 +118,7 @@ def test_tatham_tiers_are_ordered():
 
 @pytest.mark.corpus
 def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
-    for p in janko("akari", 8, max_cells=100):
-        assert assert_sound_path(p).value == "solved"
+    assert_puzzles_solved_soundly(janko("akari", 8, max_cells=100))
 
 
 @pytest.mark.corpus

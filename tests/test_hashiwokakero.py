@@ -7,12 +7,11 @@ import random
 import pytest
 
 from grader.core.engine import Solver
-from grader.core.errors import Source
 from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
-from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                     random_partial, reference, refused)
+from support import (CORPUS, assert_all_sound, assert_puzzles_solved_soundly, decided_by, fires, found, janko, marks,
+                     native, random_partial, reference, refused)
 
 HASHI = get("hashiwokakero")
 
@@ -20,15 +19,6 @@ HASHI = get("hashiwokakero")
 def puzzle(grid: str, extra: str = ""):
     return native("genre: hashiwokakero\n" + extra + "grid: |\n"
                   + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
-
-
-def marks(p, grid: str):
-    return HASHI.parse_marks(p, grid, Source("<marks>"))
-
-
-def found(hid: str, p, state=None) -> dict[str, str]:
-    state = state or HASHI.initial_state(p)
-    return decided_by(fires(hid, p, state), p, state)
 
 
 def slot(p, a: str, b: str) -> int:
@@ -198,8 +188,7 @@ def test_tatham_tiers_are_ordered():
 
 @pytest.mark.corpus
 def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
-    for p in janko("hashiwokakero", 8, max_cells=150):
-        assert assert_sound_path(p).value == "solved"
+    assert_puzzles_solved_soundly(janko("hashiwokakero", 8, max_cells=150))
 
 
 @pytest.mark.corpus

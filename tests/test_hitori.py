@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from grader.core.errors import InputError, Source
+from grader.core.errors import InputError
 from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
-from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko,
+from support import (assert_all_sound, assert_puzzles_solved_soundly, found, janko, marks,
                      native, random_partial, reference, refused, shared, assert_sound_from_each_decided_cell)
 
 HITORI = get("hitori")
@@ -19,15 +19,6 @@ HITORI = get("hitori")
 
 def puzzle(grid: str):
     return native("genre: hitori\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
-
-
-def marks(p, grid: str):
-    return HITORI.parse_marks(p, grid, Source("<marks>"))
-
-
-def found(hid: str, p, state=None) -> dict[str, str]:
-    state = state or HITORI.initial_state(p)
-    return decided_by(fires(hid, p, state), p, state)
 
 
 # --- level 1 -------------------------------------------------------------------------------
@@ -161,8 +152,7 @@ def test_deep_trial_finds_what_trials_with_level_3_fills_miss():
 
 @pytest.mark.corpus
 def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
-    for p in janko("hitori", 12, max_cells=150):
-        assert assert_sound_path(p).value == "solved"
+    assert_puzzles_solved_soundly(janko("hitori", 12, max_cells=150))
 
 
 @pytest.mark.corpus

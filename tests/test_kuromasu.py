@@ -10,18 +10,14 @@ from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
 from tests.support import (CORPUS, assert_never_contradicted, assert_solved_soundly,
-                           assert_sound_from_partial_states, decided_by, fires, janko, native, reference, refused,
-                           assert_sound_from_each_decided_cell)
+                           assert_sound_from_partial_states, decided_by, fires, janko, marks, native, reference,
+                           refused, assert_sound_from_each_decided_cell)
 
 G = get("kuromasu")
 
 
 def puzzle(grid: str):
     return native("genre: kuromasu\ngrid: |\n" + "".join(f"  {line.strip()}\n" for line in grid.strip().splitlines()))
-
-
-def marks(p, text: str):
-    return G.parse_marks(p, text, Source("<marks>"))
 
 
 EMPTY_3X3 = puzzle(". . .\n. . .\n. . .")

@@ -10,7 +10,7 @@ from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
 from grader.core.model import State
-from support import CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, decided_by, fires, native, reference
+from support import CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, fires, found, marks, native, reference
 
 MASYU = get("masyu")
 LINE, CROSS = "carries the loop", "is crossed out"
@@ -18,15 +18,6 @@ LINE, CROSS = "carries the loop", "is crossed out"
 
 def puzzle(grid: str):
     return native("genre: masyu\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
-
-
-def marks(p, grid: str):
-    return MASYU.parse_marks(p, grid, Source("<marks>"))
-
-
-def found(hid: str, p, state=None) -> dict[str, str]:
-    state = state or MASYU.initial_state(p)
-    return decided_by(fires(hid, p, state), p, state)
 
 
 EMPTY5 = "\n".join([". . . . ."] * 5)

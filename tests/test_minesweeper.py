@@ -16,8 +16,9 @@ from grader.genres import get
 from grader.genres.minesweeper.model import UNKNOWN, MinesPuzzle, decode_layout, unmask
 from grader.core.registry import REGISTRY
 from grader.core.steps import Status
-from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko,
-                     native, random_partial, reference)
+from support import (CORPUS, assert_corpus_solves, assert_each_finds_only_truths, assert_sound_from_partial_states,
+                     assert_puzzles_solved_soundly, decided_by, fires, found, janko, native, reference)
+from support import marks as read_marks
 
 MINES = get("minesweeper")
 
@@ -28,12 +29,8 @@ def puzzle(grid: str, total: int | None = None):
 
 
 def marks(p, grid: str):
-    return MINES.parse_marks(p, grid.replace("/", "\n"), Source("<marks>"))
-
-
-def found(hid: str, p, state=None) -> dict[str, str]:
-    state = state or MINES.initial_state(p)
-    return decided_by(fires(hid, p, state), p, state)
+    """Marks written with "/" between rows, like the puzzles here."""
+    return read_marks(p, grid.replace("/", "\n"))
 
 
 # Unique, but levels 1 and 2 get stuck on it (found by a random search).
@@ -125,12 +122,8 @@ def test_level_5_where_easier_levels_stop():
     # DEEP needs a search over an area (level 3); from where levels 1-2 stop, following each
     # way around a number (or each value of a cell) must find something, and only true things.
     stuck = Solver(DEEP, max_level=2).solve()
-    solution = reference(DEEP)
-    for hid in ("minesweeper.number-cases", "minesweeper.trial-and-error"):
-        got = fires(hid, DEEP, stuck.final)
-        assert got, hid
-        for d in got:
-            assert not any(mask & solution.cands[v] for v, mask in d.removals)
+    assert_each_finds_only_truths(DEEP, stuck.final, reference(DEEP),
+                                  ("minesweeper.number-cases", "minesweeper.trial-and-error"))
     assert Solver(DEEP).solve().status is Status.SOLVED
 
 
@@ -143,28 +136,17 @@ def test_level_5_finds_nothing_without_a_unique_answer():
 # --- soundness on real puzzles --------------------------------------------------------------
 
 def test_sound_on_janko_sample():
-    for p in janko("minesweeper", 8, seed=2, max_cells=100):
-        assert assert_sound_path(p) is Status.SOLVED
+    assert_puzzles_solved_soundly(janko("minesweeper", 8, seed=2, max_cells=100))
 
 
 def test_every_heuristic_sound_from_random_partial_states():
-    rng = random.Random(4)
-    for p in janko("minesweeper", 4, seed=9, max_cells=100) + [DEEP]:
-        sol = reference(p)
-        for _ in range(4):
-            state = random_partial(p, sol, rng, rng.choice((0.1, 0.3, 0.6)))
-            for h in REGISTRY.for_genre("minesweeper", 4):
-                assert_all_sound(h, p, state, sol)
+    assert_sound_from_partial_states(janko("minesweeper", 4, seed=9, max_cells=100) + [DEEP],
+                                     REGISTRY.for_genre("minesweeper", 4), random.Random(4),
+                                     (0.1, 0.3, 0.6), rounds=4)
 
 
 def test_tatham_corpus_solves():
-    files = sorted((CORPUS / "minesweeper").glob("*.yaml"))
-    assert files
-    for f in files:
-        p = load(str(f))
-        trace = Solver(p).solve()
-        assert trace.status is Status.SOLVED, f
-        assert MINES.solution_from_state(p, trace.final) == p.solution
+    assert_corpus_solves("minesweeper")
 
 
 # --- Simon Tatham's Mines --------------------------------------------------------------------

@@ -16,8 +16,8 @@ from grader.genres.picross.model import PicrossPuzzle
 from grader.core.registry import REGISTRY
 from grader.core.model import State
 from grader.core.steps import Status
-from support import (CORPUS, assert_all_sound, assert_sound_path, decided_by, fires, janko,
-                     native, random_partial, reference)
+from support import (CORPUS, assert_corpus_solves, assert_each_finds_only_truths, assert_sound_from_partial_states,
+                     assert_puzzles_solved_soundly, decided_by, fires, found, janko, marks, native, reference)
 
 PICROSS = get("picross")
 
@@ -25,15 +25,6 @@ PICROSS = get("picross")
 def puzzle(rows: str, columns: str):
     block = lambda text: "".join(f"  {line}\n" for line in text.split("/"))  # noqa: E731
     return native(f"genre: picross\nrows: |\n{block(rows)}columns: |\n{block(columns)}")
-
-
-def marks(p, grid: str):
-    return PICROSS.parse_marks(p, grid, Source("<marks>"))
-
-
-def found(hid: str, p, state=None) -> dict[str, str]:
-    state = state or PICROSS.initial_state(p)
-    return decided_by(fires(hid, p, state), p, state)
 
 
 # A 6x6 puzzle with a unique solution that line logic alone cannot finish.
@@ -100,12 +91,8 @@ def test_line_solver_beats_block_overlap():
 def test_deep_puzzle_needs_level_5():
     stuck = Solver(DEEP, max_level=4).solve()
     assert stuck.status is Status.STUCK
-    solution = reference(DEEP)
-    for hid in ("picross.trial-and-error", "picross.line-cases"):
-        found_ = fires(hid, DEEP, stuck.final)
-        assert found_, hid
-        for d in found_:
-            assert not any(mask & solution.cands[v] for v, mask in d.removals)
+    assert_each_finds_only_truths(DEEP, stuck.final, reference(DEEP),
+                                  ("picross.trial-and-error", "picross.line-cases"))
     assert Solver(DEEP).solve().status is Status.SOLVED
 
 
@@ -118,29 +105,17 @@ def test_level_5_finds_nothing_without_a_unique_answer():
 # --- soundness on real puzzles --------------------------------------------------------------
 
 def test_sound_on_janko_sample():
-    for p in janko("picross", 6, seed=3, max_cells=225):
-        assert assert_sound_path(p) is Status.SOLVED
+    assert_puzzles_solved_soundly(janko("picross", 6, seed=3, max_cells=225))
 
 
 def test_every_heuristic_sound_from_random_partial_states():
-    rng = random.Random(11)
-    ps = janko("picross", 3, seed=5, max_cells=100) + [DEEP]
-    for p in ps:
-        sol = reference(p)
-        for _ in range(4):
-            state = random_partial(p, sol, rng, rng.choice((0.1, 0.3, 0.6)))
-            for h in REGISTRY.for_genre("picross", 4):
-                assert_all_sound(h, p, state, sol)
+    assert_sound_from_partial_states(janko("picross", 3, seed=5, max_cells=100) + [DEEP],
+                                     REGISTRY.for_genre("picross", 4), random.Random(11),
+                                     (0.1, 0.3, 0.6), rounds=4)
 
 
 def test_tatham_corpus_solves():
-    files = sorted((CORPUS / "picross").glob("*.yaml"))
-    assert files
-    for f in files[:6]:
-        p = load(str(f))
-        trace = Solver(p).solve()
-        assert trace.status is Status.SOLVED, f
-        assert PICROSS.solution_from_state(p, trace.final) == p.solution
+    assert_corpus_solves("picross", most=6)
 
 
 # --- formats -------------------------------------------------------------------------------

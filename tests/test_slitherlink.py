@@ -9,7 +9,7 @@ from grader.core.errors import Source
 from grader.genres import get
 from grader.core.model import State
 from grader.core.steps import Status
-from support import decided_by, fires, native
+from support import decided_by, fires, found, native
 
 G = get("slitherlink")
 
@@ -21,11 +21,6 @@ def grid(*rows: str):
 
 def marks(puzzle, drawing: str) -> State:
     return G.parse_marks(puzzle, drawing.strip("\n"), Source("<marks>"))
-
-
-def found(hid, puzzle, state=None):
-    state = state or G.initial_state(puzzle)
-    return decided_by(fires(hid, puzzle, state), puzzle, state)
 
 
 def test_zero():

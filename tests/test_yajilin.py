@@ -14,7 +14,7 @@ from grader.genres.yajilin.model import B_LOOP, B_SHADED
 from grader.core.registry import REGISTRY
 from grader.core.model import State
 from support import (CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, assert_sound_from_partial_states,
-                     assert_sound_path, assert_sound_when_nearly_solved, decided_by, fires, janko, native,
+                     assert_sound_path, assert_sound_when_nearly_solved, decided_by, fires, found, janko, marks, native,
                      reference)
 
 YAJILIN = get("yajilin")
@@ -23,10 +23,6 @@ LINE, CROSS, LOOP, SHADED = "carries the loop", "is crossed out", "is on the loo
 
 def puzzle(grid: str):
     return native("genre: yajilin\ngrid: |\n" + "".join(f"  {row}\n" for row in grid.strip().splitlines()))
-
-
-def marks(p, grid: str):
-    return YAJILIN.parse_marks(p, grid, Source("<marks>"))
 
 
 def draw(p, shaded=(), loop=(), lines=(), crosses=()):
@@ -43,11 +39,6 @@ def draw(p, shaded=(), loop=(), lines=(), crosses=()):
     for n in crosses:
         cands[p.graph.edge_vars[names[n]]] = 1
     return State(tuple(cands))
-
-
-def found(hid: str, p, state=None) -> dict[str, str]:
-    state = state or YAJILIN.initial_state(p)
-    return decided_by(fires(hid, p, state), p, state)
 
 
 FREE3 = ". . .\n. . .\n. . ."
