@@ -313,8 +313,6 @@ def most_constrained_first(puzzle: AkariPuzzle, state: State) -> list[int]:
     return sorted((x for x in puzzle.whites if state.cands[x] == FREE), key=lambda x: (rank.get(x, 9), x))
 
 
-trial_and_error = register_probing(
-    GENRE, candidates=most_constrained_first, catalogue="for a cell: assume that it has bulb, then fill in greedily; then assume it's "
-                     "empty; keep what both agree on, or drop an assumption that contradicts")
+trial_and_error = register_probing(GENRE, candidates=most_constrained_first)
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -18,7 +18,7 @@ from math import comb
 from grader.core.explain import counted
 from grader.genres import get
 from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room_counts, white_runs
-from grader.core.registry import heuristic
+from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
@@ -44,10 +44,12 @@ def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable
     return [k for k in puzzle.numbered if k in near]
 
 
-# --- level 1 ------------------------------------------------------------------------------
+# The shading families of heuristics/common/shading.py: the rows of rules/techniques/heyawake.yaml
+# that name one.
+register_families(GENRE, shading.FAMILIES)
 
-shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1, order=1,
-                                            catalogue="mark unfilled cells next to a wall as empty")
+
+# --- level 1 ------------------------------------------------------------------------------
 
 
 @heuristic(id="heyawake.room-full", genre=GENRE)
@@ -328,11 +330,6 @@ def strip_makers(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
             yield i, t - left_len[t], t + right_len[t]
 
 
-single_exit = shading.register_family(
-    GENRE, "single-exit", level=2, order=2,
-    catalogue="if an empty cell is surrounded by three walls, the fourth must be empty")
-
-
 @heuristic(id="heyawake.pocket", genre=GENRE)
 def pocket(puzzle, state, focus=None):
     """The nearby case of the level-4 articulation point: a corner or a pocket of a few cells."""
@@ -404,13 +401,6 @@ def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int
         return [o for o in listed if fine(o)]
     return room_options(puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
                         cuts=lambda option: splits_white(puzzle, state, option))
-
-
-articulation = shading.register_family(
-    GENRE, "articulation", level=4, order=1,
-    catalogue="if placing a wall in a cell causes two regions to be disconnected, then the cell must be "
-              "empty (empty articulation point)")
-cut_off = shading.register_family(GENRE, "cut-off", level=4, order=2)
 
 
 # How far a what-if looks: rounds of easy consequences (all cells one round settles, then the
@@ -546,8 +536,6 @@ def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> s
     return "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
 
 
-TRIAL = register_probing(GENRE, near=around, candidates=shading.busiest_first,
-                         catalogue="for a cell: assume it is blocked, then blank, fill in greedily; "
-                                   "keep what both agree on or refute one")
+TRIAL = register_probing(GENRE, near=around, candidates=shading.busiest_first)
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -190,13 +190,8 @@ def keep_connected(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[D
 
 # --- level 5 ------------------------------------------------------------------------------
 
-trial_and_error = register_probing(
-    GENRE, max_level=3,
-    catalogue="assume that a cell is empty or wall, then fill in greedily (using heuristics up "
-              "to level 3) and take intersection or hope for contradiction")
-deep_trial = register_probing(
-    GENRE, id="hitori.deep-trial", name="Trial and error with connectivity", max_level=4,
-    catalogue="same as above, but can use level 4 heuristics")
+trial_and_error = register_probing(GENRE, max_level=3)
+deep_trial = register_probing(GENRE, id="hitori.deep-trial", max_level=4)
 nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial])
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

@@ -13,7 +13,7 @@ from typing import Iterable, Iterator, Sequence
 from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range
 from grader.core.engine import out_of_time
 from grader.core.explain import counted
-from grader.core.registry import heuristic
+from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
@@ -56,10 +56,9 @@ def extension(puzzle: KuromasuPuzzle, k: int, lengths: Sequence[int]) -> dict[in
     return out
 
 
-# --- level 1 ------------------------------------------------------------------------------
-
-shaded_neighbours = shading.register_family(GENRE, "shaded-neighbours", level=1, order=1,
-                                            catalogue="all cells next to blocked must be empty")
+# The shading families of heuristics/common/shading.py: the rows of rules/techniques/kuromasu.yaml
+# that name one.
+register_families(GENRE, shading.FAMILIES)
 
 
 # --- level 2 ------------------------------------------------------------------------------
@@ -124,9 +123,6 @@ def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduc
                 break
 
 
-single_exit = shading.register_family(GENRE, "single-exit", level=2, order=6)
-
-
 # --- level 3 ------------------------------------------------------------------------------
 
 @heuristic(id="kuromasu.would-break", genre=GENRE)
@@ -152,12 +148,6 @@ def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
                                   params={**params, "cell": puzzle.cell(f), "assumed": "were white",
                                           "result": "is shaded"})
             return
-
-
-articulation = shading.register_family(
-    GENRE, "articulation", level=3, order=2,
-    catalogue="if placing blocked causes an illegal board (the white cells cut apart), the cell must be empty")
-cut_off = shading.register_family(GENRE, "cut-off", level=3, order=3)
 
 
 # --- level 4 ------------------------------------------------------------------------------
@@ -258,8 +248,6 @@ def way_label(puzzle: KuromasuPuzzle, k: int, option: dict[int, int]) -> str:
     return "seeing " + ", ".join(f"{a} {name}" for a, name in zip(lengths, DIRECTION_NAMES))
 
 
-TRIAL = register_probing(GENRE,
-                         catalogue="(generic) assume a cell shaded, then white; fill in greedily; keep "
-                                   "what both agree on or refute one")
+TRIAL = register_probing(GENRE)
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

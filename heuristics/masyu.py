@@ -12,13 +12,11 @@ import operator
 from typing import Iterable, Iterator
 
 from grader.genres.masyu.model import MasyuPuzzle
-from grader.core.registry import heuristic
+from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
-from heuristics.common import cell_loops, loops
-from heuristics.common.cell_loops import CASES
-from heuristics.common.loops import Row
+from heuristics.common import cell_loops
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
@@ -228,10 +226,6 @@ def _shape_inputs(puzzle: MasyuPuzzle, i: int):
 
 # --- level 3 ----------------------------------------------------------------------------------
 
-NO_EARLY_LOOP = ("if there are two possible moves from a loose end and one of them causes a closed loop which "
-                 "doesn't include all dots and edges, then the other move must be taken")
-
-
 @heuristic(id="masyu.small-loop", genre=GENRE)
 def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_near(puzzle, focus, 1))
@@ -240,11 +234,6 @@ def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 
 
 # --- level 4 ----------------------------------------------------------------------------------
-
-ENCLOSURE = ("Crossed-out edges close off {cells} cells without lines, which the loop can only enter "
-             "from the loose ends at {ends}: they must be tied in pairs through them. Of the {ways} ways "
-             "to do that, {refuted}")
-
 
 def _unique_ok(puzzle: MasyuPuzzle, enc: cell_loops.Enclosure, ways) -> bool:
     """Two drawings of the same pairing are interchangeable when no pearl is inside and no
@@ -298,64 +287,15 @@ def _white_options(puzzle: MasyuPuzzle, state: State):
         yield puzzle.cell(i), options
 
 
-register_probing(GENRE, max_level=BRANCH_LEVEL, catalogue="")
+register_probing(GENRE, max_level=BRANCH_LEVEL)
 
 # The techniques made from the families of heuristics/common/loops.py and cell_loops.py (shared
-# with Yajilin and Slitherlink), one row each: level, order, catalogue, and Masyu's own wording.
-loops.register_rows(GENRE, {
-    "cell-full": Row(1, 10, "(rule) the loop does not branch"),
-    "loose-end": Row(1, 11, "if a loose end can only grow to one place, let it"),
-    "pearl-two-ways": Row(1, 12, "(rule) every pearl is on the loop", kind="vertex-required", text={
-        "name": "A pearl with two ways left",
-        "template": "The loop must pass the pearl at {vertex} and has exactly two ways in or out left, "
-                    "so {edges} carry the loop.",
-        "nudge": "How can the loop reach the pearl at {vertex}?"}),
-    "dead-end": Row(1, 13, "(rule) the loop passes a cell straight or turning, never ending there",
-                    kind="vertex-dead-end", text={
-        "name": "A dead end",
-        "template": "{vertex} has only one way in or out left, so the loop cannot pass it: {edge} is crossed out.",
-        "nudge": "Could the loop pass {vertex}?"}),
-    "loop-closed": Row(1, 20, text={
-        "name": "The loop is closed",
-        "template": "The loop through {cell} is closed, and there is only one loop: the {count} edges still open "
-                    "are crossed out.",
-        "nudge": "Is the loop already finished?"}),
-    "closed-off": Row(3, 0, kind="isolated-areas", text={
-        "name": "An area the loop cannot reach",
-        "template": "Crossed-out edges close off the area around {vertex} from every line, and it holds "
-                    "no pearl, so {edges} are crossed out.",
-        "nudge": "Is there an area the loop can no longer enter?"}),
-    "no-early-loop": Row(3, 1, NO_EARLY_LOOP),
-    "parity": Row(3, 2, "check if a move causes an odd number of loose ends in a region"),
-    "dead-end-area": Row(3, 3),
-    "two-ways-across": Row(3, 5),
-    "inside-outside": Row(3, 6),
-    "end-lookahead": Row(4, 1),
-    "enclosure": Row(4, 2),
-    "enclosure-unique": Row(4, 3, "if there is an enclosing with 4 loose ends, two occurrences of two adjacent cells "
-                                  "AB and CD, where both are adjacent to two spaces and there are no dots in the "
-                                  "enclosing: then the connection should be AC BD or AD BC.", uses_uniqueness=True),
-    "pearl-lookahead": Row(4, 4, text={
-        "name": "Follow each way through a pearl",
-        "template": "The loop can pass the pearl at {subject} in {count} ways; following each while the line is "
-                    "forced: {refuted}. Every way left agrees: {result}.",
-        "nudge": "Try each way through the pearl at {subject} and follow the line."}),
-    "white-cases": Row(5, 1, "try both ways of making a straight line through o, solve greedily and take "
-                             "intersection", text={
-        "name": "Both ways through a white pearl", "template": CASES,
-        "nudge": "Try both ways through the white pearl at {subject}."}),
-    "end-cases": Row(5, 2, "try all ways of extending an edge and solve greedily and take intersection or "
-                           "hope for contradiction"),
-    "black-cases": Row(5, 3, "try all ways of fulfilling black, solve greedily and take intersection", text={
-        "name": "Every way to fulfil a black pearl", "template": CASES,
-        "nudge": "Try each way the loop can turn at {subject}."}),
-    "deep-cases": Row(5, 95, text={
-        "name": "Every way through a pearl or on from a loose end, followed further", "template": CASES,
-        "nudge": "Try each way through {subject} and follow it a long way."}),
-}, {**cell_loops.family(closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed),
+# with Yajilin and Slitherlink): the rows of rules/techniques/masyu.yaml that name a family.
+register_families(GENRE, {
+    **cell_loops.family(closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed),
                         branch_level=BRANCH_LEVEL,
                         straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]),
-    **cell_loops.enclosure_techniques(_enclosure_ways, ENCLOSURE, " through the empty area"),
+    **cell_loops.enclosure_techniques(_enclosure_ways),
     "pearl-lookahead": (None, cell_loops.lookahead(_white_options, _black_options)),
     "white-cases": (None, cell_loops.cases("white_cases", _white_options, level=BRANCH_LEVEL)),
     "black-cases": (None, cell_loops.cases("black_cases", _black_options, level=BRANCH_LEVEL)),

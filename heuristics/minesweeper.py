@@ -64,6 +64,17 @@ def outcome(puzzle: MinesPuzzle, safe: Iterable[int] = (), mines: Iterable[int] 
     return " and ".join(parts)
 
 
+def all_or_none(puzzle: MinesPuzzle, cells: Iterable[int], mines: int) -> tuple[dict[int, int], str] | None:
+    """`mines` of these cells hold mines: when that is none or all of them, what to put and
+    how to say it; otherwise None."""
+    cells = list(cells)
+    if mines == 0:
+        return settle(safe=cells), outcome(puzzle, safe=cells)
+    if mines == len(cells):
+        return settle(mines=cells), outcome(puzzle, mines=cells)
+    return None
+
+
 def _names(puzzle: MinesPuzzle, vs: list[int]) -> str:
     from grader.core.explain import phrase_list
     return phrase_list(puzzle.cell(v) for v in vs)
@@ -149,13 +160,11 @@ def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]
     for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, focus):
         if not fa < fb:
             continue
-        rest, diff = fb - fa, need_b - need_a
-        if diff == 0:
-            put, out = settle(safe=rest), outcome(puzzle, safe=rest)
-        elif diff == len(rest):
-            put, out = settle(mines=rest), outcome(puzzle, mines=rest)
-        else:
+        diff = need_b - need_a
+        settled = all_or_none(puzzle, fb - fa, diff)
+        if settled is None:
             continue
+        put, out = settled
         yield Deduction.build(state, put=put, cells=[puzzle.cell(a), puzzle.cell(b)], region=sorted(fa),
                               params={"n1": puzzle.board[a], "a": puzzle.cell(a),
                                       "need1": counted(need_a, "mine"), "cells1": cells(puzzle, fa),
@@ -342,12 +351,10 @@ def mine_count_regions(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
     if not outside or not chosen:
         return
     rest = left - need
-    if rest == 0:
-        put, out = settle(safe=outside), outcome(puzzle, safe=outside)
-    elif rest == len(outside):
-        put, out = settle(mines=outside), outcome(puzzle, mines=outside)
-    else:
+    settled = all_or_none(puzzle, outside, rest)
+    if settled is None:
         return
+    put, out = settled
     yield Deduction.build(state, put=put, cells=[puzzle.cell(i) for i, _ in chosen], region=sorted(used),
                           params={"left": left, "numbers": cells(puzzle, [i for i, _ in chosen]),
                                   "need": counted(need, "mine"), "rest": counted(rest, "mine"),

@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from grader.genres.yajilin.model import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
-from grader.core.registry import heuristic
-from grader.core.probing import register_last_resort
+from grader.core.registry import heuristic, register_families
+from grader.core.explain import describe_removals
+from grader.core.probing import agreed_removals, register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
-from heuristics.common.cell_loops import CASES
-from heuristics.common.loops import Row
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, degree, split
 
 GENRE = "yajilin"
@@ -155,6 +154,16 @@ def clue_segment(puzzle: YajilinPuzzle, k: int) -> tuple[tuple[int, ...], int, i
     return tuple(cells), clue.n, None
 
 
+def open_segments(puzzle: YajilinPuzzle, state: State, clues: Iterable[int]
+                  ) -> Iterator[tuple[int, tuple[int, ...], int, int | None]]:
+    """(clue, cells, count, other clue) for each of `clues` whose segment (clue_segment) still
+    has an undecided cell."""
+    for k in clues:
+        cells, count, other = clue_segment(puzzle, k)
+        if any(state.cands[j] == FREE for j in cells):
+            yield k, cells, count, other
+
+
 def line_options(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], count: int
                  ) -> tuple[list[bool], list[bool]] | None:
     """Which cells can be shaded, and which unshaded, in some way of shading exactly `count`
@@ -197,11 +206,7 @@ def line_options(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], co
 
 @heuristic(id="yajilin.clue-line", genre=GENRE)
 def clue_line(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.core.explain import describe_removals
-    for k in clues_to_check(puzzle, focus):
-        cells, count, other = clue_segment(puzzle, k)
-        if not any(state.cands[j] == FREE for j in cells):
-            continue
+    for k, cells, count, other in open_segments(puzzle, state, clues_to_check(puzzle, focus)):
         options = line_options(puzzle, state, cells, count)
         if options is None:
             continue            # a contradiction: left to violations
@@ -351,12 +356,7 @@ def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
 
 @heuristic(id="yajilin.clue-verify", genre=GENRE)
 def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    from grader.core.explain import describe_removals
-    from grader.core.probing import agreed_removals
-    for k in clues_to_check(puzzle, focus):
-        cells, count, other = clue_segment(puzzle, k)
-        if not any(state.cands[j] == FREE for j in cells):
-            continue
+    for k, cells, count, other in open_segments(puzzle, state, clues_to_check(puzzle, focus)):
         patterns = shading_patterns(puzzle, state, cells, count)
         if not patterns or len(patterns) < 2:
             continue
@@ -373,11 +373,6 @@ def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
                                        "alive": len(finals), "result": describe_removals(puzzle, state, removals)},
                             cells=(puzzle.cell(k),), region=tuple(cells))
             return
-
-
-ENCLOSURE = ("Crossed-out edges and shaded cells close off {cells} cells without lines, which the loop "
-             "can only enter from the loose ends at {ends}: they must be tied in pairs through them, and "
-             "every cell left over is shaded. Of the {ways} ways to do that, {refuted}")
 
 
 def enclosure_problem(puzzle: YajilinPuzzle, trial: State, changed: list[int]) -> str:
@@ -444,10 +439,7 @@ def _cell_options(puzzle: YajilinPuzzle, state: State):
 
 
 def _clue_options(puzzle: YajilinPuzzle, state: State):
-    for k in puzzle.counted:
-        cells, count, _ = clue_segment(puzzle, k)
-        if not any(state.cands[j] == FREE for j in cells):
-            continue
+    for k, cells, count, _ in open_segments(puzzle, state, puzzle.counted):
         patterns = shading_patterns(puzzle, state, cells, count, limit=8)
         if not patterns:
             continue
@@ -460,52 +452,10 @@ def _clue_options(puzzle: YajilinPuzzle, state: State):
 
 
 # The techniques made from the families of heuristics/common/loops.py and cell_loops.py (shared
-# with Masyu and Slitherlink), one row each: level, order, catalogue, and Yajilin's own wording.
-loops.register_rows(GENRE, {
-    "loop-two-ways": Row(1, 5, "if an empty cell is adjacent to blocked (or an edge is already pointing into it) "
-                               "and there's only two ways to make an edge: it must be filled like that",
-                         kind="vertex-required", text={
-        "name": "A loop cell with two ways left",
-        "template": "{vertex} is on the loop and has exactly two ways in or out left, so {edges} carry the loop.",
-        "nudge": "How does the loop pass {vertex}?"}),
-    "cell-full": Row(1, 6, "(rule) the loop does not branch"),
-    "loose-end": Row(1, 7),
-    "no-early-loop": Row(3, 1, "if all possibilities of making an edge (except one) creates a loop which doesn't "
-                               "solve the level, then create the only edge that doesn't"),
-    "parity": Row(3, 2),
-    "dead-end-area": Row(3, 3),
-    "two-ways-across": Row(3, 5),
-    "inside-outside": Row(3, 6),
-    "end-lookahead": Row(4, 1, "find a loose end. try all ways of extending it. then, extend the edge further as "
-                               "long as it has only one possibility of expanding. if all combinations except one "
-                               "lead to an illegal position according to verifyboard, apply that one combination"),
-    "enclosure": Row(4, 3, "for each pair of (close) loose ends (within an enclosing), try all ways of connecting "
-                           "them, use verifyboard and apply the only correct possibility"),
-    "enclosure-unique": Row(4, 4, "given an enclosing with only a few reachable spaces: try all ways of connecting all "
-                                  "loose ends (and placing blocked, if necessary). if there are >=two ways of tying the "
-                                  "same ends, then all of them are illegal due to the requirement of having a unique "
-                                  "solution! check verifyboard and take the intersection of all legal ways. do not use "
-                                  "the uniqueness criterium if one or more of the possibilities involve placing blocked "
-                                  "in rows/columns with numbered arrows", uses_uniqueness=True),
-    "cell-lookahead": Row(4, 5, text={
-        "name": "Follow each way to fill a cell",
-        "template": "{subject} can be filled in {count} ways; following each while the line is forced: {refuted}. "
-                    "Every way left agrees: {result}.",
-        "nudge": "Try each way to fill {subject} and follow the line."}),
-    "cell-cases": Row(5, 1, "for each action in an empty cell (blocked and 6 ways of placing two edges), fill "
-                            "in greedily and take intersection", text={
-        "name": "Every way to fill a cell", "template": CASES, "nudge": "Try each way to fill {subject}."}),
-    "clue-cases": Row(5, 2, "for each interval between two arrows, try all ways of placing blocked, fill in "
-                            "greedily and take intersection", text={
-        "name": "Every way to shade a clue's line", "template": CASES,
-        "nudge": "Try each way to shade the line of {subject}."}),
-    "end-cases": Row(5, 3, "for every way to extend a loose end by one edge, fill in greedily and take "
-                           "intersection"),
-    "deep-cases": Row(5, 95, text={
-        "name": "Every way to fill a cell, shade a line or go on, followed further", "template": CASES,
-        "nudge": "Try each way to fill {subject} and follow it a long way."}),
-}, {**cell_loops.family(closes_ok=_closes_ok, branch_level=BRANCH_LEVEL),
-    **cell_loops.enclosure_techniques(_enclosure_ways, ENCLOSURE, ", with no clue to tell the drawings apart"),
+# with Masyu and Slitherlink): the rows of rules/techniques/yajilin.yaml that name a family.
+register_families(GENRE, {
+    **cell_loops.family(closes_ok=_closes_ok, branch_level=BRANCH_LEVEL),
+    **cell_loops.enclosure_techniques(_enclosure_ways),
     "cell-lookahead": (None, cell_loops.lookahead(_fill_options, check=enclosure_problem)),
     "cell-cases": (None, cell_loops.cases("cell_cases", _cell_options, level=BRANCH_LEVEL)),
     "clue-cases": (None, cell_loops.cases("clue_cases", _clue_options, level=BRANCH_LEVEL)),

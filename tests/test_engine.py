@@ -8,7 +8,8 @@ from grader.core.engine import Budget, Solver
 from grader.core.errors import Source
 from grader.core.explain import describe_removals, fill, phrase_list
 from grader.core.grading import grade
-from grader.core.registry import HeuristicInfo, Registry, RegistrationError, heuristic
+from grader.core.registry import (HeuristicInfo, Registry, RegistrationError, TechniqueRow, heuristic,
+                                  register_families)
 from grader.core.hints import hint
 from grader.core.model import Cell, State
 from grader.core.steps import Deduction, Later, Status
@@ -35,6 +36,26 @@ def test_registry_sorts_by_level_order_and_id():
         heuristic(**{**GOOD, "id": hid, "level": level, "order": order}, registry=reg)(lambda p, s, f=None: iter(()))
     assert [h.id for h in reg.for_genre("x")] == ["x.v", "x.w", "x.y", "x.z"]
     assert [h.id for h in reg.for_genre("x", max_level=1)] == ["x.v", "x.w", "x.y"]
+
+
+def test_the_table_gives_level_and_wording_and_registers_families():
+    """A genre's table row sets a technique's level, order and wording; code gives only what a
+    shared family words for itself, and the row may override it."""
+    table = {"t.own": TechniqueRow(2, 3, name="Own", template="{cell} is own.", nudge="See {cell}."),
+             "t.fam": TechniqueRow(1, 1, family="shared", template="{cell} in t's words."),
+             "t.unused": TechniqueRow(1, 2, family="absent")}
+    reg = Registry(table=lambda genre: table if genre == "t" else None)
+    own = heuristic(id="t.own", genre="t", registry=reg)(lambda p, s, f=None: iter(()))
+    assert (own.level, own.info.order, own.info.name) == (2, 3, "Own")
+    fams = register_families("t", {"shared": ({"name": "Shared", "template": "{cell}.", "nudge": "At {cell}."},
+                                              lambda p, s, f=None: iter(()))}, registry=reg)
+    assert [(h.id, h.info.name, h.info.template, h.info.nudge) for h in fams] == [
+        ("t.fam", "Shared", "{cell} in t's words.", "At {cell}.")]
+    assert reg.unlisted("t") == ["t.unused"]
+    with pytest.raises(RegistrationError, match="not in rules/techniques/t.yaml"):
+        heuristic(id="t.other", genre="t", registry=reg)(lambda p, s, f=None: iter(()))
+    with pytest.raises(RegistrationError, match="needs a name"):
+        register_families("t", {"absent": (None, lambda p, s, f=None: iter(()))}, registry=reg)
 
 
 def test_deduction_build_keeps_only_what_is_new_and_reports_impossible_puts():

@@ -29,3 +29,24 @@ def test_every_heuristic_is_named_in_a_test():
     missing = [h.id for h in REGISTRY
                if h.id not in text and f"test_{h.id.split('.', 1)[1].replace('-', '_')}(" not in text]
     assert missing == []
+
+
+def test_every_row_of_a_technique_table_registers_a_technique():
+    """A row naming no technique (a typo, a family no plugin offers) would silently do nothing."""
+    for g in all_genres():
+        assert REGISTRY.unlisted(g.name) == [], g.name
+
+
+def test_a_genre_with_a_table_words_its_techniques_there():
+    """Own techniques are registered as @heuristic(id=..., genre=GENRE) only: their level, order,
+    score and wording are in rules/techniques/<genre>.yaml, one place for each."""
+    import ast
+    allowed = {"id", "genre"}
+    root = Path(__file__).resolve().parent.parent / "heuristics"
+    for path in root.rglob("*.py"):
+        if "common" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "heuristic":
+                extra = {k.arg for k in node.keywords} - allowed
+                assert not extra, f"{path.name}:{node.lineno} gives {sorted(extra)} in code"

@@ -250,8 +250,12 @@ def register_families(genre: str, families: Mapping[str, Family],
     """Register each row of the genre's table whose `family` is one of `families` (key: the
     family's name), with that family's finder and, where the row leaves it out, its wording."""
     reg = registry or REGISTRY
-    return [heuristic(id=hid, genre=genre, **(families[row.family][0] or {}))(families[row.family][1])
-            for hid, row in (reg.table(genre) or {}).items() if row.family in families]
+    out = []
+    for hid, row in (reg.table(genre) or {}).items():
+        if row.family in families:
+            wording, find = families[row.family]
+            out.append(heuristic(id=hid, genre=genre, registry=reg, **(wording or {}))(find))
+    return out
 
 
 def check_params(info: HeuristicInfo, deduction: Deduction) -> None:

@@ -17,7 +17,7 @@
                                                    followed while forced, then checked nearby
 
 Each technique's wording is a *_TEXT dict beside it. `family` gives them, with the loop family
-of loops.py in cell-loop words, for `loops.register_rows`; `cases` and `enclosure_techniques`
+of loops.py in cell-loop words, for `register_families`; `cases` and `enclosure_techniques`
 make a genre's own case analyses and enclosure techniques. All know no genre: the puzzle is a
 `GridLoop` (grader.kernels.cell_loops) whose genre's `local_problem` and `violations` are the
 rules.
@@ -34,6 +34,7 @@ from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import PASSES, branch_deduction
 from grader.core.steps import Deduction
+from grader.core.registry import Family
 
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths,
                                   split)
@@ -798,21 +799,15 @@ def cases(name: str, *subjects: Callable[[Any, State], Iterable], level: int,
 ENCLOSURE_CELLS, ENCLOSURE_ENDS = 16, 6     # small enough to tie every way by hand
 
 
-def enclosure_techniques(ways: Callable[[Any, State, bool], Iterator[Deduction]], closed_off: str,
-                         apart: str) -> dict[str, tuple[loops.Text, Any]]:
-    """"enclosure" and "enclosure-unique" for register_rows, from the genre's
-    ways(puzzle, state, unique) (enclosure_ways with its rules) and its wording: `closed_off`
-    says how the area is closed off and tied, ending "Of the {ways} ways to do that, {refuted}";
-    `apart`, after "could be drawn in more than one way", why nothing tells the drawings apart."""
+def enclosure_techniques(ways: Callable[[Any, State, bool], Iterator[Deduction]]) -> dict[str, Family]:
+    """"enclosure" and "enclosure-unique", from the genre's ways(puzzle, state, unique)
+    (enclosure_ways with its rules). Each genre's table gives the template: how its area is
+    closed off and tied, and (unique) why nothing tells two drawings apart."""
     return {
         "enclosure": ({"name": "Tie the loose ends around an enclosed area",
-                       "template": closed_off + "; every way left ({alive}) agrees: {result}.",
                        "nudge": "Which loose ends lead into the area around {ends}?"},
                       lambda puzzle, state, focus=None: ways(puzzle, state, False)),
         "enclosure-unique": ({"name": "An enclosed area tied in two ways",
-                              "template": closed_off + ". Ends tied as {pairs} could be drawn in more than one way"
-                                          + apart + ", which would give the puzzle a second solution; the puzzle has "
-                                          "only one, so every way left ({alive}) agrees: {result}.",
                               "nudge": "How could the loose ends at {ends} be tied without giving a second solution?"},
                              lambda puzzle, state, focus=None: ways(puzzle, state, True)),
     }
@@ -840,8 +835,8 @@ END_CASES_TEXT = {"name": "Every way on from a loose end", "template": CASES,
 
 
 def family(closes_ok: Callable[[Any, State], bool], branch_level: int,
-           straight: Callable[[Any], Iterable[int]] = lambda puzzle: ()) -> dict[str, tuple[loops.Text | None, Any]]:
-    """The techniques Masyu and Yajilin share, for `loops.register_rows`: the loop family with
+           straight: Callable[[Any], Iterable[int]] = lambda puzzle: ()) -> dict[str, Family]:
+    """The techniques Masyu and Yajilin share, for `register_families`: the loop family with
     the cell-loop wording, and parity, inside-outside, look-ahead and case analysis from loose
     ends. The puzzle is a GridLoop whose genre has `local_problem`; closes_ok(puzzle, closed
     state): would closing the loop this way finish a solution; straight(puzzle): the cells

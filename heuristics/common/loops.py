@@ -16,17 +16,17 @@ its own heuristics with its own wording:
                                                  to visit on both sides: all carry the loop
     loop_closed       {cell} {count}             the lines close one loop: every open edge is crossed
 
-A genre registers those it uses from data: `register_rows(genre, {key: Row(level, order,
-catalogue, kind, text)}, family(closes_ok, required))`, one row per technique.
+A genre registers those it uses with `register_families(genre, family(closes_ok, required))`:
+the rows of its table (rules/techniques/<genre>.yaml) that name one of them, in its own words.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import attrs
 
 from grader.core.model import State
-from grader.core.registry import heuristic
+from grader.core.registry import Family
 from grader.core.steps import Deduction
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required,
                                   cycle_through, names_of, open_regions, paths, split, vars_of)
@@ -424,41 +424,19 @@ def two_ways_across(graph: LoopGraph, state: State, required: Required | None = 
         return
 
 
-# --- a genre registers the techniques it uses from data ----------------------------------------
+# --- the family, for grader.core.registry.register_families ---------------------------------------
 
-Text = Mapping[str, str]            # name, template and nudge
 DEAD_END_AREA_TEXT = {"name": "An area with one way in", "template": DEAD_END_AREA, "nudge": DEAD_END_AREA_NUDGE}
 TWO_WAYS_TEXT = {"name": "Every way across is needed", "template": TWO_WAYS, "nudge": TWO_WAYS_NUDGE}
 
 
-@attrs.frozen
-class Row:
-    """How a genre registers one technique of a family: its level, order and catalogue entry;
-    `kind`, the family's technique (default: the row's own key); `text`, when the genre words
-    it its own way."""
-    level: int
-    order: int
-    catalogue: str = ""
-    kind: str = ""
-    text: Text | None = None
-    uses_uniqueness: bool = False
-
-
-def register_rows(genre: str, rows: Mapping[str, Row], techniques: Mapping[str, tuple[Text | None, Any]]) -> None:
-    """Register each row as the heuristic `<genre>.<key>`."""
-    for key, row in rows.items():
-        text, find = techniques[row.kind or key]
-        heuristic(id=f"{genre}.{key}", genre=genre, catalogue=row.catalogue,
-                  uses_uniqueness=row.uses_uniqueness, **(row.text or text))(find)
-
-
 def family(closes_ok: Callable[[Any, State], bool],
            required: Callable[[Any], Required | None] = lambda puzzle: puzzle.required
-           ) -> dict[str, tuple[Text | None, Any]]:
-    """The techniques above as find functions of a puzzle with a `graph`, for `register_rows`
-    (those without a text the genre words itself). closes_ok(puzzle, closed state): would
-    closing the loop this way finish a solution; required(puzzle): the puzzle's Required
-    callback, or None where no vertex must be visited."""
+           ) -> dict[str, Family]:
+    """The techniques above as find functions of a puzzle with a `graph`, for
+    `register_families` (those without a wording here are worded in each genre's table).
+    closes_ok(puzzle, closed state): would closing the loop this way finish a solution;
+    required(puzzle): the puzzle's Required callback, or None where no vertex must be visited."""
     return {
         "vertex-full": (None, lambda puzzle, state, focus=None: vertex_full(puzzle.graph, state, focus)),
         "vertex-extend": (None, lambda puzzle, state, focus=None: vertex_extend(puzzle.graph, state, focus)),

@@ -11,7 +11,7 @@ import attrs
 
 from grader.core.engine import Budget, Solver, out_of_time
 from grader.core.explain import phrase_list
-from grader.core.registry import REGISTRY, Heuristic, heuristic
+from grader.core.registry import REGISTRY, Family
 from grader.core.model import State, Violation
 from grader.core.probing import Branch, Tried, branch_deduction
 from grader.core.steps import Deduction, Status
@@ -184,21 +184,13 @@ def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[De
             break
 
 
-# Each family by the last part of its id: its wording and its find function.
-FAMILIES = {
+# The families, for grader.core.registry.register_families: a genre's table names them.
+FAMILIES: dict[str, Family] = {
     "shaded-neighbours": (SHADED_NEIGHBOURS_TEXT, shaded_neighbours_white),
     "single-exit": (SINGLE_EXIT_TEXT, single_exit),
     "articulation": (ARTICULATION_TEXT, articulation_white),
     "cut-off": (CUT_OFF_TEXT, cut_off),
 }
-
-
-def register_family(genre: str, family: str, *, level: int, order: int, catalogue: str = "") -> Heuristic:
-    """Register a family for a genre as "<genre>.<family>", at the genre's own level and order
-    and with its own catalogue line."""
-    text, find = FAMILIES[family]
-    return heuristic(id=f"{genre}.{family}", genre=genre, catalogue=catalogue,
-                     **text)(find)
 
 
 # --- every way to fulfil a clue (level 5) ---------------------------------------------------

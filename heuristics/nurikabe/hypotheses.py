@@ -76,12 +76,7 @@ def probe_first(puzzle: NurikabePuzzle, state: State) -> list[int]:
     return list(order)
 
 
-trial_and_error = register_probing(
-    GENRE, max_level=FILL_LEVEL, candidates=probe_first, near=around,
-    catalogue="for a cell: assume that it is blank, then fill in greedily; then assume it's wall; keep "
-              "what both agree on, or take the other way on a contradiction")
-deep_trial = register_probing(
-    GENRE, id="nurikabe.deep-trial", name="Trial and error with every technique", max_level=4,
-    candidates=probe_first, near=around, catalogue="")
+trial_and_error = register_probing(GENRE, max_level=FILL_LEVEL, candidates=probe_first, near=around)
+deep_trial = register_probing(GENRE, id="nurikabe.deep-trial", max_level=4, candidates=probe_first, near=around)
 nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial],
                                candidates=probe_first, near=around)

@@ -8,10 +8,9 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
-from heuristics.common.loops import Row
 from grader.kernels.loops import CROSS, LINE
 
-from heuristics.slitherlink.common import GENRE, LOOP_TECHNIQUES, carry, cells_near, is_are, lines_word
+from heuristics.slitherlink.common import GENRE, carry, cells_near, is_are, lines_word
 
 
 @heuristic(id="slitherlink.zero", genre=GENRE)
@@ -59,21 +58,6 @@ def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
 def dot_full(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for d in loops.vertex_full(puzzle.graph, state, focus):
         yield Deduction(d.removals, {**d.params, "are": is_are(d.params["edges"])}, d.premises)
-
-
-# the loop's own rules at a dot (heuristics/common/loops.py), in Slitherlink's words
-loops.register_rows(GENRE, {
-    "dot-dead-end": Row(1, 4, "a dot with 3 empty must have empty as its fourth neighbour", kind="vertex-dead-end",
-                        text={"name": "A dead end",
-                              "template": "Only {edge} is left open at {vertex}; a line there could not go on, "
-                                          "so it is crossed.",
-                              "nudge": "How could the loop pass {vertex}?"}),
-    "dot-extend": Row(1, 6, "a dot with 1 edge and 2 empty must have another edge", kind="vertex-extend",
-                      text={"name": "A line must go on",
-                            "template": "The line along {line} reaches {vertex}, where only {edge} is still open, "
-                                        "so the line goes on along {edge}.",
-                            "nudge": "Where can the line at {vertex} go next?"}),
-}, LOOP_TECHNIQUES)
 
 
 def _cells(puzzle: SlitherPuzzle, k: int):

@@ -3,16 +3,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from grader.genres.slitherlink.model import SlitherPuzzle, closes_ok
+from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.model import State
 from grader.kernels.loops import B_CROSS, B_LINE
-from heuristics.common import loops
 
 GENRE = "slitherlink"
-
-# the loop techniques of heuristics/common/loops.py on a Slitherlink graph (no dot must be visited)
-LOOP_TECHNIQUES = loops.family(lambda puzzle, closed: closes_ok(puzzle)(closed), required=lambda puzzle: None)
-
 
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True
                ) -> Iterable[int]:

@@ -6,15 +6,14 @@ from __future__ import annotations
 from typing import Iterator
 
 from grader.genres.slitherlink.model import SlitherPuzzle, closes_ok
-from grader.core.registry import heuristic
+from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
-from heuristics.common.loops import Row
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
 from grader.kernels.union_find import UnionFind
 
-from heuristics.slitherlink.common import GENRE, LOOP_TECHNIQUES
+from heuristics.slitherlink.common import GENRE
 
 
 def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> tuple[State, str] | None:
@@ -129,27 +128,7 @@ def isolated_area(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
         yield Deduction(d.removals, {**d.params, "are": "is" if len(d.params["edges"]) == 1 else "are"})
 
 
-# the loop's own rules (heuristics/common/loops.py), in Slitherlink's words
-loops.register_rows(GENRE, {
-    "no-premature-loop": Row(1, 20, kind="premature-loop", text={
-        "name": "Do not close a small loop",
-        "template": "{edge} joins {ends}, the two ends of one line; drawing it would close the loop, but {reason}, "
-                    "so it is crossed.",
-        "nudge": "Follow the line that ends at {ends}."}),
-    "loop-finished": Row(1, 21, kind="loop-closed", text={
-        "name": "The loop is closed",
-        "template": "The lines already close into one loop through {cell}; there is only one loop, so the {count} "
-                    "edges still open are crossed.",
-        "nudge": "Follow the line from {cell}: is the loop finished?"}),
-    "dead-end-area": Row(3, 21, text={
-        "name": "An area with one way in",
-        "template": "{edge} is the only way between the area around {vertex} and the rest of the grid: a loop that "
-                    "crossed it could never come back, so it is crossed.",
-        "nudge": loops.DEAD_END_AREA_NUDGE}),
-    "two-ways-across": Row(3, 22, text={
-        "name": "Every way across is needed",
-        "template": "The line through {a} and the line through {b} must meet, and the only ways between them are "
-                    "{edges}, any two of which cut the grid in two. The loop crosses every such cut an even number "
-                    "of times, so it uses all of them: {edges} carry the line.",
-        "nudge": loops.TWO_WAYS_NUDGE}),
-}, LOOP_TECHNIQUES)
+# the loop's own rules (heuristics/common/loops.py) on a Slitherlink graph, where no dot must be
+# visited: the rows of rules/techniques/slitherlink.yaml that name a family, in Slitherlink's words
+register_families(GENRE, loops.family(lambda puzzle, closed: closes_ok(puzzle)(closed),
+                                      required=lambda puzzle: None))
