@@ -463,11 +463,11 @@ def test_a_sweep_tries_hypotheses_that_found_nothing_last_and_only_in_the_last_p
 def test_every_pass_nests_the_look_ahead_from_the_ends():
     from heuristics.numberlink import trials
     look = REGISTRY.get("numberlink.end-lookahead")
-    assert [look in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [True, True]
+    assert [look in trials.fill_heuristics(4, fill) for fill in trials.FILLS] == [True, True]
     cells = REGISTRY.get("numberlink.cell-lookahead")
-    assert not any(cells in trials.fill_heuristics(4, fill) for fill in trials.PASSES)
+    assert not any(cells in trials.fill_heuristics(4, fill) for fill in trials.FILLS)
     territory = REGISTRY.get("numberlink.out-of-reach")
-    assert [territory in trials.fill_heuristics(4, fill) for fill in trials.PASSES] == [False, True]
+    assert [territory in trials.fill_heuristics(4, fill) for fill in trials.FILLS] == [False, True]
 
 
 def test_trials_reuse_a_case_analysis_only_in_later_states():

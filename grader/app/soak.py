@@ -1,12 +1,12 @@
 """Planted solutions: random puzzles built around a random valid solution, to test soundness.
 
-A planter is a module `grader/planted/<genre>.py` with `plant(rng) -> Plant`: it makes a random
-valid solution, favouring the degenerate cases published puzzles rarely show (tiny loops, loops
-along the border, one island, full and empty lines, the smallest boards), and derives the clues
-from it, all of them or a random share. The planted solution is always a solution, so a step
-that removes a planted value is a bug, and so is a contradiction, whatever the puzzle's
-uniqueness. Techniques that assume uniqueness run only where the exact solver finds the
-puzzle unique.
+A planter is a module `grader/genres/<genre>/planted.py` with `plant(rng) -> Plant`: it makes a
+random valid solution, favouring the degenerate cases published puzzles rarely show (tiny
+loops, loops along the border, one island, full and empty lines, the smallest boards), and
+derives the clues from it, all of them or a random share. The planted solution is always a
+solution, so a step that removes a planted value is a bug, and so is a contradiction, whatever
+the puzzle's uniqueness. Techniques that assume uniqueness run only where the exact solver
+finds the puzzle unique.
 
     grader benchmark --planted 10000 --genre slitherlink --workers 2
 """

@@ -50,7 +50,8 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, int, l
 
 
 def fill_heuristics(level: int, fill: str) -> list:
-    """The techniques a trial fills in with, up to `level`, in one of the PASSES."""
+    """The techniques a trial fills in with, up to `level`, in one of the FILLS (the quick
+    fill, then the deep one)."""
     lower = [h for h in REGISTRY.for_genre(GENRE, level) if h not in (end_lookahead, cell_lookahead)]
     costly = [h for h in lower if h.fn.__module__ == territory.__name__]
     cheap = [h for h in lower if h not in costly]
@@ -73,7 +74,7 @@ FILL = (300, 4)
 # 327 takes 109 s against 70). A middle pass with the territory and without the look-ahead was
 # dropped: where the first pass found nothing it was the slower (on 327 its 11 sweeps took
 # 58 s and found 2 refutations; the look-ahead's found one in all 9 of its sweeps, in 21 s).
-PASSES = ("near", "deep")
+FILLS = ("near", "deep")
 
 
 @attrs.frozen
@@ -218,7 +219,7 @@ def by_promise(puzzle: NumberlinkPuzzle, state: State, near: list[Item], far: li
     out = []
     for part in (near[start:] + near[:start], far):
         tiers = [tier(item) for item in part]
-        out += [item for t in range(3 if fill == PASSES[-1] else 2) for item, u in zip(part, tiers) if u == t]
+        out += [item for t in range(3 if fill == FILLS[-1] else 2) for item, u in zip(part, tiers) if u == t]
     return out
 
 
@@ -352,7 +353,7 @@ def trial_and_error(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     found = kept_deduction(state)
     if found is None:
         listed = items(puzzle, state)
-        for fill in PASSES:
+        for fill in FILLS:
             found, others = sweep(puzzle, state, *listed, fill)
             if found is not None:
                 memory().kept[:] = [(state.cands, d) for d in others]
