@@ -109,10 +109,12 @@ def test_an_unsolved_path_says_where_it_stopped():
 
 
 ROWS = [
-    {"id": "a/1", "genre": "akari", "status": "solved", "level": 2, "label": "medium", "unique": True,
+    {"id": "a/1", "genre": "akari", "status": "solved", "level": 2, "difficulty": 3.0, "effort": 2.0,
+     "label": "medium", "unique": True,
      "matches_given_solution": True, "seconds": 0.5, "steps_per_level": {"1": 3, "2": 1}, "techniques": {"akari.wall-satisfied": 3,
                                                                         "akari.isolated-cell": 1}},
-    {"id": "a/2", "genre": "akari", "status": "solved", "level": 5, "label": "extreme", "unique": True,
+    {"id": "a/2", "genre": "akari", "status": "solved", "level": 5, "difficulty": 7.0, "effort": 8.0,
+     "label": "extreme", "unique": True,
      "matches_given_solution": False, "seconds": 2.5, "techniques": {"akari.wall-satisfied": 2, "akari.trial-and-error": 1}},
     {"id": "a/3", "genre": "akari", "status": "stuck", "level": 3, "label": "unsolved", "unique": False,
      "seconds": 1.0, "reason": "no technique applies", "techniques": {"akari.wall-satisfied": 1}},
@@ -128,8 +130,9 @@ def test_corpus_report_summarises_grades_levels_techniques_and_problems(tmp_path
     text = corpus_report(str(results))
     assert "- **Puzzles**: 5" in text and "- **Solved by the techniques**: 2 of 5" in text
     assert "- **Agree with the given solution**: 1 of the 2 solved puzzles that came with a solution" in text
-    assert re.search(r"\| akari\s+\| 4\s+\| 50%\s+\| 1/2\s+\| 0\s+\| 1\s+\| 0\s+\| 0\s+\| 1\s+\| 1\s+\| 1\s+\|",
-                     text)
+    # labels easy..unsolved, median difficulty and effort, failed
+    assert re.search(r"\| akari\s+\| 4\s+\| 50%\s+\| 1/2\s+\| 0\s+\| 1\s+\| 0\s+\| 0\s+\| 1\s+\| 1\s+"
+                     r"\| 5\.0\s+\| 5\.0\s+\| 1\s+\|", text)
     assert re.search(r"\| L5\s+\| 1\s+\| █+", text)
     assert re.search(r"\| akari\s+\| 0\s+\| 1\s+\| 0\s+\| 0\s+\| 1\s+\| 1\s+\|", text)    # L1-L5, not solved
     assert re.search(r"\| akari\s+\| L1\s+\| A satisfied wall\s+\| 3\s+\| 75%\s+\| 6\s+\|", text)

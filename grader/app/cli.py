@@ -57,6 +57,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     row = a.row(with_levels=True)
     g = a.grade
     lines = [f"{a.puzzle.meta.origin}: {g.status.value}, level {g.level}, score {g.score}, label {g.label}"]
+    if g.difficulty is not None:
+        lines.append(f"difficulty {g.difficulty} of 10, effort about {g.effort} minutes")
     if a.uniqueness is not None:
         lines.append(f"solutions: {a.uniqueness.verdict.value} (shown by {a.uniqueness.shown_by})")
     if a.matches_given_solution is not None:

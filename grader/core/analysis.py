@@ -29,7 +29,7 @@ class Analysis:
         g = self.grade
         row: dict[str, Any] = {
             "id": self.id, "genre": self.puzzle.genre.name, "status": g.status.value, "level": g.level,
-            "score": g.score, "label": g.label, "steps": g.steps,
+            "difficulty": g.difficulty, "effort": g.effort, "score": g.score, "label": g.label, "steps": g.steps,
             "unique": None if self.uniqueness is None else self.uniqueness.unique,
         }
         if self.matches_given_solution is not None:
@@ -64,7 +64,7 @@ def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
     ex = ask_exact() if check_unique and assumes else None
     unique = ex is None or ex.verdict in (exact.Verdict.UNIQUE, exact.Verdict.UNKNOWN)
     trace = Solver(puzzle, budget=budget, max_level=max_level, assume_unique=unique,
-                   one_solution=may_be_unique if check_unique else None).solve()
+                   one_solution=may_be_unique if check_unique else None, count_available=True).solve()
     if check_unique and ex is None:
         # Otherwise a solve that ends solved shows it: every step removed only what no
         # solution has, so the solution it ends at is the only one (as in Tatham's solvers).

@@ -17,7 +17,7 @@ import attrs
 
 from grader.core.registry import Heuristic, REGISTRY, check_params
 from grader.core.model import Puzzle, State
-from grader.core.steps import Deduction, Status, Step, Trace
+from grader.core.steps import AVAILABLE_CAP, Deduction, Status, Step, Trace
 
 
 # The deadline of the outermost solve: a trial's fill inside a level-5 step inherits it, so
@@ -102,14 +102,16 @@ class Solver:
     def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
                  heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
                  validate: bool = False, assume_unique: bool = True, greedy: bool = False,
-                 one_solution: Callable[[], bool] | None = None):
+                 one_solution: Callable[[], bool] | None = None, count_available: bool = False):
         """assume_unique=False leaves out techniques that rely on the puzzle having exactly
         one solution (use it when the exact solver found none or several). greedy=True takes
         every deduction a heuristic finds in one look, each a step of its own trimmed to what
         is still new, before starting again from level 1: what held in a state holds in every
         narrower one, and a long fill inside a trial then looks far less often.
         one_solution: asked at most once, before the last resort searches without bound,
-        whether the puzzle may have one solution (see search_without_bound)."""
+        whether the puzzle may have one solution (see search_without_bound).
+        count_available=True records at each step of levels 1-4 how many deductions its level
+        offered (Step.available), for the grade's difficulty; the path stays the same."""
         assume_unique = assume_unique and _UNIQUE.get()
         self.assume_unique = assume_unique
         self.puzzle = puzzle
@@ -121,6 +123,7 @@ class Solver:
         self.validate = validate
         self.greedy = greedy
         self.one_solution = one_solution
+        self.count_available = count_available and not greedy
 
     def initial_state(self) -> State:
         return self.genre.initial_state(self.puzzle)
@@ -160,6 +163,7 @@ class Solver:
         # Kept up to date from each deduction's changes, so a step costs what it changes.
         undecided = sum(1 for m in state.cands if m & (m - 1))
         broken = 0 in state.cands
+        top = 0                         # the hardest level used so far
         while True:
             if broken:
                 status, reason = Status.CONTRADICTION, self._empty_reason(state)
@@ -186,10 +190,15 @@ class Solver:
                 break
             k, d, more = found
             h = self.heuristics[k]
+            # only a step as hard as any before it can be among the hardest, which alone set the
+            # difficulty: the others are not counted (counting looks further, so costs time)
+            top = max(top, h.level)
+            available = (self._available(state, pending, k, d, more)
+                         if self.count_available and h.level == top else None)
             batch: set[int] = set()
             looked_at_all = False
             while True:
-                steps.append(Step(len(steps) + 1, h.info, d))
+                steps.append(Step(len(steps) + 1, h.info, d, available))
                 before, state = state, d.apply(state)
                 for v, _ in d.removals:
                     batch.add(v)
@@ -232,6 +241,33 @@ class Solver:
                 check_params(h.info, d)
             return i, d, found
         return None
+
+    def _available(self, state: State, pending: dict[int, set[int] | None], k: int, first: Deduction,
+                   more: Iterator[Deduction]) -> int | None:
+        """How many different deductions the level of heuristic k offers in `state`, `first`
+        included, up to AVAILABLE_CAP; None for level 5 (a trial is rated by its size). The
+        rest of k's look and the later heuristics of its level look where they would look
+        next (a heuristic quiet since nothing near it changed has nothing to offer). Counted,
+        never applied, in a scratch memory of its own so the solve's path cannot change."""
+        level = self.heuristics[k].level
+        if level >= 5:
+            return None
+        seen = {frozenset(first.removals)}
+        token = _MEMORY.set({})
+        try:
+            def offers() -> Iterator[Deduction]:
+                yield from more
+                for j in range(k + 1, len(self.heuristics)):
+                    h, focus = self.heuristics[j], pending[j]
+                    if h.level == level and focus != set():
+                        yield from h.find(self.puzzle, state, None if focus is None else frozenset(focus))
+            for d in offers():
+                seen.add(frozenset(d.removals))
+                if len(seen) >= AVAILABLE_CAP or out_of_time():
+                    break
+        finally:
+            _MEMORY.reset(token)
+        return len(seen)
 
     @staticmethod
     def _trimmed(d: Deduction, state: State) -> Deduction | None:

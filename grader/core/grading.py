@@ -1,8 +1,11 @@
 """A Grade from a Trace: level = hardest step, score = sum of step scores, label from the
-difficulty table in rules/levels.yaml, steps per level and the bottleneck steps."""
+difficulty table in rules/levels.yaml, steps per level and the bottleneck steps; and the two
+models of that file: difficulty (how hard for a solver, 1.0-10.0, whatever the board's size)
+and effort (how much work, in a practised solver's minutes)."""
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from typing import Any
 
@@ -10,7 +13,7 @@ import attrs
 import yaml
 
 from grader.core.resources import rules_text
-from grader.core.steps import Status, Step, Trace
+from grader.core.steps import AVAILABLE_CAP, Deduction, Status, Step, Trace
 
 
 @functools.cache
@@ -28,10 +31,12 @@ class Grade:
     steps_per_level: dict[int, int]
     techniques: dict[str, int]      # technique id -> times used
     bottlenecks: tuple[int, ...]    # step numbers at the top level
+    difficulty: float | None = None  # 1.0-10.0, one decimal; None unless solved
+    effort: float | None = None      # minutes; None unless solved
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status.value, "level": self.level, "score": self.score,
-                "label": self.label, "steps": self.steps,
+        return {"status": self.status.value, "level": self.level, "difficulty": self.difficulty,
+                "effort": self.effort, "score": self.score, "label": self.label, "steps": self.steps,
                 "steps_per_level": {str(k): v for k, v in sorted(self.steps_per_level.items())},
                 "techniques": dict(sorted(self.techniques.items())),
                 "bottlenecks": list(self.bottlenecks)}
@@ -41,6 +46,59 @@ def step_score(step: Step) -> int:
     return step.heuristic.effective_score
 
 
+def trial_size(d: Deduction) -> tuple[int, int]:
+    """(depth, steps) of a trial: how deep its hypotheses nest (1: none inside another) and
+    how many steps its branches took in all."""
+    branches = [b for b in d.detail if hasattr(b, "trace")]
+    depth = 1 + max((trial_size(s.deduction)[0] for b in branches for s in b.trace.steps if s.level == 5),
+                    default=0)
+    return depth, sum(len(b.trace.steps) for b in branches)
+
+
+def step_rating(step: Step) -> float:
+    """How hard a step is for a person, 1.0-10.0 (rules/levels.yaml, difficulty): its level,
+    how lonely it was among the deductions on offer, and for a trial, its size."""
+    model = difficulty_table()["difficulty"]
+    rating = model["base"][step.level]
+    if step.level == 5:
+        depth, steps = trial_size(step.deduction)
+        rating += model["depth"] * (depth - 1) + model["length"] * max(0.0, math.log2(max(steps, 1) / 8))
+    elif step.available is not None:
+        rating += model["lone"] * (1 - math.log2(min(step.available, AVAILABLE_CAP)) / math.log2(AVAILABLE_CAP))
+    return min(10.0, rating)
+
+
+def difficulty_of(ratings: list[float]) -> float:
+    """The hardest step's rating, a little more when the path needs steps that hard often."""
+    if not ratings:
+        return 1.0
+    top = max(ratings)
+    near = sum(1 for r in ratings if r >= top - 0.5)
+    lean = difficulty_table()["difficulty"]["lean"] * min(4.0, math.log2(near))
+    return round(min(10.0, top + lean), 1)
+
+
+def effort_of(trace: Trace, ratings: list[float]) -> float:
+    """Minutes of a practised solver (rules/levels.yaml, effort): each step takes longer the
+    harder it is and the more undecided cells hide it, and a trial's fill is done by hand."""
+    model = difficulty_table()["effort"]
+    cands = list(trace.start.cands)
+    undecided = sum(1 for m in cands if m & (m - 1))
+    seconds = 0.0
+    for step, rating in zip(trace.steps, ratings):
+        on_offer = step.available or AVAILABLE_CAP
+        seconds += (model["seconds"] * model["growth"] ** (rating - 1)
+                    * (1 + model["search"] * math.log2(1 + undecided / on_offer)))
+        if step.level == 5:
+            seconds += model["per_trial_step"] * trial_size(step.deduction)[1]
+        for v, m in step.deduction.removals:
+            old = cands[v]
+            cands[v] = old & ~m
+            if old & (old - 1) and not cands[v] & (cands[v] - 1):
+                undecided -= 1
+    return round(seconds / 60, 1)
+
+
 def grade(trace: Trace) -> Grade:
     table = difficulty_table()
     level = max((s.level for s in trace.steps), default=0)
@@ -48,6 +106,7 @@ def grade(trace: Trace) -> Grade:
     per_level = Counter(s.level for s in trace.steps)
     techniques = Counter(s.heuristic.id for s in trace.steps)
     bottlenecks = tuple(s.number for s in trace.steps if s.level == level)
+    difficulty = effort = None
     if trace.status is not Status.SOLVED:
         label = table["unsolved"]
     else:
@@ -56,5 +115,7 @@ def grade(trace: Trace) -> Grade:
         label = row["label"]
         if per_level[level] >= row["bump_steps"] or score >= row["bump_score"]:
             label = labels[min(labels.index(label) + 1, len(labels) - 1)]
+        ratings = [step_rating(s) for s in trace.steps]
+        difficulty, effort = difficulty_of(ratings), effort_of(trace, ratings)
     return Grade(trace.status, level, score, label, len(trace.steps),
-                 dict(sorted(per_level.items())), dict(techniques), bottlenecks)
+                 dict(sorted(per_level.items())), dict(techniques), bottlenecks, difficulty, effort)

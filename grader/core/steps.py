@@ -107,12 +107,20 @@ class Status(str, enum.Enum):
     BUDGET = "budget"                # the step or time budget ran out first
 
 
+# Beyond this many deductions on offer, more of them no longer make a step easier to find.
+AVAILABLE_CAP = 8
+
+
 @attrs.frozen(eq=False)
 class Step:
-    """One deduction taken by the solve loop, with the level it needed."""
+    """One deduction taken by the solve loop, with the level it needed and, where the solve
+    counted them (Solver count_available: steps of levels 1-4 as hard as any before them), how
+    many deductions that level offered at that moment, 1 to AVAILABLE_CAP: a lone step is
+    harder to find than one of many."""
     number: int
     heuristic: "HeuristicInfo"
     deduction: Deduction
+    available: int | None = None
 
     @property
     def level(self) -> int:

@@ -26,6 +26,11 @@ def _technique(hid: str) -> tuple[int, str]:
         return 0, hid
 
 
+def _median(rows: list[dict[str, Any]], key: str) -> str:
+    """The median of a number the rows carry, or "-" (results from before it was graded)."""
+    return f"{statistics.median(r[key] for r in rows):.1f}" if rows else "-"
+
+
 def _seconds(rows: list[dict[str, Any]]) -> list[float]:
     return [float(r["seconds"]) for r in rows if isinstance(r.get("seconds"), (int, float))]
 
@@ -65,11 +70,14 @@ def build(rows: list[dict[str, Any]], origin: str = "") -> Document:
         count = Counter(r.get("label") for r in rs if r["status"] not in ("error", "timeout"))
         gs = _seconds(rs)
         ok = sum(r["status"] == "solved" for r in rs)
+        rated = [r for r in rs if r.get("difficulty") is not None]
         grade_rows.append([genre, len(rs), f"{100 * ok / len(rs):.0f}%", _agreement(rs, short=True)]
                           + [count.get(lb, 0) for lb in labels]
-                          + [sum(r["status"] in ("error", "timeout") for r in rs),
+                          + [_median(rated, "difficulty"), _median(rated, "effort"),
+                             sum(r["status"] in ("error", "timeout") for r in rs),
                              f"{statistics.median(gs):.3f}" if gs else "-"])
-    blocks.append(table(["genre", "puzzles", "solved", "agree"] + labels + ["failed", "median s"], grade_rows))
+    blocks.append(table(["genre", "puzzles", "solved", "agree"] + labels
+                        + ["difficulty", "effort (min)", "failed", "median s"], grade_rows))
 
     blocks.append(Heading(2, "Levels", "levels"))
     graded = [r for r in rows if r["status"] not in ("error", "timeout")]

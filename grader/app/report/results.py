@@ -22,17 +22,17 @@ def percentile(values: list[float], p: float) -> float:
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 APPLICATION_ID = 0x47524442          # "GRDB": marks the file as a grader batch
-SCHEMA = 1
+SCHEMA = 2                           # 2: difficulty and effort columns
 
 CREATE = """
 CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE results (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, genre TEXT, status TEXT NOT NULL,
-    level INTEGER, seconds REAL, row TEXT NOT NULL);
+    level INTEGER, difficulty REAL, effort REAL, seconds REAL, row TEXT NOT NULL);
 """
 
 # Columns of the CSV export, in order; steps per level become L1..L5.
-CSV_COLUMNS = ("id", "genre", "status", "level", "score", "label", "steps", "unique",
+CSV_COLUMNS = ("id", "genre", "status", "level", "difficulty", "effort", "score", "label", "steps", "unique",
                "matches_given_solution", "publisher_label", "seconds",
                "L1", "L2", "L3", "L4", "L5", "techniques", "reason", "error")
 
@@ -98,9 +98,10 @@ class ResultStore:
 
     def add(self, seq: int, row: dict[str, Any]) -> None:
         """Record one puzzle's row at once (its own transaction): a kill loses nothing."""
-        self.conn.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
+        self.conn.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           (row["id"], seq, row.get("genre"), row["status"], row.get("level"),
-                           row.get("seconds"), json.dumps(row, ensure_ascii=False)))
+                           row.get("difficulty"), row.get("effort"), row.get("seconds"),
+                           json.dumps(row, ensure_ascii=False)))
 
     def rows(self) -> list[dict[str, Any]]:
         return [json.loads(r) for (r,) in self.conn.execute("SELECT row FROM results ORDER BY seq, key")]

@@ -32,8 +32,10 @@ def facts(a: Analysis) -> Facts:
         items.append(("Provenance", meta.provenance or meta.source or ""))
     items += [("Result", g.status.value + (f": {a.trace.reason}" if a.trace.reason and g.status.value != "solved"
                                            else "")),
-              ("Grade", f"{g.label}, level {g.level}, score {g.score}"),
-              ("Steps", str(g.steps))]
+              ("Grade", f"{g.label}, level {g.level}, score {g.score}")]
+    if g.difficulty is not None:
+        items += [("Difficulty", f"{g.difficulty} of 10"), ("Effort", f"about {g.effort} minutes")]
+    items.append(("Steps", str(g.steps)))
     if meta.label:
         items.append(("Publisher's label", meta.label))
     u = a.uniqueness
