@@ -401,3 +401,12 @@ def test_an_input_that_cannot_be_read_at_all_is_exit_2_and_no_results_file(tmp_p
         err = capsys.readouterr().err
         assert err == f"error: {missing}: no such file\n"
     assert not db.exists()
+
+
+def test_a_folder_walk_passes_over_label_sets(tmp_path):
+    """corpus/labels/*.jsonl name puzzles kept elsewhere, for `grader validate`: not puzzles."""
+    from grader.io.read import iter_puzzles
+    shutil.copy(CORPUS / "akari" / "lightup-7x7b20s2d0-grader-1.yaml", tmp_path / "a.yaml")
+    (tmp_path / "labels.jsonl").write_text('{"labels": ["easy", "hard"]}\n{"puzzle": "a.yaml", "label": "easy"}\n')
+    (tmp_path / "bare.jsonl").write_text('{"puzzle": "a.yaml", "label": "easy"}\n')
+    assert [Path(name).name for name, _ in iter_puzzles(str(tmp_path))] == ["a.yaml"]

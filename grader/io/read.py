@@ -3,6 +3,7 @@ genre's own file format, a puzz.link URL or a Simon Tatham game ID."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import stat
 from pathlib import Path
@@ -194,6 +195,17 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
     raise InputError(spec, "not a file, a puzz.link URL or a Simon Tatham game ID")
 
 
+def is_label_set(path: Path) -> bool:
+    """Whether a .jsonl file is a label set (`grader validate`): its first line is a header
+    {"labels": [...]} or a puzzle with its "label", not a janko record."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = json.loads(f.readline() or "null")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(first, dict) and ("labels" in first or "label" in first)
+
+
 def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puzzle | InputError]]:
     """(id, puzzle or the error that stopped it) for a folder, a .jsonl file or one puzzle."""
     path = Path(spec)
@@ -206,6 +218,8 @@ def iter_puzzles(spec: str, genre: str | None = None) -> Iterator[tuple[str, Puz
                 continue  # a puzzle folder's answer (Japanese Arrows); puzzle.txt reads it
             if f.name == "metadata.yaml" and f.with_name("puzzle.txt").is_file():
                 continue
+            if f.suffix.lower() == ".jsonl" and is_label_set(f):
+                continue  # difficulty labels for `grader validate`, naming puzzles found elsewhere
             try:
                 if f.suffix.lower() == ".jsonl":
                     yield from iter_puzzles(str(f), genre)
