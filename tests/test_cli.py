@@ -234,12 +234,17 @@ def json_commands(tmp_path) -> list[list[str]]:
     rows = tmp_path / "rows.jsonl"
     rows.write_text('{"id": "p", "genre": "akari", "status": "solved", "level": 2, "label": "medium", '
                     '"seconds": 0.1}\n')
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"labels": ["easy", "hard"]}\n{"puzzle": "folder/p.yaml", "label": "hard"}\n')
+    house = str(tmp_path / "house.yaml")
     return [["grade", HARD], ["solve", HARD], ["explain", HARD], ["hint", HARD],
             ["hint", HARD, "--state", marks], ["hint", HARD, "--why", "r4c4"], ["check", HARD],
             ["render", HARD], ["batch", str(folder), "--no-unique"], ["report", HARD],
             ["report", "--corpus", str(rows)], ["genres"], ["heuristics", "--genre", "akari"],
             ["benchmark", str(folder), "--no-unique"],
-            ["generate", "--genre", "arrows", "--size", "4x4", "--attempts", "3"]]
+            ["generate", "--genre", "arrows", "--size", "4x4", "--attempts", "3"],
+            ["validate", str(labels), "--workers", "1", "--no-unique"],
+            ["calibrate", str(labels), "-o", house, "--workers", "1", "--no-unique"]]
 
 
 def test_every_command_is_covered_by_the_json_test(tmp_path):

@@ -83,10 +83,19 @@ def grade_job(job: Job, settings: Settings) -> Row:
         return {"id": job.key, "genre": None, "status": "error", "error": job.error}
     t0 = time.perf_counter()
     try:
-        return analyse(job.puzzle, id=job.key, budget=settings.budget,
-                       check_unique=settings.check_unique).row(with_levels=True)
+        return grade_row(analyse(job.puzzle, id=job.key, budget=settings.budget,
+                                 check_unique=settings.check_unique))
     except Exception as exc:  # one broken puzzle must not stop the batch
         return failed(job, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0)
+
+
+def grade_row(a: Any) -> Row:
+    """An Analysis as a row: the batch fields, steps per level, and every other key of the
+    grade's JSON (so `validate --field` and `--scale` find any figure the grade has)."""
+    row = a.row(with_levels=True)
+    for key, value in a.grade.to_json().items():
+        row.setdefault(key, value)
+    return row
 
 
 def grade_job_within(job: Job, settings: Settings, time_limit: float) -> Row:
@@ -362,7 +371,9 @@ def _stop_on_sigterm() -> Iterator[None]:
 
 def run_batch(args: argparse.Namespace) -> int:
     from grader.app.report.results import ResultStore, open_output, write_csv, write_jsonl
+    from grader.app.scale import load_scale
     settings = Settings(args.genre, args.max_steps, args.max_seconds, not args.no_unique)
+    scale = load_scale(args.scale) if getattr(args, "scale", None) else None
     time_limit = args.time_limit or default_time_limit(args.max_seconds)
     source = Path(args.input)
     kind = path_kind(source)    # a game ID longer than a file name is not a file (no OSError)
@@ -380,6 +391,8 @@ def run_batch(args: argparse.Namespace) -> int:
     order = deque(j.seq for j in todo)         # rows are written out in input order
 
     def on_row(job: Job, row: Row) -> None:
+        if scale is not None:
+            row["house_label"] = scale.house_label(row)
         if store:
             store.add(job.seq, row)
         results[job.seq] = row

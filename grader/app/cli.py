@@ -1,4 +1,5 @@
-"""grader: grade | solve | explain | hint | check | batch | report | render | genres | heuristics | benchmark
+"""grader: grade | solve | explain | hint | check | batch | report | render | genres | heuristics
+| benchmark | generate | validate | calibrate
 
 Exit codes: 0 done (solved / unique); 1 a negative result (not solved by the techniques, no
 solution, several solutions, a hint or check found a mistake); 2 bad input or usage, in one
@@ -51,8 +52,15 @@ def _load(args: argparse.Namespace) -> Puzzle:
     return load(args.puzzle, args.genre)
 
 
+def _scale(args: argparse.Namespace) -> Any:
+    """The --scale file, read and checked before any grading (None without --scale)."""
+    from grader.app.scale import load_scale
+    return load_scale(args.scale) if getattr(args, "scale", None) else None
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
     from grader.core.analysis import analyse
+    scale = _scale(args)
     a = analyse(_load(args), budget=_budget(args), check_unique=not args.no_unique)
     row = a.row(with_levels=True)
     g = a.grade
@@ -70,6 +78,9 @@ def cmd_grade(args: argparse.Namespace) -> int:
                      + (" ..." if len(g.bottlenecks) > 20 else ""))
     if a.trace.reason and g.status is not Status.SOLVED:
         lines.append(f"stopped: {a.trace.reason}")
+    if scale is not None:   # the publisher's label, from any figure of the grade
+        row["house_label"] = house = scale.house_label({**g.to_json(), **row})
+        lines.insert(1, f"house label: {house}" if house is not None else "house label: - (not solved)")
     _emit(args, row, "\n".join(lines))
     return OK if g.status is Status.SOLVED and not _not_one(a) else NEGATIVE
 
@@ -233,6 +244,16 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return run_batch(args)
 
 
+def cmd_validate(args: argparse.Namespace) -> int:
+    from grader.app.validate import run_validate
+    return run_validate(args)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from grader.app.validate import run_calibrate
+    return run_calibrate(args)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from grader.app.report import run_report
     return run_report(args)
@@ -297,6 +318,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return OK
 
 
+SCALE_HELP = ("a scale file from `grader calibrate`: print the publisher's label the grade maps to "
+              "('house label', house_label in --json)")
 STEPS_HELP = "the most steps the solve path may take (default %(default)s)"
 # What --max-seconds is: the solve loop's deadline, looked at between steps, plus a limit of
 # the same length for the exact solver's uniqueness check (grader.core.analysis).
@@ -326,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     g = command("grade", cmd_grade, "Grade a puzzle: level 1-5, score, label, uniqueness.")
     g.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    g.add_argument("--scale", metavar="SCALE.yaml", help=SCALE_HELP)
     s = command("solve", cmd_solve, "Print the solution.")
     s.add_argument("--format", choices=("text", "svg", "asp"), default="text")
     e = command("explain", cmd_explain, "Every step of the solve path, explained.")
@@ -363,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--jsonl", help="export every result to this JSON lines file at the end")
     b.add_argument("--scheduler", help="run on a Dask distributed cluster at tcp://HOST:PORT")
     b.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    b.add_argument("--scale", metavar="SCALE.yaml", help=SCALE_HELP + " (in every row)")
     rp = command("report", cmd_report, "Write a solve-path report of a puzzle, or (--corpus) a summary of "
                  "batch results.", puzzle=False)
     rp.add_argument("puzzle", nargs="?", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
@@ -374,6 +399,35 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
     rp.add_argument("--max-seconds", type=float, default=120.0, help=SOLVE_SECONDS)
     rp.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+    rp.add_argument("--scale", metavar="SCALE.yaml", help=SCALE_HELP + " (a PUZZLE's report)")
+    for name, fn, help_ in (
+            ("validate", cmd_validate, "Compare our grades with a publisher's labels: Spearman's rho, "
+             "concordance, medians per label and the worst inversions, per set and board size."),
+            ("calibrate", cmd_calibrate, "Fit cut points of a grade field to a publisher's labels and "
+             "write them as a scale file for --scale.")):
+        v = command(name, fn, help_, puzzle=False)
+        v.add_argument("labels_file", metavar="LABELS.jsonl",
+                       help='one JSON line a puzzle: {"puzzle": path|URL|game ID, "label": ...} or '
+                            '{"board": [[...]], "label": ...}; paths are looked for beside the file, '
+                            'then in its parent folder')
+        if name == "calibrate":
+            v.add_argument("-o", "--output", required=True, metavar="SCALE.yaml",
+                           help="write the scale here")
+        v.add_argument("--field", default="difficulty",
+                       help="the grade's figure to compare (a key of grade --json: difficulty, effort, "
+                            "score, level; default %(default)s, or score while the grade has no "
+                            "difficulty)")
+        v.add_argument("--labels", help="the label order, easiest first, separated by commas (else "
+                       'a first line {"labels": [...]} in the file)')
+        v.add_argument("--genre", help="the genre of lines that do not say (default: a genre named "
+                       "in the file's name)")
+        v.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
+        v.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
+        v.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
+        v.add_argument("--time-limit", type=float, default=0.0,
+                       help="hard wall-clock limit per puzzle in seconds (default: 2 x --max-seconds + 30)")
+        v.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
+        v.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     command("genres", cmd_genres, "The supported genres.", puzzle=False)
     hh = command("heuristics", cmd_heuristics, "The implemented techniques of a genre, by level.", puzzle=False)
     hh.add_argument("--genre", required=True)

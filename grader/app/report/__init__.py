@@ -57,6 +57,13 @@ def run_report(args: argparse.Namespace) -> int:
     several solutions (the report is still written), 2 for bad input."""
     if bool(args.puzzle) == bool(args.corpus):
         raise InputError("report", "give either a PUZZLE or --corpus RESULTS")
+    scale = None
+    if getattr(args, "scale", None):
+        if args.corpus:
+            raise InputError("--scale", "goes with a PUZZLE's report (batch --scale puts the house "
+                             "label in every row)")
+        from grader.app.scale import load_scale
+        scale = load_scale(args.scale)
     if args.format is None:
         args.format = "html" if (args.output or "").lower().endswith((".html", ".htm")) else "md"
     code, summary = 0, {}
@@ -69,10 +76,14 @@ def run_report(args: argparse.Namespace) -> int:
                    "not_unique": sum(r.get("unique") is False for r in rows)}
     else:
         from grader.app.report.solve_path import build
+        from grader.app.batch import grade_row
         a = analysed(args.puzzle, genre=args.genre, check_unique=not args.no_unique,
                      max_steps=args.max_steps, max_seconds=args.max_seconds)
-        text = render(build(a), args.format)
-        summary = a.row(with_levels=True)
+        summary = grade_row(a)
+        house = None
+        if scale is not None:
+            summary["house_label"] = house = scale.house_label(summary)
+        text = render(build(a, house_label=house if scale is not None else None), args.format)
         not_one = a.uniqueness is not None and a.uniqueness.unique is False
         code = 0 if a.grade.status.value == "solved" and not not_one else 1
     if args.output:

@@ -21,7 +21,7 @@ def level_name(level: int) -> str:
     return f"L{level} ({difficulty_table()['levels'][level]['label']})"
 
 
-def facts(a: Analysis) -> Facts:
+def facts(a: Analysis, house_label: str | None = None) -> Facts:
     meta, g = a.puzzle.meta, a.grade
     items = [("Genre", a.puzzle.genre.title), ("Puzzle", a.id)]
     if meta.title:
@@ -38,6 +38,8 @@ def facts(a: Analysis) -> Facts:
     items.append(("Steps", str(g.steps)))
     if meta.label:
         items.append(("Publisher's label", meta.label))
+    if house_label is not None:
+        items.append(("House label", house_label))
     u = a.uniqueness
     items.append(("Solutions", "not checked" if u is None else f"{SOLUTIONS[u.verdict.value]}, shown by {u.shown_by}"))
     if a.matches_given_solution is not None:
@@ -55,7 +57,8 @@ def board(puzzle, caption: str, state, marks=()) -> Board:
     return Board(caption, svg, genre.render_text(puzzle, state))
 
 
-def build(a: Analysis) -> Document:
+def build(a: Analysis, house_label: str | None = None) -> Document:
+    """house_label: the publisher's label a --scale maps the grade to, shown with the facts."""
     puzzle, trace, g = a.puzzle, a.trace, a.grade
     genre = puzzle.genre
     bottlenecks = set(g.bottlenecks)
@@ -69,7 +72,7 @@ def build(a: Analysis) -> Document:
             describe_removals(puzzle, before, step.deduction.removals),
             board(puzzle, "before", before, marks), board(puzzle, "after", after, marks[:1]),
             step.number in bottlenecks))
-    blocks: list = [facts(a)]
+    blocks: list = [facts(a, house_label)]
     if steps and g.level:
         shown = [s for s in steps if s.bottleneck][:MAX_LINKS]
         blocks.append(Heading(2, f"Bottleneck steps (level {g.level})", "bottlenecks"))
