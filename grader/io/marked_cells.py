@@ -15,6 +15,7 @@ from grader.io.janko import grid as janko_grid, problem as janko_problem
 from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
                               parse_marks_grid)
 from grader.kernels.grid import GridPuzzle
+from grader.kernels.shading import SHADED, WHITE
 
 
 class MarkedCellsGenre(Genre):
@@ -25,6 +26,17 @@ class MarkedCellsGenre(Genre):
     UNMARKED: ClassVar[int]
     marked_atom: ClassVar[str]          # e.g. "bulb", "black", "wall", "mine"
     marked_key: ClassVar[str]           # the JSON answer key, e.g. "bulbs"
+
+    # --- variables -----------------------------------------------------------------------
+    def given_unmarked(self, puzzle: GridPuzzle, i: int) -> bool:
+        """Whether cell i is UNMARKED from the start (a clue cell, a wall); none by default."""
+        return False
+
+    def initial_state(self, puzzle: GridPuzzle) -> State:
+        """Every cell open to both values, but for those `given_unmarked`."""
+        off = 1 << self.UNMARKED
+        free = off | 1 << self.MARKED
+        return State(tuple(off if self.given_unmarked(puzzle, i) else free for i in range(puzzle.size)))
 
     def _states(self, puzzle: GridPuzzle, marked: Any) -> State:
         on, off = 1 << self.MARKED, 1 << self.UNMARKED
@@ -100,6 +112,13 @@ class MarkedCellsGenre(Genre):
             return None
         return frozenset(r * cols + c for r, row in enumerate(solution) for c, t in enumerate(row)
                          if t == mark and (can_hold is None or can_hold[r * cols + c]))
+
+
+class ShadingGenre(MarkedCellsGenre):
+    """A genre that shades cells and leaves the others white (Heyawake, Kuromasu): its values,
+    their phrases and its answer atoms."""
+    value_phrases = (("is white", "is not white"), ("is shaded", "is not shaded"))
+    MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 
 
 def janko_cells(data: dict[str, Any], src: Source, read: Callable[[str], int | None],

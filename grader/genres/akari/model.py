@@ -188,8 +188,8 @@ class Akari(MarkedCellsGenre):
     MARKED, UNMARKED, marked_atom, marked_key = BULB, EMPTY, "bulb", "bulbs"
 
     # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: AkariPuzzle) -> State:
-        return State(tuple(B_EMPTY | B_BULB if b == WHITE else B_EMPTY for b in puzzle.board))
+    def given_unmarked(self, puzzle: AkariPuzzle, i: int) -> bool:
+        return puzzle.board[i] != WHITE          # a wall holds no bulb
 
     def violations(self, puzzle: AkariPuzzle, state: State) -> list[Violation]:
         out = []
@@ -272,8 +272,7 @@ class Akari(MarkedCellsGenre):
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> AkariPuzzle:
         values = puzzlink.decode_4cell(url, dot_value=WALL)
         board = tuple(WHITE if v == -1 else v for v in values)
-        return AkariPuzzle(rows=url.rows, cols=url.cols, board=board,
-                           meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return AkariPuzzle(rows=url.rows, cols=url.cols, board=board, meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> AkariPuzzle:
         w, h, _ = tatham.parse_size(params, src)

@@ -360,14 +360,9 @@ class Hashiwokakero(GridMarks, Genre):
         return puzzle
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> HashiPuzzle:
-        values, _ = puzzlink.decode_number16(url)
-        for k, v in enumerate(values):
-            if v == -2:
-                raise url.error(f"the island at {Cell(*divmod(k, url.cols))} has an unknown count ('.'), "
-                                "which is not supported")
+        values = puzzlink.decode_known_numbers(url, "the island at {cell} has an unknown count")
         board = tuple(WATER if v < 0 else v for v in values)
-        puzzle = HashiPuzzle(rows=url.rows, cols=url.cols, board=board,
-                             meta=Meta(origin=url.src.origin, source="puzz.link"))
+        puzzle = HashiPuzzle(rows=url.rows, cols=url.cols, board=board, meta=url.meta)
         return self._check_islands(puzzle, lambda i, msg: url.error(msg))
 
     def from_tatham(self, params: str, desc: str, src: Source) -> HashiPuzzle:

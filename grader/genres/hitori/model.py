@@ -79,9 +79,7 @@ class Hitori(MarkedCellsGenre):
     encoding = "hitori.lp"
     MARKED, UNMARKED, marked_atom, marked_key = BLACK, WHITE, "black", "shaded"
 
-    # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: HitoriPuzzle) -> State:
-        return State((FREE,) * len(puzzle.numbers))
+    # --- rules -------------------------------------------------------------------------
 
     def violations(self, puzzle: HitoriPuzzle, state: State) -> list[Violation]:
         cands, g = state.cands, puzzle.graph
@@ -175,8 +173,7 @@ class Hitori(MarkedCellsGenre):
         if len(numbers) < n:
             raise url.error(f"the body covers {len(numbers)} cells, {url.cols}x{url.rows} needs {n}")
         puzzlink.expect_end(url, pos, n, n)
-        return HitoriPuzzle(rows=url.rows, cols=url.cols, numbers=tuple(numbers),
-                            meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return HitoriPuzzle(rows=url.rows, cols=url.cols, numbers=tuple(numbers), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> HitoriPuzzle:
         w, h, rest = tatham.parse_size(params, src, maximum=62)

@@ -229,8 +229,7 @@ class Masyu(GridMarks, Genre):
                 raise url.error(f"unexpected '{ch}' at character {k + 1}: expected 0-9 or a-q") from None
             pearls.extend((v // 9, v // 3 % 3, v % 3))
         puzzlink.expect_end(url, need, n, n)
-        return MasyuPuzzle(rows=url.rows, cols=url.cols, pearls=tuple(pearls[:n]),
-                           meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return MasyuPuzzle(rows=url.rows, cols=url.cols, pearls=tuple(pearls[:n]), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> MasyuPuzzle:
         w, h, rest = tatham.parse_size(params, src, minimum=3)

@@ -370,14 +370,11 @@ class Numberlink(GridMarks, Genre):
         return puzzle
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> NumberlinkPuzzle:
-        values, _ = puzzlink.decode_number16(url)
-        for k, v in enumerate(values):
-            if v == -2:
-                raise url.error(f"the number at {Cell(*divmod(k, url.cols))} is unknown ('.'), which is not supported")
+        values = puzzlink.decode_known_numbers(url, "the number at {cell} is unknown")
         cover = url.pid == "arukone" and "e" not in url.flags
         tokens = [None if v < 0 else str(v) for v in values]
         return self._make(url.rows, url.cols, tokens, lambda i, msg: url.error(f"{msg} (at {Cell(*divmod(i, url.cols))})"),
-                          cover, Meta(origin=url.src.origin, source="puzz.link"))
+                          cover, url.meta)
 
     # The plain `W H` grid used by Numberlink solvers: a size line, then rows of letters,
     # digits and dots.

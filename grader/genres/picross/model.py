@@ -314,8 +314,7 @@ class Picross(Genre):
         base = cols * col_slots
         row_clues = tuple(clue_at(base + r * row_slots, row_slots) for r in range(rows))
         check_clues(rows, cols, row_clues, col_clues, url.src, part="body")
-        return PicrossPuzzle(rows=rows, cols=cols, row_clues=row_clues, col_clues=col_clues,
-                             meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return PicrossPuzzle(rows=rows, cols=cols, row_clues=row_clues, col_clues=col_clues, meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> PicrossPuzzle:
         w, h, _ = tatham.parse_size(params, src)

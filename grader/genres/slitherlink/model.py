@@ -412,8 +412,7 @@ class Slitherlink(Genre):
             raise url.error("the URL has no clues after the size")
         values = puzzlink.decode_4cell(url, dot_value=-2)
         return SlitherPuzzle(rows=url.rows, cols=url.cols,
-                             clues=tuple(None if v < 0 else v for v in values),
-                             meta=Meta(origin=url.src.origin, source="puzz.link"))
+                             clues=tuple(None if v < 0 else v for v in values), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> SlitherPuzzle:
         w, h, rest = tatham.parse_size(params, src)
