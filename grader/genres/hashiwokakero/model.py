@@ -20,8 +20,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.marked_cells import janko_meta
+from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -173,7 +172,6 @@ class Hashiwokakero(GridMarks, Genre):
     puzzlink_pids = ("hashikake", "hashi", "bridges")
     janko_names = ("Hashi",)
     has_tatham = True
-    encoding = "hashiwokakero.lp"
 
     # --- variables ---------------------------------------------------------------------
     def initial_state(self, puzzle: HashiPuzzle) -> State:

@@ -23,11 +23,11 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
-from grader.io.janko import grid as janko_grid, size as janko_size
+from grader.io.janko import grid as janko_grid, meta as janko_meta, size as janko_size
 from grader.io.native import Grid, NativeSource, expect_size, grid_text
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import ShadingGenre, janko_meta, shaded_grid_svg
+from grader.io.marked_cells import ShadingGenre, shaded_grid_svg
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, shading_violations
 from grader.kernels.shading import nearby_violations as nearby_shading_violations
@@ -163,7 +163,6 @@ class Heyawake(ShadingGenre):
     puzzle_type = HeyawakePuzzle
     puzzlink_pids = ("heyawake", "heyawacky")
     janko_names = ("Heyawake",)
-    encoding = "heyawake.lp"
 
     # --- rules -------------------------------------------------------------------------
 

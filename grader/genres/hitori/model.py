@@ -17,12 +17,12 @@ from grader.kernels import connectivity as cn
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import problem as janko_problem
+from grader.io.janko import meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_meta
+from grader.io.marked_cells import MarkedCellsGenre
 from grader.kernels.grid import GridPuzzle
 
 WHITE, BLACK = 0, 1
@@ -76,7 +76,6 @@ class Hitori(MarkedCellsGenre):
     puzzlink_pids = ("hitori",)
     janko_names = ("Hitori",)
     has_tatham = True
-    encoding = "hitori.lp"
     MARKED, UNMARKED, marked_atom, marked_key = BLACK, WHITE, "black", "shaded"
 
     # --- rules -------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from grader.io import puzzlink, tatham
 from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import ShadingGenre, janko_cells, janko_meta, shaded_grid_svg
+from grader.io.janko import cells as janko_cells, meta as janko_meta
+from grader.io.marked_cells import ShadingGenre, shaded_grid_svg
 from grader.kernels.grid import VERTICAL_FIRST, GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, shading_violations
 
@@ -109,7 +110,6 @@ class Kuromasu(ShadingGenre):
     puzzlink_pids = ("kurodoko",)
     janko_names = ("Kuromasu",)
     has_tatham = True
-    encoding = "kuromasu.lp"
 
     # --- variables and rules -----------------------------------------------------------
     def given_unmarked(self, puzzle: KuromasuPuzzle, i: int) -> bool:

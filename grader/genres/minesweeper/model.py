@@ -22,12 +22,12 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import field as janko_field
+from grader.io.janko import cells as janko_cells, field as janko_field, meta as janko_meta
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
+from grader.io.marked_cells import MarkedCellsGenre
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.tally import tally
 
@@ -215,7 +215,6 @@ class Minesweeper(MarkedCellsGenre):
     puzzlink_pids = ("mines",)
     janko_names = ("Minesweeper",)
     has_tatham = True
-    encoding = "minesweeper.lp"
     MARKED, UNMARKED, marked_atom, marked_key = MINE, SAFE, "mine", "mines"
 
     # --- variables and rules -----------------------------------------------------------

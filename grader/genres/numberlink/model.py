@@ -22,9 +22,8 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
-from grader.io.janko import grid as janko_grid
+from grader.io.janko import grid as janko_grid, meta as janko_meta
 from grader.io.janko import problem as janko_problem
-from grader.io.marked_cells import janko_meta
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -150,7 +149,6 @@ class Numberlink(GridMarks, Genre):
         ("runs east-west (━)", "is not ━"))
     puzzlink_pids = ("numlin", "numberlink", "arukone")
     janko_names = ("Arukone",)
-    encoding = "numberlink.lp"
     file_suffixes = (".txt",)
 
     # --- variables and rules -----------------------------------------------------------

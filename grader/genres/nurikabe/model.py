@@ -21,7 +21,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
+from grader.io.janko import cells as janko_cells, meta as janko_meta
+from grader.io.marked_cells import MarkedCellsGenre
 from grader.kernels.grid import GridPuzzle
 
 ISLAND, WALL = 0, 1
@@ -137,7 +138,6 @@ class Nurikabe(MarkedCellsGenre):
     value_phrases = (("is island", "is wall"), ("is wall", "is island"))
     puzzlink_pids = ("nurikabe",)
     janko_names = ("Nurikabe",)
-    encoding = "nurikabe.lp"
     MARKED, UNMARKED, marked_atom, marked_key = WALL, ISLAND, "wall", "walls"
 
     # --- variables and rules -----------------------------------------------------------

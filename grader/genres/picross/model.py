@@ -17,9 +17,8 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import field as janko_field, grid as janko_grid, size as janko_size
+from grader.io.janko import field as janko_field, grid as janko_grid, meta as janko_meta, size as janko_size
 from grader.io.limits import MAX_SIDE
-from grader.io.marked_cells import janko_meta
 from grader.io.native import NativeSource, bad_token, parse_grid_text
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -132,7 +131,6 @@ class Picross(Genre):
     puzzlink_pids = ("nonogram",)
     janko_names = ("Nonograms", "Nonogramme")
     has_tatham = True
-    encoding = "picross.lp"
     file_suffixes = (".non",)
 
     # --- variables and rules -----------------------------------------------------------

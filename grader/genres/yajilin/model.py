@@ -20,8 +20,7 @@ from grader.core.errors import Source
 from grader.io import puzzlink
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
 from grader.io.grid_marks import GridMarks
-from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.marked_cells import janko_meta
+from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Puzzle, State, Violation
 from grader.io import svg, text
@@ -116,7 +115,6 @@ class Yajilin(GridMarks, Genre):
                                     ("holds a clue", "holds no clue"))
     puzzlink_pids = ("yajilin", "yajirin")
     janko_names = ("Yajilin",)
-    encoding = "yajilin.lp"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: YajilinPuzzle) -> State:
