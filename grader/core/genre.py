@@ -108,10 +108,13 @@ class Genre:
         raise NotImplementedError
 
     # --- exact solver ----------------------------------------------------------------
-    encoding: ClassVar[str | None] = None    # file name of the ASP encoding beside the module
+    @property
+    def encoding(self) -> str:
+        """File name of the ASP encoding beside the module: `<name>.lp` (a genre whose file is
+        named otherwise sets `encoding` itself)."""
+        return f"{self.name}.lp"
 
     def encoding_text(self) -> str:
-        assert self.encoding
         return (Path(sys.modules[type(self).__module__].__file__).parent / self.encoding).read_text()
 
     def asp_facts(self, puzzle: Puzzle) -> str:

@@ -4,11 +4,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import attrs
 
 from grader.core.errors import InputError, Source
+from grader.core.model import Cell, Meta
 from grader.io import limits
 from grader.io.native import MAX_TOKEN
 
@@ -115,3 +116,23 @@ def grid(data: dict[str, Any], key: str, src: Source, shape: tuple[int, int]) ->
                 raise src.error(f"'{key}' has {json.dumps(t)[:40]} at r{r + 1}c{c + 1}: expected a "
                                 "short text or a number", part=key)
     return [[str(t) for t in r] for r in rows]
+
+
+def cells(data: dict[str, Any], src: Source, read: Callable[[str], int | None],
+          expected: str = " in 'problem'") -> tuple[int, int, list[int]]:
+    """(rows, cols, each cell's value) from a janko record's 'problem' grid: `read` gives a
+    token's value, None for a token the genre does not know (an error that ends `expected`)."""
+    rows, cols, grid_ = problem(data, src)
+    values = []
+    for r, row in enumerate(grid_):
+        for c, t in enumerate(row):
+            value = read(t)
+            if value is None:
+                raise src.error(f"unexpected '{t}' at {Cell(r, c)}{expected}", part="problem")
+            values.append(value)
+    return rows, cols, values
+
+
+def meta(data: dict[str, Any], src: Source) -> Meta:
+    return Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
+                title=data.get("title"))

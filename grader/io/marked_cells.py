@@ -9,12 +9,13 @@ import attrs
 
 from grader.core.errors import Source
 from grader.core.genre import Genre
-from grader.core.model import Cell, Meta, State
-from grader.io import svg, tatham, text
-from grader.io.janko import grid as janko_grid, problem as janko_problem
+from grader.core.model import Cell, State
+from grader.io import svg, text
+from grader.io.janko import grid as janko_grid
 from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
                               parse_marks_grid)
 from grader.kernels.grid import GridPuzzle
+from grader.kernels.shading import SHADED, WHITE
 
 
 class MarkedCellsGenre(Genre):
@@ -25,6 +26,17 @@ class MarkedCellsGenre(Genre):
     UNMARKED: ClassVar[int]
     marked_atom: ClassVar[str]          # e.g. "bulb", "black", "wall", "mine"
     marked_key: ClassVar[str]           # the JSON answer key, e.g. "bulbs"
+
+    # --- variables -----------------------------------------------------------------------
+    def given_unmarked(self, puzzle: GridPuzzle, i: int) -> bool:
+        """Whether cell i is UNMARKED from the start (a clue cell, a wall); none by default."""
+        return False
+
+    def initial_state(self, puzzle: GridPuzzle) -> State:
+        """Every cell open to both values, but for those `given_unmarked`."""
+        off = 1 << self.UNMARKED
+        free = off | 1 << self.MARKED
+        return State(tuple(off if self.given_unmarked(puzzle, i) else free for i in range(puzzle.size)))
 
     def _states(self, puzzle: GridPuzzle, marked: Any) -> State:
         on, off = 1 << self.MARKED, 1 << self.UNMARKED
@@ -102,44 +114,11 @@ class MarkedCellsGenre(Genre):
                          if t == mark and (can_hold is None or can_hold[r * cols + c]))
 
 
-def janko_cells(data: dict[str, Any], src: Source, read: Callable[[str], int | None],
-                expected: str = " in 'problem'") -> tuple[int, int, list[int]]:
-    """(rows, cols, each cell's value) from a janko record's 'problem' grid: `read` gives a
-    token's value, None for a token the genre does not know (an error that ends `expected`)."""
-    rows, cols, problem = janko_problem(data, src)
-    values = []
-    for r, row in enumerate(problem):
-        for c, t in enumerate(row):
-            value = read(t)
-            if value is None:
-                raise src.error(f"unexpected '{t}' at {Cell(r, c)}{expected}", part="problem")
-            values.append(value)
-    return rows, cols, values
-
-
-def tatham_cells(desc: str, src: Source, w: int, h: int, blank: Any,
-                 read: Callable[[str], Any]) -> list[Any]:
-    """Each cell's value from a Tatham game description: a letter a-z is a run of that many
-    `blank` cells, any other character one cell, whose value `read` gives (None: not allowed)."""
-    values: list[Any] = []
-    for k, ch in enumerate(desc):
-        run = tatham.run_length(ch)
-        if run is not None:
-            values.extend([blank] * run)
-            continue
-        value = read(ch)
-        if value is None:
-            raise src.error(f"unexpected '{ch}' at character {k + 1} of the description", part="description")
-        values.append(value)
-    if len(values) != w * h:
-        raise src.error(f"the description covers {len(values)} cells, {w}x{h} needs {w * h}",
-                        part="description")
-    return values
-
-
-def janko_meta(data: dict[str, Any], src: Source) -> Meta:
-    return Meta(author=data.get("author"), source=data.get("source"), origin=src.origin,
-                title=data.get("title"))
+class ShadingGenre(MarkedCellsGenre):
+    """A genre that shades cells and leaves the others white (Heyawake, Kuromasu): its values,
+    their phrases and its answer atoms."""
+    value_phrases = (("is white", "is not white"), ("is shaded", "is not shaded"))
+    MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 
 
 def shaded_grid_svg(puzzle: GridPuzzle, state: State | None, highlights: Sequence[tuple[str, Sequence[Any]]],

@@ -4,6 +4,7 @@ from __future__ import annotations
 import attrs
 
 from grader.core.errors import InputError, Source
+from grader.core.model import Cell, Meta
 from grader.io.limits import MAX_SIDE
 
 
@@ -18,6 +19,11 @@ class PuzzLink:
 
     def error(self, message: str, part: str = "body") -> InputError:
         return self.src.error(message, part=part)
+
+    @property
+    def meta(self) -> Meta:
+        """What a puzzle read from this URL knows of itself: where it came from."""
+        return Meta(origin=self.src.origin, source="puzz.link")
 
 
 def looks_like_url(text: str) -> bool:
@@ -139,3 +145,14 @@ def decode_number16(link: PuzzLink, count: int | None = None, body: str | None =
     elif i < n:
         expect_end(link, len(link.body), i, n, "rooms" if count is not None else "cells")
     return out, pos
+
+
+def decode_known_numbers(link: PuzzLink, unknown: str) -> list[int]:
+    """Number16 over every cell (-1 = none) for a genre that cannot take a '?' number:
+    `unknown`, with {cell} for the cell, says what a '.' would be ("the number at {cell} is
+    unknown"), and the error adds that it is not supported."""
+    values, _ = decode_number16(link)
+    for k, v in enumerate(values):
+        if v == -2:
+            raise link.error(unknown.format(cell=Cell(*divmod(k, link.cols))) + " ('.'), which is not supported")
+    return values

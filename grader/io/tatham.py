@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 from grader.core.errors import Source
 
@@ -36,3 +37,23 @@ def parse_size(params: str, src: Source, minimum: int = 1, maximum: int = 200) -
 def run_length(ch: str) -> int | None:
     """`a`..`z` = runs of 1..26 empty cells (Light Up, Bridges, Loopy, Range, Pearl)."""
     return ord(ch) - 96 if "a" <= ch <= "z" else None
+
+
+def cells(desc: str, src: Source, w: int, h: int, blank: Any,
+          read: Callable[[str], Any]) -> list[Any]:
+    """Each cell's value from a Tatham game description: a letter a-z is a run of that many
+    `blank` cells, any other character one cell, whose value `read` gives (None: not allowed)."""
+    values: list[Any] = []
+    for k, ch in enumerate(desc):
+        run = run_length(ch)
+        if run is not None:
+            values.extend([blank] * run)
+            continue
+        value = read(ch)
+        if value is None:
+            raise src.error(f"unexpected '{ch}' at character {k + 1} of the description", part="description")
+        values.append(value)
+    if len(values) != w * h:
+        raise src.error(f"the description covers {len(values)} cells, {w}x{h} needs {w * h}",
+                        part="description")
+    return values

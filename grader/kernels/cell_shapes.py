@@ -16,6 +16,7 @@ from typing import Sequence
 
 from grader.core.model import State
 from grader.kernels.recent import recent_of
+from grader.kernels.walk import label_walk
 
 N, E, S, W = 1, 2, 4, 8
 SIDES = (N, E, S, W)
@@ -170,18 +171,13 @@ def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
     such an area, so whether a pair can still be joined is a question about these areas."""
     can, labels, nb = ch.can, ch.labels, puzzle.neighbour
     comp = [-1] * len(cands)
-    for start in range(len(cands)):
-        if comp[start] >= 0 or labels[start] or cands[start] <= B_EMPTY:
-            continue
-        comp[start] = start
-        todo = [start]
-        while todo:
-            x = todo.pop()
-            cx = can[x]
-            for d, y in nb[x].items():
-                if cx & d and comp[y] < 0 and not labels[y] and cands[y] > B_EMPTY and can[y] & OPPOSITE[d]:
-                    comp[y] = start
-                    todo.append(y)
+    starts = (i for i in range(len(cands)) if not labels[i] and cands[i] > B_EMPTY)
+    for start, x, todo in label_walk(comp, starts):
+        cx = can[x]
+        for d, y in nb[x].items():
+            if cx & d and comp[y] < 0 and not labels[y] and cands[y] > B_EMPTY and can[y] & OPPOSITE[d]:
+                comp[y] = start
+                todo.append(y)
     return comp
 
 

@@ -15,6 +15,7 @@ import attrs
 from grader.core.model import State
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN
 from grader.kernels.recent import recent_of
+from grader.kernels.walk import label_walk
 
 OUTSIDE = -1
 
@@ -106,31 +107,25 @@ def full_colouring(puzzle, state: State,
     root = [-1] * (n + 1)
     flip = [0] * (n + 1)
     conflict = -1
-    for start in range(n + 1):
-        if root[start] >= 0:
-            continue
-        root[start] = start
-        stack = [start]
-        while stack:
-            f = stack.pop()
-            pf = flip[f]
-            links = adj[f]
-            if f in extra:
-                links = links + tuple(extra[f])
-            for e, g, rel in links:
-                if rel < 0:                 # an edge: its value says, if decided
-                    m = cands[e]
-                    if m == B_LINE:
-                        rel = 1
-                    elif m == B_CROSS:
-                        rel = 0
-                    else:
-                        continue
-                if root[g] < 0:
-                    root[g], flip[g] = start, pf ^ rel
-                    stack.append(g)
-                elif flip[g] != pf ^ rel and conflict < 0:
-                    conflict = e
+    for start, f, stack in label_walk(root, range(n + 1)):
+        pf = flip[f]
+        links = adj[f]
+        if f in extra:
+            links = links + tuple(extra[f])
+        for e, g, rel in links:
+            if rel < 0:                 # an edge: its value says, if decided
+                m = cands[e]
+                if m == B_LINE:
+                    rel = 1
+                elif m == B_CROSS:
+                    rel = 0
+                else:
+                    continue
+            if root[g] < 0:
+                root[g], flip[g] = start, pf ^ rel
+                stack.append(g)
+            elif flip[g] != pf ^ rel and conflict < 0:
+                conflict = e
     groups: dict[int, list[int]] = {}
     for f, r in enumerate(root):
         groups.setdefault(r, []).append(f)

@@ -18,7 +18,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta, tatham_cells
+from grader.io.janko import cells as janko_cells, meta as janko_meta
+from grader.io.marked_cells import MarkedCellsGenre
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.tally import tally
 
@@ -184,12 +185,11 @@ class Akari(MarkedCellsGenre):
     puzzlink_pids = ("lightup", "akari", "bijutsukan")
     janko_names = ("Akari",)
     has_tatham = True
-    encoding = "akari.lp"
     MARKED, UNMARKED, marked_atom, marked_key = BULB, EMPTY, "bulb", "bulbs"
 
     # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: AkariPuzzle) -> State:
-        return State(tuple(B_EMPTY | B_BULB if b == WHITE else B_EMPTY for b in puzzle.board))
+    def given_unmarked(self, puzzle: AkariPuzzle, i: int) -> bool:
+        return puzzle.board[i] != WHITE          # a wall holds no bulb
 
     def violations(self, puzzle: AkariPuzzle, state: State) -> list[Violation]:
         out = []
@@ -272,12 +272,11 @@ class Akari(MarkedCellsGenre):
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> AkariPuzzle:
         values = puzzlink.decode_4cell(url, dot_value=WALL)
         board = tuple(WHITE if v == -1 else v for v in values)
-        return AkariPuzzle(rows=url.rows, cols=url.cols, board=board,
-                           meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return AkariPuzzle(rows=url.rows, cols=url.cols, board=board, meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> AkariPuzzle:
         w, h, _ = tatham.parse_size(params, src)
-        board = tatham_cells(desc, src, w, h, WHITE, {"B": WALL, **NUMBERED_WALLS}.get)
+        board = tatham.cells(desc, src, w, h, WHITE, {"B": WALL, **NUMBERED_WALLS}.get)
         return AkariPuzzle(rows=h, cols=w, board=tuple(board),
                            meta=Meta(origin=src.origin, source="Simon Tatham's Light Up", label=None))
 

@@ -132,7 +132,6 @@ class Arrows(Genre):
     aliases = ("japanese-arrows", "yazudo")
     puzzle_type = ArrowsPuzzle
     value_phrases = tuple((f"holds {v}", f"cannot hold {v}") for v in range(MAX_SIDE))
-    encoding = "arrows.lp"
     file_suffixes = (".txt",)
 
     # --- variables and rules -----------------------------------------------------------

@@ -20,8 +20,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.marked_cells import janko_meta
+from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -173,7 +172,6 @@ class Hashiwokakero(GridMarks, Genre):
     puzzlink_pids = ("hashikake", "hashi", "bridges")
     janko_names = ("Hashi",)
     has_tatham = True
-    encoding = "hashiwokakero.lp"
 
     # --- variables ---------------------------------------------------------------------
     def initial_state(self, puzzle: HashiPuzzle) -> State:
@@ -360,14 +358,9 @@ class Hashiwokakero(GridMarks, Genre):
         return puzzle
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> HashiPuzzle:
-        values, _ = puzzlink.decode_number16(url)
-        for k, v in enumerate(values):
-            if v == -2:
-                raise url.error(f"the island at {Cell(*divmod(k, url.cols))} has an unknown count ('.'), "
-                                "which is not supported")
+        values = puzzlink.decode_known_numbers(url, "the island at {cell} has an unknown count")
         board = tuple(WATER if v < 0 else v for v in values)
-        puzzle = HashiPuzzle(rows=url.rows, cols=url.cols, board=board,
-                             meta=Meta(origin=url.src.origin, source="puzz.link"))
+        puzzle = HashiPuzzle(rows=url.rows, cols=url.cols, board=board, meta=url.meta)
         return self._check_islands(puzzle, lambda i, msg: url.error(msg))
 
     def from_tatham(self, params: str, desc: str, src: Source) -> HashiPuzzle:

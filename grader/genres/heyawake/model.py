@@ -23,14 +23,15 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
-from grader.io.janko import grid as janko_grid, size as janko_size
+from grader.io.janko import grid as janko_grid, meta as janko_meta, size as janko_size
 from grader.io.native import Grid, NativeSource, expect_size, grid_text
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_meta, shaded_grid_svg
+from grader.io.marked_cells import ShadingGenre, shaded_grid_svg
 from grader.kernels.grid import GridPuzzle
-from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE, shading_violations
 from grader.kernels.shading import nearby_violations as nearby_shading_violations
+from grader.kernels.tally import tally
 
 NO_CLUE = -1
 
@@ -119,14 +120,7 @@ def white_runs(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
 
 def room_counts(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, list[int]]:
     """Shaded cells of a room, and its undecided cells."""
-    shaded, free = 0, []
-    for i in puzzle.rooms[k]:
-        m = cands[i]
-        if m == B_SHADED:
-            shaded += 1
-        elif m == FREE:
-            free.append(i)
-    return shaded, free
+    return tally(cands, puzzle.rooms[k], B_SHADED, FREE)
 
 
 def room_violations(puzzle: HeyawakePuzzle, state: State) -> list[Violation]:
@@ -162,20 +156,15 @@ def room_label(i: int) -> str:
     return alphabet[i] if i < len(alphabet) else f"r{i}"
 
 
-class Heyawake(MarkedCellsGenre):
+class Heyawake(ShadingGenre):
     name = "heyawake"
     title = "Heyawake"
     aliases = ("heyawacky",)
     puzzle_type = HeyawakePuzzle
-    value_phrases = (("is white", "is not white"), ("is shaded", "is not shaded"))
     puzzlink_pids = ("heyawake", "heyawacky")
     janko_names = ("Heyawake",)
-    encoding = "heyawake.lp"
-    MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 
-    # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: HeyawakePuzzle) -> State:
-        return State((FREE,) * puzzle.size)
+    # --- rules -------------------------------------------------------------------------
 
     def violations(self, puzzle: HeyawakePuzzle, state: State) -> list[Violation]:
         return shading_violations(puzzle, state) + room_violations(puzzle, state)
@@ -294,7 +283,7 @@ class Heyawake(MarkedCellsGenre):
                 top = min(cells, key=lambda i: (i % cols, i // cols))
                 numbers[top] = v
         return self.build(rows, cols, labels, numbers, url.src,
-                          Meta(origin=url.src.origin, source="puzz.link"), lambda i: (None, None, "body"))
+                          url.meta, lambda i: (None, None, "body"))
 
     # --- rendering ---------------------------------------------------------------------
     def native_fields(self, puzzle: HeyawakePuzzle) -> dict[str, Any]:

@@ -17,12 +17,12 @@ from grader.kernels import connectivity as cn
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import problem as janko_problem
+from grader.io.janko import meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_meta
+from grader.io.marked_cells import MarkedCellsGenre
 from grader.kernels.grid import GridPuzzle
 
 WHITE, BLACK = 0, 1
@@ -76,12 +76,9 @@ class Hitori(MarkedCellsGenre):
     puzzlink_pids = ("hitori",)
     janko_names = ("Hitori",)
     has_tatham = True
-    encoding = "hitori.lp"
     MARKED, UNMARKED, marked_atom, marked_key = BLACK, WHITE, "black", "shaded"
 
-    # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: HitoriPuzzle) -> State:
-        return State((FREE,) * len(puzzle.numbers))
+    # --- rules -------------------------------------------------------------------------
 
     def violations(self, puzzle: HitoriPuzzle, state: State) -> list[Violation]:
         cands, g = state.cands, puzzle.graph
@@ -175,8 +172,7 @@ class Hitori(MarkedCellsGenre):
         if len(numbers) < n:
             raise url.error(f"the body covers {len(numbers)} cells, {url.cols}x{url.rows} needs {n}")
         puzzlink.expect_end(url, pos, n, n)
-        return HitoriPuzzle(rows=url.rows, cols=url.cols, numbers=tuple(numbers),
-                            meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return HitoriPuzzle(rows=url.rows, cols=url.cols, numbers=tuple(numbers), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> HitoriPuzzle:
         w, h, rest = tatham.parse_size(params, src, maximum=62)

@@ -19,9 +19,10 @@ from grader.io import puzzlink, tatham
 from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta, shaded_grid_svg
+from grader.io.janko import cells as janko_cells, meta as janko_meta
+from grader.io.marked_cells import ShadingGenre, shaded_grid_svg
 from grader.kernels.grid import VERTICAL_FIRST, GridPuzzle
-from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, shading_violations
+from grader.kernels.shading import B_SHADED, B_WHITE, shading_violations
 
 NO_CLUE, UNKNOWN = -1, -2
 DIRECTIONS = VERTICAL_FIRST
@@ -101,21 +102,18 @@ def clue_range(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int) -> tuple[li
     return los, his
 
 
-class Kuromasu(MarkedCellsGenre):
+class Kuromasu(ShadingGenre):
     name = "kuromasu"
     title = "Kuromasu (Kurodoko, Range)"
     aliases = ("kurodoko", "range")
     puzzle_type = KuromasuPuzzle
-    value_phrases = (("is white", "is not white"), ("is shaded", "is not shaded"))
     puzzlink_pids = ("kurodoko",)
     janko_names = ("Kuromasu",)
     has_tatham = True
-    encoding = "kuromasu.lp"
-    MARKED, UNMARKED, marked_atom, marked_key = SHADED, WHITE, "shaded", "shaded"
 
     # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: KuromasuPuzzle) -> State:
-        return State(tuple(B_WHITE if n != NO_CLUE else FREE for n in puzzle.clues))
+    def given_unmarked(self, puzzle: KuromasuPuzzle, i: int) -> bool:
+        return puzzle.clues[i] != NO_CLUE        # a numbered cell is white
 
     def violations(self, puzzle: KuromasuPuzzle, state: State) -> list[Violation]:
         out = shading_violations(puzzle, state)
@@ -193,8 +191,7 @@ class Kuromasu(MarkedCellsGenre):
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> KuromasuPuzzle:
         values, _ = puzzlink.decode_number16(url)
         self.check_clues(url.rows, url.cols, [v for v in values], url.src, lambda i: (None, None, "body"))
-        return KuromasuPuzzle(rows=url.rows, cols=url.cols, clues=tuple(values),
-                              meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return KuromasuPuzzle(rows=url.rows, cols=url.cols, clues=tuple(values), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> KuromasuPuzzle:
         w, h, _ = tatham.parse_size(params, src)

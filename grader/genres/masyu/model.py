@@ -23,8 +23,7 @@ from grader.core.errors import Source
 from grader.io import puzzlink, tatham
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
 from grader.io.grid_marks import GridMarks
-from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.marked_cells import janko_meta
+from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -115,7 +114,6 @@ class Masyu(GridMarks, Genre):
     puzzlink_pids = ("mashu", "masyu", "pearl")
     janko_names = ("Masyu",)
     has_tatham = True
-    encoding = "masyu.lp"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: MasyuPuzzle) -> State:
@@ -229,8 +227,7 @@ class Masyu(GridMarks, Genre):
                 raise url.error(f"unexpected '{ch}' at character {k + 1}: expected 0-9 or a-q") from None
             pearls.extend((v // 9, v // 3 % 3, v % 3))
         puzzlink.expect_end(url, need, n, n)
-        return MasyuPuzzle(rows=url.rows, cols=url.cols, pearls=tuple(pearls[:n]),
-                           meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return MasyuPuzzle(rows=url.rows, cols=url.cols, pearls=tuple(pearls[:n]), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> MasyuPuzzle:
         w, h, rest = tatham.parse_size(params, src, minimum=3)

@@ -22,12 +22,12 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import field as janko_field
+from grader.io.janko import cells as janko_cells, field as janko_field, meta as janko_meta
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
+from grader.io.marked_cells import MarkedCellsGenre
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.tally import tally
 
@@ -215,12 +215,11 @@ class Minesweeper(MarkedCellsGenre):
     puzzlink_pids = ("mines",)
     janko_names = ("Minesweeper",)
     has_tatham = True
-    encoding = "minesweeper.lp"
     MARKED, UNMARKED, marked_atom, marked_key = MINE, SAFE, "mine", "mines"
 
     # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: MinesPuzzle) -> State:
-        return State(tuple(FREE if b == UNKNOWN else B_SAFE for b in puzzle.board))
+    def given_unmarked(self, puzzle: MinesPuzzle, i: int) -> bool:
+        return puzzle.board[i] != UNKNOWN        # a revealed cell is safe
 
     def violations(self, puzzle: MinesPuzzle, state: State) -> list[Violation]:
         out = []
@@ -333,8 +332,7 @@ class Minesweeper(MarkedCellsGenre):
             if v > 8:
                 raise url.error(f"{v} at {Cell(*divmod(i, url.cols))} is above 8")
             board.append(UNKNOWN if v == -1 else QUESTION if v == -2 else v)
-        return MinesPuzzle(rows=url.rows, cols=url.cols, board=tuple(board),
-                           meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return MinesPuzzle(rows=url.rows, cols=url.cols, board=tuple(board), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> MinesPuzzle:
         w, h, rest = tatham.parse_size(params, src)

@@ -22,9 +22,8 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
-from grader.io.janko import grid as janko_grid
+from grader.io.janko import grid as janko_grid, meta as janko_meta
 from grader.io.janko import problem as janko_problem
-from grader.io.marked_cells import janko_meta
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -150,7 +149,6 @@ class Numberlink(GridMarks, Genre):
         ("runs east-west (━)", "is not ━"))
     puzzlink_pids = ("numlin", "numberlink", "arukone")
     janko_names = ("Arukone",)
-    encoding = "numberlink.lp"
     file_suffixes = (".txt",)
 
     # --- variables and rules -----------------------------------------------------------
@@ -370,14 +368,11 @@ class Numberlink(GridMarks, Genre):
         return puzzle
 
     def from_puzzlink(self, url: puzzlink.PuzzLink) -> NumberlinkPuzzle:
-        values, _ = puzzlink.decode_number16(url)
-        for k, v in enumerate(values):
-            if v == -2:
-                raise url.error(f"the number at {Cell(*divmod(k, url.cols))} is unknown ('.'), which is not supported")
+        values = puzzlink.decode_known_numbers(url, "the number at {cell} is unknown")
         cover = url.pid == "arukone" and "e" not in url.flags
         tokens = [None if v < 0 else str(v) for v in values]
         return self._make(url.rows, url.cols, tokens, lambda i, msg: url.error(f"{msg} (at {Cell(*divmod(i, url.cols))})"),
-                          cover, Meta(origin=url.src.origin, source="puzz.link"))
+                          cover, url.meta)
 
     # The plain `W H` grid used by Numberlink solvers: a size line, then rows of letters,
     # digits and dots.

@@ -18,10 +18,11 @@ from grader.kernels import connectivity as cn
 from grader.core.errors import Source
 from grader.io import puzzlink
 from grader.io.native import Grid, NativeSource, bad_token
-from grader.core.model import Cell, Meta, State, Violation
+from grader.core.model import Cell, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre, janko_cells, janko_meta
+from grader.io.janko import cells as janko_cells, meta as janko_meta
+from grader.io.marked_cells import MarkedCellsGenre
 from grader.kernels.grid import GridPuzzle
 
 ISLAND, WALL = 0, 1
@@ -137,12 +138,11 @@ class Nurikabe(MarkedCellsGenre):
     value_phrases = (("is island", "is wall"), ("is wall", "is island"))
     puzzlink_pids = ("nurikabe",)
     janko_names = ("Nurikabe",)
-    encoding = "nurikabe.lp"
     MARKED, UNMARKED, marked_atom, marked_key = WALL, ISLAND, "wall", "walls"
 
     # --- variables and rules -----------------------------------------------------------
-    def initial_state(self, puzzle: NurikabePuzzle) -> State:
-        return State(tuple(B_ISLAND if n != NO_CLUE else FREE for n in puzzle.clues))
+    def given_unmarked(self, puzzle: NurikabePuzzle, i: int) -> bool:
+        return puzzle.clues[i] != NO_CLUE        # a numbered cell is island
 
     def violations(self, puzzle: NurikabePuzzle, state: State) -> list[Violation]:
         g, cands = puzzle.graph, state.cands
@@ -251,8 +251,7 @@ class Nurikabe(MarkedCellsGenre):
             if v == 0:
                 raise url.error(f"island size 0 at {Cell(*divmod(k, url.cols))}")
             clues.append(UNKNOWN if v == -2 else NO_CLUE if v == -1 else v)
-        return NurikabePuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues),
-                              meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return NurikabePuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues), meta=url.meta)
 
     # --- rendering ---------------------------------------------------------------------
     def answer_text(self, puzzle: NurikabePuzzle, state: State) -> str:

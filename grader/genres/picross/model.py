@@ -17,9 +17,8 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.janko import field as janko_field, grid as janko_grid, size as janko_size
+from grader.io.janko import field as janko_field, grid as janko_grid, meta as janko_meta, size as janko_size
 from grader.io.limits import MAX_SIDE
-from grader.io.marked_cells import janko_meta
 from grader.io.native import NativeSource, bad_token, parse_grid_text
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
@@ -132,7 +131,6 @@ class Picross(Genre):
     puzzlink_pids = ("nonogram",)
     janko_names = ("Nonograms", "Nonogramme")
     has_tatham = True
-    encoding = "picross.lp"
     file_suffixes = (".non",)
 
     # --- variables and rules -----------------------------------------------------------
@@ -314,8 +312,7 @@ class Picross(Genre):
         base = cols * col_slots
         row_clues = tuple(clue_at(base + r * row_slots, row_slots) for r in range(rows))
         check_clues(rows, cols, row_clues, col_clues, url.src, part="body")
-        return PicrossPuzzle(rows=rows, cols=cols, row_clues=row_clues, col_clues=col_clues,
-                             meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return PicrossPuzzle(rows=rows, cols=cols, row_clues=row_clues, col_clues=col_clues, meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> PicrossPuzzle:
         w, h, _ = tatham.parse_size(params, src)

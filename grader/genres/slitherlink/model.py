@@ -23,8 +23,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import asp, puzzlink, tatham
-from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.marked_cells import janko_meta
+from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import NativeSource, bad_token, expect_size, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg
@@ -259,7 +258,6 @@ class Slitherlink(Genre):
     puzzlink_pids = ("slither", "slitherlink")
     janko_names = ("Slitherlink",)
     has_tatham = True
-    encoding = "slitherlink.lp"
     file_suffixes = (".lp",)
 
     # --- variables and rules -----------------------------------------------------------
@@ -412,8 +410,7 @@ class Slitherlink(Genre):
             raise url.error("the URL has no clues after the size")
         values = puzzlink.decode_4cell(url, dot_value=-2)
         return SlitherPuzzle(rows=url.rows, cols=url.cols,
-                             clues=tuple(None if v < 0 else v for v in values),
-                             meta=Meta(origin=url.src.origin, source="puzz.link"))
+                             clues=tuple(None if v < 0 else v for v in values), meta=url.meta)
 
     def from_tatham(self, params: str, desc: str, src: Source) -> SlitherPuzzle:
         w, h, rest = tatham.parse_size(params, src)

@@ -20,10 +20,9 @@ from grader.core.errors import Source
 from grader.io import puzzlink
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
 from grader.io.grid_marks import GridMarks
-from grader.io.janko import grid as janko_grid, problem as janko_problem
-from grader.io.marked_cells import janko_meta
+from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
-from grader.core.model import Cell, Meta, Puzzle, State, Violation
+from grader.core.model import Cell, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.core.genre import Genre
@@ -116,7 +115,6 @@ class Yajilin(GridMarks, Genre):
                                     ("holds a clue", "holds no clue"))
     puzzlink_pids = ("yajilin", "yajirin")
     janko_names = ("Yajilin",)
-    encoding = "yajilin.lp"
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: YajilinPuzzle) -> State:
@@ -307,8 +305,7 @@ class Yajilin(GridMarks, Genre):
                 raise url.error(f"unexpected '{ch}' at character {pos + 1}")
         puzzlink.expect_end(url, pos, i, n)
         clues = [Clue(None, "") if c is not None and not c.d else c for c in clues]
-        return YajilinPuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues),
-                             meta=Meta(origin=url.src.origin, source="puzz.link"))
+        return YajilinPuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues), meta=url.meta)
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: YajilinPuzzle, state: State | None = None) -> str:
