@@ -21,7 +21,7 @@ import re
 import statistics
 import sys
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import attrs
 
