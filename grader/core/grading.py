@@ -46,13 +46,13 @@ def step_score(step: Step) -> int:
     return step.heuristic.effective_score
 
 
-def trial_size(d: Deduction) -> tuple[int, int]:
-    """(depth, steps) of a trial: how deep its hypotheses nest (1: none inside another) and
-    how many steps its branches took in all."""
+def trial_size(d: Deduction) -> tuple[int, int, int]:
+    """(depth, steps, branches) of a trial: how deep its hypotheses nest (1: none inside
+    another), how many steps its branches took in all, and how many branches it followed."""
     branches = [b for b in d.detail if hasattr(b, "trace")]
     depth = 1 + max((trial_size(s.deduction)[0] for b in branches for s in b.trace.steps if s.level == 5),
                     default=0)
-    return depth, sum(len(b.trace.steps) for b in branches)
+    return depth, sum(len(b.trace.steps) for b in branches), len(branches)
 
 
 def step_rating(step: Step) -> float:
@@ -61,8 +61,9 @@ def step_rating(step: Step) -> float:
     model = difficulty_table()["difficulty"]
     rating = model["base"][step.level]
     if step.level == 5:
-        depth, steps = trial_size(step.deduction)
-        rating += model["depth"] * (depth - 1) + model["length"] * max(0.0, math.log2(max(steps, 1) / 8))
+        depth, steps, branches = trial_size(step.deduction)
+        rating += (model["depth"] * (depth - 1) + model["length"] * max(0.0, math.log2(max(steps, 1) / 8))
+                   + model["branches"] * max(0.0, math.log2(max(branches, 1) / 2)))
     elif step.available is not None:
         rating += model["lone"] * (1 - math.log2(min(step.available, AVAILABLE_CAP)) / math.log2(AVAILABLE_CAP))
     return min(10.0, rating)
