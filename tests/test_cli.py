@@ -33,6 +33,20 @@ def test_grade_json_has_the_batch_fields_and_steps_per_level(capsys):
 def test_grade_text_and_tatham_ids(capsys):
     code, out, _ = run(capsys, "grade", "--genre", "akari", TATHAM)
     assert code == 0 and "solved, level" in out and "steps per level" in out
+    assert "of 10, effort about" in out and "label " in out
+
+
+def test_grade_text_says_why_the_label_and_counts_many_hardest_steps(capsys, tmp_path):
+    code, out, _ = run(capsys, "grade", "corpus/slitherlink/tiers/loopy-10x10t0dt-labels-1.yaml")
+    assert "label expert: level 3 is hard, moved up one because the path leans on level 3" in out
+    code, out, _ = run(capsys, "grade", "corpus/slitherlink/loopy-10x10t0de-grader-1.yaml")
+    assert "label easy: the label of level 1" in out
+    assert "hardest steps: 168 at level 1, the first is step 1" in out
+    blank = tmp_path / "blank.yaml"
+    blank.write_text("genre: akari\ngrid: |\n  # . .\n  . . .\n  . . #\n")
+    code, out, _ = run(capsys, "grade", str(blank))
+    assert "stuck, no step, label unsolved" in out and "level 0" not in out
+    assert "steps per level: none" in out and "hardest steps" not in out
 
 
 def test_explain_lists_every_step_with_r3c4_cells(capsys):
@@ -56,6 +70,10 @@ def test_solve_check_render_genres_heuristics(capsys):
     rows = json.loads(out)
     assert [r["level"] for r in rows] == sorted(r["level"] for r in rows)
     assert {r["level"] for r in rows} == {1, 2, 3, 4, 5}
+    first = rows[0]
+    assert first["description"].startswith("The bulb at <bulb> lights its row and column")
+    code, out, _ = run(capsys, "heuristics", "--genre", "akari")
+    assert "what it finds" in out and "A satisfied wall" in out and "<wall>" in out
     code, out, _ = run(capsys, "genres", "--json")
     assert "akari" in {r["genre"] for r in json.loads(out)}
 

@@ -58,24 +58,33 @@ def _scale(args: argparse.Namespace) -> Any:
     return load_scale(args.scale) if getattr(args, "scale", None) else None
 
 
+FEW_STEPS = 8       # hardest steps listed one by one up to this many; beyond it, counted
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
     from grader.core.analysis import analyse
+    from grader.core.grading import level_words, why_label
     scale = _scale(args)
     a = analyse(_load(args), budget=_budget(args), check_unique=not args.no_unique)
     row = a.row(with_levels=True)
     g = a.grade
-    lines = [f"{a.puzzle.meta.origin}: {g.status.value}, level {g.level}, score {g.score}, label {g.label}"]
+    lines = [f"{a.puzzle.meta.origin}: {g.status.value}, {level_words(g.level)}, label {g.label}"]
     if g.difficulty is not None:
-        lines.append(f"difficulty {g.difficulty} of 10, effort about {g.effort} minutes")
+        lines.append(f"difficulty {g.difficulty} of 10, effort about {g.effort} minutes, score {g.score}")
+    lines.append(why_label(g))
     if a.uniqueness is not None:
         lines.append(f"solutions: {a.uniqueness.verdict.value} (shown by {a.uniqueness.shown_by})")
     if a.matches_given_solution is not None:
         lines.append("matches the given solution" if a.matches_given_solution
                      else "DIFFERS from the given solution")
-    lines.append("steps per level: " + ", ".join(f"L{k}: {v}" for k, v in g.steps_per_level.items()))
-    if g.bottlenecks:
-        lines.append(f"bottleneck steps (level {g.level}): " + ", ".join(map(str, g.bottlenecks[:20]))
-                     + (" ..." if len(g.bottlenecks) > 20 else ""))
+    lines.append("steps per level: " + (", ".join(f"L{k}: {v}" for k, v in g.steps_per_level.items())
+                                        or "none"))
+    if not g.bottlenecks:
+        pass
+    elif len(g.bottlenecks) <= FEW_STEPS:
+        lines.append(f"hardest steps (level {g.level}): " + ", ".join(map(str, g.bottlenecks)))
+    else:
+        lines.append(f"hardest steps: {len(g.bottlenecks)} at level {g.level}, the first is step {g.bottlenecks[0]}")
     if a.trace.reason and g.status is not Status.SOLVED:
         lines.append(f"stopped: {a.trace.reason}")
     if scale is not None:   # the publisher's label, from any figure of the grade
@@ -298,8 +307,11 @@ def cmd_heuristics(args: argparse.Namespace) -> int:
              "uses_uniqueness": h.info.uses_uniqueness, "catalogue": h.info.catalogue,
              "nudge": h.info.nudge, "template": h.info.template} for h in hs]
     from tabulate import tabulate
-    _emit(args, rows, tabulate([[r["level"], r["id"], r["name"] + (" (uniqueness)" if r["uses_uniqueness"] else "")]
-                                for r in rows], headers=["level", "id", "technique"]))
+    for r in rows:      # the explanation with its fields left open reads as what the technique does
+        r["description"] = re.sub(r"\{(\w+)[^}]*\}", lambda m: f"<{m.group(1)}>", r["template"])
+    _emit(args, rows, tabulate([[r["level"], r["id"], r["name"] + (" (uniqueness)" if r["uses_uniqueness"] else ""),
+                                 r["description"]] for r in rows],
+                               headers=["level", "id", "technique", "what it finds"], maxcolwidths=[None, None, 28, 64]))
     return OK
 
 

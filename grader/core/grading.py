@@ -120,3 +120,24 @@ def grade(trace: Trace) -> Grade:
         difficulty, effort = difficulty_of(ratings), effort_of(trace, ratings)
     return Grade(trace.status, level, score, label, len(trace.steps),
                  dict(sorted(per_level.items())), dict(techniques), bottlenecks, difficulty, effort)
+
+
+def level_words(level: int) -> str:
+    """How a grade's level reads: "level 3", or "no step" for a path that took none (a blank
+    or already finished board, or a solve stuck at once)."""
+    return f"level {level}" if level else "no step"
+
+
+def why_label(g: Grade) -> str:
+    """Why a grade has its label, in a sentence: the label of its level, moved up one when the
+    path leans on that level (rules/levels.yaml)."""
+    if g.status is not Status.SOLVED:
+        return f"label {g.label}: the techniques did not finish the puzzle"
+    row = difficulty_table()["levels"][max(g.level, 1)]
+    if g.label == row["label"]:
+        return f"label {g.label}: the label of {level_words(g.level)}"
+    at_top = g.steps_per_level.get(g.level, 0)
+    return (f"label {g.label}: level {g.level} is {row['label']}, moved up one because the path leans on "
+            f"level {g.level}: {at_top} steps there ({row['bump_steps']} or more move it up, and so does a "
+            f"score of {row['bump_score']}; it has {g.score})")
+

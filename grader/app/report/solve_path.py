@@ -6,7 +6,7 @@ from collections import Counter
 
 from grader.core.analysis import Analysis
 from grader.core.explain import describe_removals, sentence
-from grader.core.grading import difficulty_table, step_score
+from grader.core.grading import difficulty_table, level_words, step_score, why_label
 from grader.app.report.document import (Board, Boards, Document, Facts, Heading, Link, Para,
                                         StepBlock, Steps, table)
 
@@ -32,7 +32,7 @@ def facts(a: Analysis, house_label: str | None = None) -> Facts:
         items.append(("Provenance", meta.provenance or meta.source or ""))
     items += [("Result", g.status.value + (f": {a.trace.reason}" if a.trace.reason and g.status.value != "solved"
                                            else "")),
-              ("Grade", f"{g.label}, level {g.level}, score {g.score}")]
+              ("Grade", f"{g.label}, {level_words(g.level)}, score {g.score}"), ("Label", why_label(g))]
     if g.difficulty is not None:
         items += [("Difficulty", f"{g.difficulty} of 10"), ("Effort", f"about {g.effort} minutes")]
     items.append(("Steps", str(g.steps)))
