@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from grader.core import analysis
-from grader.app.batch import Progress, Settings, list_jobs, run_local
+from grader.app.batch import Settings, list_jobs, run_local
+from grader.app.progress import Progress
 from grader.app.cli import main
 from grader.app.report.results import ResultStore, read_rows
 
@@ -304,6 +305,7 @@ def test_csv_and_jsonl_exports(tmp_path):
 def assert_refused(tmp_path, db: Path, capsys, words: str) -> None:
     before = db.read_bytes()
     folder = small_folder(tmp_path, 1)
+    capsys.readouterr()                                  # what a batch before it said
     assert batch(str(folder), "--db", str(db)) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and str(db) in err and words in err, err
@@ -357,11 +359,17 @@ def test_progress_bar_on_a_terminal_only(tmp_path, capsys):
     for _ in range(4):
         bar.update({"status": "solved"})
     bar.finish()
-    assert "4/4" in screen.getvalue() and "#" * 30 in screen.getvalue()
+    assert "grading:" in screen.getvalue() and "/4 [" in screen.getvalue()
+    silent = io.StringIO()
+    Progress(4, enabled=False, stream=silent).update({"status": "solved"})
+    assert silent.getvalue() == ""
+    assert bar.summary().startswith("graded 4 puzzles in ") and bar.summary().endswith(
+        ": 4 solved, 0 not solved, 0 failed")
     folder = small_folder(tmp_path, 2)
-    assert main(["batch", str(folder), "--no-unique"]) == 0      # stderr is a pipe here
+    assert main(["batch", str(folder), "--no-unique"]) == 0      # stderr is a pipe here: no bar
     out, err = capsys.readouterr()
-    assert err == "" and len(out.splitlines()) == 2
+    assert len(out.splitlines()) == 2 and len(err.splitlines()) == 1
+    assert err.startswith("graded 2 puzzles in ") and "2 solved, 0 not solved, 0 failed" in err
 
 
 def test_unusable_paths_are_one_line_errors(tmp_path, capsys):

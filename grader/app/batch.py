@@ -125,14 +125,6 @@ def failed(job: Job, error: str, seconds: float, status: str = "error") -> Row:
             "status": status, "error": error, "seconds": round(seconds, 3)}
 
 
-def grade_rows(spec: str, *, genre: str | None = None, budget: Budget = Budget(),
-               check_unique: bool = True, limit: int | None = None) -> Iterator[Row]:
-    """Rows one after another in this process (the benchmark's measure of one core)."""
-    settings = Settings(genre, budget.max_steps, budget.max_seconds, check_unique)
-    for job in list_jobs(spec, genre, limit):
-        yield grade_job(job, settings)
-
-
 # --- worker processes -------------------------------------------------------------------
 
 PARENT_CHECK_SECONDS = 0.5
@@ -321,36 +313,6 @@ def run_dask(jobs: list[Job], settings: Settings, address: str, time_limit: floa
 
 # --- the command ------------------------------------------------------------------------
 
-class Progress:
-    """A one-line progress bar on a terminal; silent when stderr is a pipe or a file."""
-
-    def __init__(self, total: int, enabled: bool, stream: Any = sys.stderr):
-        self.total, self.enabled, self.stream = total, enabled and total > 0, stream
-        self.done = self.errors = 0
-        self.t0 = self.last = time.monotonic()
-
-    def update(self, row: Row) -> None:
-        self.done += 1
-        self.errors += row["status"] in ("error", "timeout")
-        now = time.monotonic()
-        if self.enabled and (now - self.last > 0.1 or self.done == self.total):
-            self.last = now
-            rate = self.done / max(now - self.t0, 1e-9)
-            eta = (self.total - self.done) / rate if rate else 0
-            width = 30
-            fill = int(width * self.done / self.total)
-            line = (f"\rgrading [{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} "
-                    f"{rate:.1f}/s ETA {int(eta) // 60}:{int(eta) % 60:02d}"
-                    + (f" {self.errors} failed" if self.errors else ""))
-            self.stream.write(line)
-            self.stream.flush()
-
-    def finish(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 @contextlib.contextmanager
 def _stop_on_sigterm() -> Iterator[None]:
     """`kill` (SIGTERM) ends the batch as Ctrl-C does: the workers are stopped and the rows so
@@ -371,6 +333,7 @@ def _stop_on_sigterm() -> Iterator[None]:
 
 def run_batch(args: argparse.Namespace) -> int:
     from grader.app.report.results import ResultStore, open_output, write_csv, write_jsonl
+    from grader.app.progress import Progress
     from grader.app.scale import load_scale
     settings = Settings(args.genre, args.max_steps, args.max_seconds, not args.no_unique)
     scale = load_scale(args.scale) if getattr(args, "scale", None) else None
@@ -420,8 +383,5 @@ def run_batch(args: argparse.Namespace) -> int:
             write_jsonl(rows, args.jsonl)
     if store:
         store.close()
-    if progress.enabled:
-        print(f"graded {len(todo)} puzzles" + (f", {len(done & {j.key for j in jobs})} were already done"
-                                              if done else "")
-              + (f", {progress.errors} failed" if progress.errors else ""), file=sys.stderr)
+    progress.report(already=len(done & {j.key for j in jobs}))
     return 0

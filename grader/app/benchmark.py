@@ -13,11 +13,13 @@ import argparse
 import json
 import resource
 import statistics
+import sys
 import time
 from collections import defaultdict
 from typing import Any
 
-from grader.app.batch import Settings, default_time_limit, grade_rows, list_jobs, run_local
+from grader.app.batch import Job, Settings, default_time_limit, grade_job, list_jobs, run_local
+from grader.app.progress import Progress
 from grader.core.engine import Budget
 from grader.app.report.results import percentile
 
@@ -76,13 +78,24 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     budget = Budget(max_seconds=args.max_seconds)
-    for spec in inputs:
-        if args.workers > 1:    # each puzzle's seconds are still its own wall time in its worker
-            settings = Settings(None, budget.max_steps, budget.max_seconds, not args.no_unique)
-            run_local(list_jobs(spec, limit=args.limit), settings, args.workers,
-                      time_limit=default_time_limit(args.max_seconds), on_row=lambda job, row: rows.append(row))
-        else:
-            rows.extend(grade_rows(spec, budget=budget, check_unique=not args.no_unique, limit=args.limit))
+    settings = Settings(None, budget.max_steps, budget.max_seconds, not args.no_unique)
+    jobs = [list_jobs(spec, limit=args.limit) for spec in inputs]
+    progress = Progress(sum(map(len, jobs)), sys.stderr.isatty() and not args.json)
+
+    def on_row(job: Job, row: dict[str, Any]) -> None:
+        rows.append(row)
+        progress.update(row)
+    try:
+        for todo in jobs:
+            if args.workers > 1:    # each puzzle's seconds are still its own wall time in its worker
+                run_local(todo, settings, args.workers, time_limit=default_time_limit(args.max_seconds),
+                          on_row=on_row)
+            else:                   # in this process: the measure of one core
+                for job in todo:
+                    on_row(job, grade_job(job, settings))
+    finally:
+        progress.finish()
+    progress.report()
     wall = time.perf_counter() - t0
     summary = summarise(rows, wall)
     peak_mb = max(resource.getrusage(who).ru_maxrss

@@ -427,8 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="write the scale here")
         v.add_argument("--field", default="difficulty",
                        help="the grade's figure to compare (a key of grade --json: difficulty, effort, "
-                            "score, level; default %(default)s, or score while the grade has no "
-                            "difficulty)")
+                            "level, score or steps; default %(default)s)")
         v.add_argument("--labels", help="the label order, easiest first, separated by commas (else "
                        'a first line {"labels": [...]} in the file)')
         v.add_argument("--genre", help="the genre of lines that do not say (default: a genre named "

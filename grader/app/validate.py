@@ -28,8 +28,7 @@ import attrs
 from grader.core.errors import InputError, one_line
 from grader.app.scale import Scale, fit_cuts, is_number, numeric_fields
 
-FALLBACK = "score"
-NEW_FIELDS = ("difficulty", "effort")   # keys the grade gains; before that, fall back to score
+FIELDS = ("difficulty", "effort", "level", "score", "steps")   # the grade's figures to compare
 WORST = 5
 LISTED = 20                              # not-graded puzzles named in the text output
 
@@ -305,7 +304,10 @@ class Graded:
 
 def grade_labelled(args: argparse.Namespace) -> Graded:
     """Read the labels file and grade every puzzle in worker processes, as batch does."""
-    from grader.app.batch import Job, Progress, Settings, default_time_limit, grade_job, run_local
+    from grader.app.batch import Job, Settings, default_time_limit, grade_job, run_local
+    from grader.app.progress import Progress
+    if args.field not in FIELDS:      # said before any grading, not after it
+        raise InputError("--field", f"the grade has no '{args.field}' (it has: {', '.join(FIELDS)})")
     labels, entries = read_labels(args.labels_file, args.labels, args.genre)
     settings = Settings(args.genre, args.max_steps, args.max_seconds, not args.no_unique)
     jobs = [Job(i, e.key, e.puzzle, e.error) for i, e in enumerate(entries)]
@@ -322,6 +324,7 @@ def grade_labelled(args: argparse.Namespace) -> Graded:
                       args.time_limit or default_time_limit(args.max_seconds), on_row)
     finally:
         progress.finish()
+    progress.report()
     for j in jobs:
         if j.puzzle is None:
             rows[j.seq] = grade_job(j, settings)
@@ -330,15 +333,11 @@ def grade_labelled(args: argparse.Namespace) -> Graded:
 
 
 def choose_field(field: str, solved: list[dict[str, Any]]) -> tuple[str, str | None]:
-    """The field asked for, or score when the grade does not have the new field yet."""
-    if not solved or any(field in r for r in solved):
-        if solved and not any(is_number(r.get(field)) for r in solved):
-            raise InputError("--field", f"'{field}' is not a number in the grade (numbers: "
-                             f"{', '.join(numeric_fields(solved[0]))})")
-        return field, None
-    if field in NEW_FIELDS:
-        return FALLBACK, f"the grade has no '{field}' yet: the figures use '{FALLBACK}'"
-    raise InputError("--field", f"the grade has no '{field}' (it has: {', '.join(numeric_fields(solved[0]))})")
+    """The field asked for (one of FIELDS), checked to be a number in the rows."""
+    if solved and not any(is_number(r.get(field)) for r in solved):
+        raise InputError("--field", f"'{field}' is not a number in the grade (numbers: "
+                         f"{', '.join(numeric_fields(solved[0]))})")
+    return field, None
 
 
 # --- the figures ------------------------------------------------------------------------
