@@ -99,6 +99,19 @@ def test_hint_stages_and_mistakes(tmp_path, capsys):
     assert code == 0 and "[L" in out
 
 
+def test_a_board_with_every_bulb_and_no_other_mark_is_solved(tmp_path, capsys):
+    """A player need not mark the cells that stay empty: the bulbs determine the solution."""
+    puzzle = "corpus/akari/lightup-7x7b20s2d0-grader-1.yaml"
+    solution = open(puzzle).read().split("solution: |\n")[1]
+    marks = tmp_path / "bulbs.txt"
+    marks.write_text(solution.replace("  ", ""))
+    code, out, _ = run(capsys, "hint", puzzle, "--state", str(marks), "--json")
+    assert code == 0 and json.loads(out)["kind"] == "solved"
+    marks.write_text(solution.replace("  ", "").replace("*", ".", 1))     # one bulb missing
+    code, out, _ = run(capsys, "hint", puzzle, "--state", str(marks), "--json")
+    assert json.loads(out)["kind"] == "step"
+
+
 def test_batch_writes_one_row_per_puzzle_and_error_rows(tmp_path, capsys):
     (tmp_path / "good.yaml").write_text(open(HARD).read())
     (tmp_path / "bad.yaml").write_text("genre: akari\ngrid: |\n  . Q\n")

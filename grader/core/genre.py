@@ -29,6 +29,9 @@ class Genre:
     puzzle_type: ClassVar[type[Puzzle]]
     # (positive, negative) phrases per candidate value: ("holds a bulb", "holds no bulb")
     value_phrases: ClassVar[tuple[tuple[str, str], ...]]
+    # The value a finished board may leave unmarked (an empty cell, a white cell, a crossed-out
+    # edge): a board with every other mark right is solved without it. None: every mark counts.
+    blank: ClassVar[int | None] = None
     puzzlink_pids: ClassVar[tuple[str, ...]] = ()
     janko_names: ClassVar[tuple[str, ...]] = ()   # janko "<Name>" folders
     has_tatham: ClassVar[bool] = False

@@ -49,6 +49,16 @@ def mistakes(puzzle: Puzzle, marks: State, solution: State | None) -> list[int]:
     return []
 
 
+def finished(puzzle: Puzzle, marks: State, solution: State | None) -> bool:
+    """Whether marks with no mistake determine the solution as a player draws it: every
+    variable left undecided is one whose solution value the genre lets a board leave blank
+    (bulbs placed without marking the empty cells, lines drawn without crossing the rest)."""
+    blank = puzzle.genre.blank
+    if solution is None or blank is None:
+        return False
+    return all(s == 1 << blank for m, s in zip(marks.cands, solution.cands) if m & (m - 1))
+
+
 def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Budget()) -> Hint:
     genre = puzzle.genre
     solution, unique = reference(puzzle)
@@ -60,7 +70,7 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Bu
     broken = genre.violations(puzzle, marks)
     if broken:
         return Hint("contradiction", f"A rule is broken: {broken[0].message}.")
-    if marks.complete:
+    if marks.complete or finished(puzzle, marks, solution):
         return Hint("solved", "The puzzle is solved.")
     solver = Solver(puzzle, budget=budget, assume_unique=unique, one_solution=lambda: unique)
     found = solver.next_step(marks)

@@ -27,6 +27,10 @@ class MarkedCellsGenre(Genre):
     marked_atom: ClassVar[str]          # e.g. "bulb", "black", "wall", "mine"
     marked_key: ClassVar[str]           # the JSON answer key, e.g. "bulbs"
 
+    @property
+    def blank(self) -> int:             # a finished board need not mark the unmarked value
+        return self.UNMARKED
+
     # --- variables -----------------------------------------------------------------------
     def given_unmarked(self, puzzle: GridPuzzle, i: int) -> bool:
         """Whether cell i is UNMARKED from the start (a clue cell, a wall); none by default."""

@@ -164,6 +164,7 @@ class Hashiwokakero(GridMarks, Genre):
     title = "Hashiwokakero (Bridges)"
     aliases = ("hashi", "bridges", "hashikake")
     puzzle_type = HashiPuzzle
+    blank = 0                           # no bridge
     value_phrases = (("has no bridge", "has a bridge"),
                      ("has one bridge", "does not have exactly one bridge"),
                      ("has two bridges", "does not have two bridges"),

@@ -111,6 +111,7 @@ class Masyu(GridMarks, Genre):
     aliases = ("pearl", "mashu")
     puzzle_type = MasyuPuzzle
     value_phrases = EDGE_PHRASES
+    blank = 0                           # crossed out
     puzzlink_pids = ("mashu", "masyu", "pearl")
     janko_names = ("Masyu",)
     has_tatham = True

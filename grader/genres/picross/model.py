@@ -128,6 +128,7 @@ class Picross(Genre):
     aliases = ("nonogram", "nonograms", "griddlers", "pattern", "hanjie")
     puzzle_type = PicrossPuzzle
     value_phrases = (("is empty", "is not empty"), ("is filled", "is not filled"))
+    blank = 0                           # empty
     puzzlink_pids = ("nonogram",)
     janko_names = ("Nonograms", "Nonogramme")
     has_tatham = True

@@ -255,6 +255,7 @@ class Slitherlink(Genre):
     aliases = ("slither", "loopy", "generalized-slitherlink")
     puzzle_type = SlitherPuzzle
     value_phrases = (("is crossed", "is not crossed"), ("carries the line", "carries no line"))
+    blank = 0                           # crossed
     puzzlink_pids = ("slither", "slitherlink")
     janko_names = ("Slitherlink",)
     has_tatham = True
