@@ -212,7 +212,9 @@ def test_exit_1_when_the_techniques_get_stuck_contradict_or_run_out_of_budget(tm
 def test_exit_1_when_a_hint_or_check_finds_a_mistake(tmp_path, capsys):
     board = puzzle_file(tmp_path, NUMLIN_WRONG, "board.txt")
     code, out, _ = run(capsys, "hint", board)
-    assert code == 1 and "mistake: r2c5" in out
+    assert code == 1 and out.strip() == "Something in row 2 is not right."      # the first stage
+    code, out, _ = run(capsys, "hint", board, "--stage", "answer")
+    assert code == 1 and out.startswith("The mark at r2c5 is wrong: r2c5 ")
     code, out, _ = run(capsys, "check", board, "--json")
     assert code == 1 and json.loads(out)["board"] == {"status": "mistake", "broken": [], "wrong": ["r2c5"]}
 

@@ -212,7 +212,20 @@ def test_hint_points_out_a_mistake_before_anything_else():
     p = native(AKARI_SMALL)
     wrong = get("akari").parse_marks(p, "* . 1 #\n. . # .\n. . . 3\n. . . .\n", Source("<m>"))
     h = hint(p, wrong)
-    assert h.kind == "mistake" and "r1c1" in h.text
+    assert h.kind == "mistake" and h.text == "Something in row 1 is not right." and h.vars == (0,)
+
+
+def test_a_mistake_hint_comes_in_stages_like_a_step():
+    """Where to look, what decides the cell, the chain that decides it, the correction."""
+    from grader.genres import get
+    p = native(AKARI_SMALL)
+    wrong = get("akari").parse_marks(p, "* . 1 #\n. . # .\n. . . 3\n. . . .\n", Source("<m>"))
+    texts = {stage: hint(p, wrong, stage).text for stage in ("nudge", "technique", "explain", "answer")}
+    assert "r1c1" not in texts["nudge"]
+    assert texts["technique"].startswith("Look again at r1c1: '") and "decides it from your other marks" in texts["technique"]
+    assert texts["explain"].startswith("Take away the mark at r1c1 and follow the steps that decide it: ")
+    assert texts["explain"].endswith("So r1c1 is empty.")
+    assert texts["answer"] == "The mark at r1c1 is wrong: r1c1 is empty."
 
 
 def test_hint_stages_disclose_more_and_more():

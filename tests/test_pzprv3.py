@@ -243,7 +243,9 @@ def test_hint_on_a_board_with_a_mistake_names_it(tmp_path, capsys):
     f = tmp_path / "board.txt"
     f.write_text("pzprv3\nlightup\n3\n3\n. . . \n. . . \n0 # 1 \n")   # a bulb beside the 0
     code, out, _ = run(capsys, "hint", str(f))
-    assert code == 1 and "mistake" in out and "r3c2" in out
+    assert code == 1 and "row 3" in out and "r3c2" not in out           # the first stage points
+    code, out, _ = run(capsys, "hint", str(f), "--stage", "technique")
+    assert code == 1 and out.startswith("Look again at r3c2: it breaks a rule")
 
 
 def test_state_board_with_a_url(tmp_path, capsys):

@@ -8,7 +8,7 @@ import attrs
 
 from grader.core import exact
 from grader.core.engine import Budget, Solver
-from grader.core.explain import describe_removals, nudge, sentence
+from grader.core.explain import describe_removals, nudge, sentence, value_phrase
 from grader.core.model import Puzzle, State
 from grader.core.steps import Status, Step
 
@@ -63,10 +63,8 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Bu
     genre = puzzle.genre
     solution, unique = reference(puzzle)
     wrong = mistakes(puzzle, marks, solution)
-    if wrong:
-        names = ", ".join(genre.var_name(puzzle, v) for v in wrong[:5])
-        more = f" (and {len(wrong) - 5} more)" if len(wrong) > 5 else ""
-        return Hint("mistake", f"There is a mistake: {names}{more} is not marked right.", tuple(wrong))
+    if wrong and solution is not None:
+        return mistake_hint(puzzle, marks, wrong, solution, stage, budget)
     broken = genre.violations(puzzle, marks)
     if broken:
         return Hint("contradiction", f"A rule is broken: {broken[0].message}.")
@@ -85,6 +83,43 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Bu
         "answer": f"{sentence(step)} Answer: {describe_removals(puzzle, marks, d.removals)}.",
     }
     return Hint("step", texts[stage], d.targets, step)
+
+
+def mistake_hint(puzzle: Puzzle, marks: State, wrong: list[int], solution: State, stage: str,
+                 budget: Budget) -> Hint:
+    """A wrong mark, in stages like a step: where to look (its row), what it breaks (a rule,
+    or the technique that decides the cell from the other marks), the short chain that
+    decides it, and the correction."""
+    genre = puzzle.genre
+    var = wrong[0]
+    name = genre.var_name(puzzle, var)
+    others = f" ({len(wrong) - 1} other {'mark is' if len(wrong) == 2 else 'marks are'} wrong too)" \
+        if len(wrong) > 1 else ""
+    if stage == "nudge":
+        return Hint("mistake", f"Something in row {genre.var_cell(puzzle, var).r + 1} is not right.", tuple(wrong))
+    right = next(v for v in range(len(genre.value_phrases)) if solution.cands[var] >> v & 1)
+    correction = f"{name} {value_phrase(puzzle, right)}"
+    if stage == "answer":
+        return Hint("mistake", f"The mark at {name} is wrong: {correction}.{others}", tuple(wrong))
+    start = genre.initial_state(puzzle)
+    cleared = State(tuple(start.cands[v] if v in wrong else m for v, m in enumerate(marks.cands)))
+    _, chain = why(puzzle, cleared, var, budget=budget)
+    broken = genre.violations(puzzle, marks)
+    if stage == "technique":
+        reason = (f"it breaks a rule: {broken[0].message}" if broken
+                  else f"'{chain[-1].heuristic.name}' (level {chain[-1].level}) decides it from your other marks"
+                  if chain else "it rules out the only solution")
+        return Hint("mistake", f"Look again at {name}: {reason}.{others}", tuple(wrong), chain[-1] if chain else None)
+    if not chain:                # the other marks do not decide it yet (or the time ran out)
+        return Hint("mistake", f"The mark at {name} is wrong: {correction}.{others}", tuple(wrong))
+    shown = chain[-MISTAKE_CHAIN:]
+    which = "" if len(chain) == len(shown) else f" (the last {len(shown)} of {len(chain)})"
+    text = (f"Take away the mark at {name} and follow the steps that decide it{which}: "
+            + " ".join(sentence(s) for s in shown) + f" So {correction}.{others}")
+    return Hint("mistake", text, tuple(wrong), shown[-1])
+
+
+MISTAKE_CHAIN = 4        # the steps of a mistake's explanation shown in full; earlier ones counted
 
 
 def why(puzzle: Puzzle, marks: State, var: int, prune_limit: int = 80,
