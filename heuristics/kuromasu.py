@@ -223,7 +223,9 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
         put = {j: v for j, v in first.items()
                if cands[j] == FREE and all(o.get(j) == v for o in options[1:])}
         yield Deduction.build(state, put=put, cells=[puzzle.cell(k)],
-                              params={"n": puzzle.clues[k], "clue": puzzle.cell(k), "ways": len(options),
+                              params={"n": puzzle.clues[k], "clue": puzzle.cell(k),
+                                      "ways": counted(len(options), "way"),
+                                      "every": "that way" if len(options) == 1 else "all of them",
                                       "cells": shading.describe(puzzle, put)})
 
 

@@ -171,7 +171,7 @@ def test_cut_off():
 def test_extensions():
     p = puzzle("2 . .\n. . .\n. . .")
     found = fires("kuromasu.extensions", p)
-    assert found[0].params["ways"] == 2
+    assert found[0].params["ways"] == "2 ways" and found[0].params["every"] == "all of them"
     assert decided_by(found, p, G.initial_state(p)) == {"r2c2": "is white"}
     assert not fires("kuromasu.extensions", puzzle(". . . . .\n. . . . .\n. . 5 . .\n. . . . .\n. . . . ."))
 

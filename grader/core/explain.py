@@ -52,6 +52,11 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def with_article(noun: str) -> str:
+    """'an akari', 'a masyu': the indefinite article a noun takes (by its first letter)."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def plural(phrase: str) -> str:
     """'is empty' -> 'are empty', 'holds a bulb' -> 'hold bulbs' (for grouped cells)."""
     for one, many in (("is ", "are "), ("has ", "have "), ("holds a ", "hold "), ("holds ", "hold "),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import attrs
 
 from grader.core.errors import InputError, Source
+from grader.core.explain import with_article
 from grader.core.model import Puzzle, State
 from grader.io.native import dump, load_native
 from grader.io.pzprv3 import cells, lines  # noqa: F401  (their converters register themselves)
@@ -142,7 +143,7 @@ def marks_for(puzzle: Puzzle, text: str, origin: str) -> Read:
     genre, conv = _convert(board)
     g = puzzle.genre
     if genre != g.name:
-        raise board.src.error(f"this board is a {genre} puzzle, not {g.name}", *board.pid_place)
+        raise board.src.error(f"this board is {with_article(genre)} puzzle, not {g.name}", *board.pid_place)
     own = _puzzle(board, conv)
     if g.render_text(own) != g.render_text(puzzle):
         raise board.src.error("the board holds a different puzzle from the one given", 1, 1)
