@@ -68,9 +68,9 @@ def test_toy_example_of_the_notes():
 def test_join_up():
     p = puzzle("1 . 1")
     assert found("numberlink.join-up", p) == {
-        "r1c1": "ends towards the east", "r1c2": "narrowed", "r1c3": "ends towards the west"}
+        "r1c1": "sends the line right", "r1c2": "narrowed", "r1c3": "sends the line left"}
     covered = puzzle("1 . 1", cover=True)
-    assert found("numberlink.join-up", covered)["r1c2"] == "runs east-west (━)"
+    assert found("numberlink.join-up", covered)["r1c2"] == "carries the line straight across"
     assert found("numberlink.join-up", p, reference(covered)) == {}
 
 
@@ -85,13 +85,13 @@ def test_between_lines():
     # r1c2 as ━ would join the 1 and the 2
     p = puzzle("1 . 2\n. . .\n1 . 2")
     fired = [d for d in fires("numberlink.between-lines", p) if str(d.params["cell"]) == "r1c2"]
-    assert [(d.params["shape"], d.params["what"]) for d in fired] == [
-        ("━", "the line of 1 at r1c1 to the line of 2 at r1c3")]
+    assert [(d.params["way"], d.params["what"]) for d in fired] == [
+        ("run straight across", "the line of 1 at r1c1 to the line of 2 at r1c3")]
     # the 1 is drawn round r1c1 to r1c3: r2c2 joining two of its cells would close a loop
     q = puzzle(". . .\n. . .\n1 . 1")
     state = marks(q, "┏ ━ ┓\n┃ . ┃\n1 . 1")
     fired = [d for d in fires("numberlink.between-lines", q, state) if str(d.params["cell"]) == "r2c2"]
-    assert {d.params["shape"] for d in fired} == {"━", "┗", "┛"} and all("loop" in d.params["what"] for d in fired)
+    assert {d.params["way"] for d in fired} == {"run straight across", "turn up and right", "turn up and left"} and all("loop" in d.params["what"] for d in fired)
     assert fires("numberlink.between-lines", puzzle("1 . . 2\n. . . .\n1 . . 2")) == []
 
 
@@ -233,7 +233,7 @@ def test_same_line():
     for i, d in ((0, S), (3, S), (5, W), (6, E)):      # the 1s go down, r2c2 and r2c3 carry them on
         state = state.restrict(i, WITH_SIDE[d])
     after = found("numberlink.same-line", p, state)
-    assert after["r2c2"] == after["r2c3"] == "runs east-west (━)"
+    assert after["r2c2"] == after["r2c3"] == "carries the line straight across"
     # the only way left for the 2s is the bottom row, so its cells join too
     assert after["r3c2"] == after["r3c3"] == "narrowed"
     # end numbers may sit beside their own line
@@ -241,7 +241,7 @@ def test_same_line():
     assert found("numberlink.same-line", q, marks(q, "1 ━ ┓\n. 1 ┛")) == {}
     assert found("numberlink.same-line", p) == {}
     drawn = found("numberlink.same-line-drawn", p, state)       # from the drawn lines alone
-    assert drawn == {"r2c2": "runs east-west (━)", "r2c3": "runs east-west (━)"}
+    assert drawn == {"r2c2": "carries the line straight across", "r2c3": "carries the line straight across"}
     assert found("numberlink.same-line-drawn", q, marks(q, "1 ━ ┓\n. 1 ┛")) == {}
 
 
@@ -294,7 +294,7 @@ def test_cell_lookahead():
     assert decided_by(fired[:1], p, state) == {"r2c2": "narrowed"}
     assert not fired[0].apply(state).cands[5] & 1 << SHAPES.index(N | S)
     # r2c2 itself: its north-south shape breaks a rule within a few steps
-    assert "if r2c2 runs north-south (┃)" in fired[-1].params["outcome"]
+    assert "if r2c2 carries the line straight up and down" in fired[-1].params["outcome"]
     # every cell used: levels 1-3 solve it, and no cell is left to try
     q = puzzle("1 . . .\n2 . . .\n. . 2 1", cover=True)
     solved = Solver(q, heuristics=REGISTRY.for_genre("numberlink", 3)).solve()

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from grader.core.engine import Budget, Solver
-from grader.core.explain import nudge, sentence, with_article
+from grader.core.explain import describe_removals, nudge, sentence, with_article
 from grader.io.read import iter_puzzles
 from support import CORPUS
 
@@ -20,6 +20,7 @@ PROBLEMS = {
     "'a' before a vowel": re.compile(r"\ba (?:[aei]\w|o(?!ne)\w|u(?!n[iy]|s)\w)"),
     "a list of cells with a singular verb": re.compile(r"\br\d+c\d+ and r\d+c\d+ (?:is|holds|has|carries|lies)\b"),
     "'1 of the 1'": re.compile(r"\bof the 1 \w+s\b"),
+    "a box-drawing shape (say how the line goes)": re.compile("[\u2500-\u257f]"),
 }
 PER_GENRE = 4
 
@@ -30,9 +31,10 @@ def sentences():
         if isinstance(puzzle, Exception) or per_genre[puzzle.genre.name] >= PER_GENRE:
             continue
         per_genre[puzzle.genre.name] += 1
-        for step in Solver(puzzle, budget=Budget(max_steps=2000)).solve().steps:
+        for step, before, _ in Solver(puzzle, budget=Budget(max_steps=2000)).solve().states():
             yield step.heuristic.id, sentence(step)
             yield step.heuristic.id, nudge(step)
+            yield step.heuristic.id, describe_removals(puzzle, before, step.deduction.removals)   # a hint's answer
 
 
 def test_every_sentence_of_real_solves_reads_right():
@@ -50,3 +52,4 @@ def test_the_checks_catch_what_they_look_for():
     assert not PROBLEMS["'a' before a vowel"].search("a one-way street, a unique solution")
     assert PROBLEMS["a list of cells with a singular verb"].search("r1c1 and r1c2 is empty")
     assert with_article("akari") == "an akari" and with_article("masyu") == "a masyu"
+    assert PROBLEMS["a box-drawing shape (say how the line goes)"].search("r4c3 is not ┛")

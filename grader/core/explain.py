@@ -61,7 +61,8 @@ def plural(phrase: str) -> str:
     """'is empty' -> 'are empty', 'holds a bulb' -> 'hold bulbs' (for grouped cells)."""
     for one, many in (("is ", "are "), ("has ", "have "), ("holds a ", "hold "), ("holds ", "hold "),
                       ("gets a ", "get "), ("gets ", "get "), ("lies ", "lie "), ("belongs ", "belong "),
-                      ("runs ", "run "), ("stays ", "stay "), ("carries ", "carry ")):
+                      ("runs ", "run "), ("stays ", "stay "), ("carries ", "carry "), ("turns ", "turn "),
+                      ("sends ", "send "), ("does not ", "do not ")):
         if phrase.startswith(one):
             rest = phrase[len(one):]
             if one.endswith("a ") and not rest.endswith("s"):

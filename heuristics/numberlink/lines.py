@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.numberlink.model import GLYPHS as GLYPH
+from grader.genres.numberlink.model import WAYS
 from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
 from grader.kernels.cell_shapes import (OPPOSITE, SHAPES, SIDES, SIDES_CAN, SIDES_LACK, Chains, chains,
                                         sides_can)
@@ -56,7 +56,7 @@ def join_words(puzzle: NumberlinkPuzzle, i: int, j: int, first: bool, on: bool) 
     here, there = puzzle.cell(i), puzzle.cell(j)
     who, other = (here, there) if first else (there, here)
     if on:
-        return {"cell": who, "reason": f"every shape left for {who} sends a line towards {other}",
+        return {"cell": who, "reason": f"every way left for the line at {who} goes towards {other}",
                 "result": f"the line runs between {here} and {there}"}
     return {"cell": who, "reason": f"{who} cannot send a line towards {other}",
             "result": f"no line runs between {here} and {there}"}
@@ -146,7 +146,7 @@ def between_words(puzzle: NumberlinkPuzzle, x: int, v: int, y: int, z: int, loop
         what = f"{puzzle.cell(y)} and {puzzle.cell(z)}, already on one line, into a loop"
     else:
         what = f"the line of {puzzle.name(ly)} at {puzzle.cell(y)} to the line of {puzzle.name(lz)} at {puzzle.cell(z)}"
-    return {"cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]], "what": what}
+    return {"cell": puzzle.cell(x), "way": WAYS[SHAPES[v]], "what": what}
 
 
 @heuristic(id="numberlink.no-loop", genre=GENRE)
@@ -243,7 +243,7 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
             near = beside_itself(puzzle, ch, x, v)
             if near is not None:
                 yield Deduction(((x, 1 << v),), Later(lambda x, v, near: {
-                    "cell": puzzle.cell(x), "shape": GLYPH[SHAPES[v]],
+                    "cell": puzzle.cell(x), "way": WAYS[SHAPES[v]],
                     "other": " and ".join(str(puzzle.cell(z)) for z in sorted(near))}, x, v, near), near)
 
 

@@ -8,7 +8,7 @@ import attrs
 from grader.genres.numberlink.model import NumberlinkPuzzle
 from grader.kernels.cell_shapes import B_EMPTY, EMPTY, OPPOSITE, SHAPES, chains, sides_can
 from grader.kernels.recent import recent_of
-from grader.genres.numberlink.model import GLYPHS as GLYPH
+from grader.genres.numberlink.model import WAYS
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
@@ -259,5 +259,5 @@ def owned_no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterat
             if near is None:
                 continue
             yield Deduction.build(state, exclude={x: v}, premises=[near], params={
-                "cell": puzzle.cell(x), "shape": GLYPH[shape], "near": puzzle.cell(near),
+                "cell": puzzle.cell(x), "way": WAYS[shape], "near": puzzle.cell(near),
                 "name": puzzle.name(lab)})

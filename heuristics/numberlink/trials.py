@@ -135,7 +135,7 @@ def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item
     ends = end_items(puzzle, state)
     near = beside_ends(state, ends)
     beside = {item.cell for item in near}
-    far = [Item(("cell", v), (v,), "Try each shape of", v)
+    far = [Item(("cell", v), (v,), "Try each way the line can pass", v)
            for v in probe_order(state, sorted(set(range(len(state.cands))) - beside))]
     return ends + near, far
 
@@ -143,7 +143,7 @@ def items(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[Item], list[Item
 def beside_ends(state: State, ends: list[Item]) -> list[Item]:
     """The shapes of the cells the loose ends may go on to, fewest shapes first."""
     beside = {y for item in ends for _, y in item.ways}
-    return [Item(("cell", v), (v,), "Try each shape of", v) for v in probe_order(state, sorted(beside))]
+    return [Item(("cell", v), (v,), "Try each way the line can pass", v) for v in probe_order(state, sorted(beside))]
 
 
 # What came of the hypotheses that found nothing earlier in this solve: the state they were
@@ -341,7 +341,7 @@ def narrowed_branch(puzzle: NumberlinkPuzzle, branch: Branch, cands: tuple[int, 
     trace = attrs.evolve(branch.trace, final=State(cands))
     if 0 in cands and not branch.refuted:
         trace = attrs.evolve(trace, status=Status.CONTRADICTION,
-                             reason=f"it leaves {puzzle.cell(cands.index(0))} no shape the board still allows")
+                             reason=f"it leaves no way the board still allows for a line at {puzzle.cell(cands.index(0))}")
     return Branch(branch.label, trace)
 
 

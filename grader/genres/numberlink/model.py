@@ -36,6 +36,9 @@ from grader.io.grid_marks import GridMarks
 ENDS = 0b11110               # values 1..4
 LINKS = 0b11111100000        # values 5..10
 GLYPHS = {N | E: "┗", E | S: "┏", S | W: "┓", N | W: "┛", N | S: "┃", E | W: "━"}
+# How a line passes a cell, for sentences ("the line through r3c4 cannot turn up and left")
+WAYS = {N | E: "turn up and right", E | S: "turn down and right", S | W: "turn down and left",
+        N | W: "turn up and left", N | S: "run straight up and down", E | W: "run straight across"}
 GLYPH_SIDES = {**{g: m for m, g in GLYPHS.items()},
                "└": N | E, "┌": E | S, "┐": S | W, "┘": N | W, "│": N | S, "─": E | W}
 VALUE_OF_SIDES = {m: v for v, m in enumerate(SHAPES) if v}
@@ -135,18 +138,17 @@ class Numberlink(GridMarks, Genre):
     title = "Numberlink (Arukone)"
     aliases = ("arukone", "numlin", "flow")
     puzzle_type = NumberlinkPuzzle
+    # in a solver's words, as the line through the cell goes (no shape glyphs: issue 23)
     value_phrases = (
         ("stays empty", "is used by a line"),
-        ("ends towards the north", "does not end towards the north"),
-        ("ends towards the east", "does not end towards the east"),
-        ("ends towards the south", "does not end towards the south"),
-        ("ends towards the west", "does not end towards the west"),
-        ("turns north-east (┗)", "is not ┗"),
-        ("turns south-east (┏)", "is not ┏"),
-        ("turns south-west (┓)", "is not ┓"),
-        ("turns north-west (┛)", "is not ┛"),
-        ("runs north-south (┃)", "is not ┃"),
-        ("runs east-west (━)", "is not ━"))
+        ("sends the line up", "does not send the line up"),
+        ("sends the line right", "does not send the line right"),
+        ("sends the line down", "does not send the line down"),
+        ("sends the line left", "does not send the line left"),
+        *((f"turns the line {way}", f"does not turn the line {way}")
+          for way in ("up and right", "down and right", "down and left", "up and left")),
+        ("carries the line straight up and down", "does not carry the line straight up and down"),
+        ("carries the line straight across", "does not carry the line straight across"))
     puzzlink_pids = ("numlin", "numberlink", "arukone")
     janko_names = ("Arukone",)
     file_suffixes = (".txt",)
