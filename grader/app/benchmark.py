@@ -44,11 +44,19 @@ def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
             "errors": sum(1 for r in rs if r["status"] == "error"),
             "status": dict(sorted(_count(r["status"] for r in rs).items())),
             "levels": dict(sorted(levels.items())),
+            "level5_share": round(levels[5] / len(solved), 4) if solved else 0,
+            "median_difficulty": _median(r.get("difficulty") for r in solved),
+            "median_effort": _median(r.get("effort") for r in solved),
             "median_s": round(statistics.median(secs), 3) if secs else 0,
             "p95_s": round(percentile(secs, 95), 3), "max_s": round(max(secs, default=0), 3),
             "puzzles_per_s": round(len(rs) / sum(secs), 2) if secs and sum(secs) else 0,
         })
     return out
+
+
+def _median(values) -> float | None:
+    known = [v for v in values if v is not None]
+    return round(statistics.median(known), 1) if known else None
 
 
 def _count(items) -> dict[str, int]:
@@ -106,10 +114,11 @@ def run(args: argparse.Namespace) -> int:
     from tabulate import tabulate
     print(tabulate([[s["genre"], s["puzzles"], f"{100 * s['solve_rate']:.1f}%",
                      f"{s['matches']}/{s['with_given_solution']}", s["errors"], s["median_s"], s["p95_s"],
-                     s["max_s"], s["puzzles_per_s"], " ".join(f"L{k}:{v}" for k, v in s["levels"].items())]
+                     s["max_s"], s["puzzles_per_s"], s["median_difficulty"], s["median_effort"],
+                     f"{100 * s['level5_share']:.0f}%", " ".join(f"L{k}:{v}" for k, v in s["levels"].items())]
                     for s in summary],
                    headers=["genre", "puzzles", "solved", "match", "errors", "median s", "p95 s", "max s",
-                            "puzzles/s", "levels"]))
+                            "puzzles/s", "difficulty", "effort", "L5", "levels"]))
     print(f"wall {wall:.1f} s, peak memory {peak_mb:.0f} MB")
     return 0
 
