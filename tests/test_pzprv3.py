@@ -265,8 +265,10 @@ def test_state_board_with_a_url(tmp_path, capsys):
 def test_render_shows_the_players_marks(tmp_path, capsys):
     f = tmp_path / "board.txt"
     f.write_text(AKARI)
-    code, out, _ = run(capsys, "render", str(f))
-    assert code == 0 and out.splitlines()[0] == ". * ."
+    code, out, _ = run(capsys, "render", str(f))     # the board for people: the bulb, the cross
+    assert code == 0 and out.splitlines()[1:3] == ["│ ·  ●  · │", "│ ×  ·  · │"]
+    code, out, _ = run(capsys, "render", str(f), "--json")    # the native grid syntax
+    assert code == 0 and json.loads(out)["board"].splitlines()[0] == ". * ."
 
 
 @pytest.mark.parametrize("text, where, words", [

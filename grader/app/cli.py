@@ -119,7 +119,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     elif args.format == "asp":
         out = genre.answer_asp(puzzle, state)  # type: ignore[attr-defined]
     else:
-        out = genre.answer_text(puzzle, state)
+        out = genre.render_board(puzzle, state)        # the board for people (grader.io.board)
     _emit(args, {"status": "solved", "by": how, "solution": genre.answer_json(puzzle, state)}, out)
     return OK
 
@@ -131,15 +131,15 @@ def cmd_explain(args: argparse.Namespace) -> int:
     a = analyse(puzzle, budget=_budget(args))     # the path grade grades
     trace = a.trace
     steps_json, lines = [], []
-    if args.boards:
-        lines.append(genre.render_text(puzzle, trace.start) + "\n")
+    people = args.boards and not args.json      # text boards for people; --json keeps render_text
+    if people:
+        lines.append(genre.render_board(puzzle, trace.start) + "\n")
     for step, before, after in trace.states():
         text = sentence(step)
-        board = genre.render_text(puzzle, after)
         steps_json.append({"step": step.number, "level": step.level, "technique": step.heuristic.id,
                            "name": step.heuristic.name, "text": text,
                            "cells": [genre.var_name(puzzle, v) for v in step.deduction.targets],
-                           "board": board.splitlines()})
+                           "board": genre.render_text(puzzle, after).splitlines()})
         lines.append(f"{step.number:>4}. [L{step.level}] {step.heuristic.name}: {text}")
         hypotheses = branches(step)
         if hypotheses:
@@ -150,8 +150,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
                 if b["more_steps"]:
                     lines.append(f"          - ... {b['more_steps']} more steps")
                 lines.append(f"          => {'contradiction: ' + b['reason'] if b['status'] == 'contradiction' else b['status']}")
-        if args.boards:
-            lines.append(board + "\n")
+        if people:
+            lines.append(genre.render_board(puzzle, after) + "\n")
     lines.append(f"{trace.status.value}" + (f": {trace.reason}" if trace.reason and trace.status is not Status.SOLVED else ""))
     data: dict[str, Any] = {"status": trace.status.value, "steps": steps_json}
     if a.uniqueness is not None:
@@ -199,7 +199,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
         _emit(args, {"cell": args.why, "steps": data}, text)
         return OK if steps else NEGATIVE
     h = hint(puzzle, marks, args.stage, budget=_budget(args))
-    _emit(args, h.to_json(), h.text)
+    text = h.text
+    if h.step is not None and args.stage == "answer":   # the answer drawn: the board after the step
+        text += "\n" + genre.render_board(puzzle, h.step.deduction.apply(marks))
+    _emit(args, h.to_json(), text)
     return OK if h.kind in ("step", "solved") else NEGATIVE    # mistake, contradiction, stuck
 
 
@@ -220,7 +223,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         data["differ_at"] = differ
         data["examples"] = [genre.answer_json(puzzle, s) for s in (a, b)]
         lines += ["two of them, differing at " + ", ".join(differ[:12]) + (" ..." if len(differ) > 12 else ""),
-                  genre.render_text(puzzle, a), "", genre.render_text(puzzle, b)]
+                  genre.render_board(puzzle, a), "", genre.render_board(puzzle, b)]
     elif result.verdict is exact.Verdict.UNIQUE:
         data["solution"] = genre.answer_json(puzzle, result.solutions[0])
     status = None
@@ -276,8 +279,11 @@ def cmd_render(args: argparse.Namespace) -> int:
         state = parse_state(puzzle, read_text(Path(args.state)), args.state)
     else:
         state = board_marks(args.puzzle, puzzle)
-    out = genre.render_svg(puzzle, state) if args.format == "svg" else genre.render_text(puzzle, state)
-    _emit(args, {"genre": genre.name, "board": out}, out)
+    if args.format == "svg":
+        out = data = genre.render_svg(puzzle, state)
+    else:   # the board for people; --json keeps the native grid syntax it has always given
+        out, data = genre.render_board(puzzle, state), genre.render_text(puzzle, state)
+    _emit(args, {"genre": genre.name, "board": data}, out)
     return OK
 
 

@@ -104,6 +104,12 @@ class Genre:
     def render_text(self, puzzle: Puzzle, state: State | None = None) -> str:
         raise NotImplementedError
 
+    def render_board(self, puzzle: Puzzle, state: State | None = None) -> str:
+        """The board for people (grader.io.board): every clue, room and mark drawn in a Unicode
+        grid that lines up in a terminal. render_text stays the native grid syntax; a genre
+        without a board of its own shows that."""
+        return self.render_text(puzzle, state)
+
     def render_svg(self, puzzle: Puzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
         """An SVG board. highlights: (role, items) with role target/premise/region/mistake

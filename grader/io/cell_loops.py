@@ -6,7 +6,7 @@ from typing import Any
 
 from grader.core.errors import Source
 from grader.core.model import Cell, State
-from grader.io import svg
+from grader.io import board, svg
 from grader.io.native import Grid, bad_token
 from grader.kernels.cell_loops import GridLoop, lines_from_tokens, read_directions
 from grader.kernels.loops import B_CROSS, B_LINE
@@ -85,3 +85,20 @@ def draw_highlights(canvas: svg.Canvas, p: GridLoop, highlights) -> None:
             elif 0 <= item < p.rows * p.cols:
                 cells.append(p.cell(item))
         canvas.highlight(cells, role)
+
+
+def loop_board(p: GridLoop, state: State | None, centre, shaded=lambda i: None, quiet=None) -> str:
+    """A loop through cell centres on a board for people (grader.io.board.centre_lines): the
+    edge variables of `state` as strokes and crosses; `centre(i, arms)` and `shaded(i)` as there."""
+    def edge(i: int, d: str) -> str:
+        var = p.edge_var(i, d)
+        if var is None or state is None:
+            return board.OPEN_EDGE
+        m = state.cands[var]
+        return {B_LINE: board.LINE, B_CROSS: board.CROSS, 0: board.NO_EDGE}.get(m, board.OPEN_EDGE)
+    return board.centre_lines(p.rows, p.cols, edge, centre, shaded, state is not None and state.complete, quiet)
+
+
+def off_loop(p: GridLoop, state: State | None, i: int) -> bool:
+    """Every edge of cell i is crossed out: the loop does not pass it."""
+    return state is not None and all(state.cands[v] == B_CROSS for v in p.dir_vars[i].values())

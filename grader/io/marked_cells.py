@@ -10,7 +10,7 @@ import attrs
 from grader.core.errors import Source
 from grader.core.genre import Genre
 from grader.core.model import Cell, State
-from grader.io import svg, text
+from grader.io import board, svg, text
 from grader.io.janko import grid as janko_grid
 from grader.io.native import (Grid, NativeSource, expect_size, grid_text, meta_to_native,
                               parse_marks_grid)
@@ -99,6 +99,19 @@ class MarkedCellsGenre(Genre):
     def render_text(self, puzzle: GridPuzzle, state: State | None = None) -> str:
         return text.grid(self.glyph_rows(puzzle, state))
 
+    # --- the board for people (grader.io.board) -----------------------------------------
+    def board_tok(self, puzzle: GridPuzzle, i: int, state: State | None, complete: bool) -> board.Tok:
+        """What cell i shows on the board: its clue, or its mark (see grader.io.board)."""
+        raise NotImplementedError
+
+    def board_cells(self, puzzle: GridPuzzle, state: State | None) -> list[list[board.Tok]]:
+        complete = state is not None and state.complete
+        return [[self.board_tok(puzzle, puzzle.index(r, c), state, complete) for c in range(puzzle.cols)]
+                for r in range(puzzle.rows)]
+
+    def render_board(self, puzzle: GridPuzzle, state: State | None = None) -> str:
+        return board.framed(self.board_cells(puzzle, state))
+
     def with_native_solution(self, puzzle: GridPuzzle, grid: Grid, src: NativeSource) -> GridPuzzle:
         """The puzzle with the optional `solution:` grid of a native file."""
         if "solution" not in src.doc:
@@ -157,3 +170,21 @@ def shaded_grid_svg(puzzle: GridPuzzle, state: State | None, highlights: Sequenc
     for role, items in highlights:
         canvas.highlight([i if isinstance(i, Cell) else puzzle.cell(i) for i in items], role)
     return canvas.to_svg()
+
+
+def mark_tok(m: int | None, marked: int, unmarked: int, complete: bool,
+             marked_tok: board.Tok = board.SHADED_TOK) -> board.Tok:
+    """A cell without a clue: `marked_tok` when decided MARKED, × (blank in a complete state)
+    when decided UNMARKED, ! without candidates, · when undecided or without a state."""
+    if m == marked:
+        return marked_tok
+    if m == unmarked:
+        return board.Tok("" if complete else board.EMPTY)
+    if m == 0:
+        return board.Tok(board.BROKEN)
+    return board.Tok(board.UNDECIDED)
+
+
+def number_tok(text_: str, m: int | None, marked: int) -> board.Tok:
+    """A clue cell: its number, between blocks when the cell is shaded (█3█)."""
+    return board.Tok(text_, board.SHADE) if m == marked else board.Tok(text_)

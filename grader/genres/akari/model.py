@@ -19,7 +19,8 @@ from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
 from grader.io.janko import cells as janko_cells, meta as janko_meta
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io import board
+from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.tally import tally
 
@@ -263,6 +264,15 @@ class Akari(MarkedCellsGenre):
             return "."
         m = state.cands[i]
         return {B_BULB: "*", B_EMPTY: "." if solution else "+", 0: "!"}.get(m, ".")
+
+    def board_tok(self, puzzle: AkariPuzzle, i: int, state: State | None, complete: bool) -> board.Tok:
+        """Walls ▓ (a numbered wall ▓2▓), bulbs ●, cells without a bulb × (blank when solved)."""
+        b = puzzle.board[i]
+        if b == WALL:
+            return board.BLOCK_TOK
+        if b >= 0:
+            return board.Tok(str(b), board.BLOCK)
+        return mark_tok(None if state is None else state.cands[i], B_BULB, B_EMPTY, complete, board.Tok("●"))
 
     def from_janko(self, data: dict[str, Any], src: Source) -> AkariPuzzle:
         rows, cols, board = janko_cells(data, src, JANKO_TOKENS.get)

@@ -24,7 +24,7 @@ from grader.io.limits import MAX_SIDE
 from grader.io.native import (Grid, NativeSource, Token, expect_size, grid_text, meta_to_native,
                               parse_grid_text, plain_yaml)
 from grader.core.model import Cell, Meta, Puzzle, State, Violation, bit, single_value
-from grader.io import svg, text
+from grader.io import board, svg, text
 from grader.genres import register
 from grader.core.genre import Genre
 
@@ -352,6 +352,29 @@ class Arrows(Genre):
     def render_text(self, puzzle: ArrowsPuzzle, state: State | None = None) -> str:
         return text.grid([[self._glyph(puzzle, r * puzzle.cols + c, state) for c in range(puzzle.cols)]
                           for r in range(puzzle.rows)])
+
+    def render_board(self, puzzle: ArrowsPuzzle, state: State | None = None) -> str:
+        """Boxes, each with its arrow centred on the first line and its number (given or
+        found; · while open) on the second."""
+        rule = "───"
+        lines = ["┌" + "┬".join([rule] * puzzle.cols) + "┐"]
+        for r in range(puzzle.rows):
+            arrows, numbers = [], []
+            for c in range(puzzle.cols):
+                i = r * puzzle.cols + c
+                arrows.append(f" {GLYPH[puzzle.dirs[i]]} ")
+                v = puzzle.givens[i]
+                if state is not None and v is None:
+                    m = state.cands[i]
+                    v = single_value(m)
+                    numbers.append(f" {v if v is not None else board.BROKEN if m == 0 else board.UNDECIDED} ")
+                else:
+                    numbers.append(f" {board.UNDECIDED if v is None else v} ")
+            lines.append("│" + "│".join(arrows) + "│")
+            lines.append("│" + "│".join(numbers) + "│")
+            lines.append(("├" + "┼".join([rule] * puzzle.cols) + "┤") if r + 1 < puzzle.rows
+                         else ("└" + "┴".join([rule] * puzzle.cols) + "┘"))
+        return "\n".join(lines)
 
     def answer_text(self, puzzle: ArrowsPuzzle, state: State) -> str:
         """The boxed grid of solution.txt."""

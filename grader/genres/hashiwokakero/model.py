@@ -23,7 +23,7 @@ from grader.io import puzzlink, tatham
 from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
-from grader.io import svg, text
+from grader.io import board, svg, text
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.io.grid_marks import GridMarks
@@ -397,6 +397,35 @@ class Hashiwokakero(GridMarks, Genre):
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: HashiPuzzle, state: State | None = None) -> str:
         return text.grid(self._rows(puzzle, state))
+
+    def render_board(self, puzzle: HashiPuzzle, state: State | None = None) -> str:
+        """Islands as (3), bridges ─ ═ (│ ║ down; ≡ three or more) between them, at least as
+        many as every value left allows; a pair that gets no bridge × while unfinished."""
+        complete = state is not None and state.complete
+        cv = board.Canvas(2 * puzzle.rows - 1, 4 * puzzle.cols + 1)
+        if state is not None:
+            for s, slot in enumerate(puzzle.slots):
+                m = state.cands[s]
+                k = lo(m) if m else -1
+                (ra, ca), (rb, cb) = divmod(slot.a, puzzle.cols), divmod(slot.b, puzzle.cols)
+                if slot.horizontal:
+                    x1, x2, y = 4 * ca + 3, 4 * cb, 2 * ra
+                    ch = {1: "─", 2: "═"}.get(k, "≡")
+                    span = [(y, x) for x in range(x1, x2)]
+                else:
+                    y1, y2, x = 2 * ra + 1, 2 * rb, 4 * ca + 1
+                    ch = {1: "│", 2: "║"}.get(k, "≡")
+                    span = [(y, x) for y in range(y1, y2)]
+                if k > 0:
+                    for y, x in span:
+                        cv.put(y, x, ch)
+                elif span and (k < 0 or (k == 0 and m == 1 and not complete)):
+                    y, x = span[len(span) // 2]
+                    cv.put(y, x, board.BROKEN if k < 0 else board.EMPTY)
+        for i in puzzle.islands:
+            r, c = divmod(i, puzzle.cols)
+            cv.put(2 * r, 4 * c, f"({puzzle.board[i]})")
+        return cv.text()
 
     def render_svg(self, puzzle: HashiPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

@@ -27,7 +27,8 @@ from grader.io.janko import grid as janko_grid, meta as janko_meta, size as jank
 from grader.io.native import Grid, NativeSource, expect_size, grid_text
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
-from grader.io.marked_cells import ShadingGenre, shaded_grid_svg
+from grader.io import board
+from grader.io.marked_cells import ShadingGenre, mark_tok, number_tok, shaded_grid_svg
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, shading_violations
 from grader.kernels.shading import nearby_violations as nearby_shading_violations
@@ -302,6 +303,17 @@ class Heyawake(ShadingGenre):
         if puzzle.clue_cells[k] == i:
             return str(puzzle.clues[k])
         return "+" if m == B_WHITE else "."
+
+    def board_tok(self, puzzle: HeyawakePuzzle, i: int, state: State | None, complete: bool) -> board.Tok:
+        m = None if state is None else state.cands[i]
+        k = puzzle.room_of[i]
+        if puzzle.clue_cells[k] == i:
+            return number_tok(str(puzzle.clues[k]), m, B_SHADED)
+        return mark_tok(m, B_SHADED, B_WHITE, complete)
+
+    def render_board(self, puzzle: HeyawakePuzzle, state: State | None = None) -> str:
+        """Rooms drawn with lines, each room's number in its cell, shaded cells █."""
+        return board.with_rooms(self.board_cells(puzzle, state), puzzle.room_of)
 
     def render_svg(self, puzzle: HeyawakePuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

@@ -22,7 +22,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg, text
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io import board
+from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
 
 WHITE, BLACK = 0, 1
@@ -136,6 +137,16 @@ class Hitori(MarkedCellsGenre):
         if m == B_WHITE and not solution:
             return "+" if n == NO_NUMBER else number
         return {0: "!"}.get(m, number if solution else ".")
+
+    def board_tok(self, puzzle: HitoriPuzzle, i: int, state: State | None, complete: bool) -> board.Tok:
+        """Every number; shaded █5█, marked unshaded (5) while the board is unfinished."""
+        n = puzzle.numbers[i]
+        m = None if state is None else state.cands[i]
+        if n == NO_NUMBER:
+            return mark_tok(m, B_BLACK, B_WHITE, complete)
+        if m == B_WHITE and not complete:
+            return board.Tok(str(n), wrap="()")
+        return board.Tok(board.BROKEN if m == 0 else str(n), board.SHADE if m == B_BLACK else " ")
 
     def from_janko(self, data: dict[str, Any], src: Source) -> HitoriPuzzle:
         rows, cols, problem = janko_problem(data, src)

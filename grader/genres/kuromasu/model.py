@@ -20,7 +20,8 @@ from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
 from grader.io.janko import cells as janko_cells, meta as janko_meta
-from grader.io.marked_cells import ShadingGenre, shaded_grid_svg
+from grader.io import board
+from grader.io.marked_cells import ShadingGenre, mark_tok, shaded_grid_svg
 from grader.kernels.grid import VERTICAL_FIRST, GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, shading_violations
 
@@ -230,6 +231,12 @@ class Kuromasu(ShadingGenre):
             return "?" if n == UNKNOWN else str(n)
         m = None if state is None else state.cands[i]
         return {B_SHADED: "#", B_WHITE: "." if solution else "+", 0: "!"}.get(m, ".")
+
+    def board_tok(self, puzzle: KuromasuPuzzle, i: int, state: State | None, complete: bool) -> board.Tok:
+        n = puzzle.clues[i]
+        if n != NO_CLUE:
+            return board.Tok("?" if n == UNKNOWN else str(n))
+        return mark_tok(None if state is None else state.cands[i], B_SHADED, B_WHITE, complete)
 
     def render_svg(self, puzzle: KuromasuPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

@@ -21,7 +21,8 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
-from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
+from grader.io import board
+from grader.io.cell_loops import draw_highlights, draw_loop, lines_state, loop_board, off_loop
 from grader.io.grid_marks import GridMarks
 from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
@@ -257,6 +258,19 @@ class Masyu(GridMarks, Genre):
         return text.grid([[direction_token(puzzle, state, r * puzzle.cols + c,
                                            True if puzzle.pearls[r * puzzle.cols + c] else None)
                            for c in range(puzzle.cols)] for r in range(puzzle.rows)])
+
+    def render_board(self, puzzle: MasyuPuzzle, state: State | None = None) -> str:
+        """Pearls ○ ●, the loop as strokes through cell centres, crossed-out edges ×; a cell
+        the loop cannot pass × (blank when solved)."""
+        complete = state is not None and state.complete
+
+        def centre(i: int, arms: int) -> str | None:
+            if puzzle.pearls[i] != NONE:
+                return "●" if puzzle.pearls[i] == BLACK else "○"
+            if not arms and off_loop(puzzle, state, i):
+                return " " if complete else board.EMPTY
+            return None
+        return loop_board(puzzle, state, centre)
 
     def render_svg(self, puzzle: MasyuPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

@@ -27,7 +27,8 @@ from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
 from grader.genres import register
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io import board
+from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.tally import tally
 
@@ -307,6 +308,17 @@ class Minesweeper(MarkedCellsGenre):
         if state is None:
             return "."
         return {B_MINE: "*", B_SAFE: "." if solution else "+", 0: "!"}.get(state.cands[i], ".")
+
+    def board_tok(self, puzzle: MinesPuzzle, i: int, state: State | None, complete: bool) -> board.Tok:
+        """Revealed numbers, void cells ▓, mines ●, safe cells × (blank when solved)."""
+        b = puzzle.board[i]
+        if b >= 0:
+            return board.Tok(str(b))
+        if b == VOID:
+            return board.BLOCK_TOK
+        if b == QUESTION:
+            return board.Tok("?")
+        return mark_tok(None if state is None else state.cands[i], B_MINE, B_SAFE, complete, board.Tok("●"))
 
     def from_janko(self, data: dict[str, Any], src: Source) -> MinesPuzzle:
         rows, cols, board = janko_cells(data, src, lambda t: int(t) if t.isdecimal() else JANKO_TOKENS.get(t))

@@ -26,7 +26,7 @@ from grader.io.janko import grid as janko_grid, meta as janko_meta
 from grader.io.janko import problem as janko_problem
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
-from grader.io import svg, text
+from grader.io import board, svg, text
 from grader.genres import register
 from grader.kernels.cell_shapes import (B_EMPTY, E, N, OPPOSITE, S, SHAPES, SIDES, STEP, W, areas_beside,
                                         chains, free_areas, sides_must)
@@ -414,6 +414,31 @@ class Numberlink(GridMarks, Genre):
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: NumberlinkPuzzle, state: State | None = None) -> str:
         return text.grid(self._rows(puzzle, state))
+
+    def render_board(self, puzzle: NumberlinkPuzzle, state: State | None = None) -> str:
+        """The labels, the lines as strokes through cell centres (a side one cell is sure of),
+        cells no line uses × (blank when solved), undecided cells with no stroke yet ·."""
+        ch = chains(puzzle, state) if state is not None else None
+        complete = state is not None and state.complete
+
+        def edge(i: int, d: str) -> str:
+            if ch is None:
+                return board.OPEN_EDGE
+            side = E if d == "e" else S
+            j = puzzle.neighbour[i][side]
+            if ch.must[i] & side or ch.must[j] & OPPOSITE[side]:
+                return board.LINE
+            return board.OPEN_EDGE      # (sides no line takes are many: not crossed, to stay readable)
+
+        def centre(i: int, arms: int) -> str | None:
+            if puzzle.labels[i]:
+                return puzzle.name(puzzle.labels[i])
+            if state is not None and state.cands[i] == 0:
+                return board.BROKEN
+            if state is not None and state.cands[i] == B_EMPTY:
+                return " " if complete else board.EMPTY
+            return None
+        return board.centre_lines(puzzle.rows, puzzle.cols, edge, centre, lambda i: None, complete)
 
     def render_svg(self, puzzle: NumberlinkPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

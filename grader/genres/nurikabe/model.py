@@ -22,7 +22,8 @@ from grader.core.model import Cell, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.io.janko import cells as janko_cells, meta as janko_meta
-from grader.io.marked_cells import MarkedCellsGenre
+from grader.io import board
+from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
 
 ISLAND, WALL = 0, 1
@@ -238,6 +239,12 @@ class Nurikabe(MarkedCellsGenre):
         if m == B_ISLAND:
             return "." if solution else "+"
         return "!" if m == 0 else "."
+
+    def board_tok(self, puzzle: NurikabePuzzle, i: int, state: State | None, complete: bool) -> board.Tok:
+        n = puzzle.clues[i]
+        if n != NO_CLUE:
+            return board.Tok("?" if n == UNKNOWN else str(n))
+        return mark_tok(None if state is None else state.cands[i], B_WALL, B_ISLAND, complete)
 
     def from_janko(self, data: dict[str, Any], src: Source) -> NurikabePuzzle:
         rows, cols, clues = janko_cells(data, src, janko_clue)

@@ -21,7 +21,7 @@ from grader.io.janko import field as janko_field, grid as janko_grid, meta as ja
 from grader.io.limits import MAX_SIDE
 from grader.io.native import NativeSource, bad_token, parse_grid_text
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
-from grader.io import svg, text
+from grader.io import board, svg, text
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.lines import Line, minimum_length, runs, solve_line
@@ -425,6 +425,40 @@ class Picross(Genre):
     def render_text(self, puzzle: PicrossPuzzle, state: State | None = None) -> str:
         return text.grid([[self._glyph(state, r * puzzle.cols + c) for c in range(puzzle.cols)]
                           for r in range(puzzle.rows)])
+
+    def render_board(self, puzzle: PicrossPuzzle, state: State | None = None) -> str:
+        """Column clues stacked above the grid, row clues to its left, filled cells █, cells
+        marked empty × (blank when solved), undecided ·."""
+        if state is None:
+            state = self.initial_state(puzzle)
+        complete = state.complete
+        w = max((len(str(n)) for clue in puzzle.col_clues for n in clue), default=1) + 1
+        row_texts = [" ".join(map(str, clue or (0,))) for clue in puzzle.row_clues]
+        left = max((len(t) for t in row_texts), default=1)
+        top = max((len(clue) for clue in puzzle.col_clues), default=1) or 1
+        pad = " " * (left + 1)
+        lines = []
+        for k in range(top):
+            row = []
+            for clue in puzzle.col_clues:
+                nums = clue or (0,)
+                j = k - (top - len(nums))
+                row.append(str(nums[j]).rjust(w) if j >= 0 else " " * w)
+            lines.append(pad + " " + "".join(row) + " ")
+        lines.append(pad + "┌" + "─" * (w * puzzle.cols) + "┐")
+        for r in range(puzzle.rows):
+            cells = []
+            for c in range(puzzle.cols):
+                m = state.cands[r * puzzle.cols + c]
+                if m == B_FILLED:
+                    cells.append(board.SHADE * w)
+                elif m == B_EMPTY:
+                    cells.append(("" if complete else board.EMPTY).rjust(w))
+                else:
+                    cells.append((board.BROKEN if m == 0 else board.UNDECIDED).rjust(w))
+            lines.append(row_texts[r].rjust(left) + " │" + "".join(cells) + "│")
+        lines.append(pad + "└" + "─" * (w * puzzle.cols) + "┘")
+        return "\n".join(lines)
 
     def render_svg(self, puzzle: PicrossPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:

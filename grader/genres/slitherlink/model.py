@@ -26,7 +26,7 @@ from grader.io import asp, puzzlink, tatham
 from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import NativeSource, bad_token, expect_size, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
-from grader.io import svg
+from grader.io import board, svg
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.face_colouring import colouring
@@ -508,6 +508,48 @@ class Slitherlink(Genre):
                         row += " " if n is None else str(n)
                 lines.append(row)
         return "\n".join(lines) + "\n"
+
+    def render_board(self, puzzle: SlitherPuzzle, state: State | None = None) -> str:
+        """Dots ·, the clues between them, the loop's edges ─ │ (joined at the dots: ┌ ┐ └ ┘),
+        crossed-out edges × (not drawn once solved). A general graph keeps render_text."""
+        if not puzzle.square:
+            return self.render_text(puzzle, state)
+        H, W = puzzle.rows, puzzle.cols
+        complete = state is not None and state.complete
+        cv = board.Canvas(2 * H + 1, 4 * W + 1)
+
+        def mark(e: int) -> str:
+            m = None if state is None else state.cands[e]
+            if m == B_LINE:
+                return "line"
+            if m == 0:
+                return board.BROKEN
+            return board.EMPTY if m == B_CROSS and not complete else ""
+        arms = [[0] * (W + 1) for _ in range(H + 1)]
+        for i in range(H + 1):
+            for j in range(W):
+                k = mark(puzzle.h(i, j))
+                if k == "line":
+                    cv.put(2 * i, 4 * j + 1, "───")
+                    arms[i][j] |= board.E_
+                    arms[i][j + 1] |= board.W_
+                elif k:
+                    cv.put(2 * i, 4 * j + 2, k)
+        for i in range(H):
+            for j in range(W + 1):
+                k = mark(puzzle.v(i, j))
+                if k == "line":
+                    cv.put(2 * i + 1, 4 * j, "│")
+                    arms[i][j] |= board.S_
+                    arms[i + 1][j] |= board.N_
+                elif k:
+                    cv.put(2 * i + 1, 4 * j, k)
+                if j < W and puzzle.clues[i * W + j] is not None:
+                    cv.put(2 * i + 1, 4 * j + 2, str(puzzle.clues[i * W + j]))
+        for i in range(H + 1):
+            for j in range(W + 1):
+                cv.put(2 * i, 4 * j, board.BOX[arms[i][j]] if arms[i][j] else "·")
+        return cv.text()
 
     def answer_json(self, puzzle: SlitherPuzzle, state: State) -> Any:
         return {"links": [puzzle.edge_label(e) for e in sorted(self.solution_from_state(puzzle, state))]}

@@ -18,7 +18,8 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
-from grader.io.cell_loops import draw_highlights, draw_loop, lines_state
+from grader.io import board
+from grader.io.cell_loops import draw_highlights, draw_loop, lines_state, loop_board
 from grader.io.grid_marks import GridMarks
 from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
@@ -323,6 +324,32 @@ class Yajilin(GridMarks, Genre):
                     row.append("+" if t == "." and state.cands[i] == B_LOOP else t)
             rows.append(row)
         return text.grid(rows)
+
+    def render_board(self, puzzle: YajilinPuzzle, state: State | None = None) -> str:
+        """Clues as a number and an arrow (2→, ←1; a blocked cell ▓), shaded cells █, the loop
+        as strokes through cell centres, crossed-out edges ×; + a cell known to be on the loop
+        before any of its lines is."""
+        def centre(i: int, arms: int) -> str | None:
+            clue = puzzle.clues[i]
+            if clue is not None:
+                n = "?" if clue.n is None else str(clue.n)
+                return ARROW[clue.d] + n if clue.d in "wn" else n + ARROW[clue.d]
+            m = None if state is None else state.cands[i]
+            if m == 0:
+                return board.BROKEN
+            if m == B_LOOP and not arms:
+                return "+"
+            return None
+
+        def shaded(i: int) -> str | None:
+            clue = puzzle.clues[i]
+            if clue is not None:
+                return None if clue.d else board.BLOCK
+            if state is not None and state.cands[i] == B_SHADED:
+                return board.SHADE
+            return None
+        return loop_board(puzzle, state, centre, shaded,
+                          quiet=lambda i: puzzle.clues[i] is not None or shaded(i) is not None)
 
     def render_svg(self, puzzle: YajilinPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
