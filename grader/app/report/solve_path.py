@@ -54,7 +54,7 @@ def board(puzzle, caption: str, state, marks=()) -> Board:
         svg = genre.render_svg(puzzle, state, marks)
     except NotImplementedError:
         svg = ""
-    return Board(caption, svg, genre.render_text(puzzle, state))
+    return Board(caption, svg, genre.render_board(puzzle, state))
 
 
 def build(a: Analysis, house_label: str | None = None) -> Document:
