@@ -188,6 +188,118 @@ def keep_connected(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[D
                 "cell": puzzle.cell(cell), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
+# --- level 4: a chain of consequences that cuts the unshaded area -------------------------
+
+# How many cells a what-if may settle, tried in turn so that the shortest chain is told.
+CHAIN_LIMITS = (8, 20, 40)
+
+
+def consequences(puzzle: HitoriPuzzle, cands: list[int], start: int, value: int, limit: int
+                 ) -> tuple[list[tuple[int, int]], str | None, list[int]]:
+    """Follow the forced consequences of giving `start` the value, in `cands` (changed in
+    place): a shaded cell's neighbours are unshaded, an unshaded number's twins in its row and
+    column are shaded, and an unshaded cell left with one neighbour that can stay unshaded
+    keeps that one unshaded too (when some other cell is unshaded). Returns the chain
+    [(cell, value)] in order, what broke (or None) and the cells it broke at; stops after
+    `limit` cells."""
+    g = puzzle.graph
+    nbrs, twins = g.neighbours, puzzle.twins
+    chain: list[tuple[int, int]] = []
+    queue = [(start, value)]
+    head = 0
+    whites = sum(1 for m in cands if m == B_WHITE)
+    while head < len(queue):
+        i, v = queue[head]
+        head += 1
+        want = 1 << v
+        if cands[i] == want:
+            continue
+        if not cands[i] & want:
+            other = [j for j, w in chain if (j in nbrs[i] and w == BLACK == v)
+                     or (j in twins[i] and w == WHITE == v)]
+            if other:
+                why = (f"the shaded {g.cell(i)} and {g.cell(other[0])} would touch" if v == BLACK else
+                       f"the {puzzle.numbers[i]}s at {g.cell(i)} and {g.cell(other[0])} would both be unshaded")
+                return chain, why, [i, other[0]]
+            return chain, f"{g.cell(i)} would have to be both shaded and unshaded", [i]
+        cands[i] = want
+        chain.append((i, v))
+        whites += v == WHITE
+        if len(chain) >= limit:
+            break
+        if v == BLACK:
+            queue.extend((n, WHITE) for n in nbrs[i])
+            watch = [n for n in nbrs[i] if cands[n] == B_WHITE]
+        else:
+            queue.extend((t, BLACK) for t in twins[i])
+            watch = [i]
+        for w in watch:           # an unshaded cell with one way out left
+            out = [n for n in nbrs[w] if cands[n] & B_WHITE]
+            if len(out) == 1 and cands[out[0]] == FREE and whites > 1:
+                queue.append((out[0], WHITE))
+    return chain, None, []
+
+
+def cut_apart(puzzle: HitoriPuzzle, state: State, chain: list[tuple[int, int]]
+              ) -> tuple[int, int] | None:
+    """Two unshaded cells that the cells the chain shades cut apart (one in a piece the new
+    shading closes off, one outside it), or None."""
+    g = puzzle.graph
+    removed = {i for i, v in chain if v == BLACK}
+    if not removed:
+        return None
+    passable = state.derived("hitori.may-be-unshaded", lambda: [bool(m & B_WHITE) for m in state.cands])
+    marked = set(state.derived("hitori.unshaded", lambda: [i for i, m in enumerate(state.cands) if m == B_WHITE]))
+    marked.update(i for i, v in chain if v == WHITE)
+    seeds = [n for r in sorted(removed) for n in g.neighbours[r] if passable[n] and n not in removed]
+    for piece in cn.pieces_cut_off(g, passable, removed, seeds):
+        inside = [i for i in piece if i in marked]
+        if inside and len(inside) < len(marked):
+            inner = set(piece)
+            return min(inside), min(i for i in marked if i not in inner)
+    return None
+
+
+def chain_refutation(puzzle: HitoriPuzzle, state: State, start: int, value: int, limit: int
+                     ) -> tuple[list[tuple[int, int]], str] | None:
+    """The chain that giving `start` the value sets off, and what it breaks (touching shaded
+    cells, a number left twice, or the unshaded area cut apart), or None."""
+    cands = list(state.cands)
+    chain, broken, _ = consequences(puzzle, cands, start, value, limit)
+    if broken:
+        return chain, broken
+    apart = cut_apart(puzzle, state, chain)
+    if apart:
+        a, b = apart
+        return chain, f"the shaded cells would cut {puzzle.cell(a)} off from {puzzle.cell(b)}"
+    return None
+
+
+def chain_phrase(puzzle: HitoriPuzzle, chain: list[tuple[int, int]]) -> str:
+    names = ("unshaded", "shaded")
+    return ", ".join(f"{puzzle.cell(i)} {names[v]}" for i, v in chain) or "nothing else"
+
+
+@heuristic(id="hitori.chain-cuts-off", genre=GENRE)
+def chain_cuts_off(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Whole board: the cut may close off cells anywhere, so every undecided cell is tried
+    (focus does not narrow it), shortest chains first."""
+    cands = state.cands
+    cells = [i for i in range(len(cands)) if cands[i] == FREE]
+    names = ("is unshaded", "is shaded")
+    for limit in CHAIN_LIMITS:
+        for i in cells:
+            for value in (BLACK, WHITE):
+                found = chain_refutation(puzzle, state, i, value, limit)
+                if found:
+                    chain, broken = found
+                    other = WHITE if value == BLACK else BLACK
+                    yield Deduction.build(state, put={i: other}, region=[c for c, _ in chain], params={
+                        "cell": puzzle.cell(i), "assumed": names[value], "result": names[other],
+                        "chain": chain_phrase(puzzle, chain[1:]), "broken": broken})
+                    return
+
+
 # --- level 5 ------------------------------------------------------------------------------
 
 trial_and_error = register_probing(GENRE, max_level=3)

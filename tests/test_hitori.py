@@ -11,7 +11,7 @@ from grader.core.errors import InputError
 from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
-from support import (assert_all_sound, assert_puzzles_solved_soundly, found, janko, marks,
+from support import (assert_all_sound, assert_puzzles_solved_soundly, decided_by, fires, found, janko, marks,
                      native, random_partial, reference, refused, shared, assert_sound_from_each_decided_cell)
 
 HITORI = get("hitori")
@@ -109,6 +109,21 @@ def test_keep_connected():
     assert found("hitori.keep-connected", p, marks(p, "+ . .\n. . .\n. . +")) == {}
 
 
+def test_chain_cuts_off():
+    # janko 26, before its only trial: an unshaded r5c2 would shade r5c3 (its twin 2), free
+    # r6c3, whose 3 shades r6c2; the shaded r1c5, r2c4, r3c3, r4c4, r5c3 and r6c2 would then
+    # wall the board off from edge to edge.
+    p = puzzle("2 1 1 3 1 6\n1 5 4 2 6 2\n6 4 6 2 3 5\n3 1 6 1 5 3\n5 2 2 6 4 3\n6 3 3 5 1 5")
+    s = marks(p, "+ # + + # +\n+ + + # + +\n# + # + + +\n+ + + # + #\n+ . . + + +\n+ . . + + #")
+    assert found("hitori.short-chain", p, s) == {} and found("hitori.keep-connected", p, s) == {}
+    [d] = fires("hitori.chain-cuts-off", p, s)
+    assert decided_by([d], p, s) == {"r5c2": "is shaded"}
+    assert d.params["chain"] == "r5c3 shaded, r6c3 unshaded, r6c2 shaded"
+    assert d.params["broken"] == "the shaded cells would cut r1c1 off from r1c6"
+    p = puzzle("1 2 3\n4 5 6\n7 8 9")
+    assert found("hitori.chain-cuts-off", p, marks(p, "+ . .\n. . .\n. . +")) == {}
+
+
 def test_trial_and_error_is_sound_where_easier_steps_stop():
     from grader.core.engine import Solver
     for p in janko("hitori", 40, seed=11, max_cells=100):
@@ -122,11 +137,12 @@ def test_trial_and_error_is_sound_where_easier_steps_stop():
 
 @pytest.mark.corpus
 def test_nested_trial_goes_on_where_every_other_technique_stops():
-    """janko 609 (17x17): single hypotheses filled with every other technique find nothing;
-    one whose fill may try another does, soundly. With nothing left to decide it is quiet."""
+    """janko 609 (17x17): with the techniques up to level 3 and single hypotheses filled with
+    them, the solve stops (since the chain what-if of level 4 no corpus puzzle needs the nested
+    trial); one whose fill may try another goes on, soundly. With nothing left it is quiet."""
     from grader.core.engine import Solver
     p = load(str(shared("janko/hitori.jsonl")) + "#hitori/609")
-    others = [h for h in REGISTRY.for_genre("hitori") if h.id != "hitori.nested-trial"]
+    others = REGISTRY.for_genre("hitori", 3) + [REGISTRY.get("hitori.trial-and-error")]
     trace = Solver(p, heuristics=others).solve()
     assert trace.status.value == "stuck"
     solution = reference(p)
