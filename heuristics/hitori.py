@@ -4,7 +4,7 @@ Connectivity (the unshaded cells form one area) comes from grader.kernels.connec
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from grader.genres.hitori.model import B_BLACK, B_WHITE, BLACK, FREE, NO_NUMBER, WHITE, HitoriPuzzle
 from grader.core.registry import REGISTRY, heuristic
@@ -188,6 +188,34 @@ def keep_connected(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[D
                 "cell": puzzle.cell(cell), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
+# --- level 3: a short chain that closes off a pocket ---------------------------------------
+
+POCKET_CHAIN = 12      # cells a chain may settle
+POCKET_SIZE = 8        # cells the closed-off pocket may have
+
+
+@heuristic(id="hitori.pocket-chain", genre=GENRE)
+def pocket_chain(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    cells = [i for i in near(puzzle, focus, 2) if cands[i] == FREE]
+    names = ("is unshaded", "is shaded")
+    for limit in (6, POCKET_CHAIN):
+        for i in cells:
+            for value in (BLACK, WHITE):
+                after = list(cands)
+                chain, cause, broken, _ = consequences(puzzle, after, i, value, limit)
+                if broken:
+                    continue            # the level-3 short chain's case, or the level-4 one's
+                pocket = cut_off(puzzle, state, chain, POCKET_SIZE)
+                if pocket:
+                    other = WHITE if value == BLACK else BLACK
+                    chain = needed(chain, cause, wall_of(puzzle, chain, pocket))
+                    yield Deduction.build(state, put={i: other}, region=[c for c, _ in chain] + pocket, params={
+                        "cell": puzzle.cell(i), "assumed": names[value], "result": names[other],
+                        "chain": chain_phrase(puzzle, chain, i), "pocket": puzzle.graph.cells(pocket)})
+                    return
+
+
 # --- level 4: a chain of consequences that cuts the unshaded area -------------------------
 
 # How many cells a what-if may settle, tried in turn so that the shortest chain is told.
@@ -195,21 +223,22 @@ CHAIN_LIMITS = (8, 20, 40)
 
 
 def consequences(puzzle: HitoriPuzzle, cands: list[int], start: int, value: int, limit: int
-                 ) -> tuple[list[tuple[int, int]], str | None, list[int]]:
+                 ) -> tuple[list[tuple[int, int]], dict[int, tuple[int, ...]], str | None, list[int]]:
     """Follow the forced consequences of giving `start` the value, in `cands` (changed in
     place): a shaded cell's neighbours are unshaded, an unshaded number's twins in its row and
     column are shaded, and an unshaded cell left with one neighbour that can stay unshaded
     keeps that one unshaded too (when some other cell is unshaded). Returns the chain
-    [(cell, value)] in order, what broke (or None) and the cells it broke at; stops after
-    `limit` cells."""
+    [(cell, value)] in order, the chain cells each one followed from, what broke (or None)
+    and the cells the break involves; stops after `limit` cells."""
     g = puzzle.graph
     nbrs, twins = g.neighbours, puzzle.twins
     chain: list[tuple[int, int]] = []
-    queue = [(start, value)]
+    cause: dict[int, tuple[int, ...]] = {}
+    queue: list[tuple[int, int, tuple[int, ...]]] = [(start, value, ())]
     head = 0
     whites = sum(1 for m in cands if m == B_WHITE)
     while head < len(queue):
-        i, v = queue[head]
+        i, v, why = queue[head]
         head += 1
         want = 1 << v
         if cands[i] == want:
@@ -218,32 +247,48 @@ def consequences(puzzle: HitoriPuzzle, cands: list[int], start: int, value: int,
             other = [j for j, w in chain if (j in nbrs[i] and w == BLACK == v)
                      or (j in twins[i] and w == WHITE == v)]
             if other:
-                why = (f"the shaded {g.cell(i)} and {g.cell(other[0])} would touch" if v == BLACK else
-                       f"the {puzzle.numbers[i]}s at {g.cell(i)} and {g.cell(other[0])} would both be unshaded")
-                return chain, why, [i, other[0]]
-            return chain, f"{g.cell(i)} would have to be both shaded and unshaded", [i]
+                broken = (f"the shaded {g.cell(i)} and {g.cell(other[0])} would touch" if v == BLACK else
+                          f"the {puzzle.numbers[i]}s at {g.cell(i)} and {g.cell(other[0])} would both be unshaded")
+                return chain, cause, broken, [*why, other[0]]
+            return chain, cause, f"{g.cell(i)} would have to be both shaded and unshaded", [*why, i]
         cands[i] = want
         chain.append((i, v))
+        cause[i] = why
         whites += v == WHITE
         if len(chain) >= limit:
             break
         if v == BLACK:
-            queue.extend((n, WHITE) for n in nbrs[i])
+            queue.extend((n, WHITE, (i,)) for n in nbrs[i])
             watch = [n for n in nbrs[i] if cands[n] == B_WHITE]
         else:
-            queue.extend((t, BLACK) for t in twins[i])
+            queue.extend((t, BLACK, (i,)) for t in twins[i])
             watch = [i]
         for w in watch:           # an unshaded cell with one way out left
             out = [n for n in nbrs[w] if cands[n] & B_WHITE]
             if len(out) == 1 and cands[out[0]] == FREE and whites > 1:
-                queue.append((out[0], WHITE))
-    return chain, None, []
+                queue.append((out[0], WHITE, tuple(j for j in (w, *nbrs[w]) if j in cause)))
+    return chain, cause, None, []
 
 
-def cut_apart(puzzle: HitoriPuzzle, state: State, chain: list[tuple[int, int]]
-              ) -> tuple[int, int] | None:
-    """Two unshaded cells that the cells the chain shades cut apart (one in a piece the new
-    shading closes off, one outside it), or None."""
+def needed(chain: list[tuple[int, int]], cause: dict[int, tuple[int, ...]], cells: Iterable[int]
+           ) -> list[tuple[int, int]]:
+    """The part of the chain that the given cells follow from, in the chain's order."""
+    keep: set[int] = set()
+    todo = [c for c in cells if c in cause]
+    while todo:
+        c = todo.pop()
+        if c not in keep:
+            keep.add(c)
+            todo.extend(cause[c])
+    return [(i, v) for i, v in chain if i in keep]
+
+
+def cut_off(puzzle: HitoriPuzzle, state: State, chain: list[tuple[int, int]], most: int | None = None
+            ) -> list[int] | None:
+    """A piece of the cells that may be unshaded, holding an unshaded cell, that the cells the
+    chain shades close off from unshaded cells elsewhere, or None. With `most`, only a piece of
+    at most that many cells (the floods from around the new shaded cells give up once the
+    smallest piece is larger)."""
     g = puzzle.graph
     removed = {i for i, v in chain if v == BLACK}
     if not removed:
@@ -253,31 +298,44 @@ def cut_apart(puzzle: HitoriPuzzle, state: State, chain: list[tuple[int, int]]
     marked.update(i for i, v in chain if v == WHITE)
     seeds = [n for r in sorted(removed) for n in g.neighbours[r] if passable[n] and n not in removed]
     for piece in cn.pieces_cut_off(g, passable, removed, seeds):
-        inside = [i for i in piece if i in marked]
-        if inside and len(inside) < len(marked):
-            inner = set(piece)
-            return min(inside), min(i for i in marked if i not in inner)
+        if most is not None and len(piece) > most:
+            return None
+        inside = sum(1 for i in piece if i in marked)
+        if inside and inside < len(marked):
+            return sorted(piece)
     return None
+
+
+def wall_of(puzzle: HitoriPuzzle, chain: list[tuple[int, int]], piece: Sequence[int]) -> list[int]:
+    """The cells the chain shades beside a piece."""
+    inner = set(piece)
+    return [i for i, v in chain if v == BLACK and any(n in inner for n in puzzle.graph.neighbours[i])]
 
 
 def chain_refutation(puzzle: HitoriPuzzle, state: State, start: int, value: int, limit: int
                      ) -> tuple[list[tuple[int, int]], str] | None:
-    """The chain that giving `start` the value sets off, and what it breaks (touching shaded
-    cells, a number left twice, or the unshaded area cut apart), or None."""
+    """The part of the chain that giving `start` the value sets off that breaks a rule
+    (touching shaded cells, a number left twice, or the unshaded area cut apart), and what
+    breaks; or None."""
     cands = list(state.cands)
-    chain, broken, _ = consequences(puzzle, cands, start, value, limit)
+    chain, cause, broken, at = consequences(puzzle, cands, start, value, limit)
     if broken:
-        return chain, broken
-    apart = cut_apart(puzzle, state, chain)
-    if apart:
-        a, b = apart
-        return chain, f"the shaded cells would cut {puzzle.cell(a)} off from {puzzle.cell(b)}"
+        return needed(chain, cause, at), broken
+    piece = cut_off(puzzle, state, chain)
+    if piece:
+        inner = set(piece)
+        marked = state.derived("hitori.unshaded", lambda: [i for i, m in enumerate(state.cands) if m == B_WHITE])
+        whites = [i for i in marked if i not in inner] + [i for i, v in chain if v == WHITE and i not in inner]
+        a = min(i for i in piece if cands[i] == B_WHITE)
+        wall = wall_of(puzzle, chain, piece)
+        return needed(chain, cause, wall), \
+            f"the shaded cells would cut {puzzle.cell(a)} off from {puzzle.cell(min(whites))}"
     return None
 
 
-def chain_phrase(puzzle: HitoriPuzzle, chain: list[tuple[int, int]]) -> str:
+def chain_phrase(puzzle: HitoriPuzzle, chain: list[tuple[int, int]], start: int) -> str:
     names = ("unshaded", "shaded")
-    return ", ".join(f"{puzzle.cell(i)} {names[v]}" for i, v in chain) or "nothing else"
+    return ", ".join(f"{puzzle.cell(i)} {names[v]}" for i, v in chain if i != start) or "nothing else"
 
 
 @heuristic(id="hitori.chain-cuts-off", genre=GENRE)
@@ -296,7 +354,7 @@ def chain_cuts_off(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[D
                     other = WHITE if value == BLACK else BLACK
                     yield Deduction.build(state, put={i: other}, region=[c for c, _ in chain], params={
                         "cell": puzzle.cell(i), "assumed": names[value], "result": names[other],
-                        "chain": chain_phrase(puzzle, chain[1:]), "broken": broken})
+                        "chain": chain_phrase(puzzle, chain, i), "broken": broken})
                     return
 
 

@@ -109,6 +109,20 @@ def test_keep_connected():
     assert found("hitori.keep-connected", p, marks(p, "+ . .\n. . .\n. . +")) == {}
 
 
+def test_pocket_chain():
+    # janko 28: an unshaded r4c1 would shade its twin 1 at r5c1, free r6c2, whose 6 shades
+    # r4c2; with r1c1, r2c2 and r3c3 that closes the corner r2c1-r4c1 off.
+    p = puzzle("3 2 6 4 1 5\n6 6 1 3 2 4\n2 3 6 1 4 3\n1 6 5 2 2 3\n1 5 1 6 3 2\n3 6 2 5 1 3")
+    s = marks(p, "# + + + # +\n+ # + + + +\n+ + # + + #\n. . + + # +\n. + # + + +\n+ . + + + #")
+    assert found("hitori.short-chain", p, s) == {}
+    [d] = fires("hitori.pocket-chain", p, s)
+    assert decided_by([d], p, s) == {"r4c1": "is shaded"}
+    assert d.params["chain"] == "r5c1 shaded, r6c2 unshaded, r4c2 shaded"
+    assert [str(c) for c in d.params["pocket"]] == ["r2c1", "r3c1", "r3c2", "r4c1"]
+    p = puzzle("1 2 3\n4 5 6\n7 8 9")
+    assert found("hitori.pocket-chain", p, marks(p, "+ . .\n. . .\n. . +")) == {}
+
+
 def test_chain_cuts_off():
     # janko 26, before its only trial: an unshaded r5c2 would shade r5c3 (its twin 2), free
     # r6c3, whose 3 shades r6c2; the shaded r1c5, r2c4, r3c3, r4c4, r5c3 and r6c2 would then
@@ -116,6 +130,7 @@ def test_chain_cuts_off():
     p = puzzle("2 1 1 3 1 6\n1 5 4 2 6 2\n6 4 6 2 3 5\n3 1 6 1 5 3\n5 2 2 6 4 3\n6 3 3 5 1 5")
     s = marks(p, "+ # + + # +\n+ + + # + +\n# + # + + +\n+ + + # + #\n+ . . + + +\n+ . . + + #")
     assert found("hitori.short-chain", p, s) == {} and found("hitori.keep-connected", p, s) == {}
+    assert found("hitori.pocket-chain", p, s) == {}         # the cut is no small pocket
     [d] = fires("hitori.chain-cuts-off", p, s)
     assert decided_by([d], p, s) == {"r5c2": "is shaded"}
     assert d.params["chain"] == "r5c3 shaded, r6c3 unshaded, r6c2 shaded"
