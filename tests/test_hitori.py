@@ -110,7 +110,7 @@ def test_keep_connected():
 
 
 def test_pocket_chain():
-    # janko 28: an unshaded r4c1 would shade its twin 1 at r5c1, free r6c2, whose 6 shades
+    # janko 043: an unshaded r4c1 would shade its twin 1 at r5c1, free r6c2, whose 6 shades
     # r4c2; with r1c1, r2c2 and r3c3 that closes the corner r2c1-r4c1 off.
     p = puzzle("3 2 6 4 1 5\n6 6 1 3 2 4\n2 3 6 1 4 3\n1 6 5 2 2 3\n1 5 1 6 3 2\n3 6 2 5 1 3")
     s = marks(p, "# + + + # +\n+ # + + + +\n+ + # + + #\n. . + + # +\n. + # + + +\n+ . + + + #")
@@ -124,7 +124,7 @@ def test_pocket_chain():
 
 
 def test_chain_cuts_off():
-    # janko 26, before its only trial: an unshaded r5c2 would shade r5c3 (its twin 2), free
+    # janko 041, before its only trial: an unshaded r5c2 would shade r5c3 (its twin 2), free
     # r6c3, whose 3 shades r6c2; the shaded r1c5, r2c4, r3c3, r4c4, r5c3 and r6c2 would then
     # wall the board off from edge to edge.
     p = puzzle("2 1 1 3 1 6\n1 5 4 2 6 2\n6 4 6 2 3 5\n3 1 6 1 5 3\n5 2 2 6 4 3\n6 3 3 5 1 5")
@@ -139,10 +139,23 @@ def test_chain_cuts_off():
     assert found("hitori.chain-cuts-off", p, marks(p, "+ . .\n. . .\n. . +")) == {}
 
 
+def test_chain_cuts_off_follows_a_group_out():
+    # janko 063: an unshaded r3c5 shades its twin 7 at r5c5; the large unshaded group through
+    # r4c5 then has only r4c4 left to get out, whose 5 shades r6c4, and that cuts the board.
+    p = puzzle("4 1 5 7 5 2 4 6\n6 7 1 3 8 4 2 5\n4 6 8 1 7 5 4 2\n2 7 6 5 1 4 8 5\n"
+               "4 5 4 6 7 1 4 8\n7 8 2 5 6 7 1 5\n4 3 5 2 5 6 7 1\n1 7 3 4 2 7 6 5")
+    s = marks(p, "# + + + # + # +\n+ # + + + + + +\n+ + + + . + # +\n+ # + . + # + #\n"
+                 "# + # + . + + +\n+ + + . + # + #\n# + # + . + + +\n+ + + + + # + #")
+    [d] = fires("hitori.chain-cuts-off", p, s)
+    assert decided_by([d], p, s) == {"r3c5": "is shaded"}
+    assert d.params["chain"] == "r5c5 shaded, r4c4 unshaded, r6c4 shaded"
+    assert d.params["broken"] == "the shaded cells would cut r4c7 off from r1c2"
+
+
 def test_trial_and_error_is_sound_where_easier_steps_stop():
     from grader.core.engine import Solver
     for p in janko("hitori", 40, seed=11, max_cells=100):
-        trace = Solver(p, max_level=4).solve()
+        trace = Solver(p, max_level=3).solve()      # (the level-4 chain what-if leaves few)
         if trace.status.value == "stuck":
             solution = reference(p)
             assert assert_all_sound(REGISTRY.get("hitori.trial-and-error"), p, trace.final, solution) == 1
