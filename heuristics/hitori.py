@@ -270,13 +270,12 @@ def follow(puzzle: HitoriPuzzle, cands: list[int], queue: list[tuple[int, int, t
         want = 1 << v
         if cands[i] == want:
             continue
-        if not cands[i] & want:
-            other = [j for j, w in chain if (j in nbrs[i] and w == BLACK == v)
-                     or (j in twins[i] and w == WHITE == v)]
-            if other:
-                broken = (f"the shaded {g.cell(i)} and {g.cell(other[0])} would touch" if v == BLACK else
-                          f"the {puzzle.numbers[i]}s at {g.cell(i)} and {g.cell(other[0])} would both be unshaded")
-                return broken, [*why, other[0]]
+        if not cands[i] & want:           # i already has the other value
+            if len(why) == 1 and v == BLACK and why[0] in twins[i]:
+                return f"the {puzzle.numbers[i]}s at {g.cell(i)} and {g.cell(why[0])} would both be unshaded", \
+                    [why[0], i]
+            if len(why) == 1 and v == WHITE and why[0] in nbrs[i]:
+                return f"the shaded {g.cell(i)} and {g.cell(why[0])} would touch", [why[0], i]
             return f"{g.cell(i)} would have to be both shaded and unshaded", [*why, i]
         cands[i] = want
         chain.append((i, v))
@@ -442,15 +441,16 @@ def wall_of(puzzle: HitoriPuzzle, chain: list[tuple[int, int]], piece: Sequence[
 
 
 def chain_refutation(puzzle: HitoriPuzzle, state: State, start: int, value: int, limit: int
-                     ) -> tuple[list[tuple[int, int]], str] | None:
+                     ) -> tuple[list[tuple[int, int]], str, set[int]] | None:
     """The part of the chain that giving `start` the value sets off that breaks a rule
-    (touching shaded cells, a number left twice, or the unshaded area cut apart), and what
-    breaks; or None."""
+    (touching shaded cells, a number left twice, or the unshaded area cut apart), what
+    breaks, and the cells of the chain that are a group's only way out; or None."""
     cands = list(state.cands)
+    exits: set[int] = set()
     chain, cause, broken, at = consequences(puzzle, state, cands, start, value, limit)
     for _ in range(GROUP_ROUNDS):
         if broken:
-            return needed(chain, cause, at), broken
+            return needed(chain, cause, at), broken, exits
         piece = cut_off(puzzle, state, chain)
         if piece or len(chain) >= limit:
             break
@@ -458,10 +458,11 @@ def chain_refutation(puzzle: HitoriPuzzle, state: State, start: int, value: int,
         more = group_exits(puzzle, cands, cause, whites)
         if not more:
             break
+        exits.update(c for c, _, _ in more if c not in cause)
         broken, at = follow(puzzle, cands, more, limit, chain, cause, whites)
     else:
         if broken:
-            return needed(chain, cause, at), broken
+            return needed(chain, cause, at), broken, exits
         piece = cut_off(puzzle, state, chain)
     if piece:
         inner = set(piece)
@@ -470,13 +471,15 @@ def chain_refutation(puzzle: HitoriPuzzle, state: State, start: int, value: int,
         a = min(i for i in piece if cands[i] == B_WHITE)
         wall = wall_of(puzzle, chain, piece)
         return needed(chain, cause, wall), \
-            f"the shaded cells would cut {puzzle.cell(a)} off from {puzzle.cell(min(whites))}"
+            f"the shaded cells would cut {puzzle.cell(a)} off from {puzzle.cell(min(whites))}", exits
     return None
 
 
-def chain_phrase(puzzle: HitoriPuzzle, chain: list[tuple[int, int]], start: int) -> str:
+def chain_phrase(puzzle: HitoriPuzzle, chain: list[tuple[int, int]], start: int,
+                 exits: set[int] = frozenset()) -> str:
     names = ("unshaded", "shaded")
-    return ", ".join(f"{puzzle.cell(i)} {names[v]}" for i, v in chain if i != start) or "nothing else"
+    return ", ".join(f"{puzzle.cell(i)} {names[v]}" + (" (an unshaded group's only way out)" if i in exits else "")
+                     for i, v in chain if i != start) or "nothing else"
 
 
 @heuristic(id="hitori.chain-cuts-off", genre=GENRE)
@@ -491,11 +494,11 @@ def chain_cuts_off(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[D
             for value in (BLACK, WHITE):
                 found = chain_refutation(puzzle, state, i, value, limit)
                 if found:
-                    chain, broken = found
+                    chain, broken, exits = found
                     other = WHITE if value == BLACK else BLACK
                     yield Deduction.build(state, put={i: other}, region=[c for c, _ in chain], params={
                         "cell": puzzle.cell(i), "assumed": names[value], "result": names[other],
-                        "chain": chain_phrase(puzzle, chain, i), "broken": broken})
+                        "chain": chain_phrase(puzzle, chain, i, exits), "broken": broken})
                     return
 
 

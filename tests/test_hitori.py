@@ -148,7 +148,7 @@ def test_chain_cuts_off_follows_a_group_out():
                  "# + # + . + + +\n+ + + . + # + #\n# + # + . + + +\n+ + + + + # + #")
     [d] = fires("hitori.chain-cuts-off", p, s)
     assert decided_by([d], p, s) == {"r3c5": "is shaded"}
-    assert d.params["chain"] == "r5c5 shaded, r4c4 unshaded, r6c4 shaded"
+    assert d.params["chain"] == "r5c5 shaded, r4c4 unshaded (an unshaded group's only way out), r6c4 shaded"
     assert d.params["broken"] == "the shaded cells would cut r4c7 off from r1c2"
 
 
