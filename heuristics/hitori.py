@@ -205,35 +205,7 @@ def keep_connected(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[D
                 "cell": puzzle.cell(cell), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
-# --- level 3: a short chain that closes off a pocket ---------------------------------------
-
-POCKET_CHAIN = 12      # cells a chain may settle
-POCKET_SIZE = 8        # cells the closed-off pocket may have
-
-
-@heuristic(id="hitori.pocket-chain", genre=GENRE)
-def pocket_chain(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands = state.cands
-    cells = [i for i in near(puzzle, focus, 2) if cands[i] == FREE]
-    names = ("is unshaded", "is shaded")
-    for limit in (6, POCKET_CHAIN):
-        for i in cells:
-            for value in (BLACK, WHITE):
-                after = list(cands)
-                chain, cause, broken, _ = consequences(puzzle, state, after, i, value, limit)
-                if broken:
-                    continue            # the level-3 short chain's case, or the level-4 one's
-                pocket = cut_off(puzzle, state, chain, POCKET_SIZE)
-                if pocket:
-                    other = WHITE if value == BLACK else BLACK
-                    chain = needed(chain, cause, wall_of(puzzle, chain, pocket))
-                    yield Deduction.build(state, put={i: other}, region=[c for c, _ in chain] + pocket, params={
-                        "cell": puzzle.cell(i), "assumed": names[value], "result": names[other],
-                        "chain": chain_phrase(puzzle, chain, i), "pocket": puzzle.graph.cells(pocket)})
-                    return
-
-
-# --- level 4: a chain of consequences that cuts the unshaded area -------------------------
+# --- chains of consequences: a pocket closed off (level 3), the board cut (level 4) ----------
 
 # How many cells a what-if may settle, tried in turn so that the shortest chain is told.
 CHAIN_LIMITS = (8, 20, 40)
@@ -480,6 +452,35 @@ def chain_phrase(puzzle: HitoriPuzzle, chain: list[tuple[int, int]], start: int,
     names = ("unshaded", "shaded")
     return ", ".join(f"{puzzle.cell(i)} {names[v]}" + (" (an unshaded group's only way out)" if i in exits else "")
                      for i, v in chain if i != start) or "nothing else"
+
+
+POCKET_CHAIN = 12      # cells a chain may settle
+POCKET_SIZE = 8        # cells the closed-off pocket may have
+
+
+@heuristic(id="hitori.pocket-chain", genre=GENRE)
+def pocket_chain(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Around what changed: a chain of at most POCKET_CHAIN cells (no group exits) whose shaded
+    cells close off a pocket of at most POCKET_SIZE cells with an unshaded cell in it: a
+    corner or a stretch of the edge walled off, seen without looking across the board."""
+    cands = state.cands
+    cells = [i for i in near(puzzle, focus, 2) if cands[i] == FREE]
+    names = ("is unshaded", "is shaded")
+    for limit in (6, POCKET_CHAIN):
+        for i in cells:
+            for value in (BLACK, WHITE):
+                after = list(cands)
+                chain, cause, broken, _ = consequences(puzzle, state, after, i, value, limit)
+                if broken:
+                    continue            # the level-3 short chain's case, or the level-4 one's
+                pocket = cut_off(puzzle, state, chain, POCKET_SIZE)
+                if pocket:
+                    other = WHITE if value == BLACK else BLACK
+                    chain = needed(chain, cause, wall_of(puzzle, chain, pocket))
+                    yield Deduction.build(state, put={i: other}, region=[c for c, _ in chain] + pocket, params={
+                        "cell": puzzle.cell(i), "assumed": names[value], "result": names[other],
+                        "chain": chain_phrase(puzzle, chain, i), "pocket": puzzle.graph.cells(pocket)})
+                    return
 
 
 @heuristic(id="hitori.chain-cuts-off", genre=GENRE)
