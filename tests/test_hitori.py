@@ -119,6 +119,8 @@ def test_pocket_chain():
     assert decided_by([d], p, s) == {"r4c1": "is shaded"}
     assert d.params["chain"] == "r5c1 shaded, r6c2 unshaded, r4c2 shaded"
     assert [str(c) for c in d.params["pocket"]] == ["r2c1", "r3c1", "r3c2", "r4c1"]
+    h = REGISTRY.get("hitori.pocket-chain")       # it looks around what changed only
+    assert list(h.find(p, s, frozenset({p.cols * 3 + 1}))) and not list(h.find(p, s, frozenset({35})))
     p = puzzle("1 2 3\n4 5 6\n7 8 9")
     assert found("hitori.pocket-chain", p, marks(p, "+ . .\n. . .\n. . +")) == {}
 
