@@ -11,7 +11,7 @@ from grader.core.errors import InputError
 from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
-from support import (assert_all_sound, assert_puzzles_solved_soundly, found, janko, marks,
+from support import (assert_all_sound, assert_puzzles_solved_soundly, decided_by, fires, found, janko, marks,
                      native, random_partial, reference, refused, shared, assert_sound_from_each_decided_cell)
 
 HITORI = get("hitori")
@@ -109,10 +109,55 @@ def test_keep_connected():
     assert found("hitori.keep-connected", p, marks(p, "+ . .\n. . .\n. . +")) == {}
 
 
+def test_pocket_chain():
+    # janko 043: an unshaded r4c1 would shade its twin 1 at r5c1, free r6c2, whose 6 shades
+    # r4c2; with r1c1, r2c2 and r3c3 that closes the corner r2c1-r4c1 off.
+    p = puzzle("3 2 6 4 1 5\n6 6 1 3 2 4\n2 3 6 1 4 3\n1 6 5 2 2 3\n1 5 1 6 3 2\n3 6 2 5 1 3")
+    s = marks(p, "# + + + # +\n+ # + + + +\n+ + # + + #\n. . + + # +\n. + # + + +\n+ . + + + #")
+    assert found("hitori.short-chain", p, s) == {}
+    [d] = fires("hitori.pocket-chain", p, s)
+    assert decided_by([d], p, s) == {"r4c1": "is shaded"}
+    assert d.params["chain"] == "r5c1 shaded, r6c2 unshaded, r4c2 shaded"
+    assert [str(c) for c in d.params["pocket"]] == ["r2c1", "r3c1", "r3c2", "r4c1"]
+    h = REGISTRY.get("hitori.pocket-chain")       # it looks around what changed only
+    assert list(h.find(p, s, frozenset({p.cols * 3 + 1}))) and not list(h.find(p, s, frozenset({35})))
+    p = puzzle("1 2 3\n4 5 6\n7 8 9")
+    assert found("hitori.pocket-chain", p, marks(p, "+ . .\n. . .\n. . +")) == {}
+
+
+def test_chain_cuts_off():
+    # janko 041, before its only trial: an unshaded r5c2 would shade r5c3 (its twin 2), free
+    # r6c3, whose 3 shades r6c2; the shaded r1c5, r2c4, r3c3, r4c4, r5c3 and r6c2 would then
+    # wall the board off from edge to edge.
+    p = puzzle("2 1 1 3 1 6\n1 5 4 2 6 2\n6 4 6 2 3 5\n3 1 6 1 5 3\n5 2 2 6 4 3\n6 3 3 5 1 5")
+    s = marks(p, "+ # + + # +\n+ + + # + +\n# + # + + +\n+ + + # + #\n+ . . + + +\n+ . . + + #")
+    assert found("hitori.short-chain", p, s) == {} and found("hitori.keep-connected", p, s) == {}
+    assert found("hitori.pocket-chain", p, s) == {}         # the cut is no small pocket
+    [d] = fires("hitori.chain-cuts-off", p, s)
+    assert decided_by([d], p, s) == {"r5c2": "is shaded"}
+    assert d.params["chain"] == "r5c3 shaded, r6c3 unshaded, r6c2 shaded"
+    assert d.params["broken"] == "the shaded cells would cut r1c1 off from r1c6"
+    p = puzzle("1 2 3\n4 5 6\n7 8 9")
+    assert found("hitori.chain-cuts-off", p, marks(p, "+ . .\n. . .\n. . +")) == {}
+
+
+def test_chain_cuts_off_follows_a_group_out():
+    # janko 063: an unshaded r3c5 shades its twin 7 at r5c5; the large unshaded group through
+    # r4c5 then has only r4c4 left to get out, whose 5 shades r6c4, and that cuts the board.
+    p = puzzle("4 1 5 7 5 2 4 6\n6 7 1 3 8 4 2 5\n4 6 8 1 7 5 4 2\n2 7 6 5 1 4 8 5\n"
+               "4 5 4 6 7 1 4 8\n7 8 2 5 6 7 1 5\n4 3 5 2 5 6 7 1\n1 7 3 4 2 7 6 5")
+    s = marks(p, "# + + + # + # +\n+ # + + + + + +\n+ + + + . + # +\n+ # + . + # + #\n"
+                 "# + # + . + + +\n+ + + . + # + #\n# + # + . + + +\n+ + + + + # + #")
+    [d] = fires("hitori.chain-cuts-off", p, s)
+    assert decided_by([d], p, s) == {"r3c5": "is shaded"}
+    assert d.params["chain"] == "r5c5 shaded, r4c4 unshaded (an unshaded group's only way out), r6c4 shaded"
+    assert d.params["broken"] == "the shaded cells would cut r4c7 off from r1c2"
+
+
 def test_trial_and_error_is_sound_where_easier_steps_stop():
     from grader.core.engine import Solver
     for p in janko("hitori", 40, seed=11, max_cells=100):
-        trace = Solver(p, max_level=4).solve()
+        trace = Solver(p, max_level=3).solve()      # (the level-4 chain what-if leaves few)
         if trace.status.value == "stuck":
             solution = reference(p)
             assert assert_all_sound(REGISTRY.get("hitori.trial-and-error"), p, trace.final, solution) == 1
@@ -122,11 +167,12 @@ def test_trial_and_error_is_sound_where_easier_steps_stop():
 
 @pytest.mark.corpus
 def test_nested_trial_goes_on_where_every_other_technique_stops():
-    """janko 609 (17x17): single hypotheses filled with every other technique find nothing;
-    one whose fill may try another does, soundly. With nothing left to decide it is quiet."""
+    """janko 609 (17x17): with the techniques up to level 3 and single hypotheses filled with
+    them, the solve stops (since the chain what-if of level 4 no corpus puzzle needs the nested
+    trial); one whose fill may try another goes on, soundly. With nothing left it is quiet."""
     from grader.core.engine import Solver
     p = load(str(shared("janko/hitori.jsonl")) + "#hitori/609")
-    others = [h for h in REGISTRY.for_genre("hitori") if h.id != "hitori.nested-trial"]
+    others = REGISTRY.for_genre("hitori", 3) + [REGISTRY.get("hitori.trial-and-error")]
     trace = Solver(p, heuristics=others).solve()
     assert trace.status.value == "stuck"
     solution = reference(p)
