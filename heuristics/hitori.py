@@ -22,13 +22,6 @@ def near(puzzle: HitoriPuzzle, focus: frozenset[int] | None, radius: int = 1) ->
     return sorted(puzzle.graph.around(focus, radius))
 
 
-def runs(puzzle: HitoriPuzzle) -> Iterator[tuple[int, int, int]]:
-    """Every three consecutive cells of a row or column."""
-    for line in puzzle.lines:
-        for k in range(len(line) - 2):
-            yield line[k], line[k + 1], line[k + 2]
-
-
 # --- level 1 ------------------------------------------------------------------------------
 
 @heuristic(id="hitori.beside-shaded", genre=GENRE)
@@ -48,19 +41,7 @@ def lone_number(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Dedu
                                   params={"n": n if n != NO_NUMBER else "blank", "cell": puzzle.cell(i)})
 
 
-def equal_ends(puzzle: HitoriPuzzle) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
-    """Runs of three whose middle and ends hold the same number, and all runs whose ends do
-    (in the order of `runs`; computed once per puzzle)."""
-    cached = puzzle.__dict__.get("_hitori_equal_ends")
-    if cached is None:
-        nums = puzzle.numbers
-        ends = [(a, b, c) for a, b, c in runs(puzzle) if nums[a] != NO_NUMBER and nums[a] == nums[c]]
-        cached = ([t for t in ends if nums[t[1]] == nums[t[0]]], ends)
-        puzzle.__dict__["_hitori_equal_ends"] = cached
-    return cached
-
-
-def touched(found: list[tuple[int, int, int]], focus: frozenset[int] | None) -> list[tuple[int, int, int]]:
+def touched(found: Sequence[tuple[int, int, int]], focus: frozenset[int] | None) -> list[tuple[int, int, int]]:
     """The runs with a cell in focus (a run none of whose cells changed finds what it found
     before: nothing)."""
     return found if focus is None else [t for t in found if t[0] in focus or t[1] in focus or t[2] in focus]
@@ -69,7 +50,7 @@ def touched(found: list[tuple[int, int, int]], focus: frozenset[int] | None) -> 
 @heuristic(id="hitori.triple", genre=GENRE)
 def triple(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     nums = puzzle.numbers
-    for a, b, c in touched(equal_ends(puzzle)[0], focus):
+    for a, b, c in touched(puzzle.equal_ends[0], focus):
         yield Deduction.build(state, put={a: BLACK, b: WHITE, c: BLACK},
                               params={"first": puzzle.cell(a), "middle": puzzle.cell(b),
                                       "last": puzzle.cell(c), "n": nums[a]})
@@ -78,7 +59,7 @@ def triple(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction
 @heuristic(id="hitori.sandwich", genre=GENRE)
 def sandwich(puzzle: HitoriPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     nums = puzzle.numbers
-    for a, b, c in touched(equal_ends(puzzle)[1], focus):
+    for a, b, c in touched(puzzle.equal_ends[1], focus):
         if state.cands[b] == FREE:
             yield Deduction.build(state, put={b: WHITE}, params={
                 "first": puzzle.cell(a), "middle": puzzle.cell(b), "last": puzzle.cell(c), "n": nums[a]})
@@ -317,19 +298,6 @@ def needed(chain: list[tuple[int, int]], cause: dict[int, tuple[int, ...]], cell
     return [(i, v) for i, v in chain if i in keep]
 
 
-def diagonals(puzzle: HitoriPuzzle) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """Each cell's diagonal neighbours, and whether it lies on the edge (once per puzzle)."""
-    cached = puzzle.__dict__.get("_hitori_diagonals")
-    if cached is None:
-        rows, cols = puzzle.rows, puzzle.cols
-        diag = tuple(tuple((r + dr) * cols + c + dc for dr in (-1, 1) for dc in (-1, 1)
-                           if 0 <= r + dr < rows and 0 <= c + dc < cols)
-                     for r in range(rows) for c in range(cols))
-        edge = tuple(r in (0, rows - 1) or c in (0, cols - 1) for r in range(rows) for c in range(cols))
-        cached = puzzle.__dict__["_hitori_diagonals"] = (diag, edge)
-    return cached
-
-
 def shaded_rings(puzzle: HitoriPuzzle, state: State) -> list[int]:
     """For each shaded cell, its group of shaded cells touching corner to corner, the edge of
     the board counting as one more member (-1 for a cell not shaded; once per state)."""
@@ -342,7 +310,7 @@ def shaded_rings(puzzle: HitoriPuzzle, state: State) -> list[int]:
                 parent[x] = parent[parent[x]]
                 x = parent[x]
             return x
-        diag, edge = diagonals(puzzle)
+        diag, edge = puzzle.graph.diagonal_neighbours, puzzle.graph.on_border
         cands = state.cands
         for i in range(n):
             if cands[i] == B_BLACK:
@@ -357,7 +325,7 @@ def closes_ring(puzzle: HitoriPuzzle, state: State, shaded: Sequence[int]) -> bo
     """Whether newly shaded cells close a ring of shaded cells (touching corner to corner, or
     the edge of the board): the unshaded cells can only be cut apart by a new ring."""
     base = shaded_rings(puzzle, state)
-    diag, edge = diagonals(puzzle)
+    diag, edge = puzzle.graph.diagonal_neighbours, puzzle.graph.on_border
     n = len(base) - 1
     parent: dict[int, int] = {}
 

@@ -47,6 +47,19 @@ class GridGraph:
         return tuple(out)
 
     @functools.cached_property
+    def diagonal_neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """Each cell's neighbours corner to corner."""
+        return tuple(tuple((r + dr) * self.cols + c + dc for dr in (-1, 1) for dc in (-1, 1)
+                           if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols)
+                     for r, c in map(lambda i: divmod(i, self.cols), range(self.size)))
+
+    @functools.cached_property
+    def on_border(self) -> tuple[bool, ...]:
+        """Whether each cell lies on the edge of the grid."""
+        return tuple(r in (0, self.rows - 1) or c in (0, self.cols - 1)
+                     for r, c in map(lambda i: divmod(i, self.cols), range(self.size)))
+
+    @functools.cached_property
     def blocks(self) -> tuple[tuple[int, int, int, int], ...]:
         """Every 2x2 block, as its four cells (top-left first)."""
         c = self.cols

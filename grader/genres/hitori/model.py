@@ -45,6 +45,19 @@ class HitoriPuzzle(GridPuzzle):
                 + tuple(tuple(range(k, self.rows * c, c)) for k in range(c)))
 
     @functools.cached_property
+    def runs(self) -> tuple[tuple[int, int, int], ...]:
+        """Every three consecutive cells of a row or column."""
+        return tuple((line[k], line[k + 1], line[k + 2]) for line in self.lines for k in range(len(line) - 2))
+
+    @functools.cached_property
+    def equal_ends(self) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]:
+        """The runs whose ends hold the same number and whose middle does too (triples), and
+        all runs whose ends hold the same number (sandwiches), in the order of `runs`."""
+        nums = self.numbers
+        ends = tuple((a, b, c) for a, b, c in self.runs if nums[a] != NO_NUMBER and nums[a] == nums[c])
+        return tuple(t for t in ends if nums[t[1]] == nums[t[0]]), ends
+
+    @functools.cached_property
     def twins(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the other cells of its row and column holding the same number."""
         out: list[set[int]] = [set() for _ in self.numbers]
