@@ -1,5 +1,11 @@
 """Akari techniques, by level (spec/heuristics-catalogue.txt, AKARI).
 
+Beyond the catalogue: chains of forced cells. From one assumption (a bulb here, or none)
+a person follows what the walls and the dark cells force, link by link, until a rule breaks:
+up to three links near what changed at level 3 (akari.bulb-chain, akari.empty-chain), up to
+eight at level 4 (akari.long-chain). Only refutations count; what both values agree on is
+left to the trial of level 5.
+
 Every find(puzzle, state, focus) yields Deductions; `focus` holds the cells changed since the
 technique last found nothing, so it only looks where something may have changed.
 """
@@ -13,7 +19,7 @@ from grader.genres.akari.model import (B_BULB, B_EMPTY, BULB, EMPTY, WHITE, Akar
 from grader.core.explain import counted, describe_removals, phrase_list
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.engine import out_of_time
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 
@@ -288,6 +294,7 @@ class Chain:
         self.c = list(state.cands)
         self.lit_before = lighting(puzzle, state).lit
         self.lit: set[int] = set()         # lit by the chain's bulbs
+        self.read: set[int] = set()        # cells whose candidates the chain looked at
         self.why: dict[int, tuple[int, str, object, tuple[int, ...]]] = {}   # var -> (value, rule, about, premises)
         self.depth: dict[int, int] = {}
         self.order: list[int] = []
@@ -333,6 +340,7 @@ class Chain:
             v = queue[k]
             k += 1
             if c[v] == B_BULB:
+                self.read |= p.sight[v]
                 for j in sorted(p.sight[v]):
                     if c[j] == B_BULB:
                         raise Broken(f"the bulbs at {p.cell(v)} and {p.cell(j)} would light each other", [v, j])
@@ -349,6 +357,7 @@ class Chain:
         p, c = self.puzzle, self.c
         n = p.board[w]
         around = p.white_neighbours[w]
+        self.read.update(around)
         bulbs = [x for x in around if c[x] == B_BULB]
         free = [x for x in around if c[x] == FREE]
         empties = [x for x in around if c[x] == B_EMPTY]
@@ -364,17 +373,21 @@ class Chain:
                 self._set(x, BULB, "needs", w, empties + bulbs, queue)
 
     def _dark(self, y: int, queue: list) -> None:
-        p, c = self.puzzle, self.c
         if y in self.lit or y in self.lit_before:
             return
-        reach = [y, *p.sight.lines(y)]
-        lighters = [j for j in reach if c[j] == FREE]
-        if len(lighters) > 1:
-            return
-        gone = [j for j in reach if c[j] == B_EMPTY]
-        if not lighters:
+        p, c, read = self.puzzle, self.c, self.read
+        read.add(y)
+        lighter = y if c[y] == FREE else -1
+        for j in p.sight.lines(y):
+            read.add(j)
+            if c[j] == FREE:
+                if lighter >= 0:
+                    return          # two ways left to light it: nothing forced
+                lighter = j
+        gone = [j for j in (y, *p.sight.lines(y)) if c[j] == B_EMPTY]
+        if lighter < 0:
             raise Broken(f"no bulb could light {p.cell(y)}", gone)
-        self._set(lighters[0], BULB, "only", y, gone, queue)
+        self._set(lighter, BULB, "only", y, gone, queue)
 
     def trail(self, facts: Iterable[int]) -> list[int]:
         """The facts `facts` rest on, themselves included, in the order they were found."""
@@ -441,16 +454,51 @@ def refutations(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values:
 
 def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values: tuple[int, ...], depth: int,
                   shortest: int = 0) -> Iterator[Chain]:
+    quiet = Quiet(state)
     for x in cells:
         if out_of_time():
             return
         for value in values:
             if state.cands[x] != FREE:
                 break
+            key = (x, value, depth)
+            if quiet.still(key):
+                continue
             chain = Chain(puzzle, state, x, value, depth)
-            if chain.broken is not None and chain.broken_depth - 1 > shortest:
+            if chain.broken is None:
+                quiet.store(key, chain.read)
+            elif chain.broken_depth - 1 > shortest:
                 yield chain
                 break
+
+
+class Quiet:
+    """Chains that broke no rule earlier in this solve, with the undecided cells they looked
+    at: until one of those is decided (in a state that only narrows the earlier one) the chain
+    would run the same way, so it is not followed again. Only saves time, decides nothing."""
+
+    def __init__(self, state: State):
+        self.entries: dict = solve_memory().setdefault("akari.quiet-chains", {})
+        self.cands = state.cands
+        self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
+
+    def still(self, key) -> bool:
+        got = self.entries.get(key)
+        if got is None:
+            return False
+        then, read = got
+        seen = self.diffs.get(id(then))
+        if seen is None:
+            now = self.cands
+            narrowed = all(a & ~b == 0 for a, b in zip(now, then))
+            diff = frozenset(j for j, (a, b) in enumerate(zip(now, then)) if a != b) if narrowed else None
+            seen = self.diffs[id(then)] = (then, diff)   # `then` kept: its id stays its own
+        diff = seen[1]
+        return diff is not None and diff.isdisjoint(read)
+
+    def store(self, key, read: set[int]) -> None:
+        cands = self.cands
+        self.entries[key] = (cands, frozenset(j for j in read if cands[j] == FREE))
 
 
 def refuted(puzzle: AkariPuzzle, state: State, chain: Chain) -> Deduction:
