@@ -1,5 +1,11 @@
 """Akari techniques, by level (spec/heuristics-catalogue.txt, AKARI).
 
+Beyond the catalogue: chains of forced cells. From one assumption (a bulb here, or none)
+a person follows what the walls and the dark cells force, link by link, until a rule breaks:
+up to three links near what changed at level 3 (akari.bulb-chain, akari.empty-chain), up to
+eight at level 4 (akari.long-chain). Only refutations count; what both values agree on is
+left to the trial of level 5.
+
 Every find(puzzle, state, focus) yields Deductions; `focus` holds the cells changed since the
 technique last found nothing, so it only looks where something may have changed.
 """
@@ -8,12 +14,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Iterator
 
-from grader.genres.akari.model import (B_BULB, B_EMPTY, BULB, EMPTY, AkariPuzzle, lighting,
+from grader.genres.akari.model import (B_BULB, B_EMPTY, BULB, EMPTY, WHITE, AkariPuzzle, lighting,
                                        wall_counts)
-from grader.core.explain import counted, describe_removals
+from grader.core.explain import counted, describe_removals, phrase_list
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.engine import out_of_time
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 
@@ -262,6 +268,260 @@ def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
             yield d
 
 
+# --- chains of forced cells (levels 3 and 4) ------------------------------------------------
+# What a person follows in their head from one assumption: a bulb lights its lines, a wall
+# with its count reached keeps its other neighbours empty, a wall that needs all its free
+# neighbours takes them, a dark cell with a single cell left to light it gets its bulb. Each
+# forced cell remembers why (its premises), so the step shows only the chain that matters.
+# The depth of a fact is one more than its deepest premise (the assumption is 0).
+
+SHORT_CHAIN = 3     # level 3: a what-if of up to three links, near the cell
+MIDDLE_CHAIN = 5    # level 4 looks for chains this long first,
+LONG_CHAIN = 8      # then for chains up to this long, anywhere on the board
+
+
+class Broken(Exception):
+    def __init__(self, reason: str, premises: Iterable[int]):
+        super().__init__(reason)
+        self.reason, self.premises = reason, tuple(premises)
+
+
+class Chain:
+    """Forced cells that follow from assuming `value` at cell `start`, up to `depth` links."""
+
+    def __init__(self, puzzle: AkariPuzzle, state: State, start: int, value: int, depth: int):
+        self.puzzle, self.limit, self.start = puzzle, depth, start
+        self.c = list(state.cands)
+        self.lit_before = lighting(puzzle, state).lit
+        self.lit: set[int] = set()         # lit by the chain's bulbs
+        self.read: set[int] = set()        # cells whose candidates the chain looked at
+        self.why: dict[int, tuple[int, str, object, tuple[int, ...]]] = {}   # var -> (value, rule, about, premises)
+        self.depth: dict[int, int] = {}
+        self.order: list[int] = []
+        self.broken: Broken | None = None
+        self.broken_depth = 0
+        try:
+            self._run(start, value)
+        except Broken as b:
+            self.broken = b
+            self.broken_depth = 1 + max((self.depth.get(p, 0) for p in b.premises), default=0)
+
+    def value(self, v: int) -> int | None:
+        return self.why[v][0] if v in self.why else None
+
+    def _put(self, v: int, value: int) -> None:
+        if value == BULB:
+            self.c[v] = B_BULB
+            self.lit.add(v)             # lit at once: a cell it lights is never counted dark
+            self.lit |= self.puzzle.sight[v]
+        else:
+            self.c[v] = B_EMPTY
+
+    def _set(self, v: int, value: int, rule: str, about, premises: Iterable[int], queue: list) -> None:
+        premises = tuple(p for p in dict.fromkeys(premises) if p in self.why)
+        d = 1 + max((self.depth[p] for p in premises), default=0)
+        if d > self.limit:
+            return
+        self._put(v, value)
+        self.why[v] = (value, rule, about, premises)
+        self.depth[v] = d
+        self.order.append(v)
+        queue.append(v)
+
+    def _run(self, start: int, value: int) -> None:
+        p, c = self.puzzle, self.c
+        self._put(start, value)
+        self.why[start] = (value, "assumed", None, ())
+        self.depth[start] = 0
+        self.order.append(start)
+        queue = [start]
+        k = 0
+        while k < len(queue):
+            v = queue[k]
+            k += 1
+            if c[v] == B_BULB:
+                self.read |= p.sight[v]
+                for j in sorted(p.sight[v]):
+                    if c[j] == B_BULB:
+                        raise Broken(f"the bulbs at {p.cell(v)} and {p.cell(j)} would light each other", [v, j])
+                    if c[j] == FREE:
+                        self._set(j, EMPTY, "lit", v, [v], queue)
+            for w in p.walls_next_to[v]:
+                self._wall(w, queue)
+            if c[v] == B_EMPTY:
+                self._dark(v, queue)
+                for y in p.sight.lines(v):
+                    self._dark(y, queue)
+
+    def _wall(self, w: int, queue: list) -> None:
+        p, c = self.puzzle, self.c
+        n = p.board[w]
+        around = p.white_neighbours[w]
+        self.read.update(around)
+        bulbs = [x for x in around if c[x] == B_BULB]
+        free = [x for x in around if c[x] == FREE]
+        empties = [x for x in around if c[x] == B_EMPTY]
+        if len(bulbs) > n:
+            raise Broken(f"the {n} at {p.cell(w)} would touch {len(bulbs)} bulbs", bulbs)
+        if len(bulbs) + len(free) < n:
+            raise Broken(f"the {n} at {p.cell(w)} could no longer get {counted(n, 'bulb')}", empties + bulbs)
+        if free and len(bulbs) == n:
+            for x in free:
+                self._set(x, EMPTY, "full", w, bulbs, queue)
+        elif free and len(bulbs) + len(free) == n:
+            for x in free:
+                self._set(x, BULB, "needs", w, empties + bulbs, queue)
+
+    def _dark(self, y: int, queue: list) -> None:
+        if y in self.lit or y in self.lit_before:
+            return
+        p, c, read = self.puzzle, self.c, self.read
+        read.add(y)
+        lighter = y if c[y] == FREE else -1
+        for j in p.sight.lines(y):
+            read.add(j)
+            if c[j] == FREE:
+                if lighter >= 0:
+                    return          # two ways left to light it: nothing forced
+                lighter = j
+        gone = [j for j in (y, *p.sight.lines(y)) if c[j] == B_EMPTY]
+        if lighter < 0:
+            raise Broken(f"no bulb could light {p.cell(y)}", gone)
+        self._set(lighter, BULB, "only", y, gone, queue)
+
+    def trail(self, facts: Iterable[int]) -> list[int]:
+        """The facts `facts` rest on, themselves included, in the order they were found."""
+        seen: set[int] = set()
+        stack = list(facts)
+        while stack:
+            v = stack.pop()
+            if v in seen or v not in self.why:
+                continue
+            seen.add(v)
+            stack.extend(self.why[v][3])
+        return [v for v in self.order if v in seen]
+
+    def story(self, facts: Iterable[int]) -> str:
+        """The links of the chain behind `facts`, in words (the assumption left out)."""
+        p = self.puzzle
+        groups: dict[tuple[str, object], list[int]] = {}
+        for v in self.trail(facts):
+            value, rule, about, _ = self.why[v]
+            if rule != "assumed":
+                groups.setdefault((rule, about), []).append(v)
+        parts = []
+        for (rule, about), vs in groups.items():
+            cells = [p.cell(v) for v in vs]
+            if rule == "lit":
+                parts.append(f"{p.cell(about)} would light {phrase_list(cells)}")
+            elif rule == "full":
+                parts.append(f"the {p.board[about]} at {p.cell(about)} would be full, so {phrase_list(cells)} "
+                             f"would stay empty")
+            elif rule == "needs":
+                parts.append(f"the {p.board[about]} at {p.cell(about)} would need {phrase_list(cells)}")
+            elif about == vs[0]:
+                parts.append(f"{p.cell(about)} could only light itself")
+            else:
+                parts.append(f"only {phrase_list(cells)} could light {p.cell(about)}")
+        return "; ".join(parts) if parts else "nothing more would follow"
+
+
+def chain_candidates(puzzle: AkariPuzzle, state: State, focus, hops: int) -> list[int]:
+    """Free cells near the focus (`hops` lines of sight and walls away), or all of them."""
+    if focus is None:
+        return [x for x in puzzle.whites if state.cands[x] == FREE]
+    near = set(focus)
+    for _ in range(hops):
+        more = set(puzzle.around(frozenset(near)))
+        for x in list(more):
+            for w in puzzle.walls_next_to[x]:
+                more.update(puzzle.white_neighbours[w])
+        near |= more
+    return sorted(x for x in near if puzzle.board[x] == WHITE and state.cands[x] == FREE)
+
+
+def links(n: int) -> str:
+    return "The assumption alone" if n == 0 else "A single link" if n == 1 else f"A chain of {n} links"
+
+
+def refutations(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values: tuple[int, ...], depth: int,
+                shortest: int = 0) -> Iterator[Deduction]:
+    """A cell whose value in `values` breaks a rule within `depth` links takes the other value
+    (chains of `shortest` links or fewer are left to an easier technique)."""
+    for chain in broken_chains(puzzle, state, cells, values, depth, shortest):
+        yield refuted(puzzle, state, chain)
+
+
+def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values: tuple[int, ...], depth: int,
+                  shortest: int = 0) -> Iterator[Chain]:
+    quiet = Quiet(state)
+    for x in cells:
+        if out_of_time():
+            return
+        for value in values:
+            if state.cands[x] != FREE:
+                break
+            key = (x, value, depth)
+            if quiet.still(key):
+                continue
+            chain = Chain(puzzle, state, x, value, depth)
+            if chain.broken is None:
+                quiet.store(key, chain.read)
+            elif chain.broken_depth - 1 > shortest:
+                yield chain
+                break
+
+
+class Quiet:
+    """Chains that broke no rule earlier in this solve, with the undecided cells they looked
+    at: until one of those is decided (in a state that only narrows the earlier one) the chain
+    would run the same way, so it is not followed again. Only saves time, decides nothing."""
+
+    def __init__(self, state: State):
+        self.entries: dict = solve_memory().setdefault("akari.quiet-chains", {})
+        self.cands = state.cands
+        self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
+
+    def still(self, key) -> bool:
+        got = self.entries.get(key)
+        if got is None:
+            return False
+        then, read = got
+        seen = self.diffs.get(id(then))
+        if seen is None:
+            now = self.cands
+            narrowed = all(a & ~b == 0 for a, b in zip(now, then))
+            diff = frozenset(j for j, (a, b) in enumerate(zip(now, then)) if a != b) if narrowed else None
+            seen = self.diffs[id(then)] = (then, diff)   # `then` kept: its id stays its own
+        diff = seen[1]
+        return diff is not None and diff.isdisjoint(read)
+
+    def store(self, key, read: set[int]) -> None:
+        cands = self.cands
+        self.entries[key] = (cands, frozenset(j for j in read if cands[j] == FREE))
+
+
+def refuted(puzzle: AkariPuzzle, state: State, chain: Chain) -> Deduction:
+    """The step a broken chain gives: its cell takes the other value."""
+    x, value = chain.start, chain.why[chain.start][0]
+    other = EMPTY if value == BULB else BULB
+    b = chain.broken
+    return Deduction.build(state, put={x: other}, region=chain.trail(b.premises), params={
+        "cell": puzzle.cell(x), "assumed": "held a bulb" if value == BULB else "stayed empty",
+        "chain": chain.story(b.premises), "reason": b.reason, "links": links(chain.broken_depth - 1),
+        "result": "is empty" if other == EMPTY else "holds a bulb"})
+
+
+@heuristic(id="akari.bulb-chain", genre=GENRE)
+def bulb_chain(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return refutations(puzzle, state, chain_candidates(puzzle, state, focus, 1), (BULB,), SHORT_CHAIN)
+
+
+@heuristic(id="akari.empty-chain", genre=GENRE)
+def empty_chain(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return refutations(puzzle, state, chain_candidates(puzzle, state, focus, 1), (EMPTY,), SHORT_CHAIN)
+
+
 # --- level 4 ------------------------------------------------------------------------------
 
 @heuristic(id="akari.interchangeable-bulbs", genre=GENRE)
@@ -291,6 +551,14 @@ def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iter
             if signature(x) == signature(y):
                 yield Deduction.build(state, put={x: EMPTY, y: EMPTY},
                                       params={"first": puzzle.cell(x), "second": puzzle.cell(y)})
+
+
+@heuristic(id="akari.long-chain", genre=GENRE)
+def long_chain(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Chains of up to MIDDLE_CHAIN links first, so a shorter one is shown where there is one."""
+    cells = chain_candidates(puzzle, state, focus, 3)
+    for depth, shortest in ((MIDDLE_CHAIN, SHORT_CHAIN), (LONG_CHAIN, MIDDLE_CHAIN)):
+        yield from refutations(puzzle, state, cells, (BULB, EMPTY), depth, shortest)
 
 
 # --- level 5 ------------------------------------------------------------------------------

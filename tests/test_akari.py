@@ -9,10 +9,16 @@ import pytest
 from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
-from support import (assert_all_sound, assert_puzzles_solved_soundly, found, janko, marks, native, random_partial,
+from support import (assert_all_sound, assert_puzzles_solved_soundly, fires, found, janko, marks, native, random_partial,
                      reference, refused)
 
 AKARI = get("akari")
+
+
+def sentence_of(hid: str, p, state=None) -> str:
+    """The explanation of the first deduction a technique finds."""
+    from grader.core.explain import fill
+    return fill(REGISTRY.get(hid).info.template, fires(hid, p, state)[0].params)
 
 
 def puzzle(grid: str):
@@ -87,6 +93,33 @@ def test_two_pairs():
     assert found("akari.two-pairs", puzzle("1 . . .\n. . . .\n. . . .")) == {}
 
 
+def test_bulb_chain():
+    # A bulb at r3c3 lights r1c3 and r2c3, so each 1 needs the cell to its left: two bulbs in
+    # one column.
+    p = puzzle(". 1 . .\n. 1 . .\n1 . . .\n. . . .")
+    assert found("akari.bulb-chain", p) == {"r3c3": "is empty"}
+    assert sentence_of("akari.bulb-chain", p) == (
+        "If r3c3 held a bulb: r3c3 would light r1c3, r2c3 and r3c2; the 1 at r1c2 would need r1c1; "
+        "the 1 at r2c2 would need r2c1; then the bulbs at r1c1 and r2c1 would light each other. "
+        "A chain of 2 links breaks a rule, so r3c3 is empty.")
+    assert found("akari.bulb-chain", puzzle(". # . .\n. # . .\n# . . .\n. . . .")) == {}
+
+
+# The 0 at r2c2 has kept its neighbours empty; r2c3 and r1c3 are still dark.
+CHAIN = ". 1 . .\n. 0 . .\n. . # .\n. . . #"
+CHAIN_MARKS = ". 1 . .\n+ 0 + .\n. + # .\n. . . #"
+
+
+def test_empty_chain():
+    p = puzzle(CHAIN)
+    s = marks(p, CHAIN_MARKS)
+    assert found("akari.empty-chain", p, s) == {"r1c3": "holds a bulb"}
+    assert sentence_of("akari.empty-chain", p, s) == (
+        "If r1c3 stayed empty: only r1c4 could light r1c3; only r2c4 could light r2c3; then the bulbs "
+        "at r1c4 and r2c4 would light each other. A single link breaks a rule, so r1c3 holds a bulb.")
+    assert found("akari.empty-chain", puzzle(". . . .\n. . . .\n. . . .")) == {}
+
+
 # --- level 4 -------------------------------------------------------------------------------
 
 def test_interchangeable_bulbs():
@@ -95,12 +128,21 @@ def test_interchangeable_bulbs():
     assert found("akari.interchangeable-bulbs", puzzle(". . .\n. . .\n. . .")) == {}
 
 
+def test_long_chain():
+    # Five links from r3c1 to the clash of r1c4 and r2c4; the shorter chains are level 3's.
+    p = puzzle(CHAIN)
+    s = marks(p, CHAIN_MARKS)
+    assert found("akari.long-chain", p, s) == {"r3c1": "holds a bulb"}
+    assert "A chain of 5 links breaks a rule" in sentence_of("akari.long-chain", p, s)
+    assert found("akari.long-chain", puzzle(". 1 . .\n. 1 . .\n1 . . .\n. . . .")) == {}
+
+
 # --- level 5 and the whole path --------------------------------------------------------------
 
 def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
     p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
     from grader.core.engine import Solver
-    trace = Solver(p, max_level=4).solve()
+    trace = Solver(p, max_level=2).solve()     # the chains of levels 3 and 4 finish it now
     assert trace.status.value == "stuck"
     solution = reference(p)
     assert assert_all_sound(REGISTRY.get("akari.trial-and-error"), p, trace.final, solution) == 1
