@@ -9,7 +9,8 @@ import pytest
 
 from grader.app.cli import main
 
-HARD = "corpus/akari/lightup-7x7b20s2d2-grader-2.yaml"
+HARD = "corpus/akari/lightup-7x7b20s2d2-grader-2.yaml"       # needs level 4
+TRIAL = "corpus/hashiwokakero/grown-9x9-grader-1.yaml"       # needs a trial (level 5)
 TATHAM = "7x7:a2bBfBa300qB0Ba0f0bBa"
 
 
@@ -20,7 +21,7 @@ def run(capsys, *argv):
 
 
 def test_grade_json_has_the_batch_fields_and_steps_per_level(capsys):
-    code, out, _ = run(capsys, "grade", HARD, "--json")
+    code, out, _ = run(capsys, "grade", TRIAL, "--json")
     row = json.loads(out)
     assert code == 0
     for key in ("id", "genre", "status", "level", "score", "label", "unique", "matches_given_solution",
@@ -50,9 +51,9 @@ def test_grade_text_says_why_the_label_and_counts_many_hardest_steps(capsys, tmp
 
 
 def test_explain_lists_every_step_with_r3c4_cells(capsys):
-    code, out, _ = run(capsys, "explain", HARD, "--boards")
+    code, out, _ = run(capsys, "explain", TRIAL, "--boards")
     assert code == 0
-    assert "1. [L1]" in out and "[L5] Trial and error" in out and out.rstrip().endswith("solved")
+    assert "1. [L1]" in out and "[L5] Try every way around an island" in out and out.rstrip().endswith("solved")
     code, out, _ = run(capsys, "explain", HARD, "--json")
     steps = json.loads(out)["steps"]
     assert all({"step", "level", "technique", "text", "board"} <= s.keys() for s in steps)
@@ -124,7 +125,7 @@ def test_batch_writes_one_row_per_puzzle_and_error_rows(tmp_path, capsys):
     errors = " ".join(r["error"] for r in rows if r["status"] == "error")
     assert "bad.yaml:3:5" in errors and "notes.docx" in errors and "make.py" not in errors
     by_status = {r["status"]: r for r in rows}
-    assert by_status["solved"]["level"] == 5
+    assert by_status["solved"]["level"] == 4
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -297,7 +298,7 @@ def test_every_command_prints_json_with_json(tmp_path, capsys):
 
 
 def test_report_json_carries_the_grade_and_the_report(capsys):
-    code, out, _ = run(capsys, "report", HARD, "--json")
+    code, out, _ = run(capsys, "report", TRIAL, "--json")
     data = json.loads(out)
     assert code == 0 and data["status"] == "solved" and data["level"] == 5
     assert data["format"] == "md" and data["report"].startswith("# ")
