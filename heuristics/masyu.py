@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
-from grader.core.engine import out_of_time
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction, Status
 from heuristics.common import cell_loops
@@ -266,26 +266,55 @@ def _what_if(puzzle: MasyuPuzzle, state: State, subjects, field: str = "pearl", 
              steps: int = WHAT_IF_STEPS) -> Iterator[Deduction]:
     """Each subject (cell, [(label, {var: value})] covering every possibility): every option
     followed `steps` steps with the techniques up to `level`; the first subject where a way
-    breaks a rule or all ways agree gives the deduction (params: field, outcome, cases, steps)."""
+    breaks a rule or all ways agree gives the deduction (params: field, outcome, cases, steps).
+    A subject that told nothing is not followed again until something near its ways changes."""
+    from grader.core.probing import cases_deduction, explore
     rules = REGISTRY.for_genre(GENRE, level)
+    told_nothing = solve_memory().setdefault(f"masyu.what-if.{field}", {})
     for cell, options in subjects:
-        if len(options) < 2 or out_of_time():
+        if len(options) < 2 or _unchanged(state, told_nothing.get(cell)):
             continue
+        if out_of_time():
+            return
         assumptions = []
         for label, put in options:
             cands = list(state.cands)
             for v, val in put.items():
                 cands[v] &= 1 << val
             assumptions.append((label, State(tuple(cands)), tuple(put)))
-        d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps, heuristics=rules)
+        branches = explore(puzzle, state, assumptions, level, steps, rules, stop_on_refutation=False)
+        d = cases_deduction(puzzle, state, branches)
         if d is not None:
             yield Deduction(d.removals, {**d.params, field: cell}, cells=(cell,), detail=d.detail)
             return
+        told_nothing[cell] = _around(puzzle, state, [b.trace.final for b in branches], options)
 
 
-def _near_focus(puzzle: MasyuPuzzle, subjects, kind: int, focus):
-    """The subjects (pearl name, options) of pearls of `kind` near what changed."""
-    near = {puzzle.cell(i) for i in pearls_to_check(puzzle, kind, focus)}
+def _unchanged(state: State, seen) -> bool:
+    return seen is not None and all(state.cands[v] == m for v, m in seen)
+
+
+def _around(puzzle: MasyuPuzzle, state: State, finals, options) -> tuple[tuple[int, int], ...]:
+    """The candidates now of the edges the ways drew or crossed and of the edges beside them:
+    while these stay as they are, following the ways again most likely tells nothing new."""
+    graph, cands = puzzle.graph, state.cands
+    touched = {v for _, put in options for v in put}
+    for f in finals:
+        touched.update(v for v, m in enumerate(f.cands) if m != cands[v])
+    near = set()
+    for var in touched:
+        for x in graph.vertices_of_var.get(var, ()):
+            near.update(graph.edge_vars[e] for e in graph.incident[x])
+    return tuple((v, cands[v]) for v in sorted(near))
+
+
+def _near_focus(puzzle: MasyuPuzzle, subjects, kind: int, focus, radius: int = 4):
+    """The subjects (pearl name, options) of pearls of `kind` near what changed (within
+    `radius` steps; all without a focus)."""
+    if focus is None or radius >= 4:
+        near = {puzzle.cell(i) for i in pearls_to_check(puzzle, kind, focus)}
+    else:
+        near = {puzzle.cell(i) for i in cells_near(puzzle, focus, radius) if puzzle.pearls[i] == kind}
     return ((cell, options) for cell, options in subjects if cell in near)
 
 
@@ -312,24 +341,37 @@ def end_what_if(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduc
 FAILS_STEPS = 30       # steps of the levels 1-3 per way
 
 
+def _fail_rules():
+    """Levels 1-3 but the every-way-through-a-cell looks (cell-shapes, small-loop), which in
+    such chains hardly ever find what the pearl and loop rules do not, and cost the most."""
+    return [h for h in REGISTRY.for_genre(GENRE, 3) if h.id not in ("masyu.cell-shapes", "masyu.small-loop")]
+
+
 def _ways_that_fail(puzzle: MasyuPuzzle, state: State, subjects, kind: str) -> Iterator[Deduction]:
     """Each subject (cell, [(label, {var: value})] covering every possibility): each way
     followed with levels 1-3, first a few steps (the short failures a reader sees first), then
     up to FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share
-    holds. Params: kind (the cell), count, refuted, result."""
-    subjects = [(cell, options) for cell, options in subjects if len(options) >= 2]
-    rules = REGISTRY.for_genre(GENRE, 3)
+    holds. A subject that told nothing is not followed again until something near its ways
+    changes. Params: kind (the cell), count, refuted, result."""
+    told_nothing = solve_memory().setdefault(f"masyu.way-fails.{kind}", {})
+    subjects = [(cell, options) for cell, options in subjects
+                if len(options) >= 2 and not _unchanged(state, told_nothing.get(cell))]
+    rules = _fail_rules()
+    finals: dict = {}
     for steps in (WHAT_IF_STEPS, FAILS_STEPS):
         for cell, options in subjects:
             if out_of_time():
                 return
-            d = _failing(puzzle, state, cell, options, kind, rules, steps)
+            d = _failing(puzzle, state, cell, options, kind, rules, steps, finals.setdefault(cell, []))
             if d is not None:
                 yield d
                 return
+    for cell, options in subjects:
+        told_nothing[cell] = _around(puzzle, state, finals[cell], options)
 
 
-def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules, steps: int) -> Deduction | None:
+def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules, steps: int,
+             finals: list) -> Deduction | None:
     from grader.core.explain import describe_removals
     from grader.core.probing import Branch, fill
     alive, dead, branches = [], [], []
@@ -341,6 +383,7 @@ def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules,
             dead.append(f"if {label}, a line would have no value left")
             continue
         trace = fill(puzzle, assumed, put, 3, steps, rules)
+        finals.append(trace.final)
         if trace.status is Status.CONTRADICTION:
             n = len(trace.steps)
             dead.append(f"if {label}, {'one step leads' if n == 1 else f'{n} steps lead'} to a "
@@ -378,12 +421,12 @@ def _end_subjects(puzzle: MasyuPuzzle, state: State, focus):
 
 @heuristic(id="masyu.white-way-fails", genre=GENRE)
 def white_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _ways_that_fail(puzzle, state, _near_focus(puzzle, _white_options(puzzle, state), WHITE, focus), "pearl")
+    return _ways_that_fail(puzzle, state, _near_focus(puzzle, _white_options(puzzle, state), WHITE, focus, 2), "pearl")
 
 
 @heuristic(id="masyu.black-way-fails", genre=GENRE)
 def black_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _ways_that_fail(puzzle, state, _near_focus(puzzle, _black_options(puzzle, state), BLACK, focus), "pearl")
+    return _ways_that_fail(puzzle, state, _near_focus(puzzle, _black_options(puzzle, state), BLACK, focus, 2), "pearl")
 
 
 @heuristic(id="masyu.end-way-fails", genre=GENRE)
