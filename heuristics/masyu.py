@@ -357,33 +357,32 @@ def _ways_that_fail(puzzle: MasyuPuzzle, state: State, subjects, kind: str) -> I
     subjects = [(cell, options) for cell, options in subjects
                 if len(options) >= 2 and not _unchanged(state, told_nothing.get(cell))]
     rules = _fail_rules()
-    finals: dict = {}
+    traces: dict = {}       # (cell, way) -> its trace; one that ended before the budget is final
     for steps in (WHAT_IF_STEPS, FAILS_STEPS):
         for cell, options in subjects:
             if out_of_time():
                 return
-            d = _failing(puzzle, state, cell, options, kind, rules, steps, finals.setdefault(cell, []))
+            d = _failing(puzzle, state, cell, options, kind, rules, steps, traces)
             if d is not None:
                 yield d
                 return
     for cell, options in subjects:
-        told_nothing[cell] = _around(puzzle, state, finals[cell], options)
+        told_nothing[cell] = _around(puzzle, state, [traces[cell, k].final for k in range(len(options))
+                                                     if (cell, k) in traces], options)
 
 
 def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules, steps: int,
-             finals: list) -> Deduction | None:
+             traces: dict) -> Deduction | None:
     from grader.core.explain import describe_removals
     from grader.core.probing import Branch, fill
     alive, dead, branches = [], [], []
-    for label, put in options:
-        assumed = state
-        for v, val in put.items():
-            assumed = assumed.restrict(v, 1 << val)
-        if 0 in assumed.cands:
-            dead.append(f"if {label}, a line would have no value left")
-            continue
-        trace = fill(puzzle, assumed, put, 3, steps, rules)
-        finals.append(trace.final)
+    for k, (label, put) in enumerate(options):
+        trace = traces.get((cell, k))
+        if trace is None or trace.status is Status.BUDGET:
+            assumed = state
+            for v, val in put.items():
+                assumed = assumed.restrict(v, 1 << val)
+            trace = traces[cell, k] = fill(puzzle, assumed, put, 3, steps, rules)
         if trace.status is Status.CONTRADICTION:
             n = len(trace.steps)
             dead.append(f"if {label}, {'one step leads' if n == 1 else f'{n} steps lead'} to a "
