@@ -600,3 +600,18 @@ def test_what_if_explanations_show_the_ways():
     assert [b.label for b in d.detail] == ["the line runs across through r9c3",
                                            "the line runs up and down through r9c3"]
     assert all(s.level == 1 for b in d.detail for s in b.trace.steps)
+
+
+def test_what_ifs_remember_what_told_nothing():
+    """A pearl whose ways told nothing is not followed again until an edge near them changes."""
+    from grader.core.engine import remembering
+    from heuristics import masyu as plugin
+    p = puzzle(LONE_WHITE)
+    s = MASYU.initial_state(p)
+    with remembering() as memory:
+        assert fires("masyu.white-way-fails", p, s) == []
+        seen = memory["masyu.way-fails.pearl"][p.cell(12)]
+        assert plugin._unchanged(s, seen)
+        assert not plugin._unchanged(draw(p, crosses=["r2c3-r3c3"]), seen)
+        assert fires("masyu.white-what-if", p, s) == []
+        assert plugin._unchanged(s, memory["masyu.what-if.pearl"][p.cell(12)])
