@@ -5,6 +5,9 @@ and "axes" (the straight line through a white pearl). The catalogue's many level
 (black by the border, two blacks in a row, three whites in a row, `*.oo`, ...) are all cases of
 "this leg / this axis is impossible"; each blocker is named in the explanation.
 Loop rules (degree, loose ends, premature loop) come from heuristics/common/loops.py.
+Level 4 adds short what-ifs about one pearl or loose end (every way followed a few steps with
+the level-1 rules, or further with the loop patterns of level 3 where only failures count):
+the recurring shapes of the level-5 trials on the janko puzzles, kept bounded and readable.
 """
 from __future__ import annotations
 
@@ -253,9 +256,9 @@ def _enclosure_ways(puzzle: MasyuPuzzle, state: State, unique: bool):
 
 
 # --- level 4: short what-ifs -----------------------------------------------------------------
-# What a solver does at a white pearl that could go either way: draw one way, follow it with
-# the simple rules (pearl legs and axes, cells with two lines, loose ends, dead ends) for a few
-# steps, then the other way. A way that breaks a rule is refuted; what both ways draw holds.
+# What a solver does at a pearl or a loose end that could go more than one way: draw one way,
+# follow it with the simple rules (pearl legs and axes, cells with two lines, loose ends, dead
+# ends) for a few steps, then the next way. A way that breaks a rule is refuted; what both ways draw holds.
 # Only level-1 rules and a handful of steps: a short chain next to the pearl that a reader can
 # follow in the step's branches, never a greedy fill with everything (that stays level 5).
 
