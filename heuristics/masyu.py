@@ -321,6 +321,25 @@ def _near_focus(puzzle: MasyuPuzzle, subjects, kind: int, focus, radius: int = 4
     return ((cell, options) for cell, options in subjects if cell in near)
 
 
+FAILS_SUBJECTS = 8     # a longer what-if looks at this many pearls or ends nearest what changed
+
+
+def _nearest(puzzle: MasyuPuzzle, subjects, focus):
+    """The FAILS_SUBJECTS subjects nearest what changed (without a focus, the first ones, with
+    the fewest ways first)."""
+    subjects = list(subjects)
+    if len(subjects) <= FAILS_SUBJECTS:
+        return subjects
+    if focus is None:
+        return sorted(subjects, key=lambda item: (len(item[1]), item[0]))[:FAILS_SUBJECTS]
+    spots = {divmod(v, puzzle.cols) for var in focus for v in puzzle.graph.vertices_of_var.get(var, ())}
+
+    def distance(item):
+        cell = item[0]
+        return min((abs(cell.r - r) + abs(cell.c - c) for r, c in spots), default=0), cell
+    return sorted(subjects, key=distance)[:FAILS_SUBJECTS]
+
+
 @heuristic(id="masyu.white-what-if", genre=GENRE)
 def white_what_if(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return _what_if(puzzle, state, _near_focus(puzzle, _white_options(puzzle, state), WHITE, focus))
@@ -423,17 +442,19 @@ def _end_subjects(puzzle: MasyuPuzzle, state: State, focus):
 
 @heuristic(id="masyu.white-way-fails", genre=GENRE)
 def white_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _ways_that_fail(puzzle, state, _near_focus(puzzle, _white_options(puzzle, state), WHITE, focus, 2), "pearl")
+    return _ways_that_fail(puzzle, state, _nearest(puzzle, _near_focus(puzzle, _white_options(puzzle, state), WHITE,
+                                                                       focus, 2), focus), "pearl")
 
 
 @heuristic(id="masyu.black-way-fails", genre=GENRE)
 def black_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _ways_that_fail(puzzle, state, _near_focus(puzzle, _black_options(puzzle, state), BLACK, focus, 2), "pearl")
+    return _ways_that_fail(puzzle, state, _nearest(puzzle, _near_focus(puzzle, _black_options(puzzle, state), BLACK,
+                                                                       focus, 2), focus), "pearl")
 
 
 @heuristic(id="masyu.end-way-fails", genre=GENRE)
 def end_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return _ways_that_fail(puzzle, state, _end_subjects(puzzle, state, focus), "end")
+    return _ways_that_fail(puzzle, state, _nearest(puzzle, _end_subjects(puzzle, state, focus), focus), "end")
 
 
 # --- level 5 ----------------------------------------------------------------------------------

@@ -615,3 +615,14 @@ def test_what_ifs_remember_what_told_nothing():
         assert not plugin._unchanged(draw(p, crosses=["r2c3-r3c3"]), seen)
         assert fires("masyu.white-what-if", p, s) == []
         assert plugin._unchanged(s, memory["masyu.what-if.pearl"][p.cell(12)])
+
+
+def test_longer_what_ifs_look_at_the_nearest_few():
+    """Ways that fail further on are followed from the few pearls or ends nearest a change."""
+    from heuristics import masyu as plugin
+    p = puzzle(EMPTY5)
+    subjects = [(p.cell(i), [("a", {}), ("b", {})]) for i in range(25)]
+    near = plugin._nearest(p, subjects, frozenset([p.graph.edge_vars[0]]))
+    assert len(near) == plugin.FAILS_SUBJECTS and near[0][0] == p.cell(0)
+    assert all(c.r + c.c <= 3 for c, _ in near)
+    assert len(plugin._nearest(p, subjects[:3], None)) == 3
