@@ -5,6 +5,9 @@ and "axes" (the straight line through a white pearl). The catalogue's many level
 (black by the border, two blacks in a row, three whites in a row, `*.oo`, ...) are all cases of
 "this leg / this axis is impossible"; each blocker is named in the explanation.
 Loop rules (degree, loose ends, premature loop) come from heuristics/common/loops.py.
+Level 4 adds short what-ifs about one pearl or loose end (every way followed a few steps with
+the level-1 rules, or further with the loop patterns of level 3 where only failures count):
+the recurring shapes of the level-5 trials on the janko puzzles, kept bounded and readable.
 """
 from __future__ import annotations
 
@@ -12,13 +15,14 @@ import operator
 from typing import Iterable, Iterator
 
 from grader.genres.masyu.model import MasyuPuzzle
-from grader.core.registry import heuristic, register_families
+from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
-from grader.core.probing import register_probing, register_last_resort
-from grader.core.steps import Deduction
+from grader.core.engine import out_of_time, solve_memory
+from grader.core.probing import branch_deduction, register_probing, register_last_resort
+from grader.core.steps import Deduction, Status
 from heuristics.common import cell_loops
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
-from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, split
+from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
                                    leg_blocker, pearl_problem)
 
@@ -249,6 +253,208 @@ def _enclosure_ways(puzzle: MasyuPuzzle, state: State, unique: bool):
         problem=lambda trial, changed: puzzle.genre.local_problem(puzzle, trial, changed),
         unique_ok=(lambda enc, ws: _unique_ok(puzzle, enc, ws)) if unique else None,
         max_cells=cell_loops.ENCLOSURE_CELLS, max_ends=cell_loops.ENCLOSURE_ENDS)
+
+
+# --- level 4: short what-ifs -----------------------------------------------------------------
+# What a solver does at a pearl or a loose end that could go more than one way: draw one way,
+# follow it with the simple rules (pearl legs and axes, cells with two lines, loose ends, dead
+# ends) for a few steps, then the next way. A way that breaks a rule is refuted; what both ways draw holds.
+# Only level-1 rules and a handful of steps: a short chain next to the pearl that a reader can
+# follow in the step's branches, never a greedy fill with everything (that stays level 5).
+
+WHAT_IF_STEPS = 12     # steps of level-1 rules per way (as far as a reader follows a chain by eye)
+
+
+def _what_if(puzzle: MasyuPuzzle, state: State, subjects, field: str = "pearl", level: int = 1,
+             steps: int = WHAT_IF_STEPS) -> Iterator[Deduction]:
+    """Each subject (cell, [(label, {var: value})] covering every possibility): every option
+    followed `steps` steps with the techniques up to `level`; the first subject where a way
+    breaks a rule or all ways agree gives the deduction (params: field, outcome, cases, steps).
+    A subject that told nothing is not followed again until something near its ways changes."""
+    from grader.core.probing import cases_deduction, explore
+    rules = REGISTRY.for_genre(GENRE, level)
+    told_nothing = solve_memory().setdefault(f"masyu.what-if.{field}", {})
+    for cell, options in subjects:
+        if len(options) < 2 or _unchanged(state, told_nothing.get(cell)):
+            continue
+        if out_of_time():
+            return
+        assumptions = []
+        for label, put in options:
+            cands = list(state.cands)
+            for v, val in put.items():
+                cands[v] &= 1 << val
+            assumptions.append((label, State(tuple(cands)), tuple(put)))
+        branches = explore(puzzle, state, assumptions, level, steps, rules, stop_on_refutation=False)
+        d = cases_deduction(puzzle, state, branches)
+        if d is not None:
+            yield Deduction(d.removals, {**d.params, field: cell}, cells=(cell,), detail=d.detail)
+            return
+        told_nothing[cell] = _around(puzzle, state, [b.trace.final for b in branches], options)
+
+
+def _unchanged(state: State, seen) -> bool:
+    return seen is not None and all(state.cands[v] == m for v, m in seen)
+
+
+def _around(puzzle: MasyuPuzzle, state: State, finals, options) -> tuple[tuple[int, int], ...]:
+    """The candidates now of the edges the ways drew or crossed and of the edges beside them:
+    while these stay as they are, following the ways again most likely tells nothing new."""
+    graph, cands = puzzle.graph, state.cands
+    touched = {v for _, put in options for v in put}
+    for f in finals:
+        touched.update(v for v, m in enumerate(f.cands) if m != cands[v])
+    near = set()
+    for var in touched:
+        for x in graph.vertices_of_var.get(var, ()):
+            near.update(graph.edge_vars[e] for e in graph.incident[x])
+    return tuple((v, cands[v]) for v in sorted(near))
+
+
+def _near_focus(puzzle: MasyuPuzzle, subjects, kind: int, focus, radius: int = 4):
+    """The subjects (pearl name, options) of pearls of `kind` near what changed (within
+    `radius` steps; all without a focus)."""
+    if focus is None or radius >= 4:
+        near = {puzzle.cell(i) for i in pearls_to_check(puzzle, kind, focus)}
+    else:
+        near = {puzzle.cell(i) for i in cells_near(puzzle, focus, radius) if puzzle.pearls[i] == kind}
+    return ((cell, options) for cell, options in subjects if cell in near)
+
+
+FAILS_SUBJECTS = 8     # a longer what-if looks at this many pearls or ends nearest what changed
+
+
+def _nearest(puzzle: MasyuPuzzle, subjects, focus):
+    """The FAILS_SUBJECTS subjects nearest what changed (without a focus, the first ones, with
+    the fewest ways first)."""
+    subjects = list(subjects)
+    if len(subjects) <= FAILS_SUBJECTS:
+        return subjects
+    if focus is None:
+        return sorted(subjects, key=lambda item: (len(item[1]), item[0]))[:FAILS_SUBJECTS]
+    spots = {divmod(v, puzzle.cols) for var in focus for v in puzzle.graph.vertices_of_var.get(var, ())}
+
+    def distance(item):
+        cell = item[0]
+        return min((abs(cell.r - r) + abs(cell.c - c) for r, c in spots), default=0), cell
+    return sorted(subjects, key=distance)[:FAILS_SUBJECTS]
+
+
+@heuristic(id="masyu.white-what-if", genre=GENRE)
+def white_what_if(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _what_if(puzzle, state, _near_focus(puzzle, _white_options(puzzle, state), WHITE, focus))
+
+
+@heuristic(id="masyu.black-what-if", genre=GENRE)
+def black_what_if(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _what_if(puzzle, state, _near_focus(puzzle, _black_options(puzzle, state), BLACK, focus))
+
+
+@heuristic(id="masyu.end-what-if", genre=GENRE)
+def end_what_if(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _what_if(puzzle, state, _end_subjects(puzzle, state, focus), field="end")
+
+
+# A longer what-if that only counts a failure: one way is followed further, with the loop
+# patterns of level 3 too (a turn that would close a small loop, parity across a cut, an area
+# with one way in, ...), and dropped when it breaks a rule. What the ways left share holds.
+# Still one pearl or loose end and a bounded chain; agreement of long fills stays level 5.
+
+FAILS_STEPS = 30       # steps of the levels 1-3 per way
+
+
+def _fail_rules():
+    """Levels 1-3 but the every-way-through-a-cell looks (cell-shapes, small-loop), which in
+    such chains hardly ever find what the pearl and loop rules do not, and cost the most."""
+    return [h for h in REGISTRY.for_genre(GENRE, 3) if h.id not in ("masyu.cell-shapes", "masyu.small-loop")]
+
+
+def _ways_that_fail(puzzle: MasyuPuzzle, state: State, subjects, kind: str) -> Iterator[Deduction]:
+    """Each subject (cell, [(label, {var: value})] covering every possibility): each way
+    followed with levels 1-3, first a few steps (the short failures a reader sees first), then
+    up to FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share
+    holds. A subject that told nothing is not followed again until something near its ways
+    changes. Params: kind (the cell), count, refuted, result."""
+    told_nothing = solve_memory().setdefault(f"masyu.way-fails.{kind}", {})
+    subjects = [(cell, options) for cell, options in subjects
+                if len(options) >= 2 and not _unchanged(state, told_nothing.get(cell))]
+    rules = _fail_rules()
+    traces: dict = {}       # (cell, way) -> its trace; one that ended before the budget is final
+    for steps in (WHAT_IF_STEPS, FAILS_STEPS):
+        for cell, options in subjects:
+            if out_of_time():
+                return
+            d = _failing(puzzle, state, cell, options, kind, rules, steps, traces)
+            if d is not None:
+                yield d
+                return
+    for cell, options in subjects:
+        told_nothing[cell] = _around(puzzle, state, [traces[cell, k].final for k in range(len(options))
+                                                     if (cell, k) in traces], options)
+
+
+def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules, steps: int,
+             traces: dict) -> Deduction | None:
+    from grader.core.explain import describe_removals
+    from grader.core.probing import Branch, fill
+    alive, dead, branches = [], [], []
+    for k, (label, put) in enumerate(options):
+        trace = traces.get((cell, k))
+        if trace is None or trace.status is Status.BUDGET:
+            assumed = state
+            for v, val in put.items():
+                assumed = assumed.restrict(v, 1 << val)
+            trace = traces[cell, k] = fill(puzzle, assumed, put, 3, steps, rules)
+        if trace.status is Status.CONTRADICTION:
+            n = len(trace.steps)
+            dead.append(f"if {label}, {'one step leads' if n == 1 else f'{n} steps lead'} to a "
+                        f"contradiction ({trace.reason or 'a rule is broken'})")
+            branches.append(Branch(label, trace))
+        else:
+            alive.append(put)
+    if not dead or not alive:
+        return None
+    removals = []
+    for v in sorted({v for put in alive for v in put}):
+        keep = 0
+        for put in alive:
+            keep |= (1 << put[v]) if v in put else state.cands[v]
+        if state.cands[v] & ~keep:
+            removals.append((v, state.cands[v] & ~keep))
+    if not removals:
+        return None
+    return Deduction(tuple(removals), {kind: cell, "count": len(options), "refuted": "; ".join(dead),
+                                       "result": describe_removals(puzzle, state, removals)},
+                     cells=(cell,), detail=tuple(branches))
+
+
+def _end_subjects(puzzle: MasyuPuzzle, state: State, focus):
+    graph = puzzle.graph
+    ends = loose_ends(graph, state)
+    if focus is not None:
+        near = set(cells_near(puzzle, focus, 2))
+        ends = [a for a in ends if a in near]
+    for a in ends:
+        _, open_ = split(graph, state.cands, a)
+        yield puzzle.cell(a), [(f"the line goes on along {graph.edge_names[e]}", {graph.edge_vars[e]: LINE})
+                               for e in open_]
+
+
+@heuristic(id="masyu.white-way-fails", genre=GENRE)
+def white_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _ways_that_fail(puzzle, state, _nearest(puzzle, _near_focus(puzzle, _white_options(puzzle, state), WHITE,
+                                                                       focus, 2), focus), "pearl")
+
+
+@heuristic(id="masyu.black-way-fails", genre=GENRE)
+def black_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _ways_that_fail(puzzle, state, _nearest(puzzle, _near_focus(puzzle, _black_options(puzzle, state), BLACK,
+                                                                       focus, 2), focus), "pearl")
+
+
+@heuristic(id="masyu.end-way-fails", genre=GENRE)
+def end_way_fails(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    return _ways_that_fail(puzzle, state, _nearest(puzzle, _end_subjects(puzzle, state, focus), focus), "end")
 
 
 # --- level 5 ----------------------------------------------------------------------------------

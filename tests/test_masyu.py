@@ -460,6 +460,12 @@ def test_new_rules_sound_on_nearly_solved_states():
     assert_sound_when_nearly_solved("masyu", "enclosure enclosure-unique small-loop pearl-lookahead inside-outside")
 
 
+def test_what_ifs_sound_on_nearly_solved_states():
+    from support import assert_sound_when_nearly_solved
+    assert_sound_when_nearly_solved("masyu", "white-what-if black-what-if end-what-if white-way-fails "
+                                             "black-way-fails end-way-fails")
+
+
 # --- formats ---------------------------------------------------------------------------------------
 
 def test_puzzlink_example():
@@ -510,3 +516,113 @@ def test_bad_tatham_and_native():
     assert ":4:5" in str(exc.value)
     with pytest.raises(InputError, match="off the loop but a line reaches it"):
         native("genre: masyu\ngrid: |\n  . .\n  . .\nsolution: |\n  se sw\n  ne -\n")
+
+
+# --- level 4: short what-ifs and ways that fail further on ---------------------------------------
+
+# Two 10x10 puzzles (janko.de Masyu) that levels 1-3 leave stuck
+STUCK_A = """\
+. . . . . . . . . .
+. . W . . B . . . W
+. B . W . . . . . .
+. . B . . . . B . .
+. . . . . W . . . B
+W . . . B . . . . .
+. . W . . . . W . .
+. . . . . . B . W .
+B . . . W . . B . .
+. . . . . . . . . ."""
+
+STUCK_B = """\
+. . . B . B . . . .
+W . . W . . . . . W
+. . . . . . . . . .
+W B . . B . . B . .
+. W . B . B . W . W
+. . . . B . . . . .
+. . . . . . W . . .
+B . . . . . . . . B
+W . W . W . W . . .
+. . . . B . . W . ."""
+
+LONE_WHITE = ". . . . .\n. . . . .\n. . W . .\n. . . . .\n. . . . ."
+LONE_BLACK = ". . . . .\n. . . . .\n. . B . .\n. . . . .\n. . . . ."
+
+
+@pytest.mark.parametrize("hid,grid,expected", [
+    ("masyu.white-what-if", STUCK_A, {"r4c5-r4c6": CROSS}),
+    ("masyu.black-what-if", STUCK_A, {"r5c4-r5c5": CROSS}),
+    ("masyu.end-what-if", STUCK_A, {"r4c5-r4c6": CROSS}),
+    ("masyu.end-way-fails", STUCK_A, {"r3c10-r4c10": LINE}),
+    ("masyu.white-way-fails", STUCK_B, {"r9c2-r9c3": LINE, "r9c3-r9c4": LINE, "r8c3-r9c3": CROSS,
+                                        "r9c3-r10c3": CROSS}),
+    ("masyu.black-way-fails", STUCK_B, {"r1c2-r1c3": LINE, "r1c3-r1c4": LINE, "r1c4-r1c5": CROSS}),
+])
+def test_what_ifs_on_stuck_puzzles(hid, grid, expected):
+    """Each fires where levels 1-3 are stuck, finds exactly this, and agrees with the solution."""
+    p = puzzle(grid)
+    stuck = run_to_level(p, 3)
+    assert not stuck.complete
+    assert found(hid, p, stuck) == expected
+    solution = Solver(p).solve().final
+    assert solution.complete and assert_all_sound(REGISTRY.get(hid), p, stuck, solution) == 1
+
+
+@pytest.mark.parametrize("hid,grid", [
+    ("masyu.white-what-if", LONE_WHITE), ("masyu.white-way-fails", LONE_WHITE),
+    ("masyu.black-what-if", LONE_BLACK), ("masyu.black-way-fails", LONE_BLACK),
+    ("masyu.end-what-if", EMPTY5), ("masyu.end-way-fails", EMPTY5)])
+def test_what_ifs_quiet_where_every_way_is_open(hid, grid):
+    """A lone pearl in the middle of an empty board (or a lone short line): every way stays
+    open a few steps on, and the ways share nothing."""
+    p = puzzle(grid)
+    s = MASYU.initial_state(p)
+    if hid.startswith("masyu.end"):
+        s = draw(p, lines=["r3c2-r3c3"])
+    assert found(hid, p, s) == {}
+
+
+def test_what_if_explanations_show_the_ways():
+    from grader.core.explain import sentence
+    from grader.core.steps import Step
+    p = puzzle(STUCK_B)
+    stuck = run_to_level(p, 3)
+    h = REGISTRY.get("masyu.white-way-fails")
+    d, = fires(h.id, p, stuck)      # the shortest failure first: 4 steps to a small loop
+    assert [b.label for b in d.detail] == ["the line runs up and down through r9c3"]
+    assert sentence(Step(1, h.info, d)) == (
+        "The line runs across or up and down through the white pearl at r9c3. Followed with the pearl "
+        "rules and the loop patterns (small loops, parity, areas with one way in): if the line runs up "
+        "and down through r9c3, 4 steps lead to a contradiction (a closed loop leaves other lines "
+        "outside it). So r9c2-r9c3 and r9c3-r9c4 carry the loop and r8c3-r9c3 and r9c3-r10c3 are "
+        "crossed out.")
+    d, = fires("masyu.white-what-if", p, stuck)
+    assert [b.label for b in d.detail] == ["the line runs across through r9c3",
+                                           "the line runs up and down through r9c3"]
+    assert all(s.level == 1 for b in d.detail for s in b.trace.steps)
+
+
+def test_what_ifs_remember_what_told_nothing():
+    """A pearl whose ways told nothing is not followed again until an edge near them changes."""
+    from grader.core.engine import remembering
+    from heuristics import masyu as plugin
+    p = puzzle(LONE_WHITE)
+    s = MASYU.initial_state(p)
+    with remembering() as memory:
+        assert fires("masyu.white-way-fails", p, s) == []
+        seen = memory["masyu.way-fails.pearl"][p.cell(12)]
+        assert plugin._unchanged(s, seen)
+        assert not plugin._unchanged(draw(p, crosses=["r2c3-r3c3"]), seen)
+        assert fires("masyu.white-what-if", p, s) == []
+        assert plugin._unchanged(s, memory["masyu.what-if.pearl"][p.cell(12)])
+
+
+def test_longer_what_ifs_look_at_the_nearest_few():
+    """Ways that fail further on are followed from the few pearls or ends nearest a change."""
+    from heuristics import masyu as plugin
+    p = puzzle(EMPTY5)
+    subjects = [(p.cell(i), [("a", {}), ("b", {})]) for i in range(25)]
+    near = plugin._nearest(p, subjects, frozenset([p.graph.edge_vars[0]]))
+    assert len(near) == plugin.FAILS_SUBJECTS and near[0][0] == p.cell(0)
+    assert all(c.r + c.c <= 3 for c, _ in near)
+    assert len(plugin._nearest(p, subjects[:3], None)) == 3
