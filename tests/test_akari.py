@@ -129,7 +129,7 @@ def test_interchangeable_bulbs():
 
 
 def test_long_chain():
-    # Five links from r3c1 to the clash of r1c4 and r2c4; the shorter chains are level 3's.
+    # Five links from r3c1 to the clash of r1c4 and r2c4; the shorter chains are tried first.
     p = puzzle(CHAIN)
     s = marks(p, CHAIN_MARKS)
     assert found("akari.long-chain", p, s) == {"r3c1": "holds a bulb"}
