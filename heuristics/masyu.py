@@ -18,7 +18,7 @@ from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
-from grader.core.probing import branch_deduction, register_probing, register_last_resort
+from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction, Status
 from heuristics.common import cell_loops
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
@@ -279,12 +279,7 @@ def _what_if(puzzle: MasyuPuzzle, state: State, subjects, field: str = "pearl", 
             continue
         if out_of_time():
             return
-        assumptions = []
-        for label, put in options:
-            cands = list(state.cands)
-            for v, val in put.items():
-                cands[v] &= 1 << val
-            assumptions.append((label, State(tuple(cands)), tuple(put)))
+        assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
         branches = explore(puzzle, state, assumptions, level, steps, rules, stop_on_refutation=False)
         d = cases_deduction(puzzle, state, branches)
         if d is not None:

@@ -6,7 +6,7 @@ returns a new State. Variables and their values are defined by each genre.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping
 
 import attrs
 
@@ -137,6 +137,14 @@ class State:
             base, before = self.origin
             return State(tuple(cands), origin=(base, sorted(changed.union(before))))
         return State(tuple(cands), origin=(self.cands, sorted(changed)))
+
+    def assume(self, put: Mapping[int, int]) -> "State":
+        """A hypothesis: this state with each variable of `put` set to its value (a value no
+        longer a candidate empties the variable)."""
+        cands = list(self.cands)
+        for var, value in put.items():
+            cands[var] &= 1 << value
+        return State(tuple(cands))
 
     def restrict(self, var: int, mask: int) -> "State":
         """This state with `var` limited to the candidates in `mask`."""

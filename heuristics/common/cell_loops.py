@@ -321,12 +321,7 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
         for name, options in todo:
             if out_of_time():
                 return
-            assumptions = []
-            for label, put in options:
-                cands = list(state.cands)
-                for v, val in put.items():
-                    cands[v] &= 1 << val
-                assumptions.append((label, State(tuple(cands)), tuple(put)))
+            assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
             d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
             if d:
                 found = Deduction(d.removals, {**d.params, "subject": name}, detail=d.detail)

@@ -195,14 +195,6 @@ FAMILIES: dict[str, Family] = {
 
 # --- every way to fulfil a clue (level 5) ---------------------------------------------------
 
-def assume(state: State, option: dict[int, int]) -> State:
-    """The state with every cell of `option` ({cell: value}) set."""
-    cands = list(state.cands)
-    for i, v in option.items():
-        cands[i] &= 1 << v
-    return State(tuple(cands))
-
-
 def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dict[int, int]]]],
                    label: Callable[[int, dict[int, int]], str], passes: Sequence[tuple[int, int]],
                    key: str | None = None) -> Iterator[tuple[int, Deduction]]:
@@ -220,7 +212,7 @@ def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dic
     for steps, level in passes:
         for k, options in clues:
             if k not in cases:
-                cases[k] = [(label(k, o), assume(state, o), list(o)) for o in options]
+                cases[k] = [(label(k, o), state.assume(o), list(o)) for o in options]
             d = branch_deduction(puzzle, state, cases[k], max_level=level, max_steps=steps)
             if d:
                 yield k, d
