@@ -40,11 +40,25 @@ class Canvas:
             self.items.append(f'<rect class="hl-{role}" x="{x + 2}" y="{y + 2}" width="{self.cell - 4}" '
                               f'height="{self.cell - 4}" fill="none" stroke="{colour}" stroke-width="3"/>')
 
-    def text(self, cell: Cell, s: str, colour: str = "#000", size: float = 0.6) -> None:
+    def text(self, cell: Cell, s: str, colour: str = "#000", size: float = 0.6, dy: float = 0.0) -> None:
+        """Text centred in a cell (dy: how far below the centre, in cells)."""
         x, y = self.centre(cell)
+        y += dy * self.cell
         self.items.append(f'<text x="{x}" y="{y}" font-size="{self.cell * size:.1f}" fill="{colour}" '
                           f'text-anchor="middle" dominant-baseline="central" '
                           f'font-family="sans-serif">{escape(s)}</text>')
+
+    def arrow(self, x: float, y: float, dx: float, dy: float, length: float, colour: str = "#000",
+              width: float = 2.0) -> None:
+        """An arrow centred at (x, y) pointing along (dx, dy), `length` long (in cells), with an
+        open head of two strokes at 45 degrees."""
+        norm = (dx * dx + dy * dy) ** 0.5
+        ux, uy = dx / norm, dy / norm
+        half, head = self.cell * length / 2, self.cell * length * 0.35
+        tip_x, tip_y = x + ux * half, y + uy * half
+        self.line(x - ux * half, y - uy * half, tip_x, tip_y, colour, width)
+        for sx, sy in ((-ux - uy, -uy + ux), (-ux + uy, -uy - ux)):
+            self.line(tip_x, tip_y, tip_x + sx * head / 1.42, tip_y + sy * head / 1.42, colour, width)
 
     def circle(self, cell: Cell, radius: float, fill: str, stroke: str = "none") -> None:
         x, y = self.centre(cell)

@@ -401,17 +401,13 @@ class Arrows(Genre):
             cell = puzzle.cell(i)
             x, y = canvas.centre(cell)
             dr, dc = puzzle.dirs[i]
-            # A short arrow near the edge it points to, so the number fits in the middle.
-            ux, uy = dc / (dr * dr + dc * dc) ** 0.5, dr / (dr * dr + dc * dc) ** 0.5
-            near, far, head = canvas.cell * 0.3, canvas.cell * 0.47, canvas.cell * 0.1
-            tip_x, tip_y = x + ux * far, y + uy * far
-            canvas.line(x + ux * near, y + uy * near, tip_x, tip_y, "#999", 2.0)
-            for sx, sy in ((-ux - uy, -uy + ux), (-ux + uy, -uy - ux)):   # back from the tip, 45 degrees
-                canvas.line(tip_x, tip_y, tip_x + sx * head / 1.42, tip_y + sy * head / 1.42, "#999", 2.0)
+            # the arrow whole and clear in the upper half of its own cell, the number below it,
+            # so no arrow reads as pointing at its neighbour's
+            canvas.arrow(x, y - canvas.cell * 0.2, dc, dr, 0.42, "#333", 2.2)
             given = puzzle.givens[i]
             v = given if state is None or given is not None else single_value(state.cands[i])
             if v is not None:
-                canvas.text(cell, str(v), "#000" if given is not None else "#1565c0", size=0.45)
+                canvas.text(cell, str(v), "#000" if given is not None else "#1565c0", size=0.4, dy=0.22)
         for role, items in highlights:
             canvas.highlight([i if isinstance(i, Cell) else puzzle.cell(i) for i in items], role)
         return canvas.to_svg()
