@@ -21,7 +21,7 @@ from typing import Any
 from grader.app.batch import Job, Settings, default_time_limit, grade_job, list_jobs, run_local
 from grader.app.progress import Progress
 from grader.core.engine import Budget
-from grader.app.report.results import percentile
+from grader.app.report.results import median_of, percentile
 
 
 def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
@@ -45,8 +45,8 @@ def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
             "status": dict(sorted(_count(r["status"] for r in rs).items())),
             "levels": dict(sorted(levels.items())),
             "level5_share": round(levels[5] / len(solved), 4) if solved else 0,
-            "median_difficulty": _median(r.get("difficulty") for r in solved),
-            "median_effort": _median(r.get("effort") for r in solved),
+            "median_difficulty": _rounded(median_of(r.get("difficulty") for r in solved)),
+            "median_effort": _rounded(median_of(r.get("effort") for r in solved)),
             "median_s": round(statistics.median(secs), 3) if secs else 0,
             "p95_s": round(percentile(secs, 95), 3), "max_s": round(max(secs, default=0), 3),
             "puzzles_per_s": round(len(rs) / sum(secs), 2) if secs and sum(secs) else 0,
@@ -54,9 +54,8 @@ def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
     return out
 
 
-def _median(values) -> float | None:
-    known = [v for v in values if v is not None]
-    return round(statistics.median(known), 1) if known else None
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 1)
 
 
 def _count(items) -> dict[str, int]:

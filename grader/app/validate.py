@@ -18,7 +18,6 @@ import json
 import math
 import os
 import re
-import statistics
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -26,6 +25,7 @@ from typing import Any, Sequence
 import attrs
 
 from grader.core.errors import InputError, one_line
+from grader.app.report.results import median_of
 from grader.app.scale import Scale, fit_cuts, is_number, numeric_fields
 
 FIELDS = ("difficulty", "effort", "level", "score", "steps")   # the grade's figures to compare
@@ -113,10 +113,6 @@ def worst_inversions(items: Sequence[Item], count: int = WORST) -> list[tuple[It
         if k not in taken:
             out.append((items[i], items[j]))
     return out
-
-
-def median(xs: Sequence[float]) -> float | None:
-    return statistics.median(xs) if xs else None
 
 
 # --- the labels file --------------------------------------------------------------------
@@ -350,7 +346,7 @@ def group_figures(name: str, items: list[Item], labels: list[str]) -> dict[str, 
         "rho": None if rho is None else round(rho, 4),
         "concordance": None if conc is None else round(conc, 4),
         "labels": {lab: {"count": sum(i.rank == k for i in items),
-                         "median": median([i.value for i in items if i.rank == k])}
+                         "median": median_of(i.value for i in items if i.rank == k)}
                    for k, lab in enumerate(labels)},
         "worst_inversions": [{"easier": {"id": a.id, "label": labels[a.rank], "value": a.value},
                               "harder": {"id": b.id, "label": labels[b.rank], "value": b.value}}

@@ -110,8 +110,9 @@ class Solver:
         narrower one, and a long fill inside a trial then looks far less often.
         one_solution: asked at most once, before the last resort searches without bound,
         whether the puzzle may have one solution (see search_without_bound).
-        count_available=True records at each step of levels 1-4 how many deductions its level
-        offered (Step.available), for the grade's difficulty; the path stays the same."""
+        count_available=True records, at each step of levels 1-4 as hard as any before it, how
+        many deductions its level offered (Step.available), for the grade's difficulty; the
+        path stays the same."""
         assume_unique = assume_unique and _UNIQUE.get()
         self.assume_unique = assume_unique
         self.puzzle = puzzle

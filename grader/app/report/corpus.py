@@ -8,7 +8,7 @@ from typing import Any
 
 from grader.core.grading import difficulty_table
 from grader.app.report.document import Bars, Document, Facts, Heading, Para, table
-from grader.app.report.results import percentile
+from grader.app.report.results import median_of, percentile
 
 SLOWEST = 10
 LISTED = 50            # at most this many puzzles per list of problems
@@ -27,8 +27,9 @@ def _technique(hid: str) -> tuple[int, str]:
 
 
 def _median(rows: list[dict[str, Any]], key: str) -> str:
-    """The median of a number the rows carry, or "-" (results from before it was graded)."""
-    return f"{statistics.median(r[key] for r in rows):.1f}" if rows else "-"
+    """The median of a figure the rows carry, or "-" (results from before it was graded)."""
+    m = median_of(r.get(key) for r in rows)
+    return "-" if m is None else f"{m:.1f}"
 
 
 def _seconds(rows: list[dict[str, Any]]) -> list[float]:

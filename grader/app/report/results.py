@@ -9,10 +9,18 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
+import statistics
 from pathlib import Path
 from typing import IO, Any, Iterable
 
 from grader.core.errors import InputError
+
+def median_of(values: Iterable[float | None]) -> float | None:
+    """The median of the values known (None skipped: rows from before a figure existed), or
+    None when there are none."""
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
 
 def percentile(values: list[float], p: float) -> float:
     """The p-th percentile by nearest rank (0 for no values)."""
