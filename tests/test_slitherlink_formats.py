@@ -115,6 +115,9 @@ BAD_FACTS = [
     ("% nothing\n", "not a graph", 1),
     ("edge(0,0).", "itself", 1),
     ("edge(0,1). foo(1).", "unexpected fact", 1),
+    ("edge(0,1).\nvertex_at(0,0,0).", "give every vertex a position", 2),
+    ("edge(0,1). vertex_at(0,0,0). vertex_at(1,1,x).", "two whole numbers", 1),
+    ("edge(0,1). vertex_at(2,0,0).", "in no edge", 1),
 ]
 
 
@@ -166,3 +169,36 @@ def test_project_graph_corpus_reads_and_is_unique():
     for f in files[:: max(1, len(files) // 3)]:
         p = load(str(f))
         assert exact.solve(p).verdict is exact.Verdict.UNIQUE
+
+
+def crossings(pos, ends) -> int:
+    """Pairs of edges without a common end whose straight segments cross."""
+    def side(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    count = 0
+    for i, (a, b) in enumerate(ends):
+        for c, d in ends[i + 1:]:
+            if {a, b} & {c, d}:
+                continue
+            if (side(pos[a], pos[b], pos[c]) * side(pos[a], pos[b], pos[d]) < 0
+                    and side(pos[c], pos[d], pos[a]) * side(pos[c], pos[d], pos[b]) < 0):
+                count += 1
+    return count
+
+
+@pytest.mark.parametrize("kind", ["honeycomb-6x6", "triangular-6x5", "octagonal-4x4"])
+def test_graph_drawn_without_crossings(tmp_path, kind):
+    """With vertex_at/3 the drawing keeps the generator's coordinates; without them the
+    layout is worked out from the graph alone, and a tiling still comes out uncrossed."""
+    text = (CORPUS / "slitherlink-graph" / f"{kind}-grader-1.lp").read_text()
+    placed = load_text(tmp_path / "placed.lp", text)
+    assert placed.vertex_positions and crossings(placed.layout, placed.ends) == 0
+    assert f"vertex_at({placed.vertex_terms[0]}," in G.facts_text(placed)     # round trip
+    bare = load_text(tmp_path / "bare.lp", "\n".join(l for l in text.splitlines() if "vertex_at" not in l))
+    assert not bare.vertex_positions and crossings(bare.layout, bare.ends) == 0
+    assert G.render_svg(bare, G.initial_state(bare)).count("<line") == len(bare.ends)
+
+
+def load_text(path, text):
+    path.write_text(text)
+    return load(str(path))

@@ -6,7 +6,7 @@
 KIND is honeycomb (hexagons), triangular (triangles) or octagonal (the 4.8.8 tiling of
 octagons and squares). A loop is grown as the boundary of a random simply connected set of
 faces; every face gets its count, then clues are dropped in random order as long as the exact
-solver still finds exactly one solution. Each puzzle is written as
+solver still finds exactly one solution. `vertex_at/3` facts say where each vertex is drawn. Each puzzle is written as
 <kind>-<width>x<height>-<seed>-<n>.lp with its provenance and solution in comments. The
 puzzles are this project's own work.
 """
@@ -24,6 +24,8 @@ from grader.core.model import Meta  # noqa: E402
 from grader.genres.slitherlink.model import SlitherPuzzle  # noqa: E402
 from grader.kernels.tilings import (Tiling, grow, honeycomb_polygons, octagonal_polygons,  # noqa: E402
                                     triangular_polygons)
+
+POSITION_SCALE = 100      # vertex_at/3 takes whole numbers: the tiling's unit edge is 100
 
 KINDS = {"honeycomb": honeycomb_polygons, "triangular": triangular_polygons, "octagonal": octagonal_polygons}
 
@@ -61,6 +63,8 @@ def facts(t: Tiling, clues: dict[int, int], loop: list[int], provenance: str) ->
     for f in sorted(clues):
         out += [f"cell_contains(f{f},{t.ends[e][0]},{t.ends[e][1]})." for e in t.faces[f]]
     out += [f"clue(f{f},{clues[f]})." for f in sorted(clues)]
+    out += [f"vertex_at({v},{round(x * POSITION_SCALE)},{round(y * POSITION_SCALE)})."
+            for v, (x, y) in enumerate(t.positions or ())]
     return "\n".join(out) + "\n"
 
 

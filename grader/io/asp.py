@@ -1,5 +1,7 @@
 """ASP facts for Generalized Slitherlink (FORMATS.md §6): `edge/2`, `cell_contains/3`,
-`clue/2` in, `link/2` out.
+`clue/2` in, `link/2` out. Our own optional `vertex_at(V,X,Y).` gives where to draw vertex V
+(whole numbers, any scale, y downwards); solvers ignore it, and without it the drawing is laid
+out from the graph alone.
 
 Only ground facts are read: `name(arg, ...).` with integer or constant arguments, `%` comments.
 Every fact keeps its line and column so an error can point at it. Whether the facts form a
@@ -61,6 +63,7 @@ class GraphFacts:
     cells: tuple[tuple[str, tuple[int, ...]], ...]
     clues: dict[int, int]
     links: frozenset[int] | None
+    positions: tuple[tuple[int, int], ...] = ()     # per vertex, from vertex_at/3; () if none
 
 
 def read_graph(text: str, src: Source) -> GraphFacts:
@@ -72,6 +75,7 @@ def read_graph(text: str, src: Source) -> GraphFacts:
     in_cell: list[set[int]] = []         # the edges of each cell, to skip a repeated fact
     clue_facts: list[Fact] = []
     link_facts: list[Fact] = []
+    position_facts: list[Fact] = []
 
     def vertex(term: str) -> int:
         return vertex_index.setdefault(term, len(vertex_index))
@@ -115,9 +119,12 @@ def read_graph(text: str, src: Source) -> GraphFacts:
         elif f.name == "link":
             _arity(f, 2, src)
             link_facts.append(f)
+        elif f.name == "vertex_at":
+            _arity(f, 3, src)
+            position_facts.append(f)
         elif f.name != "edge":
             raise src.error(f"unexpected fact {f.name}/{len(f.args)}: expected edge/2, "
-                            "cell_contains/3, clue/2 or link/2", f.line, f.col)
+                            "cell_contains/3, clue/2, link/2 or vertex_at/3", f.line, f.col)
     clues: dict[int, int] = {}
     for f in clue_facts:
         c, n = f.args
@@ -144,7 +151,29 @@ def read_graph(text: str, src: Source) -> GraphFacts:
             chosen.add(e)
         links = frozenset(chosen)
     return GraphFacts(tuple(vertex_index), tuple(ends), tuple((n, tuple(es)) for n, es in cells),
-                      clues, links)
+                      clues, links, _positions(position_facts, vertex_index, src))
+
+
+def _positions(found: list[Fact], vertex_index: dict[str, int], src: Source) -> tuple[tuple[int, int], ...]:
+    """Where to draw each vertex, when vertex_at/3 facts give all of them."""
+    if not found:
+        return ()
+    at: dict[int, tuple[int, int]] = {}
+    for f in found:
+        v, x, y = f.args
+        if v not in vertex_index:
+            raise src.error(f"vertex_at({v},...) names a vertex that is in no edge", f.line, f.col)
+        if not (re.fullmatch(r"-?\d{1,9}", x) and re.fullmatch(r"-?\d{1,9}", y)):
+            raise src.error(f"vertex_at({v},{x},{y}): the position must be two whole numbers",
+                            f.line, f.col)
+        if vertex_index[v] in at and at[vertex_index[v]] != (int(x), int(y)):
+            raise src.error(f"vertex {v} has two positions", f.line, f.col)
+        at[vertex_index[v]] = (int(x), int(y))
+    if len(at) != len(vertex_index):
+        missing = next(v for v, i in vertex_index.items() if i not in at)
+        raise src.error(f"vertex_at gives {len(at)} of the {len(vertex_index)} vertices (none for "
+                        f"{missing}): give every vertex a position, or none", found[0].line, found[0].col)
+    return tuple(at[i] for i in range(len(vertex_index)))
 
 
 def _arity(f: Fact, n: int, src: Source) -> None:

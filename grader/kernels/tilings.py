@@ -14,9 +14,11 @@ S3 = math.sqrt(3)
 class Tiling:
     """Vertices, edges (pairs of vertices) and faces (lists of edges)."""
 
-    def __init__(self, ends: list[tuple[int, int]], faces: list[list[int]]):
+    def __init__(self, ends: list[tuple[int, int]], faces: list[list[int]],
+                 positions: list[tuple[float, float]] | None = None):
         self.ends = ends
         self.faces = faces
+        self.positions = positions          # (x, y) per vertex, for tilings made from polygons
         self.n_vertices = 1 + max(v for pair in ends for v in pair)
         self.faces_of_edge: list[list[int]] = [[] for _ in ends]
         for f, es in enumerate(faces):
@@ -26,7 +28,8 @@ class Tiling:
     @staticmethod
     def from_polygons(polygons: list[list[tuple[float, float]]]) -> "Tiling":
         key = lambda pt: (round(pt[1], 4), round(pt[0], 4))  # noqa: E731
-        index = {pt: i for i, pt in enumerate(sorted({key(pt) for poly in polygons for pt in poly}))}
+        points = sorted({key(pt) for poly in polygons for pt in poly})
+        index = {pt: i for i, pt in enumerate(points)}
         edges: dict[tuple[int, int], int] = {}
         faces = []
         for poly in polygons:
@@ -36,7 +39,7 @@ class Tiling:
         ends = [(0, 0)] * len(edges)
         for pair, e in edges.items():
             ends[e] = pair
-        return Tiling(ends, faces)
+        return Tiling(ends, faces, [(x, y) for y, x in points])
 
     def neighbours(self, f: int) -> set[int]:
         return {g for e in self.faces[f] for g in self.faces_of_edge[e]} - {f}

@@ -32,6 +32,9 @@ from grader.core.genre import Genre
 from grader.kernels.face_colouring import colouring
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, line_span, loop_violations
 from grader.kernels.tilings import square_grid
+from grader.kernels import layout
+
+GRAPH_UNITS = 12
 
 NO_CLUE = None
 
@@ -48,6 +51,7 @@ class SlitherPuzzle(Puzzle):
     edge_ends: tuple[tuple[int, int], ...] = ()
     cell_names: tuple[str, ...] = ()
     cell_edge_lists: tuple[tuple[int, ...], ...] = ()
+    vertex_positions: tuple[tuple[int, int], ...] = ()   # where to draw them, when the facts say
 
     @property
     def square(self) -> bool:
@@ -111,8 +115,11 @@ class SlitherPuzzle(Puzzle):
 
     @functools.cached_property
     def layout(self) -> list[tuple[float, float]]:
-        """Where to draw each vertex of a general graph: computed once, drawn at every step."""
-        return spring_layout(self)
+        """Where to draw each vertex of a general graph, in [0, 1]²: as the facts place them,
+        else laid out from the graph; computed once, drawn at every step."""
+        if self.vertex_positions:
+            return layout.fit(self.vertex_positions)
+        return layout.stress_layout(len(self.vertex_terms), self.ends)
 
     @functools.cached_property
     def graph(self) -> LoopGraph:
@@ -459,6 +466,7 @@ class Slitherlink(Genre):
         return SlitherPuzzle(clues=tuple(g.clues.get(k) for k in range(len(g.cells))),
                              vertex_terms=g.vertices, edge_ends=g.ends, cell_names=names,
                              cell_edge_lists=tuple(es for _, es in g.cells), solution=g.links,
+                             vertex_positions=g.positions,
                              meta=Meta(origin=src.origin))
 
     def facts_text(self, puzzle: SlitherPuzzle, with_solution: bool = False) -> str:
@@ -470,6 +478,7 @@ class Slitherlink(Genre):
             out += [f"cell_contains({names[k]},{terms[puzzle.ends[e][0]]},{terms[puzzle.ends[e][1]]})."
                     for e in puzzle.cells[k]]
         out += [f"clue({names[k]},{puzzle.clues[k]})." for k in puzzle.clued]
+        out += [f"vertex_at({terms[v]},{x},{y})." for v, (x, y) in enumerate(puzzle.vertex_positions)]
         if with_solution and puzzle.solution is not None:
             out.append(asp.links_text(terms, puzzle.ends, puzzle.solution))
         return "\n".join(out) + "\n"
@@ -561,10 +570,12 @@ class Slitherlink(Genre):
             s, m = canvas.cell, canvas.margin
             pos = [(m + x * s, m + y * s) for x, y in puzzle.graph.coords]
         else:
+            units = GRAPH_UNITS          # the longer side of the drawing, in cell widths
             pos = puzzle.layout
-            canvas = svg.Canvas(12, 12)
+            canvas = svg.Canvas(max(1, math.ceil(units * max(y for _, y in pos))),
+                                max(1, math.ceil(units * max(x for x, _ in pos))))
             s, m = canvas.cell, canvas.margin
-            pos = [(m + x * s * 12, m + y * s * 12) for x, y in pos]
+            pos = [(round(m + x * s * units, 1), round(m + y * s * units, 1)) for x, y in pos]
         roles = {}
         for role, items in highlights:
             for it in items:
@@ -614,37 +625,6 @@ class Slitherlink(Genre):
         index = {ends: e for e, ends in enumerate(puzzle.ends)}
         chosen = {index[(a.arguments[0].number, a.arguments[1].number)] for a in atoms if a.name == "link"}
         return State(tuple(B_LINE if e in chosen else B_CROSS for e in range(len(puzzle.ends))))
-
-
-def spring_layout(puzzle: SlitherPuzzle) -> list[tuple[float, float]]:
-    """Vertex positions in [0, 1]² for a general graph: a deterministic spring layout."""
-    n = len(puzzle.vertex_terms)
-    pos = [(0.5 + 0.4 * math.cos(2 * math.pi * i / n), 0.5 + 0.4 * math.sin(2 * math.pi * i / n))
-           for i in range(n)]
-    k = 1 / math.sqrt(n)
-    for it in range(120):
-        t = 0.1 * (1 - it / 120)
-        disp = [[0.0, 0.0] for _ in range(n)]
-        for i in range(n):
-            for j in range(i + 1, n):
-                dx, dy = pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]
-                d = max(math.hypot(dx, dy), 1e-4)
-                f = k * k / d
-                disp[i][0] += dx / d * f; disp[i][1] += dy / d * f
-                disp[j][0] -= dx / d * f; disp[j][1] -= dy / d * f
-        for a, b in puzzle.ends:
-            dx, dy = pos[a][0] - pos[b][0], pos[a][1] - pos[b][1]
-            d = max(math.hypot(dx, dy), 1e-4)
-            f = d * d / k
-            disp[a][0] -= dx / d * f; disp[a][1] -= dy / d * f
-            disp[b][0] += dx / d * f; disp[b][1] += dy / d * f
-        for i in range(n):
-            dx, dy = disp[i]
-            d = max(math.hypot(dx, dy), 1e-9)
-            pos[i] = (pos[i][0] + dx / d * min(d, t), pos[i][1] + dy / d * min(d, t))
-    xs, ys = [p[0] for p in pos], [p[1] for p in pos]
-    span = max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
-    return [((x - min(xs)) / span, (y - min(ys)) / span) for x, y in pos]
 
 
 GENRE = register(Slitherlink())
