@@ -53,7 +53,8 @@ def lines_state(puzzle: GridLoop, grid: Grid, src: Source, marks: bool, start: S
 
 
 def draw_loop(canvas: svg.Canvas, p: GridLoop, state: State | None) -> None:
-    """Lines between cell centres, and a small cross on crossed-out edges."""
+    """Lines between cell centres, and a small cross on crossed-out edges (left out once the
+    board is complete, so a solution reads as drawn)."""
     if state is None:
         return
     g = p.graph
@@ -62,10 +63,8 @@ def draw_loop(canvas: svg.Canvas, p: GridLoop, state: State | None) -> None:
         (x1, y1), (x2, y2) = canvas.centre(p.cell(a)), canvas.centre(p.cell(b))
         if m == B_LINE:
             canvas.line(x1, y1, x2, y2, "#1a237e", 4)
-        elif m == B_CROSS:
-            mx, my, d = (x1 + x2) / 2, (y1 + y2) / 2, canvas.cell * 0.08
-            canvas.items.append(f'<path d="M{mx - d},{my - d}L{mx + d},{my + d}M{mx - d},{my + d}'
-                                f'L{mx + d},{my - d}" stroke="#c62828" stroke-width="1.5"/>')
+        elif m == B_CROSS and not state.complete:
+            canvas.edge_cross(x1, y1, x2, y2, canvas.cell * 0.08)
 
 
 def draw_highlights(canvas: svg.Canvas, p: GridLoop, highlights) -> None:

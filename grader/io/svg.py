@@ -71,6 +71,12 @@ class Canvas:
         self.items.append(f'<path d="M{x - d},{y - d}L{x + d},{y + d}M{x - d},{y + d}L{x + d},{y - d}" '
                           f'stroke="{colour}" stroke-width="2"/>')
 
+    def edge_cross(self, x1: float, y1: float, x2: float, y2: float, size: float) -> None:
+        """A small red × at the middle of an edge: no line may use it."""
+        mx, my, d = (x1 + x2) / 2, (y1 + y2) / 2, size
+        self.items.append(f'<path d="M{mx - d},{my - d}L{mx + d},{my + d}M{mx - d},{my + d}'
+                          f'L{mx + d},{my - d}" stroke="#c62828" stroke-width="1.5"/>')
+
     def dot(self, cell: Cell, colour: str = "#888") -> None:
         self.circle(cell, 0.06, colour)
 

@@ -588,11 +588,8 @@ class Slitherlink(Genre):
                 canvas.line(x1, y1, x2, y2, svg.ROLE_COLOURS[roles[e]], 7)
             if mk == B_LINE:
                 canvas.line(x1, y1, x2, y2, "#000", 3.5)
-            elif mk == B_CROSS:
-                cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-                d = s * 0.1
-                canvas.items.append(f'<path d="M{cx - d},{cy - d}L{cx + d},{cy + d}M{cx - d},{cy + d}'
-                                    f'L{cx + d},{cy - d}" stroke="#c33" stroke-width="1.5"/>')
+            elif mk == B_CROSS and not state.complete:      # a solution reads as drawn
+                canvas.edge_cross(x1, y1, x2, y2, s * 0.1)
             elif not puzzle.square:
                 canvas.line(x1, y1, x2, y2, "#bbb", 1)
         for x, y in pos:
