@@ -199,3 +199,32 @@ def test_cli_prints_the_board_and_json_keeps_the_grid(capsys):
     assert "┌" in capsys.readouterr().out
     assert main(["hint", path, "--stage", "answer"]) == 0
     assert "┌" in capsys.readouterr().out
+
+
+def svg_numbers(svg: str) -> Counter:
+    return Counter(int(n) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg) for n in re.findall(r"\d+", t))
+
+
+@pytest.mark.parametrize("genre, name", CASES)
+def test_every_clue_shows_in_the_svg(genre, name):
+    """The SVG of the puzzle and of its solution: every clue as text, a solved loop as lines
+    and no crossed-out marks on a finished board (a solution reads as drawn)."""
+    puzzle = load(str(CORPUS / genre / name))
+    g = puzzle.genre
+    want = clue_numbers(puzzle)
+    before = g.render_svg(puzzle, g.initial_state(puzzle))
+    after = g.render_svg(puzzle, solved(puzzle))
+    for svg in (before, after):
+        assert svg.startswith("<svg") and svg.endswith("</svg>")
+    if genre == "arrows":                   # solved: every cell's number
+        assert svg_numbers(before) == want
+        assert sum(svg_numbers(after).values()) == puzzle.rows * puzzle.cols
+    else:
+        if genre == "minesweeper":          # a revealed 0 is an empty opened cell, as in the game
+            del want[0]
+        assert svg_numbers(before) == want == svg_numbers(after), genre
+    if genre == "masyu":
+        assert before.count("<circle") == after.count("<circle") == sum(p in (BLACK, WHITE) for p in puzzle.pearls)
+    if genre in LOOPS:
+        assert after.count("<line") > before.count("<line")
+        assert "#c62828" not in after           # the × of a crossed-out edge
