@@ -162,11 +162,24 @@ def test_no_traceback_from_the_real_console_script(tmp_path):
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_benchmark_counts_solved_and_matching_puzzles(capsys, workers):
-    code, out, _ = run(capsys, "benchmark", "corpus/akari", "--limit", "3", "--workers", workers, "--json")
-    (akari,) = json.loads(out)["genres"]
+    code, out, _ = run(capsys, "benchmark", "corpus/akari", "--limit", "3", "--workers", workers, "--json",
+                       "--versus-exact", "--no-startup")
+    result = json.loads(out)
+    (akari,) = result["genres"]
     assert code == 0 and akari["genre"] == "akari" and akari["puzzles"] == 3
     assert akari["solved"] == akari["matches"] == 3 and sum(akari["levels"].values()) == 3
     assert akari["median_s"] <= akari["p95_s"] <= akari["max_s"]
+    assert 0 < akari["vs_exact_median"] <= akari["vs_exact_p90"] and akari["exact_median_s"] > 0
+    assert result["startup"] is None
+
+
+def test_benchmark_growth_slope_and_startup():
+    from grader.app.benchmark import growth_slope, startup
+    assert growth_slope([(100, 1.0), (400, 4.0), (1600, 16.0)]) == pytest.approx(1.0)
+    assert growth_slope([(100, 1.0), (400, 16.0)]) == pytest.approx(2.0)
+    assert growth_slope([(100, 1.0), (100, 2.0)]) is None          # one size: no slope
+    start = startup(runs=1)
+    assert start["grade_7x7_s"] > start["python_s"] > 0 and start["ratio"] > 1
 
 
 # --- the README's exit codes, claim by claim ------------------------------------------------

@@ -42,6 +42,7 @@ class Settings:
     max_steps: int = 20000
     max_seconds: float = 60.0
     check_unique: bool = True
+    time_exact: bool = False          # the benchmark's yardstick: also time the exact solver alone
 
     @property
     def budget(self) -> Budget:
@@ -83,10 +84,17 @@ def grade_job(job: Job, settings: Settings) -> Row:
         return {"id": job.key, "genre": None, "status": "error", "error": job.error}
     t0 = time.perf_counter()
     try:
-        return grade_row(analyse(job.puzzle, id=job.key, budget=settings.budget,
-                                 check_unique=settings.check_unique))
+        row = grade_row(analyse(job.puzzle, id=job.key, budget=settings.budget,
+                                check_unique=settings.check_unique))
     except Exception as exc:  # one broken puzzle must not stop the batch
         return failed(job, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0)
+    if settings.time_exact:
+        from grader.core import exact
+        t1 = time.perf_counter()
+        result = exact.solve(job.puzzle, seconds=settings.max_seconds)
+        row["exact_s"] = round(time.perf_counter() - t1, 4)
+        row["exact_verdict"] = result.verdict.value
+    return row
 
 
 def grade_row(a: Any) -> Row:

@@ -1,5 +1,8 @@
 """The benchmark: grade a corpus and report, per genre, the solve rate, agreement with the
-given solutions, median and p95 seconds per puzzle, puzzles per second and peak memory.
+given solutions, median and p95 seconds per puzzle, puzzles per second and peak memory; how
+time grows with size (the slope of log seconds against log cells: 1.0 is linear); with
+--versus-exact, our seconds over the exact solver's uniqueness check on the same puzzle
+(median and p90); and the start-up of `grader grade` against a bare interpreter.
 
     grader benchmark ../shared/corpus/janko/akari.jsonl corpus/ [--limit N] [--workers 2]
     grader benchmark --limit 20      (no INPUT: the evaluation corpus, at $GRADER_CORPUS or
@@ -11,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -50,12 +55,56 @@ def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
             "median_s": round(statistics.median(secs), 3) if secs else 0,
             "p95_s": round(percentile(secs, 95), 3), "max_s": round(max(secs, default=0), 3),
             "puzzles_per_s": round(len(rs) / sum(secs), 2) if secs and sum(secs) else 0,
+            "slope": _rounded(growth_slope([(r["cells"], r["seconds"]) for r in solved if r.get("cells")]), 2),
+            **versus_exact(solved),
         })
     return out
 
 
-def _rounded(x: float | None) -> float | None:
-    return None if x is None else round(x, 1)
+def growth_slope(points: list[tuple[float, float]]) -> float | None:
+    """Least-squares slope of log seconds against log size: how time grows with the board.
+    None with fewer than two sizes."""
+    pts = [(math.log(c), math.log(max(s, 1e-4))) for c, s in points if c > 0]
+    if len({x for x, _ in pts}) < 2:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sxx
+
+
+def versus_exact(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Our seconds over the exact solver's on the same puzzle, where it was timed."""
+    ratios = [r["seconds"] / max(r["exact_s"], 1e-4) for r in rows if r.get("exact_s") is not None]
+    if not ratios:
+        return {}
+    return {"vs_exact_median": round(statistics.median(ratios), 2),
+            "vs_exact_p90": round(percentile(ratios, 90), 2),
+            "exact_median_s": round(statistics.median(r["exact_s"] for r in rows if "exact_s" in r), 3)}
+
+
+STARTUP_RUNS = 5
+STARTUP_PUZZLE = "7x7:a2cBlBb01c0Bb2l2c1a"       # corpus/akari/lightup-7x7b20s2d2-grader-1.yaml
+
+
+def startup(runs: int = STARTUP_RUNS) -> dict[str, Any]:
+    """Median wall seconds of `python3 -c pass` and of `grader grade` on a 7x7 Light Up, each
+    in a fresh interpreter."""
+    commands = {"python": [sys.executable, "-c", "pass"],
+                "grade": [sys.executable, "-m", "grader.app.cli", "grade", STARTUP_PUZZLE,
+                          "--genre", "akari", "--no-unique"]}
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            t0 = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            times[name].append(time.perf_counter() - t0)
+    python, grade = statistics.median(times["python"]), statistics.median(times["grade"])
+    return {"python_s": round(python, 3), "grade_7x7_s": round(grade, 3), "ratio": round(grade / python, 1)}
+
+
+def _rounded(x: float | None, digits: int = 1) -> float | None:
+    return None if x is None else round(x, digits)
 
 
 def _count(items) -> dict[str, int]:
@@ -85,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     budget = Budget(max_seconds=args.max_seconds)
-    settings = Settings(None, budget.max_steps, budget.max_seconds, not args.no_unique)
+    settings = Settings(None, budget.max_steps, budget.max_seconds, not args.no_unique,
+                        time_exact=args.versus_exact)
     jobs = [list_jobs(spec, limit=args.limit) for spec in inputs]
     progress = Progress(sum(map(len, jobs)), sys.stderr.isatty() and not args.json)
 
@@ -107,18 +157,27 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(rows, wall)
     peak_mb = max(resource.getrusage(who).ru_maxrss
                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
+    start = None if args.no_startup else startup()
     if args.json:
-        print(json.dumps({"genres": summary, "wall_s": round(wall, 2), "peak_mb": round(peak_mb, 1)}))
+        print(json.dumps({"genres": summary, "wall_s": round(wall, 2), "peak_mb": round(peak_mb, 1),
+                          "startup": start}))
         return 0
     from tabulate import tabulate
+    exact_cols = args.versus_exact
     print(tabulate([[s["genre"], s["puzzles"], f"{100 * s['solve_rate']:.1f}%",
                      f"{s['matches']}/{s['with_given_solution']}", s["errors"], s["median_s"], s["p95_s"],
-                     s["max_s"], s["puzzles_per_s"], s["median_difficulty"], s["median_effort"],
+                     s["max_s"], s["puzzles_per_s"], s["slope"],
+                     *([s.get("vs_exact_median"), s.get("vs_exact_p90")] if exact_cols else []),
+                     s["median_difficulty"], s["median_effort"],
                      f"{100 * s['level5_share']:.0f}%", " ".join(f"L{k}:{v}" for k, v in s["levels"].items())]
                     for s in summary],
                    headers=["genre", "puzzles", "solved", "match", "errors", "median s", "p95 s", "max s",
-                            "puzzles/s", "difficulty", "effort", "L5", "levels"]))
+                            "puzzles/s", "slope", *(["/exact med", "/exact p90"] if exact_cols else []),
+                            "difficulty", "effort", "L5", "levels"]))
     print(f"wall {wall:.1f} s, peak memory {peak_mb:.0f} MB")
+    if start:
+        print(f"start-up: `grader grade` of a 7x7 puzzle {start['grade_7x7_s']:.2f} s, a bare python3 "
+              f"{start['python_s']:.2f} s ({start['ratio']}x), medians of {STARTUP_RUNS} runs")
     return 0
 
 

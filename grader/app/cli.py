@@ -460,6 +460,11 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
     bm.add_argument("--no-unique", action="store_true")
     bm.add_argument("--workers", type=int, default=1, help="grade in this many worker processes")
+    bm.add_argument("--versus-exact", action="store_true",
+                    help="also time the exact solver's uniqueness check (clingo) on every puzzle, and "
+                         "print the median and p90 of our seconds over its seconds")
+    bm.add_argument("--no-startup", action="store_true",
+                    help="do not time the start-up of `grader grade` against a bare `python3 -c pass`")
     gen = command("generate", cmd_generate, "Make a new puzzle with a unique solution (arrows).",
                   puzzle=False)
     gen.add_argument("--genre", required=True)

@@ -26,6 +26,7 @@ import attrs
 
 from grader.core.errors import InputError, one_line
 from grader.app.report.results import median_of
+from grader.core.analysis import puzzle_size
 from grader.app.scale import Scale, fit_cuts, is_number, numeric_fields
 
 FIELDS = ("difficulty", "effort", "level", "score", "steps")   # the grade's figures to compare
@@ -166,11 +167,6 @@ def board_puzzle(board: Any, genre: str, key: str, origin: str) -> Any:
         return str(x).strip()
     grid = "\n".join(" ".join(token(x) for x in row) for row in board) + "\n"
     return load_native(dump({"genre": genre, "id": key, "grid": grid}), origin)
-
-
-def puzzle_size(puzzle: Any) -> str | None:
-    rows, cols = getattr(puzzle, "rows", None), getattr(puzzle, "cols", None)
-    return f"{rows}x{cols}" if isinstance(rows, int) and isinstance(cols, int) else None
 
 
 def read_labels(path: str, labels: str | None, genre: str | None) -> tuple[list[str], list[Entry]]:

@@ -28,7 +28,8 @@ class Analysis:
         """One batch row; `grade --json` adds steps per level and techniques."""
         g = self.grade
         row: dict[str, Any] = {
-            "id": self.id, "genre": self.puzzle.genre.name, "status": g.status.value, "level": g.level,
+            "id": self.id, "genre": self.puzzle.genre.name, "size": puzzle_size(self.puzzle),
+            "cells": puzzle_cells(self.puzzle, self.trace), "status": g.status.value, "level": g.level,
             "difficulty": g.difficulty, "effort": g.effort, "score": g.score, "label": g.label, "steps": g.steps,
             "unique": None if self.uniqueness is None else self.uniqueness.unique,
         }
@@ -44,6 +45,20 @@ class Analysis:
             if self.trace.reason:
                 row["reason"] = self.trace.reason
         return row
+
+
+def puzzle_size(puzzle: Puzzle) -> str | None:
+    """ROWSxCOLS for a grid puzzle; None for one that is not a grid (a graph)."""
+    rows, cols = getattr(puzzle, "rows", None), getattr(puzzle, "cols", None)
+    return f"{rows}x{cols}" if isinstance(rows, int) and isinstance(cols, int) and rows > 0 else None
+
+
+def puzzle_cells(puzzle: Puzzle, trace: Trace) -> int:
+    """How big the puzzle is, for growth figures: a grid's cells, else its unknowns."""
+    rows, cols = getattr(puzzle, "rows", None), getattr(puzzle, "cols", None)
+    if isinstance(rows, int) and isinstance(cols, int) and rows > 0:
+        return rows * cols
+    return len(trace.start.cands)
 
 
 def analyse(puzzle: Puzzle, *, id: str | None = None, budget: Budget = Budget(),
