@@ -10,15 +10,14 @@ from collections import Counter
 from typing import Any
 
 import attrs
-import yaml
 
-from grader.core.resources import rules_text
+from grader.core.resources import rules_yaml
 from grader.core.steps import AVAILABLE_CAP, Deduction, Status, Step, Trace
 
 
 @functools.cache
 def difficulty_table() -> dict[str, Any]:
-    return yaml.safe_load(rules_text("levels.yaml"))
+    return rules_yaml("levels.yaml")
 
 
 @attrs.frozen

@@ -12,10 +12,9 @@ from importlib.metadata import entry_points
 from typing import Callable, Iterator, Mapping, Protocol
 
 import attrs
-import yaml
 
 from grader.core.model import Puzzle, State
-from grader.core.resources import rules_origin, rules_text
+from grader.core.resources import rules_origin, rules_yaml
 from grader.core.steps import Deduction
 
 LEVELS = range(1, 6)
@@ -116,10 +115,9 @@ def technique_table(genre: str) -> dict[str, TechniqueRow] | None:
     """The genre's table: technique id -> TechniqueRow. None when the genre has none (Arrows:
     its rule file gives each rule's complexity and wording)."""
     try:
-        text = rules_text(table_name(genre))
+        rows = rules_yaml(table_name(genre)) or {}
     except FileNotFoundError:
         return None
-    rows = yaml.safe_load(text) or {}
     try:
         return {hid: TechniqueRow(**row) for hid, row in rows.items()}
     except TypeError as exc:

@@ -12,6 +12,7 @@ from grader.core.registry import REGISTRY
 _GENRES: dict[str, Genre] = {}
 _ALIASES: dict[str, str] = {}
 _BROKEN: dict[str, str] = {}      # module -> why it failed to load
+_TRIED: set[str] = set()           # genre packages imported (or tried) so far
 _LOADED = False
 _STARTED = False
 _LOCK = threading.RLock()          # batch workers may load genres from several threads
@@ -50,15 +51,21 @@ def _load() -> None:
 
 def _load_all() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.ispkg or info.name.startswith("_"):
-            continue
-        try:
-            importlib.import_module(f"{__name__}.{info.name}.model")     # registers its GENRE
-        except Exception as exc:  # noqa: BLE001 - reported by broken() and `grader genres`
-            _BROKEN[info.name] = f"{type(exc).__name__}: {exc}"
-            for key in [k for k, v in _ALIASES.items() if v == info.name]:
-                del _ALIASES[key]
-            _GENRES.pop(info.name, None)
+        if info.ispkg and not info.name.startswith("_"):
+            _load_one(info.name)
+
+
+def _load_one(package: str) -> None:
+    if package in _GENRES or package in _BROKEN or package in _TRIED:
+        return
+    _TRIED.add(package)
+    try:
+        importlib.import_module(f"{__name__}.{package}.model")     # registers its GENRE
+    except Exception as exc:  # noqa: BLE001 - reported by broken() and `grader genres`
+        _BROKEN[package] = f"{type(exc).__name__}: {exc}"
+        for key in [k for k, v in _ALIASES.items() if v == package]:
+            del _ALIASES[key]
+        _GENRES.pop(package, None)
 
 
 def broken() -> dict[str, str]:
@@ -75,7 +82,18 @@ def all_genres() -> list[Genre]:
 
 
 def get(name: str) -> Genre | None:
-    _load()
-    key = _ALIASES.get(name.lower().replace("_", "-"))
+    """The genre a name or alias names. A genre's own name loads that genre alone (a command
+    on one puzzle need not import the other twelve); anything else loads them all."""
+    wanted = name.lower().replace("_", "-")
+    with _LOCK:
+        if wanted not in _ALIASES and not _LOADED and wanted.isidentifier() and _is_genre_package(wanted):
+            _load_one(wanted)
+    if wanted not in _ALIASES:
+        _load()
+    key = _ALIASES.get(wanted)
     return _GENRES.get(key) if key else None
+
+
+def _is_genre_package(name: str) -> bool:
+    return any(info.ispkg and info.name == name for info in pkgutil.iter_modules(__path__))
 
