@@ -21,44 +21,7 @@ from grader.core import exact
 from grader.io.native import dump
 from grader.genres import get
 from grader.core.model import Meta
-
-MIN_LENGTH = 3
-
-
-def random_lines(w: int, h: int, rng: random.Random) -> list[list[int]] | None:
-    """Lines (lists of cells, row-major indices) that cover a w x h grid, at least
-    MIN_LENGTH cells each, grown by joining ends of neighbouring lines at random."""
-    line_of = {i: [i] for i in range(w * h)}
-
-    def neighbours(i: int) -> list[int]:
-        r, c = divmod(i, w)
-        return [rr * w + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                if 0 <= rr < h and 0 <= cc < w]
-
-    for _ in range(w * h * 20):
-        ends = [i for i, line in line_of.items() if line[0] == i or line[-1] == i]
-        short = [i for i in ends if len(line_of[i]) < MIN_LENGTH]
-        pick = rng.choice(short or ends)
-        options = [j for j in neighbours(pick) if line_of[j] is not line_of[pick]
-                   and (line_of[j][0] == j or line_of[j][-1] == j)]
-        if not options:
-            if not short:
-                break
-            continue
-        if not short and rng.random() < 0.35:
-            continue
-        j = rng.choice(options)
-        a, b = line_of[pick], line_of[j]
-        a = a if a[-1] == pick else a[::-1]
-        b = b if b[0] == j else b[::-1]
-        joined = a + b
-        for x in joined:
-            line_of[x] = joined
-        if all(len(line) >= MIN_LENGTH for line in line_of.values()) and rng.random() < 0.08:
-            break
-    lines = list({id(line): line for line in line_of.values()}.values())
-    return lines if all(len(line) >= MIN_LENGTH for line in lines) else None
-
+from grader.genres.numberlink.generate import random_lines
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

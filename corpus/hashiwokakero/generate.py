@@ -25,47 +25,7 @@ from grader.io.native import dump
 from grader.genres import get
 from grader.genres.hashiwokakero.model import WATER, HashiPuzzle
 from grader.core.model import Meta
-
-STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
-
-
-def random_board(rows: int, cols: int, rng: random.Random, islands: int) -> list[int]:
-    """Island numbers (WATER elsewhere) of a random connected answer with about `islands` islands."""
-    count: dict[tuple[int, int], int] = {(rng.randrange(rows), rng.randrange(cols)): 0}
-    bridged: set[tuple[int, int]] = set()          # water cells under a bridge
-
-    def free(r: int, c: int) -> bool:
-        return 0 <= r < rows and 0 <= c < cols and (r, c) not in count and (r, c) not in bridged
-
-    for _ in range(islands * 40):
-        if len(count) >= islands:
-            break
-        r, c = rng.choice(sorted(count))
-        dr, dc = rng.choice(STEPS)
-        path, r2, c2 = [], r + dr, c + dc
-        while free(r2, c2):
-            path.append((r2, c2))
-            r2, c2 = r2 + dr, c2 + dc
-        k = rng.choice((1, 1, 2))
-        if (r2, c2) in count and path and rng.random() < 0.3:
-            target = (r2, c2)                       # join an island it already sees: a loop
-        else:
-            if len(path) < 2:
-                continue
-            cut = rng.randrange(1, len(path))       # the new island, at least one cell away
-            target, path = path[cut], path[:cut]
-            tr, tc = target
-            if any((tr + a, tc + b) in count for a, b in STEPS):
-                continue
-            count[target] = 0
-        bridged.update(path)
-        count[(r, c)] += k
-        count[target] += k
-    board = [WATER] * (rows * cols)
-    for (r, c), n in count.items():
-        board[r * cols + c] = n
-    return board
-
+from grader.genres.hashiwokakero.generate import random_board
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -22,22 +22,7 @@ from grader.core.errors import Source
 from grader.io.native import dump
 from grader.genres import get
 from grader.core.model import Meta
-
-
-def split(rng: random.Random, top: int, left: int, h: int, w: int, out: list) -> None:
-    """Cut a rectangle in two until its pieces are room-sized."""
-    area = h * w
-    if area <= 2 or (area <= 12 and rng.random() < 0.55) or (h == 1 and w <= 3):
-        out.append((top, left, h, w))
-        return
-    if (w > h or (w == h and rng.random() < 0.5)) and w > 1:
-        cut = rng.randint(1, w - 1)
-        split(rng, top, left, h, cut, out)
-        split(rng, top, left + cut, h, w - cut, out)
-    else:
-        cut = rng.randint(1, h - 1)
-        split(rng, top, left, cut, w, out)
-        split(rng, top + cut, left, h - cut, w, out)
+from grader.genres.heyawake.generate import split
 
 
 def random_shading(genre, rows: int, cols: int, labels: list[int], seed: int) -> set[int] | None:

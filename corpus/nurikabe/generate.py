@@ -20,48 +20,9 @@ import attrs
 from grader.core import exact
 from grader.io.native import dump
 from grader.genres import get
-from grader.genres.nurikabe.model import NO_CLUE, NurikabePuzzle
+from grader.genres.nurikabe.model import NurikabePuzzle
 from grader.core.model import Meta
-from grader.kernels import connectivity as cn
-
-
-def random_solution(rows: int, cols: int, rng: random.Random, max_island: int) -> list[bool] | None:
-    """island[i] for a random valid Nurikabe solution shape, or None if growth got stuck."""
-    g = cn.GridGraph(rows, cols)
-    island = [False] * g.size
-
-    def island_size_if(i: int) -> int:
-        seen, stack = {i}, [i]
-        while stack:
-            j = stack.pop()
-            for n in g.neighbours[j]:
-                if island[n] and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        return len(seen)
-
-    def walls_connected_without(i: int) -> bool:
-        walls = [not island[j] and j != i for j in range(g.size)]
-        return len(cn.components(g, walls)) <= 1
-
-    for _ in range(rows * cols * 4):
-        pools = [b for b in g.blocks if not any(island[i] for i in b)]
-        if not pools:
-            return island
-        block = rng.choice(pools)
-        cell = rng.choice(block)
-        if island_size_if(cell) <= max_island and walls_connected_without(cell):
-            island[cell] = True
-    return None
-
-
-def clues_for(rows: int, cols: int, island: list[bool], rng: random.Random) -> tuple[int, ...]:
-    g = cn.GridGraph(rows, cols)
-    parts = cn.components(g, island)
-    clues = [NO_CLUE] * g.size
-    for part in parts.cells:
-        clues[rng.choice(part)] = len(part)
-    return tuple(clues)
+from grader.genres.nurikabe.generate import clues_for, random_solution
 
 
 def main() -> int:

@@ -22,19 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from grader.core import exact  # noqa: E402
 from grader.core.model import Meta  # noqa: E402
 from grader.genres.slitherlink.model import SlitherPuzzle  # noqa: E402
-from grader.kernels.tilings import (Tiling, grow, honeycomb_polygons, octagonal_polygons,  # noqa: E402
+from grader.kernels.tilings import (Tiling, honeycomb_polygons, region_loop, octagonal_polygons,  # noqa: E402
                                     triangular_polygons)
 
 POSITION_SCALE = 100      # vertex_at/3 takes whole numbers: the tiling's unit edge is 100
 
 KINDS = {"honeycomb": honeycomb_polygons, "triangular": triangular_polygons, "octagonal": octagonal_polygons}
-
-
-def grow_loop(t: Tiling, rng: random.Random) -> set[int]:
-    """The boundary of a random region of two to three fifths of the faces."""
-    n = len(t.faces)
-    region = {rng.randrange(n)}
-    return t.boundary(grow(t, rng, region, rng.randint(n * 2 // 5, n * 3 // 5)))
 
 
 def puzzle_of(t: Tiling, clues: dict[int, int]) -> SlitherPuzzle:
@@ -45,7 +38,7 @@ def puzzle_of(t: Tiling, clues: dict[int, int]) -> SlitherPuzzle:
 
 
 def make(t: Tiling, rng: random.Random) -> tuple[dict[int, int], list[int]]:
-    loop = grow_loop(t, rng)
+    loop = region_loop(t, rng)
     clues = {f: sum(e in loop for e in es) for f, es in enumerate(t.faces)}
     assert exact.solve(puzzle_of(t, clues)).verdict is exact.Verdict.UNIQUE
     for f in rng.sample(sorted(clues), len(clues)):

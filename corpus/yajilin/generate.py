@@ -16,79 +16,11 @@ import sys
 from pathlib import Path
 
 import attrs
-import clingo
 
-from grader.core import exact
 from grader.io.native import dump
 from grader.genres import get
-from grader.genres.yajilin.model import Clue, YajilinPuzzle
 from grader.core.model import Meta
-
-
-def random_drawing(rows: int, cols: int, seed: int) -> YajilinPuzzle | None:
-    """A random valid loop-and-shading of the empty grid, as a puzzle with its solution."""
-    genre = get("yajilin")
-    empty = YajilinPuzzle(rows=rows, cols=cols, clues=(None,) * (rows * cols))
-    ctl = clingo.Control(["1", "--warn=none", f"--seed={seed}", "--rand-freq=0.3", "--sign-def=rnd"])
-    # at least a few shaded cells, so there is something to turn into clues
-    ctl.add("base", [], exact.program(empty) + f"\n:- #count {{ R,C : shade(R,C) }} < {rows * cols // 9}.")
-    ctl.ground([("base", [])])
-    found = []
-    ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
-    if not found:
-        return None
-    state = genre.state_from_model(empty, found[0])
-    return attrs.evolve(empty, solution=genre.solution_from_state(empty, state))
-
-
-def clue_for(p: YajilinPuzzle, shaded: set[int], clues: dict[int, str], i: int) -> Clue:
-    """The clue at i pointing where most shaded cells are, counting the drawing."""
-    best = None
-    for d in "nesw":
-        n, j = 0, p.next_cell(i, d)
-        while j is not None:
-            n += j in shaded and j not in clues
-            j = p.next_cell(j, d)
-        if best is None or n > best[0]:
-            best = (n, d)
-    return Clue(best[0], best[1])
-
-
-def make(rows: int, cols: int, rng: random.Random) -> YajilinPuzzle | None:
-    genre = get("yajilin")
-    drawing = random_drawing(rows, cols, rng.randrange(1 << 30))
-    if drawing is None:
-        return None
-    shaded_all, lines = drawing.solution
-    base = attrs.evolve(drawing, solution=None)
-    directions: set[int] = set()
-    differ: set[int] = set(range(rows * cols))
-    for _ in range(len(shaded_all)):
-        # turn a shaded cell into a clue, preferring one that sees where two solutions differ
-        left = sorted(shaded_all - directions)
-        if not left:
-            return None
-        seeing = [i for i in left if any(j in differ for d in "nesw" for j in _ray(base, i, d))]
-        directions.add(rng.choice(seeing or left))
-        shaded = set(shaded_all) - directions
-        clues = {k: clue_for(base, shaded, {}, k) for k in directions}
-        puzzle = YajilinPuzzle(rows=rows, cols=cols, clues=tuple(clues.get(k) for k in range(rows * cols)),
-                               solution=(frozenset(shaded), lines))
-        result = exact.solve(puzzle, seconds=20)
-        if result.verdict is exact.Verdict.UNIQUE:
-            assert genre.solution_from_state(puzzle, result.solution) == puzzle.solution
-            return puzzle
-        if result.verdict is not exact.Verdict.SEVERAL:
-            return None
-        a, b = result.solutions
-        differ = {i for i in range(rows * cols) if a.cands[i] != b.cands[i]}
-
-
-def _ray(p: YajilinPuzzle, i: int, d: str):
-    j = p.next_cell(i, d)
-    while j is not None:
-        yield j
-        j = p.next_cell(j, d)
+from grader.genres.yajilin.generate import make
 
 
 def main() -> int:

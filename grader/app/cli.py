@@ -327,13 +327,8 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from grader.genres.arrows.generate import run
-    made = run(args)
-    if args.output:
-        Path(args.output).write_text(made["yaml"], encoding="utf-8")
-    _emit(args, {k: v for k, v in made.items()}, made["yaml"].rstrip() if not args.output
-          else f"{args.output}: level {made['level']}, {made['givens']} givens")
-    return OK
+    from grader.app.generate import run
+    return run(args)
 
 
 SCALE_HELP = ("a scale file from `grader calibrate`: print the publisher's label the grade maps to "
@@ -465,15 +460,25 @@ def build_parser() -> argparse.ArgumentParser:
                          "print the median and p90 of our seconds over its seconds")
     bm.add_argument("--no-startup", action="store_true",
                     help="do not time the start-up of `grader grade` against a bare `python3 -c pass`")
-    gen = command("generate", cmd_generate, "Make a new puzzle with a unique solution (arrows).",
-                  puzzle=False)
+    gen = command("generate", cmd_generate, "Make new puzzles with one solution at a chosen grade, for "
+                  "every genre.", puzzle=False)
     gen.add_argument("--genre", required=True)
-    gen.add_argument("--size", default="6x6", help="columns x rows, e.g. 6x6")
-    gen.add_argument("--arrows", choices=("straight", "diagonal"), default="straight")
+    gen.add_argument("--size", help="columns x rows (default 10x10; Picross 15x15, Arrows 6x6)")
     gen.add_argument("--level", type=int, help="the level (1-5) the puzzle must need")
-    gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument("--attempts", type=int, default=40)
-    gen.add_argument("-o", "--output", help="write the YAML here")
+    gen.add_argument("--label", help="the label the puzzle must get (easy, medium, hard, expert, extreme)")
+    gen.add_argument("--difficulty", metavar="A-B", help="the range of difficulty (1.0-10.0) it must get")
+    gen.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
+    gen.add_argument("--seed", default="0", help="the same seed makes the same puzzles")
+    gen.add_argument("--workers", type=int, default=1, help="make puzzles in this many processes")
+    gen.add_argument("-o", "--output", help="a file (one puzzle, or URLs/IDs one a line) or a folder "
+                     "(one file a puzzle; always with --count above 1)")
+    gen.add_argument("--format", choices=("yaml", "puzzlink", "tatham"), default="yaml",
+                     help="native YAML with provenance, a puzz.link URL, or a Simon Tatham game ID")
+    gen.add_argument("--symmetric", action="store_true", help="keep clues in pairs under a half turn")
+    gen.add_argument("--max-clues", type=int, help="at most this many clues that could be taken away")
+    gen.add_argument("--attempts", type=int, default=200, help="drafts to try per puzzle (default 200)")
+    gen.add_argument("--arrows", choices=("straight", "diagonal"), help="Japanese Arrows: the arrow kind")
+    gen.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     return p
 
 

@@ -54,6 +54,22 @@ def program(puzzle: Puzzle) -> str:
 LARGE = 2500
 
 
+def random_solution(puzzle: Puzzle, seed: int, extra: str = "", seconds: float = 30.0) -> State | None:
+    """One solution picked at random (clingo's random decisions from `seed`), or None when
+    there is none in time: how the generators draw a random valid filling of a board with few
+    or no clues. `extra`: more ASP rules, such as a least number of shaded cells."""
+    import clingo
+    ctl = clingo.Control(["1", "--warn=none", f"--seed={seed}", "--rand-freq=0.3", "--sign-def=rnd"])
+    ctl.add("base", [], program(puzzle) + "\n" + extra)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True, async_=True) as handle:
+        if not handle.wait(seconds):
+            handle.cancel()
+            return None
+        model = handle.model()
+        return None if model is None else puzzle.genre.state_from_model(puzzle, model.symbols(shown=True))
+
+
 def solve(puzzle: Puzzle, limit: int = 2, seconds: float = 60.0) -> ExactResult:
     if (seconds != float("inf") and len(puzzle.genre.initial_state(puzzle).cands) > LARGE
             and hasattr(os, "fork") and threading.active_count() == 1):

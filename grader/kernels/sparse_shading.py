@@ -32,6 +32,18 @@ def sparse_shading(rng: random.Random, rows: int, cols: int, dense: bool = False
     return shaded
 
 
+def shading_of_share(rng: random.Random, rows: int, cols: int, share: float) -> set[int]:
+    """A random valid shading of about `share` of the cells (fewer where no more fit)."""
+    graph = GridGraph(rows, cols)
+    shaded: set[int] = set()
+    for i in rng.sample(range(rows * cols), rows * cols):
+        if len(shaded) >= round(share * rows * cols):
+            break
+        if can_shade(graph.neighbours, shaded, i):
+            shaded.add(i)
+    return shaded
+
+
 def can_shade(neighbours, shaded: set[int], i: int) -> bool:
     """Whether shading cell i as well touches no shaded cell and leaves the unshaded cells in
     one area. `neighbours`: each cell's neighbours."""

@@ -220,6 +220,13 @@ def shrink(t: Tiling, rng: random.Random, region: set[int], target: int, tries: 
     return region
 
 
+def region_loop(t: Tiling, rng: random.Random, share: tuple[float, float] = (0.4, 0.6)) -> set[int]:
+    """The boundary of a random region of `share` of the faces, grown from one face while its
+    boundary stays one simple cycle: a long winding loop, as published puzzles have."""
+    n = len(t.faces)
+    return t.boundary(grow(t, rng, {rng.randrange(n)}, rng.randint(int(n * share[0]), max(1, int(n * share[1])))))
+
+
 def random_loop(t: Tiling, rng: random.Random) -> set[int]:
     """The edges of a random simple cycle: round 1-4 faces, hugging the border, round the
     whole board, or a big winding region grown or carved at random."""

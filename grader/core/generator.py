@@ -1,0 +1,212 @@
+"""Make puzzles at a chosen grade, as Simon Tatham's generators do: the genre draws a random
+solution and dresses it with every clue it can carry (a Draft); this loop, which knows no
+genre, takes clues away while the techniques up to the target level still solve the puzzle,
+then grades what is left and keeps it when the grade hits the target.
+
+A puzzle the techniques solve has exactly one solution (every step removed only what no
+solution has), so the level cap does the uniqueness check as it goes; the exact solver
+confirms the puzzle that is kept. Because the solve loop always takes the easiest deduction,
+a puzzle graded at level N cannot be solved one level lower: Tatham's rule that a generator
+refuses a puzzle a lower tier solves holds by construction.
+
+Steering: a draft whose last removal overshoots a difficulty range puts clues back, the last
+removed first, until it is inside (or too easy, and the draft is dropped).
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Iterable, Protocol
+
+import attrs
+
+from grader.core import exact
+from grader.core.analysis import Analysis, analyse
+from grader.core.engine import Budget, Solver
+from grader.core.grading import Grade, difficulty_table
+from grader.core.model import Puzzle
+from grader.core.steps import Status
+
+LEVELS = (1, 2, 3, 4, 5)
+
+
+@attrs.frozen
+class Draft:
+    """A random solution with every clue it can carry.
+
+    clues: the keys of the clues that may be taken away (a genre chooses what a key is; a
+    cell index when `grid` is given, so that clues can be kept in rotational pairs);
+    build(kept): the puzzle that keeps those clues (and every fixed part of the draft: walls,
+    rooms, numbers that cannot go). A draft without removable clues is graded as it is."""
+    clues: tuple[int, ...]
+    build: Callable[[frozenset[int]], Puzzle]
+    grid: tuple[int, int] | None = None        # (rows, cols) when the keys are cell indices
+
+
+class Maker(Protocol):
+    def __call__(self, rng: random.Random, rows: int, cols: int) -> Draft | None: ...
+
+
+@attrs.frozen
+class Target:
+    """What the puzzle must grade: a level, a label, or a difficulty range (inclusive)."""
+    level: int | None = None
+    label: str | None = None
+    difficulty: tuple[float, float] | None = None
+
+    def __attrs_post_init__(self) -> None:
+        given = [x for x in (self.level, self.label, self.difficulty) if x is not None]
+        if len(given) > 1:
+            raise ValueError("give one of a level, a label or a difficulty range")
+        if self.level is not None and self.level not in LEVELS:
+            raise ValueError(f"level {self.level} is not one of 1-5")
+        if self.label is not None and self.label not in labels():
+            raise ValueError(f"label {self.label!r} is not one of {', '.join(labels())}")
+        if self.difficulty is not None and not (1.0 <= self.difficulty[0] <= self.difficulty[1] <= 10.0):
+            raise ValueError("a difficulty range is A-B with 1.0 <= A <= B <= 10.0")
+
+    @property
+    def cap(self) -> int:
+        """The hardest level the puzzle may need (the clue-removal solves stop there)."""
+        if self.level is not None:
+            return self.level
+        if self.label is not None:
+            table = difficulty_table()["levels"]
+            return max(k for k, row in table.items() if row["label"] == self.label
+                       or labels().index(row["label"]) + 1 == labels().index(self.label))
+        if self.difficulty is not None:
+            base = difficulty_table()["difficulty"]["base"]
+            return max(k for k in LEVELS if base[k] <= self.difficulty[1])
+        return 5
+
+    def hit(self, g: Grade) -> bool:
+        if g.status is not Status.SOLVED:
+            return False
+        if self.level is not None:
+            return g.level == self.level
+        if self.label is not None:
+            return g.label == self.label
+        if self.difficulty is not None:
+            return self.difficulty[0] <= g.difficulty <= self.difficulty[1]
+        return True
+
+    def too_hard(self, g: Grade) -> bool:
+        return self.difficulty is not None and g.difficulty > self.difficulty[1]
+
+    def describe(self) -> str:
+        if self.level is not None:
+            return f"level {self.level}"
+        if self.label is not None:
+            return f"label {self.label}"
+        if self.difficulty is not None:
+            return f"difficulty {self.difficulty[0]:g}-{self.difficulty[1]:g}"
+        return "any grade"
+
+
+def labels() -> list[str]:
+    return list(difficulty_table()["labels"])
+
+
+@attrs.frozen
+class Made:
+    puzzle: Puzzle
+    analysis: Analysis
+    attempts: int
+    clues: int                  # removable clues kept (the fixed parts not counted)
+    seconds: float
+
+
+@attrs.frozen
+class Settings:
+    attempts: int = 200             # drafts to try before giving up
+    symmetric: bool = False         # keep clues in pairs under a half turn of the board
+    max_clues: int | None = None    # at most this many removable clues kept
+    solve_seconds: float = 20.0     # each solve's budget inside the loop
+
+
+class GiveUp(Exception):
+    """No puzzle hit the target within the attempts: the message says how close they came."""
+
+
+def generate(maker: Maker, rows: int, cols: int, target: Target, rng: random.Random,
+             settings: Settings = Settings(),
+             on_attempt: Callable[[int, Grade | None], None] | None = None) -> Made:
+    """Draft after draft until one hits the target; GiveUp after `settings.attempts`."""
+    t0 = time.perf_counter()
+    seen: dict[str, int] = {}
+    for attempt in range(1, settings.attempts + 1):
+        draft = maker(rng, rows, cols)
+        outcome = _attempt(draft, target, rng, settings) if draft is not None else None
+        if on_attempt:
+            on_attempt(attempt, outcome[0].grade if outcome else None)
+        if outcome is None:
+            why = ("drafts that came to nothing" if draft is None else
+                   f"drafts the techniques up to level {target.cap} did not solve (several solutions, or "
+                   "harder)")
+            seen[why] = seen.get(why, 0) + 1
+            continue
+        a, kept = outcome
+        if target.hit(a.grade) and _confirmed(a.puzzle, settings):
+            return Made(a.puzzle, a, attempt, kept, time.perf_counter() - t0)
+        key = f"puzzles at level {a.grade.level}" if a.grade.status is Status.SOLVED else "puzzles not solved"
+        seen[key] = seen.get(key, 0) + 1
+    got = ", ".join(f"{n} {k}" for k, n in sorted(seen.items()))
+    raise GiveUp(f"no {target.describe()} puzzle in {settings.attempts} attempts ({got})")
+
+
+def _attempt(draft: Draft, target: Target, rng: random.Random,
+             settings: Settings) -> tuple[Analysis, int] | None:
+    """One draft: strip it to what the capped techniques still solve, grade, steer. None when
+    the draft's full clues are not solved within the cap, or too many clues stay."""
+    cap = target.cap
+    kept = set(draft.clues)
+    if not _solves(draft.build(frozenset(kept)), cap, settings):
+        return None
+    removed: list[frozenset[int]] = []
+    for group in _groups(draft, rng, settings.symmetric):
+        trial = kept - group
+        if _solves(draft.build(frozenset(trial)), cap, settings):
+            kept = trial
+            removed.append(group)
+    if settings.max_clues is not None and len(kept) > settings.max_clues:
+        return None
+    a = _grade(draft, kept, settings)
+    while target.too_hard(a.grade) and removed:         # steer back: restore the last removed
+        kept |= removed.pop()
+        a = _grade(draft, kept, settings)
+    return a, len(kept)
+
+
+def _grade(draft: Draft, kept: Iterable[int], settings: Settings) -> Analysis:
+    return analyse(draft.build(frozenset(kept)), budget=Budget(max_seconds=settings.solve_seconds),
+                   check_unique=False)
+
+
+def _groups(draft: Draft, rng: random.Random, symmetric: bool) -> list[frozenset[int]]:
+    """The clues in a random order, each alone or (symmetric) with its partner under a half
+    turn of the board."""
+    order = list(draft.clues)
+    rng.shuffle(order)
+    if not (symmetric and draft.grid):
+        return [frozenset((k,)) for k in order]
+    n = draft.grid[0] * draft.grid[1]
+    present, done, out = set(order), set(), []
+    for k in order:
+        if k in done:
+            continue
+        group = {k, n - 1 - k} & present
+        done |= group
+        out.append(frozenset(group))
+    return out
+
+
+def _solves(puzzle: Puzzle, cap: int, settings: Settings) -> bool:
+    """Do the techniques up to `cap` solve it, without assuming one solution?"""
+    trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True,
+                   budget=Budget(max_seconds=settings.solve_seconds)).solve()
+    return trace.status is Status.SOLVED
+
+
+def _confirmed(puzzle: Puzzle, settings: Settings) -> bool:
+    result = exact.solve(puzzle, seconds=max(10.0, settings.solve_seconds))
+    return result.verdict is exact.Verdict.UNIQUE

@@ -1,0 +1,34 @@
+"""Picross drafts for the generator (grader.core.generator), as Simon Tatham's Pattern makes
+them: random cells filled at about half density, then smoothed a few times (a cell follows
+most of its neighbours) so the picture has shapes rather than noise; the clues are the runs.
+Each draft is graded as it is; the generator draws again until one hits the target."""
+from __future__ import annotations
+
+import random
+
+from grader.core.generator import Draft
+from grader.genres.picross.model import PicrossPuzzle, clues_of
+
+DENSITY = (0.45, 0.6)
+SMOOTHING = (1, 3)
+
+
+def picture(rng: random.Random, rows: int, cols: int) -> frozenset[int]:
+    filled = {i for i in range(rows * cols) if rng.random() < rng.uniform(*DENSITY)}
+    for _ in range(rng.randint(*SMOOTHING)):
+        nxt = set()
+        for i in range(rows * cols):
+            r, c = divmod(i, cols)
+            around = [(r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                      if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+            on = sum(j in filled for j in around)
+            if on * 2 > len(around) or (on * 2 == len(around) and i in filled):
+                nxt.add(i)
+        filled = nxt
+    return frozenset(filled)
+
+
+def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+    row_clues, col_clues = clues_of(rows, cols, picture(rng, rows, cols))
+    puzzle = PicrossPuzzle(rows=rows, cols=cols, row_clues=row_clues, col_clues=col_clues)
+    return Draft((), lambda kept: puzzle, grid=(rows, cols))

@@ -1,0 +1,137 @@
+"""Yajilin drafts for the generator (grader.core.generator), as corpus/yajilin/generate.py
+and corpus/yajilin/generate.py (make) makes its puzzles. A draft: clue cells placed at random,
+then the exact solver draws a random loop-and-shading around them (random decisions from the
+generator's seed), and each clue points the way its row or column holds the most shaded cells,
+numbered from the drawing. The generator takes numbers away: a clue cell without its number
+stays a blocked cell. (make: shaded cells of a drawing turn into clue cells one at a time until
+the solution is unique, as the corpus was made.)"""
+from __future__ import annotations
+
+import random
+
+import attrs
+import clingo
+
+from grader.core import exact
+from grader.core.generator import Draft
+from grader.genres import get
+from grader.genres.yajilin.model import Clue, YajilinPuzzle
+
+
+def random_drawing(rows: int, cols: int, seed: int, least: int | None = None) -> YajilinPuzzle | None:
+    """A random valid loop-and-shading of the empty grid with at least `least` shaded cells
+    (default a ninth of the board), as a puzzle with its solution."""
+    genre = get("yajilin")
+    empty = YajilinPuzzle(rows=rows, cols=cols, clues=(None,) * (rows * cols))
+    ctl = clingo.Control(["1", "--warn=none", f"--seed={seed}", "--rand-freq=0.3", "--sign-def=rnd"])
+    # at least a few shaded cells, so there is something to turn into clues
+    ctl.add("base", [], exact.program(empty) + f"\n:- #count {{ R,C : shade(R,C) }} < {least or rows * cols // 9}.")
+    ctl.ground([("base", [])])
+    found = []
+    ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
+    if not found:
+        return None
+    state = genre.state_from_model(empty, found[0])
+    return attrs.evolve(empty, solution=genre.solution_from_state(empty, state))
+
+
+def clue_for(p: YajilinPuzzle, shaded: set[int], clues: dict[int, str], i: int) -> Clue:
+    """The clue at i pointing where most shaded cells are, counting the drawing."""
+    best = None
+    for d in "nesw":
+        n, j = 0, p.next_cell(i, d)
+        while j is not None:
+            n += j in shaded and j not in clues
+            j = p.next_cell(j, d)
+        if best is None or n > best[0]:
+            best = (n, d)
+    return Clue(best[0], best[1])
+
+
+def make(rows: int, cols: int, rng: random.Random, least: int | None = None) -> YajilinPuzzle | None:
+    genre = get("yajilin")
+    drawing = random_drawing(rows, cols, rng.randrange(1 << 30), least)
+    if drawing is None:
+        return None
+    shaded_all, lines = drawing.solution
+    base = attrs.evolve(drawing, solution=None)
+    directions: set[int] = set()
+    differ: set[int] = set(range(rows * cols))
+    for _ in range(len(shaded_all)):
+        # turn a shaded cell into a clue, preferring one that sees where two solutions differ
+        left = sorted(shaded_all - directions)
+        if not left:
+            return None
+        seeing = [i for i in left if any(j in differ for d in "nesw" for j in _ray(base, i, d))]
+        directions.add(rng.choice(seeing or left))
+        shaded = set(shaded_all) - directions
+        clues = {k: clue_for(base, shaded, {}, k) for k in directions}
+        puzzle = YajilinPuzzle(rows=rows, cols=cols, clues=tuple(clues.get(k) for k in range(rows * cols)),
+                               solution=(frozenset(shaded), lines))
+        result = exact.solve(puzzle, seconds=20)
+        if result.verdict is exact.Verdict.UNIQUE:
+            assert genre.solution_from_state(puzzle, result.solution) == puzzle.solution
+            return puzzle
+        if result.verdict is not exact.Verdict.SEVERAL:
+            return None
+        a, b = result.solutions
+        differ = {i for i in range(rows * cols) if a.cands[i] != b.cands[i]}
+
+
+def clue_towards(p: YajilinPuzzle, shaded: set[int], i: int, way: str) -> Clue:
+    """The clue at i pointing `way` (or, if "", the way with the most shaded cells)."""
+    if not way:
+        return clue_for(p, shaded, {}, i)
+    return Clue(sum(1 for j in _ray(p, i, way) if j in shaded), way)
+
+
+def _ray(p: YajilinPuzzle, i: int, d: str):
+    j = p.next_cell(i, d)
+    while j is not None:
+        yield j
+        j = p.next_cell(j, d)
+
+
+CLUE_SHARE = (0.2, 0.35)       # of the drawing's shaded cells: turned into clue cells at once
+LEAST_SHADED = (0.22, 0.19, 0.16, 0.13)    # the drawing shades at least this share, the first it can
+
+
+def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+    """A random loop-and-shading of the empty grid; some shaded cells become clue cells at
+    once, each pointing the way its row or column holds the most shaded cells, numbered from
+    the drawing. While the exact solver finds two solutions, a shaded cell that sees where they
+    differ becomes one more clue cell (as `make` does)."""
+    n = rows * cols
+    empty = YajilinPuzzle(rows=rows, cols=cols, clues=(None,) * n)
+    seed = rng.randrange(1 << 30)
+    for share in LEAST_SHADED:              # as many shaded cells as the board allows
+        drawing = exact.random_solution(empty, seed, seconds=5,
+                                        extra=f":- #count {{ R,C : shade(R,C) }} < {round(n * share)}.")
+        if drawing is not None:
+            break
+    else:
+        return None
+    shaded = set(get("yajilin").solution_from_state(empty, drawing)[0])
+    blocked = set(rng.sample(sorted(shaded), max(1, round(len(shaded) * rng.uniform(*CLUE_SHARE)))))
+    shaded -= blocked
+    towards = {i: "" for i in blocked}         # the way each clue points ("": the busiest way)
+    while True:
+        clues = {i: clue_towards(empty, shaded, i, towards[i]) for i in blocked}
+        puzzle = attrs.evolve(empty, clues=tuple(clues.get(i) for i in range(n)))
+        result = exact.solve(puzzle, seconds=20)
+        if result.verdict is exact.Verdict.UNIQUE:
+            break
+        if result.verdict is not exact.Verdict.SEVERAL or not shaded:
+            return None
+        a, b = result.solutions
+        differ = {i for i in range(n) if a.cands[i] != b.cands[i]}
+        ways = [(i, d) for i in sorted(shaded) for d in "nesw" if any(j in differ for j in _ray(empty, i, d))]
+        cell, way = rng.choice(ways) if ways else (rng.choice(sorted(shaded)), "")
+        shaded.discard(cell)
+        blocked.add(cell)
+        towards[cell] = way
+
+    def build(kept: frozenset[int]) -> YajilinPuzzle:
+        return attrs.evolve(empty, clues=tuple(
+            (clues[i] if i in kept else Clue(None, "")) if i in blocked else None for i in range(n)))
+    return Draft(tuple(sorted(clues)), build, grid=(rows, cols))
