@@ -449,7 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "corpus, at $GRADER_CORPUS or ../shared/corpus)")
     bm.add_argument("--planted", type=int, metavar="N",
                     help="instead: a soundness soak of N planted-solution puzzles per genre")
-    bm.add_argument("--genre", action="append", help="with --planted: this genre only (repeatable)")
+    bm.add_argument("--generate", type=int, metavar="N",
+                    help="instead: make N puzzles per genre and level 1-4 and time the generator")
+    bm.add_argument("--genre", action="append", help="with --planted or --generate: this genre only (repeatable)")
     bm.add_argument("--first-seed", type=int, default=0, help="with --planted: the first seed")
     bm.add_argument("--limit", type=int, help="at most this many puzzles per input")
     bm.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
