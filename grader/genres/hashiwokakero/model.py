@@ -408,7 +408,18 @@ class Hashiwokakero(GridMarks, Genre):
         with self.writing(puzzle, TATHAM):
             params = tatham.size_params(puzzle.cols, puzzle.rows, "Bridges", minimum=3)
             params += f"m{puzzle.max_bridges}" + ("L" if puzzle.no_loops else "")
+            self._no_joined_islands(puzzle)
             return tatham.game_id(params, tatham.encode_cells(puzzle.board, WATER, self._bridges_island))
+
+    @staticmethod
+    def _no_joined_islands(puzzle: HashiPuzzle) -> None:
+        """Bridges refuses islands side by side ("joined islands")."""
+        w = puzzle.cols
+        for i, b in enumerate(puzzle.board):
+            for j in ((i + 1,) if (i + 1) % w else ()) + (i + w,):
+                if b != WATER and j < len(puzzle.board) and puzzle.board[j] != WATER:
+                    raise CannotWrite(f"the islands at {Cell(*divmod(i, w))} and {Cell(*divmod(j, w))} "
+                                      "are side by side, which Bridges refuses")
 
     @staticmethod
     def _bridges_island(n: int) -> str:

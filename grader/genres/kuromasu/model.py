@@ -237,7 +237,7 @@ class Kuromasu(ShadingGenre):
         with self.writing(puzzle, TATHAM):
             params = tatham.size_params(puzzle.cols, puzzle.rows, "Range")
             if UNKNOWN in puzzle.clues:
-                raise CannotWrite(f"{puzzle.cell(puzzle.clues.index(UNKNOWN))} holds a '?', which Range has not")
+                raise CannotWrite(f"{puzzle.cell(puzzle.clues.index(UNKNOWN))} holds a '?': Range has no unknown clues")
             return tatham.game_id(params, tatham.encode_cells(puzzle.clues, NO_CLUE, str, between="_"))
 
     # --- rendering ---------------------------------------------------------------------

@@ -333,12 +333,14 @@ class Picross(Genre):
         col_clues, row_clues = tuple(clues[:w]), tuple(clues[w:])
         check_clues(h, w, row_clues, col_clues, src, part="description")
         givens, i = [], 0
-        for ch in preset:
+        for k, ch in enumerate(preset):
             if not ch.isalpha():
                 raise src.error(f"unexpected '{ch}' in the preset cells", part="description")
             i += ord(ch.lower()) - ord("a")
             if ch.lower() == "z":
                 continue
+            if i == w * h and k == len(preset) - 1:
+                break       # a last letter whose run reaches the end of the grid fixes no cell
             if i >= w * h:
                 raise src.error("the preset cells run past the grid", part="description")
             givens.append((i, FILLED if ch.isupper() else EMPTY))
