@@ -99,7 +99,7 @@ class Genre:
     def to_puzzlink(self, puzzle: Puzzle) -> str:
         """The puzzle as a full puzz.link URL (https://puzz.link/p?<pid>/...), in the first pid
         the genre reads unless a rule needs another (Arukone's cover-every-cell)."""
-        raise self.unwritable(puzzle, PUZZLINK, f"puzz.link has no {self.name} writer here")
+        raise self.unwritable(puzzle, PUZZLINK, f"{self.name} has no puzz.link format")
 
     def to_tatham(self, puzzle: Puzzle) -> str:
         """The puzzle as a Simon Tatham game ID "params:desc", as the game's own --generate
