@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from grader.app.soak import planter, seeded
 from grader.core.errors import InputError, Source
 from grader.core.genre import Genre
-from grader.core.model import Puzzle
+from grader.core.model import Meta, Puzzle
 from grader.genres import all_genres
 from grader.genres.hitori.model import HitoriPuzzle
 from grader.genres.minesweeper.model import counts_of, unmask
@@ -229,11 +229,17 @@ def test_refusals_of_sizes_and_rules_a_format_has_not():
     refused(attrs.evolve(bridges, board=(2, 2) + bridges.board[2:]), "tatham", "r1c1 and r1c2 are side by side")
 
 
+def test_a_heyawake_room_in_two_pieces_is_refused():
+    heyawake = GENRES["heyawake"]
+    split = heyawake.build(1, 3, ["a", "b", "a"], {}, Source("split"), Meta())
+    refused(split, "puzzlink", "the room of r1c1 is in several pieces")
+
+
 def test_refusals_of_mines_boards():
     mines = load("6x6:5,4,mb2f9ec1b1", genre="minesweeper")
     refused(mines, "puzzlink", "mine count")
     refused(attrs.evolve(mines, solution=None), "tatham", "no solution")
-    refused(attrs.evolve(mines, total=None), "tatham", "gives None for 7 mines")
+    refused(attrs.evolve(mines, total=None), "tatham", "gives none")
 
 
 def test_a_mines_board_no_click_plays_to_is_refused():

@@ -292,13 +292,13 @@ class Heyawake(ShadingGenre):
         """Border walls between rooms, then RoomNumber16: each room's number, rooms in the order
         of their first cell (the reader shows it in the room's top cell)."""
         with self.writing(puzzle, PUZZLINK):
-            for k, cells in enumerate(puzzle.rooms):
+            for cells in puzzle.rooms:
                 if not _connected(cells, puzzle.cols):
                     raise CannotWrite(f"the room of {puzzle.cell(cells[0])} is in several pieces; "
-                                      "puz.link rooms are areas closed by walls")
-            order = sorted(range(len(puzzle.rooms)), key=lambda k: puzzle.rooms[k][0])
+                                      "puzz.link rooms are areas closed by walls")
+            by_first_cell = sorted(range(len(puzzle.rooms)), key=lambda k: puzzle.rooms[k][0])
             body = (puzzlink.encode_border(puzzle.room_of, puzzle.cols, puzzle.rows)
-                    + puzzlink.encode_number16([puzzle.clues[k] for k in order]))
+                    + puzzlink.encode_number16([puzzle.clues[k] for k in by_first_cell]))
             return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, body)
 
     # --- rendering ---------------------------------------------------------------------

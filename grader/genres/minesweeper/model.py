@@ -385,7 +385,7 @@ class Minesweeper(MarkedCellsGenre):
 
     # --- writers -----------------------------------------------------------------------
     def to_puzzlink(self, puzzle: MinesPuzzle) -> str:
-        """Number16 of the revealed numbers ('?' as '.'); puz.link has no mine count."""
+        """Number16 of the revealed numbers ('?' as '.'); puzz.link has no mine count."""
         with self.writing(puzzle, PUZZLINK):
             if VOID in puzzle.board:
                 raise CannotWrite(f"{puzzle.cell(puzzle.board.index(VOID))} is void; puzz.link boards have none")
@@ -422,8 +422,8 @@ class Minesweeper(MarkedCellsGenre):
             raise CannotWrite("a Mines game ID is its mine layout, and this puzzle gives no solution")
         layout = [i in puzzle.solution for i in range(puzzle.size)]
         if puzzle.total != sum(layout):
-            raise CannotWrite(f"Mines shows the mine count, and this puzzle gives {puzzle.total} for "
-                              f"{sum(layout)} mines")
+            given = "none" if puzzle.total is None else f"{puzzle.total} for {sum(layout)} mines"
+            raise CannotWrite(f"Mines shows the mine count, and this puzzle gives {given}")
         counts = counts_of(puzzle.cols, puzzle.rows, layout)
         wrong = [i for i, b in enumerate(puzzle.board) if b >= 0 and (b != counts[i] or layout[i])]
         if wrong:

@@ -415,7 +415,7 @@ class Numberlink(GridMarks, Genre):
     # --- writers -----------------------------------------------------------------------
     def to_puzzlink(self, puzzle: NumberlinkPuzzle) -> str:
         """Number16 of the labels: `numlin`, or `arukone` when the lines must cover every cell.
-        puz.link holds numbers only, so every label must be a number written plainly."""
+        puzz.link holds numbers only, so every label must be a number written plainly."""
         with self.writing(puzzle, PUZZLINK):
             for name in puzzle.names:
                 if not (name.isdecimal() and str(int(name)) == name):
