@@ -425,7 +425,8 @@ class Picross(Genre):
         clues stored from the grid outwards."""
         with self.writing(puzzle, PUZZLINK):
             if puzzle.givens:
-                raise CannotWrite(f"it presets {len(puzzle.givens)} cells, which puzz.link nonograms cannot hold")
+                n = len(puzzle.givens)
+                raise CannotWrite(f"it has {n} preset cell{'s' * (n != 1)}, which puzz.link nonograms cannot hold")
             slots: list[int] = []
             for clues, count in ((puzzle.col_clues, (puzzle.rows + 1) // 2),
                                  (puzzle.row_clues, (puzzle.cols + 1) // 2)):

@@ -505,8 +505,7 @@ class Slitherlink(Genre):
     @staticmethod
     def _square_only(puzzle: SlitherPuzzle, fmt: str) -> None:
         if not puzzle.square:
-            raise CannotWrite(f"it is a general graph ({len(puzzle.cells)} cells from ASP facts); "
-                              f"{fmt} holds only square grids")
+            raise CannotWrite(f"it is a general graph from ASP facts; {fmt} holds only square grids")
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: SlitherPuzzle, state: State | None = None) -> str:
