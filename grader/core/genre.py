@@ -1,18 +1,27 @@
 """What a genre supplies to the engine. One subclass per genre, registered once."""
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 import attrs
 
-from grader.core.errors import Source
+from grader.core.errors import InputError, Source
 from grader.core.model import Cell, Puzzle, State, Violation
 
 if TYPE_CHECKING:       # type names only: the readers sit above this layer
     from grader.io.native import NativeSource
     from grader.io.puzzlink import PuzzLink
+
+
+PUZZLINK, TATHAM = "a puzz.link URL", "a Simon Tatham game ID"     # the formats genres write
+
+
+class CannotWrite(Exception):
+    """Why a puzzle cannot be written in a format: one line, raised by the writers and their
+    shared encoders, and turned into an InputError naming the puzzle by Genre.writing."""
 
 
 @attrs.frozen
@@ -85,6 +94,37 @@ class Genre:
 
     def from_tatham(self, params: str, desc: str, src: Source) -> Puzzle:
         raise src.error(f"Simon Tatham game IDs are not supported for {self.name}")
+
+    # --- writers: the inverse of from_puzzlink and from_tatham -------------------------
+    def to_puzzlink(self, puzzle: Puzzle) -> str:
+        """The puzzle as a full puzz.link URL (https://puzz.link/p?<pid>/...), in the first pid
+        the genre reads unless a rule needs another (Arukone's cover-every-cell)."""
+        raise self.unwritable(puzzle, PUZZLINK, f"{self.name} has no puzz.link format")
+
+    def to_tatham(self, puzzle: Puzzle) -> str:
+        """The puzzle as a Simon Tatham game ID "params:desc", as the game's own --generate
+        prints it: only the params the description needs."""
+        raise self.unwritable(puzzle, TATHAM, f"{self.name} has no Simon Tatham game")
+
+    @property
+    def writes_puzzlink(self) -> bool:
+        return type(self).to_puzzlink is not Genre.to_puzzlink
+
+    @property
+    def writes_tatham(self) -> bool:
+        return type(self).to_tatham is not Genre.to_tatham
+
+    def unwritable(self, puzzle: Puzzle, fmt: str, why: str) -> InputError:
+        """The one-line error for a puzzle that `fmt` cannot hold, naming the puzzle and why."""
+        return InputError(puzzle.meta.origin or f"<{self.name} puzzle>", f"cannot write it as {fmt}: {why}")
+
+    @contextlib.contextmanager
+    def writing(self, puzzle: Puzzle, fmt: str):
+        """Around a writer: a CannotWrite inside becomes the one-line InputError."""
+        try:
+            yield
+        except CannotWrite as exc:
+            raise self.unwritable(puzzle, fmt, str(exc)) from None
 
     # A genre's own file formats (e.g. `.non`, `.lp`, boxed arrow grids): suffixes it reads,
     # a sniff test when several genres share a suffix, and the reader.

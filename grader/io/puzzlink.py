@@ -1,9 +1,12 @@
 """puzz.link / pzprjs URLs: the URL shape and the codecs genres share (FORMATS.md §3)."""
 from __future__ import annotations
 
+from typing import Sequence
+
 import attrs
 
 from grader.core.errors import InputError, Source
+from grader.core.genre import CannotWrite
 from grader.core.model import Cell, Meta
 from grader.io.limits import MAX_SIDE
 
@@ -156,3 +159,141 @@ def decode_known_numbers(link: PuzzLink, unknown: str) -> list[int]:
         if v == -2:
             raise link.error(unknown.format(cell=Cell(*divmod(k, link.cols))) + " ('.'), which is not supported")
     return values
+
+
+# --- encoders: the inverse of the codecs above, written as pzprjs writes them -------------
+
+NO_VALUE, UNKNOWN_VALUE = -1, -2        # a cell without a number, a '?' (as the decoders give)
+
+
+def url_of(pid: str, cols: int, rows: int, body: str, flags: str = "") -> str:
+    """The full URL: https://puzz.link/p?<pid>/[<flags>/]<cols>/<rows>/<body>."""
+    return f"https://puzz.link/p?{pid}/{flags + '/' if flags else ''}{cols}/{rows}/{body}"
+
+
+def with_skips(tokens: Sequence[str | None], first: str = "g", longest: int = 20) -> str:
+    """Tokens in order, None being one empty cell: each run of empty cells becomes one letter,
+    `first` for 1 cell up to a run of `longest` (a longer run takes several letters)."""
+    out: list[str] = []
+    run = 0
+    for tok in tokens:
+        if tok is None:
+            run += 1
+            if run == longest:
+                out.append(chr(ord(first) + run - 1))
+                run = 0
+            continue
+        if run:
+            out.append(chr(ord(first) + run - 1))
+            run = 0
+        out.append(tok)
+    if run:
+        out.append(chr(ord(first) + run - 1))
+    return "".join(out)
+
+
+# Number16 widths: (prefix, offset, hex digits, largest value), smallest first (FORMATS.md §3.3)
+_NUMBER16_TIERS = (("", 0, 1, 15), ("-", 0, 2, 255), ("+", 0, 3, 4095), ("=", 4096, 3, 8191),
+                   ("%", 8192, 3, 12239), ("*", 12240, 4, 77775), ("$", 77776, 5, 77776 + 0xFFFFF))
+
+
+def number16_token(n: int) -> str:
+    """One Number16 value: -2 is '?' ('.'), 0 or more in the narrowest form that holds it."""
+    if n == UNKNOWN_VALUE:
+        return "."
+    for prefix, offset, width, largest in _NUMBER16_TIERS:
+        if n <= largest:
+            return prefix + format(n - offset, f"0{width}x")
+    raise CannotWrite(f"{n} is too large for a puzz.link number")
+
+
+def encode_number16(values: Sequence[int]) -> str:
+    """Number16 over cells (or rooms, or clue slots): -1 none, -2 '?', else the number."""
+    return with_skips([None if v == NO_VALUE else number16_token(v) for v in values])
+
+
+def encode_4cell(values: Sequence[int]) -> str:
+    """4Cell: -1 none, -2 '.', 0..4 a clue, which swallows the next one or two empty cells
+    exactly as pzprjs does (at the end of the board a clue always takes the widest form)."""
+    tokens: list[str | None] = []
+    n, c = len(values), 0
+    while c < n:
+        v = values[c]
+        if v >= 0:
+            if c + 1 < n and values[c + 1] != NO_VALUE:
+                tokens.append(str(v)); c += 1
+            elif c + 2 < n and values[c + 2] != NO_VALUE:
+                tokens.append(str(v + 5)); c += 2
+            else:
+                tokens.append("abcde"[v]); c += 3
+        else:
+            tokens.append("." if v == UNKNOWN_VALUE else None); c += 1
+    return with_skips(tokens)
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def encode_circle(values: Sequence[int]) -> str:
+    """Circle (Masyu pearls): 0 none, 1 white, 2 black; three cells per base-27 digit."""
+    return "".join(_DIGITS[sum(v * w for v, w in zip(list(values[k:k + 3]) + [0, 0], (9, 3, 1)))]
+                   for k in range(0, len(values), 3))
+
+
+def encode_bits(bits: Sequence[int]) -> str:
+    """Five bits per base-32 digit, most significant first; the last digit padded with 0s."""
+    return "".join(_DIGITS[int("".join(str(b) for b in bits[k:k + 5]).ljust(5, "0"), 2)]
+                   for k in range(0, len(bits), 5))
+
+
+def encode_border(labels: Sequence[object], cols: int, rows: int) -> str:
+    """Border: a wall between side-by-side cells whose labels differ; the vertical walls
+    (row by row, c1|c2 first) then the horizontal ones (each row boundary, left to right)."""
+    vertical = [int(labels[r * cols + c] != labels[r * cols + c + 1])
+                for r in range(rows) for c in range(cols - 1)]
+    horizontal = [int(labels[r * cols + c] != labels[(r + 1) * cols + c])
+                  for r in range(rows - 1) for c in range(cols)]
+    return encode_bits(vertical) + encode_bits(horizontal)
+
+
+# ArrowNumber16 direction digits (FORMATS.md §3.3): none, up, down, left, right
+ARROW_DIGITS = {"": 0, "n": 1, "s": 2, "w": 3, "e": 4}
+BLANK_CLUE = "+"
+
+
+def arrow_number16_token(direction: str, n: int | None) -> str:
+    """One clue cell: its direction (n s w e or ''), and its number (None: '?')."""
+    d = ARROW_DIGITS[direction]
+    if n is None:
+        return f"{d}."
+    if n < 16:
+        return f"{d}{n:x}"
+    if n < 256:
+        return f"{d + 5}{n:02x}"
+    if n < 4096:
+        return f"-{d}{n:03x}"
+    raise CannotWrite(f"{n} is too large for a puzz.link arrow clue")
+
+
+def encode_arrow_number16(tokens: Sequence[str | None]) -> str:
+    """ArrowNumber16 from one token per cell (arrow_number16_token, BLANK_CLUE, or None for a
+    cell without a clue); runs of empty cells are a..z (1..26)."""
+    return with_skips(tokens, first="a", longest=26)
+
+
+def encode_base36_cells(values: Sequence[int]) -> str:
+    """Hitori cells: one token per cell, -1 an empty cell ('.'), -2 '?' ('@'), a number in
+    base 36 (two digits after '-' from 36 to 1295)."""
+    out = []
+    for v in values:
+        if v == NO_VALUE:
+            out.append(".")
+        elif v == UNKNOWN_VALUE:
+            out.append("@")
+        elif v < 36:
+            out.append(_DIGITS[v])
+        elif v < 1296:
+            out.append("-" + _DIGITS[v // 36] + _DIGITS[v % 36])
+        else:
+            raise CannotWrite(f"{v} is too large for a puzz.link Hitori number")
+    return "".join(out)

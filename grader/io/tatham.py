@@ -1,10 +1,12 @@
 """Simon Tatham game IDs: `<params>:<desc>` (FORMATS.md §2)."""
 from __future__ import annotations
 
+import hashlib
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from grader.core.errors import Source
+from grader.core.genre import CannotWrite
 
 _SIZE = re.compile(r"^(\d{1,6})x(\d{1,6})(?!\d)")
 
@@ -57,3 +59,84 @@ def cells(desc: str, src: Source, w: int, h: int, blank: Any,
         raise src.error(f"the description covers {len(values)} cells, {w}x{h} needs {w * h}",
                         part="description")
     return values
+
+
+# --- encoders: the inverse of the readers above, as the games' own --generate writes them ---
+
+def game_id(params: str, desc: str) -> str:
+    return f"{params}:{desc}"
+
+
+def size_params(w: int, h: int, game: str, minimum: int = 1, maximum: int = 200) -> str:
+    """`WxH`, for a size the game accepts."""
+    if not (minimum <= w <= maximum and minimum <= h <= maximum):
+        raise CannotWrite(f"{game} takes {minimum} to {maximum} cells a side, not {w}x{h}")
+    return f"{w}x{h}"
+
+
+def run_letters(run: int) -> str:
+    """A run of `run` empty cells: `a`..`z` for 1..26, longer runs as `z`s and the rest (30 = zd)."""
+    return "z" * (run // 26) + (chr(96 + run % 26) if run % 26 else "")
+
+
+def encode_cells(values: Sequence[Any], blank: Any, write: Callable[[Any], str],
+                 between: str = "") -> str:
+    """A Tatham description from each cell's value: runs of `blank` cells as letters, any other
+    cell as `write(value)`; `between` separates two written cells side by side (Range's `_`)."""
+    out: list[str] = []
+    run = 0
+    last_written = False
+    for v in values:
+        if v == blank:
+            run += 1
+            continue
+        if run:
+            out.append(run_letters(run))
+        elif last_written:
+            out.append(between)
+        out.append(write(v))
+        run, last_written = 0, True
+    if run:
+        out.append(run_letters(run))
+    return "".join(out)
+
+
+# --- Mines bitmaps (FORMATS.md §2.8) -----------------------------------------------------
+
+def bitmap_bytes(bits: Sequence[bool]) -> bytearray:
+    """Cell i is bit 0x80 >> (i mod 8) of byte i // 8; pad bits are 0."""
+    data = bytearray((len(bits) + 7) // 8)
+    for i, b in enumerate(bits):
+        if b:
+            data[i // 8] |= 0x80 >> (i % 8)
+    return data
+
+
+def _xor_stream(seed: bytes, data: bytearray, start: int, length: int) -> None:
+    """XOR SHA-1(seed‖"0") ‖ SHA-1(seed‖"1") ‖ ... into data[start:start + length]."""
+    stream, counter = b"", 0
+    while len(stream) < length:
+        stream += hashlib.sha1(seed + str(counter).encode()).digest()
+        counter += 1
+    for k in range(length):
+        data[start + k] ^= stream[k]
+
+
+def mask_bitmap(data: bytearray, nbits: int) -> bytearray:
+    """Mask a Mines bitmap as the game does before writing it (`m`): the unmasking rounds in
+    the opposite order, clearing the pad bits after each."""
+    first = len(data) // 2
+
+    def clear_pad() -> None:
+        if nbits % 8:
+            data[-1] &= (0xFF << (8 - nbits % 8)) & 0xFF
+    _xor_stream(bytes(data[first:]), data, 0, first)
+    clear_pad()
+    _xor_stream(bytes(data[:first]), data, first, len(data) - first)
+    clear_pad()
+    return data
+
+
+def masked_bitmap_hex(bits: Sequence[bool]) -> str:
+    """The `m` bitmap of a Mines game ID: ceil(N/4) lower-case hex digits."""
+    return mask_bitmap(bitmap_bytes(bits), len(bits)).hex()[: (len(bits) + 3) // 4]

@@ -14,6 +14,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.core.genre import TATHAM
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
 from grader.io import svg
@@ -289,6 +290,19 @@ class Akari(MarkedCellsGenre):
         board = tatham.cells(desc, src, w, h, WHITE, {"B": WALL, **NUMBERED_WALLS}.get)
         return AkariPuzzle(rows=h, cols=w, board=tuple(board),
                            meta=Meta(origin=src.origin, source="Simon Tatham's Light Up", label=None))
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: AkariPuzzle) -> str:
+        """4Cell: a wall without a number is '.'."""
+        values = [puzzlink.NO_VALUE if b == WHITE else puzzlink.UNKNOWN_VALUE if b == WALL else b
+                  for b in puzzle.board]
+        return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, puzzlink.encode_4cell(values))
+
+    def to_tatham(self, puzzle: AkariPuzzle) -> str:
+        with self.writing(puzzle, TATHAM):
+            params = tatham.size_params(puzzle.cols, puzzle.rows, "Light Up", minimum=2)
+            desc = tatham.encode_cells(puzzle.board, WHITE, lambda b: "B" if b == WALL else str(b))
+            return tatham.game_id(params, desc)
 
     # --- rendering ---------------------------------------------------------------------
     def render_svg(self, puzzle: AkariPuzzle, state: State | None = None,

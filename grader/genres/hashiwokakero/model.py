@@ -20,6 +20,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.core.genre import PUZZLINK, TATHAM, CannotWrite
 from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
@@ -393,6 +394,43 @@ class Hashiwokakero(GridMarks, Genre):
         puzzle = HashiPuzzle(rows=h, cols=w, board=tuple(board), max_bridges=maxb, no_loops=no_loops,
                              meta=Meta(origin=src.origin, source="Simon Tatham's Bridges"))
         return self._check_islands(puzzle, lambda i, msg: src.error(msg, part="description"))
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: HashiPuzzle) -> str:
+        with self.writing(puzzle, PUZZLINK):
+            if puzzle.max_bridges != 2 or puzzle.no_loops:
+                raise CannotWrite(f"puzz.link Hashikake has no rule for {self._variant(puzzle)}")
+            values = [puzzlink.NO_VALUE if b == WATER else b for b in puzzle.board]
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, puzzlink.encode_number16(values))
+
+    def to_tatham(self, puzzle: HashiPuzzle) -> str:
+        """Bridges keeps `m` and `L` in its short params: they change the rules."""
+        with self.writing(puzzle, TATHAM):
+            params = tatham.size_params(puzzle.cols, puzzle.rows, "Bridges", minimum=3)
+            params += f"m{puzzle.max_bridges}" + ("L" if puzzle.no_loops else "")
+            self._no_joined_islands(puzzle)
+            return tatham.game_id(params, tatham.encode_cells(puzzle.board, WATER, self._bridges_island))
+
+    @staticmethod
+    def _no_joined_islands(puzzle: HashiPuzzle) -> None:
+        """Bridges refuses islands side by side ("joined islands")."""
+        w = puzzle.cols
+        for i, b in enumerate(puzzle.board):
+            for j in ((i + 1,) if (i + 1) % w else ()) + (i + w,):
+                if b != WATER and j < len(puzzle.board) and puzzle.board[j] != WATER:
+                    raise CannotWrite(f"the islands at {Cell(*divmod(i, w))} and {Cell(*divmod(j, w))} "
+                                      "are side by side, which Bridges refuses")
+
+    @staticmethod
+    def _bridges_island(n: int) -> str:
+        if not 1 <= n <= 16:
+            raise CannotWrite(f"Bridges islands need 1 to 16 bridge ends, not {n}")
+        return str(n) if n <= 9 else chr(ord("A") + n - 10)
+
+    @staticmethod
+    def _variant(puzzle: HashiPuzzle) -> str:
+        parts = [f"at most {puzzle.max_bridges} bridges between two islands"] if puzzle.max_bridges != 2 else []
+        return " and ".join(parts + (["bridges that may not form a loop"] if puzzle.no_loops else []))
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: HashiPuzzle, state: State | None = None) -> str:

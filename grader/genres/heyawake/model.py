@@ -23,6 +23,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
+from grader.core.genre import PUZZLINK, CannotWrite
 from grader.io.janko import grid as janko_grid, meta as janko_meta, size as janko_size
 from grader.io.native import Grid, NativeSource, expect_size, grid_text
 from grader.core.model import Cell, Meta, State, Violation
@@ -286,6 +287,20 @@ class Heyawake(ShadingGenre):
         return self.build(rows, cols, labels, numbers, url.src,
                           url.meta, lambda i: (None, None, "body"))
 
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: HeyawakePuzzle) -> str:
+        """Border walls between rooms, then RoomNumber16: each room's number, rooms in the order
+        of their first cell (the reader shows it in the room's top cell)."""
+        with self.writing(puzzle, PUZZLINK):
+            for cells in puzzle.rooms:
+                if not _connected(cells, puzzle.cols):
+                    raise CannotWrite(f"the room of {puzzle.cell(cells[0])} is in several pieces; "
+                                      "puzz.link rooms are areas closed by walls")
+            by_first_cell = sorted(range(len(puzzle.rooms)), key=lambda k: puzzle.rooms[k][0])
+            body = (puzzlink.encode_border(puzzle.room_of, puzzle.cols, puzzle.rows)
+                    + puzzlink.encode_number16([puzzle.clues[k] for k in by_first_cell]))
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, body)
+
     # --- rendering ---------------------------------------------------------------------
     def native_fields(self, puzzle: HeyawakePuzzle) -> dict[str, Any]:
         return {"rooms": grid_text([[room_label(puzzle.room_of[puzzle.index(r, c)]) for c in range(puzzle.cols)]
@@ -374,6 +389,20 @@ def decode_border(url: puzzlink.PuzzLink) -> tuple[list[int], int]:
                     stack.append(u)
         n += 1
     return labels, need
+
+
+def _connected(cells: Sequence[int], cols: int) -> bool:
+    """Whether cells (row-major indices) form one piece, side by side."""
+    todo, seen = [cells[0]], {cells[0]}
+    members = set(cells)
+    while todo:
+        i = todo.pop()
+        r, c = divmod(i, cols)
+        for j, ok in ((i - cols, True), (i + cols, True), (i - 1, c > 0), (i + 1, c + 1 < cols)):
+            if ok and j in members and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(members)
 
 
 GENRE = register(Heyawake())

@@ -17,6 +17,7 @@ from grader.kernels import connectivity as cn
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.core.genre import PUZZLINK, TATHAM, CannotWrite
 from grader.io.janko import meta as janko_meta, problem as janko_problem
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
@@ -217,6 +218,25 @@ class Hitori(MarkedCellsGenre):
                             part="description")
         return HitoriPuzzle(rows=h, cols=w, numbers=tuple(numbers),
                             meta=Meta(origin=src.origin, source="Simon Tatham's Singles", label=label))
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: HitoriPuzzle) -> str:
+        """One base-36 token a cell; a cell without a number is '.'."""
+        with self.writing(puzzle, PUZZLINK):
+            values = [puzzlink.NO_VALUE if n == NO_NUMBER else n for n in puzzle.numbers]
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows,
+                                   puzzlink.encode_base36_cells(values))
+
+    def to_tatham(self, puzzle: HitoriPuzzle) -> str:
+        """Singles: one character a cell, every cell numbered 1 to max(W, H)."""
+        with self.writing(puzzle, TATHAM):
+            params = tatham.size_params(puzzle.cols, puzzle.rows, "Singles", minimum=2, maximum=62)
+            top = max(puzzle.rows, puzzle.cols)
+            for i, n in enumerate(puzzle.numbers):
+                if not 1 <= n <= top:
+                    what = "has no number" if n == NO_NUMBER else f"holds {n}"
+                    raise CannotWrite(f"{puzzle.cell(i)} {what}: Singles numbers every cell from 1 to {top}")
+            return tatham.game_id(params, "".join(TATHAM_DIGITS[n - 1] for n in puzzle.numbers))
 
     # --- rendering ---------------------------------------------------------------------
     def answer_text(self, puzzle: HitoriPuzzle, state: State) -> str:

@@ -16,6 +16,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.core.genre import PUZZLINK, TATHAM, CannotWrite
 from grader.io.native import Grid, NativeSource
 from grader.core.model import Cell, Meta, State, Violation
 from grader.genres import register
@@ -223,6 +224,21 @@ class Kuromasu(ShadingGenre):
         self.check_clues(h, w, clues, src, lambda i: (None, None, "description"))
         return KuromasuPuzzle(rows=h, cols=w, clues=tuple(clues),
                               meta=Meta(origin=src.origin, source="Simon Tatham's Range"))
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: KuromasuPuzzle) -> str:
+        """Number16 (NO_CLUE and UNKNOWN are its 'none' and '?')."""
+        with self.writing(puzzle, PUZZLINK):
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows,
+                                   puzzlink.encode_number16(puzzle.clues))
+
+    def to_tatham(self, puzzle: KuromasuPuzzle) -> str:
+        """Range: clues in decimal, `_` between two clues side by side."""
+        with self.writing(puzzle, TATHAM):
+            params = tatham.size_params(puzzle.cols, puzzle.rows, "Range")
+            if UNKNOWN in puzzle.clues:
+                raise CannotWrite(f"{puzzle.cell(puzzle.clues.index(UNKNOWN))} holds a '?': Range has no unknown clues")
+            return tatham.game_id(params, tatham.encode_cells(puzzle.clues, NO_CLUE, str, between="_"))
 
     # --- rendering ---------------------------------------------------------------------
     def glyph(self, puzzle: KuromasuPuzzle, i: int, state: State | None, solution: bool = False) -> str:

@@ -21,6 +21,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.core.genre import TATHAM
 from grader.io import board
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state, loop_board, off_loop
 from grader.io.grid_marks import GridMarks
@@ -249,6 +250,19 @@ class Masyu(GridMarks, Genre):
         label = {"e": "easy", "t": "tricky"}.get(rest[1:2]) if rest.startswith("d") else None
         return MasyuPuzzle(rows=h, cols=w, pearls=tuple(pearls),
                            meta=Meta(origin=src.origin, source="Simon Tatham's Pearl", label=label))
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: MasyuPuzzle) -> str:
+        """Circle: 0 none, 1 white, 2 black."""
+        digits = {NONE: 0, WHITE: 1, BLACK: 2}
+        return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows,
+                               puzzlink.encode_circle([digits[p] for p in puzzle.pearls]))
+
+    def to_tatham(self, puzzle: MasyuPuzzle) -> str:
+        with self.writing(puzzle, TATHAM):
+            params = tatham.size_params(puzzle.cols, puzzle.rows, "Pearl", minimum=5)
+            desc = tatham.encode_cells(puzzle.pearls, NONE, {BLACK: "B", WHITE: "W"}.__getitem__)
+            return tatham.game_id(params, desc)
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: MasyuPuzzle, state: State | None = None) -> str:

@@ -22,6 +22,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.core.genre import PUZZLINK, TATHAM, CannotWrite
 from grader.io.janko import cells as janko_cells, field as janko_field, meta as janko_meta
 from grader.io.native import Grid, NativeSource, bad_token
 from grader.core.model import Cell, Meta, State, Violation
@@ -382,6 +383,53 @@ class Minesweeper(MarkedCellsGenre):
             raise src.error(f"the first click {Cell(*divmod(click, w))} is a mine", part="description")
         return progressive_puzzle(w, h, layout, click, meta)
 
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: MinesPuzzle) -> str:
+        """Number16 of the revealed numbers ('?' as '.'); puzz.link has no mine count."""
+        with self.writing(puzzle, PUZZLINK):
+            if VOID in puzzle.board:
+                raise CannotWrite(f"{puzzle.cell(puzzle.board.index(VOID))} is void; puzz.link boards have none")
+            if puzzle.total is not None:
+                raise CannotWrite(f"it gives the mine count ({puzzle.total}), which puzz.link cannot hold "
+                                  "(drop it first if the numbers alone decide the board)")
+            values = [puzzlink.NO_VALUE if b == UNKNOWN else puzzlink.UNKNOWN_VALUE if b == QUESTION else b
+                      for b in puzzle.board]
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, puzzlink.encode_number16(values))
+
+    def to_tatham(self, puzzle: MinesPuzzle) -> str:
+        """A Mines game ID is a layout and a first click: the layout is the puzzle's solution,
+        and the click one whose game, played as from_tatham plays it, reveals exactly this
+        board. Any cell of the first opening's 0s plays the same game; the first is written."""
+        with self.writing(puzzle, TATHAM):
+            w, h = puzzle.cols, puzzle.rows
+            params = tatham.size_params(w, h, "Mines")
+            layout = self._mines_layout(puzzle)
+            counts = counts_of(w, h, layout)
+            for click in _first_clicks(puzzle, layout, counts):
+                if progressive_puzzle(w, h, layout, click, puzzle.meta).board == puzzle.board:
+                    x, y = click % w, click // w
+                    return tatham.game_id(params, f"{x},{y},m{tatham.masked_bitmap_hex(layout)}")
+            raise CannotWrite("no first click on its mine layout plays to this board: it is not a "
+                              "Mines position (the numbers Mines reveals from one click)")
+
+    @staticmethod
+    def _mines_layout(puzzle: MinesPuzzle) -> list[bool]:
+        """The mines as Mines keeps them, after checking the board is one Mines can show."""
+        for bad, what in ((VOID, "void"), (QUESTION, "a '?'")):
+            if bad in puzzle.board:
+                raise CannotWrite(f"{puzzle.cell(puzzle.board.index(bad))} is {what}; Mines has none")
+        if puzzle.solution is None:
+            raise CannotWrite("a Mines game ID is its mine layout, and this puzzle gives no solution")
+        layout = [i in puzzle.solution for i in range(puzzle.size)]
+        if puzzle.total != sum(layout):
+            given = "none" if puzzle.total is None else f"{puzzle.total} for {sum(layout)} mines"
+            raise CannotWrite(f"Mines shows the mine count, and this puzzle gives {given}")
+        counts = counts_of(puzzle.cols, puzzle.rows, layout)
+        wrong = [i for i, b in enumerate(puzzle.board) if b >= 0 and (b != counts[i] or layout[i])]
+        if wrong:
+            raise CannotWrite(f"the number at {puzzle.cell(wrong[0])} does not count the mines of its solution")
+        return layout
+
     # --- rendering ---------------------------------------------------------------------
     def render_svg(self, puzzle: MinesPuzzle, state: State | None = None,
                    highlights: Sequence[tuple[str, Sequence[int | Cell]]] = ()) -> str:
@@ -419,6 +467,23 @@ class Minesweeper(MarkedCellsGenre):
         if puzzle.total is not None:
             out.append(f"total({puzzle.total}).")
         return "\n".join(out)
+
+
+def _first_clicks(puzzle: MinesPuzzle, layout: Sequence[bool], counts: Sequence[int]) -> list[int]:
+    """Cells a first click may have hit: revealed 0s whose opening the board shows, one per
+    opening (the first cell of each), in row-major order."""
+    revealed = {i for i, b in enumerate(puzzle.board) if b >= 0}
+    clicks, openings = [], set()
+    for i in sorted(revealed):
+        if counts[i] != 0:
+            continue
+        opened: set[int] = set()
+        open_cells(puzzle.cols, puzzle.rows, layout, counts, [i], opened)
+        key = frozenset(opened)
+        if key not in openings and opened <= revealed:
+            openings.add(key)
+            clicks.append(i)
+    return clicks
 
 
 GENRE = register(Minesweeper())

@@ -22,6 +22,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
+from grader.core.genre import PUZZLINK, CannotWrite
 from grader.io.janko import grid as janko_grid, meta as janko_meta
 from grader.io.janko import problem as janko_problem
 from grader.io.native import Grid, NativeSource, grid_text, meta_to_native
@@ -410,6 +411,18 @@ class Numberlink(GridMarks, Genre):
                 places.append((k + 1, col0 + j))
         return self._make(h, w, tokens, lambda i, msg: src.error(msg, *places[i]), False,
                           Meta(origin=src.origin))
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: NumberlinkPuzzle) -> str:
+        """Number16 of the labels: `numlin`, or `arukone` when the lines must cover every cell.
+        puzz.link holds numbers only, so every label must be a number written plainly."""
+        with self.writing(puzzle, PUZZLINK):
+            for name in puzzle.names:
+                if not (name.isdecimal() and str(int(name)) == name):
+                    raise CannotWrite(f"label '{name}' is not a number; puzz.link holds numbers only")
+            values = [puzzlink.NO_VALUE if k == 0 else int(puzzle.names[k - 1]) for k in puzzle.labels]
+            pid = "arukone" if puzzle.cover else "numlin"
+            return puzzlink.url_of(pid, puzzle.cols, puzzle.rows, puzzlink.encode_number16(values))
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: NumberlinkPuzzle, state: State | None = None) -> str:

@@ -260,6 +260,12 @@ class Nurikabe(MarkedCellsGenre):
             clues.append(UNKNOWN if v == -2 else NO_CLUE if v == -1 else v)
         return NurikabePuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues), meta=url.meta)
 
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: NurikabePuzzle) -> str:
+        values = [puzzlink.NO_VALUE if n == NO_CLUE else puzzlink.UNKNOWN_VALUE if n == UNKNOWN else n
+                  for n in puzzle.clues]
+        return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, puzzlink.encode_number16(values))
+
     # --- rendering ---------------------------------------------------------------------
     def answer_text(self, puzzle: NurikabePuzzle, state: State) -> str:
         return text.grid(self.glyph_rows(puzzle, state, solution=True))

@@ -17,6 +17,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink, tatham
+from grader.core.genre import PUZZLINK, TATHAM, CannotWrite
 from grader.io.janko import field as janko_field, grid as janko_grid, meta as janko_meta, size as janko_size
 from grader.io.limits import MAX_SIDE
 from grader.io.native import NativeSource, bad_token, parse_grid_text
@@ -332,12 +333,14 @@ class Picross(Genre):
         col_clues, row_clues = tuple(clues[:w]), tuple(clues[w:])
         check_clues(h, w, row_clues, col_clues, src, part="description")
         givens, i = [], 0
-        for ch in preset:
+        for k, ch in enumerate(preset):
             if not ch.isalpha():
                 raise src.error(f"unexpected '{ch}' in the preset cells", part="description")
             i += ord(ch.lower()) - ord("a")
             if ch.lower() == "z":
                 continue
+            if i == w * h and k == len(preset) - 1:
+                break       # a last letter whose run reaches the end of the grid fixes no cell
             if i >= w * h:
                 raise src.error("the preset cells run past the grid", part="description")
             givens.append((i, FILLED if ch.isupper() else EMPTY))
@@ -415,6 +418,31 @@ class Picross(Genre):
                     source=info.get("catalogue"), origin=src.origin)
         return PicrossPuzzle(rows=h, cols=w, row_clues=tuple(blocks["rows"]),
                              col_clues=tuple(blocks["columns"]), solution=filled, meta=meta)
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: PicrossPuzzle) -> str:
+        """Clue slots (ExCell): ceil(rows/2) per column, then ceil(cols/2) per row, each line's
+        clues stored from the grid outwards."""
+        with self.writing(puzzle, PUZZLINK):
+            if puzzle.givens:
+                n = len(puzzle.givens)
+                raise CannotWrite(f"it has {n} preset cell{'s' * (n != 1)}, which puzz.link nonograms cannot hold")
+            slots: list[int] = []
+            for clues, count in ((puzzle.col_clues, (puzzle.rows + 1) // 2),
+                                 (puzzle.row_clues, (puzzle.cols + 1) // 2)):
+                for clue in clues:
+                    slots += list(reversed(clue)) + [puzzlink.NO_VALUE] * (count - len(clue))
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, puzzlink.encode_number16(slots))
+
+    def to_tatham(self, puzzle: PicrossPuzzle) -> str:
+        """Pattern: the columns then the rows, `/` between lines and `.` between blocks; preset
+        cells after a `,`."""
+        with self.writing(puzzle, TATHAM):
+            params = tatham.size_params(puzzle.cols, puzzle.rows, "Pattern")
+            desc = "/".join(".".join(map(str, clue)) for clue in puzzle.col_clues + puzzle.row_clues)
+            if puzzle.givens:
+                desc += "," + _pattern_presets(puzzle.rows * puzzle.cols, dict(puzzle.givens))
+            return tatham.game_id(params, desc)
 
     # --- rendering ---------------------------------------------------------------------
     def _glyph(self, state: State | None, i: int) -> str:
@@ -508,6 +536,24 @@ class Picross(Genre):
     def answer_asp(self, puzzle: PicrossPuzzle, state: State) -> str:
         return "\n".join(f"filled({i // puzzle.cols},{i % puzzle.cols})."
                          for i, m in enumerate(state.cands) if m == B_FILLED)
+
+
+def _pattern_presets(cells: int, givens: dict[int, int]) -> str:
+    """Pattern's preset cells: a letter skips (letter - a) cells, then fixes one (upper case
+    filled, lower case empty); `z` skips 25 and fixes none; a last run ends the grid."""
+    out, run = [], 0
+    for i in range(cells):
+        if i not in givens:
+            run += 1
+            if run == 25:
+                out.append("z")
+                run = 0
+            continue
+        out.append(chr(run + (ord("A") if givens[i] == FILLED else ord("a"))))
+        run = 0
+    if run:
+        out.append(chr(run + ord("a")))
+    return "".join(out)
 
 
 GENRE = register(Picross())

@@ -23,6 +23,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import asp, puzzlink, tatham
+from grader.core.genre import PUZZLINK, TATHAM, CannotWrite
 from grader.io.janko import grid as janko_grid, meta as janko_meta, problem as janko_problem
 from grader.io.native import NativeSource, bad_token, expect_size, grid_text, meta_to_native
 from grader.core.model import Cell, Meta, Puzzle, State, Violation
@@ -486,6 +487,25 @@ class Slitherlink(Genre):
     def answer_asp(self, puzzle: SlitherPuzzle, state: State) -> str:
         terms = puzzle.vertex_terms or tuple(str(i) for i in range((puzzle.rows + 1) * (puzzle.cols + 1)))
         return asp.links_text(terms, puzzle.ends, self.solution_from_state(puzzle, state))
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: SlitherPuzzle) -> str:
+        with self.writing(puzzle, PUZZLINK):
+            self._square_only(puzzle, "puzz.link")
+            values = [puzzlink.NO_VALUE if n is None else n for n in puzzle.clues]
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows, puzzlink.encode_4cell(values))
+
+    def to_tatham(self, puzzle: SlitherPuzzle) -> str:
+        """Loopy on squares (`t0`), the only grid type whose faces are our cells."""
+        with self.writing(puzzle, TATHAM):
+            self._square_only(puzzle, "Loopy's square grid (t0)")
+            params = tatham.size_params(puzzle.cols, puzzle.rows, "Loopy", minimum=3) + "t0"
+            return tatham.game_id(params, tatham.encode_cells(puzzle.clues, None, str))
+
+    @staticmethod
+    def _square_only(puzzle: SlitherPuzzle, fmt: str) -> None:
+        if not puzzle.square:
+            raise CannotWrite(f"it is a general graph from ASP facts; {fmt} holds only square grids")
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: SlitherPuzzle, state: State | None = None) -> str:

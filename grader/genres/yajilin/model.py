@@ -18,6 +18,7 @@ import attrs
 
 from grader.core.errors import Source
 from grader.io import puzzlink
+from grader.core.genre import PUZZLINK, CannotWrite
 from grader.io import board
 from grader.io.cell_loops import draw_highlights, draw_loop, lines_state, loop_board
 from grader.io.grid_marks import GridMarks
@@ -307,6 +308,24 @@ class Yajilin(GridMarks, Genre):
         puzzlink.expect_end(url, pos, i, n)
         clues = [Clue(None, "") if c is not None and not c.d else c for c in clues]
         return YajilinPuzzle(rows=url.rows, cols=url.cols, clues=tuple(clues), meta=url.meta)
+
+    # --- writers -----------------------------------------------------------------------
+    def to_puzzlink(self, puzzle: YajilinPuzzle) -> str:
+        """ArrowNumber16: an arrow clue, or '+' for a blocked cell without one."""
+        with self.writing(puzzle, PUZZLINK):
+            tokens: list[str | None] = []
+            for i, clue in enumerate(puzzle.clues):
+                if clue is None:
+                    tokens.append(None)
+                elif not clue.d:
+                    if clue.n is not None:
+                        raise CannotWrite(f"the {clue.n} at {puzzle.cell(i)} has no arrow: puzz.link would "
+                                          "read it as a blocked cell")
+                    tokens.append(puzzlink.BLANK_CLUE)
+                else:
+                    tokens.append(puzzlink.arrow_number16_token(clue.d, clue.n))
+            return puzzlink.url_of(self.puzzlink_pids[0], puzzle.cols, puzzle.rows,
+                                   puzzlink.encode_arrow_number16(tokens))
 
     # --- rendering ---------------------------------------------------------------------
     def render_text(self, puzzle: YajilinPuzzle, state: State | None = None) -> str:
