@@ -231,7 +231,7 @@ GENERATE_LEVELS = (1, 2, 3, 4)
 def run_generate(args: argparse.Namespace) -> int:
     """The generator's figures: per genre and level 1-4, N puzzles at the default size (10x10;
     Picross 15x15, Arrows 6x6), seeds 1..N: how many were made, median and p95 seconds each."""
-    from grader.app.generate import DEFAULT_SIZE, Job, make_one, parse_size
+    from grader.app.generate import DEFAULT_SIZE, Job, parse_size
     from grader.core.generator import Settings, Target
     from grader.genres import all_genres
     genres = args.genre or [g.name for g in all_genres()]
@@ -270,6 +270,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def _generate_rows(jobs, workers: int):
+    from grader.app.generate import make_one
     if workers <= 1:
         yield from map(make_one, jobs)
         return
