@@ -213,7 +213,7 @@ def _report(args: argparse.Namespace, jobs: list[Job], fmt: str, out: Path | Non
                 print(text if fmt != "yaml" or len(jobs) == 1 else f"---\n{text}", end="", flush=True)
     finally:
         bar.close()
-    if out is not None and not to_dir:
+    if out is not None and not to_dir and texts:
         out.write_text("".join(texts), encoding="utf-8")
     print(f"made {made} of {len(jobs)} puzzles in {time.perf_counter() - t0:.1f} s"
           + (f", {failed} not found" if failed else ""), file=sys.stderr, flush=True)

@@ -41,6 +41,9 @@ class Draft:
     clues: tuple[int, ...]
     build: Callable[[frozenset[int]], Puzzle]
     grid: tuple[int, int] | None = None        # (rows, cols) when the keys are cell indices
+    # A small random change of the solution (a cell of a picture flipped, a number moved):
+    # a draft that grades too easy climbs by these while they make it harder.
+    tweak: Callable[[random.Random], "Draft | None"] | None = None
 
 
 class Maker(Protocol):
@@ -145,6 +148,8 @@ def generate(maker: Maker, rows: int, cols: int, target: Target, rng: random.Ran
                    "harder)")
             seen[why] = seen.get(why, 0) + 1
             continue
+        if not target.hit(outcome[0].grade) and draft is not None and draft.tweak is not None:
+            outcome = _climb(draft, outcome, target, rng, settings)
         a, kept = outcome
         if target.hit(a.grade) and _confirmed(a.puzzle, settings):
             return Made(a.puzzle, a, attempt, kept, time.perf_counter() - t0)
@@ -175,6 +180,34 @@ def _attempt(draft: Draft, target: Target, rng: random.Random,
         kept |= removed.pop()
         a = _grade(draft, kept, settings)
     return a, len(kept)
+
+
+CLIMB = 40          # tweaks tried on a draft that grades too easy
+
+
+def _climb(draft: Draft, outcome: tuple[Analysis, int], target: Target, rng: random.Random,
+           settings: Settings) -> tuple[Analysis, int]:
+    """Tweak a too-easy draft, keeping each tweak that the capped techniques still solve and
+    that rates harder, until it hits the target or CLIMB tweaks were tried."""
+    for _ in range(CLIMB):
+        if target.hit(outcome[0].grade) or not _below(outcome[0].grade, target):
+            break
+        assert draft.tweak is not None
+        tweaked = draft.tweak(rng)
+        tried = _attempt(tweaked, target, rng, settings) if tweaked is not None else None
+        if tried is not None and tried[0].grade.difficulty > outcome[0].grade.difficulty:
+            draft, outcome = tweaked, tried
+    return outcome
+
+
+def _below(g: Grade, target: Target) -> bool:
+    if target.level is not None:
+        return g.level < target.level
+    if target.difficulty is not None:
+        return g.difficulty < target.difficulty[0]
+    if target.label is not None:
+        return labels().index(g.label) < labels().index(target.label)
+    return False
 
 
 def _grade(draft: Draft, kept: Iterable[int], settings: Settings) -> Analysis:

@@ -1,8 +1,8 @@
 """Nurikabe drafts for the generator (grader.core.generator): from an all-wall board, random
 cells of 2x2 wall blocks turn into island cells while the walls stay connected and islands
 stay small, until no 2x2 block is all wall; each island gets its size in a random cell of it.
-Every island needs its number, so each draft is graded as it is and the generator draws again
-until one hits the target."""
+Every island needs its number, so each draft is graded as it is; one that grades too easy has
+its numbers moved within their islands, and the generator draws again until one hits."""
 from __future__ import annotations
 
 import random
@@ -56,5 +56,20 @@ def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
     island = random_solution(rows, cols, rng, rng.randint(*MAX_ISLAND))
     if island is None:
         return None
-    puzzle = NurikabePuzzle(rows=rows, cols=cols, clues=clues_for(rows, cols, island, rng))
-    return Draft((), lambda kept: puzzle, grid=(rows, cols))
+    return numbered(rows, cols, island, clues_for(rows, cols, island, rng))
+
+
+def numbered(rows: int, cols: int, island: list[bool], clues: tuple[int, ...]) -> Draft:
+    """The draft of one numbering; a tweak moves one island's number to another of its cells."""
+    puzzle = NurikabePuzzle(rows=rows, cols=cols, clues=clues)
+    parts = cn.components(cn.GridGraph(rows, cols), island).cells
+
+    def tweak(rng: random.Random) -> Draft | None:
+        part = rng.choice(parts)
+        if len(part) < 2:
+            return None
+        moved = list(clues)
+        here = next(i for i in part if clues[i] != NO_CLUE)
+        moved[rng.choice([i for i in part if i != here])], moved[here] = clues[here], NO_CLUE
+        return numbered(rows, cols, island, tuple(moved))
+    return Draft((), lambda kept: puzzle, grid=(rows, cols), tweak=tweak)

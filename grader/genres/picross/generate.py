@@ -1,7 +1,8 @@
 """Picross drafts for the generator (grader.core.generator), as Simon Tatham's Pattern makes
 them: random cells filled at about half density, then smoothed a few times (a cell follows
 most of its neighbours) so the picture has shapes rather than noise; the clues are the runs.
-Each draft is graded as it is; the generator draws again until one hits the target."""
+Each draft is graded as it is; one that grades too easy is tweaked a cell at a time, and the
+generator draws again until one hits the target."""
 from __future__ import annotations
 
 import random
@@ -29,6 +30,12 @@ def picture(rng: random.Random, rows: int, cols: int) -> frozenset[int]:
 
 
 def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
-    row_clues, col_clues = clues_of(rows, cols, picture(rng, rows, cols))
+    return drawn(picture(rng, rows, cols), rows, cols)
+
+
+def drawn(filled: frozenset[int], rows: int, cols: int) -> Draft:
+    """The draft of one picture; a tweak flips one of its cells."""
+    row_clues, col_clues = clues_of(rows, cols, filled)
     puzzle = PicrossPuzzle(rows=rows, cols=cols, row_clues=row_clues, col_clues=col_clues)
-    return Draft((), lambda kept: puzzle, grid=(rows, cols))
+    return Draft((), lambda kept: puzzle, grid=(rows, cols),
+                 tweak=lambda rng: drawn(filled ^ {rng.randrange(rows * cols)}, rows, cols))
