@@ -1,0 +1,75 @@
+"""The pool the API's handlers run in, with a time budget per request: a slow level-5 hint
+answers "no hint within N s" instead of holding up the server, and its worker is replaced.
+
+processes > 0: worker processes (what `grader play` uses; a stuck solve is ended by ending its
+process). processes == 0: threads in this process (tests; a stuck solve runs on, unanswered).
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import multiprocessing
+from typing import Any
+
+from grader.web import api
+
+WHAT = {"hint": "no hint", "why": "no answer", "grade": "no grade", "check": "no check",
+        "path": "no solve path", "open": "the puzzle did not open", "render": "no board"}
+
+
+def _start_worker(seconds: float) -> None:
+    from grader.core.engine import collect_less_often
+    collect_less_often()
+    api.configure(seconds)
+
+
+def _ping() -> bool:
+    return True
+
+
+class Workers:
+    def __init__(self, processes: int = 2, seconds: float = 10.0):
+        self.processes, self.seconds = processes, seconds
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> cf.Executor:
+        if self.processes <= 0:
+            api.configure(self.seconds)
+            return cf.ThreadPoolExecutor(max_workers=4, thread_name_prefix="grader-web")
+        return cf.ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                      initializer=_start_worker, initargs=(self.seconds,))
+
+    def warm_up(self) -> None:
+        """Start every worker process now rather than at the first request."""
+        for f in [self.pool.submit(_ping) for _ in range(max(1, self.processes))]:
+            f.result()
+
+    async def run(self, name: str, body: Any) -> tuple[int, dict[str, Any]]:
+        pool = self.pool
+        try:
+            future = pool.submit(api.call, name, body)
+        except RuntimeError:             # the pool is being replaced
+            return 503, {"error": "the server is restarting a worker: try again"}
+        # the solve's own budget stops it between steps; this allows for the step in progress
+        limit = self.seconds * 1.5 + 2
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), limit)
+        except asyncio.TimeoutError:
+            self._replace(pool)
+            return 503, {"error": f"{WHAT.get(name, 'no answer')} within {limit:g} s"}
+        except cf.process.BrokenProcessPool:
+            self._replace(pool)
+            return 503, {"error": "a worker stopped: try again"}
+
+    def _replace(self, pool: cf.Executor) -> None:
+        """End a pool whose worker is stuck, so the stuck solve stops taking a core."""
+        if pool is not self.pool:
+            return
+        self.pool = self._new_pool()
+        if isinstance(pool, cf.ProcessPoolExecutor):
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
