@@ -56,14 +56,16 @@ async def read_json(request: Request) -> Any:
         raise HTTPException(400, "the request body is nested too deeply") from None
 
 
-def create_app(workers: int = 2, seconds: float = 10.0, corpus_folder: Path | None = None) -> Starlette:
-    """workers: solver processes (0: threads, for tests); seconds: a solve's time budget."""
+def create_app(workers: int = 2, seconds: float = 10.0, corpus_folder: Path | None = None,
+               grace: float = 2.0) -> Starlette:
+    """workers: solver processes (0: threads, for tests); seconds: a solve's time budget;
+    grace: how long past 1.5 x seconds a request waits before answering 'no hint within'."""
     corpus = Corpus(corpus_folder if corpus_folder is not None else default_folder())
     pool: dict[str, Workers] = {}
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
-        pool["workers"] = Workers(workers, seconds)
+        pool["workers"] = Workers(workers, seconds, grace)
         try:
             yield
         finally:

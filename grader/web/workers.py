@@ -28,8 +28,10 @@ def _ping() -> bool:
 
 
 class Workers:
-    def __init__(self, processes: int = 2, seconds: float = 10.0):
-        self.processes, self.seconds = processes, seconds
+    def __init__(self, processes: int = 2, seconds: float = 10.0, grace: float = 2.0):
+        """seconds: a solve's budget (looked at between steps); grace: the time on top of
+        1.5 x seconds allowed for the step in progress before the request gets its answer."""
+        self.processes, self.seconds, self.grace = processes, seconds, grace
         self.pool = self._new_pool()
 
     def _new_pool(self) -> cf.Executor:
@@ -50,13 +52,12 @@ class Workers:
             future = pool.submit(api.call, name, body)
         except RuntimeError:             # the pool is being replaced
             return 503, {"error": "the server is restarting a worker: try again"}
-        # the solve's own budget stops it between steps; this allows for the step in progress
-        limit = self.seconds * 1.5 + 2
+        limit = self.seconds * 1.5 + self.grace
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), limit)
         except asyncio.TimeoutError:
             self._replace(pool)
-            return 503, {"error": f"{WHAT.get(name, 'no answer')} within {limit:g} s"}
+            return 503, {"error": f"{WHAT.get(name, 'no answer')} within {limit:.3g} s"}
         except cf.process.BrokenProcessPool:
             self._replace(pool)
             return 503, {"error": "a worker stopped: try again"}
