@@ -1,5 +1,5 @@
 """grader: grade | solve | explain | hint | check | batch | report | render | genres | heuristics
-| benchmark | generate | validate | calibrate
+| benchmark | generate | validate | calibrate | play
 
 Exit codes: 0 done (solved / unique); 1 a negative result (not solved by the techniques, no
 solution, several solutions, a hint or check found a mistake); 2 bad input or usage, in one
@@ -296,6 +296,11 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from grader.web.serve import serve
+    return serve(args)
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     from grader.genres.arrows.generate import run
     made = run(args)
@@ -430,6 +435,19 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--max-seconds", type=float, default=60.0, help=SOLVE_SECONDS)
     bm.add_argument("--no-unique", action="store_true")
     bm.add_argument("--workers", type=int, default=1, help="grade in this many worker processes")
+    pl = command("play", cmd_play, "Play in the browser: a local page with staged hints, and its JSON API.",
+                 puzzle=False)
+    pl.add_argument("puzzle", nargs="?", help="a puzzle to open: a file, FILE.jsonl#N, a puzz.link URL or "
+                    "a Tatham game ID (default: pick one on the page)")
+    pl.add_argument("--genre", help="the genre, needed for Tatham game IDs")
+    pl.add_argument("--host", default="127.0.0.1", help="the address to listen on (default %(default)s: "
+                    "this computer only)")
+    pl.add_argument("--port", type=int, default=8000, help="the port (default %(default)s)")
+    pl.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    pl.add_argument("--workers", type=int, default=2, help="solver processes (default %(default)s)")
+    pl.add_argument("--max-seconds", type=float, default=10.0,
+                    help="a hint's time budget in seconds (default %(default)g): past it the page says "
+                         "no hint was found in time")
     gen = command("generate", cmd_generate, "Make a new puzzle with a unique solution (arrows).",
                   puzzle=False)
     gen.add_argument("--genre", required=True)
