@@ -53,7 +53,8 @@ def open_puzzle(body: dict[str, Any]) -> dict[str, Any]:
     entry = _entry(body)
     puzzle, genre = entry.puzzle, entry.puzzle.genre
     state = marks_of(entry, body)
-    return {"genre": genre.name, "title": genre.title, "id": puzzle.meta.id or puzzle.meta.origin,
+    origin = puzzle.meta.origin if puzzle.meta.origin != "puzzle" else ""   # a URL or game ID
+    return {"genre": genre.name, "title": genre.title, "id": puzzle.meta.id or puzzle.meta.title or origin,
             "input": geometry.INPUT_KIND.get(genre.name, "cells"), "grid": geometry.layout(puzzle),
             "targets": entry.targets(),
             "choices": {t["var"]: geometry.choices(puzzle, t["var"]) for t in entry.targets()},

@@ -18,7 +18,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -107,7 +107,10 @@ def create_app(workers: int = 2, seconds: float = 10.0, corpus_folder: Path | No
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         return error(500, f"internal error: {type(exc).__name__}")
 
-    routes = [Route("/", page), Route("/api/genres", genres), Route("/api/corpus", corpus_list),
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [Route("/", page), Route("/favicon.ico", no_icon), Route("/api/genres", genres), Route("/api/corpus", corpus_list),
               Route("/api/puzzle/{pid:path}", corpus_puzzle),
               *(Route(f"/api/{name}", post(name), methods=["POST"]) for name in POSTS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
