@@ -21,21 +21,27 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const game = {
   puzzle: null, genre: null, info: null, state: null, undo: [], redo: [],
   hintStage: 0, whyMode: false, cursor: null, started: 0, elapsed: 0, solved: false,
-  path: null, pathStep: 0, busy: false,
+  path: null, pathStep: 0, busy: false, pending: 0,
 };
 
 const $ = (id) => document.getElementById(id);
 
 async function api(name, body) {
-  const response = await fetch(`/api/${name}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: {"content-type": "application/json"},
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let data;
-  try { data = await response.json(); } catch (e) { data = {error: `the server answered ${response.status}`}; }
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
-  return data;
+  game.pending += 1;           // requests in flight (the browser tests wait for none)
+  try {
+    let response;
+    try {
+      response = await fetch(`/api/${name}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: {"content-type": "application/json"},
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) { throw new Error("The server does not answer: is grader play still running?"); }
+    let data;
+    try { data = await response.json(); } catch (e) { data = {error: `the server answered ${response.status}`}; }
+    if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+    return data;
+  } finally { game.pending -= 1; }
 }
 
 function say(text, kind) {
