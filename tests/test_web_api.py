@@ -262,3 +262,36 @@ def test_worker_processes_answer_as_threads_do():
         assert r.status_code == 200 and r.json()["kind"] == "step"
         r = c.post("/api/open", json={"puzzle": AKARI_URL, "genre": "nosuch"})
         assert r.status_code == 400 and "unknown genre" in r.json()["error"]
+
+
+def test_a_genre_text_format_opens_with_its_genre(client):
+    graph = ROOT / "corpus/slitherlink-graph/honeycomb-6x6-grader-1.lp"
+    data = client.post("/api/open", json={"puzzle": text(graph), "genre": "slitherlink"}).json()
+    assert data["input"] == "edges" and data["targets"] and data["svg"].startswith("<svg")
+
+
+# --- grader play --------------------------------------------------------------------------
+
+def test_play_opens_the_page_with_the_puzzle(monkeypatch, capsys):
+    import uvicorn
+    import webbrowser
+    from urllib.parse import parse_qs, urlsplit
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, log_level: seen.update(host=host, port=port))
+    monkeypatch.setattr(webbrowser, "open", lambda url: seen.update(url=url))
+    monkeypatch.setattr("threading.Timer", lambda delay, fn, args: type(
+        "Now", (), {"start": lambda self: fn(*args)})())
+    assert main(["play", str(AKARI), "--port", "8123"]) == 0
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
+    query = parse_qs(urlsplit(seen["url"]).query)
+    assert query["puzzle"] == [text(AKARI)] and query["genre"] == ["akari"]
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_play_warns_on_another_host_and_refuses_a_bad_puzzle(monkeypatch, capsys):
+    import uvicorn
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    assert main(["play", "--no-browser", "--host", "0.0.0.0"]) == 0
+    assert "warning: listening on 0.0.0.0" in capsys.readouterr().err
+    assert main(["play", "nosuch.yaml", "--no-browser"]) == 2
+    assert "no such file" in capsys.readouterr().err

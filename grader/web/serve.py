@@ -14,24 +14,26 @@ from grader.core.errors import InputError
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-def puzzle_reference(spec: str, genre: str | None) -> str:
-    """What the page opens: a file's text (the page never names files), else the URL or ID."""
+def puzzle_reference(spec: str, genre: str | None) -> tuple[str, str | None]:
+    """(what the page opens, its genre): a file's text, since the page never names files (a
+    janko record as native YAML), else the URL or game ID as given."""
     from grader.io.read import load, path_kind, read_text
-    load(spec, genre)                                  # a bad puzzle: one line now, exit 2
-    file = spec.split("#")[0] if spec.split("#")[0].endswith(".jsonl") else spec
-    if path_kind(Path(file)) == "file":
-        if file != spec or Path(file).suffix.lower() not in (".yaml", ".yml", ".txt"):
-            return _as_native(spec, genre)
-        return read_text(Path(file))
-    return spec
+    puzzle = load(spec, genre)                        # a bad puzzle: one line now, exit 2
+    file = spec.split("#")[0]
+    if file != spec and file.endswith(".jsonl"):
+        return _as_native(puzzle), puzzle.genre.name
+    if path_kind(Path(spec)) == "file":
+        if Path(spec).suffix.lower() == ".jsonl":
+            return _as_native(puzzle), puzzle.genre.name
+        return read_text(Path(spec)), puzzle.genre.name
+    return spec, genre
 
 
-def _as_native(spec: str, genre: str | None) -> str:
-    """A janko record or a genre's own file format, as native YAML text."""
+def _as_native(puzzle) -> str:
+    """A janko record as native YAML text."""
     import yaml
-    from grader.io.read import load
-    puzzle = load(spec, genre)
-    return yaml.safe_dump(puzzle.genre.to_native(puzzle), allow_unicode=True, sort_keys=False)
+    return yaml.safe_dump({"genre": puzzle.genre.name, **puzzle.genre.to_native(puzzle)},
+                          allow_unicode=True, sort_keys=False)
 
 
 def page_url(host: str, port: int, reference: str | None, genre: str | None) -> str:
@@ -46,13 +48,13 @@ def page_url(host: str, port: int, reference: str | None, genre: str | None) -> 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
     from grader.web.app import create_app
-    reference = puzzle_reference(args.puzzle, args.genre) if args.puzzle else None
+    reference, genre = puzzle_reference(args.puzzle, args.genre) if args.puzzle else (None, args.genre)
     if not 1 <= args.port <= 65535:
         raise InputError("--port", f"{args.port} is not a port (1 to 65535)")
     if args.host not in LOCAL_HOSTS:
         print(f"warning: listening on {args.host}: anyone who can reach this address can use the "
               "server (it has no login). The default, 127.0.0.1, is this computer only.", file=sys.stderr)
-    url = page_url(args.host, args.port, reference, args.genre)
+    url = page_url(args.host, args.port, reference, genre)
     print(f"grader play: {url.split('?')[0]} (Ctrl+C stops it)", file=sys.stderr)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
