@@ -295,3 +295,38 @@ def test_play_warns_on_another_host_and_refuses_a_bad_puzzle(monkeypatch, capsys
     assert "warning: listening on 0.0.0.0" in capsys.readouterr().err
     assert main(["play", "nosuch.yaml", "--no-browser"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+# --- copy as pzprv3 -----------------------------------------------------------------------
+
+CELL_GENRES = {"akari": AKARI, "nurikabe": ROOT / "corpus/nurikabe/nurikabe-7x7-grader-2.yaml",
+               "kuromasu": ROOT / "corpus/kuromasu/range-7x7-grader-1.yaml",
+               "hitori": ROOT / "corpus/hitori/singles-8x8de-grader-4.yaml",
+               "heyawake": ROOT / "corpus/heyawake/heyawake-6x6-1-2.yaml",
+               "minesweeper": ROOT / "corpus/minesweeper/mines-9x9n10-grader-2.yaml"}
+
+
+@pytest.mark.parametrize("genre", sorted(CELL_GENRES))
+def test_copy_as_pzprv3_reads_back_as_the_same_puzzle_and_marks(client, genre):
+    path = CELL_GENRES[genre]
+    opened = client.post("/api/open", json={"puzzle": text(path)}).json()
+    assert opened["pzprv3"] is True
+    state = opened["state"]
+    for _ in range(3):        # a few steps in, placed marks (bulbs, walls, mines) among them
+        state = client.post("/api/hint", json={"puzzle": text(path), "state": state,
+                                               "stage": "answer"}).json()["view"]["state"]
+    board = client.post("/api/pzprv3", json={"puzzle": text(path), "state": state}).json()["pzprv3"]
+    again = client.post("/api/open", json={"puzzle": board}).json()
+    assert again["genre"] == genre
+    same = {"state": opened["state"], "actions": []}    # the same puzzle: the same empty board
+    assert client.post("/api/render", json={"puzzle": board, **same}).json()["marks"] == \
+        client.post("/api/render", json={"puzzle": text(path), **same}).json()["marks"]
+    placed = [v for v, m in enumerate(state) if m == 2 and opened["state"][v] != 2]
+    assert all(again["state"][v] == 2 for v in placed)     # every placed mark comes back
+
+
+def test_copy_as_pzprv3_says_which_genres_it_writes(client):
+    masyu = next((ROOT / "corpus/masyu").glob("*.yaml"))
+    assert client.post("/api/open", json={"puzzle": text(masyu)}).json()["pzprv3"] is False
+    r = client.post("/api/pzprv3", json={"puzzle": text(masyu)})
+    assert r.status_code == 400 and "not yet for this genre" in r.json()["error"]

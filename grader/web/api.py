@@ -58,7 +58,13 @@ def open_puzzle(body: dict[str, Any]) -> dict[str, Any]:
             "input": geometry.INPUT_KIND.get(genre.name, "cells"), "grid": geometry.layout(puzzle),
             "targets": entry.targets(),
             "choices": {t["var"]: geometry.choices(puzzle, t["var"]) for t in entry.targets()},
-            "values": [yes for yes, _ in genre.value_phrases], **_board(entry, state)}
+            "values": [yes for yes, _ in genre.value_phrases], "pzprv3": pzprv3_written(genre.name),
+            **_board(entry, state)}
+
+
+def pzprv3_written(genre: str) -> bool:
+    from grader.io.pzprv3.write import supported
+    return supported(genre)
 
 
 def render(body: dict[str, Any]) -> dict[str, Any]:
@@ -209,9 +215,16 @@ def _step_json(entry: Entry, step: Any) -> dict[str, Any]:
             "cells": _names(entry, step.deduction.targets)}
 
 
+def board_file(body: dict[str, Any]) -> dict[str, Any]:
+    """The puzzle and the marks as a pzprv3 board file, for puzz.link's File > Open."""
+    from grader.io.pzprv3.write import write
+    entry = _entry(body)
+    return {"pzprv3": write(entry.puzzle, marks_of(entry, body))}
+
+
 HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "open": open_puzzle, "render": render, "grade": grade, "hint": hint, "check": check,
-    "why": why, "path": path}
+    "why": why, "path": path, "pzprv3": board_file}
 
 
 def call(name: str, body: Any) -> tuple[int, dict[str, Any]]:

@@ -4,7 +4,7 @@
     GET  /api/genres           the genres and their titles
     GET  /api/corpus           the corpus puzzles by id
     GET  /api/puzzle/<id>      one corpus puzzle's text
-    POST /api/open | render | grade | hint | check | why | path     (grader.web.api)
+    POST /api/open | render | grade | hint | check | why | path | pzprv3    (grader.web.api)
 
 Every refused request is a 4xx with {"error": "one line"}.
 """
@@ -27,7 +27,7 @@ from grader.web.session import MAX_BODY_BYTES
 from grader.web.workers import Workers
 
 STATIC = Path(__file__).parent / "static"
-POSTS = ("open", "render", "grade", "hint", "check", "why", "path")
+POSTS = ("open", "render", "grade", "hint", "check", "why", "path", "pzprv3")
 
 
 def error(status: int, message: str) -> JSONResponse:

@@ -91,6 +91,9 @@ async function openPuzzle(puzzle, genre, name) {
   $("keys-help").textContent = KEYS[info.input] + COMMON_KEYS;
   $("path-view").hidden = true;
   $("open-panel").open = false;
+  $("copy-pzprv3").disabled = !info.pzprv3;
+  $("copy-pzprv3").title = info.pzprv3 ? "a board file for puzz.link's File > Open"
+                                       : `pzprv3 board files are not written for ${info.title} yet`;
   const url = new URL(location.href);
   url.searchParams.set("puzzle", puzzle);
   if (genre) url.searchParams.set("genre", genre); else url.searchParams.delete("genre");
@@ -441,6 +444,16 @@ async function showPathStep() {
   $("path-next").disabled = game.pathStep >= game.path.count;
 }
 
+async function copyText(call, field, done) {
+  if (!game.info) return;
+  let text;
+  try { text = (await api(call, {...base(), state: game.state}))[field]; }
+  catch (e) { say(e.message, "error"); return; }
+  game.copied = text;
+  try { await navigator.clipboard.writeText(text); say(done); }
+  catch (e) { say("The browser did not allow copying; here it is to copy by hand:\n" + text); }
+}
+
 // --- timer, set-up -------------------------------------------------------------------------
 
 function elapsedSeconds() {
@@ -495,12 +508,10 @@ async function setUp() {
     changeTo({...game.info, state: game.info.state, solved: false});
     say("Started again.");
   };
-  $("copy-marks").onclick = async () => {
-    if (!game.info) return;
-    const view = await api("render", {...base(), state: game.state});
-    try { await navigator.clipboard.writeText(view.marks); say("The marks grid is copied (for grader hint --state)."); }
-    catch (e) { say(view.marks); }
-  };
+  $("copy-marks").onclick = () => copyText("render", "marks",
+    "The marks grid is copied: save it to a file for grader hint --state.");
+  $("copy-pzprv3").onclick = () => copyText("pzprv3", "pzprv3",
+    "The board is copied as pzprv3: save it to a file and open it with puzz.link's File > Open.");
   $("path").onclick = openPath;
   $("path-back").onclick = () => { if (game.pathStep > 0) { game.pathStep--; showPathStep(); } };
   $("path-next").onclick = () => { if (game.pathStep < game.path.count) { game.pathStep++; showPathStep(); } };
