@@ -327,8 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     def command(name: str, fn, help_: str, puzzle: bool = True,
-                seconds_help: str | None = SOLVE_SECONDS) -> argparse.ArgumentParser:
-        """seconds_help: what --max-steps and --max-seconds bound (None: the command has neither)."""
+                seconds_help: str | None = SOLVE_SECONDS, json: bool = True) -> argparse.ArgumentParser:
+        """seconds_help: what --max-steps and --max-seconds bound (None: the command has neither);
+        json: whether it takes --json (not a server)."""
         sp = sub.add_parser(name, help=help_, description=help_)
         if puzzle:
             sp.add_argument("puzzle", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
@@ -336,7 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
             if seconds_help:
                 sp.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
                 sp.add_argument("--max-seconds", type=float, default=120.0, help=seconds_help)
-        sp.add_argument("--json", action="store_true", help="print JSON (one object; batch: one per line)")
+        if json:
+            sp.add_argument("--json", action="store_true", help="print JSON (one object; batch: one per line)")
         sp.set_defaults(fn=fn)
         return sp
 
@@ -436,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--no-unique", action="store_true")
     bm.add_argument("--workers", type=int, default=1, help="grade in this many worker processes")
     pl = command("play", cmd_play, "Play in the browser: a local page with staged hints, and its JSON API.",
-                 puzzle=False)
+                 puzzle=False, json=False)
     pl.add_argument("puzzle", nargs="?", help="a puzzle to open: a file, FILE.jsonl#N, a puzz.link URL or "
                     "a Tatham game ID (default: pick one on the page)")
     pl.add_argument("--genre", help="the genre, needed for Tatham game IDs")

@@ -142,6 +142,7 @@ def check(body: dict[str, Any]) -> dict[str, Any]:
     """The same JSON as `grader check --json` for a board file: the number of solutions and
     whether the player's marks are solved, have a mistake or are unfinished."""
     from grader.app.answers import judge_board
+    from grader.core.hints import mistakes
     from grader.io.pzprv3 import Read
     entry = _entry(body)
     state = marks_of(entry, body)
@@ -155,8 +156,7 @@ def check(body: dict[str, Any]) -> dict[str, Any]:
     if status == "unfinished" and solved(entry, state):
         status = "solved"
     out["board"] = {"status": status, "broken": broken, "wrong": wrong}
-    wrong_vars = [v for v, (m, s) in enumerate(zip(state.cands, solution.cands)) if not m & s] \
-        if solution is not None else []
+    wrong_vars = mistakes(puzzle, state, solution)
     out["cells"] = wrong
     out["text"] = check_text(status, broken, wrong)
     out["view"] = _board(entry, state, [("mistake", wrong_vars)])
