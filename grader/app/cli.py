@@ -446,7 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "this computer only)")
     pl.add_argument("--port", type=int, default=8000, help="the port (default %(default)s)")
     pl.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
-    pl.add_argument("--workers", type=int, default=2, help="solver processes (default %(default)s)")
+    pl.add_argument("--workers", type=int, default=2, help="solver processes for hints and clicks (default %(default)s); half as "
+                    "many more grade")
     pl.add_argument("--max-seconds", type=float, default=10.0,
                     help="a hint's time budget in seconds (default %(default)g): past it the page says "
                          "no hint was found in time")

@@ -68,6 +68,7 @@ def main() -> None:
         state = post(base, "hint", {"puzzle": text, "state": state, "stage": "answer"})[1]["view"]["state"]
     for _ in range(10):                         # warm every worker's cache
         post(base, "hint", {"puzzle": text, "state": state, "stage": "explain"})
+        post(base, "check", {"puzzle": text, "state": state})
     times = []
     for _ in range(args.hints):
         t0 = time.perf_counter()

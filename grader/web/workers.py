@@ -23,31 +23,30 @@ def _start_worker(seconds: float) -> None:
     api.configure(seconds)
 
 
-def _ping() -> bool:
-    return True
+# Whole-puzzle work (the grade, the solve path, the exact count) runs in a lane of its own, so
+# a long grade never holds up the hints and clicks of a player.
+SOLVE_LANE = {"grade", "path", "check"}
 
 
 class Workers:
     def __init__(self, processes: int = 2, seconds: float = 10.0, grace: float = 2.0):
-        """seconds: a solve's budget (looked at between steps); grace: the time on top of
-        1.5 x seconds allowed for the step in progress before the request gets its answer."""
+        """processes: worker processes for playing (hints, clicks, why), half as many (at least
+        one) for grading; 0: threads. seconds: a solve's budget (looked at between steps);
+        grace: the time on top of 1.5 x seconds a request may wait for the step in progress."""
         self.processes, self.seconds, self.grace = processes, seconds, grace
-        self.pool = self._new_pool()
+        self.sizes = {"play": processes, "solve": max(1, processes // 2)}
+        self.pools = {lane: self._new_pool(lane) for lane in self.sizes}
 
-    def _new_pool(self) -> cf.Executor:
+    def _new_pool(self, lane: str) -> cf.Executor:
         if self.processes <= 0:
             api.configure(self.seconds)
-            return cf.ThreadPoolExecutor(max_workers=4, thread_name_prefix="grader-web")
-        return cf.ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+            return cf.ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"grader-{lane}")
+        return cf.ProcessPoolExecutor(self.sizes[lane], mp_context=multiprocessing.get_context("spawn"),
                                       initializer=_start_worker, initargs=(self.seconds,))
 
-    def warm_up(self) -> None:
-        """Start every worker process now rather than at the first request."""
-        for f in [self.pool.submit(_ping) for _ in range(max(1, self.processes))]:
-            f.result()
-
     async def run(self, name: str, body: Any) -> tuple[int, dict[str, Any]]:
-        pool = self.pool
+        lane = "solve" if name in SOLVE_LANE else "play"
+        pool = self.pools[lane]
         try:
             future = pool.submit(api.call, name, body)
         except RuntimeError:             # the pool is being replaced
@@ -56,21 +55,22 @@ class Workers:
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), limit)
         except asyncio.TimeoutError:
-            self._replace(pool)
+            self._replace(lane, pool)
             return 503, {"error": f"{WHAT.get(name, 'no answer')} within {limit:.3g} s"}
         except cf.process.BrokenProcessPool:
-            self._replace(pool)
+            self._replace(lane, pool)
             return 503, {"error": "a worker stopped: try again"}
 
-    def _replace(self, pool: cf.Executor) -> None:
+    def _replace(self, lane: str, pool: cf.Executor) -> None:
         """End a pool whose worker is stuck, so the stuck solve stops taking a core."""
-        if pool is not self.pool:
+        if pool is not self.pools[lane]:
             return
-        self.pool = self._new_pool()
+        self.pools[lane] = self._new_pool(lane)
         if isinstance(pool, cf.ProcessPoolExecutor):
             for proc in list(getattr(pool, "_processes", {}).values()):
                 proc.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        for pool in self.pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
