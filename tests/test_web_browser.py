@@ -127,7 +127,8 @@ def wait_for_state_change(page, before: list[int]) -> list[int]:
 def test_apply_next_step_until_solved(page, server, genre):
     open_page(page, server, genre)
     steps = post(server, "path", {"puzzle": puzzle_text(genre)})["count"]
-    for n in range(steps + 5):
+    # hints from the player's marks may take smaller steps than the grade's solve path
+    for n in range(2 * steps + 20):
         if page.inner_text("#status") == "Solved!":
             break
         press(page, "#apply-hint")
