@@ -1,5 +1,5 @@
 """grader: grade | solve | explain | hint | check | batch | report | render | genres | heuristics
-| benchmark | generate | validate | calibrate
+| benchmark | generate | validate | calibrate | play
 
 Exit codes: 0 done (solved / unique); 1 a negative result (not solved by the techniques, no
 solution, several solutions, a hint or check found a mistake); 2 bad input or usage, in one
@@ -19,7 +19,8 @@ from typing import Any, NoReturn
 from grader.core import exact
 from grader.core.engine import Budget, collect_less_often
 from grader.core.errors import InputError, one_line
-from grader.core.explain import branches, describe_removals, sentence
+from grader.app.answers import judge_board
+from grader.core.explain import branches, sentence
 from grader.io.read import board_marks, board_read, load, parse_state, read_text
 from grader.genres import all_genres
 from grader.core.model import Puzzle
@@ -162,11 +163,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return OK if trace.status is Status.SOLVED and not _not_one(a) else NEGATIVE
 
 
-CELL = re.compile(r"^r(\d+)c(\d+)$")
-
-
 def cmd_hint(args: argparse.Namespace) -> int:
-    from grader.core.hints import hint, why
+    from grader.app.answers import why_answer
+    from grader.core.hints import hint
     puzzle = _load(args)
     genre = puzzle.genre
     if args.state:
@@ -176,28 +175,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
         if marks is None:
             marks = genre.initial_state(puzzle)
     if args.why:
-        m = CELL.match(args.why)
-        if not m:
-            raise InputError("--why", f"'{args.why}' is not a cell like r3c4")
-        r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
-        rows, cols = getattr(puzzle, "rows", 0), getattr(puzzle, "cols", 0)
-        if not (0 <= r < rows and 0 <= c < cols):
-            raise InputError("--why", f"{args.why} is outside the {rows}x{cols} grid")
-        var = genre.cell_var(puzzle, r, c)
-        status, steps = why(puzzle, marks, var, budget=_budget(args))
-        data = [{"step": s.number, "level": s.level, "technique": s.heuristic.id, "text": sentence(s)}
-                for s in steps]
-        if steps:
-            state = marks
-            for s in steps:
-                state = s.deduction.apply(state)
-            verdict = describe_removals(puzzle, marks, ((var, marks.cands[var] & ~state.cands[var]),))
-            text = f"{verdict}: {len(steps)} step{'s' if len(steps) != 1 else ''} decide it.\n" + \
-                "\n".join(f"{s.number:>4}. [L{s.level}] {sentence(s)}" for s in steps)
-        else:
-            text = f"{args.why} cannot be decided from here ({status.value})."
-        _emit(args, {"cell": args.why, "steps": data}, text)
-        return OK if steps else NEGATIVE
+        data, text, _ = why_answer(puzzle, marks, args.why, budget=_budget(args))
+        _emit(args, data, text)
+        return OK if data["steps"] else NEGATIVE
     h = hint(puzzle, marks, args.stage, budget=_budget(args))
     text = h.text
     if h.step is not None and args.stage == "answer":   # the answer drawn: the board after the step
@@ -239,16 +219,6 @@ def cmd_check(args: argparse.Namespace) -> int:
             lines.append({"solved": "the board is solved", "unfinished": "the board is not finished"}[status])
     _emit(args, data, "\n".join(lines))
     return OK if result.verdict is exact.Verdict.UNIQUE and status != "mistake" else NEGATIVE
-
-
-def judge_board(puzzle: Puzzle, board: Any, solution: Any) -> tuple[str, list[str], list[str]]:
-    """(status, rules broken, cells marked wrong) of a player's board, judged as `hint` judges
-    it: a broken rule, or a mark that rules out the only solution's value, is a mistake."""
-    from grader.core.hints import mistakes
-    status, broken = board.verdict()
-    genre = puzzle.genre
-    wrong = [genre.var_name(puzzle, v) for v in mistakes(puzzle, board.marks, solution)]
-    return ("mistake" if broken or wrong else status), broken, wrong
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -326,6 +296,11 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from grader.web.serve import serve
+    return serve(args)
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     from grader.app.generate import run
     return run(args)
@@ -347,8 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     def command(name: str, fn, help_: str, puzzle: bool = True,
-                seconds_help: str | None = SOLVE_SECONDS) -> argparse.ArgumentParser:
-        """seconds_help: what --max-steps and --max-seconds bound (None: the command has neither)."""
+                seconds_help: str | None = SOLVE_SECONDS, json: bool = True) -> argparse.ArgumentParser:
+        """seconds_help: what --max-steps and --max-seconds bound (None: the command has neither);
+        json: whether it takes --json (not a server)."""
         sp = sub.add_parser(name, help=help_, description=help_)
         if puzzle:
             sp.add_argument("puzzle", help="a puzzle file, FILE.jsonl#N, a puzz.link URL or a Tatham game ID")
@@ -356,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
             if seconds_help:
                 sp.add_argument("--max-steps", type=int, default=20000, help=STEPS_HELP)
                 sp.add_argument("--max-seconds", type=float, default=120.0, help=seconds_help)
-        sp.add_argument("--json", action="store_true", help="print JSON (one object; batch: one per line)")
+        if json:
+            sp.add_argument("--json", action="store_true", help="print JSON (one object; batch: one per line)")
         sp.set_defaults(fn=fn)
         return sp
 
@@ -462,6 +439,20 @@ def build_parser() -> argparse.ArgumentParser:
                          "print the median and p90 of our seconds over its seconds")
     bm.add_argument("--no-startup", action="store_true",
                     help="do not time the start-up of `grader grade` against a bare `python3 -c pass`")
+    pl = command("play", cmd_play, "Play in the browser: a local page with staged hints, and its JSON API.",
+                 puzzle=False, json=False)
+    pl.add_argument("puzzle", nargs="?", help="a puzzle to open: a file, FILE.jsonl#N, a puzz.link URL or "
+                    "a Tatham game ID (default: pick one on the page)")
+    pl.add_argument("--genre", help="the genre, needed for Tatham game IDs")
+    pl.add_argument("--host", default="127.0.0.1", help="the address to listen on (default %(default)s: "
+                    "this computer only)")
+    pl.add_argument("--port", type=int, default=8000, help="the port (default %(default)s)")
+    pl.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    pl.add_argument("--workers", type=int, default=2, help="solver processes for hints and clicks (default %(default)s); half as "
+                    "many more grade")
+    pl.add_argument("--max-seconds", type=float, default=10.0,
+                    help="a hint's time budget in seconds (default %(default)g): past it the page says "
+                         "no hint was found in time")
     gen = command("generate", cmd_generate, "Make new puzzles with one solution at a chosen grade, for "
                   "every genre.", puzzle=False)
     gen.add_argument("--genre", required=True)

@@ -59,12 +59,14 @@ def finished(puzzle: Puzzle, marks: State, solution: State | None) -> bool:
     return all(s == 1 << blank for m, s in zip(marks.cands, solution.cands) if m & (m - 1))
 
 
-def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Budget()) -> Hint:
+def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Budget(),
+         known: tuple[State | None, bool] | None = None) -> Hint:
+    """known: reference(puzzle), when the caller keeps it (a server asked for many hints)."""
     genre = puzzle.genre
-    solution, unique = reference(puzzle)
+    solution, unique = known or reference(puzzle)
     wrong = mistakes(puzzle, marks, solution)
     if wrong and solution is not None:
-        return mistake_hint(puzzle, marks, wrong, solution, stage, budget)
+        return mistake_hint(puzzle, marks, wrong, solution, stage, budget, unique)
     broken = genre.violations(puzzle, marks)
     if broken:
         return Hint("contradiction", f"A rule is broken: {broken[0].message}.")
@@ -86,7 +88,7 @@ def hint(puzzle: Puzzle, marks: State, stage: str = "nudge", budget: Budget = Bu
 
 
 def mistake_hint(puzzle: Puzzle, marks: State, wrong: list[int], solution: State, stage: str,
-                 budget: Budget) -> Hint:
+                 budget: Budget, unique: bool | None = None) -> Hint:
     """A wrong mark, in stages like a step: where to look (its row), what it breaks (a rule,
     or the technique that decides the cell from the other marks), the short chain that
     decides it, and the correction."""
@@ -103,7 +105,8 @@ def mistake_hint(puzzle: Puzzle, marks: State, wrong: list[int], solution: State
         return Hint("mistake", f"The mark at {name} is wrong: {correction}.{others}", tuple(wrong))
     start = genre.initial_state(puzzle)
     cleared = State(tuple(start.cands[v] if v in wrong else m for v, m in enumerate(marks.cands)))
-    _, chain = why(puzzle, cleared, var, budget=budget)
+    _, chain = why(puzzle, cleared, var, budget=budget,
+                   known=None if unique is None else (solution, unique))
     broken = genre.violations(puzzle, marks)
     if stage == "technique":
         reason = (f"it breaks a rule: {broken[0].message}" if broken
@@ -123,11 +126,12 @@ MISTAKE_CHAIN = 4        # the steps of a mistake's explanation shown in full; e
 
 
 def why(puzzle: Puzzle, marks: State, var: int, prune_limit: int = 80,
-        budget: Budget = Budget()) -> tuple[Status, list[Step]]:
+        budget: Budget = Budget(), known: tuple[State | None, bool] | None = None
+        ) -> tuple[Status, list[Step]]:
     """The steps that decide `var` from the marks: the solve path up to the step that
     decides it, with every step it does not need removed (when the path is short enough to
     check: each step dropped must leave the rest still derivable, step by step)."""
-    unique = reference(puzzle)[1]
+    unique = (known or reference(puzzle))[1]
     trace = Solver(puzzle, budget=budget, assume_unique=unique, one_solution=lambda: unique).solve(
         marks, until=lambda s: s.decided(var))
     steps = list(trace.steps)

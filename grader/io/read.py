@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Iterator
@@ -173,6 +174,17 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
         raise InputError(spec, "is a folder, not a puzzle file (`grader batch` reads folders)")
     if kind == "other":
         raise InputError(spec, "is not a regular file (a device, pipe or socket)")
+    found = load_url_or_game_id(spec, genre)
+    if found is not None:
+        return found
+    if path.suffix or "/" in spec:
+        raise InputError(spec, "no such file")
+    raise InputError(spec, "not a file, a puzz.link URL or a Simon Tatham game ID")
+
+
+def load_url_or_game_id(spec: str, genre: str | None = None, genre_hint: str = "--genre") -> Puzzle | None:
+    """A puzzle from a puzz.link URL or a Tatham game ID (never a file), else None.
+    genre_hint: how the caller names the genre option in the error when it is missing."""
     if puzzlink.looks_like_url(spec):
         pid, rest, src = puzzlink.parse_url(spec)
         from grader.genres import all_genres
@@ -183,16 +195,46 @@ def load(spec: str, genre: str | None = None) -> Puzzle:
     if tatham.looks_like_game_id(spec):
         src = Source(spec)
         if not genre:
-            raise src.error("a Simon Tatham game ID does not say its game: add --genre "
-                            "(for example --genre akari for Light Up)")
+            raise src.error(f"a Simon Tatham game ID does not say its game: add {genre_hint} "
+                            f"(for example {genre_hint} akari for Light Up)")
         g = genre_named(genre, src)
         if not g.has_tatham:
             raise src.error(f"{g.name} has no Simon Tatham game")
         params, desc = tatham.split_game_id(spec, src)
         return g.from_tatham(params, desc, src)
-    if path.suffix or "/" in spec:
-        raise InputError(spec, "no such file")
-    raise InputError(spec, "not a file, a puzz.link URL or a Simon Tatham game ID")
+    return None
+
+
+def load_text(text: str, genre: str | None = None, origin: str = "the puzzle") -> Puzzle:
+    """A puzzle from text alone, never opening a file: a puzz.link URL, a Tatham game ID (with
+    `genre`), a pzprv3 board, native YAML, or (with `genre`) the genre's own text format."""
+    from grader.genres import all_genres
+    limits.check_bytes(len(text.encode("utf-8", "replace")), origin)
+    spec = text.strip()
+    if not spec:
+        raise InputError(origin, "is empty: give a puzz.link URL, a Simon Tatham game ID, "
+                         "native YAML or a pzprv3 board")
+    if "\n" not in spec:
+        found = load_url_or_game_id(spec, genre, genre_hint="a genre")
+        if found is not None:
+            return found
+    if pzprv3.looks_like_board(spec):
+        return pzprv3.load(text, origin)
+    if re.search(r"^genre\s*:", text, re.M):
+        return load_native(text, origin)
+    src = Source(origin, text)
+    if genre:
+        g = genre_named(genre, src)
+        if g.file_suffixes:     # the genre's own format (a .non nonogram, a boxed Arrows grid)
+            return g.from_text(text, src)  # type: ignore[attr-defined]
+    for g in all_genres():
+        if g.file_suffixes and g.sniff(text):
+            try:
+                return g.from_text(text, src)  # type: ignore[attr-defined]
+            except InputError:
+                continue
+    raise InputError(origin, "is not a puzz.link URL, a Simon Tatham game ID (with its genre), "
+                     "native YAML (a 'genre:' line first) or a pzprv3 board")
 
 
 def is_label_set(path: Path) -> bool:
