@@ -1,8 +1,14 @@
-"""Short case splits a strong solver makes on purpose (level 4): an island with only a few
-ways to finish, each way followed for a few easy (level 1-2) steps; the ways that break a rule
-are struck out and what every way left shares is settled. Only refutations count: nothing is
-taken from what the easy steps of the surviving ways happen to agree on (that is level 5's
-trial and error), only from the surviving ways themselves.
+"""Short case splits a strong solver makes on purpose (level 4).
+
+island-cases: an island with only a few ways to finish (at most CASE_WAYS), each way followed
+for a few easy (level 1-2) steps; the ways that break a rule are struck out, and what every
+way left shares, or what the short chains of the ways left all show, is settled (Sudoku
+Explainer's region forcing chains). An island with more ways (at most MANY_WAYS) is split only
+when ways are struck out within a very few easy steps each, and only what the ways left share
+is settled.
+
+forcing-chain: a cell whose one value breaks a rule within a few easy steps takes the other;
+only refutations, never what both values agree on (that is level 5's trial and error).
 """
 from __future__ import annotations
 
@@ -20,8 +26,10 @@ import attrs
 from heuristics.nurikabe.common import GENRE
 from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, say_shared, shared_by
 
-CASE_WAYS = 4       # an island with more ways to finish is no quick case split
+CASE_WAYS = 4       # an island with up to this many ways: each followed for CASE_STEPS
 CASE_STEPS = 10     # easy steps each way is followed for
+MANY_WAYS = 12      # up to this many: each struck out within QUICK_STEPS or kept as it is
+QUICK_STEPS = 4
 CASE_LEVEL = 2      # the techniques that follow it: levels 1 and 2
 
 
@@ -81,7 +89,7 @@ def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
     isl = islands(puzzle, state)
     g = puzzle.graph
     options = sorted((len(ways), k) for k, ways in island_shapes(puzzle, state).items()
-                     if 2 <= len(ways) <= CASE_WAYS)
+                     if 2 <= len(ways) <= MANY_WAYS)
     quiet = Quiet("nurikabe.island-cases")
     for _, k in options:
         if out_of_time():
@@ -91,17 +99,19 @@ def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
         if quiet.skip(state, item):
             continue
         live, refuted, touched = [], [], set()
+        steps = CASE_STEPS if len(ways) <= CASE_WAYS else QUICK_STEPS
         for s in ways:
             new = sorted(i for i in s if i not in isl.parts[k])
             label = f"{isl.clue_name(k)} takes in {', '.join(map(str, g.cells(new)))}"
             assumed = assume_shape(puzzle, state, s)
-            trace = short_chain(puzzle, assumed, state.diff(assumed))
+            trace = short_chain(puzzle, assumed, state.diff(assumed), steps)
             touched.update(state.diff(trace.final))
             (refuted if trace.status is Status.CONTRADICTION else live).append((s, Branch(label, trace)))
         if not live:
             continue        # no way left: a broken rule, not a deduction
         put = shared_by(puzzle, state, [s for s, _ in live]) if refuted else {}
-        agreed = agreed_by(state, [b.trace.final for _, b in live]) if len(live) > 1 else {}
+        agreed = (agreed_by(state, [b.trace.final for _, b in live])
+                  if 1 < len(live) and len(ways) <= CASE_WAYS else {})
         if not refuted and not agreed.keys() - shared_by(puzzle, state, ways).keys():
             agreed = {}     # what the ways themselves share: every way to finish an island
         if not put and not agreed:
