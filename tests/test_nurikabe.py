@@ -177,6 +177,19 @@ def test_pool_breaker_tries_each_cell_of_a_block():
         "r5c10": "is wall", "r6c8": "is wall", "r6c9": "is island"}
 
 
+def test_case_splits_stay_quiet_while_a_solve_only_counts():
+    """While the engine counts what level 4 offers (to rate a step), the long case splits do
+    not search."""
+    from grader.core import engine
+    assert not engine.counting()
+    token = engine._COUNTING.set(True)
+    try:
+        assert found("nurikabe.island-cases", ". . .\n. . .\n. 3 .", "# # #\n. . .\n. 3 .") == {}
+        assert found("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .") == {}
+    finally:
+        engine._COUNTING.reset(token)
+
+
 def test_hypotheses_stay_quiet_on_a_finished_island():
     p = puzzle("2 . .\n. . .\n. . 1")
     state = NURIKABE.parse_marks(p, "2 + #\n# # #\n# # 1", Source("<marks>"))
