@@ -7,8 +7,9 @@ Explainer's region forcing chains). An island with more ways (at most MANY_WAYS)
 when ways are struck out within a very few easy steps each, and only what the ways left share
 is settled.
 
-forcing-chain: a cell whose one value breaks a rule within a few easy steps takes the other;
-only refutations, never what both values agree on (that is level 5's trial and error).
+forcing-chain: a cell whose one value breaks a rule within a few easy steps (or fewer steps
+that may use level 3's reach of islands) takes the other; only refutations, never what both
+values agree on (that is level 5's trial and error).
 
 Both stay quiet while the solve only counts what level 4 offers, to rate a step's difficulty
 (engine.counting): they would cost more than the rest of the solve.
@@ -44,13 +45,14 @@ def broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
     return found[0].message if found else None
 
 
-def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS) -> Trace:
+def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS,
+                level: int = CASE_LEVEL) -> Trace:
     """Easy (level 1-2) steps from an assumed state, up to `steps` of them; a trace that
     ends CONTRADICTION refutes the assumption, and then stops at the first broken rule (the
     chain a reader follows). The rules are looked at once at the end first (the look is what
     costs), and step by step only for a chain that breaks one."""
     def run(until=None) -> Trace:
-        return Solver(puzzle, heuristics=REGISTRY.for_genre(GENRE, CASE_LEVEL), greedy=True,
+        return Solver(puzzle, heuristics=REGISTRY.for_genre(GENRE, level), greedy=True,
                       budget=Budget(max_steps=steps, max_seconds=5.0)
                       ).solve(assumed, focus=frozenset(changed), until=until)
     trace = run()
@@ -83,8 +85,10 @@ class Quiet:
         self.memory[item] = tuple((v, state.cands[v]) for v in sorted(near))
 
 
-def after(n: int) -> str:
-    return "at once" if n == 0 else "after one easy step" if n == 1 else f"after {n} easy steps"
+def after(n: int, level: int = CASE_LEVEL) -> str:
+    """"after 3 easy steps" (levels 1-2), "after 3 short steps" (up to level 3)."""
+    kind = "easy" if level <= 2 else "short"
+    return "at once" if n == 0 else f"after one {kind} step" if n == 1 else f"after {n} {kind} steps"
 
 
 @heuristic(id="nurikabe.island-cases", genre=GENRE)
@@ -168,7 +172,9 @@ def settled(puzzle: NurikabePuzzle, put: dict[int, int]) -> str:
     return " and ".join(said)
 
 
-CHAIN_PASSES = (3, 8)   # easy steps a what-if is followed for: the short chains first
+# (steps, highest level) a what-if is followed for: the short easy chains first, then longer
+# easy ones, then short ones that may use level-3 steps (how far an island can still grow).
+CHAIN_PASSES = ((3, 2), (8, 2), (4, 3))
 
 
 @heuristic(id="nurikabe.forcing-chain", genre=GENRE)
@@ -183,22 +189,21 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
     near = None if focus is None else puzzle.graph.around(focus, 2)
     order = [i for i in probe_first(puzzle, state) if near is None or i in near]
     quiet = Quiet("nurikabe.forcing-chain")
-    for steps in CHAIN_PASSES:
+    for steps, level in CHAIN_PASSES:
         for i in order:
             for value, other in ((ISLAND, WALL), (WALL, ISLAND)):
                 if out_of_time():
                     return
-                if quiet.skip(state, (i, value)):
+                if quiet.skip(state, (i, value, steps, level)):
                     continue
-                trace = short_chain(puzzle, state.assume({i: value}), (i,), steps)
+                trace = short_chain(puzzle, state.assume({i: value}), (i,), steps, level)
                 if trace.status is not Status.CONTRADICTION:
-                    if steps == CHAIN_PASSES[-1]:
-                        quiet.failed(puzzle, state, (i, value), {i, *state.diff(trace.final)})
+                    quiet.failed(puzzle, state, (i, value, steps, level), {i, *state.diff(trace.final)})
                     continue
                 said = ("is island" if value == ISLAND else "is a wall",
                         "is island" if other == ISLAND else "is a wall")
                 yield Deduction.build(state, put={i: other},
                                       detail=(Branch(f"{puzzle.cell(i)} {said[0]}", trace),),
                                       params={"cell": puzzle.cell(i), "assumed": said[0], "result": said[1],
-                                              "after": after(len(trace.steps)), "reason": trace.reason})
+                                              "after": after(len(trace.steps), level), "reason": trace.reason})
                 return
