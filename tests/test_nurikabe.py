@@ -122,7 +122,7 @@ CASES = [
     ("nurikabe.island-cases", "3 . .\n. . .\n. . .", None, {}),
     # As island r1c2 would join r1c1 or r1c3, and the two `?`, within two easy steps.
     ("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .", {"r1c2": WALL}),
-    ("nurikabe.forcing-chain", "2 . .\n. . .\n. . .", None, {}),
+    ("nurikabe.forcing-chain", "3 . . .\n. . . .\n. . . .\n. . . 3", None, {}),
 ]
 
 
