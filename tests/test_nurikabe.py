@@ -115,6 +115,14 @@ CASES = [
     ("nurikabe.unnumbered-owner", ". . . . .\n3 . . . 3\n. . . . .", ". . . . .\n3 . + . 3\n. . . . .",
      {"r1c2": WALL, "r1c3": WALL, "r1c4": WALL, "r3c2": WALL, "r3c3": WALL, "r3c4": WALL}),
     ("nurikabe.unnumbered-owner", ". . . . .\n3 . . . 3\n. . . . .", None, {}),
+    # Of the 3's ways, taking in r2c1 and r3c1 (or r2c3 and r3c3) cuts the top walls off at
+    # once; every way left uses r2c2 and walls r2c1 and r2c3.
+    ("nurikabe.island-cases", ". . .\n. . .\n. 3 .", "# # #\n. . .\n. 3 .",
+     {"r2c1": WALL, "r2c2": ISLAND, "r2c3": WALL}),
+    ("nurikabe.island-cases", "3 . .\n. . .\n. . .", None, {}),
+    # As island r1c2 would join r1c1 or r1c3, and the two `?`, within two easy steps.
+    ("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .", {"r1c2": WALL}),
+    ("nurikabe.forcing-chain", "3 . . .\n. . . .\n. . . .\n. . . 3", None, {}),
 ]
 
 
@@ -130,15 +138,20 @@ def test_every_technique_has_a_case():
     assert {h.id for h in REGISTRY.for_genre("nurikabe")} == covered
 
 
+CASE_SPLITS = ("nurikabe.island-cases", "nurikabe.forcing-chain")
+
+
 def stuck_at_level_4():
+    """Where the level-4 techniques other than the short case splits stop (with those the
+    puzzle is level 4)."""
     p = load(str(CORPUS / "nurikabe-9x9-hard-6.yaml"))
-    trace = Solver(p, max_level=4).solve()
+    trace = Solver(p, heuristics=[h for h in REGISTRY.for_genre("nurikabe", 4) if h.id not in CASE_SPLITS]).solve()
     assert trace.status.value == "stuck"
     return p, trace.final, reference(p)
 
 
 @pytest.mark.parametrize("hid", ["nurikabe.island-growth", "nurikabe.trial-and-error",
-                                 "nurikabe.deep-trial", "nurikabe.group-trials"])
+                                 "nurikabe.deep-trial", "nurikabe.group-trials", *CASE_SPLITS])
 def test_hypotheses_find_a_sound_step_where_level_4_stops(hid):
     p, state, solution = stuck_at_level_4()
     assert assert_all_sound(REGISTRY.get(hid), p, state, solution) == 1
@@ -164,6 +177,19 @@ def test_pool_breaker_tries_each_cell_of_a_block():
         "r5c10": "is wall", "r6c8": "is wall", "r6c9": "is island"}
 
 
+def test_case_splits_stay_quiet_while_a_solve_only_counts():
+    """While the engine counts what level 4 offers (to rate a step), the long case splits do
+    not search."""
+    from grader.core import engine
+    assert not engine.counting()
+    token = engine._COUNTING.set(True)
+    try:
+        assert found("nurikabe.island-cases", ". . .\n. . .\n. 3 .", "# # #\n. . .\n. 3 .") == {}
+        assert found("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .") == {}
+    finally:
+        engine._COUNTING.reset(token)
+
+
 def test_hypotheses_stay_quiet_on_a_finished_island():
     p = puzzle("2 . .\n. . .\n. . 1")
     state = NURIKABE.parse_marks(p, "2 + #\n# # #\n# # 1", Source("<marks>"))
@@ -174,9 +200,10 @@ def test_hypotheses_stay_quiet_on_a_finished_island():
 
 @pytest.mark.corpus
 def test_nested_trial_goes_on_where_every_other_technique_stops():
-    """janko 1013 (7x9): single hypotheses filled with every other technique find nothing; a
-    hypothesis that may try another inside it does, and soundly."""
-    p = load(str(shared("janko/nurikabe.jsonl")) + "#nurikabe/1013")
+    """janko 300: single hypotheses filled with every other technique find nothing; a
+    hypothesis that may try another inside it does, and soundly. (Janko 1013, the case
+    before, needs no nested trial since the short case splits help the fill.)"""
+    p = load(str(shared("janko/nurikabe.jsonl")) + "#nurikabe/0300")
     others = [h for h in REGISTRY.for_genre("nurikabe") if h.id != "nurikabe.nested-trial"]
     trace = Solver(p, heuristics=others).solve()
     assert trace.status.value == "stuck"

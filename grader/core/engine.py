@@ -35,6 +35,16 @@ def out_of_time() -> bool:
 _UNIQUE: contextvars.ContextVar[bool] = contextvars.ContextVar("unique", default=True)
 
 
+# Set while a solve counts what a step's level offers (Solver._available, for the difficulty):
+# a costly search may stay quiet then, since the count only rates a step and applies nothing.
+_COUNTING: contextvars.ContextVar[bool] = contextvars.ContextVar("counting", default=False)
+
+
+def counting() -> bool:
+    """Whether the running look only counts what a level offers (see _COUNTING)."""
+    return _COUNTING.get()
+
+
 # Scratch space of the outermost solve, shared by the fills inside it: what a costly heuristic
 # learnt in earlier steps (which hypotheses led nowhere) to choose what to try first. It lives
 # and dies with one solve, so the same puzzle always gets the same trace.
@@ -254,7 +264,7 @@ class Solver:
         if level >= 5:
             return None
         seen = {frozenset(first.removals)}
-        token = _MEMORY.set({})
+        token, counting_ = _MEMORY.set({}), _COUNTING.set(True)
         try:
             def offers() -> Iterator[Deduction]:
                 yield from more
@@ -267,6 +277,7 @@ class Solver:
                 if len(seen) >= AVAILABLE_CAP or out_of_time():
                     break
         finally:
+            _COUNTING.reset(counting_)
             _MEMORY.reset(token)
         return len(seen)
 

@@ -8,7 +8,7 @@ basics: levels 1-2; growth: reach, island articulation points, unreachable cells
 unnumbered island belongs to; shapes: every way to finish an island; combinations: every
 filling of a 2x2 block; hypotheses: level 5.
 """
-from heuristics.nurikabe import basics, combinations, growth, hypotheses, shapes, unnumbered, walls  # noqa: F401
+from heuristics.nurikabe import basics, cases, combinations, growth, hypotheses, shapes, unnumbered, walls  # noqa: F401
 from grader.core.probing import register_last_resort
 
 register_last_resort("nurikabe")      # the deepening nested trial, unless registered above

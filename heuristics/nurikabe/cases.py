@@ -1,0 +1,209 @@
+"""Short case splits a strong solver makes on purpose (level 4).
+
+island-cases: an island with only a few ways to finish (at most CASE_WAYS), each way followed
+for a few easy (level 1-2) steps; the ways that break a rule are struck out, and what every
+way left shares, or what the short chains of the ways left all show, is settled (Sudoku
+Explainer's region forcing chains). An island with more ways (at most MANY_WAYS) is split only
+when ways are struck out within a very few easy steps each, and only what the ways left share
+is settled.
+
+forcing-chain: a cell whose one value breaks a rule within a few easy steps (or fewer steps
+that may use level 3's reach of islands) takes the other; only refutations, never what both
+values agree on (that is level 5's trial and error).
+
+Both stay quiet while the solve only counts what level 4 offers, to rate a step's difficulty
+(engine.counting): they would cost more than the rest of the solve.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.nurikabe.model import B_ISLAND, B_WALL, FREE, ISLAND, WALL, NurikabePuzzle, islands
+from grader.core.engine import Budget, Solver, counting, out_of_time, solve_memory
+from grader.core.registry import REGISTRY, heuristic
+from grader.core.model import State
+from grader.core.probing import Branch
+from grader.core.steps import Deduction, Status, Trace
+
+import attrs
+
+from heuristics.nurikabe.common import GENRE
+from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, say_shared, shared_by
+
+CASE_WAYS = 4       # an island with up to this many ways: each followed for CASE_STEPS
+CASE_STEPS = 10     # easy steps each way is followed for
+MANY_WAYS = 12      # up to this many: each struck out within QUICK_STEPS or kept as it is
+QUICK_STEPS = 4
+CASE_LEVEL = 2      # the techniques that follow it: levels 1 and 2
+
+
+def broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
+    """The first rule `state` breaks (a cell with no value left, or a violation), or None."""
+    if 0 in state.cands:
+        return f"{puzzle.cell(state.cands.index(0))} could be neither island nor wall"
+    found = puzzle.genre.violations(puzzle, state)
+    return found[0].message if found else None
+
+
+def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS,
+                level: int = CASE_LEVEL) -> Trace:
+    """Easy (level 1-2) steps from an assumed state, up to `steps` of them; a trace that
+    ends CONTRADICTION refutes the assumption, and then stops at the first broken rule (the
+    chain a reader follows). The rules are looked at once at the end first (the look is what
+    costs), and step by step only for a chain that breaks one."""
+    def run(until=None) -> Trace:
+        return Solver(puzzle, heuristics=REGISTRY.for_genre(GENRE, level), greedy=True,
+                      budget=Budget(max_steps=steps, max_seconds=5.0)
+                      ).solve(assumed, focus=frozenset(changed), until=until)
+    trace = run()
+    if trace.status is not Status.CONTRADICTION:
+        if broken_rule(puzzle, trace.final) is None:
+            return trace
+    trace = run(lambda s: broken_rule(puzzle, s) is not None)
+    if trace.status is not Status.CONTRADICTION:
+        why = broken_rule(puzzle, trace.final)
+        if why is not None:
+            trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=why)
+    return trace
+
+
+class Quiet:
+    """What led nowhere earlier in this solve, kept with the candidates, at the time, of the
+    cells around what its chains touched: until one of those changes it is not tried again
+    (a speed-up only: what is skipped is never a deduction)."""
+
+    def __init__(self, key: str):
+        self.memory: dict = solve_memory().setdefault(key, {})
+
+    def skip(self, state: State, item) -> bool:
+        seen = self.memory.get(item)
+        cands = state.cands
+        return seen is not None and all(cands[v] == m for v, m in seen)
+
+    def failed(self, puzzle: NurikabePuzzle, state: State, item, cells: set[int]) -> None:
+        near = puzzle.graph.around(cells, 2)
+        self.memory[item] = tuple((v, state.cands[v]) for v in sorted(near))
+
+
+def after(n: int, level: int = CASE_LEVEL) -> str:
+    """"after 3 easy steps" (levels 1-2), "after 3 short steps" (up to level 3)."""
+    kind = "easy" if level <= 2 else "short"
+    return "at once" if n == 0 else f"after one {kind} step" if n == 1 else f"after {n} {kind} steps"
+
+
+@heuristic(id="nurikabe.island-cases", genre=GENRE)
+def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    if counting():
+        return      # a search this long is not worth it to rate a step (engine._COUNTING)
+    isl = islands(puzzle, state)
+    g = puzzle.graph
+    options = sorted((len(ways), k) for k, ways in island_shapes(puzzle, state).items()
+                     if 2 <= len(ways) <= MANY_WAYS)
+    quiet = Quiet("nurikabe.island-cases")
+    for _, k in options:
+        if out_of_time():
+            return
+        ways = island_shapes(puzzle, state)[k]
+        item = (isl.clues[k][0], tuple(ways))
+        if quiet.skip(state, item):
+            continue
+        live, refuted, touched = [], [], set()
+        steps = CASE_STEPS if len(ways) <= CASE_WAYS else QUICK_STEPS
+        for s in ways:
+            new = sorted(i for i in s if i not in isl.parts[k])
+            label = f"{isl.clue_name(k)} takes in {', '.join(map(str, g.cells(new)))}"
+            assumed = assume_shape(puzzle, state, s)
+            trace = short_chain(puzzle, assumed, state.diff(assumed), steps)
+            touched.update(state.diff(trace.final))
+            (refuted if trace.status is Status.CONTRADICTION else live).append((s, Branch(label, trace)))
+        if not live:
+            continue        # no way left: a broken rule, not a deduction
+        put = shared_by(puzzle, state, [s for s, _ in live]) if refuted else {}
+        agreed = (agreed_by(state, [b.trace.final for _, b in live])
+                  if 1 < len(live) and len(ways) <= CASE_WAYS else {})
+        if not refuted and not agreed.keys() - shared_by(puzzle, state, ways).keys():
+            agreed = {}     # what the ways themselves share: every way to finish an island
+        if not put and not agreed:
+            quiet.failed(puzzle, state, item, touched)
+            continue
+        struck = "".join(f"; if {b.label}, a rule breaks {after(len(b.trace.steps))} ({b.trace.reason})"
+                         for _, b in refuted)
+        detail = [b for _, b in refuted]
+        if len(live) == 1:
+            result = f"so it takes the way left: {settled(puzzle, put)}"
+        elif len(agreed) > len(put):
+            put = agreed
+            result = (f"whichever of the {len(live)} ways {'left ' if refuted else ''}it takes, a few easy "
+                      f"steps show that {settled(puzzle, put)}")
+            detail += [b for _, b in live]
+        else:
+            result = f"so {say_shared(puzzle, put).replace('every way', 'every way left')}"
+        yield Deduction.build(state, put=put, premises=isl.parts[k], detail=tuple(detail), params={
+            "island": isl.clue_name(k), "count": count_ways(len(ways)), "struck": struck,
+            "result": result})
+        return
+
+
+def agreed_by(state: State, finals: list[State]) -> dict[int, int]:
+    """Undecided cells every final state decides the same way: cell -> value."""
+    out = {}
+    for i, m in enumerate(state.cands):
+        if m == FREE:
+            union = 0
+            for f in finals:
+                union |= f.cands[i]
+            if union == B_ISLAND:
+                out[i] = ISLAND
+            elif union == B_WALL:
+                out[i] = WALL
+    return out
+
+
+def settled(puzzle: NurikabePuzzle, put: dict[int, int]) -> str:
+    """"r1c2 and r1c3 are island and r2c2 is a wall"."""
+    g = puzzle.graph
+    isles = sorted(i for i, v in put.items() if v == ISLAND)
+    walls = sorted(i for i, v in put.items() if v == WALL)
+    said = []
+    if isles:
+        said.append(f"{', '.join(map(str, g.cells(isles)))} {'is' if len(isles) == 1 else 'are'} island")
+    if walls:
+        said.append(f"{', '.join(map(str, g.cells(walls)))} {'is a wall' if len(walls) == 1 else 'are walls'}")
+    return " and ".join(said)
+
+
+# (steps, highest level) a what-if is followed for: the short easy chains first, then longer
+# easy ones, then short ones that may use level-3 steps (how far an island can still grow).
+CHAIN_PASSES = ((3, 2), (8, 2), (4, 3))
+
+
+@heuristic(id="nurikabe.forcing-chain", genre=GENRE)
+def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A cell whose one value breaks a rule within a few easy steps takes the other. Only
+    refutations count, never what the two values agree on (that is trial and error)."""
+    from heuristics.nurikabe.hypotheses import probe_first
+    if counting():
+        return      # a search this long is not worth it to rate a step (engine._COUNTING)
+    if broken_rule(puzzle, state) is not None:
+        return      # a rule is broken already (inside a hypothesis): nothing to learn here
+    near = None if focus is None else puzzle.graph.around(focus, 2)
+    order = [i for i in probe_first(puzzle, state) if near is None or i in near]
+    quiet = Quiet("nurikabe.forcing-chain")
+    for steps, level in CHAIN_PASSES:
+        for i in order:
+            for value, other in ((ISLAND, WALL), (WALL, ISLAND)):
+                if out_of_time():
+                    return
+                if quiet.skip(state, (i, value, steps, level)):
+                    continue
+                trace = short_chain(puzzle, state.assume({i: value}), (i,), steps, level)
+                if trace.status is not Status.CONTRADICTION:
+                    quiet.failed(puzzle, state, (i, value, steps, level), {i, *state.diff(trace.final)})
+                    continue
+                said = ("is island" if value == ISLAND else "is a wall",
+                        "is island" if other == ISLAND else "is a wall")
+                yield Deduction.build(state, put={i: other},
+                                      detail=(Branch(f"{puzzle.cell(i)} {said[0]}", trace),),
+                                      params={"cell": puzzle.cell(i), "assumed": said[0], "result": said[1],
+                                              "after": after(len(trace.steps), level), "reason": trace.reason})
+                return
