@@ -11,7 +11,7 @@ the faces are known; level 4, Tatham's hard); searcher: the general pattern sear
 pairs of numbers (level 4); probing: trial and error on one edge and every way to finish a
 number (level 5).
 """
-from heuristics.slitherlink import (basics, patterns, corners, angles, loop, colouring, searcher,
+from heuristics.slitherlink import (basics, patterns, corners, angles, loop, colouring, searcher, whatif,
                                     probing)  # noqa: F401
 from grader.core.probing import register_last_resort
 
