@@ -583,3 +583,21 @@ def test_ways_that_fail_further_on():
         assert all(b.refuted and len(b.trace.steps) <= 30 for b in x.detail)
     assert fires("slitherlink.clue-way-fails", p, sol) == []
     assert fires("slitherlink.end-way-fails", p, sol) == []
+
+
+def test_edge_what_if_fires_and_not():
+    from grader.io.read import load
+    from support import reference
+    # the hard sgt-loopy 7x7: drawing r5c1|r6c1 (at the loose end at dot (5,0)) strands the line
+    # at dot (7,2) within a dozen simple steps
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+    s = _stuck_below_level_4(p)
+    (d,) = fires("slitherlink.edge-what-if", p, s)
+    assert d.params["edge"] == "r5c1|r6c1"
+    assert decided_by([d], p, s) == {"r5c1|r6c1": "is crossed"}
+    (b,) = d.detail
+    assert b.refuted and len(b.trace.steps) <= 12 and max(st.level for st in b.trace.steps) <= 2
+    sol = reference(p)
+    assert all(not sol.cands[v] & m for v, m in d.removals)
+    assert fires("slitherlink.edge-what-if", p, sol) == []
+    assert fires("slitherlink.edge-what-if", grid(". .", ". .")) == []      # no number, no line

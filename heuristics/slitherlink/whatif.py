@@ -11,6 +11,8 @@ in the step's branches; a greedy fill with everything stays level 5 (slitherlink
 from __future__ import annotations
 
 from itertools import combinations
+
+import attrs
 from typing import Iterator
 
 from grader.core.engine import out_of_time, solve_memory
@@ -168,7 +170,7 @@ def end_what_if(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
 # Still one number or one loose end, near what just changed, and a bounded chain; agreement of
 # long fills stays level 5.
 
-WHAT_IFS = ("slitherlink.clue-what-if", "slitherlink.end-what-if", "slitherlink.clue-way-fails",
+WHAT_IFS = ("slitherlink.clue-what-if", "slitherlink.end-what-if", "slitherlink.edge-what-if", "slitherlink.clue-way-fails",
             "slitherlink.end-way-fails")
 
 FAILS_STEPS = 30        # steps of the levels 1-3 per way
@@ -186,12 +188,13 @@ def _near(puzzle: SlitherPuzzle, focus, rings: int = 2) -> set[int] | None:
     return edges
 
 
-def _nearest(subjects, near: set[int] | None):
-    """At most FAILS_SUBJECTS subjects, those with a way touching `near` (all without a focus),
-    fewest ways first."""
+def _nearest(subjects, near: set[int] | None, most: int | None = FAILS_SUBJECTS):
+    """At most `most` subjects (fewest ways first), those with a way touching `near` (all
+    without a focus): what changed since the technique last found nothing is where it can find
+    something new."""
     if near is not None:
         subjects = [s for s in subjects if any(e in near for _, put in s[2] for e in put)]
-    return subjects[:FAILS_SUBJECTS]
+    return subjects[:most]
 
 
 def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Iterator[Deduction]:
@@ -223,8 +226,14 @@ def _failing(puzzle: SlitherPuzzle, state: State, name: str, key: int, options, 
     alive, dead, branches = [], [], []
     for i, (label, put) in enumerate(options):
         trace = traces.get((key, i))
-        if trace is None or trace.status is Status.BUDGET:
+        if trace is None:
             trace = traces[key, i] = fill(puzzle, state.assume(put), put, 3, steps, rules)
+        elif trace.status is Status.BUDGET and len(trace.steps) < steps:
+            # go on from where the shorter look stopped: the same chain, only longer
+            more = fill(puzzle, trace.final, range(len(state.cands)), 3, steps - len(trace.steps), rules)
+            trace = traces[key, i] = attrs.evolve(more, start=trace.start, steps=trace.steps + tuple(
+                attrs.evolve(st, number=len(trace.steps) + st.number) for st in more.steps),
+                seconds=trace.seconds + more.seconds)
         if trace.status is Status.CONTRADICTION:
             dead.append(f"if {label}, {_count(len(trace.steps))} to a contradiction "
                         f"({trace.reason or 'a rule is broken'})")
@@ -254,3 +263,22 @@ def clue_way_fails(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
 def end_way_fails(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """A way on from a loose end that breaks a rule further on."""
     return _ways_that_fail(puzzle, state, _nearest(end_subjects(puzzle, state), _near(puzzle, focus)), "end")
+
+
+def edge_subjects(puzzle: SlitherPuzzle, state: State) -> list[tuple[str, int, list[tuple[str, dict]]]]:
+    """(edge name, edge, its two values) for the open edges at a loose end or at a corner of a
+    number, loose ends first (Sudoku Explainer's forcing chains from one cell's two values)."""
+    from heuristics.slitherlink.probing import probe_candidates
+    g = puzzle.graph
+    ends = paths(g, state).end_of
+    near = {e for v in ends for e in g.incident[v]}
+    near |= {f for k in puzzle.clued for e in puzzle.cells[k] for v in g.ends[e] for f in g.incident[v]}
+    return [(puzzle.edge_label(e), e, [(f"{puzzle.edge_label(e)} carries the line", {e: LINE}),
+                                       (f"{puzzle.edge_label(e)} is crossed", {e: CROSS})])
+            for e in probe_candidates(puzzle, state) if e in near]
+
+
+@heuristic(id="slitherlink.edge-what-if", genre=GENRE)
+def edge_what_if(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Both values of one edge, a few steps each: one breaks a rule, or both draw the same."""
+    return _what_if(puzzle, state, edge_subjects(puzzle, state), "edge")
