@@ -15,6 +15,14 @@ probing: trial and error on one edge and every way to finish a number (level 5).
 """
 from heuristics.slitherlink import (basics, patterns, corners, angles, loop, colouring, searcher, whatif,
                                     probing)  # noqa: F401
-from grader.core.probing import register_last_resort
+from grader.core.probing import register_nested
+from grader.core.registry import REGISTRY
+from heuristics.slitherlink.common import WHAT_IFS
 
-register_last_resort("slitherlink")      # the deepening nested trial, unless registered above
+# the deepening nested trial (grader.core.probing.register_last_resort), whose fill uses every
+# other technique but the what-ifs of level 4: searches of their own, which inside trials inside
+# trials cost much and find what the fill finds a few steps later
+_me: list = []
+_me.append(register_nested("slitherlink", lambda: [x for x in REGISTRY.for_genre("slitherlink")
+                                                   if x not in _me and x.id not in WHAT_IFS],
+                           order=10_000, first_round=False))

@@ -16,7 +16,7 @@ from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
 from grader.kernels.recent import narrowed
 
-from heuristics.slitherlink.common import GENRE
+from heuristics.slitherlink.common import GENRE, WHAT_IFS
 
 
 def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
@@ -40,7 +40,6 @@ def fill_rules(level: int):
     """The techniques a trial fills in with: those up to `level` but the what-ifs of level 4,
     which are searches of their own (a trial followed by what-ifs at every step would cost many
     times as much and find what the trial's own fill finds a few steps later)."""
-    from heuristics.slitherlink.whatif import WHAT_IFS
     return [h for h in REGISTRY.for_genre(GENRE, level) if h.id not in WHAT_IFS]
 
 

@@ -170,9 +170,6 @@ def end_what_if(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
 # Still one number or one loose end, near what just changed, and a bounded chain; agreement of
 # long fills stays level 5.
 
-WHAT_IFS = ("slitherlink.clue-what-if", "slitherlink.end-what-if", "slitherlink.edge-what-if", "slitherlink.clue-way-fails",
-            "slitherlink.end-way-fails")
-
 FAILS_STEPS = 30        # steps of the levels 1-3 per way
 FAILS_SUBJECTS = 8      # numbers or ends looked at, the nearest what changed first
 
