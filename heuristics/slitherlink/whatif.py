@@ -20,7 +20,7 @@ from grader.core.model import State
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.steps import Deduction
 from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
-from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, paths
+from grader.kernels.loops import CROSS, LINE, OPEN, paths
 
 from heuristics.slitherlink.common import GENRE
 
