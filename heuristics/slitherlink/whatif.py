@@ -44,7 +44,8 @@ def clue_subjects(puzzle: SlitherPuzzle, state: State) -> list[tuple[str, int, l
         options = []
         for way in ways:
             if way:
-                label = f"{' and '.join(puzzle.edge_label(e) for e in way)} {'carries' if len(way) == 1 else 'carry'} the line"
+                verb = "carries" if len(way) == 1 else "carry"
+                label = f"{' and '.join(puzzle.edge_label(e) for e in way)} {verb} the line"
             else:
                 label = "none of its open edges carries the line"
             options.append((label, {e: (LINE if e in way else CROSS) for e in open_}))
