@@ -588,15 +588,17 @@ def test_ways_that_fail_further_on():
 def test_edge_what_if_fires_and_not():
     from grader.io.read import load
     from support import reference
-    # the hard sgt-loopy 7x7: drawing r5c1|r6c1 (at the loose end at dot (5,0)) strands the line
-    # at dot (7,2) within a dozen simple steps
+    # the hard sgt-loopy 7x7: r6c4|r6c5 drawn or crossed, a dozen simple steps each cross
+    # r6c4|r7c4 and the bottom of r7c3 (edges that are one of only two ways at a number or a
+    # loose end are left to the what-ifs there)
     p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
     s = _stuck_below_level_4(p)
     (d,) = fires("slitherlink.edge-what-if", p, s)
-    assert d.params["edge"] == "r5c1|r6c1"
-    assert decided_by([d], p, s) == {"r5c1|r6c1": "is crossed"}
-    (b,) = d.detail
-    assert b.refuted and len(b.trace.steps) <= 12 and max(st.level for st in b.trace.steps) <= 2
+    assert d.params["edge"] == "r6c4|r6c5"
+    assert decided_by([d], p, s) == {"r6c4|r7c4": "is crossed", "the bottom of r7c3": "is crossed"}
+    assert [b.label for b in d.detail] == ["r6c4|r6c5 carries the line", "r6c4|r6c5 is crossed"]
+    for b in d.detail:
+        assert len(b.trace.steps) <= 12 and max(st.level for st in b.trace.steps) <= 2
     sol = reference(p)
     assert all(not sol.cands[v] & m for v, m in d.removals)
     assert fires("slitherlink.edge-what-if", p, sol) == []

@@ -271,6 +271,15 @@ def edge_subjects(puzzle: SlitherPuzzle, state: State) -> list[tuple[str, int, l
     ends = paths(g, state).end_of
     near = {e for v in ends for e in g.incident[v]}
     near |= {f for k in puzzle.clued for e in puzzle.cells[k] for v in g.ends[e] for f in g.incident[v]}
+    # an edge that is one of two ways at a number or a loose end was tried there already
+    for v in ends:
+        open_ = [e for e in g.incident[v] if state.cands[e] == OPEN]
+        if len(open_) == 2:
+            near.difference_update(open_)
+    for k in puzzle.clued:
+        lines, open_ = clue_counts(puzzle, state, k)
+        if len(open_) == 2 and puzzle.clues[k] - len(lines) == 1:
+            near.difference_update(open_)
     return [(puzzle.edge_label(e), e, [(f"{puzzle.edge_label(e)} carries the line", {e: LINE}),
                                        (f"{puzzle.edge_label(e)} is crossed", {e: CROSS})])
             for e in probe_candidates(puzzle, state) if e in near]
