@@ -228,7 +228,9 @@ def _failing(puzzle: SlitherPuzzle, state: State, name: str, key: int, options, 
             trace = traces[key, i] = fill(puzzle, state.assume(put), put, 3, steps, rules)
         elif trace.status is Status.BUDGET and len(trace.steps) < steps:
             # go on from where the shorter look stopped: the same chain, only longer
-            more = fill(puzzle, trace.final, range(len(state.cands)), 3, steps - len(trace.steps), rules)
+            # looking again where anything changed since the assumption (at least what each
+            # technique would still have to look at in the shorter look)
+            more = fill(puzzle, trace.final, state.diff(trace.final), 3, steps - len(trace.steps), rules)
             trace = traces[key, i] = attrs.evolve(more, start=trace.start, steps=trace.steps + tuple(
                 attrs.evolve(st, number=len(trace.steps) + st.number) for st in more.steps),
                 seconds=trace.seconds + more.seconds)
