@@ -532,3 +532,74 @@ def test_corner_counts_updated_step_by_step_equal_recomputed():
             assert (fast.broken >= 0) == (full.broken >= 0)
             if full.broken < 0:
                 assert fast.X == full.X and fast.initial == full.initial
+
+
+def _stuck_below_level_4(p):
+    return Solver(p, max_level=3).solve(G.initial_state(p)).final
+
+
+def test_clue_what_if_fires_and_not():
+    from support import reference
+    # janko's 4x4 "NotEasy 03" (Oleg Andrushko): after the easier levels, the 3 in r2c2 has two
+    # ways left (its top or its left); followed a few steps, both cross r2c1|r3c1
+    p = grid(". 2 . .", ". 3 . .", ". . 2 .", "3 . . 2")
+    s = _stuck_below_level_4(p)
+    (d,) = fires("slitherlink.clue-what-if", p, s)
+    assert d.params["cell"] == "r2c2" and d.params["cases"] == 2
+    assert decided_by([d], p, s) == {"r2c1|r3c1": "is crossed"}
+    assert all(b.trace.steps and len(b.trace.steps) <= 12 for b in d.detail)
+    sol = reference(p)
+    assert fires("slitherlink.clue-what-if", p, sol) == []
+    assert fires("slitherlink.clue-what-if", grid(". .", ". .")) == []
+
+
+def test_end_what_if_fires_and_not():
+    from support import reference
+    p = grid(". 2 . .", ". 3 . .", ". . 2 .", "3 . . 2")
+    s = _stuck_below_level_4(p)
+    (d,) = fires("slitherlink.end-what-if", p, s)
+    # the line stopping at dot (2,3) cannot turn down: it would close a loop too early
+    assert d.params["end"] == "dot (2,3)"
+    assert decided_by([d], p, s) == {"r2c4|r3c4": "is crossed", "r2c3|r2c4": "carries the line"}
+    assert [b.refuted for b in d.detail] == [True]
+    assert fires("slitherlink.end-what-if", p, reference(p)) == []
+
+
+def test_ways_that_fail_further_on():
+    from grader.io.read import load
+    from support import reference
+    # the hard sgt-loopy 7x7 of test_trial_and_error_fires_and_not
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+    s = _stuck_below_level_4(p)
+    sol = reference(p)
+    (d,) = fires("slitherlink.clue-way-fails", p, s)
+    assert d.params["cell"] == "r6c2" and d.params["count"] == 2
+    assert decided_by([d], p, s) == {"r6c2|r7c2": "is crossed", "r6c1|r6c2": "carries the line"}
+    (e,) = fires("slitherlink.end-way-fails", p, s)
+    assert e.params["end"] == "dot (5,0)"
+    assert decided_by([e], p, s) == {"r5c1|r6c1": "is crossed", "the left of r6c1": "carries the line"}
+    for x in (d, e):
+        assert all(not sol.cands[v] & m for v, m in x.removals)
+        assert all(b.refuted and len(b.trace.steps) <= 30 for b in x.detail)
+    assert fires("slitherlink.clue-way-fails", p, sol) == []
+    assert fires("slitherlink.end-way-fails", p, sol) == []
+
+
+def test_edge_what_if_fires_and_not():
+    from grader.io.read import load
+    from support import reference
+    # the hard sgt-loopy 7x7: r6c4|r6c5 drawn or crossed, a dozen simple steps each cross
+    # r6c4|r7c4 and the bottom of r7c3 (edges that are one of only two ways at a number or a
+    # loose end are left to the what-ifs there)
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+    s = _stuck_below_level_4(p)
+    (d,) = fires("slitherlink.edge-what-if", p, s)
+    assert d.params["edge"] == "r6c4|r6c5"
+    assert decided_by([d], p, s) == {"r6c4|r7c4": "is crossed", "the bottom of r7c3": "is crossed"}
+    assert [b.label for b in d.detail] == ["r6c4|r6c5 carries the line", "r6c4|r6c5 is crossed"]
+    for b in d.detail:
+        assert len(b.trace.steps) <= 12 and max(st.level for st in b.trace.steps) <= 2
+    sol = reference(p)
+    assert all(not sol.cands[v] & m for v, m in d.removals)
+    assert fires("slitherlink.edge-what-if", p, sol) == []
+    assert fires("slitherlink.edge-what-if", grid(". .", ". .")) == []      # no number, no line

@@ -9,6 +9,11 @@ from grader.kernels.loops import B_CROSS, B_LINE
 
 GENRE = "slitherlink"
 
+# the what-ifs of level 4 (heuristics/slitherlink/whatif.py): searches of their own, left out of
+# the fills of the trials of level 5
+WHAT_IFS = ("slitherlink.clue-what-if", "slitherlink.end-what-if", "slitherlink.edge-what-if",
+            "slitherlink.clue-way-fails", "slitherlink.end-way-fails")
+
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True
                ) -> Iterable[int]:
     """Cells with an edge in `focus` (every cell when focus is None)."""

@@ -38,9 +38,7 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
     if not puzzle.square:
         return
     H, W = puzzle.rows, puzzle.cols
-    for k in puzzle.clued:
-        if puzzle.clues[k] != 3:
-            continue
+    for k in _threes_beside_threes(puzzle):
         r, c = divmod(k, W)
         if clue_at(puzzle, r, c + 1) == 3:
             lines = [puzzle.v(r, c), puzzle.v(r, c + 1), puzzle.v(r, c + 2)]
@@ -65,6 +63,18 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
                               params={"first": Cell(r, c), "second": second, "lines": _names(puzzle, lines),
                                       "edges": _names(puzzle, crosses) or "no edges",
                                       "are": "is" if len(crosses) == 1 else "are", "middle": middle})
+
+
+def _threes_beside_threes(puzzle: SlitherPuzzle) -> tuple[int, ...]:
+    """The 3s with a 3 to the right or below (once per puzzle: the pattern is looked at after
+    every change, and most boards have few such pairs)."""
+    cache = puzzle.__dict__.get("_slitherlink_adjacent_threes")
+    if cache is None:
+        W = puzzle.cols
+        cache = puzzle.__dict__["_slitherlink_adjacent_threes"] = tuple(
+            k for k in puzzle.clued if puzzle.clues[k] == 3
+            and 3 in (clue_at(puzzle, k // W, k % W + 1), clue_at(puzzle, k // W + 1, k % W)))
+    return cache
 
 
 @heuristic(id="slitherlink.diagonal-threes", genre=GENRE)

@@ -16,7 +16,7 @@ from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
 from grader.kernels.recent import narrowed
 
-from heuristics.slitherlink.common import GENRE
+from heuristics.slitherlink.common import GENRE, WHAT_IFS
 
 
 def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
@@ -36,6 +36,13 @@ def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
 MEMO_KEY = "_slitherlink_trials"
 
 
+def fill_rules(level: int):
+    """The techniques a trial fills in with: those up to `level` but the what-ifs of level 4,
+    which are searches of their own (a trial followed by what-ifs at every step would cost many
+    times as much and find what the trial's own fill finds a few steps later)."""
+    return [h for h in REGISTRY.for_genre(GENRE, level) if h.id not in WHAT_IFS]
+
+
 @heuristic(id="slitherlink.trial-and-error", genre=GENRE)
 def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """The shared trial (grader.core.probing) on one edge at a time: a short fill with the easy
@@ -51,7 +58,7 @@ def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
               (PASSES[-1], [v for v in ranked if v not in fail_long] + [v for v in ranked if v in fail_long],
                fail_long))
     for (steps, level), order, failed in passes:
-        easier = REGISTRY.for_genre(GENRE, level)
+        easier = fill_rules(level)
         for var in order:
             if out_of_time():       # the solve's budget is spent: end as out of budget
                 return
@@ -107,7 +114,7 @@ def every_way_for_a_clue(puzzle: SlitherPuzzle, state: State, focus=None):
             label = (f"{' and '.join(puzzle.edge_label(e) for e in way)} carry the line" if way
                      else "none of its open edges carries the line")
             assumptions.append((label, State(tuple(cands)), open_))
-        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=150)
+        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=150, heuristics=fill_rules(4))
         if d is not None:
             yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "cell": puzzle.cell_label(k)},
                             cells=(puzzle.cell(k),) if puzzle.square else (), detail=d.detail)
