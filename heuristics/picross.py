@@ -6,20 +6,28 @@ only the lines through them are read again.
 """
 from __future__ import annotations
 
+import functools
+from collections import deque
 from typing import Iterable, Iterator
 
-from grader.core.engine import out_of_time
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.explain import describe_removals
-from grader.genres.picross.model import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
+from grader.genres.picross.model import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, PicrossPuzzle, line_cands,
+                                         line_solver)
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import branch_deduction, probe_cell, register_last_resort
-from grader.core.steps import Deduction
-from grader.kernels.lines import fill_of, solve_line
+from grader.core.probing import Branch, branch_deduction, fill, probe_cell, register_last_resort
+from grader.core.steps import Deduction, Status
+from grader.kernels.lines import Line, fill_of, solve_line
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
 LOOKAHEADS = (12, 400)    # steps per case: a quick look first, then a long one
+CHAIN_STEPS = 8           # what-if: the most line steps, the broken line included
+CHAIN_LEVEL = 3           # ... each step one of the simple line rules (levels 1 and 3)
+CHAIN_TRIES = 12          # ... the most what-ifs followed in full per look, shortest screens first
+SCREEN_STEPS = 12         # ... screened up to this many lines (the screen's order is not the fill's)
+SCREEN_ENOUGH = 5         # ... and the screen stops at a what-if this short
 
 
 def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -86,6 +94,35 @@ def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 # --- level 3 ------------------------------------------------------------------------------
 
+def overlap_allowed(solver: Line, clue: tuple[int, ...], n: int) -> tuple[list[int], dict[int, int]]:
+    """What pushing the blocks to both ends shows (a solvable line): each cell's allowed
+    values, and the cells some block covers either way, with that block's size."""
+    allowed = [B_EMPTY | B_FILLED] * n
+    reach = [False] * n
+    covered: dict[int, int] = {}          # cell -> the block that covers it either way
+    for j, size in enumerate(clue):
+        lo, hi = solver.span(j)
+        for i in range(lo, hi + size):
+            reach[i] = True
+        for i in range(hi, lo + size):
+            allowed[i] = B_FILLED
+            covered[i] = size
+    for i in range(n):
+        if not reach[i]:
+            allowed[i] = B_EMPTY
+    return allowed, covered
+
+
+def simple_allowed(solver: Line, clue: tuple[int, ...], n: int) -> list[int]:
+    """What the simple line rules (levels 1 and 3: one way, block overlap) allow in a
+    solvable line."""
+    if not clue:
+        return [B_EMPTY] * n
+    if solver.settled:
+        return solver.kept
+    return overlap_allowed(solver, clue, n)[0]
+
+
 @heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
@@ -93,19 +130,7 @@ def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[D
         clue, n = puzzle.clues[line], len(puzzle.lines[line])
         if not clue or not solver.solvable:
             continue
-        allowed = [B_EMPTY | B_FILLED] * n
-        reach = [False] * n
-        covered: dict[int, int] = {}          # cell -> the block that covers it either way
-        for j, size in enumerate(clue):
-            lo, hi = solver.span(j)
-            for i in range(lo, hi + size):
-                reach[i] = True
-            for i in range(hi, lo + size):
-                allowed[i] = B_FILLED
-                covered[i] = size
-        for i in range(n):
-            if not reach[i]:
-                allowed[i] = B_EMPTY
+        allowed, covered = overlap_allowed(solver, clue, n)
         d = line_deduction(puzzle, state, line, allowed, reason="")
         if d is None:
             continue
@@ -133,7 +158,126 @@ def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterato
         yield line_deduction(puzzle, state, line, allowed)
 
 
+def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], most: int
+                 ) -> tuple[int | None, set[int]]:
+    """A quick unrecorded look at a what-if: the simple line rules applied line by line,
+    breadth first from `lines`, until a line can no longer show its clue. Returns how many
+    lines that took, counting the broken one (None when it takes more than `most`), and the
+    lines it read: the look goes the same way while those lines hold the same candidates."""
+    queue = deque(sorted(set(lines)))
+    queued = set(queue)
+    read: set[int] = set()
+    rows, cols = puzzle.rows, puzzle.cols
+    changes = 0
+    while queue:
+        line = queue.popleft()
+        queued.discard(line)
+        read.add(line)
+        cells = puzzle.lines[line]
+        now = tuple([cands[i] for i in cells])
+        allowed = simple_rules(now, puzzle.clues[line])
+        if allowed is None:
+            return changes + 1, read
+        changed = False
+        for k, i in enumerate(cells):
+            new = now[k] & allowed[k]
+            if new != now[k]:
+                cands[i] = new
+                changed = True
+                other = rows + i % cols if line < rows else i // cols
+                if other not in queued:
+                    queued.add(other)
+                    queue.append(other)
+        if changed:
+            changes += 1
+            if changes >= most:
+                return None, read
+    return None, read
+
+
+@functools.lru_cache(maxsize=50000)
+def simple_rules(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[int, ...] | None:
+    """What the simple line rules allow in a line (None: it cannot show its clue)."""
+    solver = solve_line(now, clue)
+    return tuple(simple_allowed(solver, clue, len(now))) if solver.solvable else None
+
+
+def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[int, int]]:
+    """(cell, assumed value) for the assumptions on undecided cells that the screen breaks
+    within SCREEN_STEPS lines: a very short one (SCREEN_ENOUGH lines at most) as soon as it is
+    seen, the others afterwards, shortest first. A screen is kept for the rest of the solve with
+    the lines it read, and reused while those lines hold the same candidates."""
+    memory = solve_memory().setdefault("picross.what-if", {})
+    now = [line_cands(puzzle, state, line) for line in range(len(puzzle.lines))]
+    later = []
+    for order, var in enumerate(most_constrained(puzzle, state)):
+        if out_of_time():
+            return
+        for value in (FILLED, EMPTY):
+            seen = memory.get((var, value))
+            if seen is not None and all(now[line] == held for line, held in seen[1]):
+                n = seen[0]
+            else:
+                cands = list(state.cands)
+                cands[var] = 1 << value
+                n, read = chain_screen(puzzle, cands, puzzle.lines_of[var], SCREEN_STEPS)
+                memory[(var, value)] = (n, tuple((line, now[line]) for line in read))
+            if n is None:
+                continue
+            if n <= SCREEN_ENOUGH:
+                yield var, value
+            else:
+                later.append((n, order, var, value))
+    for _, _, var, value in sorted(later):
+        yield var, value
+
+
+@heuristic(id="picross.what-if", genre=GENRE)
+def what_if(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Assume one value of one cell, follow it with the simple line rules (a clue that fits one
+    way, pushing the blocks to both ends) for a few lines, and meet a line that can no longer
+    show its clue: the cell has the other value. Short chains are looked for first."""
+    from grader.core.explain import value_phrase, var_name
+    simple = REGISTRY.for_genre(GENRE, CHAIN_LEVEL)
+    for tries, (var, value) in enumerate(what_if_candidates(puzzle, state)):
+        if out_of_time() or tries >= CHAIN_TRIES:
+            return
+        assumed = state.restrict(var, 1 << value)
+        trace = fill(puzzle, assumed, (var,), CHAIN_LEVEL, CHAIN_STEPS, simple)
+        if trace.status is not Status.CONTRADICTION:
+            continue
+        name = var_name(puzzle, var)
+        label = f"{name} {value_phrase(puzzle, value)}"
+        removals = ((var, 1 << value),)
+        steps = trace.steps
+        last = steps[-1].deduction.params if steps else {}
+        if steps and "line" in last and steps[-1].heuristic.id == "picross.broken-line":
+            broken = f"{last['line']} can no longer show its clue {last['clue']}"
+            chain = steps[:-1]
+        else:
+            broken, chain = trace.reason or "a rule is broken", steps
+        lines = [s.deduction.params.get("line", "?") for s in chain]
+        if not lines:
+            path = "at once "
+        elif len(lines) == 1:
+            path = f"the simple line rules then settle more of {lines[0]}, and "
+        else:
+            path = (f"the simple line rules then settle more of {', '.join(lines[:-1])} and {lines[-1]}"
+                    " in turn, and ")
+        yield Deduction(removals, {"cell": name, "assumption": label, "path": path,
+                                   "contradiction": broken, "steps": len(steps),
+                                   "outcome": describe_removals(puzzle, state, removals)},
+                        (var,), detail=(Branch(label, trace),))
+        return
+
+
 # --- level 5 ------------------------------------------------------------------------------
+
+def trial_fill() -> list:
+    """What a level-5 trial fills in with: every technique up to level 4 but the what-if (a
+    hypothesis of its own)."""
+    return [h for h in REGISTRY.for_genre(GENRE, 4) if h.id != "picross.what-if"]
+
 
 def most_constrained(puzzle: PicrossPuzzle, state: State) -> list[int]:
     """Undecided cells whose row and column have the fewest undecided cells: assumptions there
@@ -182,7 +326,7 @@ def promising(puzzle: PicrossPuzzle, state: State, var: int) -> bool:
 def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # The line solver screens the cells quickly; the chosen cell is then probed by the engine's
     # recorded fill, so the step shows every easier step of each branch.
-    lower = REGISTRY.for_genre(GENRE, 4)
+    lower = trial_fill()
     for var in most_constrained(puzzle, state):
         if out_of_time():
             return          # screening every cell of a large board takes minutes
@@ -217,7 +361,7 @@ def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
             continue
         for steps in LOOKAHEADS:          # short look-aheads first: they read best and cost least
             d = branch_deduction(puzzle, state, [(label, State(tuple(c)), cs) for label, c, cs in assumptions],
-                                 max_steps=steps)
+                                 max_steps=steps, heuristics=trial_fill())
             if d is not None:
                 yield Deduction(d.removals, {**d.params, "line": puzzle.line_name(line),
                                              "clue": puzzle.clue_text(line),

@@ -88,9 +88,29 @@ def test_line_solver_beats_block_overlap():
 
 # --- level 5 -------------------------------------------------------------------------------
 
-def test_deep_puzzle_needs_level_5():
-    stuck = Solver(DEEP, max_level=4).solve()
+def line_logic():
+    return [h for h in REGISTRY.for_genre("picross", 4) if h.id != "picross.what-if"]
+
+
+def test_what_if():
+    # DEEP: line logic gets stuck; assuming r6c1 empty, columns 1 and 2 and row 5 follow by the
+    # simple line rules and row 6 can no longer show its 1 1
+    stuck = Solver(DEEP, heuristics=line_logic()).solve()
     assert stuck.status is Status.STUCK
+    assert found("picross.what-if", DEEP, stuck.final) == {"r6c1": "is filled"}
+    d = fires("picross.what-if", DEEP, stuck.final)[0]
+    assert d.params["assumption"] == "r6c1 is empty"
+    assert d.params["contradiction"] == "row 6 can no longer show its clue 1 1"
+    assert d.params["steps"] <= 8 and "column 1" in d.params["path"]
+    assert_each_finds_only_truths(DEEP, stuck.final, reference(DEEP), ("picross.what-if",))
+    assert Solver(DEEP, max_level=4).solve().status is Status.SOLVED
+    # no contradiction to meet where every assumption is part of some solution
+    assert fires("picross.what-if", puzzle("1/1", "1/1")) == []
+    assert fires("picross.what-if", puzzle("1/1/1/1", "1/1/1/1")) == []
+
+
+def test_deep_puzzle_level_5_is_sound():
+    stuck = Solver(DEEP, heuristics=line_logic()).solve()
     assert_each_finds_only_truths(DEEP, stuck.final, reference(DEEP),
                                   ("picross.trial-and-error", "picross.line-cases"))
     assert Solver(DEEP).solve().status is Status.SOLVED
