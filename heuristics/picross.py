@@ -16,18 +16,15 @@ from grader.genres.picross.model import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE,
                                          line_solver)
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import Branch, branch_deduction, fill, probe_cell, register_last_resort
-from grader.core.steps import Deduction, Status
+from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
+from grader.core.steps import Deduction, Status, Step, Trace
 from grader.kernels.lines import Line, fill_of, solve_line
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
 LOOKAHEADS = (12, 400)    # steps per case: a quick look first, then a long one
-CHAIN_STEPS = 8           # what-if: the most line steps, the broken line included
-CHAIN_LEVEL = 3           # ... each step one of the simple line rules (levels 1 and 3)
-CHAIN_TRIES = 12          # ... the most what-ifs followed in full per look, shortest screens first
-SCREEN_STEPS = 12         # ... screened up to this many lines (the screen's order is not the fill's)
-SCREEN_ENOUGH = 5         # ... and the screen stops at a what-if this short
+CHAIN_STEPS = 8           # what-if: the most line steps, the broken line included, each one of
+                          # the simple line rules (levels 1 and 3)
 
 
 def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -66,10 +63,14 @@ def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Ded
         if out_of_time():
             return      # the first look solves every line: a long one with many blocks takes a while
         if not line_solver(puzzle, state, line).solvable:
-            cells = puzzle.lines[line]
-            yield Deduction.build(state, keep={cells[0]: 0}, premises=cells,
-                                  params={"line": puzzle.line_name(line), "clue": puzzle.clue_text(line)})
+            yield broken_deduction(puzzle, state, line)
             return
+
+
+def broken_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction:
+    cells = puzzle.lines[line]
+    return Deduction.build(state, keep={cells[0]: 0}, premises=cells,
+                           params={"line": puzzle.line_name(line), "clue": puzzle.clue_text(line)})
 
 
 @heuristic(id="picross.empty-line", genre=GENRE)
@@ -82,14 +83,18 @@ def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 @heuristic(id="picross.one-way", genre=GENRE)
 def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
-        solver = line_solver(puzzle, state, line)
-        if not puzzle.clues[line] or not solver.settled:
-            continue
-        n = len(puzzle.lines[line])
-        starts = tuple(s[0] for s in solver.starts)
-        known = any(state.cands[i] != FREE for i in puzzle.lines[line])
-        yield line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
-                             given=" beside the cells already decided" if known else "")
+        if puzzle.clues[line] and line_solver(puzzle, state, line).settled:
+            yield one_way_deduction(puzzle, state, line)
+
+
+def one_way_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction | None:
+    """One way: the line's only placement (the line is settled)."""
+    solver = line_solver(puzzle, state, line)
+    n = len(puzzle.lines[line])
+    starts = tuple(s[0] for s in solver.starts)
+    known = any(state.cands[i] != FREE for i in puzzle.lines[line])
+    return line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
+                          given=" beside the cells already decided" if known else "")
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -126,25 +131,29 @@ def simple_allowed(solver: Line, clue: tuple[int, ...], n: int) -> list[int]:
 @heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
-        solver = line_solver(puzzle, state, line)
-        clue, n = puzzle.clues[line], len(puzzle.lines[line])
-        if not clue or not solver.solvable:
-            continue
-        allowed, covered = overlap_allowed(solver, clue, n)
-        d = line_deduction(puzzle, state, line, allowed, reason="")
-        if d is None:
-            continue
-        cells = puzzle.lines[line]
-        new_filled = [k for k, i in enumerate(cells) if i in d.targets and allowed[k] == B_FILLED]
-        blocks = sorted({covered[k] for k in new_filled})
-        reasons = []
-        if blocks:
-            verb = "covers" if len(blocks) == 1 else "cover"
-            reasons.append(f"the {' and the '.join(map(str, blocks))} {verb} the same cells either way")
-        if len(new_filled) < len(d.targets):
-            reasons.append("some cells lie out of reach of every block")
-        yield Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,
-                        region=d.region)
+        if puzzle.clues[line] and line_solver(puzzle, state, line).solvable:
+            yield overlap_deduction(puzzle, state, line)
+
+
+def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction | None:
+    """Block overlap in one solvable line with blocks."""
+    solver = line_solver(puzzle, state, line)
+    clue, n = puzzle.clues[line], len(puzzle.lines[line])
+    allowed, covered = overlap_allowed(solver, clue, n)
+    d = line_deduction(puzzle, state, line, allowed, reason="")
+    if d is None:
+        return None
+    cells = puzzle.lines[line]
+    new_filled = [k for k, i in enumerate(cells) if i in d.targets and allowed[k] == B_FILLED]
+    blocks = sorted({covered[k] for k in new_filled})
+    reasons = []
+    if blocks:
+        verb = "covers" if len(blocks) == 1 else "cover"
+        reasons.append(f"the {' and the '.join(map(str, blocks))} {verb} the same cells either way")
+    if len(new_filled) < len(d.targets):
+        reasons.append("some cells lie out of reach of every block")
+    return Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,
+                     region=d.region)
 
 
 # --- level 4 ------------------------------------------------------------------------------
@@ -179,17 +188,24 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
         if allowed is None:
             return changes + 1, read
         changed = False
+        crossing = []
         for k, i in enumerate(cells):
             new = now[k] & allowed[k]
             if new != now[k]:
                 cands[i] = new
                 changed = True
                 other = rows + i % cols if line < rows else i // cols
+                crossing.append(other)
                 if other not in queued:
                     queued.add(other)
                     queue.append(other)
         if changed:
             changes += 1
+            # a crossing line this broke is seen at once, before the lines queued earlier
+            for other in crossing:
+                if simple_rules(tuple([cands[i] for i in puzzle.lines[other]]), puzzle.clues[other]) is None:
+                    read.add(other)
+                    return (changes + 1, read) if changes < most else (None, read)
             if changes >= most:
                 return None, read
     return None, read
@@ -204,13 +220,11 @@ def simple_rules(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[int, ...]
 
 def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[int, int]]:
     """(cell, assumed value) for the assumptions on undecided cells that the screen breaks
-    within SCREEN_STEPS lines: a very short one (SCREEN_ENOUGH lines at most) as soon as it is
-    seen, the others afterwards, shortest first. A screen is kept for the rest of the solve with
-    the lines it read, and reused while those lines hold the same candidates."""
+    within CHAIN_STEPS lines, most constrained cells first. A screen is kept for the rest of
+    the solve with the lines it read, and reused while those lines hold the same candidates."""
     memory = solve_memory().setdefault("picross.what-if", {})
     now = [line_cands(puzzle, state, line) for line in range(len(puzzle.lines))]
-    later = []
-    for order, var in enumerate(most_constrained(puzzle, state)):
+    for var in most_constrained(puzzle, state):
         if out_of_time():
             return
         for value in (FILLED, EMPTY):
@@ -220,43 +234,76 @@ def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[in
             else:
                 cands = list(state.cands)
                 cands[var] = 1 << value
-                n, read = chain_screen(puzzle, cands, puzzle.lines_of[var], SCREEN_STEPS)
+                n, read = chain_screen(puzzle, cands, puzzle.lines_of[var], CHAIN_STEPS)
                 memory[(var, value)] = (n, tuple((line, now[line]) for line in read))
-            if n is None:
-                continue
-            if n <= SCREEN_ENOUGH:
+            if n is not None:
                 yield var, value
-            else:
-                later.append((n, order, var, value))
-    for _, _, var, value in sorted(later):
-        yield var, value
+
+
+def what_if_chain(puzzle: PicrossPuzzle, state: State, var: int, value: int) -> Trace:
+    """The chain chain_screen saw, as steps: the same lines in the same order, each step the
+    simple rule that settles the line (one way, no blocks, or block overlap), and the broken
+    line last."""
+    from grader.core.explain import var_name
+    start = st = state.restrict(var, 1 << value)
+    queue = deque(sorted(set(puzzle.lines_of[var])))
+    queued = set(queue)
+    rows, cols = puzzle.rows, puzzle.cols
+    steps: list[Step] = []
+    status, reason = Status.STUCK, "no line breaks"
+    while queue and len(steps) < CHAIN_STEPS:
+        line = queue.popleft()
+        queued.discard(line)
+        clue = puzzle.clues[line]
+        solver = line_solver(puzzle, st, line)
+        if not solver.solvable:
+            hid, d = "picross.broken-line", broken_deduction(puzzle, st, line)
+        elif not clue:
+            hid, d = "picross.empty-line", line_deduction(puzzle, st, line, [B_EMPTY] * len(puzzle.lines[line]))
+        elif solver.settled:
+            hid, d = "picross.one-way", one_way_deduction(puzzle, st, line)
+        else:
+            hid, d = "picross.block-overlap", overlap_deduction(puzzle, st, line)
+        if d is None:
+            continue
+        steps.append(Step(len(steps) + 1, REGISTRY.get(hid).info, d))
+        st = d.apply(st)
+        if hid == "picross.broken-line":
+            status = Status.CONTRADICTION
+            reason = f"{var_name(puzzle, puzzle.lines[line][0])} has no possible value left"
+            break
+        changed = {i for i, _ in d.removals}
+        crossing = [rows + i % cols if line < rows else i // cols for i in puzzle.lines[line] if i in changed]
+        for other in crossing:
+            if other not in queued:
+                queued.add(other)
+                queue.append(other)
+        broken = next((o for o in crossing if not line_solver(puzzle, st, o).solvable), None)
+        if broken is not None and len(steps) < CHAIN_STEPS:
+            queue.appendleft(broken)        # a crossing line this broke is seen at once
+    return Trace(start, tuple(steps), status, st, 0.0, reason)
 
 
 @heuristic(id="picross.what-if", genre=GENRE)
 def what_if(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Assume one value of one cell, follow it with the simple line rules (a clue that fits one
     way, pushing the blocks to both ends) for a few lines, and meet a line that can no longer
-    show its clue: the cell has the other value. Short chains are looked for first."""
+    show its clue: the cell has the other value. The cells whose lines are nearest to finished
+    are tried first; the chain is the first the screen finds."""
     from grader.core.explain import value_phrase, var_name
-    simple = REGISTRY.for_genre(GENRE, CHAIN_LEVEL)
-    for tries, (var, value) in enumerate(what_if_candidates(puzzle, state)):
-        if out_of_time() or tries >= CHAIN_TRIES:
+    for var, value in what_if_candidates(puzzle, state):
+        if out_of_time():
             return
-        assumed = state.restrict(var, 1 << value)
-        trace = fill(puzzle, assumed, (var,), CHAIN_LEVEL, CHAIN_STEPS, simple)
+        trace = what_if_chain(puzzle, state, var, value)
         if trace.status is not Status.CONTRADICTION:
-            continue
+            continue                  # cannot happen: the chain is the screen's own
         name = var_name(puzzle, var)
         label = f"{name} {value_phrase(puzzle, value)}"
         removals = ((var, 1 << value),)
         steps = trace.steps
-        last = steps[-1].deduction.params if steps else {}
-        if steps and "line" in last and steps[-1].heuristic.id == "picross.broken-line":
-            broken = f"{last['line']} can no longer show its clue {last['clue']}"
-            chain = steps[:-1]
-        else:
-            broken, chain = trace.reason or "a rule is broken", steps
-        lines = [s.deduction.params.get("line", "?") for s in chain]
+        last = steps[-1].deduction.params
+        broken = f"{last['line']} can no longer show its clue {last['clue']}"
+        lines = [s.deduction.params["line"] for s in steps[:-1]]
         if not lines:
             path = "at once "
         elif len(lines) == 1:

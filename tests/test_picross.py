@@ -93,15 +93,18 @@ def line_logic():
 
 
 def test_what_if():
-    # DEEP: line logic gets stuck; assuming r6c1 empty, columns 1 and 2 and row 5 follow by the
-    # simple line rules and row 6 can no longer show its 1 1
+    # DEEP: line logic gets stuck; if r5c1 were filled, the 4 of row 5 would fit one way
+    # (r5c1-r5c4), columns 1 and 2 then leave r6c1 and r6c2 empty, and the 1 1 of row 6 no
+    # longer fits in r6c5-r6c6
     stuck = Solver(DEEP, heuristics=line_logic()).solve()
     assert stuck.status is Status.STUCK
-    assert found("picross.what-if", DEEP, stuck.final) == {"r6c1": "is filled"}
+    assert found("picross.what-if", DEEP, stuck.final) == {"r5c1": "is empty"}
     d = fires("picross.what-if", DEEP, stuck.final)[0]
-    assert d.params["assumption"] == "r6c1 is empty"
+    assert d.params["assumption"] == "r5c1 is filled"
+    assert d.params["path"] == ("the simple line rules then settle more of row 5, column 1 and column 2 "
+                                "in turn, and ")
     assert d.params["contradiction"] == "row 6 can no longer show its clue 1 1"
-    assert d.params["steps"] <= 8 and "column 1" in d.params["path"]
+    assert d.params["steps"] == 4 == len(d.detail[0].trace.steps)
     assert_each_finds_only_truths(DEEP, stuck.final, reference(DEEP), ("picross.what-if",))
     assert Solver(DEEP, max_level=4).solve().status is Status.SOLVED
     # no contradiction to meet where every assumption is part of some solution
