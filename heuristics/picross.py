@@ -3,6 +3,11 @@
 All of them read a line through the line solver of grader/kernels/lines.py, computed once
 per line and state. `focus` holds the cells changed since a technique last found nothing, so
 only the lines through them are read again.
+
+Level 4 also has the short what-if (picross.what-if): where line logic is stuck, a strong
+solver assumes one cell, follows the simple line rules a few lines on and meets a line that can
+no longer show its clue. Level 5 keeps the trials whose fill needs the full line solver, many
+steps or both ways of a cell.
 """
 from __future__ import annotations
 
