@@ -16,7 +16,7 @@ import attrs
 
 from grader.core.explain import describe_removals
 from grader.genres.hashiwokakero.model import HashiPuzzle, Groups, groups, hi, lo, reachable
-from grader.core.registry import heuristic
+from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
@@ -404,6 +404,40 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
                 "result": describe_removals(puzzle, state, d.removals)})
 
 
+SHORT_WAYS = 4       # island-cases: an island with at most this many ways left...
+SHORT_STEPS = 8      # ... each followed at most this many steps...
+SHORT_LEVEL = 3      # ... with the techniques up to this level
+
+
+@heuristic(id="hashi.island-cases", genre=GENRE)
+def island_cases(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A case split on an island's few ways: each way followed a few steps with the simpler
+    techniques; ways that meet a contradiction drop out, and what every remaining way agrees
+    on holds."""
+    easy = REGISTRY.for_genre(GENRE, SHORT_LEVEL)
+    g = groups(puzzle, state)
+    options = []
+    for i in puzzle.islands:
+        todo, ways = distributions(puzzle, state, i, g)
+        if todo and 2 <= len(ways) <= SHORT_WAYS:
+            options.append((len(ways), i, todo, ways))
+    options.sort()
+    for _, i, todo, ways in options:
+        assumptions = []
+        for w in ways:
+            st = state
+            for s, v in zip(todo, w):
+                st = st.restrict(s, 1 << v)
+            label = ", ".join(f"{puzzle.slot_name(s)} {bridges(v)}" for s, v in zip(todo, w))
+            assumptions.append((label, st, todo))
+        d = branch_deduction(puzzle, state, assumptions, max_level=SHORT_LEVEL, max_steps=SHORT_STEPS,
+                             heuristics=easy)
+        if d is not None:
+            yield attrs.evolve(d, params={**d.params, "island": puzzle.cell(i), "n": puzzle.board[i]},
+                               cells=(puzzle.cell(i),))
+            return
+
+
 # --- level 5 ------------------------------------------------------------------------------
 
 @heuristic(id="hashi.island-ways", genre=GENRE)
@@ -414,6 +448,8 @@ def island_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduc
         if todo and 2 <= len(ways) <= 6:
             options.append((len(ways), i, todo, ways))
     options.sort()
+    # the fill: everything up to level 4 but the short case split, a look-ahead of its own
+    fill_with = [h for h in REGISTRY.for_genre(GENRE, 4) if h.id != "hashi.island-cases"]
     for steps in (12, 400):
         for _, i, todo, ways in options:
             assumptions = []
@@ -423,7 +459,7 @@ def island_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduc
                     st = st.restrict(s, 1 << v)
                 label = ", ".join(f"{puzzle.slot_name(s)} {bridges(v)}" for s, v in zip(todo, w))
                 assumptions.append((label, st, todo))
-            d = branch_deduction(puzzle, state, assumptions, max_steps=steps)
+            d = branch_deduction(puzzle, state, assumptions, max_steps=steps, heuristics=fill_with)
             if d is not None:
                 yield attrs.evolve(d, params={**d.params, "island": puzzle.cell(i), "n": puzzle.board[i]},
                                    cells=(puzzle.cell(i),))

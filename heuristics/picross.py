@@ -3,23 +3,33 @@
 All of them read a line through the line solver of grader/kernels/lines.py, computed once
 per line and state. `focus` holds the cells changed since a technique last found nothing, so
 only the lines through them are read again.
+
+Level 4 also has the short what-if (picross.what-if): where line logic is stuck, a strong
+solver assumes one cell, follows the simple line rules a few lines on and meets a line that can
+no longer show its clue. Level 5 keeps the trials whose fill needs the full line solver, many
+steps or both ways of a cell.
 """
 from __future__ import annotations
 
+import functools
+from collections import deque
 from typing import Iterable, Iterator
 
-from grader.core.engine import out_of_time
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.explain import describe_removals
-from grader.genres.picross.model import B_EMPTY, B_FILLED, FREE, PicrossPuzzle, line_solver
+from grader.genres.picross.model import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, PicrossPuzzle, line_cands,
+                                         line_solver)
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import branch_deduction, probe_cell, register_last_resort
-from grader.core.steps import Deduction
-from grader.kernels.lines import fill_of, solve_line
+from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
+from grader.core.steps import Deduction, Status, Step, Trace
+from grader.kernels.lines import Line, fill_of, solve_line
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
 LOOKAHEADS = (12, 400)    # steps per case: a quick look first, then a long one
+CHAIN_STEPS = 8           # what-if: the most line steps, the broken line included, each one of
+                          # the simple line rules (levels 1 and 3)
 
 
 def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -58,10 +68,14 @@ def broken_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Ded
         if out_of_time():
             return      # the first look solves every line: a long one with many blocks takes a while
         if not line_solver(puzzle, state, line).solvable:
-            cells = puzzle.lines[line]
-            yield Deduction.build(state, keep={cells[0]: 0}, premises=cells,
-                                  params={"line": puzzle.line_name(line), "clue": puzzle.clue_text(line)})
+            yield broken_deduction(puzzle, state, line)
             return
+
+
+def broken_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction:
+    cells = puzzle.lines[line]
+    return Deduction.build(state, keep={cells[0]: 0}, premises=cells,
+                           params={"line": puzzle.line_name(line), "clue": puzzle.clue_text(line)})
 
 
 @heuristic(id="picross.empty-line", genre=GENRE)
@@ -74,52 +88,77 @@ def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 @heuristic(id="picross.one-way", genre=GENRE)
 def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
-        solver = line_solver(puzzle, state, line)
-        if not puzzle.clues[line] or not solver.settled:
-            continue
-        n = len(puzzle.lines[line])
-        starts = tuple(s[0] for s in solver.starts)
-        known = any(state.cands[i] != FREE for i in puzzle.lines[line])
-        yield line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
-                             given=" beside the cells already decided" if known else "")
+        if puzzle.clues[line] and line_solver(puzzle, state, line).settled:
+            yield one_way_deduction(puzzle, state, line)
+
+
+def one_way_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction | None:
+    """One way: the line's only placement (the line is settled)."""
+    solver = line_solver(puzzle, state, line)
+    n = len(puzzle.lines[line])
+    starts = tuple(s[0] for s in solver.starts)
+    known = any(state.cands[i] != FREE for i in puzzle.lines[line])
+    return line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
+                          given=" beside the cells already decided" if known else "")
 
 
 # --- level 3 ------------------------------------------------------------------------------
 
+def overlap_allowed(solver: Line, clue: tuple[int, ...], n: int) -> tuple[list[int], dict[int, int]]:
+    """What pushing the blocks to both ends shows (a solvable line): each cell's allowed
+    values, and the cells some block covers either way, with that block's size."""
+    allowed = [B_EMPTY | B_FILLED] * n
+    reach = [False] * n
+    covered: dict[int, int] = {}          # cell -> the block that covers it either way
+    for j, size in enumerate(clue):
+        lo, hi = solver.span(j)
+        for i in range(lo, hi + size):
+            reach[i] = True
+        for i in range(hi, lo + size):
+            allowed[i] = B_FILLED
+            covered[i] = size
+    for i in range(n):
+        if not reach[i]:
+            allowed[i] = B_EMPTY
+    return allowed, covered
+
+
+def simple_allowed(solver: Line, clue: tuple[int, ...], n: int) -> list[int]:
+    """What the simple line rules (levels 1 and 3: one way, block overlap) allow in a
+    solvable line."""
+    if not clue:
+        return [B_EMPTY] * n
+    if solver.settled:
+        return solver.kept
+    return overlap_allowed(solver, clue, n)[0]
+
+
 @heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
-        solver = line_solver(puzzle, state, line)
-        clue, n = puzzle.clues[line], len(puzzle.lines[line])
-        if not clue or not solver.solvable:
-            continue
-        allowed = [B_EMPTY | B_FILLED] * n
-        reach = [False] * n
-        covered: dict[int, int] = {}          # cell -> the block that covers it either way
-        for j, size in enumerate(clue):
-            lo, hi = solver.span(j)
-            for i in range(lo, hi + size):
-                reach[i] = True
-            for i in range(hi, lo + size):
-                allowed[i] = B_FILLED
-                covered[i] = size
-        for i in range(n):
-            if not reach[i]:
-                allowed[i] = B_EMPTY
-        d = line_deduction(puzzle, state, line, allowed, reason="")
-        if d is None:
-            continue
-        cells = puzzle.lines[line]
-        new_filled = [k for k, i in enumerate(cells) if i in d.targets and allowed[k] == B_FILLED]
-        blocks = sorted({covered[k] for k in new_filled})
-        reasons = []
-        if blocks:
-            verb = "covers" if len(blocks) == 1 else "cover"
-            reasons.append(f"the {' and the '.join(map(str, blocks))} {verb} the same cells either way")
-        if len(new_filled) < len(d.targets):
-            reasons.append("some cells lie out of reach of every block")
-        yield Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,
-                        region=d.region)
+        if puzzle.clues[line] and line_solver(puzzle, state, line).solvable:
+            yield overlap_deduction(puzzle, state, line)
+
+
+def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction | None:
+    """Block overlap in one solvable line with blocks."""
+    solver = line_solver(puzzle, state, line)
+    clue, n = puzzle.clues[line], len(puzzle.lines[line])
+    allowed, covered = overlap_allowed(solver, clue, n)
+    d = line_deduction(puzzle, state, line, allowed, reason="")
+    if d is None:
+        return None
+    cells = puzzle.lines[line]
+    new_filled = [k for k, i in enumerate(cells) if i in d.targets and allowed[k] == B_FILLED]
+    blocks = sorted({covered[k] for k in new_filled})
+    reasons = []
+    if blocks:
+        verb = "covers" if len(blocks) == 1 else "cover"
+        reasons.append(f"the {' and the '.join(map(str, blocks))} {verb} the same cells either way")
+    if len(new_filled) < len(d.targets):
+        reasons.append("some cells lie out of reach of every block")
+    return Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,
+                     region=d.region)
 
 
 # --- level 4 ------------------------------------------------------------------------------
@@ -133,7 +172,164 @@ def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterato
         yield line_deduction(puzzle, state, line, allowed)
 
 
+def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], most: int
+                 ) -> tuple[int | None, set[int]]:
+    """A quick unrecorded look at a what-if: the simple line rules applied line by line,
+    breadth first from `lines`, until a line can no longer show its clue. Returns how many
+    lines that took, counting the broken one (None when it takes more than `most`), and the
+    lines it read: the look goes the same way while those lines hold the same candidates."""
+    queue = deque(sorted(set(lines)))
+    queued = set(queue)
+    read: set[int] = set()
+    rows, cols = puzzle.rows, puzzle.cols
+    changes = 0
+    while queue:
+        line = queue.popleft()
+        queued.discard(line)
+        read.add(line)
+        cells = puzzle.lines[line]
+        now = tuple([cands[i] for i in cells])
+        allowed = simple_rules(now, puzzle.clues[line])
+        if allowed is None:
+            return changes + 1, read
+        changed = False
+        crossing = []
+        for k, i in enumerate(cells):
+            new = now[k] & allowed[k]
+            if new != now[k]:
+                cands[i] = new
+                changed = True
+                other = rows + i % cols if line < rows else i // cols
+                crossing.append(other)
+                if other not in queued:
+                    queued.add(other)
+                    queue.append(other)
+        if changed:
+            changes += 1
+            # a crossing line this broke is seen at once, before the lines queued earlier
+            for other in crossing:
+                if simple_rules(tuple([cands[i] for i in puzzle.lines[other]]), puzzle.clues[other]) is None:
+                    read.add(other)
+                    return (changes + 1, read) if changes < most else (None, read)
+            if changes >= most:
+                return None, read
+    return None, read
+
+
+@functools.lru_cache(maxsize=50000)
+def simple_rules(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[int, ...] | None:
+    """What the simple line rules allow in a line (None: it cannot show its clue)."""
+    solver = solve_line(now, clue)
+    return tuple(simple_allowed(solver, clue, len(now))) if solver.solvable else None
+
+
+def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[int, int]]:
+    """(cell, assumed value) for the assumptions on undecided cells that the screen breaks
+    within CHAIN_STEPS lines, most constrained cells first. A screen is kept for the rest of
+    the solve with the lines it read, and reused while those lines hold the same candidates."""
+    memory = solve_memory().setdefault("picross.what-if", {})
+    now = [line_cands(puzzle, state, line) for line in range(len(puzzle.lines))]
+    for var in most_constrained(puzzle, state):
+        if out_of_time():
+            return
+        for value in (FILLED, EMPTY):
+            seen = memory.get((var, value))
+            if seen is not None and all(now[line] == held for line, held in seen[1]):
+                n = seen[0]
+            else:
+                cands = list(state.cands)
+                cands[var] = 1 << value
+                n, read = chain_screen(puzzle, cands, puzzle.lines_of[var], CHAIN_STEPS)
+                memory[(var, value)] = (n, tuple((line, now[line]) for line in read))
+            if n is not None:
+                yield var, value
+
+
+def what_if_chain(puzzle: PicrossPuzzle, state: State, var: int, value: int) -> Trace:
+    """The chain chain_screen saw, as steps: the same lines in the same order, each step the
+    simple rule that settles the line (one way, no blocks, or block overlap), and the broken
+    line last."""
+    from grader.core.explain import var_name
+    start = st = state.restrict(var, 1 << value)
+    queue = deque(sorted(set(puzzle.lines_of[var])))
+    queued = set(queue)
+    rows, cols = puzzle.rows, puzzle.cols
+    steps: list[Step] = []
+    status, reason = Status.STUCK, "no line breaks"
+    while queue and len(steps) < CHAIN_STEPS:
+        line = queue.popleft()
+        queued.discard(line)
+        clue = puzzle.clues[line]
+        solver = line_solver(puzzle, st, line)
+        if not solver.solvable:
+            hid, d = "picross.broken-line", broken_deduction(puzzle, st, line)
+        elif not clue:
+            hid, d = "picross.empty-line", line_deduction(puzzle, st, line, [B_EMPTY] * len(puzzle.lines[line]))
+        elif solver.settled:
+            hid, d = "picross.one-way", one_way_deduction(puzzle, st, line)
+        else:
+            hid, d = "picross.block-overlap", overlap_deduction(puzzle, st, line)
+        if d is None:
+            continue
+        steps.append(Step(len(steps) + 1, REGISTRY.get(hid).info, d))
+        st = d.apply(st)
+        if hid == "picross.broken-line":
+            status = Status.CONTRADICTION
+            reason = f"{var_name(puzzle, puzzle.lines[line][0])} has no possible value left"
+            break
+        changed = {i for i, _ in d.removals}
+        crossing = [rows + i % cols if line < rows else i // cols for i in puzzle.lines[line] if i in changed]
+        for other in crossing:
+            if other not in queued:
+                queued.add(other)
+                queue.append(other)
+        broken = next((o for o in crossing if not line_solver(puzzle, st, o).solvable), None)
+        if broken is not None and len(steps) < CHAIN_STEPS:
+            queue.appendleft(broken)        # a crossing line this broke is seen at once
+    return Trace(start, tuple(steps), status, st, 0.0, reason)
+
+
+@heuristic(id="picross.what-if", genre=GENRE)
+def what_if(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Assume one value of one cell, follow it with the simple line rules (a clue that fits one
+    way, pushing the blocks to both ends) for a few lines, and meet a line that can no longer
+    show its clue: the cell has the other value. The cells whose lines are nearest to finished
+    are tried first; the chain is the first the screen finds."""
+    from grader.core.explain import value_phrase, var_name
+    for var, value in what_if_candidates(puzzle, state):
+        if out_of_time():
+            return
+        trace = what_if_chain(puzzle, state, var, value)
+        if trace.status is not Status.CONTRADICTION:
+            continue                  # cannot happen: the chain is the screen's own
+        name = var_name(puzzle, var)
+        label = f"{name} {value_phrase(puzzle, value)}"
+        removals = ((var, 1 << value),)
+        steps = trace.steps
+        last = steps[-1].deduction.params
+        broken = f"{last['line']} can no longer show its clue {last['clue']}"
+        lines = [s.deduction.params["line"] for s in steps[:-1]]
+        if not lines:
+            path = "at once "
+        elif len(lines) == 1:
+            path = f"the simple line rules then settle more of {lines[0]}, and "
+        else:
+            path = (f"the simple line rules then settle more of {', '.join(lines[:-1])} and {lines[-1]}"
+                    " in turn, and ")
+        yield Deduction(removals, {"cell": name, "assumption": label, "path": path,
+                                   "contradiction": broken, "steps": len(steps),
+                                   "outcome": describe_removals(puzzle, state, removals)},
+                        (var,), detail=(Branch(label, trace),))
+        return
+
+
 # --- level 5 ------------------------------------------------------------------------------
+
+def trial_fill() -> list:
+    """What a level-5 trial fills in with: every technique up to level 4 but the what-if (a
+    hypothesis of its own)."""
+    return [h for h in REGISTRY.for_genre(GENRE, 4) if h.id != "picross.what-if"]
+
 
 def most_constrained(puzzle: PicrossPuzzle, state: State) -> list[int]:
     """Undecided cells whose row and column have the fewest undecided cells: assumptions there
@@ -182,7 +378,7 @@ def promising(puzzle: PicrossPuzzle, state: State, var: int) -> bool:
 def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # The line solver screens the cells quickly; the chosen cell is then probed by the engine's
     # recorded fill, so the step shows every easier step of each branch.
-    lower = REGISTRY.for_genre(GENRE, 4)
+    lower = trial_fill()
     for var in most_constrained(puzzle, state):
         if out_of_time():
             return          # screening every cell of a large board takes minutes
@@ -217,7 +413,7 @@ def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
             continue
         for steps in LOOKAHEADS:          # short look-aheads first: they read best and cost least
             d = branch_deduction(puzzle, state, [(label, State(tuple(c)), cs) for label, c, cs in assumptions],
-                                 max_steps=steps)
+                                 max_steps=steps, heuristics=trial_fill())
             if d is not None:
                 yield Deduction(d.removals, {**d.params, "line": puzzle.line_name(line),
                                              "clue": puzzle.clue_text(line),

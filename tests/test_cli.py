@@ -10,7 +10,7 @@ import pytest
 from grader.app.cli import main
 
 HARD = "corpus/akari/lightup-7x7b20s2d2-grader-2.yaml"       # needs level 4
-TRIAL = "corpus/hashiwokakero/grown-9x9-grader-1.yaml"       # needs a trial (level 5)
+TRIAL = "corpus/arrows/arrows-5x5-straight-L5-s1.yaml"        # needs a trial (level 5)
 TATHAM = "7x7:a2bBfBa300qB0Ba0f0bBa"
 
 
@@ -53,7 +53,7 @@ def test_grade_text_says_why_the_label_and_counts_many_hardest_steps(capsys, tmp
 def test_explain_lists_every_step_with_r3c4_cells(capsys):
     code, out, _ = run(capsys, "explain", TRIAL, "--boards")
     assert code == 0
-    assert "1. [L1]" in out and "[L5] Try every way around an island" in out and out.rstrip().endswith("solved")
+    assert "1. [L1]" in out and "[L5] A long trial" in out and out.rstrip().endswith("solved")
     code, out, _ = run(capsys, "explain", HARD, "--json")
     steps = json.loads(out)["steps"]
     assert all({"step", "level", "technique", "text", "board"} <= s.keys() for s in steps)

@@ -11,7 +11,7 @@ from grader.core.steps import AVAILABLE_CAP, Status
 from grader.io.read import load
 from support import CORPUS, native
 
-TRIALS = CORPUS / "hashiwokakero" / "grown-9x9-grader-1.yaml"         # needs a trial (level 5)
+TRIALS = CORPUS / "arrows" / "arrows-5x5-straight-L5-s1.yaml"          # needs a trial (level 5)
 EASY = CORPUS / "akari" / "lightup-7x7b20s2d0-grader-1.yaml"
 HARD = CORPUS / "akari" / "lightup-7x7b20s2d2-grader-1.yaml"
 

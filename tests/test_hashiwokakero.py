@@ -141,6 +141,28 @@ def test_pair_ways():
     assert found("hashi.pair-ways", deeper, Solver(deeper, max_level=4).solve().final) == {}
 
 
+def below_island_cases():
+    return [h for h in REGISTRY.for_genre("hashiwokakero", 4) if h.id != "hashi.island-cases"]
+
+
+def test_island_cases():
+    # r1c4 needs 4 and has two ways left; one meets a contradiction within a few easy steps,
+    # the other settles the right-hand side of the board
+    p = load("corpus/hashiwokakero/grown-9x9-grader-1.yaml")
+    stuck = Solver(p, heuristics=below_island_cases()).solve()
+    assert stuck.status.value == "stuck"
+    d = fires("hashi.island-cases", p, stuck.final)[0]
+    assert (str(d.params["island"]), d.params["n"], d.params["cases"]) == ("r1c4", 4, 2)
+    assert "1 of the 2 cases leads to a contradiction" in d.params["outcome"]
+    assert found("hashi.island-cases", p, stuck.final)["r3c4–r3c9"] == "has two bridges"
+    assert assert_all_sound(REGISTRY.get("hashi.island-cases"), p, stuck.final, reference(p)) == 1
+    assert Solver(p, max_level=4).solve().status.value == "solved"
+    # nothing to split where easier steps still finish the board, or on the solution
+    easy = load("corpus/hashiwokakero/bridges-7x7i30e10m2d2-grader-2.yaml")
+    assert fires("hashi.island-cases", easy, reference(easy)) == []
+    assert fires("hashi.island-cases", p, reference(p)) == []
+
+
 def test_grown_puzzles_have_one_answer_and_need_level_4():
     from grader.core.analysis import analyse
     for path in sorted((CORPUS / "hashiwokakero").glob("grown-*.yaml")):
@@ -160,7 +182,7 @@ def test_island_ways_and_trial_are_sound_where_easier_steps_stop():
         assert assert_all_sound(REGISTRY.get(hid), p, trace.final, solution) == 1
         assert fires(hid, p, solution) == []
     deeper = load("corpus/hashiwokakero/grown-9x9-grader-1.yaml")
-    trace = Solver(deeper, max_level=4).solve()
+    trace = Solver(deeper, heuristics=below_island_cases()).solve()
     assert trace.status.value == "stuck"
     assert assert_all_sound(REGISTRY.get("hashi.island-ways"), deeper, trace.final, reference(deeper)) == 1
 

@@ -88,9 +88,32 @@ def test_line_solver_beats_block_overlap():
 
 # --- level 5 -------------------------------------------------------------------------------
 
-def test_deep_puzzle_needs_level_5():
-    stuck = Solver(DEEP, max_level=4).solve()
+def line_logic():
+    return [h for h in REGISTRY.for_genre("picross", 4) if h.id != "picross.what-if"]
+
+
+def test_what_if():
+    # DEEP: line logic gets stuck; if r5c1 were filled, the 4 of row 5 would fit one way
+    # (r5c1-r5c4), columns 1 and 2 then leave r6c1 and r6c2 empty, and the 1 1 of row 6 no
+    # longer fits in r6c5-r6c6
+    stuck = Solver(DEEP, heuristics=line_logic()).solve()
     assert stuck.status is Status.STUCK
+    assert found("picross.what-if", DEEP, stuck.final) == {"r5c1": "is empty"}
+    d = fires("picross.what-if", DEEP, stuck.final)[0]
+    assert d.params["assumption"] == "r5c1 is filled"
+    assert d.params["path"] == ("the simple line rules then settle more of row 5, column 1 and column 2 "
+                                "in turn, and ")
+    assert d.params["contradiction"] == "row 6 can no longer show its clue 1 1"
+    assert d.params["steps"] == 4 == len(d.detail[0].trace.steps)
+    assert_each_finds_only_truths(DEEP, stuck.final, reference(DEEP), ("picross.what-if",))
+    assert Solver(DEEP, max_level=4).solve().status is Status.SOLVED
+    # no contradiction to meet where every assumption is part of some solution
+    assert fires("picross.what-if", puzzle("1/1", "1/1")) == []
+    assert fires("picross.what-if", puzzle("1/1/1/1", "1/1/1/1")) == []
+
+
+def test_deep_puzzle_level_5_is_sound():
+    stuck = Solver(DEEP, heuristics=line_logic()).solve()
     assert_each_finds_only_truths(DEEP, stuck.final, reference(DEEP),
                                   ("picross.trial-and-error", "picross.line-cases"))
     assert Solver(DEEP).solve().status is Status.SOLVED
