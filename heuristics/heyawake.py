@@ -7,7 +7,10 @@ Beyond the catalogue: the articulation point graded by what it closes off, a poc
 four cells or a corner at level 2, an enclosure of up to a dozen at level 3. What-ifs follow
 one cell's value through a few rounds of easy steps to a broken rule, at level 3 looking only
 at rules seen nearby (touching, rooms, strips, a white cell shut in) and at level 4 at the
-white area too. Only refutations count there; what every case agrees on is level 5.
+white area too. Only refutations count there. A room with at most four ways left is split
+into its cases at level 4 (each followed by up to 20 direct deductions, no what-if inside):
+ways that break a rule drop out and what the rest agree on holds. Longer cases, more ways and
+cases filled with what-ifs are level 5.
 """
 from __future__ import annotations
 
@@ -18,9 +21,9 @@ from math import comb
 from grader.core.explain import counted
 from grader.genres import get
 from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room_counts, white_runs
-from grader.core.registry import heuristic, register_families
+from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
-from grader.core.probing import PASSES, register_probing, register_last_resort
+from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels import blocks
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
@@ -401,6 +404,43 @@ def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int
         return [o for o in listed if fine(o)]
     return room_options(puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
                         cuts=lambda option: splits_white(puzzle, state, option))
+
+
+# A case split on a room's few ways (level 4): rooms with at most CASE_WAYS ways left (those
+# room-strips keeps), each way followed by at most CASE_STEPS direct deductions of levels 1-4.
+# No what-if runs inside a case (a hypothesis inside a hypothesis is level 5), nor room-strips
+# (its listing is the slow part, and the case split has just listed the room's ways itself).
+CASE_WAYS = 4
+CASE_STEPS = 20
+CASE_SKIP = frozenset({"heyawake.room-cases", "heyawake.room-strips", "heyawake.what-if",
+                       "heyawake.nearby-what-if"})
+
+
+def case_fill() -> list:
+    """The techniques a case is followed with: every direct deduction of levels 1-4."""
+    return [h for h in REGISTRY.for_genre(GENRE, 4) if h.info.id not in CASE_SKIP]
+
+
+@heuristic(id="heyawake.room-cases", genre=GENRE)
+def room_cases(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """A room with only a few ways left (those of room-strips), fewest first: follow each a
+    few direct steps; a way that breaks a rule drops out, and what the ways left agree on
+    holds. A strong solver's deliberate case split, bounded in ways and steps."""
+    order = []
+    for k in puzzle.numbered:
+        if not room_counts(puzzle, state.cands, k)[1]:
+            continue
+        options = state.derived(("heyawake.room-strips", k), lambda k=k: strip_options(puzzle, state, k))
+        if options and 2 <= len(options) <= CASE_WAYS:
+            order.append((len(options), k, options))
+    for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
+        cases = [(way_label(puzzle, state, o), state.assume(o), list(o)) for o in options]
+        d = branch_deduction(puzzle, state, cases, max_level=4, max_steps=CASE_STEPS,
+                             heuristics=case_fill())
+        if d:
+            yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
+                            cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
+            return
 
 
 # How far a what-if looks: rounds of easy consequences (all cells one round settles, then the

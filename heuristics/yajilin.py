@@ -451,6 +451,23 @@ def _clue_options(puzzle: YajilinPuzzle, state: State):
         yield f"the {puzzle.clues[k].n} at {puzzle.cell(k)}", options
 
 
+# A case split on an arrow's few ways (level 4): a clue whose line can be shaded in at most
+# CLUE_CASE_WAYS ways, each followed by at most CLUE_CASE_STEPS direct steps of levels 1-3
+# (no look-ahead or trial inside). Refuted ways drop out; what the rest agree on holds. More
+# ways, longer fills and fills with look-aheads are the level-5 clue-cases.
+CLUE_CASE_WAYS = 4
+CLUE_CASE_STEPS = 20
+
+
+@heuristic(id="yajilin.clue-few-ways", genre=GENRE)
+def clue_few_ways(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    subjects = [(name, options) for name, options in _clue_options(puzzle, state)
+                if 2 <= len(options) <= CLUE_CASE_WAYS]
+    subjects.sort(key=lambda t: len(t[1]))
+    return cell_loops.case_analysis(puzzle, state, 3, subjects, memo=f"_{GENRE}_clue_few_ways",
+                                    passes=((CLUE_CASE_STEPS, 3),))
+
+
 # The techniques made from the families of heuristics/common/loops.py and cell_loops.py (shared
 # with Masyu and Slitherlink): the rows of rules/techniques/yajilin.yaml that name a family.
 register_families(GENRE, {

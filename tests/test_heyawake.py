@@ -420,11 +420,36 @@ def level5_position(name: str):
     raise AssertionError(f"{name} needs no level 5")
 
 
+def test_room_cases():
+    p, state, _ = first_position("heyawake-10x10-21-2.yaml", "heyawake.room-cases")
+    found = fires("heyawake.room-cases", p, state)
+    d = found[0]
+    assert d.params["room"] == Cell(4, 9) and d.params["cases"] == 2
+    assert decided_by([d], p, state) == {"r5c9": "is white", "r5c10": "is shaded", "r6c10": "is white"}
+    # shading r6c10 breaks a rule after a chain of direct steps; shading r5c10 is what is left
+    refuted, = [b for b in d.detail if b.refuted]
+    assert refuted.label == "shading r6c10"
+    assert "1 of the 2 cases leads to a contradiction" in d.params["outcome"]
+    for b in d.detail:
+        steps = b.trace.steps
+        assert len(steps) <= 20 and all(s.level <= 4 and "what-if" not in s.heuristic.id for s in steps)
+    assert_each_finds_only_truths(p, state, G.solution_state(p), ("heyawake.room-cases",))
+    assert not fires("heyawake.room-cases", OPEN_3X3)
+    assert not fires("heyawake.room-cases", ROOM_1)     # four ways, but none decides a cell
+
+
+def test_room_cases_leaves_long_cases_to_level_5():
+    # a room with two ways, where telling them apart takes a what-if inside a case
+    p, state = level5_position("heyawake-10x10-21-1.yaml")
+    assert not fires("heyawake.room-cases", p, state)
+    assert fires("heyawake.room-hypotheses", p, state)[0].params["cases"] == 2
+
+
 def test_room_hypotheses_and_trial():
-    p, state = level5_position("heyawake-10x10-21-2.yaml")
+    p, state = level5_position("heyawake-10x10-21-1.yaml")
     assert_each_finds_only_truths(p, state, G.solution_state(p),
                                   ("heyawake.room-hypotheses", "heyawake.trial-and-error"))
-    assert fires("heyawake.room-hypotheses", p, state)[0].params["cases"] == 5
+    assert fires("heyawake.room-hypotheses", p, state)[0].params["cases"] == 2
     assert not fires("heyawake.room-hypotheses", puzzle("a a\na a", ". .\n. ."))
     assert not fires("heyawake.trial-and-error", puzzle("a a\na a", ". .\n. ."))
 
@@ -442,7 +467,9 @@ def test_big_room_hypotheses():
 + . . . . . . .""")
     found = fires("heyawake.big-room-hypotheses", p, state)
     assert found[0].params["cases"] == 24
-    assert decided_by(found, p, state) == {c: "is white" for c in ("r1c3", "r3c5", "r4c2", "r4c3", "r5c2")}
+    got = decided_by(found, p, state)
+    # the cases' fills split rooms of their own (room-cases), so they agree on more than these
+    assert {c: "is white" for c in ("r1c3", "r3c5", "r4c2", "r4c3", "r5c2")}.items() <= got.items()
     solution = G.solution_state(p)
     assert all(not mask & solution.cands[v] for v, mask in found[0].removals)
     assert not fires("heyawake.big-room-hypotheses", ROOM_1)

@@ -274,6 +274,22 @@ def test_clue_cases_on_a_small_board():
     assert got["r2c2"] == LOOP and got["r1c1"] == SHADED
 
 
+def test_clue_few_ways_on_a_small_board():
+    # the 1 at r2c1 sees r2c2, r2c3 and r2c4: three ways, two of which break a rule within a
+    # few direct steps
+    p = puzzle(SMALL)
+    (d,) = fires("yajilin.clue-few-ways", p)
+    assert d.params["subject"] == "the 1 at r2c1" and d.params["cases"] == 3
+    assert [b.label for b in d.detail if b.refuted] == ["r2c2 shaded", "r2c4 shaded"]
+    for b in d.detail:
+        assert len(b.trace.steps) <= 20 and all(s.level <= 3 for s in b.trace.steps)
+    got = decided_by([d], p, YAJILIN.initial_state(p))
+    assert got["r2c3"] == SHADED and got["r2c2"] == LOOP and got["r2c4"] == LOOP
+    # one way only (a 0), or more than four ways: not this technique's
+    assert not fires("yajilin.clue-few-ways", puzzle("0e . . .\n. . . ."))
+    assert not fires("yajilin.clue-few-ways", puzzle(". . . . . . . . .\n2e . . . . . . . .\n. . . . . . . . ."))
+
+
 def test_end_cases_on_a_small_board():
     p = puzzle(FREE3)
     s = draw(p, lines=["r2c1-r2c2", "r3c2-r3c3"], crosses=["r1c2-r1c3", "r2c2-r2c3"])
