@@ -423,19 +423,18 @@ def island_cases(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
             options.append((len(ways), i, todo, ways))
     options.sort()
     for _, i, todo, ways in options:
-        assumptions = []
-        for w in ways:
-            st = state
-            for s, v in zip(todo, w):
-                st = st.restrict(s, 1 << v)
-            label = ", ".join(f"{puzzle.slot_name(s)} {bridges(v)}" for s, v in zip(todo, w))
-            assumptions.append((label, st, todo))
-        d = branch_deduction(puzzle, state, assumptions, max_level=SHORT_LEVEL, max_steps=SHORT_STEPS,
-                             heuristics=easy)
+        d = branch_deduction(puzzle, state, island_assumptions(puzzle, state, todo, ways),
+                             max_level=SHORT_LEVEL, max_steps=SHORT_STEPS, heuristics=easy)
         if d is not None:
             yield attrs.evolve(d, params={**d.params, "island": puzzle.cell(i), "n": puzzle.board[i]},
                                cells=(puzzle.cell(i),))
             return
+
+
+def island_assumptions(puzzle: HashiPuzzle, state: State, todo, ways) -> list:
+    """One hypothesis per way to finish an island: its open slots set to the way's bridges."""
+    return [(", ".join(f"{puzzle.slot_name(s)} {bridges(v)}" for s, v in zip(todo, w)),
+             state.assume(dict(zip(todo, w))), todo) for w in ways]
 
 
 # --- level 5 ------------------------------------------------------------------------------
@@ -452,14 +451,8 @@ def island_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduc
     fill_with = [h for h in REGISTRY.for_genre(GENRE, 4) if h.id != "hashi.island-cases"]
     for steps in (12, 400):
         for _, i, todo, ways in options:
-            assumptions = []
-            for w in ways:
-                st = state
-                for s, v in zip(todo, w):
-                    st = st.restrict(s, 1 << v)
-                label = ", ".join(f"{puzzle.slot_name(s)} {bridges(v)}" for s, v in zip(todo, w))
-                assumptions.append((label, st, todo))
-            d = branch_deduction(puzzle, state, assumptions, max_steps=steps, heuristics=fill_with)
+            d = branch_deduction(puzzle, state, island_assumptions(puzzle, state, todo, ways),
+                                 max_steps=steps, heuristics=fill_with)
             if d is not None:
                 yield attrs.evolve(d, params={**d.params, "island": puzzle.cell(i), "n": puzzle.board[i]},
                                    cells=(puzzle.cell(i),))

@@ -18,7 +18,7 @@ from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
-from grader.core.probing import register_probing, register_last_resort
+from grader.core.probing import agreed_removals, register_probing, register_last_resort
 from grader.core.steps import Deduction, Status
 from heuristics.common import cell_loops
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
@@ -409,13 +409,7 @@ def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules,
             alive.append(put)
     if not dead or not alive:
         return None
-    removals = []
-    for v in sorted({v for put in alive for v in put}):
-        keep = 0
-        for put in alive:
-            keep |= (1 << put[v]) if v in put else state.cands[v]
-        if state.cands[v] & ~keep:
-            removals.append((v, state.cands[v] & ~keep))
+    removals = agreed_removals(state, [state.assume(put) for put in alive])      # what the ways left share
     if not removals:
         return None
     return Deduction(tuple(removals), {kind: cell, "count": len(options), "refuted": "; ".join(dead),

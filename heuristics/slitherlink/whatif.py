@@ -16,6 +16,7 @@ import attrs
 from typing import Iterator
 
 from grader.core.engine import out_of_time, solve_memory
+from grader.core.probing import agreed_removals
 from grader.core.model import State
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.steps import Deduction
@@ -101,14 +102,7 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
 
 def _ways_left(state: State, alive) -> tuple[tuple[int, int], ...]:
     """What every way left sets alike (each way a {edge: value} over the same edges)."""
-    removals = []
-    for v in sorted({v for put in alive for v in put}):
-        keep = 0
-        for put in alive:
-            keep |= (1 << put[v]) if v in put else state.cands[v]
-        if state.cands[v] & ~keep:
-            removals.append((v, state.cands[v] & ~keep))
-    return tuple(removals)
+    return agreed_removals(state, [state.assume(put) for put in alive])
 
 
 def _refuted_ways(puzzle: SlitherPuzzle, state: State, options, branches) -> Deduction | None:
