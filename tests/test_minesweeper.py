@@ -13,7 +13,8 @@ from grader.core.errors import InputError, Source
 from grader.io.read import from_record, load
 from grader.io.janko import Record
 from grader.genres import get
-from grader.genres.minesweeper.model import UNKNOWN, MinesPuzzle, decode_layout, unmask
+from grader.genres.minesweeper.model import UNKNOWN, MinesPuzzle, decode_layout
+from grader.io.tatham import unmask_bitmap as unmask
 from grader.core.registry import REGISTRY
 from grader.core.steps import Status
 from support import (CORPUS, assert_corpus_solves, assert_each_finds_only_truths, assert_sound_from_partial_states,

@@ -17,7 +17,8 @@ from grader.core.genre import Genre
 from grader.core.model import Meta, Puzzle
 from grader.genres import all_genres
 from grader.genres.hitori.model import HitoriPuzzle
-from grader.genres.minesweeper.model import counts_of, unmask
+from grader.genres.minesweeper.model import counts_of
+from grader.io.tatham import unmask_bitmap as unmask
 from grader.io import puzzlink, tatham
 from grader.io.read import load
 

@@ -122,18 +122,29 @@ def _xor_stream(seed: bytes, data: bytearray, start: int, length: int) -> None:
         data[start + k] ^= stream[k]
 
 
+def _clear_pad(data: bytearray, nbits: int) -> None:
+    if nbits % 8:
+        data[-1] &= (0xFF << (8 - nbits % 8)) & 0xFF
+
+
+def unmask_bitmap(data: bytearray, nbits: int) -> bytearray:
+    """Undo the masking of a Mines bitmap (two SHA-1 XOR rounds, pad bits cleared after each)."""
+    first = len(data) // 2
+    _xor_stream(bytes(data[:first]), data, first, len(data) - first)
+    _clear_pad(data, nbits)
+    _xor_stream(bytes(data[first:]), data, 0, first)
+    _clear_pad(data, nbits)
+    return data
+
+
 def mask_bitmap(data: bytearray, nbits: int) -> bytearray:
     """Mask a Mines bitmap as the game does before writing it (`m`): the unmasking rounds in
-    the opposite order, clearing the pad bits after each."""
+    the opposite order."""
     first = len(data) // 2
-
-    def clear_pad() -> None:
-        if nbits % 8:
-            data[-1] &= (0xFF << (8 - nbits % 8)) & 0xFF
     _xor_stream(bytes(data[first:]), data, 0, first)
-    clear_pad()
+    _clear_pad(data, nbits)
     _xor_stream(bytes(data[:first]), data, first, len(data) - first)
-    clear_pad()
+    _clear_pad(data, nbits)
     return data
 
 

@@ -15,7 +15,6 @@ is a unique static puzzle whose numbers are exactly those a player would have se
 from __future__ import annotations
 
 import functools
-import hashlib
 from typing import Any, Sequence
 
 import attrs
@@ -107,29 +106,6 @@ def mine_totals(puzzle: MinesPuzzle, state: State) -> tuple[int, list[int]]:
 
 # --- Simon Tatham's Mines: the layout, the opening and the progressive reveal ------------
 
-def unmask(data: bytearray, nbits: int) -> bytearray:
-    """Undo the masking of a Mines bitmap (FORMATS.md §2.8: two SHA-1 XOR rounds)."""
-    nbytes = len(data)
-    first = nbytes // 2
-
-    def xor_stream(seed: bytes, target: bytearray, start: int, length: int) -> None:
-        stream, counter = b"", 0
-        while len(stream) < length:
-            stream += hashlib.sha1(seed + str(counter).encode()).digest()
-            counter += 1
-        for k in range(length):
-            target[start + k] ^= stream[k]
-
-    def clear_pad() -> None:
-        if nbits % 8:
-            data[-1] &= (0xFF << (8 - nbits % 8)) & 0xFF
-    xor_stream(bytes(data[:first]), data, first, nbytes - first)
-    clear_pad()
-    xor_stream(bytes(data[first:]), data, 0, first)
-    clear_pad()
-    return data
-
-
 def decode_layout(w: int, h: int, hexdigits: str, masked: bool, src: Source) -> list[bool]:
     n = w * h
     want = (n + 3) // 4
@@ -140,7 +116,7 @@ def decode_layout(w: int, h: int, hexdigits: str, masked: bool, src: Source) -> 
         digits += "0"
     data = bytearray(bytes.fromhex(digits))[: (n + 7) // 8]
     if masked:
-        data = unmask(data, n)
+        data = tatham.unmask_bitmap(data, n)
     return [bool(data[i // 8] & (0x80 >> (i % 8))) for i in range(n)]
 
 
