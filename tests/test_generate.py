@@ -77,6 +77,10 @@ def test_a_target_not_reached_says_why(capsys):
                  "--no-progress"])
     err = capsys.readouterr().err
     assert code == 1 and "no level 1 puzzle in 5 attempts" in err and "Traceback" not in err
+    code = main(["generate", "--genre", "hitori", "--size", "5x5", "--level", "1", "--max-seconds", "1e-9",
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 1 and "no level 1 puzzle within 1e-09 s (1 attempt:" in err
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -88,6 +92,7 @@ def test_a_target_not_reached_says_why(capsys):
     (["--genre", "heyawake", "--format", "tatham"], "no Simon Tatham game ID"),
     (["--genre", "akari", "--arrows", "diagonal"], "only for --genre arrows"),
     (["--genre", "sudoku"], "unknown genre"),
+    (["--genre", "akari", "--max-seconds", "0"], "more than 0"),
 ])
 def test_bad_arguments_one_line_exit_2(argv, words, capsys):
     assert main(["generate", *argv]) == 2

@@ -470,6 +470,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--symmetric", action="store_true", help="keep clues in pairs under a half turn")
     gen.add_argument("--max-clues", type=int, help="at most this many clues that could be taken away")
     gen.add_argument("--attempts", type=int, default=200, help="drafts to try per puzzle (default 200)")
+    gen.add_argument("--max-seconds", type=float, default=600.0,
+                     help="give up on a puzzle after this many seconds, between drafts (default %(default)g)")
     gen.add_argument("--arrows", choices=("straight", "diagonal"), help="Japanese Arrows: the arrow kind")
     gen.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     return p

@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from grader.core.errors import InputError
+from grader.core.explain import counted
 from grader.core.generator import GiveUp, Made, Maker, Settings, Target, generate, labels
 from grader.core.genre import Genre
 from grader.core.model import Meta
@@ -146,7 +147,10 @@ def run(args: argparse.Namespace) -> int:
     if args.arrows is not None and genre.name != "arrows":
         raise InputError("--arrows", "only for --genre arrows")
     maker_of(genre, None)                      # a genre without a generator fails here, at once
-    settings = Settings(attempts=args.attempts, symmetric=args.symmetric, max_clues=args.max_clues)
+    if args.max_seconds is not None and args.max_seconds <= 0:
+        raise InputError("--max-seconds", "must be more than 0")
+    settings = Settings(attempts=args.attempts, symmetric=args.symmetric, max_clues=args.max_clues,
+                        max_seconds=args.max_seconds)
     command = " ".join(["grader generate", f"--genre {genre.name}", f"--size {cols}x{rows}",
                         *([f"--level {target.level}"] if target.level is not None else []),
                         *([f"--label {target.label}"] if target.label is not None else []),
@@ -215,6 +219,6 @@ def _report(args: argparse.Namespace, jobs: list[Job], fmt: str, out: Path | Non
         bar.close()
     if out is not None and not to_dir and texts:
         out.write_text("".join(texts), encoding="utf-8")
-    print(f"made {made} of {len(jobs)} puzzles in {time.perf_counter() - t0:.1f} s"
+    print(f"made {made} of {counted(len(jobs), 'puzzle')} in {time.perf_counter() - t0:.1f} s"
           + (f", {failed} not found" if failed else ""), file=sys.stderr, flush=True)
     return 0 if not failed else 1

@@ -23,6 +23,7 @@ import attrs
 from grader.core import exact
 from grader.core.analysis import Analysis, analyse
 from grader.core.engine import Budget, Solver
+from grader.core.explain import counted
 from grader.core.grading import Grade, difficulty_table
 from grader.core.model import Puzzle
 from grader.core.steps import Status
@@ -125,6 +126,7 @@ class Settings:
     symmetric: bool = False         # keep clues in pairs under a half turn of the board
     max_clues: int | None = None    # at most this many removable clues kept
     solve_seconds: float = 20.0     # each solve's budget inside the loop
+    max_seconds: float | None = None   # give up on a puzzle after this long (between drafts)
 
 
 class GiveUp(Exception):
@@ -136,16 +138,20 @@ def generate(maker: Maker, rows: int, cols: int, target: Target, rng: random.Ran
              on_attempt: Callable[[int, Grade | None], None] | None = None) -> Made:
     """Draft after draft until one hits the target; GiveUp after `settings.attempts`."""
     t0 = time.perf_counter()
-    seen: dict[str, int] = {}
+    seen: dict[tuple[str, str], int] = {}        # (noun, what became of it): how many
+    tried = 0
     for attempt in range(1, settings.attempts + 1):
+        if attempt > 1 and settings.max_seconds is not None and time.perf_counter() - t0 > settings.max_seconds:
+            break                   # (the first draft always runs)
+        tried = attempt
         draft = maker(rng, rows, cols)
         outcome = _attempt(draft, target, rng, settings) if draft is not None else None
         if on_attempt:
             on_attempt(attempt, outcome[0].grade if outcome else None)
         if outcome is None:
-            why = ("drafts that came to nothing" if draft is None else
-                   f"drafts the techniques up to level {target.cap} did not solve (several solutions, or "
-                   "harder)")
+            why = (("draft", "that came to nothing") if draft is None else
+                   ("draft", f"the techniques up to level {target.cap} did not solve (several solutions, "
+                    "or harder)"))
             seen[why] = seen.get(why, 0) + 1
             continue
         if not target.hit(outcome[0].grade) and draft is not None and draft.tweak is not None:
@@ -153,10 +159,13 @@ def generate(maker: Maker, rows: int, cols: int, target: Target, rng: random.Ran
         a, kept = outcome
         if target.hit(a.grade) and _confirmed(a.puzzle, settings):
             return Made(a.puzzle, a, attempt, kept, time.perf_counter() - t0)
-        key = f"puzzles at level {a.grade.level}" if a.grade.status is Status.SOLVED else "puzzles not solved"
+        key = (("puzzle", f"at level {a.grade.level}") if a.grade.status is Status.SOLVED
+               else ("puzzle", "not solved"))
         seen[key] = seen.get(key, 0) + 1
-    got = ", ".join(f"{n} {k}" for k, n in sorted(seen.items()))
-    raise GiveUp(f"no {target.describe()} puzzle in {settings.attempts} attempts ({got})")
+    got = ", ".join(f"{counted(n, noun)} {tail}" for (noun, tail), n in sorted(seen.items()))
+    within = (f"within {settings.max_seconds:g} s ({counted(tried, 'attempt')}: {got})"
+              if tried < settings.attempts else f"in {counted(settings.attempts, 'attempt')} ({got})")
+    raise GiveUp(f"no {target.describe()} puzzle {within}")
 
 
 def _attempt(draft: Draft, target: Target, rng: random.Random,
