@@ -396,10 +396,7 @@ def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules,
     for k, (label, put) in enumerate(options):
         trace = traces.get((cell, k))
         if trace is None or trace.status is Status.BUDGET:
-            assumed = state
-            for v, val in put.items():
-                assumed = assumed.restrict(v, 1 << val)
-            trace = traces[cell, k] = fill(puzzle, assumed, put, 3, steps, rules)
+            trace = traces[cell, k] = fill(puzzle, state.assume(put), put, 3, steps, rules)
         if trace.status is Status.CONTRADICTION:
             n = len(trace.steps)
             dead.append(f"if {label}, {'one step leads' if n == 1 else f'{n} steps lead'} to a "

@@ -74,10 +74,8 @@ class Target:
         """The hardest level the puzzle may need (the clue-removal solves stop there)."""
         if self.level is not None:
             return self.level
-        if self.label is not None:
-            table = difficulty_table()["levels"]
-            return max(k for k, row in table.items() if row["label"] == self.label
-                       or labels().index(row["label"]) + 1 == labels().index(self.label))
+        if self.label is not None:       # a label comes from its level, or from the one below bumped up
+            return max(k for k, row in difficulty_table()["levels"].items() if row["label"] == self.label)
         if self.difficulty is not None:
             base = difficulty_table()["difficulty"]["base"]
             return max(k for k in LEVELS if base[k] <= self.difficulty[1])

@@ -35,13 +35,13 @@ def random_drawing(rows: int, cols: int, seed: int, least: int | None = None) ->
     return attrs.evolve(empty, solution=genre.solution_from_state(empty, state))
 
 
-def clue_for(p: YajilinPuzzle, shaded: set[int], clues: dict[int, str], i: int) -> Clue:
+def clue_for(p: YajilinPuzzle, shaded: set[int], i: int) -> Clue:
     """The clue at i pointing where most shaded cells are, counting the drawing."""
     best = None
     for d in "nesw":
         n, j = 0, p.next_cell(i, d)
         while j is not None:
-            n += j in shaded and j not in clues
+            n += j in shaded
             j = p.next_cell(j, d)
         if best is None or n > best[0]:
             best = (n, d)
@@ -65,7 +65,7 @@ def make(rows: int, cols: int, rng: random.Random, least: int | None = None) -> 
         seeing = [i for i in left if any(j in differ for d in "nesw" for j in _ray(base, i, d))]
         directions.add(rng.choice(seeing or left))
         shaded = set(shaded_all) - directions
-        clues = {k: clue_for(base, shaded, {}, k) for k in directions}
+        clues = {k: clue_for(base, shaded, k) for k in directions}
         puzzle = YajilinPuzzle(rows=rows, cols=cols, clues=tuple(clues.get(k) for k in range(rows * cols)),
                                solution=(frozenset(shaded), lines))
         result = exact.solve(puzzle, seconds=20)
@@ -81,7 +81,7 @@ def make(rows: int, cols: int, rng: random.Random, least: int | None = None) -> 
 def clue_towards(p: YajilinPuzzle, shaded: set[int], i: int, way: str) -> Clue:
     """The clue at i pointing `way` (or, if "", the way with the most shaded cells)."""
     if not way:
-        return clue_for(p, shaded, {}, i)
+        return clue_for(p, shaded, i)
     return Clue(sum(1 for j in _ray(p, i, way) if j in shaded), way)
 
 
