@@ -18,8 +18,8 @@ from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
-from grader.core.probing import agreed_removals, register_probing, register_last_resort
-from grader.core.steps import Deduction, Status
+from grader.core.probing import failing_ways, register_probing, register_last_resort
+from grader.core.steps import Deduction
 from heuristics.common import cell_loops
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, split
@@ -374,44 +374,18 @@ def _ways_that_fail(puzzle: MasyuPuzzle, state: State, subjects, kind: str) -> I
     subjects = [(cell, options) for cell, options in subjects
                 if len(options) >= 2 and not _unchanged(state, told_nothing.get(cell))]
     rules = _fail_rules()
-    traces: dict = {}       # (cell, way) -> its trace; one that ended before the budget is final
+    looks: dict = {}        # (cell, way) -> how far it was followed (see probing.failing_ways)
     for steps in (WHAT_IF_STEPS, FAILS_STEPS):
         for cell, options in subjects:
             if out_of_time():
                 return
-            d = _failing(puzzle, state, cell, options, kind, rules, steps, traces)
+            d = failing_ways(puzzle, state, cell, options, rules, steps, looks)
             if d is not None:
-                yield d
+                yield Deduction(d.removals, {kind: cell, **d.params}, cells=(cell,), detail=d.detail)
                 return
     for cell, options in subjects:
-        told_nothing[cell] = _around(puzzle, state, [traces[cell, k].final for k in range(len(options))
-                                                     if (cell, k) in traces], options)
-
-
-def _failing(puzzle: MasyuPuzzle, state: State, cell, options, kind: str, rules, steps: int,
-             traces: dict) -> Deduction | None:
-    from grader.core.explain import describe_removals
-    from grader.core.probing import Branch, fill
-    alive, dead, branches = [], [], []
-    for k, (label, put) in enumerate(options):
-        trace = traces.get((cell, k))
-        if trace is None or trace.status is Status.BUDGET:
-            trace = traces[cell, k] = fill(puzzle, state.assume(put), put, 3, steps, rules)
-        if trace.status is Status.CONTRADICTION:
-            n = len(trace.steps)
-            dead.append(f"if {label}, {'one step leads' if n == 1 else f'{n} steps lead'} to a "
-                        f"contradiction ({trace.reason or 'a rule is broken'})")
-            branches.append(Branch(label, trace))
-        else:
-            alive.append(put)
-    if not dead or not alive:
-        return None
-    removals = agreed_removals(state, [state.assume(put) for put in alive])      # what the ways left share
-    if not removals:
-        return None
-    return Deduction(tuple(removals), {kind: cell, "count": len(options), "refuted": "; ".join(dead),
-                                       "result": describe_removals(puzzle, state, removals)},
-                     cells=(cell,), detail=tuple(branches))
+        told_nothing[cell] = _around(puzzle, state, [looks[cell, k].trace.final for k in range(len(options))
+                                                     if (cell, k) in looks], options)
 
 
 def _end_subjects(puzzle: MasyuPuzzle, state: State, focus):

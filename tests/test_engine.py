@@ -134,6 +134,25 @@ def test_loop_statuses():
     assert Solver(p).solve(broken).status is Status.CONTRADICTION
 
 
+def test_a_solve_that_ran_out_of_steps_goes_on_as_one_longer_solve():
+    """go_on takes up a solve stopped by its step count where it stopped: the same path as a
+    fresh solve with the larger budget; a solve that did not stop on its steps cannot."""
+    from grader.io.read import load
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+
+    def path(trace):
+        return [(st.number, st.heuristic.id, sorted(st.deduction.removals)) for st in trace.steps]
+    solver = Solver(p, max_level=2, budget=Budget(max_steps=5))
+    short = solver.solve()
+    assert short.status is Status.BUDGET and len(short.steps) == 5
+    longer = solver.go_on(short, 40)
+    whole = Solver(p, max_level=2, budget=Budget(max_steps=40)).solve()
+    assert path(longer) == path(whole) and longer.status is whole.status and longer.final == whole.final
+    assert longer.start == short.start
+    assert solver.go_on(longer, 60) is None or longer.status is Status.BUDGET
+    assert Solver(p, max_level=2).go_on(short, 40) is None       # not this solver's solve
+
+
 def test_a_solve_inside_a_solve_keeps_the_outer_deadline():
     """A trial's fill inherits the puzzle's deadline, so one level-5 step cannot overrun it;
     a step that gave up on time ends the solve as out of budget, not as stuck."""

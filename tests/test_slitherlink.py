@@ -585,6 +585,32 @@ def test_ways_that_fail_further_on():
     assert fires("slitherlink.end-way-fails", p, sol) == []
 
 
+def test_failing_ways_follows_each_way_further_and_drops_the_broken_ones():
+    """The shared "ways that fail" (grader.core.probing.failing_ways) on the 2 in r6c2 of the
+    hard 7x7 above: a short look tells nothing, a longer one (going on from it, exactly or at
+    what changed) breaks the way along the bottom; on the solution it finds nothing."""
+    from grader.core.probing import failing_ways
+    from grader.core.registry import REGISTRY
+    from grader.io.read import load
+    from heuristics.slitherlink.whatif import clue_subjects
+    from support import reference
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+    s = _stuck_below_level_4(p)
+    rules = REGISTRY.for_genre("slitherlink", 3)
+    ((_, key, options),) = [x for x in clue_subjects(p, s) if x[0] == "r6c2"]
+    found = {}
+    for exact in (True, False):
+        looks: dict = {}
+        assert failing_ways(p, s, key, options, rules, 2, looks, exact=exact) is None
+        d = found[exact] = failing_ways(p, s, key, options, rules, 30, looks, exact=exact)
+        assert d.params["count"] == 2 and d.params["refuted"].startswith("if ")
+        assert decided_by([d], p, s) == {"r6c2|r7c2": "is crossed", "r6c1|r6c2": "carries the line"}
+        assert all(b.refuted and len(b.trace.steps) <= 30 for b in d.detail)
+    # going on exactly tells what one fresh look of 30 steps tells, word for word
+    assert found[True].params == failing_ways(p, s, key, options, rules, 30, {}).params
+    assert failing_ways(p, reference(p), key, options, rules, 30, {}) is None
+
+
 def test_edge_what_if_fires_and_not():
     from grader.io.read import load
     from support import reference

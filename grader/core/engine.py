@@ -135,6 +135,9 @@ class Solver:
         self.greedy = greedy
         self.one_solution = one_solution
         self.count_available = count_available and not greedy
+        # where the last solve stopped on its step count (its trace, what every technique had
+        # still to look at), for go_on
+        self._paused: tuple[Trace, dict[int, set[int] | None]] | None = None
 
     def initial_state(self) -> State:
         return self.genre.initial_state(self.puzzle)
@@ -149,6 +152,21 @@ class Solver:
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         with self._running(deadline):
             return self._solve(start, t0, deadline, until, focus)
+
+    def go_on(self, trace: Trace, max_steps: int) -> Trace | None:
+        """Go on from this solver's last solve (`trace`), which ran out of steps, up to
+        `max_steps` steps in all: the same path as one solve with that budget from the same
+        start, without taking the first steps again (every technique looks next where it would
+        have). None when that solve did not stop on its step count."""
+        paused, self._paused = self._paused, None
+        if paused is None or paused[0] is not trace:
+            return None
+        self.budget = attrs.evolve(self.budget, max_steps=max_steps)
+        t0 = time.perf_counter()
+        deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
+        with self._running(deadline):
+            more = self._solve(trace.final, t0, deadline, None, None, (list(trace.steps), paused[1]))
+        return attrs.evolve(more, start=trace.start, seconds=trace.seconds + more.seconds)
 
     @contextlib.contextmanager
     def _running(self, deadline: float) -> Iterator[None]:
@@ -165,12 +183,17 @@ class Solver:
                 var.reset(token)
 
     def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
-               focus: frozenset[int] | None) -> Trace:
+               focus: frozenset[int] | None,
+               paused: tuple[list[Step], dict[int, set[int] | None]] | None = None) -> Trace:
         state = start
-        pending: dict[int, set[int] | None] = {
-            i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
-        steps: list[Step] = []
+        if paused is None:
+            pending: dict[int, set[int] | None] = {
+                i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
+            steps: list[Step] = []
+        else:
+            steps, pending = paused
         status, reason = Status.STUCK, ""
+        can_go_on = False
         # Kept up to date from each deduction's changes, so a step costs what it changes.
         undecided = sum(1 for m in state.cands if m & (m - 1))
         broken = 0 in state.cands
@@ -189,6 +212,8 @@ class Solver:
                 break
             if len(steps) >= self.budget.max_steps or out_of_time():
                 status, reason = Status.BUDGET, "budget exhausted"
+                # go_on may take it from here (not greedy: there a batch was cut short)
+                can_go_on = len(steps) >= self.budget.max_steps and not self.greedy
                 break
             found = self._next(state, pending)
             if found is None and out_of_time():
@@ -231,7 +256,9 @@ class Solver:
                 # it has looked at everything it was asked to: what is left to see is only
                 # what its own deductions changed
                 pending[k] = batch
-        return Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
+        trace = Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
+        self._paused = (trace, pending) if can_go_on else None
+        return trace
 
     def _next(self, state: State, pending: dict[int, set[int] | None]
               ) -> tuple[int, Deduction, Iterator[Deduction]] | None:

@@ -101,6 +101,72 @@ def cases_deduction(puzzle: Puzzle, state: State, branches: Sequence[Branch]) ->
                      detail=tuple(branches))
 
 
+@attrs.frozen(eq=False)
+class Look:
+    """How far one way of a subject was followed (see failing_ways), and the fill's solver,
+    which can go on from where it stopped."""
+    trace: Trace
+    solver: Solver
+
+
+def failing_ways(puzzle: Puzzle, state: State, key, options: Sequence[tuple[str, dict[int, int]]],
+                 rules: Sequence[Heuristic], steps: int, looks: dict, *, max_level: int = 3,
+                 exact: bool = True) -> Deduction | None:
+    """The ways that fail: each way of one subject (`options`: (label, {var: value}), together
+    covering every possibility) followed up to `steps` steps with `rules`; the ways that reach
+    a contradiction drop out, and what the ways left set alike holds (not what their fills
+    went on to draw: those steps are the easier techniques' own to take).
+
+    `looks` keeps each way's look by (key, way) across calls with more steps. A look that ran
+    out of steps goes on: with `exact`, along the very path a fresh fill with the larger budget
+    would take; otherwise as a new look from where it stopped, at whatever changed since the
+    assumption. Params: count, refuted (each dead way with its steps and broken rule), result;
+    the caller adds its subject and cells."""
+    from grader.core.explain import describe_removals
+    alive, dead, branches = [], [], []
+    for i, (label, put) in enumerate(options):
+        look = looks.get((key, i))
+        if look is None:
+            look = looks[key, i] = _look(puzzle, state, put, steps, rules, max_level)
+        elif look.trace.status is Status.BUDGET and len(look.trace.steps) < steps:
+            longer = look.solver.go_on(look.trace, steps) if exact else _from_changes(
+                puzzle, state, look.trace, steps, rules, max_level)
+            look = looks[key, i] = (_look(puzzle, state, put, steps, rules, max_level) if longer is None
+                                    else Look(longer, look.solver))
+        trace = look.trace
+        if trace.status is Status.CONTRADICTION:
+            n = len(trace.steps)
+            dead.append(f"if {label}, {'one step leads' if n == 1 else f'{n} steps lead'} to a "
+                        f"contradiction ({trace.reason or 'a rule is broken'})")
+            branches.append(Branch(label, trace))
+        else:
+            alive.append(put)
+    if not dead or not alive:
+        return None
+    removals = agreed_removals(state, [state.assume(put) for put in alive])
+    if not removals:
+        return None
+    return Deduction(removals, {"count": len(options), "refuted": "; ".join(dead),
+                                "result": describe_removals(puzzle, state, removals)}, detail=tuple(branches))
+
+
+def _look(puzzle: Puzzle, state: State, put: dict[int, int], steps: int, rules: Sequence[Heuristic],
+          max_level: int) -> Look:
+    """One way followed afresh (as fill does), keeping its solver to go on with."""
+    solver = Solver(puzzle, max_level=max_level, heuristics=rules, budget=Budget(max_steps=steps, max_seconds=30.0))
+    return Look(solver.solve(state.assume(put), focus=frozenset(put)), solver)
+
+
+def _from_changes(puzzle: Puzzle, state: State, trace: Trace, steps: int, rules: Sequence[Heuristic],
+                  max_level: int) -> Trace:
+    """A new look from where a shorter one stopped, looking again wherever anything changed
+    since the assumption, its steps numbered on from the shorter look's."""
+    more = fill(puzzle, trace.final, state.diff(trace.final), max_level, steps - len(trace.steps), rules)
+    return attrs.evolve(more, start=trace.start, steps=trace.steps + tuple(
+        attrs.evolve(st, number=len(trace.steps) + st.number) for st in more.steps),
+        seconds=trace.seconds + more.seconds)
+
+
 def probe_order(state: State, candidates: Iterable[int] | None = None) -> list[int]:
     """Undecided variables, fewest candidates first (spec/solver-design.md); ties keep the
     order given (a genre lists its most constrained variables first), else variable order."""

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-import attrs
 from typing import Iterator
 
 from grader.core.engine import out_of_time, solve_memory
-from grader.core.probing import agreed_removals
+from grader.core.probing import agreed_removals, failing_ways
 from grader.core.model import State
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.steps import Deduction
@@ -196,55 +195,23 @@ def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -
     told_nothing = solve_memory().setdefault(f"slitherlink.way-fails.{field}", {})
     subjects = [s for s in subjects if not _unchanged(state, told_nothing.get(s[1]))]
     rules = REGISTRY.for_genre(GENRE, 3)
-    traces: dict = {}
+    looks: dict = {}        # (key, way) -> how far it was followed (see probing.failing_ways)
     for steps in (WHAT_IF_STEPS, FAILS_STEPS):
         for name, key, options in subjects:
             if out_of_time():
                 return
-            d = _failing(puzzle, state, name, key, options, field, rules, steps, traces)
+            # a look that ran out of steps goes on from where it stopped, at what changed
+            d = failing_ways(puzzle, state, key, options, rules, steps, looks, exact=False)
             if d is not None:
-                yield d
+                params = {field: name, **d.params}
+                if field == "cell":
+                    params["n"] = puzzle.clues[key]
+                cells = (puzzle.cell(key),) if puzzle.square and field == "cell" else ()
+                yield Deduction(d.removals, params, cells=cells, detail=d.detail)
                 return
     for name, key, options in subjects:
-        told_nothing[key] = _around(puzzle, state, [traces[key, i].final for i in range(len(options))
-                                                    if (key, i) in traces], options)
-
-
-def _failing(puzzle: SlitherPuzzle, state: State, name: str, key: int, options, field: str, rules,
-             steps: int, traces: dict) -> Deduction | None:
-    from grader.core.explain import describe_removals
-    from grader.core.probing import Branch, fill
-    from grader.core.steps import Status
-    alive, dead, branches = [], [], []
-    for i, (label, put) in enumerate(options):
-        trace = traces.get((key, i))
-        if trace is None:
-            trace = traces[key, i] = fill(puzzle, state.assume(put), put, 3, steps, rules)
-        elif trace.status is Status.BUDGET and len(trace.steps) < steps:
-            # go on from where the shorter look stopped: the same chain, only longer
-            # looking again where anything changed since the assumption (at least what each
-            # technique would still have to look at in the shorter look)
-            more = fill(puzzle, trace.final, state.diff(trace.final), 3, steps - len(trace.steps), rules)
-            trace = traces[key, i] = attrs.evolve(more, start=trace.start, steps=trace.steps + tuple(
-                attrs.evolve(st, number=len(trace.steps) + st.number) for st in more.steps),
-                seconds=trace.seconds + more.seconds)
-        if trace.status is Status.CONTRADICTION:
-            dead.append(f"if {label}, {_count(len(trace.steps))} to a contradiction "
-                        f"({trace.reason or 'a rule is broken'})")
-            branches.append(Branch(label, trace))
-        else:
-            alive.append(put)
-    if not dead or not alive:
-        return None
-    removals = _ways_left(state, alive)
-    if not removals:
-        return None
-    params = {field: name, "count": len(options), "refuted": "; ".join(dead),
-              "result": describe_removals(puzzle, state, tuple(removals))}
-    if field == "cell":
-        params["n"] = puzzle.clues[key]
-    cells = (puzzle.cell(key),) if puzzle.square and field == "cell" else ()
-    return Deduction(tuple(removals), params, cells=cells, detail=tuple(branches))
+        told_nothing[key] = _around(puzzle, state, [looks[key, i].trace.final for i in range(len(options))
+                                                    if (key, i) in looks], options)
 
 
 @heuristic(id="slitherlink.clue-way-fails", genre=GENRE)
