@@ -75,8 +75,20 @@ def branch_deduction(puzzle: Puzzle, state: State,
     level-5 heuristics: every way to fulfil a clue, to grow an island, ...). Refuted
     branches drop out; what no surviving branch keeps is impossible.
     Params: outcome (the sentence), cases, steps."""
-    branches = explore(puzzle, state, assumptions, max_level, max_steps, heuristics,
-                       stop_on_refutation=False)
+    branches: list[Branch] = []
+    open_: dict[int, int] | None = None     # candidates no branch left so far keeps, by variable
+    for label, assumed, changed in assumptions:
+        branch = Branch(label, fill(puzzle, assumed, changed, max_level, max_steps, heuristics))
+        branches.append(branch)
+        if branch.refuted:
+            continue
+        final = branch.trace.final.cands
+        if open_ is None:
+            open_ = {v: m & ~final[v] for v, m in enumerate(state.cands) if m & ~final[v]}
+        else:
+            open_ = {v: m & ~final[v] for v, m in open_.items() if m & ~final[v]}
+        if not open_:
+            return None     # the branches left can only keep more: nothing can be agreed
     return cases_deduction(puzzle, state, branches)
 
 
