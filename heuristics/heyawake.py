@@ -544,6 +544,11 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
 
 # --- level 5 ------------------------------------------------------------------------------
 
+# The searches of level 4 that trials fill in without (grader.core.probing.trial_rules): at
+# every step of every branch they cost the most, and the fill finds what they find a few
+# steps later.
+CASE_SPLITS = frozenset({"heyawake.room-cases", "heyawake.what-if"})
+
 @heuristic(id="heyawake.room-hypotheses", genre=GENRE)
 def room_hypotheses(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     return hypotheses(puzzle, state, 2, HYPOTHESIS_LIMIT, PASSES)
@@ -566,7 +571,7 @@ def hypotheses(puzzle: HeyawakePuzzle, state: State, fewest: int, most: int,
             order.append((len(options), k, options))
     rooms = [(k, options) for _, k, options in sorted(order, key=lambda t: (t[0], t[1]))]
     for k, d in shading.way_hypotheses(puzzle, state, rooms, lambda k, o: way_label(puzzle, state, o), passes,
-                                       key=f"heyawake.room-hypotheses.{fewest}"):
+                                       key=f"heyawake.room-hypotheses.{fewest}", leave_out=CASE_SPLITS):
         yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "room": puzzle.room_cell(k)},
                         cells=(puzzle.room_cell(k),), region=puzzle.rooms[k], detail=d.detail)
 
@@ -576,6 +581,6 @@ def way_label(puzzle: HeyawakePuzzle, state: State, option: dict[int, int]) -> s
     return "shading " + (", ".join(str(puzzle.cell(i)) for i in shaded) or "nothing more")
 
 
-TRIAL = register_probing(GENRE, near=around, candidates=shading.busiest_first)
+TRIAL = register_probing(GENRE, near=around, candidates=shading.busiest_first, leave_out=CASE_SPLITS)
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above

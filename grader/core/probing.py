@@ -9,7 +9,7 @@ budget first, so the shortest refutation is the one a reader sees.
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Collection, Iterable, Iterator, Sequence
 
 import attrs
 
@@ -22,6 +22,14 @@ from grader.core.steps import Deduction, Status, Trace
 # with the easy levels first finds the short refutations a reader can follow; the long pass
 # fills with everything below level 5.
 PASSES = ((12, 2), (400, 4))
+
+
+def trial_rules(genre: str, level: int, leave_out: Collection[str] = ()) -> list[Heuristic]:
+    """The techniques a trial fills in with: the genre's up to `level`, but those named in
+    `leave_out` (searches of their own, such as case splits: followed at every step of every
+    branch they cost many times as much and find what the fill finds a few steps later)."""
+    rules = REGISTRY.for_genre(genre, level)
+    return [h for h in rules if h.id not in leave_out] if leave_out else rules
 
 
 @attrs.frozen(eq=False)
@@ -270,10 +278,11 @@ def register_probing(genre: str, *, id: str | None = None, name: str = "Trial an
                      max_level: int = 4, order: int = 90,
                      candidates: Callable[[Puzzle, State], Iterable[int]] | None = None,
                      near: Callable[[Puzzle, set[int]], Iterable[int]] | None = None,
-                     catalogue: str = "") -> Heuristic:
+                     catalogue: str = "", leave_out: Collection[str] = ()) -> Heuristic:
     """The generic level-5 heuristic for a genre: probe one variable at a time. With `near`
     (the variables around a set of them), variables whose trial led nowhere are tried last
-    until something near what their branches touched changes (see Tried)."""
+    until something near what their branches touched changes (see Tried). The fills use
+    the techniques below level 5 but those in `leave_out` (see trial_rules)."""
     hid = id or f"{genre}.trial-and-error"
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
@@ -282,7 +291,7 @@ def register_probing(genre: str, *, id: str | None = None, name: str = "Trial an
         if tried:
             order_ = tried.order(state, order_)
         for steps, level in PASSES:
-            lower = REGISTRY.for_genre(genre, min(level, max_level))
+            lower = trial_rules(genre, min(level, max_level), leave_out)
             for var in order_:
                 if out_of_time():
                     return

@@ -5,7 +5,7 @@ the white area, the broken rules) is grader.kernels.shading.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Collection, Iterable, Iterator, Sequence
 
 import attrs
 
@@ -13,7 +13,7 @@ from grader.core.engine import Budget, Solver, out_of_time
 from grader.core.explain import phrase_list
 from grader.core.registry import REGISTRY, Family
 from grader.core.model import State, Violation
-from grader.core.probing import Branch, Tried, branch_deduction
+from grader.core.probing import Branch, Tried, branch_deduction, trial_rules
 from grader.core.steps import Deduction, Status
 from grader.kernels.shading import (B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side,
                                     pieces_without, small_area)
@@ -197,13 +197,14 @@ FAMILIES: dict[str, Family] = {
 
 def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dict[int, int]]]],
                    label: Callable[[int, dict[int, int]], str], passes: Sequence[tuple[int, int]],
-                   key: str | None = None) -> Iterator[tuple[int, Deduction]]:
+                   key: str | None = None, leave_out: Collection[str] = ()) -> Iterator[tuple[int, Deduction]]:
     """Follow every way to fulfil one clue (a room's number, a Kuromasu number), each way a
     branch filled greedily with easier steps: ways that break a rule drop out, and what every
     remaining way agrees on holds. `clues` is (clue, its ways) in the order to try, the ways
     covering every possibility; a quick look at every clue first, then a long one (`passes`,
     as grader.core.probing.PASSES). Yields (clue, deduction) for the first clue that gives one.
-    With `key`, clues whose ways led nowhere lately are tried last (grader.core.probing.Tried)."""
+    With `key`, clues whose ways led nowhere lately are tried last (grader.core.probing.Tried).
+    The fills leave out the techniques named in `leave_out` (grader.core.probing.trial_rules)."""
     cases: dict[int, list] = {}
     tried = Tried(key, around) if key else None
     if tried:
@@ -213,7 +214,8 @@ def way_hypotheses(puzzle, state: State, clues: Sequence[tuple[int, Sequence[dic
         for k, options in clues:
             if k not in cases:
                 cases[k] = [(label(k, o), state.assume(o), list(o)) for o in options]
-            d = branch_deduction(puzzle, state, cases[k], max_level=level, max_steps=steps)
+            d = branch_deduction(puzzle, state, cases[k], max_level=level, max_steps=steps,
+                                 heuristics=trial_rules(puzzle.genre.name, level, leave_out) if leave_out else None)
             if d:
                 yield k, d
                 return

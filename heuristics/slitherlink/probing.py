@@ -9,9 +9,9 @@ from typing import Iterator
 
 from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
 from grader.core.engine import out_of_time, solve_memory
-from grader.core.registry import REGISTRY, heuristic
+from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import PASSES, branch_deduction, probe_cell, probe_order
+from grader.core.probing import PASSES, branch_deduction, probe_cell, probe_order, trial_rules
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
 from grader.kernels.recent import narrowed
@@ -40,7 +40,7 @@ def fill_rules(level: int):
     """The techniques a trial fills in with: those up to `level` but the what-ifs of level 4,
     which are searches of their own (a trial followed by what-ifs at every step would cost many
     times as much and find what the trial's own fill finds a few steps later)."""
-    return [h for h in REGISTRY.for_genre(GENRE, level) if h.id not in WHAT_IFS]
+    return trial_rules(GENRE, level, WHAT_IFS)
 
 
 @heuristic(id="slitherlink.trial-and-error", genre=GENRE)
