@@ -163,11 +163,16 @@ def failing_ways(puzzle: Puzzle, state: State, key, options: Sequence[tuple[str,
             alive.append(put)
     if not dead or not alive:
         return None
-    removals = agreed_removals(state, [state.assume(put) for put in alive])
+    removals = ways_left(state, alive)
     if not removals:
         return None
     return Deduction(removals, {"count": len(options), "refuted": "; ".join(dead),
                                 "result": describe_removals(puzzle, state, removals)}, detail=tuple(branches))
+
+
+def ways_left(state: State, alive: Iterable[dict[int, int]]) -> tuple[tuple[int, int], ...]:
+    """What every way left ({var: value}, each over the same variables) sets alike."""
+    return agreed_removals(state, [state.assume(put) for put in alive])
 
 
 def _look(puzzle: Puzzle, state: State, put: dict[int, int], steps: int, rules: Sequence[Heuristic],

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Iterator
 
 from grader.core.engine import out_of_time, solve_memory
-from grader.core.probing import agreed_removals, failing_ways
+from grader.core.probing import failing_ways, ways_left
 from grader.core.model import State
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.steps import Deduction
@@ -99,11 +99,6 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
         told_nothing[key] = _around(puzzle, state, [b.trace.final for b in branches], options)
 
 
-def _ways_left(state: State, alive) -> tuple[tuple[int, int], ...]:
-    """What every way left sets alike (each way a {edge: value} over the same edges)."""
-    return agreed_removals(state, [state.assume(put) for put in alive])
-
-
 def _refuted_ways(puzzle: SlitherPuzzle, state: State, options, branches) -> Deduction | None:
     """Where some ways break a rule: what the ways left set alike (not what their fills went on
     to draw: those steps are the easier techniques' own to take). Params as cases_deduction."""
@@ -112,7 +107,7 @@ def _refuted_ways(puzzle: SlitherPuzzle, state: State, options, branches) -> Ded
     alive = [put for (_, put), b in zip(options, branches) if not b.refuted]
     if not dead or not alive:
         return None
-    removals = _ways_left(state, alive)
+    removals = ways_left(state, alive)
     if not removals:
         return None
     told = "; ".join(f"if {b.label}, {_count(len(b.trace.steps))} to a contradiction "
