@@ -195,6 +195,29 @@ def test_solve_memory_lives_with_the_outermost_solve():
     assert engine.solve_memory() == {} and engine.solve_memory() is not engine.solve_memory()
 
 
+def test_a_case_analysis_stops_once_the_ways_left_open_can_agree_on_nothing(monkeypatch):
+    """branch_deduction: once the live ways keep every candidate between them, more ways can
+    only keep more, so the rest are not followed (the answer, none, stays the same)."""
+    from grader.core import probing
+    from grader.core.steps import Trace
+    followed = []
+
+    def fake_fill(puzzle, state, changed, *args, **kwargs):
+        followed.append(state)
+        return Trace(state, (), Status.STUCK, state, 0.0)
+    monkeypatch.setattr(probing, "fill", fake_fill)
+    p = native(AKARI_SMALL)
+    s = Solver(p).initial_state()
+    x, y, z = s.undecided()[:3]
+    ways = [("a", s.assume({x: 0, y: 0}), (x, y)), ("b", s.assume({x: 1, y: 1}), (x, y)),
+            ("c", s.assume({x: 0, y: 1}), (x, y))]
+    assert probing.branch_deduction(p, s, ways) is None and len(followed) == 2
+    followed.clear()
+    agree = [("a", s.assume({x: 0, z: 0}), (x, z)), ("b", s.assume({x: 1, z: 0}), (x, z))]
+    d = probing.branch_deduction(p, s, agree)
+    assert d.removals == ((z, s.cands[z] & ~1),) and len(followed) == 2
+
+
 def test_tried_puts_stale_hypotheses_last_until_something_near_changes():
     from grader.core import engine
     from grader.core.probing import Tried
