@@ -23,9 +23,13 @@ from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels.recent import recent_of
 
 GENRE = "akari"
 FREE = B_EMPTY | B_BULB
+# The most cells a per-state fact is updated for rather than remade: the level-1 steps between
+# two looks of a harder technique can decide a few hundred cells on a large board.
+CHANGES = 1000
 
 
 def walls_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -118,26 +122,39 @@ def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
     return None
 
 
+def starved_walls(puzzle: AkariPuzzle, state: State) -> dict[int, int]:
+    """Free cell -> the wall a bulb there would starve (starved_wall), for every free cell that
+    has one, updated from a recent state's: a cell's answer changes only with the cell itself
+    or the neighbours of a wall it sees."""
+    def starved(cells: Iterable[int]) -> dict[int, int]:
+        out = {}
+        for x in cells:
+            if state.cands[x] == FREE:
+                w = starved_wall(puzzle, state, x)
+                if w is not None:
+                    out[x] = w
+        return out
+
+    def update(old: dict[int, int], _: tuple[int, ...], changed: list[int]) -> dict[int, int]:
+        near = {n for c in changed for w in puzzle.walls_next_to[c] for n in puzzle.white_neighbours[w]}
+        again = puzzle.around(frozenset(near)).union(changed)
+        out = {x: w for x, w in old.items() if x not in again}
+        out.update(starved(again))
+        return out
+
+    return state.derived("akari.starved-walls", lambda: recent_of(puzzle, "akari.starved-walls", limit=CHANGES).get(
+        state, lambda: starved(puzzle.whites), update))
+
+
 @heuristic(id="akari.bulb-starves-wall", genre=GENRE)
 def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if focus is None:
-        xs: Iterable[int] = puzzle.whites
-    else:
-        near = set(focus)
-        for w in walls_to_check(puzzle, focus):
-            near.update(puzzle.white_neighbours[w])
-        xs = sorted(puzzle.around(frozenset(near)))
-    for x in xs:
-        if state.cands[x] != FREE:
-            continue
-        if out_of_time():
-            return
-        w = starved_wall(puzzle, state, x)
-        if w is not None:
-            lit = sorted(f for f in wall_counts(puzzle, state, w)[1] if f in puzzle.sight[x])
-            yield Deduction.build(state, put={x: EMPTY}, cells=[puzzle.cell(w)],
-                                  params={"cell": puzzle.cell(x), "n": puzzle.board[w], "wall": puzzle.cell(w),
-                                          "lit": [puzzle.cell(f) for f in lit] or "nothing it needs"})
+    starved = starved_walls(puzzle, state)
+    for x in sorted(starved):
+        w = starved[x]
+        lit = sorted(f for f in wall_counts(puzzle, state, w)[1] if f in puzzle.sight[x])
+        yield Deduction.build(state, put={x: EMPTY}, cells=[puzzle.cell(w)],
+                              params={"cell": puzzle.cell(x), "n": puzzle.board[w], "wall": puzzle.cell(w),
+                                      "lit": [puzzle.cell(f) for f in lit] or "nothing it needs"})
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -168,18 +185,45 @@ def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
 
 
 def choices(puzzle: AkariPuzzle, state: State) -> list[tuple[tuple[int, int], str]]:
-    """Pairs of cells of which at least one holds a bulb, with the reason."""
+    """Pairs of cells of which at least one holds a bulb, with the reason: those of the
+    numbered walls in board order, then those of the dark cells."""
+    walls, darks = choice_pairs(puzzle, state)
+    return [walls[w] for w in sorted(walls)] + [darks[y] for y in sorted(darks)]
+
+
+def wall_pair(puzzle: AkariPuzzle, state: State, w: int) -> tuple[tuple[int, int], str] | None:
+    bulbs, free = wall_counts(puzzle, state, w)
+    n = puzzle.board[w]
+    return ((free[0], free[1]), f"the {n} at {puzzle.cell(w)}") if len(free) == 2 and n - bulbs == 1 else None
+
+
+def dark_pair(puzzle: AkariPuzzle, state: State, light, y: int) -> tuple[tuple[int, int], str] | None:
+    if y in light.lit:
+        return None
+    sources = light.lighters(y)
+    return ((sources[0], sources[1]), f"to light {puzzle.cell(y)}") if len(sources) == 2 else None
+
+
+def choice_pairs(puzzle: AkariPuzzle, state: State) -> tuple[dict, dict]:
+    """The pairs of `choices`, by wall and by dark cell, updated from a recent state's: a
+    wall's pair changes only with its neighbours, a cell's only with the cells it sees."""
     light = lighting(puzzle, state)
-    out = []
-    for w, n, bulbs, free in open_walls(puzzle, state, None):
-        if len(free) == 2 and n - bulbs == 1:
-            out.append(((free[0], free[1]), f"the {n} at {puzzle.cell(w)}"))
-    for y in puzzle.whites:
-        if y not in light.lit:
-            sources = light.lighters(y)
-            if len(sources) == 2:
-                out.append(((sources[0], sources[1]), f"to light {puzzle.cell(y)}"))
-    return out
+
+    def pairs(walls: Iterable[int], cells: Iterable[int]) -> tuple[dict, dict]:
+        by_wall = {w: got for w in walls if (got := wall_pair(puzzle, state, w)) is not None}
+        by_cell = {y: got for y in cells if (got := dark_pair(puzzle, state, light, y)) is not None}
+        return by_wall, by_cell
+
+    def update(old: tuple[dict, dict], _: tuple[int, ...], changed: list[int]) -> tuple[dict, dict]:
+        walls = {w for c in changed for w in puzzle.walls_next_to[c]}
+        cells = puzzle.around(frozenset(changed))
+        by_wall, by_cell = pairs(walls, cells)
+        by_wall.update((w, got) for w, got in old[0].items() if w not in walls)
+        by_cell.update((y, got) for y, got in old[1].items() if y not in cells)
+        return by_wall, by_cell
+
+    return state.derived("akari.choice-pairs", lambda: recent_of(puzzle, "akari.choice-pairs", limit=CHANGES).get(
+        state, lambda: pairs(puzzle.numbered, puzzle.whites), update))
 
 
 @heuristic(id="akari.two-pairs", genre=GENRE)
@@ -219,10 +263,12 @@ def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deducti
                                               "so no bulb goes there"})
 
 
-def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[int, ...],
-                       unchosen: list[int]) -> bool:
-    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby?"""
+def combination_breaks(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: list[int],
+                       read: set[int]) -> bool:
+    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby? Adds to `read`
+    the cells whose candidates the answer rests on."""
     cands = state.cands
+    light = lighting(puzzle, state)
     barred = set(unchosen)
     lit = set(chosen)
     for c in chosen:
@@ -231,41 +277,72 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[i
     if barred & set(chosen):
         return True
     for w in {w for x in barred | set(chosen) for w in puzzle.walls_next_to[x]}:
+        read.update(puzzle.white_neighbours[w])
         have = sum(1 for n in puzzle.white_neighbours[w] if cands[n] == B_BULB or n in chosen)
         could = sum(1 for n in puzzle.white_neighbours[w]
                     if cands[n] == FREE and n not in barred and n not in chosen)
         if have > puzzle.board[w] or have + could < puzzle.board[w]:
             return True
     for y in {y for x in barred for y in puzzle.sight[x] | {x}}:
-        if y in lit or y in light.lit:
+        if y in lit:
+            continue
+        read.add(y)
+        read |= puzzle.sight[y]
+        if y in light.lit:
             continue
         if not any(cands[j] & B_BULB and j not in barred for j in puzzle.sight[y] | {y}):
             return True
     return False
 
 
+def wall_combination_step(puzzle: AkariPuzzle, state: State, w: int) -> tuple[Deduction | None, frozenset[int]]:
+    """The step the ways of placing one wall's bulbs give (None: nothing new), and the cells
+    whose candidates it read: while none of them changes, neither does the step."""
+    read = set(puzzle.white_neighbours[w])
+    n = puzzle.board[w]
+    bulbs, free = wall_counts(puzzle, state, w)
+    need = n - bulbs
+    if not free or need <= 0 or need == len(free):
+        return None, frozenset(read)
+    ways = list(combinations(free, need))
+    good = [c for c in ways if not combination_breaks(puzzle, state, c, [f for f in free if f not in c], read)]
+    if not good:
+        return None, frozenset(read)
+    for f in free:
+        read |= puzzle.sight[f]         # where the step may put empty cells
+    always_bulb = set.intersection(*(set(c) for c in good))
+    always_dark = set.intersection(*({f for f in free if f not in c} | set().union(*(puzzle.sight[x] for x in c))
+                                     for c in good))
+    put = {x: BULB for x in always_bulb}
+    put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
+    d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
+        "n": n, "wall": puzzle.cell(w), "need": counted(need, "bulb"),
+        "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
+        "conclusion": ""})
+    if d:
+        d.params["conclusion"] = describe_removals(puzzle, state, d.removals)
+    return d, frozenset(read)
+
+
+def wall_combination_steps(puzzle: AkariPuzzle, state: State) -> dict[int, tuple[Deduction | None, frozenset[int]]]:
+    """wall_combination_step of every numbered wall, updated from a recent state's: only the
+    walls that read a changed cell look again, so a step costs what it changes."""
+    def full() -> dict:
+        return {w: wall_combination_step(puzzle, state, w) for w in puzzle.numbered}
+
+    def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
+        changed_set = set(changed)
+        return {w: wall_combination_step(puzzle, state, w) if not read.isdisjoint(changed_set) else (d, read)
+                for w, (d, read) in old.items()}
+
+    return state.derived("akari.wall-combinations",
+                         lambda: recent_of(puzzle, "akari.wall-combinations", limit=CHANGES).get(state, full, update))
+
+
 @heuristic(id="akari.wall-combinations", genre=GENRE)
 def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    light = lighting(puzzle, state)
-    for w, n, bulbs, free in open_walls(puzzle, state, None):
-        need = n - bulbs
-        if need <= 0 or need == len(free):
-            continue
-        ways = list(combinations(free, need))
-        good = [c for c in ways if not combination_breaks(puzzle, state, light, c, [f for f in free if f not in c])]
-        if not good:
-            continue
-        always_bulb = set.intersection(*(set(c) for c in good))
-        always_dark = set.intersection(*({f for f in free if f not in c} | set().union(*(puzzle.sight[x] for x in c))
-                                         for c in good))
-        put = {x: BULB for x in always_bulb}
-        put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
-        d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
-            "n": n, "wall": puzzle.cell(w), "need": counted(need, "bulb"),
-            "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
-            "conclusion": ""})
-        if d:
-            d.params["conclusion"] = describe_removals(puzzle, state, d.removals)
+    for d, _ in wall_combination_steps(puzzle, state).values():
+        if d is not None:
             yield d
 
 

@@ -100,11 +100,12 @@ class Recent:
         return value
 
 
-def recent_of(owner: Any, name: str) -> Recent:
+def recent_of(owner: Any, name: str, limit: int = 96) -> Recent:
     """The Recent cache of one per-state fact of `owner` (a puzzle or a loop graph: anything
-    with a __dict__), made on first use; one per owner, so puzzles never mix their states."""
+    with a __dict__), made on first use; one per owner, so puzzles never mix their states.
+    limit: the most changed variables an update is asked to handle (see Recent)."""
     caches = owner.__dict__.setdefault("_recent_caches", {})
     cache = caches.get(name)
     if cache is None:
-        cache = caches[name] = Recent()
+        cache = caches[name] = Recent(limit=limit)
     return cache
