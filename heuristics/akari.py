@@ -23,7 +23,7 @@ from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.recent import recent_of
+from grader.kernels.recent import narrowed, recent_of
 
 GENRE = "akari"
 FREE = B_EMPTY | B_BULB
@@ -184,83 +184,126 @@ def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
                                           "sources": [puzzle.cell(s) for s in sources]})
 
 
-def choices(puzzle: AkariPuzzle, state: State) -> list[tuple[tuple[int, int], str]]:
-    """Pairs of cells of which at least one holds a bulb, with the reason: those of the
-    numbered walls in board order, then those of the dark cells."""
-    walls, darks = choice_pairs(puzzle, state)
-    return [walls[w] for w in sorted(walls)] + [darks[y] for y in sorted(darks)]
+Pair = tuple[tuple[int, int], str]     # two cells of which one at least holds a bulb, and why
 
 
-def wall_pair(puzzle: AkariPuzzle, state: State, w: int) -> tuple[tuple[int, int], str] | None:
+def wall_pair(puzzle: AkariPuzzle, state: State, w: int) -> Pair | None:
     bulbs, free = wall_counts(puzzle, state, w)
     n = puzzle.board[w]
     return ((free[0], free[1]), f"the {n} at {puzzle.cell(w)}") if len(free) == 2 and n - bulbs == 1 else None
 
 
-def dark_pair(puzzle: AkariPuzzle, state: State, light, y: int) -> tuple[tuple[int, int], str] | None:
+def dark_pair(puzzle: AkariPuzzle, state: State, light, y: int) -> Pair | None:
     if y in light.lit:
         return None
     sources = light.lighters(y)
     return ((sources[0], sources[1]), f"to light {puzzle.cell(y)}") if len(sources) == 2 else None
 
 
-def choice_pairs(puzzle: AkariPuzzle, state: State) -> tuple[dict, dict]:
-    """The pairs of `choices`, by wall and by dark cell, updated from a recent state's: a
-    wall's pair changes only with its neighbours, a cell's only with the cells it sees."""
+def choices(puzzle: AkariPuzzle, state: State) -> dict[tuple[int, int], Pair]:
+    """The pairs of the numbered walls, keyed (0, wall), and of the dark cells, keyed (1, cell),
+    updated from a recent state's: a wall's pair changes only with its neighbours, a cell's
+    only with the cells it sees. In key order: walls first, each group in board order."""
     light = lighting(puzzle, state)
 
-    def pairs(walls: Iterable[int], cells: Iterable[int]) -> tuple[dict, dict]:
-        by_wall = {w: got for w in walls if (got := wall_pair(puzzle, state, w)) is not None}
-        by_cell = {y: got for y in cells if (got := dark_pair(puzzle, state, light, y)) is not None}
-        return by_wall, by_cell
+    def pairs(walls: Iterable[int], cells: Iterable[int]) -> dict[tuple[int, int], Pair]:
+        out = {(0, w): got for w in walls if (got := wall_pair(puzzle, state, w)) is not None}
+        out.update(((1, y), got) for y in cells if (got := dark_pair(puzzle, state, light, y)) is not None)
+        return out
+
+    def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
+        again = choice_keys(puzzle, changed)
+        out = {k: got for k, got in old.items() if k not in again}
+        out.update(pairs((w for kind, w in again if kind == 0), (y for kind, y in again if kind == 1)))
+        return dict(sorted(out.items()))
+
+    return state.derived("akari.choices", lambda: recent_of(puzzle, "akari.choices", limit=CHANGES).get(
+        state, lambda: pairs(puzzle.numbered, puzzle.whites), update))
+
+
+def choice_keys(puzzle: AkariPuzzle, changed: Iterable[int]) -> set[tuple[int, int]]:
+    """The keys of `choices` whose pair may change when `changed` cells do."""
+    changed = frozenset(changed)
+    return {(0, w) for c in changed for w in puzzle.walls_next_to[c]} | {(1, y) for y in puzzle.around(changed)}
+
+
+def pair_steps(puzzle: AkariPuzzle, state: State, pairs: dict[tuple[int, int], Pair], k1: tuple[int, int],
+               by_cell: dict[int, list[tuple[int, int]]]) -> tuple[tuple[Deduction, ...], frozenset[int]]:
+    """What pair k1 and each later pair it sees give together, and the cells whose candidates
+    that read (besides the pairs themselves)."""
+    p1, why1 = pairs[k1]
+    related = {k2 for x in p1 for y in puzzle.sight[x] for k2 in by_cell.get(y, ()) if k2 > k1}
+    out, read = [], set()
+    for k2 in sorted(related):
+        p2, why2 = pairs[k2]
+        if set(p1) == set(p2):
+            continue
+        combos = [(a, b) for a in p1 for b in p2 if a == b or b not in puzzle.sight[a]]
+        if not combos:
+            continue
+        params = {"first": [puzzle.cell(c) for c in p1], "why_first": why1,
+                  "second": [puzzle.cell(c) for c in p2], "why_second": why2}
+        if len(combos) == 1:
+            a, b = combos[0]
+            read.update((a, b))
+            d = Deduction.build(state, put={a: BULB, b: BULB}, region=p1 + p2,
+                                params={**params, "result": f"but one conflicts, so "
+                                        f"{puzzle.cell(a)} and {puzzle.cell(b)} hold bulbs"})
+            if d:
+                out.append(d)
+                continue
+        lit_always = None
+        for a, b in combos:
+            lit = (puzzle.sight[a] | puzzle.sight[b]) - {a, b}
+            lit_always = lit if lit_always is None else lit_always & lit
+        read.update(lit_always or ())
+        dark = sorted(x for x in (lit_always or ()) if state.cands[x] == FREE)
+        if dark:
+            out.append(Deduction.build(state, put={x: EMPTY for x in dark}, region=p1 + p2,
+                                       params={**params, "result": f"lights {', '.join(str(puzzle.cell(x)) for x in dark)}, "
+                                               "so no bulb goes there"}))
+    return tuple(out), frozenset(read)
+
+
+def two_pairs_steps(puzzle: AkariPuzzle, state: State) -> tuple[dict, dict]:
+    """(the pairs, pair key -> pair_steps), updated from a recent state's: a pair looks again
+    when it changed, when a pair it sees changed, or when a cell it read did."""
+    pairs = choices(puzzle, state)
+
+    def index() -> dict[int, list[tuple[int, int]]]:
+        by_cell: dict[int, list[tuple[int, int]]] = {}
+        for k, (pair, _) in pairs.items():
+            for x in pair:
+                by_cell.setdefault(x, []).append(k)
+        return by_cell
+
+    def full() -> tuple[dict, dict]:
+        by_cell = index()
+        return pairs, {k: pair_steps(puzzle, state, pairs, k, by_cell) for k in pairs}
 
     def update(old: tuple[dict, dict], _: tuple[int, ...], changed: list[int]) -> tuple[dict, dict]:
-        walls = {w for c in changed for w in puzzle.walls_next_to[c]}
-        cells = puzzle.around(frozenset(changed))
-        by_wall, by_cell = pairs(walls, cells)
-        by_wall.update((w, got) for w, got in old[0].items() if w not in walls)
-        by_cell.update((y, got) for y, got in old[1].items() if y not in cells)
-        return by_wall, by_cell
+        old_pairs, old_steps = old
+        moved = [k for k in choice_keys(puzzle, changed) if old_pairs.get(k) != pairs.get(k)]
+        by_cell = index()
+        seen = {y for k in moved for got in (old_pairs.get(k), pairs.get(k)) if got for x in got[0]
+                for y in puzzle.sight[x]}
+        again = set(moved).union(*(by_cell.get(y, ()) for y in seen))
+        changed_set = set(changed)
+        steps = {}
+        for k in pairs:
+            got = old_steps.get(k)
+            steps[k] = (pair_steps(puzzle, state, pairs, k, by_cell)
+                        if got is None or k in again or not got[1].isdisjoint(changed_set) else got)
+        return pairs, steps
 
-    return state.derived("akari.choice-pairs", lambda: recent_of(puzzle, "akari.choice-pairs", limit=CHANGES).get(
-        state, lambda: pairs(puzzle.numbered, puzzle.whites), update))
+    return state.derived("akari.two-pairs", lambda: recent_of(puzzle, "akari.two-pairs", limit=CHANGES).get(
+        state, full, update))
 
 
 @heuristic(id="akari.two-pairs", genre=GENRE)
 def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    pairs = choices(puzzle, state)
-    by_cell: dict[int, list[int]] = {}
-    for k, (pair, _) in enumerate(pairs):
-        for x in pair:
-            by_cell.setdefault(x, []).append(k)
-    for k1, (p1, why1) in enumerate(pairs):
-        related = {k2 for x in p1 for y in puzzle.sight[x] for k2 in by_cell.get(y, ()) if k2 > k1}
-        for k2 in sorted(related):
-            p2, why2 = pairs[k2]
-            if set(p1) == set(p2):
-                continue
-            combos = [(a, b) for a in p1 for b in p2 if a == b or b not in puzzle.sight[a]]
-            if not combos:
-                continue
-            params = {"first": [puzzle.cell(c) for c in p1], "why_first": why1,
-                      "second": [puzzle.cell(c) for c in p2], "why_second": why2}
-            if len(combos) == 1:
-                a, b = combos[0]
-                d = Deduction.build(state, put={a: BULB, b: BULB}, region=p1 + p2,
-                                    params={**params, "result": f"but one conflicts, so "
-                                            f"{puzzle.cell(a)} and {puzzle.cell(b)} hold bulbs"})
-                if d:
-                    yield d
-                    continue
-            lit_always = None
-            for a, b in combos:
-                lit = (puzzle.sight[a] | puzzle.sight[b]) - {a, b}
-                lit_always = lit if lit_always is None else lit_always & lit
-            dark = sorted(x for x in (lit_always or ()) if state.cands[x] == FREE)
-            if dark:
-                yield Deduction.build(state, put={x: EMPTY for x in dark}, region=p1 + p2,
-                                      params={**params, "result": f"lights {', '.join(str(puzzle.cell(x)) for x in dark)}, "
-                                              "so no bulb goes there"})
+    for found, _ in two_pairs_steps(puzzle, state)[1].values():
+        yield from found
 
 
 def combination_breaks(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: list[int],
@@ -284,13 +327,13 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...
         if have > puzzle.board[w] or have + could < puzzle.board[w]:
             return True
     for y in {y for x in barred for y in puzzle.sight[x] | {x}}:
-        if y in lit:
-            continue
-        read.add(y)
-        read |= puzzle.sight[y]
-        if y in light.lit:
-            continue
-        if not any(cands[j] & B_BULB and j not in barred for j in puzzle.sight[y] | {y}):
+        if y in lit or y in light.lit:
+            continue                    # lit now is lit for good
+        for j in puzzle.sight[y] | {y}:
+            read.add(j)                 # up to the first cell that can still light it
+            if cands[j] & B_BULB and j not in barred:
+                break
+        else:
             return True
     return False
 
@@ -308,11 +351,10 @@ def wall_combination_step(puzzle: AkariPuzzle, state: State, w: int) -> tuple[De
     good = [c for c in ways if not combination_breaks(puzzle, state, c, [f for f in free if f not in c], read)]
     if not good:
         return None, frozenset(read)
-    for f in free:
-        read |= puzzle.sight[f]         # where the step may put empty cells
     always_bulb = set.intersection(*(set(c) for c in good))
     always_dark = set.intersection(*({f for f in free if f not in c} | set().union(*(puzzle.sight[x] for x in c))
                                      for c in good))
+    read |= always_dark
     put = {x: BULB for x in always_bulb}
     put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
     d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
@@ -567,9 +609,8 @@ class Quiet:
         then, read = got
         seen = self.diffs.get(id(then))
         if seen is None:
-            now = self.cands
-            narrowed = all(a & ~b == 0 for a, b in zip(now, then))
-            diff = frozenset(j for j, (a, b) in enumerate(zip(now, then)) if a != b) if narrowed else None
+            changed = narrowed(then, self.cands, len(then))
+            diff = None if changed is None else frozenset(changed)
             seen = self.diffs[id(then)] = (then, diff)   # `then` kept: its id stays its own
         diff = seen[1]
         return diff is not None and diff.isdisjoint(read)
