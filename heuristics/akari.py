@@ -23,7 +23,7 @@ from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.recent import narrowed, recent_of
+from grader.kernels.recent import Remembered, recent_of
 
 GENRE = "akari"
 FREE = B_EMPTY | B_BULB
@@ -159,29 +159,51 @@ def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator
 
 # --- level 3 ------------------------------------------------------------------------------
 
+def darkening_bulb(puzzle: AkariPuzzle, state: State, light, y: int) -> tuple[int, list[int]] | None:
+    """(the first free cell that sees every cell that could light dark cell y, those cells),
+    or None."""
+    if y in light.lit:
+        return None
+    sources = light.lighters(y)
+    if len(sources) < 2:
+        return None
+    common = set(puzzle.sight[sources[0]])
+    for s in sources[1:]:
+        common &= puzzle.sight[s]
+        if not common:
+            return None         # usually after a few: a large open board has hundreds of sources
+    common -= set(sources)
+    x = min((x for x in common if state.cands[x] == FREE), default=None)
+    return None if x is None else (x, sources)
+
+
+def darkening_bulbs(puzzle: AkariPuzzle, state: State) -> dict[int, tuple[int, list[int]]]:
+    """Dark cell -> darkening_bulb, for the cells that have one, updated from a recent state's:
+    a cell looks again when a cell it sees changed (its lighters) or its darkening bulb did
+    (a cell never becomes free again, so no other can take its place)."""
+    light = lighting(puzzle, state)
+
+    def darkening(cells: Iterable[int]) -> dict[int, tuple[int, list[int]]]:
+        return {y: got for y in cells if (got := darkening_bulb(puzzle, state, light, y)) is not None}
+
+    def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
+        changed_set = frozenset(changed)
+        again = puzzle.around(changed_set)
+        again.update(y for y, (x, _) in old.items() if x in changed_set)
+        out = {y: got for y, got in old.items() if y not in again}
+        out.update(darkening(again))
+        return dict(sorted(out.items()))
+
+    return state.derived("akari.darkening-bulbs", lambda: recent_of(
+        puzzle, "akari.darkening-bulbs", limit=CHANGES).get(state, lambda: darkening(puzzle.whites), update))
+
+
 @heuristic(id="akari.bulb-darkens-cell", genre=GENRE)
 def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    light = lighting(puzzle, state)
-    for y in cells_to_check(puzzle, focus):
-        if light.is_lit(y):
-            continue
-        if out_of_time():
-            return
-        sources = light.lighters(y)
-        if len(sources) < 2:
-            continue
-        common = set(puzzle.sight[sources[0]])
-        for s in sources[1:]:
-            common &= puzzle.sight[s]
-            if not common:
-                break           # usually after a few: a large open board has hundreds of sources
-        common -= set(sources)
-        blockers = sorted(x for x in common if state.cands[x] == FREE)
-        if blockers:
-            x = blockers[0]
-            yield Deduction.build(state, put={x: EMPTY}, premises=[y], region=sources,
-                                  params={"cell": puzzle.cell(x), "dark": puzzle.cell(y),
-                                          "sources": [puzzle.cell(s) for s in sources]})
+    for y, (x, sources) in darkening_bulbs(puzzle, state).items():
+        yield Deduction.build(state, put={x: EMPTY}, premises=[y], region=sources,
+                              params={"cell": puzzle.cell(x), "dark": puzzle.cell(y),
+                                      "sources": [puzzle.cell(s) for s in sources]})
 
 
 Pair = tuple[tuple[int, int], str]     # two cells of which one at least holds a bulb, and why
@@ -574,7 +596,8 @@ def refutations(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values:
 
 def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values: tuple[int, ...], depth: int,
                   shortest: int = 0) -> Iterator[Chain]:
-    quiet = Quiet(state)
+    # chains that broke no rule earlier in this solve, until a cell they read changes
+    quiet = Remembered(solve_memory().setdefault("akari.quiet-chains", {}), state)
     for x in cells:
         if out_of_time():
             return
@@ -582,42 +605,14 @@ def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], value
             if state.cands[x] != FREE:
                 break
             key = (x, value, depth)
-            if quiet.still(key):
+            if quiet.get(key, False):
                 continue
             chain = Chain(puzzle, state, x, value, depth)
             if chain.broken is None:
-                quiet.store(key, chain.read)
+                quiet.put(key, chain.read)
             elif chain.broken_depth - 1 > shortest:
                 yield chain
                 break
-
-
-class Quiet:
-    """Chains that broke no rule earlier in this solve, with the undecided cells they looked
-    at: until one of those is decided (in a state that only narrows the earlier one) the chain
-    would run the same way, so it is not followed again. Only saves time, decides nothing."""
-
-    def __init__(self, state: State):
-        self.entries: dict = solve_memory().setdefault("akari.quiet-chains", {})
-        self.cands = state.cands
-        self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
-
-    def still(self, key) -> bool:
-        got = self.entries.get(key)
-        if got is None:
-            return False
-        then, read = got
-        seen = self.diffs.get(id(then))
-        if seen is None:
-            changed = narrowed(then, self.cands, len(then))
-            diff = None if changed is None else frozenset(changed)
-            seen = self.diffs[id(then)] = (then, diff)   # `then` kept: its id stays its own
-        diff = seen[1]
-        return diff is not None and diff.isdisjoint(read)
-
-    def store(self, key, read: set[int]) -> None:
-        cands = self.cands
-        self.entries[key] = (cands, frozenset(j for j in read if cands[j] == FREE))
 
 
 def refuted(puzzle: AkariPuzzle, state: State, chain: Chain) -> Deduction:
