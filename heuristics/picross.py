@@ -200,10 +200,12 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
         queued.discard(line)
         read.add(line)
         cells = puzzle.lines[line]
-        now = tuple([cands[i] for i in cells])
+        now = line_of(puzzle, cands, line)
         allowed = simple_rules(now, puzzle.clues[line])
         if allowed is None:
             return changes + 1, read
+        if allowed == now:
+            continue                # nothing to narrow here
         changed = False
         crossing = []
         for k, i in enumerate(cells):
@@ -220,12 +222,20 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
             changes += 1
             # a crossing line this broke is seen at once, before the lines queued earlier
             for other in crossing:
-                if simple_rules(tuple([cands[i] for i in puzzle.lines[other]]), puzzle.clues[other]) is None:
+                if simple_rules(line_of(puzzle, cands, other), puzzle.clues[other]) is None:
                     read.add(other)
                     return (changes + 1, read) if changes < most else (None, read)
             if changes >= most:
                 return None, read
     return None, read
+
+
+def line_of(puzzle: PicrossPuzzle, cands: list[int], line: int) -> tuple[int, ...]:
+    """The candidates of one line's cells in a board being filled in, as line_cands reads them
+    off a state (slices: this runs very often)."""
+    if line < puzzle.rows:
+        return tuple(cands[line * puzzle.cols:(line + 1) * puzzle.cols])
+    return tuple(cands[line - puzzle.rows::puzzle.cols])
 
 
 @functools.lru_cache(maxsize=50000)
@@ -347,7 +357,7 @@ def most_constrained(puzzle: PicrossPuzzle, state: State) -> list[int]:
     """Undecided cells whose row and column have the fewest undecided cells: assumptions there
     settle or break a line soonest."""
     cands = state.cands
-    open_count = [sum(1 for i in cells if cands[i] == FREE) for cells in puzzle.lines]
+    open_count = [line_cands(puzzle, state, line).count(FREE) for line in range(len(puzzle.lines))]
     free = [i for i, m in enumerate(cands) if m == FREE]
     return sorted(free, key=lambda i: open_count[puzzle.lines_of[i][0]] + open_count[puzzle.lines_of[i][1]])
 
