@@ -8,7 +8,11 @@ up to three links near what changed (akari.bulb-chain, akari.empty-chain), then 
 0.87. Only refutations count; what both values agree on is left to the trial of level 5.
 
 Every find(puzzle, state, focus) yields Deductions; `focus` holds the cells changed since the
-technique last found nothing, so it only looks where something may have changed.
+technique last found nothing, so it only looks where something may have changed. The
+techniques whose look would read the whole board each step (bulb-starves-wall,
+bulb-darkens-cell, two-pairs, wall-combinations) keep what they find per state instead, updated
+from a recent state's (grader/kernels/recent.py): only what a changed cell can reach is looked
+at again, and they find what a look at the whole board finds, in the same order.
 """
 from __future__ import annotations
 

@@ -267,7 +267,6 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
 
 @heuristic(id="kuromasu.extension-hypotheses", genre=GENRE)
 def extension_hypotheses(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands = state.cands
     order = []
     for k in puzzle.numbered:
         options = extensions(puzzle, state, k, 4 * HYPOTHESIS_LIMIT)
