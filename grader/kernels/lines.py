@@ -1,7 +1,8 @@
 """A nonogram line solver: dynamic programming over the clue, never enumeration.
 
 A line is a list of candidate masks, one per cell (bit EMPTY = 1, bit FILLED = 2), and a clue
-(block lengths in order). `Line` computes, in O(len(clue) * len(line)) time:
+(block lengths in order). `Line` computes, with O(len(clue) * log(len(line))) operations on
+bit sets as long as the line (a table row is one integer, bit i for position i):
 
 - every valid placement of every block (a start that some full solution of the line uses),
   from a prefix table ("the first i cells can hold the first j blocks") and a suffix table;
