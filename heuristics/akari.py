@@ -8,7 +8,11 @@ up to three links near what changed (akari.bulb-chain, akari.empty-chain), then 
 0.87. Only refutations count; what both values agree on is left to the trial of level 5.
 
 Every find(puzzle, state, focus) yields Deductions; `focus` holds the cells changed since the
-technique last found nothing, so it only looks where something may have changed.
+technique last found nothing, so it only looks where something may have changed. The
+techniques whose look would read the whole board each step (bulb-starves-wall,
+bulb-darkens-cell, two-pairs, wall-combinations) keep what they find per state instead, updated
+from a recent state's (grader/kernels/recent.py): only what a changed cell can reach is looked
+at again, and they find what a look at the whole board finds, in the same order.
 """
 from __future__ import annotations
 
@@ -23,9 +27,13 @@ from grader.core.model import State
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels.recent import Remembered, recent_of
 
 GENRE = "akari"
 FREE = B_EMPTY | B_BULB
+# The most cells a per-state fact is updated for rather than remade: the level-1 steps between
+# two looks of a harder technique can decide a few hundred cells on a large board.
+CHANGES = 1000
 
 
 def walls_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -118,111 +126,218 @@ def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
     return None
 
 
+def starved_walls(puzzle: AkariPuzzle, state: State) -> dict[int, int]:
+    """Free cell -> the wall a bulb there would starve (starved_wall), for every free cell that
+    has one, updated from a recent state's: a cell's answer changes only with the cell itself
+    or the neighbours of a wall it sees."""
+    def starved(cells: Iterable[int]) -> dict[int, int]:
+        out = {}
+        for x in cells:
+            if state.cands[x] == FREE:
+                w = starved_wall(puzzle, state, x)
+                if w is not None:
+                    out[x] = w
+        return out
+
+    def update(old: dict[int, int], _: tuple[int, ...], changed: list[int]) -> dict[int, int]:
+        near = {n for c in changed for w in puzzle.walls_next_to[c] for n in puzzle.white_neighbours[w]}
+        again = puzzle.around(frozenset(near)).union(changed)
+        out = {x: w for x, w in old.items() if x not in again}
+        out.update(starved(again))
+        return out
+
+    return state.derived("akari.starved-walls", lambda: recent_of(puzzle, "akari.starved-walls", limit=CHANGES).get(
+        state, lambda: starved(puzzle.whites), update))
+
+
 @heuristic(id="akari.bulb-starves-wall", genre=GENRE)
 def bulb_starves_wall(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if focus is None:
-        xs: Iterable[int] = puzzle.whites
-    else:
-        near = set(focus)
-        for w in walls_to_check(puzzle, focus):
-            near.update(puzzle.white_neighbours[w])
-        xs = sorted(puzzle.around(frozenset(near)))
-    for x in xs:
-        if state.cands[x] != FREE:
-            continue
-        if out_of_time():
-            return
-        w = starved_wall(puzzle, state, x)
-        if w is not None:
-            lit = sorted(f for f in wall_counts(puzzle, state, w)[1] if f in puzzle.sight[x])
-            yield Deduction.build(state, put={x: EMPTY}, cells=[puzzle.cell(w)],
-                                  params={"cell": puzzle.cell(x), "n": puzzle.board[w], "wall": puzzle.cell(w),
-                                          "lit": [puzzle.cell(f) for f in lit] or "nothing it needs"})
+    starved = starved_walls(puzzle, state)
+    for x in sorted(starved):
+        w = starved[x]
+        lit = sorted(f for f in wall_counts(puzzle, state, w)[1] if f in puzzle.sight[x])
+        yield Deduction.build(state, put={x: EMPTY}, cells=[puzzle.cell(w)],
+                              params={"cell": puzzle.cell(x), "n": puzzle.board[w], "wall": puzzle.cell(w),
+                                      "lit": [puzzle.cell(f) for f in lit] or "nothing it needs"})
 
 
 # --- level 3 ------------------------------------------------------------------------------
 
+def darkening_bulb(puzzle: AkariPuzzle, state: State, light, y: int) -> tuple[int, list[int]] | None:
+    """(the first free cell that sees every cell that could light dark cell y, those cells),
+    or None."""
+    if y in light.lit:
+        return None
+    sources = light.lighters(y)
+    if len(sources) < 2:
+        return None
+    common = set(puzzle.sight[sources[0]])
+    for s in sources[1:]:
+        common &= puzzle.sight[s]
+        if not common:
+            return None         # usually after a few: a large open board has hundreds of sources
+    common -= set(sources)
+    x = min((x for x in common if state.cands[x] == FREE), default=None)
+    return None if x is None else (x, sources)
+
+
+def darkening_bulbs(puzzle: AkariPuzzle, state: State) -> dict[int, tuple[int, list[int]]]:
+    """Dark cell -> darkening_bulb, for the cells that have one, updated from a recent state's:
+    a cell looks again when a cell it sees changed (its lighters) or its darkening bulb did
+    (a cell never becomes free again, so no other can take its place)."""
+    light = lighting(puzzle, state)
+
+    def darkening(cells: Iterable[int]) -> dict[int, tuple[int, list[int]]]:
+        return {y: got for y in cells if (got := darkening_bulb(puzzle, state, light, y)) is not None}
+
+    def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
+        changed_set = frozenset(changed)
+        again = puzzle.around(changed_set)
+        again.update(y for y, (x, _) in old.items() if x in changed_set)
+        out = {y: got for y, got in old.items() if y not in again}
+        out.update(darkening(again))
+        return dict(sorted(out.items()))
+
+    return state.derived("akari.darkening-bulbs", lambda: recent_of(
+        puzzle, "akari.darkening-bulbs", limit=CHANGES).get(state, lambda: darkening(puzzle.whites), update))
+
+
 @heuristic(id="akari.bulb-darkens-cell", genre=GENRE)
 def bulb_darkens_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    light = lighting(puzzle, state)
-    for y in cells_to_check(puzzle, focus):
-        if light.is_lit(y):
-            continue
-        if out_of_time():
-            return
-        sources = light.lighters(y)
-        if len(sources) < 2:
-            continue
-        common = set(puzzle.sight[sources[0]])
-        for s in sources[1:]:
-            common &= puzzle.sight[s]
-            if not common:
-                break           # usually after a few: a large open board has hundreds of sources
-        common -= set(sources)
-        blockers = sorted(x for x in common if state.cands[x] == FREE)
-        if blockers:
-            x = blockers[0]
-            yield Deduction.build(state, put={x: EMPTY}, premises=[y], region=sources,
-                                  params={"cell": puzzle.cell(x), "dark": puzzle.cell(y),
-                                          "sources": [puzzle.cell(s) for s in sources]})
+    for y, (x, sources) in darkening_bulbs(puzzle, state).items():
+        yield Deduction.build(state, put={x: EMPTY}, premises=[y], region=sources,
+                              params={"cell": puzzle.cell(x), "dark": puzzle.cell(y),
+                                      "sources": [puzzle.cell(s) for s in sources]})
 
 
-def choices(puzzle: AkariPuzzle, state: State) -> list[tuple[tuple[int, int], str]]:
-    """Pairs of cells of which at least one holds a bulb, with the reason."""
+Pair = tuple[tuple[int, int], str]     # two cells of which one at least holds a bulb, and why
+
+
+def wall_pair(puzzle: AkariPuzzle, state: State, w: int) -> Pair | None:
+    bulbs, free = wall_counts(puzzle, state, w)
+    n = puzzle.board[w]
+    return ((free[0], free[1]), f"the {n} at {puzzle.cell(w)}") if len(free) == 2 and n - bulbs == 1 else None
+
+
+def dark_pair(puzzle: AkariPuzzle, state: State, light, y: int) -> Pair | None:
+    if y in light.lit:
+        return None
+    sources = light.lighters(y)
+    return ((sources[0], sources[1]), f"to light {puzzle.cell(y)}") if len(sources) == 2 else None
+
+
+def choices(puzzle: AkariPuzzle, state: State) -> dict[tuple[int, int], Pair]:
+    """The pairs of the numbered walls, keyed (0, wall), and of the dark cells, keyed (1, cell),
+    updated from a recent state's: a wall's pair changes only with its neighbours, a cell's
+    only with the cells it sees. In key order: walls first, each group in board order."""
     light = lighting(puzzle, state)
-    out = []
-    for w, n, bulbs, free in open_walls(puzzle, state, None):
-        if len(free) == 2 and n - bulbs == 1:
-            out.append(((free[0], free[1]), f"the {n} at {puzzle.cell(w)}"))
-    for y in puzzle.whites:
-        if y not in light.lit:
-            sources = light.lighters(y)
-            if len(sources) == 2:
-                out.append(((sources[0], sources[1]), f"to light {puzzle.cell(y)}"))
-    return out
+
+    def pairs(walls: Iterable[int], cells: Iterable[int]) -> dict[tuple[int, int], Pair]:
+        out = {(0, w): got for w in walls if (got := wall_pair(puzzle, state, w)) is not None}
+        out.update(((1, y), got) for y in cells if (got := dark_pair(puzzle, state, light, y)) is not None)
+        return out
+
+    def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
+        again = choice_keys(puzzle, changed)
+        out = {k: got for k, got in old.items() if k not in again}
+        out.update(pairs((w for kind, w in again if kind == 0), (y for kind, y in again if kind == 1)))
+        return dict(sorted(out.items()))
+
+    return state.derived("akari.choices", lambda: recent_of(puzzle, "akari.choices", limit=CHANGES).get(
+        state, lambda: pairs(puzzle.numbered, puzzle.whites), update))
+
+
+def choice_keys(puzzle: AkariPuzzle, changed: Iterable[int]) -> set[tuple[int, int]]:
+    """The keys of `choices` whose pair may change when `changed` cells do."""
+    changed = frozenset(changed)
+    return {(0, w) for c in changed for w in puzzle.walls_next_to[c]} | {(1, y) for y in puzzle.around(changed)}
+
+
+def pair_steps(puzzle: AkariPuzzle, state: State, pairs: dict[tuple[int, int], Pair], k1: tuple[int, int],
+               by_cell: dict[int, list[tuple[int, int]]]) -> tuple[tuple[Deduction, ...], frozenset[int]]:
+    """What pair k1 and each later pair it sees give together, and the cells whose candidates
+    that read (besides the pairs themselves)."""
+    p1, why1 = pairs[k1]
+    related = {k2 for x in p1 for y in puzzle.sight[x] for k2 in by_cell.get(y, ()) if k2 > k1}
+    out, read = [], set()
+    for k2 in sorted(related):
+        p2, why2 = pairs[k2]
+        if set(p1) == set(p2):
+            continue
+        combos = [(a, b) for a in p1 for b in p2 if a == b or b not in puzzle.sight[a]]
+        if not combos:
+            continue
+        params = {"first": [puzzle.cell(c) for c in p1], "why_first": why1,
+                  "second": [puzzle.cell(c) for c in p2], "why_second": why2}
+        if len(combos) == 1:
+            a, b = combos[0]
+            read.update((a, b))
+            d = Deduction.build(state, put={a: BULB, b: BULB}, region=p1 + p2,
+                                params={**params, "result": f"but one conflicts, so "
+                                        f"{puzzle.cell(a)} and {puzzle.cell(b)} hold bulbs"})
+            if d:
+                out.append(d)
+                continue
+        lit_always = None
+        for a, b in combos:
+            lit = (puzzle.sight[a] | puzzle.sight[b]) - {a, b}
+            lit_always = lit if lit_always is None else lit_always & lit
+        read.update(lit_always or ())
+        dark = sorted(x for x in (lit_always or ()) if state.cands[x] == FREE)
+        if dark:
+            out.append(Deduction.build(state, put={x: EMPTY for x in dark}, region=p1 + p2,
+                                       params={**params, "result": f"lights {', '.join(str(puzzle.cell(x)) for x in dark)}, "
+                                               "so no bulb goes there"}))
+    return tuple(out), frozenset(read)
+
+
+def two_pairs_steps(puzzle: AkariPuzzle, state: State) -> tuple[dict, dict]:
+    """(the pairs, pair key -> pair_steps), updated from a recent state's: a pair looks again
+    when it changed, when a pair it sees changed, or when a cell it read did."""
+    pairs = choices(puzzle, state)
+
+    def index() -> dict[int, list[tuple[int, int]]]:
+        by_cell: dict[int, list[tuple[int, int]]] = {}
+        for k, (pair, _) in pairs.items():
+            for x in pair:
+                by_cell.setdefault(x, []).append(k)
+        return by_cell
+
+    def full() -> tuple[dict, dict]:
+        by_cell = index()
+        return pairs, {k: pair_steps(puzzle, state, pairs, k, by_cell) for k in pairs}
+
+    def update(old: tuple[dict, dict], _: tuple[int, ...], changed: list[int]) -> tuple[dict, dict]:
+        old_pairs, old_steps = old
+        moved = [k for k in choice_keys(puzzle, changed) if old_pairs.get(k) != pairs.get(k)]
+        by_cell = index()
+        seen = {y for k in moved for got in (old_pairs.get(k), pairs.get(k)) if got for x in got[0]
+                for y in puzzle.sight[x]}
+        again = set(moved).union(*(by_cell.get(y, ()) for y in seen))
+        changed_set = set(changed)
+        steps = {}
+        for k in pairs:
+            got = old_steps.get(k)
+            steps[k] = (pair_steps(puzzle, state, pairs, k, by_cell)
+                        if got is None or k in again or not got[1].isdisjoint(changed_set) else got)
+        return pairs, steps
+
+    return state.derived("akari.two-pairs", lambda: recent_of(puzzle, "akari.two-pairs", limit=CHANGES).get(
+        state, full, update))
 
 
 @heuristic(id="akari.two-pairs", genre=GENRE)
 def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    pairs = choices(puzzle, state)
-    by_cell: dict[int, list[int]] = {}
-    for k, (pair, _) in enumerate(pairs):
-        for x in pair:
-            by_cell.setdefault(x, []).append(k)
-    for k1, (p1, why1) in enumerate(pairs):
-        related = {k2 for x in p1 for y in puzzle.sight[x] for k2 in by_cell.get(y, ()) if k2 > k1}
-        for k2 in sorted(related):
-            p2, why2 = pairs[k2]
-            if set(p1) == set(p2):
-                continue
-            combos = [(a, b) for a in p1 for b in p2 if a == b or b not in puzzle.sight[a]]
-            if not combos:
-                continue
-            params = {"first": [puzzle.cell(c) for c in p1], "why_first": why1,
-                      "second": [puzzle.cell(c) for c in p2], "why_second": why2}
-            if len(combos) == 1:
-                a, b = combos[0]
-                d = Deduction.build(state, put={a: BULB, b: BULB}, region=p1 + p2,
-                                    params={**params, "result": f"but one conflicts, so "
-                                            f"{puzzle.cell(a)} and {puzzle.cell(b)} hold bulbs"})
-                if d:
-                    yield d
-                    continue
-            lit_always = None
-            for a, b in combos:
-                lit = (puzzle.sight[a] | puzzle.sight[b]) - {a, b}
-                lit_always = lit if lit_always is None else lit_always & lit
-            dark = sorted(x for x in (lit_always or ()) if state.cands[x] == FREE)
-            if dark:
-                yield Deduction.build(state, put={x: EMPTY for x in dark}, region=p1 + p2,
-                                      params={**params, "result": f"lights {', '.join(str(puzzle.cell(x)) for x in dark)}, "
-                                              "so no bulb goes there"})
+    for found, _ in two_pairs_steps(puzzle, state)[1].values():
+        yield from found
 
 
-def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[int, ...],
-                       unchosen: list[int]) -> bool:
-    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby?"""
+def combination_breaks(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: list[int],
+                       read: set[int]) -> bool:
+    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby? Adds to `read`
+    the cells whose candidates the answer rests on."""
     cands = state.cands
+    light = lighting(puzzle, state)
     barred = set(unchosen)
     lit = set(chosen)
     for c in chosen:
@@ -231,6 +346,7 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[i
     if barred & set(chosen):
         return True
     for w in {w for x in barred | set(chosen) for w in puzzle.walls_next_to[x]}:
+        read.update(puzzle.white_neighbours[w])
         have = sum(1 for n in puzzle.white_neighbours[w] if cands[n] == B_BULB or n in chosen)
         could = sum(1 for n in puzzle.white_neighbours[w]
                     if cands[n] == FREE and n not in barred and n not in chosen)
@@ -238,34 +354,63 @@ def combination_breaks(puzzle: AkariPuzzle, state: State, light, chosen: tuple[i
             return True
     for y in {y for x in barred for y in puzzle.sight[x] | {x}}:
         if y in lit or y in light.lit:
-            continue
-        if not any(cands[j] & B_BULB and j not in barred for j in puzzle.sight[y] | {y}):
+            continue                    # lit now is lit for good
+        for j in puzzle.sight[y] | {y}:
+            read.add(j)                 # up to the first cell that can still light it
+            if cands[j] & B_BULB and j not in barred:
+                break
+        else:
             return True
     return False
 
 
+def wall_combination_step(puzzle: AkariPuzzle, state: State, w: int) -> tuple[Deduction | None, frozenset[int]]:
+    """The step the ways of placing one wall's bulbs give (None: nothing new), and the cells
+    whose candidates it read: while none of them changes, neither does the step."""
+    read = set(puzzle.white_neighbours[w])
+    n = puzzle.board[w]
+    bulbs, free = wall_counts(puzzle, state, w)
+    need = n - bulbs
+    if not free or need <= 0 or need == len(free):
+        return None, frozenset(read)
+    ways = list(combinations(free, need))
+    good = [c for c in ways if not combination_breaks(puzzle, state, c, [f for f in free if f not in c], read)]
+    if not good:
+        return None, frozenset(read)
+    always_bulb = set.intersection(*(set(c) for c in good))
+    always_dark = set.intersection(*({f for f in free if f not in c} | set().union(*(puzzle.sight[x] for x in c))
+                                     for c in good))
+    read |= always_dark
+    put = {x: BULB for x in always_bulb}
+    put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
+    d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
+        "n": n, "wall": puzzle.cell(w), "need": counted(need, "bulb"),
+        "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
+        "conclusion": ""})
+    if d:
+        d.params["conclusion"] = describe_removals(puzzle, state, d.removals)
+    return d, frozenset(read)
+
+
+def wall_combination_steps(puzzle: AkariPuzzle, state: State) -> dict[int, tuple[Deduction | None, frozenset[int]]]:
+    """wall_combination_step of every numbered wall, updated from a recent state's: only the
+    walls that read a changed cell look again, so a step costs what it changes."""
+    def full() -> dict:
+        return {w: wall_combination_step(puzzle, state, w) for w in puzzle.numbered}
+
+    def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
+        changed_set = set(changed)
+        return {w: wall_combination_step(puzzle, state, w) if not read.isdisjoint(changed_set) else (d, read)
+                for w, (d, read) in old.items()}
+
+    return state.derived("akari.wall-combinations",
+                         lambda: recent_of(puzzle, "akari.wall-combinations", limit=CHANGES).get(state, full, update))
+
+
 @heuristic(id="akari.wall-combinations", genre=GENRE)
 def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    light = lighting(puzzle, state)
-    for w, n, bulbs, free in open_walls(puzzle, state, None):
-        need = n - bulbs
-        if need <= 0 or need == len(free):
-            continue
-        ways = list(combinations(free, need))
-        good = [c for c in ways if not combination_breaks(puzzle, state, light, c, [f for f in free if f not in c])]
-        if not good:
-            continue
-        always_bulb = set.intersection(*(set(c) for c in good))
-        always_dark = set.intersection(*({f for f in free if f not in c} | set().union(*(puzzle.sight[x] for x in c))
-                                         for c in good))
-        put = {x: BULB for x in always_bulb}
-        put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
-        d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
-            "n": n, "wall": puzzle.cell(w), "need": counted(need, "bulb"),
-            "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
-            "conclusion": ""})
-        if d:
-            d.params["conclusion"] = describe_removals(puzzle, state, d.removals)
+    for d, _ in wall_combination_steps(puzzle, state).values():
+        if d is not None:
             yield d
 
 
@@ -455,7 +600,8 @@ def refutations(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values:
 
 def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values: tuple[int, ...], depth: int,
                   shortest: int = 0) -> Iterator[Chain]:
-    quiet = Quiet(state)
+    # chains that broke no rule earlier in this solve, until a cell they read changes
+    quiet = Remembered(solve_memory().setdefault("akari.quiet-chains", {}), state)
     for x in cells:
         if out_of_time():
             return
@@ -463,43 +609,14 @@ def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], value
             if state.cands[x] != FREE:
                 break
             key = (x, value, depth)
-            if quiet.still(key):
+            if quiet.get(key, False):
                 continue
             chain = Chain(puzzle, state, x, value, depth)
             if chain.broken is None:
-                quiet.store(key, chain.read)
+                quiet.put(key, chain.read)
             elif chain.broken_depth - 1 > shortest:
                 yield chain
                 break
-
-
-class Quiet:
-    """Chains that broke no rule earlier in this solve, with the undecided cells they looked
-    at: until one of those is decided (in a state that only narrows the earlier one) the chain
-    would run the same way, so it is not followed again. Only saves time, decides nothing."""
-
-    def __init__(self, state: State):
-        self.entries: dict = solve_memory().setdefault("akari.quiet-chains", {})
-        self.cands = state.cands
-        self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
-
-    def still(self, key) -> bool:
-        got = self.entries.get(key)
-        if got is None:
-            return False
-        then, read = got
-        seen = self.diffs.get(id(then))
-        if seen is None:
-            now = self.cands
-            narrowed = all(a & ~b == 0 for a, b in zip(now, then))
-            diff = frozenset(j for j, (a, b) in enumerate(zip(now, then)) if a != b) if narrowed else None
-            seen = self.diffs[id(then)] = (then, diff)   # `then` kept: its id stays its own
-        diff = seen[1]
-        return diff is not None and diff.isdisjoint(read)
-
-    def store(self, key, read: set[int]) -> None:
-        cands = self.cands
-        self.entries[key] = (cands, frozenset(j for j in read if cands[j] == FREE))
 
 
 def refuted(puzzle: AkariPuzzle, state: State, chain: Chain) -> Deduction:

@@ -57,19 +57,24 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int]) -> lis
     slot) would join into a complete group with no bridge left to give, cut off from the
     rest; None when they would not."""
     extra: dict[int, int] = {}
-    merged: set[int] = set()
+    roots: set[int] = set()
     for s, k in changes.items():
         slot = puzzle.slots[s]
         for end in (slot.a, slot.b):
             extra[end] = extra.get(end, 0) + k
             if k:
-                merged.update(g.group(end))
-    if not merged or len(merged) == len(puzzle.islands):
+                roots.add(g.root[end])
+    if not roots or sum(len(g.members[r]) for r in roots) == len(puzzle.islands):
         return None
-    for y in merged:
-        if g.have[y] + extra.get(y, 0) != puzzle.board[y]:
-            return None
-    return sorted(merged)
+    # every island of the merged groups ends with its count: those short of it now get
+    # exactly what they lack, the others get nothing (read per group, not per island)
+    for r in roots:
+        for y in g.short.get(r, ()):
+            if g.have[y] + extra.get(y, 0) != puzzle.board[y]:
+                return None
+    if any(k and g.root[y] in roots and g.have[y] == puzzle.board[y] for y, k in extra.items()):
+        return None
+    return sorted(y for r in roots for y in g.members[r])
 
 
 def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int]) -> tuple[int, int, list[int]] | None:

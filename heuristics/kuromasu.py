@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Iterable, Iterator, Sequence
 
-from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range
+from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range, reach
 from grader.core.engine import out_of_time
 from grader.core.explain import counted
 from grader.core.registry import heuristic, register_families
@@ -152,13 +152,13 @@ def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
 
 # --- level 4 ------------------------------------------------------------------------------
 
-def extensions(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int, limit: int
+def extensions(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
                ) -> list[dict[int, int]] | None:
     """Every way the number at k can see exactly its count that breaks no rule nearby: each
     direction's length within what it can still see, the cell that ends it shadeable and not
     beside a shaded cell, and every number in the affected rows and columns still possible.
     None when there are more than `limit`."""
-    n = puzzle.clues[k]
+    n, cands = puzzle.clues[k], state.cands
     los, his = clue_range(puzzle, cands, k)
     if count_ways(los, his, n - 1) > limit:
         return None
@@ -168,7 +168,7 @@ def extensions(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int, limit: int
             return None         # as if too many: a large open board lists ways for long
         d = n - 1 - a - b - c
         if los[3] <= d <= his[3]:
-            option = legal(puzzle, cands, extension(puzzle, k, (a, b, c, d)))
+            option = legal(puzzle, state, extension(puzzle, k, (a, b, c, d)))
             if option is not None:
                 options.append(option)
     return options
@@ -186,9 +186,31 @@ def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
     return ways.get(total, 0)
 
 
-def legal(puzzle: KuromasuPuzzle, cands: Sequence[int], option: dict[int, int]) -> dict[int, int] | None:
+def clue_sight(puzzle: KuromasuPuzzle, state: State
+               ) -> tuple[dict[int, list[tuple[int, int]]], dict[int, tuple[list[int], list[int]]], frozenset[int]]:
+    """(cell -> the (number, direction) rays that reach it, number -> clue_range, the numbers
+    that are impossible already). A ray reaches the cells before its first shaded one: a
+    change beyond that leaves what the number can see as it is."""
+    def compute():
+        cands = state.cands
+        seen: dict[int, list[tuple[int, int]]] = {}
+        ranges = {}
+        impossible = set()
+        for c in puzzle.numbered:
+            los, his = ranges[c] = clue_range(puzzle, cands, c)
+            if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
+                impossible.add(c)
+            for d, (ray, hi) in enumerate(zip(puzzle.rays[c], his)):
+                for j in ray[:hi]:
+                    seen.setdefault(j, []).append((c, d))
+        return seen, ranges, frozenset(impossible)
+    return state.derived("kuromasu.clue-sight", compute)
+
+
+def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[int, int] | None:
     """The option with the neighbours of its shaded cells made white, or None when that
     breaks a rule: shaded cells touching, or a number in an affected line left impossible."""
+    cands = state.cands
     trial = list(cands)
     for j, v in option.items():
         trial[j] &= 1 << v
@@ -202,10 +224,22 @@ def legal(puzzle: KuromasuPuzzle, cands: Sequence[int], option: dict[int, int]) 
                     return None
                 trial[u] = B_WHITE
                 out[u] = WHITE
-    touched = {c for j in out if trial[j] != cands[j] for c in puzzle.seen_by[j]}
-    for c in touched:
-        los, his = clue_range(puzzle, trial, c)
-        if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
+    changed = [j for j in out if trial[j] != cands[j]]
+    seen, ranges, impossible = clue_sight(puzzle, state)
+    if impossible and not impossible.isdisjoint(c for j in changed for c in puzzle.seen_by[j]):
+        return None         # a number in an affected line that no change can help
+    hit: dict[int, set[int]] = {}
+    for j in changed:
+        for c, d in seen.get(j, ()):
+            hit.setdefault(c, set()).add(d)
+    for c, ds in hit.items():       # only the rays that reach a changed cell see differently
+        los, his = ranges[c]
+        low, high = 1 + sum(los), 1 + sum(his)
+        for d in ds:
+            lo, hi = reach(trial, puzzle.rays[c][d])
+            low += lo - los[d]
+            high += hi - his[d]
+        if not low <= puzzle.clues[c] <= high:
             return None
     return out
 
@@ -216,7 +250,7 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
     for k in clues_near(puzzle, focus):
         if out_of_time():
             return
-        options = extensions(puzzle, cands, k, EXTENSION_LIMIT)
+        options = extensions(puzzle, state, k, EXTENSION_LIMIT)
         if not options:
             continue
         first = options[0]
@@ -233,10 +267,9 @@ def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> 
 
 @heuristic(id="kuromasu.extension-hypotheses", genre=GENRE)
 def extension_hypotheses(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands = state.cands
     order = []
     for k in puzzle.numbered:
-        options = extensions(puzzle, cands, k, 4 * HYPOTHESIS_LIMIT)
+        options = extensions(puzzle, state, k, 4 * HYPOTHESIS_LIMIT)
         if options and 1 < len(options) <= HYPOTHESIS_LIMIT:
             order.append((len(options), k, options))
     clues = [(k, options) for _, k, options in sorted(order, key=lambda t: (t[0], t[1]))]

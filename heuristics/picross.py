@@ -38,9 +38,8 @@ def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Itera
 
 def open_lines(puzzle: PicrossPuzzle, state: State, focus: frozenset[int] | None) -> Iterator[int]:
     """Lines that still hold an undecided cell."""
-    cands = state.cands
     for line in lines_to_check(puzzle, focus):
-        if any(cands[i] == FREE for i in puzzle.lines[line]):
+        if FREE in line_cands(puzzle, state, line):
             yield line
 
 
@@ -133,29 +132,42 @@ def simple_allowed(solver: Line, clue: tuple[int, ...], n: int) -> list[int]:
     return overlap_allowed(solver, clue, n)[0]
 
 
+@functools.lru_cache(maxsize=50000)
+def overlap_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], dict[int, int]] | None:
+    """overlap_allowed in a line with these candidates, when that narrows it (a solvable line
+    with blocks); else None. Shared by every state in which the line looks the same, so a
+    line the last step did not touch costs a look-up."""
+    solver = solve_line(now, clue)
+    if not clue or not solver.solvable:
+        return None
+    allowed, covered = overlap_allowed(solver, clue, len(now))
+    return (allowed, covered) if any(m & ~a for m, a in zip(now, allowed)) else None
+
+
 @heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for line in open_lines(puzzle, state, focus):
-        if puzzle.clues[line] and line_solver(puzzle, state, line).solvable:
+        if overlap_of(line_cands(puzzle, state, line), puzzle.clues[line]) is not None:
             yield overlap_deduction(puzzle, state, line)
 
 
 def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction | None:
     """Block overlap in one solvable line with blocks."""
-    solver = line_solver(puzzle, state, line)
-    clue, n = puzzle.clues[line], len(puzzle.lines[line])
-    allowed, covered = overlap_allowed(solver, clue, n)
+    found = overlap_of(line_cands(puzzle, state, line), puzzle.clues[line])
+    if found is None:
+        return None
+    allowed, covered = found
     d = line_deduction(puzzle, state, line, allowed, reason="")
     if d is None:
         return None
-    cells = puzzle.lines[line]
-    new_filled = [k for k, i in enumerate(cells) if i in d.targets and allowed[k] == B_FILLED]
+    cells, targets = puzzle.lines[line], set(d.targets)
+    new_filled = [k for k, i in enumerate(cells) if i in targets and allowed[k] == B_FILLED]
     blocks = sorted({covered[k] for k in new_filled})
     reasons = []
     if blocks:
         verb = "covers" if len(blocks) == 1 else "cover"
         reasons.append(f"the {' and the '.join(map(str, blocks))} {verb} the same cells either way")
-    if len(new_filled) < len(d.targets):
+    if len(new_filled) < len(targets):
         reasons.append("some cells lie out of reach of every block")
     return Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,
                      region=d.region)
@@ -188,10 +200,12 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
         queued.discard(line)
         read.add(line)
         cells = puzzle.lines[line]
-        now = tuple([cands[i] for i in cells])
+        now = line_of(puzzle, cands, line)
         allowed = simple_rules(now, puzzle.clues[line])
         if allowed is None:
             return changes + 1, read
+        if allowed == now:
+            continue                # nothing to narrow here
         changed = False
         crossing = []
         for k, i in enumerate(cells):
@@ -208,12 +222,20 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
             changes += 1
             # a crossing line this broke is seen at once, before the lines queued earlier
             for other in crossing:
-                if simple_rules(tuple([cands[i] for i in puzzle.lines[other]]), puzzle.clues[other]) is None:
+                if simple_rules(line_of(puzzle, cands, other), puzzle.clues[other]) is None:
                     read.add(other)
                     return (changes + 1, read) if changes < most else (None, read)
             if changes >= most:
                 return None, read
     return None, read
+
+
+def line_of(puzzle: PicrossPuzzle, cands: list[int], line: int) -> tuple[int, ...]:
+    """The candidates of one line's cells in a board being filled in, as line_cands reads them
+    off a state (slices: this runs very often)."""
+    if line < puzzle.rows:
+        return tuple(cands[line * puzzle.cols:(line + 1) * puzzle.cols])
+    return tuple(cands[line - puzzle.rows::puzzle.cols])
 
 
 @functools.lru_cache(maxsize=50000)
@@ -335,7 +357,7 @@ def most_constrained(puzzle: PicrossPuzzle, state: State) -> list[int]:
     """Undecided cells whose row and column have the fewest undecided cells: assumptions there
     settle or break a line soonest."""
     cands = state.cands
-    open_count = [sum(1 for i in cells if cands[i] == FREE) for cells in puzzle.lines]
+    open_count = [line_cands(puzzle, state, line).count(FREE) for line in range(len(puzzle.lines))]
     free = [i for i, m in enumerate(cands) if m == FREE]
     return sorted(free, key=lambda i: open_count[puzzle.lines_of[i][0]] + open_count[puzzle.lines_of[i][1]])
 

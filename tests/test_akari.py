@@ -158,6 +158,37 @@ def test_tatham_tiers_are_ordered():
     assert levels["d0"] < levels["d2"]
 
 
+def test_facts_kept_up_to_date_agree_with_a_fresh_look():
+    """The per-state facts that are updated from a recent state's (only where a changed cell
+    can reach) are what a look at the whole board finds, all along a solve: from each state's
+    own origin, from a state a few steps back, and from a board given without one."""
+    import heuristics.akari as A
+    from grader.core.engine import Solver
+    from grader.core.model import State
+    from grader.genres.akari.model import lighting
+
+    def said(d):        # deductions compare by identity: by what they say here
+        return d and (d.removals, d.params, d.premises, d.cells, d.region)
+
+    def facts(p, s):
+        return (lighting(p, s).lit, A.starved_walls(p, s), A.choices(p, s), A.darkening_bulbs(p, s),
+                {w: said(d) for w, (d, _) in A.wall_combination_steps(p, s).items()},
+                {k: [said(d) for d in found] for k, (found, _) in A.two_pairs_steps(p, s)[1].items()})
+
+    for path in ("corpus/akari/lightup-14x14b20s2d2-grader-1.yaml", "corpus/akari/lightup-10x10b20s2d2-grader-2.yaml"):
+        p = load(path)
+        trace = Solver(p).solve()
+        state, kept = trace.start, 0
+        for n, step in enumerate(trace.steps):
+            state = step.deduction.apply(state)
+            if n % 3 == 2:
+                continue                    # updated later from further back
+            looked_at = state if n % 5 else State(state.cands)    # no origin: compared to recent boards
+            assert facts(p, looked_at) == facts(load(path), State(state.cands)), f"{path}, after step {n + 1}"
+            kept += 1
+        assert kept >= 20
+
+
 @pytest.mark.corpus
 def test_every_deduction_agrees_with_the_solution_on_janko_puzzles():
     assert_puzzles_solved_soundly(janko("akari", 8, max_cells=100))

@@ -176,6 +176,54 @@ def test_extensions():
     assert not fires("kuromasu.extensions", puzzle(". . . . .\n. . . . .\n. . 5 . .\n. . . . .\n. . . . ."))
 
 
+def test_ways_are_checked_against_every_number_in_their_lines():
+    """`legal` checks only the numbers whose rays reach a changed cell, on those rays: all
+    along a solve it keeps the same ways as a check of every number in the lines touched."""
+    import heuristics.kuromasu as K
+    from grader.core.engine import Solver
+    from grader.genres.kuromasu.model import clue_range
+    from grader.kernels.shading import B_WHITE, SHADED, WHITE
+
+    def every_number(p, cands, option):
+        trial = list(cands)
+        for j, v in option.items():
+            trial[j] &= 1 << v
+            if not trial[j]:
+                return None
+        out = dict(option)
+        for j, v in option.items():
+            if v == SHADED:
+                for u in p.neighbours[j]:
+                    if not trial[u] & B_WHITE:
+                        return None
+                    trial[u], out[u] = B_WHITE, WHITE
+        for c in {c for j in out if trial[j] != cands[j] for c in p.seen_by[j]}:
+            los, his = clue_range(p, trial, c)
+            if not 1 + sum(los) <= p.clues[c] <= 1 + sum(his):
+                return None
+        return out
+
+    p = load(str(CORPUS / "kuromasu" / "range-13x13-grader-1.yaml"))
+    trace = Solver(p).solve()
+    states = [trace.start]
+    for step in trace.steps:
+        states.append(step.deduction.apply(states[-1]))
+    compared = 0
+    for state in states[::6]:
+        for k in p.numbered:
+            los, his = clue_range(p, state.cands, k)
+            n = p.clues[k]
+            for a in range(los[0], his[0] + 1):
+                for b in range(los[1], his[1] + 1):
+                    for c in range(los[2], min(his[2], n - 1 - a - b) + 1):
+                        d = n - 1 - a - b - c
+                        if los[3] <= d <= his[3]:
+                            option = K.extension(p, k, (a, b, c, d))
+                            assert K.legal(p, state, option) == every_number(p, state.cands, option)
+                            compared += 1
+    assert compared > 100
+
+
 def test_level5_hypotheses_are_sound_and_quiet_when_nothing_follows():
     p = load(str(sorted((CORPUS / "kuromasu").glob("*7x7*.yaml"))[0]))
     solution = G.solution_state(p)

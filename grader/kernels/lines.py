@@ -1,7 +1,8 @@
 """A nonogram line solver: dynamic programming over the clue, never enumeration.
 
 A line is a list of candidate masks, one per cell (bit EMPTY = 1, bit FILLED = 2), and a clue
-(block lengths in order). `Line` computes, in O(len(clue) * len(line)) time:
+(block lengths in order). `Line` computes, with O(len(clue) * log(len(line))) operations on
+bit sets as long as the line (a table row is one integer, bit i for position i):
 
 - every valid placement of every block (a start that some full solution of the line uses),
   from a prefix table ("the first i cells can hold the first j blocks") and a suffix table;
@@ -13,10 +14,33 @@ A 30-wide line with ten blocks costs a few thousand operations, however many sol
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Sequence
 
 EMPTY, FILLED = 0, 1
 E, F = 1 << EMPTY, 1 << FILLED
+
+
+# Byte tables between candidate masks and the binary digits of bit sets (bit i: cell i).
+_CAN_E = bytes(b"01"[m & E] for m in range(256))
+_CAN_F = bytes(b"01"[m >> 1 & 1] for m in range(256))
+_AS_E = bytes.maketrans(b"01", bytes((0, E)))
+_AS_F = bytes.maketrans(b"01", bytes((0, F)))
+
+
+def _spread(seeds: int, through: int, n: int, right: bool) -> int:
+    """Positions (bits 0..n) reached from `seeds` by moving one position at a time, right from
+    p to p + 1 or left from p + 1 to p, over cells p whose bit is set in `through`: in
+    a few word operations (right: one addition; left: rounds that each double the length of
+    the moves)."""
+    if right:       # one addition: a carry runs from the first seed of a stretch to its end
+        return ((through + (seeds & through)) ^ through) | seeds
+    reach, passable, step = seeds, through, 1
+    while step <= n:
+        reach |= (reach >> step) & passable
+        passable &= passable >> step        # bit p: cells p .. p + 2 * step - 1 all passable
+        step <<= 1
+    return reach
 
 
 class Line:
@@ -25,56 +49,51 @@ class Line:
     def __init__(self, cands: Sequence[int], clue: Sequence[int]):
         n, k = len(cands), len(clue)
         self.n, self.clue = n, tuple(clue)
-        can_e = [bool(m & E) for m in cands]
-        # run_f[i] = how many cells in a row from i (going right) can be filled
-        run_f = [0] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            run_f[i] = run_f[i + 1] + 1 if cands[i] & F else 0
-        # pre[j][i]: cells [0, i) can hold exactly blocks 0..j-1 (the rest of them empty)
-        pre = [[False] * (n + 1) for _ in range(k + 1)]
-        pre[0][0] = True
-        for i in range(1, n + 1):
-            pre[0][i] = pre[0][i - 1] and can_e[i - 1]
-        for j in range(1, k + 1):
-            size, row, prev = clue[j - 1], pre[j], pre[j - 1]
-            for i in range(1, n + 1):
-                ok = row[i - 1] and can_e[i - 1]
-                s = i - size
-                if not ok and s >= 0 and run_f[s] >= size:
-                    ok = prev[0] if (j == 1 and s == 0) else (s >= 1 and can_e[s - 1] and prev[s - 1])
-                row[i] = ok
-        # suf[j][i]: cells [i, n) can hold exactly blocks j..k-1
-        suf = [[False] * (n + 2) for _ in range(k + 1)]
-        suf[k][n] = True
-        for i in range(n - 1, -1, -1):
-            suf[k][i] = suf[k][i + 1] and can_e[i]
+        # Rows of the tables are bit sets over positions 0..n, so each is a few word operations.
+        masks = bytes(cands)[::-1]
+        can_e, can_f = int(masks.translate(_CAN_E) or b"0", 2), int(masks.translate(_CAN_F) or b"0", 2)
+        fits: dict[int, int] = {}                 # size -> the starts of a run of that many fillable cells
+
+        def fit(size: int) -> int:
+            if size not in fits:
+                run, length = can_f, 1
+                while length < size:              # bit s: cells s .. s + length - 1 all fillable
+                    more = min(length, size - length)
+                    run &= run >> more
+                    length += more
+                fits[size] = run & ((1 << (n - size + 1)) - 1) if size <= n else 0
+            return fits[size]
+
+        # pre[j], bit i: cells [0, i) can hold exactly blocks 0..j-1 (the rest of them empty)
+        pre = [_spread(1, can_e, n, True)]
+        # before[j], bit s: block j may start at s as far as the cells before it go
+        before = []
+        for j in range(k):
+            before.append(((pre[j] & can_e) << 1) | (1 if j == 0 else 0))
+            pre.append(_spread((before[j] & fit(clue[j])) << clue[j], can_e, n, True))
+        # suf[j], bit i: cells [i, n) can hold exactly blocks j..k-1
+        suf = [0] * (k + 1)
+        suf[k] = _spread(1 << n, can_e, n, False)
+        after = [0] * k         # bit s: block j may start at s as far as the cells after it go
         for j in range(k - 1, -1, -1):
-            size, row, nxt = clue[j], suf[j], suf[j + 1]
-            for i in range(n - 1, -1, -1):
-                ok = row[i + 1] and can_e[i]
-                end = i + size
-                if not ok and end <= n and run_f[i] >= size:
-                    ok = nxt[n] if end == n and j == k - 1 else (end < n and can_e[end] and nxt[end + 1])
-                row[i] = ok
-        self.solvable = pre[k][n]
+            size = clue[j]
+            after[j] = ((((suf[j + 1] >> 1) & can_e) >> size)
+                        | ((1 << (n - size)) if j == k - 1 and size <= n else 0))
+            suf[j] = _spread(after[j] & fit(size), can_e, n, False)
+        self.solvable = bool(pre[k] >> n & 1)
         # starts[j]: the starts of block j that some solution uses
         self.starts: list[list[int]] = []
-        for j in range(k):
-            size, ok_starts = clue[j], []
-            for s in range(n - size + 1):
-                if run_f[s] < size:
-                    continue
-                before = pre[0][0] if (j == 0 and s == 0) else (s >= 1 and can_e[s - 1] and pre[j][s - 1])
-                if not before:
-                    continue
-                end = s + size
-                after = (j == k - 1) if end == n else (can_e[end] and suf[j + 1][end + 1])
-                if after:
-                    ok_starts.append(s)
-            self.starts.append(ok_starts)
+        start_sets = [fit(clue[j]) & before[j] & after[j] for j in range(k)]
+        for ok in start_sets:
+            starts = []
+            while ok:
+                low = ok & -ok
+                starts.append(low.bit_length() - 1)
+                ok ^= low
+            self.starts.append(starts)
         self._cands = tuple(cands)
         # what each cell keeps over all solutions (None: no solution); read-only
-        self.kept = self._intersect(pre, suf) if self.solvable else None
+        self.kept = self._intersect(pre, suf, can_e, start_sets) if self.solvable else None
 
     def allowed(self) -> list[int] | None:
         """The candidates each cell keeps over all solutions of the line; None if there is none."""
@@ -85,28 +104,20 @@ class Line:
         """The line has exactly one solution (every cell keeps a single candidate)."""
         return self.kept is not None and all(m in (E, F) for m in self.kept)
 
-    def _intersect(self, pre, suf) -> list[int]:
-        n, k, cands = self.n, len(self.clue), self._cands
-        out = [0] * n
+    def _intersect(self, pre: list[int], suf: list[int], can_e: int, start_sets: list[int]) -> list[int]:
         # cell i can be empty when, for some j, blocks 0..j-1 fit before it and j.. after it
         gaps = 0
-        for j in range(k + 1):
-            p_row, s_row = pre[j], suf[j]
-            gaps |= sum(1 << i for i in range(n) if p_row[i] and s_row[i + 1])
-        for i in range(n):
-            if gaps >> i & 1 and cands[i] & E:
-                out[i] = E
-        diff = [0] * (n + 1)
-        for j, starts in enumerate(self.starts):
-            for s in starts:
-                diff[s] += 1
-                diff[s + self.clue[j]] -= 1
-        run = 0
-        for i in range(n):
-            run += diff[i]
-            if run:
-                out[i] |= F
-        return out
+        for p_row, s_row in zip(pre, suf):
+            gaps |= p_row & (s_row >> 1)
+        gaps &= can_e
+        # and filled when some block's start covers it
+        covered = 0
+        for size, starts in zip(self.clue, start_sets):
+            for t in range(size):
+                covered |= starts << t
+        n = self.n
+        return list(map(operator.or_, format(gaps, f"0{n}b")[::-1].encode().translate(_AS_E),
+                        format(covered, f"0{n}b")[::-1].encode().translate(_AS_F)))
 
     def span(self, j: int) -> tuple[int, int]:
         """Left-most start and right-most start of block j."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections
 import itertools
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from grader.core.model import State
 
@@ -100,11 +100,43 @@ class Recent:
         return value
 
 
-def recent_of(owner: Any, name: str) -> Recent:
+def recent_of(owner: Any, name: str, limit: int = 96) -> Recent:
     """The Recent cache of one per-state fact of `owner` (a puzzle or a loop graph: anything
-    with a __dict__), made on first use; one per owner, so puzzles never mix their states."""
+    with a __dict__), made on first use; one per owner, so puzzles never mix their states.
+    limit: the most changed variables an update is asked to handle (see Recent)."""
     caches = owner.__dict__.setdefault("_recent_caches", {})
     cache = caches.get(name)
     if cache is None:
-        cache = caches[name] = Recent()
+        cache = caches[name] = Recent(limit=limit)
     return cache
+
+
+class Remembered:
+    """Results worked out earlier in a solve, each with the variables it read: in a state that
+    only narrows the one it was worked out in, and where none of those variables changed, a
+    result still holds, so it is not worked out again. Only saves time, decides nothing.
+    `entries` is where they live (a solve's scratch memory, so they die with the solve)."""
+
+    def __init__(self, entries: dict, state: State):
+        self.entries = entries
+        self.cands = state.cands
+        self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        got = self.entries.get(key)
+        if got is None:
+            return default
+        then, read, value = got
+        seen = self.diffs.get(id(then))
+        if seen is None:
+            changed = narrowed(then, self.cands, len(then))
+            seen = self.diffs[id(then)] = (then, None if changed is None else frozenset(changed))
+            # `then` is kept with it: its id stays its own
+        diff = seen[1]
+        return value if diff is not None and diff.isdisjoint(read) else default
+
+    def put(self, key: Any, read: Iterable[int], value: Any = True) -> None:
+        """Remember `value` for `key`, read off the variables `read` (decided ones never
+        change in a narrower state, so only the undecided are kept)."""
+        cands = self.cands
+        self.entries[key] = (cands, frozenset(j for j in read if cands[j] & (cands[j] - 1)), value)

@@ -23,6 +23,7 @@ from grader.io.janko import cells as janko_cells, meta as janko_meta
 from grader.io import board
 from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
+from grader.kernels.recent import recent_of
 from grader.kernels.tally import tally
 
 EMPTY, BULB = 0, 1
@@ -141,18 +142,28 @@ class Lighting:
     sight, so techniques that look only near a change never pay for the whole board."""
 
     def __init__(self, puzzle: AkariPuzzle, state: State):
-        self.puzzle, self.cands = puzzle, state.cands
+        self.puzzle, self.state, self.cands = puzzle, state, state.cands
 
     @functools.cached_property
     def bulbs(self) -> list[int]:
         return [i for i in self.puzzle.whites if self.cands[i] == B_BULB]
 
     @functools.cached_property
-    def lit(self) -> set[int]:
-        lit = set(self.bulbs)
-        for b in self.bulbs:
-            lit |= self.puzzle.sight[b]
-        return lit
+    def lit(self) -> frozenset[int]:
+        """Updated from a recent state's: a narrower state only adds the sight of new bulbs."""
+        puzzle, cands = self.puzzle, self.cands
+
+        def full() -> frozenset[int]:
+            lit = set(self.bulbs)
+            for b in self.bulbs:
+                lit |= puzzle.sight[b]
+            return frozenset(lit)
+
+        def update(old: frozenset[int], _: tuple[int, ...], changed: list[int]) -> frozenset[int]:
+            new = [b for b in changed if cands[b] == B_BULB]
+            return old.union(new, *(puzzle.sight[b] for b in new)) if new else old
+
+        return recent_of(puzzle, "akari.lit", limit=len(cands)).get(self.state, full, update)
 
     def is_lit(self, i: int) -> bool:
         if "lit" in self.__dict__:

@@ -137,6 +137,11 @@ class Groups:
             members.setdefault(self.root[i], []).append(i)
         self.members = members
         self.have = {i: sum(lo(state.cands[s]) for s in puzzle.slots_of[i]) for i in puzzle.islands}
+        # root -> its islands that still lack a certain bridge (most groups hold none or few)
+        self.short: dict[int, list[int]] = {}
+        for i in puzzle.islands:
+            if self.have[i] != puzzle.board[i]:
+                self.short.setdefault(self.root[i], []).append(i)
 
     def group(self, island: int) -> list[int]:
         return self.members[self.root[island]]
