@@ -9,7 +9,8 @@
  *
  * prints "seconds S" (the mean over the repeats of one solve from the fresh game), "move M" (the
  * solver's answer as the game's move string) and then the solved board in the game's text
- * format; exit 1 with "error: ..." when the ID does not read or the solver fails.
+ * format; exit 1 with "unreadable: ..." when the game does not read the ID, "unsolved: ..." when
+ * its solver gives no solution.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
     }
     char *desc = strchr(id, ':');
     if (!desc) {
-        printf("error: a game ID has a colon\n");
+        printf("unreadable: a game ID has a colon\n");
         return 1;
     }
     *desc++ = '\0';
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
     if (!err)
         err = thegame.validate_desc(params, desc);
     if (err) {
-        printf("error: %s\n", err);
+        printf("unreadable: %s\n", err);
         return 1;
     }
     game_state *state = thegame.new_game(NULL, params, desc);
@@ -68,13 +69,13 @@ int main(int argc, char **argv)
     }
     double seconds = (now() - t0) / repeats;
     if (!move) {
-        printf("error: %s\n", err ? err : "the solver gave no solution");
+        printf("unsolved: %s\n", err ? err : "the solver gave no solution");
         return 1;
     }
     printf("seconds %.9f\nmove %s\n", seconds, move);
     game_state *solved = thegame.execute_move(state, move);
     if (!solved) {
-        printf("error: the solver's move does not apply\n");
+        printf("unsolved: the solver's move does not apply\n");
         return 1;
     }
     if (thegame.can_format_as_text_ever) {
