@@ -70,16 +70,13 @@ def test_versus_tatham_skips_with_a_message_where_his_solvers_are_not_built(tmp_
 
 def test_versus_tatham_summary_takes_ratios_puzzle_by_puzzle_over_puzzles_both_solved():
     v = versus()
-    rows = [{"game": "pattern", "status": "solved", "our_s": 0.02, "his_s": 1e-5, "his_program": "patternsolver",
-             "his_program_s": 0.004},
-            {"game": "pattern", "status": "solved", "our_s": 0.06, "his_s": 2e-5, "his_program": "patternsolver",
-             "his_program_s": 0.004},
-            {"game": "pattern", "status": "stuck", "our_s": 9.0, "his_s": 1e-5, "his_program": "patternsolver",
-             "his_program_s": 0.004},
-            {"game": "pattern", "status": "solved", "our_s": 0.01, "his_error": "no solution",
-             "his_program": "patternsolver", "his_program_s": 0.004}]
+    made = {"game": "pattern", "status": "solved", "steps": 20, "his_program": "patternsolver", "his_program_s": 0.004}
+    rows = [{**made, "our_s": 0.02, "his_s": 1e-5}, {**made, "our_s": 0.06, "his_s": 2e-5, "steps": 30},
+            {**made, "status": "stuck", "our_s": 9.0, "his_s": 1e-5},
+            {**made, "our_s": 0.01, "his_error": "unsolved: no solution"}]
     (s,) = v.summarise(rows)
     assert (s["game"], s["genre"], s["puzzles"], s["we_solved"], s["he_solved"]) == ("pattern", "picross", 4, 3, 3)
     assert s["ratio_median"] == 2500 and s["ratio_p90"] == 3000       # 2000 and 3000: both solved
     assert s["program_ratio_median"] == 10.0 and s["his_program"] == "patternsolver"
+    assert s["our_median_steps"] == 25 and s["our_median_s"] == pytest.approx(0.04)
     assert "| pattern " in v.table([s]) and "not met" in v.table([s])

@@ -3,7 +3,7 @@ puzz.link is built on (issue 26): it reads each URL as the same clues, and its o
 check accepts our solution.
 
     npm install --prefix ~/.cache/grader-pzprjs pzpr@0.10.1      (once; outside the repository)
-    PYTHONPATH=. python tools/pzprjs/check.py [--count 3] [--size 10x10] [--level 3] [--seed check]
+    PYTHONPATH=. python tools/pzprjs/check.py [--count 3] [--size 10x10] [--level 2,3] [--seed check]
         [--genre akari ...]
 
 npm's `pzpr` (sabo2's pzprjs, 0.10.1, 2019) is the only pzprjs on npm; it has no Nonograms and
@@ -24,11 +24,13 @@ import os
 import shutil
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tatham"))
-from check_ids import cli, generated, loop_edge  # noqa: E402  (a script of tools/tatham)
+from check_ids import cli, generated, levels, loop_edge, results_table  # noqa: E402
+from versus import load_average, write_report  # noqa: E402  # noqa: E402  (a script of tools/tatham)
 
 PZPR = {"akari": "lightup", "hashiwokakero": "hashikake", "heyawake": "heyawake", "hitori": "hitori",
         "kuromasu": "kurodoko", "masyu": "mashu", "numberlink": "numlin", "nurikabe": "nurikabe",
@@ -98,14 +100,22 @@ def same_clues(ours: str, written: str) -> str:
 
 
 def check_genre(genre: str, args: argparse.Namespace) -> list[dict]:
-    command, urls = generated(genre, args, "puzzlink")
+    rows: list[dict] = []
+    for level in args.level:        # a level no draft reaches falls to the next: check that once
+        seen = {r.get("command") for r in rows}
+        rows += [r for r in check_level(genre, args, level) if r.get("command") not in seen]
+    return rows
+
+
+def check_level(genre: str, args: argparse.Namespace, level: int) -> list[dict]:
+    command, urls = generated(genre, args, level, "puzzlink")
     if not urls:
         return [{"genre": genre, "command": command, "made": 0}]
     jobs, rows = [], []
     for url in urls:
         _, text = cli("solve", "--json", url)
         ours = json.loads(text) if text.strip() else {}
-        rows.append({"genre": genre, "url": url, "ours": ours.get("status")})
+        rows.append({"genre": genre, "command": command, "url": url, "ours": ours.get("status")})
         jobs.append({"url": url, **(answer(genre, ours["solution"]) if ours.get("status") == "solved" else {})})
     out = subprocess.run(["node", str(HERE / "check.js")], input="".join(json.dumps(j) + "\n" for j in jobs),
                          capture_output=True, text=True, env={**os.environ, "PZPR_MODULES": str(modules())},
@@ -130,18 +140,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--genre", action="append", choices=sorted(PZPR))
     ap.add_argument("--count", type=int, default=3)
     ap.add_argument("--size", default="10x10")
-    ap.add_argument("--level", type=int, default=3)
+    ap.add_argument("--level", type=levels, default=[3], help="the level, or levels such as 2,3 (default 3)")
     ap.add_argument("--seed", default="check")
+    ap.add_argument("--report", type=Path, help="also write the results as markdown to this file")
     args = ap.parse_args(argv)
     if not shutil.which("node") or not (modules() / "pzpr").is_dir():
         print(f"check skipped: needs node and pzpr in {modules()} "
               "(npm install --prefix ~/.cache/grader-pzprjs pzpr@0.10.1)", file=sys.stderr)
         return 0
+    started, load_before = datetime.now(timezone.utc), load_average()
     rows = [r for g in (args.genre or list(PZPR)) for r in check_genre(g, args)]
     for r in rows:
         print(json.dumps(r))
-    print(f"{sum(map(passed, rows))} of {len(rows)} pass; not in npm's pzpr 0.10.1: "
-          + ", ".join(f"{g} ({p})" for g, p in NOT_IN_PZPR.items()), file=sys.stderr)
+    summary = (f"{sum(map(passed, rows))} of {len(rows)} pass; not in npm's pzpr 0.10.1: "
+               + ", ".join(f"{g} ({p})" for g, p in NOT_IN_PZPR.items()))
+    print(summary, file=sys.stderr)
+    if args.report:
+        write_report(args.report, "Generated puzz.link URLs in pzpr.js", "tools/pzprjs/check.py",
+                     sys.argv[1:] if argv is None else argv, started, load_before, [summary],
+                     results_table(rows, ["genre", "command", "url", "pid", "clues", "answer", "result"]))
     return 0 if all(map(passed, rows)) else 1
 
 

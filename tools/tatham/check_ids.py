@@ -2,7 +2,7 @@
 (issue 26): his game reads each ID and his solver finds the solution ours finds.
 
     tools/tatham/build.sh                        (once: builds his solvers)
-    PYTHONPATH=. python tools/tatham/check_ids.py [--count 3] [--size 10x10] [--level 3]
+    PYTHONPATH=. python tools/tatham/check_ids.py [--count 3] [--size 10x10] [--level 2,3]
         [--seed check] [--genre akari ...] [--mines 3]
 
 For every genre with a Tatham format, `grader generate --genre G --size SIZE --level LEVEL
@@ -30,10 +30,11 @@ import re
 import subprocess
 import sys
 import tempfile
+from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from versus import missing, solver_dir  # noqa: E402  (a script beside this one)
+from versus import load_average, missing, solver_dir, write_report  # noqa: E402  (a script beside this one)
 
 GAMES = {"akari": "lightup", "hashiwokakero": "bridges", "slitherlink": "loopy", "masyu": "pearl",
          "hitori": "singles", "picross": "pattern", "kuromasu": "range"}
@@ -149,25 +150,38 @@ def his_verdict(bin_dir: Path, game: str, game_id: str) -> str | None:
     return f"unique ({line.strip()})" if line else "no verdict"
 
 
-def generated(genre: str, args: argparse.Namespace, fmt: str) -> tuple[str, list[str]]:
-    """The command and the IDs or URLs `grader generate ... --format FMT` makes: at --level, or
+def generated(genre: str, args: argparse.Namespace, level: int, fmt: str) -> tuple[str, list[str]]:
+    """The command and the IDs or URLs `grader generate ... --format FMT` makes: at LEVEL, or
     where no draft reaches it (Masyu at 10x10 level 3, for some seeds), the next level up."""
-    for level in range(args.level, 5):
-        command = ["generate", "--genre", genre, "--size", args.size, "--level", str(level), "--count",
+    for tried in range(level, 5):
+        command = ["generate", "--genre", genre, "--size", args.size, "--level", str(tried), "--count",
                    str(args.count), "--seed", args.seed, "--format", fmt]
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "made"
             cli(*command, "-o", str(out))
-            files = sorted(out.glob("*.txt")) if out.is_dir() else [out] if out.exists() else []
+            files = sorted(out.iterdir()) if out.is_dir() else [out] if out.exists() else []
             made = [ln for f in files for ln in f.read_text().split()]
         if made:
             break
     return "grader " + " ".join(command), made
 
 
+def levels(text: str) -> list[int]:
+    """--level 2,3: the levels to generate at, in turn."""
+    return [int(x) for x in text.split(",")]
+
+
 def check_genre(genre: str, args: argparse.Namespace, bin_dir: Path) -> list[dict]:
+    rows: list[dict] = []
+    for level in args.level:        # a level no draft reaches falls to the next: check that once
+        seen = {r.get("command") for r in rows}
+        rows += [r for r in check_level(genre, args, level, bin_dir) if r.get("command") not in seen]
+    return rows
+
+
+def check_level(genre: str, args: argparse.Namespace, level: int, bin_dir: Path) -> list[dict]:
     game = GAMES[genre]
-    command, ids = generated(genre, args, "tatham")
+    command, ids = generated(genre, args, level, "tatham")
     rows = [{"genre": genre, "command": command, "made": 0}] if not ids else []
     for game_id in ids:
         row = {"genre": genre, "game": game, "command": command, "id": game_id}
@@ -226,9 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--genre", action="append", choices=sorted(GAMES))
     ap.add_argument("--count", type=int, default=3)
     ap.add_argument("--size", default="10x10")
-    ap.add_argument("--level", type=int, default=3)
+    ap.add_argument("--level", type=levels, default=[3], help="the level, or levels such as 2,3 (default 3)")
     ap.add_argument("--seed", default="check")
     ap.add_argument("--mines", type=int, default=3, help="Mines IDs of his to write back (0: none)")
+    ap.add_argument("--report", type=Path, help="also write the results as markdown to this file")
     args = ap.parse_args(argv)
     genres = args.genre or list(GAMES)
     bin_dir = solver_dir()
@@ -236,14 +251,29 @@ def main(argv: list[str] | None = None) -> int:
     if why:
         print("check skipped:\n  " + "\n  ".join(why), file=sys.stderr)
         return 0
+    started, load_before = datetime.now(timezone.utc), load_average()
     rows = [r for g in genres for r in check_genre(g, args, bin_dir)]
     if args.mines:
         rows += check_mines(args.mines, args.seed, bin_dir)
     for r in rows:
         print(json.dumps(r))
     bad = [r for r in rows if not str(r.get("result", "")).startswith(("same", "his solver stops short"))]
-    print(f"{len(rows) - len(bad)} of {len(rows)} agree", file=sys.stderr)
+    summary = f"{len(rows) - len(bad)} of {len(rows)} agree"
+    print(summary, file=sys.stderr)
+    if args.report:
+        write_report(args.report, "Generated game IDs in Simon Tatham's own games", "tools/tatham/check_ids.py",
+                     sys.argv[1:] if argv is None else argv, started, load_before,
+                     [summary + " (his solver may stop short of a puzzle beyond his hardest tier)"],
+                     results_table(rows, ["genre", "command", "id", "result", "his_uniqueness", "his_id"]))
     return 1 if bad else 0
+
+
+def results_table(rows: list[dict], keys: list[str]) -> str:
+    """One line a row, the columns any row has, in the order given."""
+    from tabulate import tabulate
+    keys = [k for k in keys if any(k in r for r in rows)]
+    return tabulate([[str(r.get(k, "")).replace("|", "\\|") for k in keys] for r in rows], headers=keys,
+                    tablefmt="github")
 
 
 if __name__ == "__main__":

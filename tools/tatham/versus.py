@@ -8,7 +8,8 @@ For each of the seven games we share (Light Up, Bridges, Loopy, Pearl, Singles, 
 Range), `sgt-<game> --generate` makes COUNT IDs at SIZE, its difficulty tiers taken in turn.
 Each ID is timed three ways:
   - ours: reading the ID and `grader batch`'s grade of it in this process (solve, grade, and
-    the uniqueness check unless --no-unique), after one untimed grade that loads the genre;
+    the uniqueness check unless --no-unique), after an untimed grade of one more ID that loads
+    the genre;
   - his solver: the game's own solver (the "Solve" menu item) run in-process by
     `<game>-solve` (tools/tatham/solve.c), repeated to fill about 20 ms, seconds per solve;
   - his program: the wall time of one run of upstream's STANDALONE_SOLVER program
@@ -126,8 +127,8 @@ def measure(games: list[str], args: argparse.Namespace, bin_dir: Path) -> list[d
     settings = Settings(max_seconds=args.max_seconds, check_unique=not args.no_unique)
     rows = []
     for game in games:
-        ids = game_ids(game, args.size, args.count, args.seed)
-        our_grade(GAMES[game][0], ids[0][1], settings)     # untimed: the genre's first load
+        *ids, (_, warm_up) = game_ids(game, args.size, args.count + 1, args.seed)
+        our_grade(GAMES[game][0], warm_up, settings)     # untimed, an ID of its own: the genre's first load
         for params, game_id in ids:
             row = {"game": game, "params": params, "id": game_id,
                    **his_solve(bin_dir, game, game_id), **our_grade(GAMES[game][0], game_id, settings)}
@@ -151,6 +152,7 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "game": game, "genre": GAMES[game][0], "puzzles": len(rs),
             "we_solved": sum(r["status"] == "solved" for r in rs), "he_solved": sum("his_s" in r for r in rs),
             "our_median_s": _median(r["our_s"] for r in both),
+            "our_median_steps": _median(r["steps"] for r in both),
             "his_median_s": _median(r["his_s"] for r in both),
             "ratio_median": _round(_median(ratios)), "ratio_p90": _round(percentile(ratios, 90) if ratios else None),
             "his_program": rs[0]["his_program"],
@@ -175,12 +177,13 @@ def table(summary: list[dict[str, Any]]) -> str:
 
     def s(x: float | None, digits: int = 3) -> str:
         return "" if x is None else f"{x:.{digits}g}"
-    return tabulate([[r["game"], r["genre"], r["puzzles"], r["we_solved"], r["he_solved"], s(r["our_median_s"]),
+    return tabulate([[r["game"], r["genre"], r["puzzles"], r["we_solved"], r["he_solved"], r["our_median_steps"],
+                      s(r["our_median_s"]),
                       s(r["his_median_s"]), r["ratio_median"], r["ratio_p90"],
                       "met" if (r["ratio_median"] or 1e9) <= TARGET_RATIO else "not met",
                       r["his_program"], s(r["his_program_median_s"]), _blank(r["program_ratio_median"]), _blank(r["program_ratio_p90"])]
                      for r in summary],
-                    headers=["game", "genre", "IDs", "we solve", "he solves", "our median s", "his solve s",
+                    headers=["game", "genre", "IDs", "we solve", "he solves", "our steps", "our median s", "his solve s",
                              "ours/his median", "ours/his p90", f"<= {TARGET_RATIO}x", "his program", "program s",
                              "ours/program median", "ours/program p90"], tablefmt="github")
 
@@ -189,18 +192,27 @@ def _blank(x: Any) -> Any:
     return "" if x is None else x
 
 
-def report(path: Path, summary: list[dict[str, Any]], command: str, started: datetime, load: str) -> None:
-    path.write_text(
-        "# Our grade against Simon Tatham's C solvers\n\n"
-        "Written by `tools/tatham/versus.py --report` (never edited by hand).\n\n"
-        f"- command: `{command}`\n- date: {started:%Y-%m-%d %H:%M} UTC\n"
-        f"- load average before, after: {load}\n"
-        "- his solver: the game's own `solve` (the Solve menu item) in-process, built from Debian's "
-        "sgt-puzzles source by tools/tatham/build.sh; his program: one run of upstream's standalone "
-        "solver (else of `<game>-solve`), wall time with start-up; ours: reading the ID and grading it "
-        "in-process, as `grader batch` does\n"
-        "- the ratios are ours over his, puzzle by puzzle (puzzles both solved); goal (issue 25): "
-        f"a median within {TARGET_RATIO}x his solver\n\n" + table(summary) + "\n", encoding="utf-8")
+def write_report(path: Path, title: str, script: str, argv: list[str], started: datetime, load_before: str,
+                 notes: list[str], body: str) -> None:
+    """A reports/ file of a tools/ script: what it measured, the command, date and load."""
+    command = f"PYTHONPATH=. python {script} " + shlex.join(argv)
+    path.write_text(f"# {title}\n\nWritten by `{script} --report` (never edited by hand).\n\n"
+                    f"- command: `{command}`\n- date: {started:%Y-%m-%d %H:%M} UTC\n"
+                    f"- load average (1, 5, 15 min) before: {load_before}; after: {load_average()}\n"
+                    + "".join(f"- {n}\n" for n in notes) + "\n" + body + "\n", encoding="utf-8")
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+REPORT_NOTES = [
+    "his solver: the game's own `solve` (the Solve menu item) in-process, built from Debian's sgt-puzzles "
+    "source by tools/tatham/build.sh; his program: one run of upstream's standalone solver (else of "
+    "`<game>-solve`), wall time with start-up; ours: reading the ID and grading it in-process, as "
+    "`grader batch` does",
+    "the ratios are ours over his, puzzle by puzzle (puzzles both solved); goal (issue 25): a median "
+    f"within {TARGET_RATIO}x his solver"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     if why:
         print("versus-tatham skipped:\n  " + "\n  ".join(why), file=sys.stderr)
         return 0
-    started, load_before = datetime.now(timezone.utc), _load()
+    started, load_before = datetime.now(timezone.utc), load_average()
     rows = measure(games, args, bin_dir)
     summary = summarise(rows)
     if args.json:
@@ -229,13 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(table(summary))
     if args.report:
-        command = "PYTHONPATH=. python tools/tatham/versus.py " + shlex.join(argv if argv is not None else sys.argv[1:])
-        report(args.report, summary, command, started, f"{load_before}, {_load()}")
+        write_report(args.report, "Our grade against Simon Tatham's C solvers", "tools/tatham/versus.py",
+                     sys.argv[1:] if argv is None else argv, started, load_before, REPORT_NOTES, table(summary))
     return 0
-
-
-def _load() -> str:
-    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":
