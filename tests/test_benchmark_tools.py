@@ -71,6 +71,16 @@ def test_his_moves_read_as_our_cells():
     assert check.his_answer("pattern", "S0110", []) == {1, 2}
 
 
+def test_our_answers_as_his_moves():
+    check = script("tools/tatham/check_ids.py")
+    # a loop round the four cells of a 2x2 Pearl: R 1, U 2, L 4, D 8
+    loop = {((0, 0), (0, 1)), ((1, 0), (1, 1)), ((0, 0), (1, 0)), ((0, 1), (1, 1))}
+    assert check.his_move("pearl", loop, 2, 2) == "R9,0,0;R12,1,0;R3,0,1;R6,1,1"
+    assert check.his_move("pattern", {0, 3}, 2, 2) == "E0,0,2,2\nF0,0,1,1\nF1,1,1,1"
+    assert check.his_move("range", {"r1c2"}, 2, 2) == "B,0,1"
+    assert check.his_move("loopy", set(), 2, 2) is None
+
+
 def test_a_solver_that_stops_short_is_told_apart_from_one_that_disagrees():
     check = script("tools/tatham/check_ids.py")
     assert check.compare({1, 2}, {1, 2}) == "same solution"

@@ -9,8 +9,12 @@ For every genre with a Tatham format, `grader generate --genre G --size SIZE --l
 --count COUNT --seed SEED --format tatham` makes IDs; each goes to his `<game>-solve`
 (tools/tatham/solve.c: the game's own parser and solver) and to `grader solve --json`, and the
 two solutions are compared as sets: bulbs, shaded cells, bridges with their counts, loop
-edges. Our generator has clingo confirm that each puzzle has one solution; Light Up's and
-Loopy's standalone solvers also give his verdict on uniqueness, which is printed.
+edges. Where his solver stops short (a puzzle beyond his hardest tier), what it decided must be
+part of ours (Pearl's Solve gives nothing then: its Hint move shows what it decided). Our answer
+is also played in his game as his own moves, and his game must call it solved (not for Loopy,
+whose moves number its grid's edges). Our generator has clingo confirm that each puzzle has one solution; Light Up's and
+Loopy's standalone solvers also give their verdict (solved, and at which of his tiers; gave up;
+several solutions), which is printed.
 
 Mines is the exception: a generated Minesweeper board is not a Mines position (the numbers
 Mines reveals from one click), so the generator cannot write it as an ID. Instead MINES IDs of
@@ -38,9 +42,15 @@ from versus import load_average, missing, solver_dir, write_report  # noqa: E402
 
 GAMES = {"akari": "lightup", "hashiwokakero": "bridges", "slitherlink": "loopy", "masyu": "pearl",
          "hitori": "singles", "picross": "pattern", "kuromasu": "range"}
-# his standalone solver's words: (solved, several solutions, gave up)
-UNIQUENESS = {"lightup": ("Puzzle has difficulty", "multiple solutions", "Unable to find a unique solution"),
-              "loopy": ("Difficulty rating: ", "no solution exists", "harder than Hard, or ambiguous")}
+# his standalone solvers' words on a puzzle: (arguments, [(words, what they mean)]), first match;
+# None: the line itself, which gives his difficulty
+VERDICTS = {"lightup": ([], [("multiple solutions", "several solutions, for his solver"),
+                             ("Unable to find a unique solution", "his solver gives up"),
+                             ("has no solution", "no solution, for his solver"),
+                             ("Puzzle has difficulty", None)]),
+            "loopy": (["-g"], [("harder than Hard, or ambiguous", "his solver gives up (harder than Hard, or ambiguous)"),
+                               ("no solution exists", "no solution, for his solver"),
+                               ("Difficulty rating: ", None)])}
 
 
 def cell(x: int, y: int) -> str:
@@ -101,6 +111,43 @@ def our_answer(game: str, solution, cols: int) -> set:
     raise ValueError(game)
 
 
+def his_move(game: str, ours: set, cols: int, rows: int) -> str | None:
+    """Our answer (as our_answer gives it) in his game's own moves, one a line where his game
+    takes one at a time; None for Loopy, whose moves number the edges of its grid."""
+    def xy(name: str) -> tuple[int, int]:
+        r, c = name[1:].split("c")
+        return int(c) - 1, int(r) - 1
+    if game == "lightup":
+        return ";".join("L%d,%d" % xy(n) for n in sorted(ours))
+    if game == "singles":
+        return ";".join("B%d,%d" % xy(n) for n in sorted(ours))
+    if game == "range":                          # row first
+        return "".join("B,%d,%d" % xy(n)[::-1] for n in sorted(ours))
+    if game == "bridges":
+        return ";".join("L%d,%d,%d,%d,%d" % (*xy(a), *xy(b), n) for a, b, n in sorted(ours))
+    if game == "pattern":                        # x, y, width, height: all empty, then fill each cell
+        return "\n".join([f"E0,0,{cols},{rows}"] + [f"F{i % cols},{i // cols},1,1" for i in sorted(ours)])
+    if game == "pearl":                          # each cell's links as bits: R 1, U 2, L 4, D 8
+        bits: dict[tuple[int, int], int] = {}
+        for (r1, c1), (r2, c2) in ours:
+            toward, back = (1, 4) if r1 == r2 else (8, 2)
+            bits[(r1, c1)] = bits.get((r1, c1), 0) | toward
+            bits[(r2, c2)] = bits.get((r2, c2), 0) | back
+        return ";".join(f"R{b},{c},{r}" for (r, c), b in sorted(bits.items()))
+    return None
+
+
+def his_game_accepts(bin_dir: Path, game: str, game_id: str, ours: set) -> str | None:
+    """His game's own verdict on our answer played as his moves (None where not written)."""
+    cols, rows = map(int, re.match(r"(\d+)x(\d+)", game_id).groups())
+    move = his_move(game, ours, cols, rows)
+    if move is None:
+        return None
+    out = subprocess.run([str(bin_dir / f"{game}-solve"), "-m", move, game_id], capture_output=True, text=True,
+                         timeout=120).stdout.splitlines()
+    return {"status 1": "his game: solved"}.get(out[0] if out else "", f"his game: {out[0] if out else 'no answer'}")
+
+
 SIDE = re.compile(r"the (top|bottom|left|right) of r(\d+)c(\d+)")
 BETWEEN = re.compile(r"r(\d+)c(\d+)\|r(\d+)c(\d+)")
 
@@ -126,28 +173,29 @@ def cli(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def his_solve(bin_dir: Path, game: str, game_id: str) -> tuple[str | None, str, list[str]]:
-    """(error or None, his move, his board lines)."""
-    out = subprocess.run([str(bin_dir / f"{game}-solve"), game_id], capture_output=True, text=True,
+def his_solve(bin_dir: Path, game: str, game_id: str, flags: tuple = ()) -> tuple[str | None, str, list[str]]:
+    """(error or None, his move, his board lines); with -m MOVE, the board after MOVE."""
+    out = subprocess.run([str(bin_dir / f"{game}-solve"), *flags, game_id], capture_output=True, text=True,
                          timeout=120).stdout.splitlines()
+    if out and out[0].startswith("status "):
+        return None, "", out[1:]
     if not out or not out[0].startswith("seconds "):
         return (out[0] if out else "no output"), "", []     # "unreadable: ..." or "unsolved: ..."
     return None, out[1].removeprefix("move "), out[2:]
 
 
 def his_verdict(bin_dir: Path, game: str, game_id: str) -> str | None:
-    """His standalone solver's word on uniqueness, where it gives one."""
-    if game not in UNIQUENESS or not (bin_dir / f"{game}solver").is_file():
+    """His standalone solver's word on the puzzle, where it gives one."""
+    if game not in VERDICTS or not (bin_dir / f"{game}solver").is_file():
         return None
-    text = subprocess.run([str(bin_dir / f"{game}solver"), game_id], capture_output=True, text=True,
-                          timeout=120).stdout
-    ok, several, gave_up = UNIQUENESS[game]
-    if several in text:
-        return "several solutions, for his solver"
-    if gave_up in text:
-        return f"his solver gives up ({gave_up})"
-    line = next((ln for ln in text.splitlines() if ln.startswith(ok)), None)
-    return f"unique ({line.strip()})" if line else "no verdict"
+    flags, meanings = VERDICTS[game]
+    lines = subprocess.run([str(bin_dir / f"{game}solver"), *flags, game_id], capture_output=True, text=True,
+                           timeout=120).stdout.splitlines()
+    for words, meaning in meanings:
+        line = next((ln.strip() for ln in lines if words in ln), None)
+        if line:
+            return meaning or f"solved by his solver ({line})"
+    return "no verdict"
 
 
 def generated(genre: str, args: argparse.Namespace, level: int, fmt: str) -> tuple[str, list[str]]:
@@ -196,8 +244,11 @@ def check_level(genre: str, args: argparse.Namespace, level: int, bin_dir: Path)
             row["result"] = f"ours: {ours.get('status', 'no answer')}"
         else:
             cols = int(game_id.split("x", 1)[0])
-            his, mine = his_answer(game, move, board), our_answer(game, ours["solution"], cols)
-            row["result"] = compare(his, mine)
+            mine = our_answer(game, ours["solution"], cols)
+            if game == "pearl" and move == "S":     # Pearl's Solve is empty when its solver is stuck:
+                _, _, board = his_solve(bin_dir, game, game_id, ["-m", "H"])   # his hint, partial
+            row["result"] = compare(his_answer(game, move, board), mine)
+            row["his_game_on_ours"] = his_game_accepts(bin_dir, game, game_id, mine)
         verdict = his_verdict(bin_dir, game, game_id)
         if verdict:
             row["his_uniqueness"] = verdict
@@ -257,14 +308,16 @@ def main(argv: list[str] | None = None) -> int:
         rows += check_mines(args.mines, args.seed, bin_dir)
     for r in rows:
         print(json.dumps(r))
-    bad = [r for r in rows if not str(r.get("result", "")).startswith(("same", "his solver stops short"))]
+    bad = [r for r in rows if not str(r.get("result", "")).startswith(("same", "his solver stops short"))
+           or r.get("his_game_on_ours") not in (None, "his game: solved")]
     summary = f"{len(rows) - len(bad)} of {len(rows)} agree"
     print(summary, file=sys.stderr)
     if args.report:
         write_report(args.report, "Generated game IDs in Simon Tatham's own games", "tools/tatham/check_ids.py",
                      sys.argv[1:] if argv is None else argv, started, load_before,
                      [summary + " (his solver may stop short of a puzzle beyond his hardest tier)"],
-                     results_table(rows, ["genre", "command", "id", "result", "his_uniqueness", "his_id"]))
+                     results_table(rows, ["genre", "command", "id", "result", "his_game_on_ours", "his_uniqueness",
+                                         "his_id"]))
     return 1 if bad else 0
 
 

@@ -6,11 +6,14 @@
  * upstream links its STANDALONE_SOLVER programs; Bridges and Range have no such program.
  *
  *     <game>-solve [-r REPEATS] 'PARAMS:DESC'
+ *     <game>-solve -m MOVE 'PARAMS:DESC'
  *
  * prints "seconds S" (the mean over the repeats of one solve from the fresh game), "move M" (the
  * solver's answer as the game's move string) and then the solved board in the game's text
  * format; exit 1 with "unreadable: ..." when the game does not read the ID, "unsolved: ..." when
- * its solver gives no solution.
+ * its solver gives no solution. With -m it plays MOVE (move strings of the game's own, one a
+ * line, such as an answer to check) instead of solving, and prints "status N" (the game's own verdict: 1
+ * solved, 0 not yet, -1 lost) and the board after it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,15 +32,17 @@ static double now(void)
 int main(int argc, char **argv)
 {
     int repeats = 1;
-    char *id = NULL;
+    char *id = NULL, *play = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-r") && i + 1 < argc)
             repeats = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+            play = argv[++i];
         else
             id = argv[i];
     }
     if (!id || repeats < 1) {
-        fprintf(stderr, "usage: %s [-r REPEATS] PARAMS:DESC\n", argv[0]);
+        fprintf(stderr, "usage: %s [-r REPEATS | -m MOVE] PARAMS:DESC\n", argv[0]);
         return 2;
     }
     char *desc = strchr(id, ':');
@@ -57,6 +62,22 @@ int main(int argc, char **argv)
         return 1;
     }
     game_state *state = thegame.new_game(NULL, params, desc);
+    if (play) {     /* moves one a line, played in turn */
+        game_state *after = state;
+        for (char *line = strtok(play, "\n"); line && after; line = strtok(NULL, "\n"))
+            after = thegame.execute_move(after, line);
+        if (!after) {
+            printf("unplayable: the game refuses the move\n");
+            return 1;
+        }
+        printf("status %d\n", thegame.status(after));
+        if (thegame.can_format_as_text_ever) {
+            char *text = thegame.text_format(after);
+            fputs(text, stdout);
+            sfree(text);
+        }
+        return 0;
+    }
     char *move = NULL;
     double t0 = now();
     for (int k = 0; k < repeats; k++) {
