@@ -234,20 +234,21 @@ def check_level(genre: str, args: argparse.Namespace, level: int, bin_dir: Path)
     for game_id in ids:
         row = {"genre": genre, "game": game, "command": command, "id": game_id}
         error, move, board = his_solve(bin_dir, game, game_id)
-        code, text = cli("solve", "--json", "--genre", genre, game_id)
+        _, text = cli("solve", "--json", "--genre", genre, game_id)
         ours = json.loads(text) if text.strip() else {}
+        mine = our_answer(game, ours["solution"], int(game_id.split("x", 1)[0])) \
+            if ours.get("status") == "solved" else None
         if error and error.startswith("unsolved"):     # read, but beyond his solver
             row["result"] = f"his solver stops short: {error}"
         elif error:
             row["result"] = f"his game: {error}"
-        elif ours.get("status") != "solved":
+        elif mine is None:
             row["result"] = f"ours: {ours.get('status', 'no answer')}"
         else:
-            cols = int(game_id.split("x", 1)[0])
-            mine = our_answer(game, ours["solution"], cols)
             if game == "pearl" and move == "S":     # Pearl's Solve is empty when its solver is stuck:
                 _, _, board = his_solve(bin_dir, game, game_id, ["-m", "H"])   # his hint, partial
             row["result"] = compare(his_answer(game, move, board), mine)
+        if mine is not None and not (error or "").startswith("unreadable"):
             row["his_game_on_ours"] = his_game_accepts(bin_dir, game, game_id, mine)
         verdict = his_verdict(bin_dir, game, game_id)
         if verdict:
