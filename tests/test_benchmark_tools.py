@@ -110,3 +110,10 @@ def test_pzpr_writing_the_same_clues_differently_still_counts_as_the_same():
     url = "https://puzz.link/p?lightup/6/6/..g.h.j.an0.j.h70."
     assert pz.same_clues(url, "http://pzv.jp/p.html?akari/6/6/..g.h.j.an0.j.h70./") == "same clues"
     assert pz.same_clues(url, "http://pzv.jp/p.html?akari/6/6/..g.h.j.an0.j.h71./").startswith("clues differ")
+
+
+def test_a_token_npms_pzpr_does_not_read_is_not_checkable_rather_than_wrong():
+    pz = script("tools/pzprjs/check.py")
+    assert pz.unreadable("yajilin", "https://puzz.link/p?yajilin/10/10/+c+g20e").startswith("not checkable")
+    assert pz.unreadable("yajilin", "https://puzz.link/p?yajilin/5/5/m32j10") is None
+    assert pz.unreadable("akari", "https://puzz.link/p?lightup/6/6/..g.h.j.an0.j.h70.") is None
