@@ -1,6 +1,8 @@
 """The benchmark: grade a corpus and report, per genre, the solve rate, agreement with the
 given solutions, median and p95 seconds per puzzle, puzzles per second and peak memory; how
-time grows with size (the slope of log seconds against log cells: 1.0 is linear); with
+time grows with size (the slope of log seconds against log cells: 1.0 is linear) and what one
+step costs as it does (the same slope for seconds per step: 0 means a step costs the same on any
+board); with
 --versus-exact, our seconds over the exact solver's uniqueness check on the same puzzle
 (median and p90); and the start-up of `grader grade` against a bare interpreter.
 
@@ -56,6 +58,8 @@ def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
             "p95_s": round(percentile(secs, 95), 3), "max_s": round(max(secs, default=0), 3),
             "puzzles_per_s": round(len(rs) / sum(secs), 2) if secs and sum(secs) else 0,
             "slope": _rounded(growth_slope([(r["cells"], r["seconds"]) for r in solved if r.get("cells")]), 2),
+            "slope_per_step": _rounded(growth_slope([(r["cells"], r["seconds"] / r["steps"]) for r in solved
+                                                     if r.get("cells") and r.get("steps")]), 2),
             **versus_exact(solved),
         })
     return out
@@ -63,7 +67,8 @@ def summarise(rows: list[dict[str, Any]], wall: float) -> list[dict[str, Any]]:
 
 def growth_slope(points: list[tuple[float, float]]) -> float | None:
     """Least-squares slope of log seconds against log size: how time grows with the board.
-    None with fewer than two sizes."""
+    None with fewer than two sizes. Given seconds per step, it says what a step costs as the
+    board grows: 0 the same on any board, 1 a step rescans the whole board."""
     pts = [(math.log(c), math.log(max(s, 1e-4))) for c, s in points if c > 0]
     if len({x for x, _ in pts}) < 2:
         return None
@@ -168,13 +173,13 @@ def run(args: argparse.Namespace) -> int:
     exact_cols = args.versus_exact
     print(tabulate([[s["genre"], s["puzzles"], f"{100 * s['solve_rate']:.1f}%",
                      f"{s['matches']}/{s['with_given_solution']}", s["errors"], s["median_s"], s["p95_s"],
-                     s["max_s"], s["puzzles_per_s"], s["slope"],
+                     s["max_s"], s["puzzles_per_s"], s["slope"], s["slope_per_step"],
                      *([s.get("vs_exact_median"), s.get("vs_exact_p90")] if exact_cols else []),
                      s["median_difficulty"], s["median_effort"],
                      f"{100 * s['level5_share']:.0f}%", " ".join(f"L{k}:{v}" for k, v in s["levels"].items())]
                     for s in summary],
                    headers=["genre", "puzzles", "solved", "match", "errors", "median s", "p95 s", "max s",
-                            "puzzles/s", "slope", *(["/exact med", "/exact p90"] if exact_cols else []),
+                            "puzzles/s", "slope", "slope/step", *(["/exact med", "/exact p90"] if exact_cols else []),
                             "difficulty", "effort", "L5", "levels"]))
     print(f"wall {wall:.1f} s, peak memory {peak_mb:.0f} MB")
     if start:
