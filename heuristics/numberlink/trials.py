@@ -8,7 +8,7 @@ from typing import Iterator
 
 import attrs
 
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import counting, out_of_time, solve_memory
 from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
 from grader.kernels.cell_shapes import OPPOSITE, chains
 from grader.core.registry import REGISTRY, heuristic
@@ -387,12 +387,16 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
     What a hypothesis led to is remembered and taken up where it stopped (see Recalled): the
     solve's own boards apart from the trials' ones, which would push them out; a trial may
     take up either, as its boards narrow the solve's board it started from."""
+    if counting():
+        return      # too long a search to rate a step with (engine._COUNTING; as Nurikabe's)
     lower = REGISTRY.for_genre(GENRE, LOOK[1])
     looked, inside = memory().looked, IN_TRIAL.get()
     nowhere = solve_memory().setdefault(key, {})
     cands = state.cands
     changed = None if focus is None else set(cells_near(puzzle, focus))
     for item in hypotheses:
+        if counting():
+            return      # the rest of a look that found a step, resumed only to count
         if changed is not None and changed.isdisjoint(item.cells):
             continue
         beside = nowhere.get(item.key)
