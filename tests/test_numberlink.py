@@ -301,6 +301,40 @@ def test_cell_lookahead():
     assert solved.status.value == "solved" and fires("numberlink.cell-lookahead", q, solved.final) == []
 
 
+def test_pair_lookahead_goes_on_where_the_plain_look_aheads_stop():
+    # janko 181 (8x8, some cells stay empty): levels 1-4 without it stop after 21 steps; with
+    # the two-cell combinations in its fill, north-south at r2c7 soon breaks a rule
+    p = load(str(shared("janko/numberlink.jsonl")) + "#arukone/181")
+    easier = [h for h in REGISTRY.for_genre("numberlink", 4) if h.id != "numberlink.pair-lookahead"]
+    state = Solver(p, heuristics=easier).solve().final
+    assert fires("numberlink.end-lookahead", p, state) == fires("numberlink.cell-lookahead", p, state) == []
+    fired = fires("numberlink.pair-lookahead", p, state)
+    assert [str(d.params["cell"]) for d in fired] == ["r2c7"]
+    assert "if r2c7 carries the line straight up and down" in fired[0].params["outcome"]
+    assert not fired[0].apply(state).cands[14] & 1 << SHAPES.index(N | S)
+    assert any(s.heuristic.id == "numberlink.pair-product" for b in fired[0].detail for s in b.trace.steps)
+    assert_all_sound(REGISTRY.get("numberlink.pair-lookahead"), p, state, NL.solution_state(p))
+    # every cell used: levels 1-3 solve the board of test_end_lookahead, nothing is left to follow
+    q = puzzle("1 . . .\n2 . . .\n. . 2 1", cover=True)
+    solved = Solver(q, heuristics=REGISTRY.for_genre("numberlink", 3)).solve()
+    assert solved.status.value == "solved" and fires("numberlink.pair-lookahead", q, solved.final) == []
+
+
+def test_look_aheads_stay_quiet_while_a_solve_only_counts():
+    """While the engine counts what level 4 offers (to rate a step), the look-aheads do not
+    search: the board of test_end_lookahead, where both fire otherwise."""
+    from grader.core import engine
+    p = puzzle("1 . . .\n2 . . .\n. . 2 1")
+    state = Solver(p, heuristics=REGISTRY.for_genre("numberlink", 3)).solve().final
+    hids = ("numberlink.end-lookahead", "numberlink.cell-lookahead", "numberlink.pair-lookahead")
+    assert all(fires(hid, p, state) for hid in hids)
+    token = engine._COUNTING.set(True)
+    try:
+        assert [fires(hid, p, state) for hid in hids] == [[], [], []]
+    finally:
+        engine._COUNTING.reset(token)
+
+
 def test_end_lookahead_follows_again_only_where_something_changed(monkeypatch):
     from grader.core.engine import remembering
     from heuristics.numberlink import trials

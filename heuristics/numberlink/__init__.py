@@ -13,7 +13,8 @@ level 3  a larger area: the lines crossing the border of an area with one way ou
 level 4  the pairwise product of the notes, spec/numberlink-notes.txt, where numbers or
          drawn lines reach both cells (product.py); every way on from a loose end, and every
          shape of a cell beside one, each followed up to 80 steps with the rules for lines of
-         levels 1-2, and on from where it stopped once the board has changed (trials.py).
+         levels 1-2, and on from where it stopped once the board has changed; once those are
+         quiet, the same again with the pairwise product in the fill (trials.py).
 level 5  hypotheses: every way a line can go on from a loose end, or every shape of a cell,
          filled in with levels 1-4 (the look-ahead from the ends included, the territory
          only in the last-resort pass, trials.py); what a hypothesis led to is remembered,

@@ -103,14 +103,21 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         return a.alone and b.alone and a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
             and not touches(puzzle, ch, (i, j), a.shape, b.shape, a.joined + b.joined, a.roots | b.roots,
                             a.labels | b.labels)
-    labelled = [bool(puzzle.labels[x] or ch.labels[x]) for x in range(len(state.cands))]
-    drawn = [bool(m) for m in ch.must]
+    labels, on_line, must = puzzle.labels, ch.labels, ch.must
 
-    def reaches(x: int, skip: int, flags: list[bool]) -> bool:
-        return flags[x] or any(flags[y] for y in puzzle.neighbour[x].values() if y != skip)
-    for i, d, j in puzzle.edges:
-        if i not in near and j not in near:
-            continue
+    def labelled(x: int) -> bool:
+        return bool(labels[x] or on_line[x])
+
+    def drawn(x: int) -> bool:
+        return bool(must[x])
+
+    def reaches(x: int, skip: int, flag) -> bool:
+        return flag(x) or any(flag(y) for y in puzzle.neighbour[x].values() if y != skip)
+    # the joins at the cells near what changed, in board order (inside a trial's fill the
+    # board is large and what changed small)
+    edges = puzzle.edges if focus is None else \
+        [puzzle.edges[k] for k in sorted({k for x in near for k in puzzle.edges_of[x]})]
+    for i, d, j in edges:
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):
             continue

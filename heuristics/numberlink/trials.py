@@ -8,7 +8,7 @@ from typing import Iterator
 
 import attrs
 
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import counting, out_of_time, solve_memory
 from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
 from grader.kernels.cell_shapes import OPPOSITE, chains
 from grader.core.registry import REGISTRY, heuristic
@@ -21,6 +21,7 @@ from grader.kernels.recent import narrowed
 
 from heuristics.numberlink import territory
 from heuristics.numberlink.common import GENRE, cells_near
+from heuristics.numberlink.product import pair_product
 
 # --- the hypotheses -------------------------------------------------------------------------
 
@@ -52,7 +53,7 @@ def heads(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, int, int, l
 def fill_heuristics(level: int, fill: str) -> list:
     """The techniques a trial fills in with, up to `level`, in one of the FILLS (the quick
     fill, then the deep one)."""
-    lower = [h for h in REGISTRY.for_genre(GENRE, level) if h not in (end_lookahead, cell_lookahead)]
+    lower = [h for h in REGISTRY.for_genre(GENRE, level) if h not in (end_lookahead, cell_lookahead, pair_lookahead)]
     costly = [h for h in lower if h.fn.__module__ == territory.__name__]
     cheap = [h for h in lower if h not in costly]
     return {"near": cheap + [end_lookahead], "deep": cheap + costly + [end_lookahead]}[fill]
@@ -87,12 +88,13 @@ class Item:
     ways: tuple[tuple[int, int], ...] = ()          # for a loose end: (side, neighbour)
 
     def attempt(self, puzzle: NumberlinkPuzzle, state: State, lower, fill: tuple[int, int] = FILL,
-                recalled: "Recalled | None" = None) -> tuple[Deduction | None, list[Branch]]:
+                recalled: "Recalled | None" = None, deeper: bool = False) -> tuple[Deduction | None, list[Branch]]:
         """Fill in every case; with `recalled` (this hypothesis tried on an earlier board),
-        its branches are taken up where they stopped instead (see Recalled)."""
+        its branches are taken up where they stopped instead (see Recalled); `deeper` when
+        they were filled with fewer techniques than `lower`."""
         steps, level = fill
         if recalled is not None and recalled.fits(self, state):
-            branches = [resume(puzzle, state, b, level, steps, lower) for b in recalled.branches]
+            branches = [resume(puzzle, state, b, level, steps, lower, deeper) for b in recalled.branches]
             found = cases_deduction(puzzle, state, branches)
         elif self.ways:
             x = self.cell
@@ -319,16 +321,18 @@ class Recalled:
         return self.item == item and not packed(state) & ~self.made_in
 
 
-def resume(puzzle: NumberlinkPuzzle, state: State, branch: Branch, level: int, steps: int, lower) -> Branch:
+def resume(puzzle: NumberlinkPuzzle, state: State, branch: Branch, level: int, steps: int, lower,
+           deeper: bool = False) -> Branch:
     """An earlier branch taken up on a later board: its fill, narrowed to the board, filled in
     further from the cells the board has narrowed (what it derived before still holds), and
-    where a fill cut short by its step budget had got to (among the cells it changed)."""
+    where a fill cut short by its step budget had got to, or one made with fewer techniques
+    (`deeper`) stopped (among the cells it changed)."""
     old = branch.trace.final.cands
     taken_up = narrowed_branch(puzzle, branch, tuple(f & c for f, c in zip(old, state.cands)))
     changed = [v for v, (f, g) in enumerate(zip(old, taken_up.trace.final.cands)) if f != g]
-    if taken_up.refuted or not changed:
+    if taken_up.refuted or not (changed or deeper):
         return taken_up
-    if branch.trace.status is Status.BUDGET:
+    if deeper or branch.trace.status is Status.BUDGET:
         changed = sorted(set(changed).union(branch.trace.start.diff(branch.trace.final)))
     more = probing_fill(puzzle, taken_up.trace.final, changed, level, steps, lower, greedy=True)
     return Branch(branch.label, attrs.evolve(more, start=branch.trace.start, steps=branch.trace.steps + more.steps,
@@ -377,7 +381,7 @@ LOOK_TEMPLATE = "{how} {cell}, following each with the rules for lines: {outcome
 
 
 def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], key: str,
-               focus: frozenset[int] | None) -> Iterator[Deduction]:
+               focus: frozenset[int] | None, pairs: bool = False) -> Iterator[Deduction]:
     """Each hypothesis filled in up to LOOK steps with the levels 1-2; branches that break a rule
     drop out, and what the others agree on holds. One that led nowhere is tried again only
     once something beside it has changed (a solver's eye goes back to a line when it has
@@ -386,21 +390,33 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
     lines the trial's assumption touched: the others led nowhere on the board it was made on.
     What a hypothesis led to is remembered and taken up where it stopped (see Recalled): the
     solve's own boards apart from the trials' ones, which would push them out; a trial may
-    take up either, as its boards narrow the solve's board it started from."""
+    take up either, as its boards narrow the solve's board it started from. With `pairs`, the
+    fill also combines two neighbouring cells (product.py), and its branches are kept apart
+    from the plain look-aheads' (which it may take up: what they derived holds as well)."""
+    if counting():
+        return      # too long a search to rate a step with (engine._COUNTING; as Nurikabe's)
     lower = REGISTRY.for_genre(GENRE, LOOK[1])
+    if pairs:
+        lower = lower + [pair_product]
     looked, inside = memory().looked, IN_TRIAL.get()
     nowhere = solve_memory().setdefault(key, {})
     cands = state.cands
     changed = None if focus is None else set(cells_near(puzzle, focus))
     for item in hypotheses:
+        if counting():
+            return      # the rest of a look that found a step, resumed only to count
         if changed is not None and changed.isdisjoint(item.cells):
             continue
         beside = nowhere.get(item.key)
         if beside is not None and all(cands[v] == m for v, m in beside):
             continue
         slots = [(item.key, True), (item.key, False)] if inside else [(item.key, False)]
-        recalled = next((r for r in map(looked.get, slots) if r is not None and r.fits(item, state)), None)
-        found, branches = item.attempt(puzzle, state, lower, LOOK, recalled=recalled)
+        if pairs:
+            slots = [("pairs",) + slot for slot in slots] + slots
+        slot, recalled = next(((k, r) for k, r in zip(slots, map(looked.get, slots))
+                               if r is not None and r.fits(item, state)), (None, None))
+        found, branches = item.attempt(puzzle, state, lower, LOOK, recalled=recalled,
+                                       deeper=pairs and slot is not None and slot[0] != "pairs")
         if found is None and branches:       # (one that found something may have stopped early)
             Memory.remember(looked, slots[0], Recalled.of(item, state, branches), len(cands))
         if found is not None:
@@ -426,3 +442,14 @@ def cell_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterat
     cells = [item for item in beside_ends(state, end_items(puzzle, state))
              if state.cands[item.cell].bit_count() > 2]
     yield from look_ahead(puzzle, state, cells, cell_lookahead.id, focus)
+
+
+@heuristic(id="numberlink.pair-lookahead", genre=GENRE)
+def pair_lookahead(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """The loose ends and the cells beside them again, once the plain look-aheads have found
+    nothing: each way followed with the rules for lines and, besides, with what two
+    neighbouring cells allow together (numberlink.pair-product), which carries a chain past
+    where the rules for one cell stop (on janko 181, 14 trials down to 6)."""
+    ends = end_items(puzzle, state)
+    cells = [item for item in beside_ends(state, ends) if state.cands[item.cell].bit_count() > 2]
+    yield from look_ahead(puzzle, state, ends + cells, pair_lookahead.id, focus, pairs=True)
