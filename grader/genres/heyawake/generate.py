@@ -40,7 +40,7 @@ def rooms(rng: random.Random, rows: int, cols: int) -> list[tuple[int, int, int,
     return out
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     rects = rooms(rng, rows, cols)
     labels = [0] * (rows * cols)
     for k, (t, l, h, w) in enumerate(rects):

@@ -12,7 +12,7 @@ from grader.kernels.pearls import NONE
 from grader.kernels.random_loops import directions, random_loop
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     if rows < 2 or cols < 2:
         return None
     links = random_loop(rng, rows, cols, winding=1.0, reach=0.6, thin=0.8)

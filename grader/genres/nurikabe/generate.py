@@ -52,7 +52,7 @@ def clues_for(rows: int, cols: int, island: list[bool], rng: random.Random) -> t
     return tuple(clues)
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     island = random_solution(rows, cols, rng, rng.randint(*MAX_ISLAND))
     if island is None:
         return None

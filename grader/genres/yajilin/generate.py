@@ -96,7 +96,7 @@ CLUE_SHARE = (0.2, 0.35)       # of the drawing's shaded cells: turned into clue
 LEAST_SHADED = (0.22, 0.19, 0.16, 0.13)    # the drawing shades at least this share, the first it can
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     """A random loop-and-shading of the empty grid; some shaded cells become clue cells at
     once, each pointing the way its row or column holds the most shaded cells, numbered from
     the drawing. While the exact solver finds two solutions, a shaded cell that sees where they
