@@ -20,6 +20,9 @@ CASES = {
     "numberlink": ("6x6", 2), "nurikabe": ("6x6", 2), "picross": ("6x6", 1), "slitherlink": ("5x5", 2),
     "yajilin": ("6x6", 3),
 }
+# level 1, where a genre draws its drafts for the level-1 techniques (triples, cut rooms,
+# walled-down islands, a reshaped loop)
+EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1)}
 
 
 def generate_json(capsys, *argv: str) -> list[dict]:
@@ -29,9 +32,9 @@ def generate_json(capsys, *argv: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
-@pytest.mark.parametrize("genre", sorted(CASES))
-def test_generated_puzzle_is_unique_at_its_level_and_reads_back(genre, capsys, tmp_path):
-    size, level = CASES[genre]
+@pytest.mark.parametrize("genre, size, level", [(g, *CASES[g]) for g in sorted(CASES)]
+                         + [(g, *EASY[g]) for g in sorted(EASY)])
+def test_generated_puzzle_is_unique_at_its_level_and_reads_back(genre, size, level, capsys, tmp_path):
     (row,) = generate_json(capsys, "--genre", genre, "--size", size, "--level", str(level), "--seed", "7")
     assert row["status"] == "made" and row["level"] == level and row["genre"] == genre
     path = tmp_path / "made.yaml"
@@ -73,14 +76,28 @@ def test_difficulty_and_label_targets(capsys):
 
 
 def test_a_target_not_reached_says_why(capsys):
-    code = main(["generate", "--genre", "hitori", "--size", "5x5", "--level", "1", "--attempts", "5",
+    # Picross has no level-2 technique, so no draft grades at level 2
+    code = main(["generate", "--genre", "picross", "--size", "5x5", "--level", "2", "--attempts", "5",
                  "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 1 and "no level 1 puzzle in 5 attempts" in err and "Traceback" not in err
-    code = main(["generate", "--genre", "hitori", "--size", "5x5", "--level", "1", "--max-seconds", "1e-9",
+    assert code == 1 and "no level 2 puzzle in 5 attempts" in err and "Traceback" not in err
+    code = main(["generate", "--genre", "picross", "--size", "5x5", "--level", "2", "--max-seconds", "1e-9",
                  "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 1 and "no level 1 puzzle within 1e-09 s (1 attempt:" in err
+    assert code == 1 and "no level 2 puzzle within 1e-09 s (1 attempt:" in err
+
+
+def test_hitori_level_one_draft_shades_only_ends_of_triples():
+    import random
+    from grader.genres.hitori.generate import triples
+    from grader.kernels.grid import GridGraph
+    found = next(f for f in (triples(random.Random(k), 6, 6) for k in range(50)) if f is not None)
+    middle_of, left = found
+    g = GridGraph(6, 6)
+    for shaded, middle in middle_of.items():
+        assert middle not in middle_of and 2 * middle - shaded in middle_of      # the other end, two apart
+    touching = {j for i in middle_of for j in g.neighbours[i]}
+    assert all(i in middle_of or i in touching or i in middle_of.values() or i in left for i in range(36))
 
 
 @pytest.mark.parametrize("argv, words", [

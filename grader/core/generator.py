@@ -48,7 +48,9 @@ class Draft:
 
 
 class Maker(Protocol):
-    def __call__(self, rng: random.Random, rows: int, cols: int) -> Draft | None: ...
+    """Draws a draft. `cap` is the hardest level the target allows: a genre may draw easier
+    drafts for a low cap (more clues where level 1 decides), as Tatham's easy tiers do."""
+    def __call__(self, rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None: ...
 
 
 @attrs.frozen
@@ -142,7 +144,7 @@ def generate(maker: Maker, rows: int, cols: int, target: Target, rng: random.Ran
         if attempt > 1 and settings.max_seconds is not None and time.perf_counter() - t0 > settings.max_seconds:
             break                   # (the first draft always runs)
         tried = attempt
-        draft = maker(rng, rows, cols)
+        draft = maker(rng, rows, cols, cap=target.cap)
         outcome = _attempt(draft, target, rng, settings) if draft is not None else None
         if on_attempt:
             on_attempt(attempt, outcome[0].grade if outcome else None)
@@ -172,6 +174,9 @@ def _attempt(draft: Draft, target: Target, rng: random.Random,
     the draft's full clues are not solved within the cap, or too many clues stay."""
     cap = target.cap
     kept = set(draft.clues)
+    if not kept:            # nothing to take away: the grade is the only solve needed
+        a = _grade(draft, kept, cap, settings)
+        return (a, 0) if a.grade.status is Status.SOLVED else None
     if not _solves(draft.build(frozenset(kept)), cap, settings):
         return None
     removed: list[frozenset[int]] = []
@@ -182,10 +187,10 @@ def _attempt(draft: Draft, target: Target, rng: random.Random,
             removed.append(group)
     if settings.max_clues is not None and len(kept) > settings.max_clues:
         return None
-    a = _grade(draft, kept, settings)
+    a = _grade(draft, kept, cap, settings)
     while target.too_hard(a.grade) and removed:         # steer back: restore the last removed
         kept |= removed.pop()
-        a = _grade(draft, kept, settings)
+        a = _grade(draft, kept, cap, settings)
     return a, len(kept)
 
 
@@ -217,9 +222,12 @@ def _below(g: Grade, target: Target) -> bool:
     return False
 
 
-def _grade(draft: Draft, kept: Iterable[int], settings: Settings) -> Analysis:
+def _grade(draft: Draft, kept: Iterable[int], cap: int, settings: Settings) -> Analysis:
+    """The grade, with the solve stopped at `cap`: a puzzle that needs more misses the target
+    anyway, and one solved within it gets the grade an uncapped solve gives (the solve always
+    takes the easiest step, so it never looks past the cap on its way)."""
     return analyse(draft.build(frozenset(kept)), budget=Budget(max_seconds=settings.solve_seconds),
-                   check_unique=False)
+                   check_unique=False, max_level=cap)
 
 
 def _groups(draft: Draft, rng: random.Random, symmetric: bool) -> list[frozenset[int]]:

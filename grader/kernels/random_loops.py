@@ -88,6 +88,15 @@ def _rectangle(rng: random.Random, rows: int, cols: int, tiny: bool = False, who
 
 
 def _grown(rng: random.Random, rows: int, cols: int, size: int, thin: bool = False) -> Loop:
+    return _squares_loop(cols, grown_squares(rng, rows, cols, size, thin))
+
+
+def squares_loop(cols: int, squares: set[tuple[int, int]]) -> Loop:
+    """The loop round a set of squares (square (r, c): the cells r..r+1, c..c+1)."""
+    return _squares_loop(cols, squares)
+
+
+def grown_squares(rng: random.Random, rows: int, cols: int, size: int, thin: bool = False) -> set[tuple[int, int]]:
     """Squares added one at a time beside the shape, each kept only if the boundary stays one
     simple loop; `thin` adds only squares touching the shape on one side (a winding loop)."""
     shape = {(rng.randrange(rows - 1), rng.randrange(cols - 1))}
@@ -108,7 +117,7 @@ def _grown(rng: random.Random, rows: int, cols: int, size: int, thin: bool = Fal
                 break
         else:
             break
-    return _squares_loop(cols, shape)
+    return shape
 
 
 def _every_cell(rng: random.Random, rows: int, cols: int) -> Loop:

@@ -12,7 +12,7 @@ from grader.genres.akari.model import WALL, WHITE, AkariPuzzle
 WALL_SHARE = (0.15, 0.25)        # of the cells: Tatham's default is 20%
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     n = rows * cols
     board = [WHITE] * n
     for i in rng.sample(range(n), round(n * rng.uniform(*WALL_SHARE))):

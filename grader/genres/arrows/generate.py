@@ -31,7 +31,7 @@ def arrow_field(rows: int, cols: int, kind: str, rng: random.Random) -> tuple[tu
     return tuple(out)
 
 
-def draft(rng: random.Random, rows: int, cols: int, kind: str = "straight") -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5, kind: str = "straight") -> Draft | None:
     n = rows * cols
     base = ArrowsPuzzle(rows=rows, cols=cols, dirs=arrow_field(rows, cols, kind, rng), givens=(None,) * n)
     filling = exact.random_solution(base, rng.randrange(1 << 30))

@@ -52,7 +52,7 @@ def random_board(rows: int, cols: int, rng: random.Random, islands: int) -> list
     return board
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     board = random_board(rows, cols, rng, islands=round(rows * cols * rng.uniform(*ISLAND_SHARE)))
     if sum(b != WATER for b in board) < 4:
         return None

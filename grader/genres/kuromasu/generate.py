@@ -13,7 +13,7 @@ from grader.kernels.sparse_shading import shading_of_share
 SHADED_SHARE = (0.2, 0.25)
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     shaded = shading_of_share(rng, rows, cols, rng.uniform(*SHADED_SHARE))
     shell = KuromasuPuzzle(rows=rows, cols=cols, clues=(NO_CLUE,) * (rows * cols))
     counts = {i: 1 + sum(seen(ray, shaded) for ray in shell.rays[i])

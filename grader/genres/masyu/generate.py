@@ -1,24 +1,79 @@
 """Masyu drafts for the generator (grader.core.generator): a long winding loop through cell
 centres, and every pearl it allows (white where it runs straight with a turn beside, black
-where it turns with straight runs on both sides). The generator takes pearls away."""
+where it turns with straight runs on both sides). The generator takes pearls away.
+
+For a level-1 target the loop is reshaped first, a square of the shape it bounds added or
+taken away at a time near where the capped solve of every pearl stops, while that leaves no
+more undecided, until the solve finishes: as Tatham's easy tiers, the drawing is chosen for
+the solver rather than the clues stripped further."""
 from __future__ import annotations
 
 import random
 
+from grader.core.engine import Solver
 from grader.core.generator import Draft
 from grader.genres.masyu.model import MasyuPuzzle
 from grader.genres.masyu.planted import valid_pearls
 from grader.kernels.pearls import NONE
-from grader.kernels.random_loops import directions, random_loop
+from grader.kernels.random_loops import directions, grown_squares, is_one_loop, squares_loop
+
+REACH = 0.6         # the loop bounds at least this share of the board's squares
+EASY = 1            # targets up to this level have their loop reshaped
+RESHAPES = 120      # squares tried, at most, in a reshaping
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     if rows < 2 or cols < 2:
         return None
-    links = random_loop(rng, rows, cols, winding=1.0, reach=0.6, thin=0.8)
-    pearls = valid_pearls(cols, {i: set(d) for i, d in directions(cols, links).items()})
+    squares = (rows - 1) * (cols - 1)
+    shape = grown_squares(rng, rows, cols, rng.randint(max(1, round(squares * REACH)), squares),
+                          thin=rng.random() < 0.8)
+    if cap <= EASY and (shape := reshaped(rng, shape, rows, cols, cap)) is None:
+        return None
+    pearls = pearls_of(shape, rows, cols)
 
     def build(kept: frozenset[int]) -> MasyuPuzzle:
         return MasyuPuzzle(rows=rows, cols=cols, pearls=tuple(pearls[i] if i in kept else NONE
                                                               for i in range(rows * cols)))
     return Draft(tuple(sorted(pearls)), build, grid=(rows, cols))
+
+
+def pearls_of(shape: set[tuple[int, int]], rows: int, cols: int) -> dict[int, int]:
+    return valid_pearls(cols, {i: set(d) for i, d in directions(cols, squares_loop(cols, shape)).items()})
+
+
+def undecided(shape: set[tuple[int, int]], rows: int, cols: int, cap: int) -> set[int]:
+    """The cells beside an edge the solve up to `cap` leaves open, with every pearl given."""
+    pearls = pearls_of(shape, rows, cols)
+    puzzle = MasyuPuzzle(rows=rows, cols=cols, pearls=tuple(pearls.get(i, NONE) for i in range(rows * cols)))
+    trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True).solve()
+    ends = puzzle.graph.ends
+    return {v for e, c in enumerate(trace.final.cands) if c & (c - 1) for v in ends[e]}
+
+
+def reshaped(rng: random.Random, shape: set[tuple[int, int]], rows: int, cols: int, cap: int
+             ) -> set[tuple[int, int]] | None:
+    """The shape with squares added or taken away near the open cells, each change kept when
+    the loop stays one and it comes no further from the goal: the solve up to `cap` finishes,
+    and (above level 1) the solve a level lower does not, with every pearl. None if it never
+    gets there."""
+    def score(shape: set[tuple[int, int]]) -> tuple[int, int, set[int]]:
+        left = undecided(shape, rows, cols, cap)
+        lower = undecided(shape, rows, cols, cap - 1) if cap > 1 and not left else {0}
+        return len(left), not lower, left or lower or set(range(rows * cols))   # (anywhere: too easy)
+
+    shape = set(shape)
+    best = score(shape)
+    for _ in range(RESHAPES):
+        if best[:2] == (0, False):
+            return shape
+        r, c = divmod(rng.choice(sorted(best[2])), cols)
+        near = [(r + dr, c + dc) for dr in (-1, 0) for dc in (-1, 0)
+                if 0 <= r + dr < rows - 1 and 0 <= c + dc < cols - 1]
+        trial = shape ^ {rng.choice(near)}
+        if not trial or not is_one_loop(squares_loop(cols, trial)):
+            continue
+        now = score(trial)
+        if now[:2] <= best[:2]:
+            shape, best = trial, now
+    return None

@@ -12,7 +12,7 @@ from grader.genres.minesweeper.model import UNKNOWN, MinesPuzzle
 MINE_SHARE = (0.15, 0.22)
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     size = rows * cols
     mines = set(rng.sample(range(size), round(size * rng.uniform(*MINE_SHARE))))
     around = MinesPuzzle(rows=rows, cols=cols, board=(UNKNOWN,) * size).surrounding

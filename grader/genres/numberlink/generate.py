@@ -52,7 +52,7 @@ def random_lines(w: int, h: int, rng: random.Random, tidy: bool = False) -> list
     return lines if all(len(line) >= MIN_LENGTH for line in lines) else None
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     lines = random_lines(cols, rows, rng, tidy=True)
     if lines is None:
         return None

@@ -29,7 +29,7 @@ def picture(rng: random.Random, rows: int, cols: int) -> frozenset[int]:
     return frozenset(filled)
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     return drawn(picture(rng, rows, cols), rows, cols)
 
 

@@ -11,7 +11,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.kernels.tilings import region_loop, square
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     t = square(rows, cols)
     loop = region_loop(t, rng)
     counts = [sum(e in loop for e in es) for es in t.faces]

@@ -13,7 +13,9 @@ import attrs
 import clingo
 
 from grader.core import exact
+from grader.core.engine import Solver
 from grader.core.generator import Draft
+from grader.core.steps import Status
 from grader.genres import get
 from grader.genres.yajilin.model import Clue, YajilinPuzzle
 
@@ -93,19 +95,51 @@ def _ray(p: YajilinPuzzle, i: int, d: str):
 
 
 CLUE_SHARE = (0.2, 0.35)       # of the drawing's shaded cells: turned into clue cells at once
-LEAST_SHADED = (0.22, 0.19, 0.16, 0.13)    # the drawing shades at least this share, the first it can
+LEAST_SHADED = (0.19, 0.16, 0.13)    # the drawing shades at least this share, the first it can
+DRAWING_SECONDS = 1.0       # for each share: a share the board can hold is mostly found well within it
 
 
-def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
+EASY = 2        # for targets up to this level, clues are added until the capped solve finishes
+
+
+def open_cells(puzzle: YajilinPuzzle, cap: int) -> set[int]:
+    """The cells the solve up to `cap` leaves undecided (none: it has shown one solution)."""
+    trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True).solve()
+    if trace.status is Status.SOLVED:
+        return set()
+    cands = trace.final.cands         # (the cells alone: a clue can tell shaded from not)
+    return {i for i in range(puzzle.rows * puzzle.cols) if cands[i] & (cands[i] - 1)} or set(range(len(cands)))
+
+
+def between_solutions(puzzle: YajilinPuzzle) -> set[int] | None:
+    """The cells where two solutions differ (none: one solution; None: no answer in time)."""
+    result = exact.solve(puzzle, seconds=20)
+    if result.verdict is exact.Verdict.UNIQUE:
+        return set()
+    if result.verdict is not exact.Verdict.SEVERAL:
+        return None
+    a, b = result.solutions
+    return cells_of(puzzle, [v for v, (x, y) in enumerate(zip(a.cands, b.cands)) if x != y])
+
+
+def cells_of(puzzle: YajilinPuzzle, variables: list[int]) -> set[int]:
+    """The cells of state variables: a cell's own, and both ends of a link."""
+    n = puzzle.rows * puzzle.cols
+    return {c for v in variables for c in ((v,) if v < n else puzzle.graph.ends[v - n])}
+
+
+def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
     """A random loop-and-shading of the empty grid; some shaded cells become clue cells at
     once, each pointing the way its row or column holds the most shaded cells, numbered from
     the drawing. While the exact solver finds two solutions, a shaded cell that sees where they
-    differ becomes one more clue cell (as `make` does)."""
+    differ becomes one more clue cell (as `make` does), or a clue turns to look there. For an
+    easy target, the same until the solve up to its level decides every cell: Tatham's easy
+    tiers keep more clues, and an easy Yajilin has them where its techniques need them."""
     n = rows * cols
     empty = YajilinPuzzle(rows=rows, cols=cols, clues=(None,) * n)
     seed = rng.randrange(1 << 30)
     for share in LEAST_SHADED:              # as many shaded cells as the board allows
-        drawing = exact.random_solution(empty, seed, seconds=5,
+        drawing = exact.random_solution(empty, seed, seconds=DRAWING_SECONDS,
                                         extra=f":- #count {{ R,C : shade(R,C) }} < {round(n * share)}.")
         if drawing is not None:
             break
@@ -115,21 +149,25 @@ def draft(rng: random.Random, rows: int, cols: int) -> Draft | None:
     blocked = set(rng.sample(sorted(shaded), max(1, round(len(shaded) * rng.uniform(*CLUE_SHARE)))))
     shaded -= blocked
     towards = {i: "" for i in blocked}         # the way each clue points ("": the busiest way)
-    while True:
+    for _ in range(n):
         clues = {i: clue_towards(empty, shaded, i, towards[i]) for i in blocked}
         puzzle = attrs.evolve(empty, clues=tuple(clues.get(i) for i in range(n)))
-        result = exact.solve(puzzle, seconds=20)
-        if result.verdict is exact.Verdict.UNIQUE:
-            break
-        if result.verdict is not exact.Verdict.SEVERAL or not shaded:
+        differ = open_cells(puzzle, cap) if cap <= EASY else between_solutions(puzzle)
+        if differ is None:
             return None
-        a, b = result.solutions
-        differ = {i for i in range(n) if a.cands[i] != b.cands[i]}
-        ways = [(i, d) for i in sorted(shaded) for d in "nesw" if any(j in differ for j in _ray(empty, i, d))]
+        if not differ:
+            break
+        # a shaded cell that becomes a clue, or a clue that turns, looking where they differ
+        ways = [(i, d) for i in sorted(shaded | blocked) for d in "nesw"
+                if d != towards.get(i) and any(j in differ for j in _ray(empty, i, d))]
+        if not ways and not shaded:
+            return None
         cell, way = rng.choice(ways) if ways else (rng.choice(sorted(shaded)), "")
         shaded.discard(cell)
         blocked.add(cell)
         towards[cell] = way
+    else:
+        return None
 
     def build(kept: frozenset[int]) -> YajilinPuzzle:
         return attrs.evolve(empty, clues=tuple(
