@@ -120,6 +120,14 @@ CASES = [
     ("nurikabe.island-cases", ". . .\n. . .\n. 3 .", "# # #\n. . .\n. 3 .",
      {"r2c1": WALL, "r2c2": ISLAND, "r2c3": WALL}),
     ("nurikabe.island-cases", "3 . .\n. . .\n. . .", None, {}),
+    # The 3 has 7 ways (more than 4): four of them wall in an island or leave too few walls
+    # within four easy steps, and a few easy steps from each of the other three wall r2c4.
+    ("nurikabe.island-cases", ". . . .\n. . . .\n. . 3 .", ". . . .\n# . . .\n. . 3 .", {"r2c4": WALL}),
+    # As island r1c5 would belong to the 4, in one of two ways: taking in r1c3-r1c5 parts
+    # the walls at r1c2 and r2c4, and taking in r1c4, r1c5, r2c4 leaves too few walls.
+    ("nurikabe.cell-owners", ". . . . .\n. . 4 . .\n. . . . .", ". . . . .\n. . 4 . #\n# . . . #",
+     {"r1c5": WALL}),
+    ("nurikabe.cell-owners", ". . . . .\n. . 4 . .\n. . . . .", None, {}),
     # As island r1c2 would join r1c1 or r1c3, and the two `?`, within two easy steps.
     ("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .", {"r1c2": WALL}),
     ("nurikabe.forcing-chain", "3 . . .\n. . . .\n. . . .\n. . . 3", None, {}),
@@ -138,7 +146,7 @@ def test_every_technique_has_a_case():
     assert {h.id for h in REGISTRY.for_genre("nurikabe")} == covered
 
 
-CASE_SPLITS = ("nurikabe.island-cases", "nurikabe.forcing-chain")
+CASE_SPLITS = ("nurikabe.island-cases", "nurikabe.forcing-chain", "nurikabe.cell-owners")
 
 
 def stuck_at_level_4():
@@ -186,6 +194,7 @@ def test_case_splits_stay_quiet_while_a_solve_only_counts():
     try:
         assert found("nurikabe.island-cases", ". . .\n. . .\n. 3 .", "# # #\n. . .\n. 3 .") == {}
         assert found("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .") == {}
+        assert found("nurikabe.cell-owners", ". . . . .\n. . 4 . .\n. . . . .", ". . . . .\n. . 4 . #\n# . . . #") == {}
     finally:
         engine._COUNTING.reset(token)
 

@@ -30,11 +30,12 @@ import attrs
 from heuristics.nurikabe.common import GENRE
 from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, say_shared, shared_by
 
-CASE_WAYS = 4       # an island with up to this many ways: each followed for CASE_STEPS
+CASE_WAYS = 8       # an island with up to this many ways: each followed for CASE_STEPS
 CASE_STEPS = 10     # easy steps each way is followed for
 MANY_WAYS = 12      # up to this many: each struck out within QUICK_STEPS or kept as it is
 QUICK_STEPS = 4
 CASE_LEVEL = 2      # the techniques that follow it: levels 1 and 2
+CASE_ISLANDS = 24   # islands split per look, fewest ways first (on a big board, not all)
 
 
 def broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
@@ -98,7 +99,7 @@ def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
     isl = islands(puzzle, state)
     g = puzzle.graph
     options = sorted((len(ways), k) for k, ways in island_shapes(puzzle, state).items()
-                     if 2 <= len(ways) <= MANY_WAYS)
+                     if 2 <= len(ways) <= MANY_WAYS)[:CASE_ISLANDS]
     quiet = Quiet("nurikabe.island-cases")
     for _, k in options:
         if out_of_time():
@@ -175,6 +176,7 @@ def settled(puzzle: NurikabePuzzle, put: dict[int, int]) -> str:
 # (steps, highest level) a what-if is followed for: the short easy chains first, then longer
 # easy ones, then short ones that may use level-3 steps (how far an island can still grow).
 CHAIN_PASSES = ((3, 2), (8, 2), (4, 3))
+CHAIN_CELLS = 150   # cells tried per look, the most telling first (on a big board, not all)
 
 
 @heuristic(id="nurikabe.forcing-chain", genre=GENRE)
@@ -187,7 +189,7 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
     if broken_rule(puzzle, state) is not None:
         return      # a rule is broken already (inside a hypothesis): nothing to learn here
     near = None if focus is None else puzzle.graph.around(focus, 2)
-    order = [i for i in probe_first(puzzle, state) if near is None or i in near]
+    order = [i for i in probe_first(puzzle, state) if near is None or i in near][:CHAIN_CELLS]
     quiet = Quiet("nurikabe.forcing-chain")
     for steps, level in CHAIN_PASSES:
         for i in order:
@@ -207,3 +209,4 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
                                       params={"cell": puzzle.cell(i), "assumed": said[0], "result": said[1],
                                               "after": after(len(trace.steps), level), "reason": trace.reason})
                 return
+

@@ -65,8 +65,13 @@ class Islands:
         parts = self.side.decided_parts
         self.parts = parts.cells
         self.of = parts.of
-        self.clues: list[tuple[int, ...]] = [tuple(i for i in p if puzzle.clues[i] != NO_CLUE)
-                                             for p in self.parts]
+        # The numbers of each part, in cell order: the numbered cells are few, the island
+        # cells many, so they are looked up by their part.
+        held: list[list[int]] = [[] for _ in self.parts]
+        for i in puzzle.clue_cells:
+            if self.of[i] >= 0:         # (a broken state may have lost a numbered cell)
+                held[self.of[i]].append(i)
+        self.clues: list[tuple[int, ...]] = [tuple(c) for c in held]
 
     @functools.cached_property
     def _numbers(self) -> list[int | None]:
@@ -150,6 +155,7 @@ class Nurikabe(MarkedCellsGenre):
         out = cn.pools(g, cands, B_WALL, "walls")
         isl = islands(puzzle, state)
         out += cn.disconnected(isl.walls, "the walls")
+        room = isl.side.possible_parts
         for k, part in enumerate(isl.parts):
             if len(isl.clues[k]) > 1:
                 out.append(Violation(f"the island at {g.cell(part[0])} holds {len(isl.clues[k])} numbers",
@@ -158,7 +164,8 @@ class Nurikabe(MarkedCellsGenre):
             n = isl.number(k)
             if n is not None and len(part) > n:
                 out.append(Violation(f"{isl.clue_name(k)} has grown to {len(part)} cells", (g.cell(part[0]),)))
-            elif (not isl.clues[k] or (n is not None and len(part) < n)) and not isl.liberties(k):
+            elif (not isl.clues[k] or (n is not None and len(part) < n)) and \
+                    len(room.cells[room.of[part[0]]]) == len(part):     # no liberty: walled in
                 out.append(Violation(f"the island at {g.cell(part[0])} is walled in without a number"
                                      if not isl.clues[k] else
                                      f"{isl.clue_name(k)} is walled in at {len(part)} cells", (g.cell(part[0]),)))
@@ -170,14 +177,14 @@ class Nurikabe(MarkedCellsGenre):
             elif possible < total:
                 out.append(Violation(f"only {possible} cells can still be walls, fewer than the {total} "
                                      "the numbers leave"))
-        room = isl.side.possible_parts
         for k in isl.numbered_parts():
             n = isl.number(k)
             if n is not None and len(room.cells[room.of[isl.parts[k][0]]]) < n:
                 out.append(Violation(f"{isl.clue_name(k)} has no room to grow to {n} cells",
                                      tuple(g.cells(isl.clues[k]))))
-        for part in room.cells:
-            if not any(puzzle.clues[i] != NO_CLUE for i in part):
+        numbered_rooms = {room.of[i] for i in puzzle.clue_cells}
+        for r, part in enumerate(room.cells):
+            if r not in numbered_rooms:
                 stuck = [i for i in part if cands[i] == B_ISLAND]
                 if stuck:
                     out.append(Violation(f"the island at {g.cell(stuck[0])} can never reach a number",
