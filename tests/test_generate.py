@@ -59,6 +59,13 @@ def test_count_and_workers_write_a_folder_the_same_either_way(capsys, tmp_path):
     assert len({r["yaml"] for r in rows["1"]}) == 3
 
 
+def test_several_ids_go_to_one_file_a_line(capsys, tmp_path):
+    out = tmp_path / "ids.txt"
+    rows = generate_json(capsys, "--genre", "akari", "--size", "5x5", "--level", "2", "--count", "2",
+                         "--seed", "s", "--format", "tatham", "-o", str(out))
+    assert out.read_text().splitlines() == [r["tatham"] for r in rows]
+
+
 def test_symmetric_clues_come_in_half_turn_pairs(capsys, tmp_path):
     (row,) = generate_json(capsys, "--genre", "slitherlink", "--size", "5x5", "--level", "2", "--symmetric",
                            "--seed", "3")

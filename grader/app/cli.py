@@ -464,7 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", default="0", help="the same seed makes the same puzzles")
     gen.add_argument("--workers", type=int, default=1, help="make puzzles in this many processes")
     gen.add_argument("-o", "--output", help="a file (one puzzle, or URLs/IDs one a line) or a folder "
-                     "(one file a puzzle; always with --count above 1)")
+                     "(one file a puzzle; always for several YAML puzzles)")
     gen.add_argument("--format", choices=("yaml", "puzzlink", "tatham"), default="yaml",
                      help="native YAML with provenance, a puzz.link URL, or a Simon Tatham game ID")
     gen.add_argument("--symmetric", action="store_true", help="keep clues in pairs under a half turn")

@@ -162,7 +162,9 @@ def run(args: argparse.Namespace) -> int:
     jobs = [Job(genre.name, rows, cols, target, str(args.seed), k, settings, args.arrows, command)
             for k in range(1, args.count + 1)]
     out = Path(args.output) if args.output else None
-    to_dir = out is not None and (out.is_dir() or args.count > 1 or str(args.output).endswith("/"))
+    # URLs and IDs are one line each, so several go to one file; several YAML puzzles need a folder
+    to_dir = out is not None and (out.is_dir() or str(args.output).endswith("/")
+                                  or (args.count > 1 and fmt == "yaml"))
     if to_dir:
         out.mkdir(parents=True, exist_ok=True)
     return _report(args, jobs, fmt, out, to_dir)
