@@ -109,7 +109,7 @@ def startup(runs: int = STARTUP_RUNS) -> dict[str, Any]:
 
 
 def _rounded(x: float | None, digits: int = 1) -> float | None:
-    return None if x is None else round(x, digits)
+    return None if x is None else round(x, digits) + 0.0      # + 0.0: never print "-0"
 
 
 def _count(items) -> dict[str, int]:
