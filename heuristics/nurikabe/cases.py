@@ -209,4 +209,3 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
                                       params={"cell": puzzle.cell(i), "assumed": said[0], "result": said[1],
                                               "after": after(len(trace.steps), level), "reason": trace.reason})
                 return
-
