@@ -20,7 +20,6 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.core.engine import counting
 
 GENRE = "hashiwokakero"
 
@@ -420,8 +419,6 @@ def island_cases(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
     """A case split on an island's few ways: each way followed a few steps with the simpler
     techniques; ways that meet a contradiction drop out, and what every remaining way agrees
     on holds."""
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return
     easy = REGISTRY.for_genre(GENRE, SHORT_LEVEL)
     g = groups(puzzle, state)
     options = []

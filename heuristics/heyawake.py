@@ -25,7 +25,6 @@ from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.core.engine import counting
 from grader.kernels import blocks
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
 from heuristics.common import shading
@@ -427,8 +426,6 @@ def room_cases(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Ded
     """A room with only a few ways left (those of room-strips), fewest first: follow each a
     few direct steps; a way that breaks a rule drops out, and what the ways left agree on
     holds. A strong solver's deliberate case split, bounded in ways and steps."""
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return
     order = []
     for k in puzzle.numbered:
         if not room_counts(puzzle, state.cands, k)[1]:

@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
-from grader.core.engine import counting, out_of_time, solve_memory
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import failing_ways, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops
@@ -271,8 +271,6 @@ def _what_if(puzzle: MasyuPuzzle, state: State, subjects, field: str = "pearl", 
     followed `steps` steps with the techniques up to `level`; the first subject where a way
     breaks a rule or all ways agree gives the deduction (params: field, outcome, cases, steps).
     A subject that told nothing is not followed again until something near its ways changes."""
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return
     from grader.core.probing import cases_deduction, explore
     rules = REGISTRY.for_genre(GENRE, level)
     told_nothing = solve_memory().setdefault(f"masyu.what-if.{field}", {})
@@ -372,8 +370,6 @@ def _ways_that_fail(puzzle: MasyuPuzzle, state: State, subjects, kind: str) -> I
     up to FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share
     holds. A subject that told nothing is not followed again until something near its ways
     changes. Params: kind (the cell), count, refuted, result."""
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return
     told_nothing = solve_memory().setdefault(f"masyu.way-fails.{kind}", {})
     subjects = [(cell, options) for cell, options in subjects
                 if len(options) >= 2 and not _unchanged(state, told_nothing.get(cell))]

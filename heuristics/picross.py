@@ -15,7 +15,7 @@ import functools
 from collections import deque
 from typing import Iterable, Iterator
 
-from grader.core.engine import counting, out_of_time, solve_memory
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.explain import describe_removals
 from grader.genres.picross.model import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, PicrossPuzzle, line_cands,
                                          line_solver)
@@ -317,8 +317,6 @@ def what_if(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deducti
     way, pushing the blocks to both ends) for a few lines, and meet a line that can no longer
     show its clue: the cell has the other value. The cells whose lines are nearest to finished
     are tried first; the chain is the first the screen finds."""
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return
     from grader.core.explain import value_phrase, var_name
     for var, value in what_if_candidates(puzzle, state):
         if out_of_time():

@@ -14,7 +14,6 @@ from grader.core.explain import describe_removals
 from grader.core.probing import agreed_removals, register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
-from grader.core.engine import counting
 from heuristics.common import cell_loops, loops
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, degree, split
 
@@ -462,8 +461,6 @@ CLUE_CASE_STEPS = 20
 
 @heuristic(id="yajilin.clue-few-ways", genre=GENRE)
 def clue_few_ways(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return iter(())
     subjects = [(name, options) for name, options in _clue_options(puzzle, state)
                 if 2 <= len(options) <= CLUE_CASE_WAYS]
     subjects.sort(key=lambda t: len(t[1]))

@@ -79,3 +79,26 @@ def test_an_unsolved_path_has_no_difficulty():
     g = grade(stuck)
     assert g.label == "unsolved" and g.difficulty is None and g.effort is None
     assert g.to_json()["difficulty"] is None
+
+
+def test_the_count_leaves_out_a_technique_whose_row_says_so():
+    """A technique with `counted: false` (a long chain, not seen at a glance) is never looked
+    at by the count of what its level offers; the solve's path is the same either way."""
+    from grader.core.registry import REGISTRY, Heuristic, HeuristicInfo
+
+    def spied(counted: bool) -> tuple[list, list]:
+        calls = []
+
+        def look(puzzle, state, focus=None):
+            calls.append(focus)
+            return iter(())
+        info = HeuristicInfo(id="test.spy", name="Spy", genre="akari", level=1, order=99,
+                             template="t", nudge="n", counted=counted)
+        puzzle = load(str(EASY))
+        heuristics = REGISTRY.for_genre("akari") + [Heuristic(info, look)]
+        heuristics.sort(key=lambda h: (h.level, h.info.order))
+        return path(Solver(puzzle, heuristics=heuristics, count_available=True).solve()), calls
+
+    (counted_path, counted_calls), (quiet_path, quiet_calls) = spied(True), spied(False)
+    assert counted_path == quiet_path
+    assert len(quiet_calls) < len(counted_calls)

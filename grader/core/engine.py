@@ -35,16 +35,6 @@ def out_of_time() -> bool:
 _UNIQUE: contextvars.ContextVar[bool] = contextvars.ContextVar("unique", default=True)
 
 
-# Set while a solve counts what a step's level offers (Solver._available, for the difficulty):
-# a costly search may stay quiet then, since the count only rates a step and applies nothing.
-_COUNTING: contextvars.ContextVar[bool] = contextvars.ContextVar("counting", default=False)
-
-
-def counting() -> bool:
-    """Whether the running look only counts what a level offers (see _COUNTING)."""
-    return _COUNTING.get()
-
-
 # Scratch space of the outermost solve, shared by the fills inside it: what a costly heuristic
 # learnt in earlier steps (which hypotheses led nowhere) to choose what to try first. It lives
 # and dies with one solve, so the same puzzle always gets the same trace.
@@ -285,26 +275,28 @@ class Solver:
         """How many different deductions the level of heuristic k offers in `state`, `first`
         included, up to AVAILABLE_CAP; None for level 5 (a trial is rated by its size). The
         rest of k's look and the later heuristics of its level look where they would look
-        next (a heuristic quiet since nothing near it changed has nothing to offer). Counted,
-        never applied, in a scratch memory of its own so the solve's path cannot change."""
+        next (a heuristic quiet since nothing near it changed has nothing to offer); those
+        whose row says `counted: false` (a long case split or look-ahead, not seen at a
+        glance, and dearer than the rest of the solve) are left out. Counted, never applied,
+        in a scratch memory of its own so the solve's path cannot change."""
         level = self.heuristics[k].level
         if level >= 5:
             return None
         seen = {frozenset(first.removals)}
-        token, counting_ = _MEMORY.set({}), _COUNTING.set(True)
+        token = _MEMORY.set({})
         try:
             def offers() -> Iterator[Deduction]:
-                yield from more
+                if self.heuristics[k].info.counted:
+                    yield from more
                 for j in range(k + 1, len(self.heuristics)):
                     h, focus = self.heuristics[j], pending[j]
-                    if h.level == level and focus != set():
+                    if h.level == level and h.info.counted and focus != set():
                         yield from h.find(self.puzzle, state, None if focus is None else frozenset(focus))
             for d in offers():
                 seen.add(frozenset(d.removals))
                 if len(seen) >= AVAILABLE_CAP or out_of_time():
                     break
         finally:
-            _COUNTING.reset(counting_)
             _MEMORY.reset(token)
         return len(seen)
 

@@ -37,6 +37,8 @@ class HeuristicInfo:
     template: the full explanation, with named fields the deduction fills in;
     nudge: a first hint that points at where to look without giving the answer.
     uses_uniqueness: the technique assumes the puzzle has exactly one solution.
+    counted: whether the count that rates a step (how many deductions its level offers, see
+    Solver._available) looks at it; a long case split or look-ahead is not seen at a glance.
     """
     id: str
     name: str
@@ -48,6 +50,7 @@ class HeuristicInfo:
     score: int = 0
     uses_uniqueness: bool = False
     catalogue: str = ""   # the catalogue entry it implements, or "" for our own additions
+    counted: bool = True
 
     @property
     def fields(self) -> frozenset[str]:
@@ -93,8 +96,8 @@ class TechniqueRow:
     """A technique's row of its genre's table, rules/techniques/<genre>.yaml (HoDoKu's
     StepConfig, Tatham's tiers): how hard it is (level 1-5, the catalogue's key; order among
     the techniques of that level, lower tried first; score of a step, 0 for the level's
-    default), how it reads (name, template, nudge, catalogue entry) and whether it assumes a
-    unique solution. A wording left out is the shared family's own. `family` names the shared
+    default), how it reads (name, template, nudge, catalogue entry), whether it assumes a
+    unique solution and whether the count that rates a step looks at it (HeuristicInfo). A wording left out is the shared family's own. `family` names the shared
     technique the row registers (see register_families); the genre's own have none."""
     level: int
     order: int = 50
@@ -104,6 +107,7 @@ class TechniqueRow:
     nudge: str | None = None
     catalogue: str | None = None
     uses_uniqueness: bool | None = None
+    counted: bool = True
     family: str | None = None
 
 
@@ -235,7 +239,8 @@ def heuristic(*, id: str, genre: str, name: str | None = None, template: str | N
         info = HeuristicInfo(id=id, genre=genre, level=row.level, order=row.order, score=row.score,
                              name=pick(row.name, name), template=pick(row.template, template),
                              nudge=pick(row.nudge, nudge), catalogue=pick(row.catalogue, catalogue),
-                             uses_uniqueness=pick(row.uses_uniqueness, uses_uniqueness))
+                             uses_uniqueness=pick(row.uses_uniqueness, uses_uniqueness),
+                             counted=row.counted)
         return reg.register(info, fn)
     return wrap
 

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import attrs
 
-from grader.core.engine import counting, out_of_time, solve_memory
+from grader.core.engine import out_of_time, solve_memory
 from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
 from grader.kernels.cell_shapes import OPPOSITE, chains
 from grader.core.registry import REGISTRY, heuristic
@@ -393,8 +393,6 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
     take up either, as its boards narrow the solve's board it started from. With `pairs`, the
     fill also combines two neighbouring cells (product.py), and its branches are kept apart
     from the plain look-aheads' (which it may take up: what they derived holds as well)."""
-    if counting():
-        return      # too long a search to rate a step with (engine._COUNTING; as Nurikabe's)
     lower = REGISTRY.for_genre(GENRE, LOOK[1])
     if pairs:
         lower = lower + [pair_product]
@@ -403,8 +401,6 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
     cands = state.cands
     changed = None if focus is None else set(cells_near(puzzle, focus))
     for item in hypotheses:
-        if counting():
-            return      # the rest of a look that found a step, resumed only to count
         if changed is not None and changed.isdisjoint(item.cells):
             continue
         beside = nowhere.get(item.key)

@@ -11,15 +11,15 @@ forcing-chain: a cell whose one value breaks a rule within a few easy steps (or 
 that may use level 3's reach of islands) takes the other; only refutations, never what both
 values agree on (that is level 5's trial and error).
 
-Both stay quiet while the solve only counts what level 4 offers, to rate a step's difficulty
-(engine.counting): they would cost more than the rest of the solve.
+The count that rates a step's difficulty leaves both out (`counted: false` in their rows):
+they would cost more than the rest of the solve.
 """
 from __future__ import annotations
 
 from typing import Iterator
 
 from grader.genres.nurikabe.model import B_ISLAND, B_WALL, FREE, ISLAND, WALL, NurikabePuzzle, islands
-from grader.core.engine import Budget, Solver, counting, out_of_time, solve_memory
+from grader.core.engine import Budget, Solver, out_of_time, solve_memory
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Branch
@@ -94,8 +94,6 @@ def after(n: int, level: int = CASE_LEVEL) -> str:
 
 @heuristic(id="nurikabe.island-cases", genre=GENRE)
 def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if counting():
-        return      # a search this long is not worth it to rate a step (engine._COUNTING)
     isl = islands(puzzle, state)
     g = puzzle.graph
     options = sorted((len(ways), k) for k, ways in island_shapes(puzzle, state).items()
@@ -184,8 +182,6 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
     """A cell whose one value breaks a rule within a few easy steps takes the other. Only
     refutations count, never what the two values agree on (that is trial and error)."""
     from heuristics.nurikabe.hypotheses import probe_first
-    if counting():
-        return      # a search this long is not worth it to rate a step (engine._COUNTING)
     if broken_rule(puzzle, state) is not None:
         return      # a rule is broken already (inside a hypothesis): nothing to learn here
     near = None if focus is None else puzzle.graph.around(focus, 2)

@@ -1,15 +1,15 @@
 """Which number could take a cell in (level 4): as island, an undecided cell belongs to one of
 the numbers that can reach it, in one of the ways that number can finish. A cell that few
 such ways take in is tried: each way is followed for a few easy (level 1-2) steps, as in
-island-cases; when none of them is left, the cell is a wall. It stays quiet while the solve
-only counts what level 4 offers (engine.counting), like the other case splits.
+island-cases; when none of them is left, the cell is a wall. Like the other case splits, the
+count that rates a step leaves it out (`counted: false` in its row).
 """
 from __future__ import annotations
 
 from typing import Iterator
 
 from grader.genres.nurikabe.model import FREE, WALL, NurikabePuzzle, islands
-from grader.core.engine import counting, out_of_time
+from grader.core.engine import out_of_time
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.probing import Branch
@@ -26,8 +26,6 @@ OWNER_CELLS = 60    # cells tried per look, those fewest ways take in first
 
 @heuristic(id="nurikabe.cell-owners", genre=GENRE)
 def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    if counting():
-        return      # a search this long is not worth it to rate a step (engine._COUNTING)
     if broken_rule(puzzle, state) is not None:
         return      # a rule is broken already (inside a hypothesis): nothing to learn here
     isl = islands(puzzle, state)

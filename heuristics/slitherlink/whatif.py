@@ -14,7 +14,7 @@ from itertools import combinations
 
 from typing import Iterator
 
-from grader.core.engine import counting, out_of_time, solve_memory
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.probing import failing_ways, ways_left
 from grader.core.model import State
 from grader.core.registry import REGISTRY, heuristic
@@ -75,8 +75,6 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
     WHAT_IF_STEPS steps with the levels 1-2; the first subject where a way breaks a rule or all
     ways agree gives the deduction. A subject that told nothing is not followed again until
     something near what its ways touched changes."""
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return
     from grader.core.probing import cases_deduction, explore
     rules = REGISTRY.for_genre(GENRE, WHAT_IF_LEVEL)
     told_nothing = solve_memory().setdefault(f"slitherlink.what-if.{field}", {})
@@ -189,8 +187,6 @@ def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -
     """Each subject (name, key, ways covering every possibility): each way followed with the
     levels 1-3, first WHAT_IF_STEPS steps (the short failures a reader sees first), then up to
     FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share holds."""
-    if counting():      # a chain is not seen at a glance: the count that rates a step skips it
-        return
     told_nothing = solve_memory().setdefault(f"slitherlink.way-fails.{field}", {})
     subjects = [s for s in subjects if not _unchanged(state, told_nothing.get(s[1]))]
     rules = REGISTRY.for_genre(GENRE, 3)
