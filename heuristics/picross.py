@@ -16,14 +16,14 @@ from collections import deque
 from typing import Iterable, Iterator
 
 from grader.core.engine import out_of_time, solve_memory
-from grader.core.explain import describe_removals
+from grader.core.explain import counted, describe_removals, var_name
 from grader.genres.picross.model import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE, PicrossPuzzle, line_cands,
                                          line_solver)
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
 from grader.core.steps import Deduction, Status, Step, Trace
-from grader.kernels.lines import Line, fill_of, solve_line
+from grader.kernels.lines import Line, fill_of, minimum_length, solve_line
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
@@ -99,6 +99,171 @@ def one_way_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deducti
     known = any(state.cands[i] != FREE for i in puzzle.lines[line])
     return line_deduction(puzzle, state, line, fill_of(n, puzzle.clues[line], starts),
                           given=" beside the cells already decided" if known else "")
+
+
+# --- level 2 ------------------------------------------------------------------------------
+# What puzzle books teach before pushing blocks past every mark (level 3): counts from the clue
+# and the two ends of the line alone, and filled runs. Each rule reads one line's candidates
+# and is cached by them, as overlap_of is.
+
+def open_stretch(now: tuple[int, ...]) -> tuple[int, int]:
+    """The cells between the empty cells at the two ends of a line (first, past the last): the
+    blocks lie in there, as if the crossed cells at the ends were the edge."""
+    first, last = 0, len(now)
+    while first < last and now[first] == B_EMPTY:
+        first += 1
+    while last > first and now[last - 1] == B_EMPTY:
+        last -= 1
+    return first, last
+
+
+@functools.lru_cache(maxsize=50000)
+def simple_boxes_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[int, ...], int, int, tuple[int, ...]] | None:
+    """Simple boxes: the blocks packed from each end of the open stretch overlap where a block
+    is longer than the spare room. (allowed, room, spare, the sizes of those blocks), or None
+    when no block is that long or the clue no longer fits."""
+    if not clue:
+        return None
+    first, last = open_stretch(now)
+    spare = last - first - minimum_length(clue)
+    if spare < 0:
+        return None
+    allowed = [FREE] * len(now)
+    long_blocks = []
+    start = first                          # the block's start, packed to the first end
+    for size in clue:
+        if size > spare:
+            allowed[start + spare:start + size] = [B_FILLED] * (size - spare)
+            long_blocks.append(size)
+        start += size + 1
+    return (tuple(allowed), last - first, spare, tuple(long_blocks)) if long_blocks else None
+
+
+@functools.lru_cache(maxsize=50000)
+def glue_of(now: tuple[int, ...], clue: tuple[int, ...], from_end: bool) -> tuple[tuple[int, ...], int] | None:
+    """Glue: the first filled cell near an end of the open stretch, no farther from that end
+    than the end's block is long, is that block's (another block would need the block before
+    it, and a gap, in front of it). So the block reaches from the cell away from the end to its
+    length, nothing lies between the end and its farthest start, and a block that starts right
+    at the end is complete. (allowed, the cell's place in the line) or None. `from_end` reads
+    the line from its last cell (rows from the right, columns from the bottom)."""
+    if not clue:
+        return None
+    n = len(now)
+    cells = now[::-1] if from_end else now
+    size = clue[-1] if from_end else clue[0]
+    first, last = open_stretch(cells)
+    at = next((i for i in range(first, last) if cells[i] == B_FILLED), None)
+    if at is None or at - first > size or first + size > last:
+        return None
+    allowed = [FREE] * n
+    for i in range(at, first + size):
+        allowed[i] = B_FILLED
+    for i in range(first, at - size + 1):
+        allowed[i] = B_EMPTY
+    if at == first and first + size < n:
+        allowed[first + size] = B_EMPTY
+    if from_end:
+        return tuple(allowed[::-1]), n - 1 - at
+    return tuple(allowed), at
+
+
+def filled_runs(now: tuple[int, ...]) -> Iterator[tuple[int, int]]:
+    """(first, past the last) of each run of filled cells."""
+    i, n = 0, len(now)
+    while i < n:
+        if now[i] != B_FILLED:
+            i += 1
+            continue
+        j = i
+        while j < n and now[j] == B_FILLED:
+            j += 1
+        yield i, j
+        i = j
+
+
+def line_cells_named(puzzle: PicrossPuzzle, line: int, first: int, last: int) -> str:
+    """'r2c3', 'r2c3-r2c6': a stretch of a line, by its end cells."""
+    cells = puzzle.lines[line]
+    a, b = var_name(puzzle, cells[first]), var_name(puzzle, cells[last - 1])
+    return a if last - first == 1 else f"{a}-{b}"
+
+
+@heuristic(id="picross.simple-boxes", genre=GENRE)
+def simple_boxes(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in open_lines(puzzle, state, focus):
+        found = simple_boxes_of(line_cands(puzzle, state, line), puzzle.clues[line])
+        if found is None:
+            continue
+        allowed, room, spare, long_blocks = found
+        clue = puzzle.clues[line]
+        yield line_deduction(puzzle, state, line, list(allowed), need=counted(minimum_length(clue), "cell"),
+                             room=room, spare=counted(spare, "cell"),
+                             blocks=" and the ".join(map(str, sorted(set(long_blocks), reverse=True))),
+                             verb="is" if len(long_blocks) == 1 else "are")
+
+
+def full_blocks_of(now: tuple[int, ...], clue: tuple[int, ...]) -> Iterator[tuple[list[int], int, int]]:
+    """Punctuating: a run of filled cells as long as the clue's longest block is a whole block,
+    so the cells at its two sides are empty. (allowed, first, past the last) per such run."""
+    if not clue:
+        return
+    for first, last in filled_runs(now):
+        if last - first == max(clue):
+            allowed = [FREE] * len(now)
+            for i in (first - 1, last):
+                if 0 <= i < len(now):
+                    allowed[i] = B_EMPTY
+            yield allowed, first, last
+
+
+@heuristic(id="picross.full-block", genre=GENRE)
+def full_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in open_lines(puzzle, state, focus):
+        clue = puzzle.clues[line]
+        for allowed, first, last in full_blocks_of(line_cands(puzzle, state, line), clue):
+            yield line_deduction(puzzle, state, line, allowed, size=max(clue),
+                                 run=line_cells_named(puzzle, line, first, last))
+
+
+@heuristic(id="picross.glue", genre=GENRE)
+def glue(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in open_lines(puzzle, state, focus):
+        clue = puzzle.clues[line]
+        for from_end in (False, True):
+            found = glue_of(line_cands(puzzle, state, line), clue, from_end)
+            if found is None:
+                continue
+            allowed, at = found
+            is_row = line < puzzle.rows
+            end = ("right" if is_row else "bottom") if from_end else ("left" if is_row else "top")
+            yield line_deduction(puzzle, state, line, list(allowed), cell=var_name(puzzle, puzzle.lines[line][at]),
+                                 end=end, which="last" if from_end else "first",
+                                 size=clue[-1] if from_end else clue[0])
+
+
+def lone_block_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], int, int] | None:
+    """The reach of a lone block: a clue of one block covers every filled cell of its line, so
+    it fills the cells between the first and the last of them and cannot reach the cells
+    farther than its length from them. (allowed, the first and the last filled cell) or None."""
+    filled = [i for i, m in enumerate(now) if m == B_FILLED]
+    if len(clue) != 1 or not filled:
+        return None
+    first, last, size = filled[0], filled[-1], clue[0]
+    return ([B_FILLED if first <= i <= last else FREE if last - size < i < first + size else B_EMPTY
+             for i in range(len(now))], first, last)
+
+
+@heuristic(id="picross.lone-block", genre=GENRE)
+def lone_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for line in open_lines(puzzle, state, focus):
+        found = lone_block_of(line_cands(puzzle, state, line), puzzle.clues[line])
+        if found is None:
+            continue
+        allowed, first, last = found
+        cells = puzzle.lines[line]
+        yield line_deduction(puzzle, state, line, allowed, size=puzzle.clues[line][0],
+                             cells=" and ".join(var_name(puzzle, cells[i]) for i in sorted({first, last})))
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -271,7 +436,6 @@ def what_if_chain(puzzle: PicrossPuzzle, state: State, var: int, value: int) -> 
     """The chain chain_screen saw, as steps: the same lines in the same order, each step the
     simple rule that settles the line (one way, no blocks, or block overlap), and the broken
     line last."""
-    from grader.core.explain import var_name
     start = st = state.restrict(var, 1 << value)
     queue = deque(sorted(set(puzzle.lines_of[var])))
     queued = set(queue)
@@ -317,7 +481,7 @@ def what_if(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deducti
     way, pushing the blocks to both ends) for a few lines, and meet a line that can no longer
     show its clue: the cell has the other value. The cells whose lines are nearest to finished
     are tried first; the chain is the first the screen finds."""
-    from grader.core.explain import value_phrase, var_name
+    from grader.core.explain import value_phrase
     for var, value in what_if_candidates(puzzle, state):
         if out_of_time():
             return

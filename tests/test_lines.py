@@ -52,3 +52,25 @@ def test_spans_and_helpers():
     assert minimum_length([2, 3]) == 6 and minimum_length([]) == 0
     assert runs([1, 1, 0, 1]) == [2, 1]
     assert Line([F, E, F], [3]).allowed() is None
+
+
+def test_simple_line_rules_keep_every_solution():
+    # The level-2 Picross rules read one line: each keeps every value some solution of the
+    # line has, checked against brute force on short lines.
+    from heuristics.picross import full_blocks_of, glue_of, lone_block_of, simple_boxes_of
+    rng = random.Random(11)
+    fired = 0
+    for _ in range(3000):
+        n = rng.randint(1, 9)
+        clue = tuple(rng.randint(1, 4) for _ in range(rng.randint(1, 3)))
+        cands = tuple(rng.choice((E | F, E | F, E | F, E | F, E, F)) for _ in range(n))
+        sols = brute(cands, clue)
+        if not sols:
+            continue
+        allowed = [simple_boxes_of(cands, clue), glue_of(cands, clue, False), glue_of(cands, clue, True),
+                   lone_block_of(cands, clue), *full_blocks_of(cands, clue)]
+        for found in filter(None, allowed):
+            fired += any(c & ~a for c, a in zip(cands, found[0]))
+            for bits in sols:
+                assert all(found[0][i] >> b & 1 for i, b in enumerate(bits)), (cands, clue, found)
+    assert fired > 300

@@ -57,6 +57,81 @@ def test_one_way():
     assert found("picross.one-way", puzzle("1/1", "1/1")) == {}
 
 
+# --- level 2 -------------------------------------------------------------------------------
+
+def row_puzzle(clue: str, cols: int):
+    """A one-row puzzle of `cols` cells: its columns hold what the row's clue draws left-packed."""
+    from grader.kernels.lines import fill_of
+    sizes = [int(x) for x in clue.split()]
+    starts, at = [], 0
+    for size in sizes:
+        starts.append(at)
+        at += size + 1
+    drawn = fill_of(cols, sizes, starts)
+    return puzzle(clue, "/".join("1" if m == 2 else "0" for m in drawn))
+
+
+def in_row(hid: str, p, s=None) -> dict[str, str]:
+    """What a technique decides in row 1 (the columns of a one-row puzzle are trivial)."""
+    s = s or p.genre.initial_state(p)
+    return decided_by([d for d in fires(hid, p, s) if d.params["line"] == "row 1"], p, s)
+
+
+def test_simple_boxes():
+    p = row_puzzle("8", 10)
+    assert in_row("picross.simple-boxes", p) == {f"r1c{c}": "is filled" for c in range(3, 9)}
+    d = [d for d in fires("picross.simple-boxes", p) if d.params["line"] == "row 1"][0]
+    assert (d.params["need"], d.params["room"], d.params["spare"], d.params["blocks"]) == ("8 cells", 10, "2 cells", "8")
+    # crossed cells at an end shorten the room: a 3 in the last four cells of five
+    p = row_puzzle("3", 5)
+    assert in_row("picross.simple-boxes", p, marks(p, "+ . . . .")) == {"r1c3": "is filled", "r1c4": "is filled"}
+    # must not fire: no block longer than the room to spare
+    assert in_row("picross.simple-boxes", row_puzzle("1 1", 5)) == {}
+    # nor read a mark inside the line (that is pushing past it, level 3)
+    p = row_puzzle("3", 7)
+    s = marks(p, ". + . . . . .")
+    assert in_row("picross.simple-boxes", p, s) == {}
+    assert in_row("picross.block-overlap", p, s) == {"r1c1": "is empty", "r1c5": "is filled"}
+
+
+def test_full_block():
+    p = row_puzzle("1 3", 7)
+    s = marks(p, ". . # # # . .")
+    assert in_row("picross.full-block", p, s) == {"r1c2": "is empty", "r1c6": "is empty"}
+    assert fires("picross.full-block", p, s)[0].params["run"] == "r1c3-r1c5"
+    # must not fire: the run is shorter than the longest block
+    assert in_row("picross.full-block", p, marks(p, ". . # # . . .")) == {}
+
+
+def test_glue():
+    p = row_puzzle("3 1", 8)
+    # a filled cell second from the left end: the 3 covers it and reaches r1c3
+    assert in_row("picross.glue", p, marks(p, ". # . . . . . .")) == {"r1c3": "is filled"}
+    # at the end itself the 3 is complete, and the crossed cell at the end counts as the edge
+    assert in_row("picross.glue", p, marks(p, "+ # . . . . . .")) == {"r1c3": "is filled", "r1c4": "is filled",
+                                                                    "r1c5": "is empty"}
+    # four cells in: the 3 starts at r1c2 at the earliest, so r1c1 is empty
+    d = fires("picross.glue", p, marks(p, ". . . # . . . ."))[0]
+    assert decided_by([d], p, marks(p, ". . . # . . . .")) == {"r1c1": "is empty"}
+    assert (d.params["cell"], d.params["end"], d.params["which"], d.params["size"]) == ("r1c4", "left", "first", 3)
+    # from the right end, the 1 is complete at the edge
+    assert in_row("picross.glue", p, marks(p, ". . . . . . . #")) == {"r1c7": "is empty"}
+    # must not fire: the filled cell is out of reach of the end's block (it may be the 1's)
+    assert in_row("picross.glue", p, marks(p, ". . . . . # . .")) == {}
+
+
+def test_lone_block():
+    p = row_puzzle("4", 9)
+    s = marks(p, ". . . # . # . . .")
+    assert in_row("picross.lone-block", p, s) == {"r1c1": "is empty", "r1c2": "is empty", "r1c5": "is filled",
+                                                "r1c8": "is empty", "r1c9": "is empty"}
+    assert fires("picross.lone-block", p, s)[0].params["cells"] == "r1c4 and r1c6"
+    # must not fire: no filled cell yet, or more than one block
+    assert in_row("picross.lone-block", p) == {}
+    q = row_puzzle("1 2", 9)
+    assert in_row("picross.lone-block", q, marks(q, ". . . # . . . . .")) == {}
+
+
 # --- level 3 -------------------------------------------------------------------------------
 
 def test_block_overlap():
