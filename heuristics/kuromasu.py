@@ -61,6 +61,19 @@ def extension(puzzle: KuromasuPuzzle, k: int, lengths: Sequence[int]) -> dict[in
 register_families(GENRE, shading.FAMILIES)
 
 
+# --- level 1 ------------------------------------------------------------------------------
+
+@heuristic(id="kuromasu.already-seen", genre=GENRE)
+def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands = state.cands
+    for k, n, los, his in views(puzzle, state, focus):
+        if 1 + sum(los) != n:
+            continue
+        cells = [ray[lo] for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray) and cands[ray[lo]] == FREE]
+        yield Deduction.build(state, put={j: SHADED for j in cells}, cells=[puzzle.cell(k)],
+                              params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
+
+
 # --- level 2 ------------------------------------------------------------------------------
 
 @heuristic(id="kuromasu.all-visible", genre=GENRE)
@@ -71,17 +84,6 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
             continue
         cells = [j for ray, hi in zip(puzzle.rays[k], his) for j in ray[:hi] if cands[j] == FREE]
         yield Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
-                              params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
-
-
-@heuristic(id="kuromasu.already-seen", genre=GENRE)
-def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands = state.cands
-    for k, n, los, his in views(puzzle, state, focus):
-        if 1 + sum(los) != n:
-            continue
-        cells = [ray[lo] for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray) and cands[ray[lo]] == FREE]
-        yield Deduction.build(state, put={j: SHADED for j in cells}, cells=[puzzle.cell(k)],
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
 
