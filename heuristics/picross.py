@@ -199,8 +199,7 @@ def simple_boxes(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[De
         clue = puzzle.clues[line]
         yield line_deduction(puzzle, state, line, list(allowed), need=counted(minimum_length(clue), "cell"),
                              room=room, spare=counted(spare, "cell"),
-                             blocks=" and the ".join(map(str, sorted(set(long_blocks), reverse=True))),
-                             verb="is" if len(long_blocks) == 1 else "are")
+                             blocks="the " + " and the ".join(map(str, sorted(set(long_blocks), reverse=True))))
 
 
 def full_blocks_of(now: tuple[int, ...], clue: tuple[int, ...]) -> Iterator[tuple[list[int], int, int]]:
@@ -235,11 +234,12 @@ def glue(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]
             if found is None:
                 continue
             allowed, at = found
+            size = clue[-1] if from_end else clue[0]
             is_row = line < puzzle.rows
             end = ("right" if is_row else "bottom") if from_end else ("left" if is_row else "top")
             yield line_deduction(puzzle, state, line, list(allowed), cell=var_name(puzzle, puzzle.lines[line][at]),
-                                 end=end, which="last" if from_end else "first",
-                                 size=clue[-1] if from_end else clue[0])
+                                 end=end, which="last" if from_end else "first", size=size,
+                                 reach=counted(size, "cell"))
 
 
 def lone_block_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], int, int] | None:
