@@ -10,14 +10,14 @@ from __future__ import annotations
 from itertools import product
 from typing import Iterable, Iterator, Sequence
 
-from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range, reach
+from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range
 from grader.core.engine import out_of_time
 from grader.core.explain import counted
 from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.shading import B_WHITE, FREE, SHADED, WHITE
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 from heuristics.common import shading
 
 GENRE = "kuromasu"
@@ -160,20 +160,61 @@ def extensions(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     direction's length within what it can still see, the cell that ends it shadeable and not
     beside a shaded cell, and every number in the affected rows and columns still possible.
     None when there are more than `limit`."""
-    n, cands = puzzle.clues[k], state.cands
-    los, his = clue_range(puzzle, cands, k)
-    if count_ways(los, his, n - 1) > limit:
+    lengths = view_lengths(puzzle, state, k, limit)
+    if lengths is None:
         return None
     options = []
-    for a, b, c in product(*(range(lo, hi + 1) for lo, hi in zip(los[:3], his[:3]))):
+    for choice in lengths:
         if out_of_time():
             return None         # as if too many: a large open board lists ways for long
-        d = n - 1 - a - b - c
-        if los[3] <= d <= his[3]:
-            option = legal(puzzle, state, extension(puzzle, k, (a, b, c, d)))
-            if option is not None:
-                options.append(option)
+        option = legal(puzzle, state, extension(puzzle, k, choice))
+        if option is not None:
+            options.append(option)
     return options
+
+
+def view_lengths(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
+                 ) -> list[tuple[int, int, int, int]] | None:
+    """How far the number at k may see in each direction, every choice that adds up to its
+    count (in order, the last direction varying fastest); None when there are more than
+    `limit`."""
+    n = puzzle.clues[k]
+    los, his = clue_range(puzzle, state.cands, k)
+    if count_ways(los, his, n - 1) > limit:
+        return None
+    return [(a, b, c, n - 1 - a - b - c)
+            for a, b, c in product(*(range(lo, hi + 1) for lo, hi in zip(los[:3], his[:3])))
+            if los[3] <= n - 1 - a - b - c <= his[3]]
+
+
+def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
+                     ) -> tuple[dict[int, int], int] | None:
+    """What every way of `extensions` decides alike among the undecided cells, and how many
+    ways there are; None when they agree on nothing new (or there are more than `limit`).
+    The same answer as intersecting the whole list, but it stops at the first ways that
+    disagree on every cell: the ways at the ends of each direction's range are tried first, as
+    they disagree soonest. A number that gives nothing is most of a step's cost on a big board."""
+    lengths = view_lengths(puzzle, state, k, limit)
+    if lengths is None:
+        return None
+    ends = {min(lengths, key=lambda t: t[d]) for d in range(4)} | {max(lengths, key=lambda t: t[d]) for d in range(4)}
+    cands = state.cands
+    agreed: dict[int, int] | None = None
+    ways = 0
+    for choice in sorted(ends) + [t for t in lengths if t not in ends]:
+        if out_of_time():
+            return None
+        option = legal(puzzle, state, extension(puzzle, k, choice))
+        if option is None:
+            continue
+        ways += 1
+        if agreed is None:
+            agreed = {j: v for j, v in option.items() if cands[j] == FREE}
+        else:
+            agreed = {j: v for j, v in agreed.items() if option.get(j) == v}
+        if not agreed:
+            return None
+    return None if agreed is None else (agreed, ways)
 
 
 def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
@@ -189,13 +230,13 @@ def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
 
 
 def clue_sight(puzzle: KuromasuPuzzle, state: State
-               ) -> tuple[dict[int, list[tuple[int, int]]], dict[int, tuple[list[int], list[int]]], frozenset[int]]:
-    """(cell -> the (number, direction) rays that reach it, number -> clue_range, the numbers
-    that are impossible already). A ray reaches the cells before its first shaded one: a
-    change beyond that leaves what the number can see as it is."""
+               ) -> tuple[dict[int, list[tuple[int, int, int]]], dict[int, tuple[list[int], list[int]]], frozenset[int]]:
+    """(cell -> the (number, direction, place on the ray) of the rays that reach it, number ->
+    clue_range, the numbers that are impossible already). A ray reaches the cells before its
+    first shaded one: a change beyond that leaves what the number can see as it is."""
     def compute():
         cands = state.cands
-        seen: dict[int, list[tuple[int, int]]] = {}
+        seen: dict[int, list[tuple[int, int, int]]] = {}
         ranges = {}
         impossible = set()
         for c in puzzle.numbered:
@@ -203,8 +244,8 @@ def clue_sight(puzzle: KuromasuPuzzle, state: State
             if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
                 impossible.add(c)
             for d, (ray, hi) in enumerate(zip(puzzle.rays[c], his)):
-                for j in ray[:hi]:
-                    seen.setdefault(j, []).append((c, d))
+                for at, j in enumerate(ray[:hi]):
+                    seen.setdefault(j, []).append((c, d, at))
         return seen, ranges, frozenset(impossible)
     return state.derived("kuromasu.clue-sight", compute)
 
@@ -230,15 +271,28 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
     seen, ranges, impossible = clue_sight(puzzle, state)
     if impossible and not impossible.isdisjoint(c for j in changed for c in puzzle.seen_by[j]):
         return None         # a number in an affected line that no change can help
-    hit: dict[int, set[int]] = {}
+    # Only the rays that reach a changed cell see differently, and only from the change on: a
+    # cell shaded ends the view there, and the sure view goes on from where it ended (reading
+    # the whole ray again would cost the ray's length, which grows with the board).
+    hit: dict[int, dict[int, int]] = {}         # number -> direction -> the nearest shaded change
     for j in changed:
-        for c, d in seen.get(j, ()):
-            hit.setdefault(c, set()).add(d)
-    for c, ds in hit.items():       # only the rays that reach a changed cell see differently
+        shaded = trial[j] == B_SHADED
+        for c, d, at in seen.get(j, ()):
+            ends = hit.get(c)
+            if ends is None:
+                ends = hit[c] = {}
+            if d not in ends:
+                ends[d] = ranges[c][1][d]
+            if shaded and at < ends[d]:
+                ends[d] = at
+    for c, ends in hit.items():
         los, his = ranges[c]
         low, high = 1 + sum(los), 1 + sum(his)
-        for d in ds:
-            lo, hi = reach(trial, puzzle.rays[c][d])
+        rays = puzzle.rays[c]
+        for d, hi in ends.items():
+            ray, lo = rays[d], los[d]
+            while lo < hi and trial[ray[lo]] == B_WHITE:
+                lo += 1
             low += lo - los[d]
             high += hi - his[d]
         if not low <= puzzle.clues[c] <= high:
@@ -248,20 +302,17 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
 
 @heuristic(id="kuromasu.extensions", genre=GENRE)
 def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands = state.cands
     for k in clues_near(puzzle, focus):
         if out_of_time():
             return
-        options = extensions(puzzle, state, k, EXTENSION_LIMIT)
-        if not options:
+        found = agreed_extension(puzzle, state, k, EXTENSION_LIMIT)
+        if found is None:
             continue
-        first = options[0]
-        put = {j: v for j, v in first.items()
-               if cands[j] == FREE and all(o.get(j) == v for o in options[1:])}
+        put, ways = found
         yield Deduction.build(state, put=put, cells=[puzzle.cell(k)],
                               params={"n": puzzle.clues[k], "clue": puzzle.cell(k),
-                                      "ways": counted(len(options), "way"),
-                                      "every": "that way" if len(options) == 1 else "all of them",
+                                      "ways": counted(ways, "way"),
+                                      "every": "that way" if ways == 1 else "all of them",
                                       "cells": shading.describe(puzzle, put)})
 
 
