@@ -37,8 +37,14 @@ def views(puzzle: KuromasuPuzzle, state: State, focus: frozenset[int] | None
     """(number cell, its number, the fewest and the most cells it can see in each direction)
     for the numbers near the focus."""
     for k in clues_near(puzzle, focus):
-        los, his = clue_range(puzzle, state.cands, k)
+        los, his = view_of(puzzle, state, k)
         yield k, puzzle.clues[k], los, his
+
+
+def view_of(puzzle: KuromasuPuzzle, state: State, k: int) -> tuple[list[int], list[int]]:
+    """clue_range of the number at k, read once per state for every technique (it walks rays
+    as long as the board; read-only)."""
+    return state.derived(("kuromasu.view", k), lambda: clue_range(puzzle, state.cands, k))
 
 
 def names(puzzle: KuromasuPuzzle, cells: Iterable[int]) -> list:
@@ -179,7 +185,7 @@ def view_lengths(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     count (in order, the last direction varying fastest); None when there are more than
     `limit`."""
     n = puzzle.clues[k]
-    los, his = clue_range(puzzle, state.cands, k)
+    los, his = view_of(puzzle, state, k)
     if count_ways(los, his, n - 1) > limit:
         return None
     return [(a, b, c, n - 1 - a - b - c)
@@ -240,7 +246,7 @@ def clue_sight(puzzle: KuromasuPuzzle, state: State
         ranges = {}
         impossible = set()
         for c in puzzle.numbered:
-            los, his = ranges[c] = clue_range(puzzle, cands, c)
+            los, his = ranges[c] = view_of(puzzle, state, c)
             if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
                 impossible.add(c)
             for d, (ray, hi) in enumerate(zip(puzzle.rays[c], his)):
@@ -254,20 +260,20 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
     """The option with the neighbours of its shaded cells made white, or None when that
     breaks a rule: shaded cells touching, or a number in an affected line left impossible."""
     cands = state.cands
-    trial = list(cands)
-    for j, v in option.items():
-        trial[j] &= 1 << v
+    trial: dict[int, int] = {}      # the cells the option decides (a copy of the board would
+    for j, v in option.items():     # cost the board's size for every way)
+        trial[j] = cands[j] & 1 << v
         if not trial[j]:
             return None
     out = dict(option)
     for j, v in option.items():
         if v == SHADED:
             for u in puzzle.neighbours[j]:
-                if not trial[u] & B_WHITE:
+                if not trial.get(u, cands[u]) & B_WHITE:
                     return None
                 trial[u] = B_WHITE
                 out[u] = WHITE
-    changed = [j for j in out if trial[j] != cands[j]]
+    changed = [j for j, m in trial.items() if m != cands[j]]
     seen, ranges, impossible = clue_sight(puzzle, state)
     if impossible and not impossible.isdisjoint(c for j in changed for c in puzzle.seen_by[j]):
         return None         # a number in an affected line that no change can help
@@ -291,7 +297,7 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
         rays = puzzle.rays[c]
         for d, hi in ends.items():
             ray, lo = rays[d], los[d]
-            while lo < hi and trial[ray[lo]] == B_WHITE:
+            while lo < hi and trial.get(ray[lo], cands[ray[lo]]) == B_WHITE:
                 lo += 1
             low += lo - los[d]
             high += hi - his[d]
