@@ -235,24 +235,32 @@ def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
     return ways.get(total, 0)
 
 
+Ray = tuple[int, int, int]       # (number, direction, place on the ray)
+
+
 def clue_sight(puzzle: KuromasuPuzzle, state: State
-               ) -> tuple[dict[int, list[tuple[int, int, int]]], dict[int, tuple[list[int], list[int]]], frozenset[int]]:
-    """(cell -> the (number, direction, place on the ray) of the rays that reach it, number ->
-    clue_range, the numbers that are impossible already). A ray reaches the cells before its
-    first shaded one: a change beyond that leaves what the number can see as it is."""
+               ) -> tuple[dict[int, list[Ray]], dict[int, list[Ray]], dict[int, tuple[list[int], list[int]]],
+                          frozenset[int]]:
+    """What a change can do to the numbers: (cell -> the rays that may end at it, being
+    undecided or white past what the number surely sees, so shading it ends them there; cell ->
+    the rays whose sure view ends at it, so whitening it lengthens them; number -> clue_range;
+    the numbers that are impossible already). A change anywhere else leaves what every number
+    can see as it is."""
     def compute():
-        cands = state.cands
-        seen: dict[int, list[tuple[int, int, int]]] = {}
+        may_end: dict[int, list[Ray]] = {}
+        sure_end: dict[int, list[Ray]] = {}
         ranges = {}
         impossible = set()
         for c in puzzle.numbered:
             los, his = ranges[c] = view_of(puzzle, state, c)
             if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
                 impossible.add(c)
-            for d, (ray, hi) in enumerate(zip(puzzle.rays[c], his)):
-                for at, j in enumerate(ray[:hi]):
-                    seen.setdefault(j, []).append((c, d, at))
-        return seen, ranges, frozenset(impossible)
+            for d, (ray, lo, hi) in enumerate(zip(puzzle.rays[c], los, his)):
+                for at in range(lo, hi):
+                    may_end.setdefault(ray[at], []).append((c, d, at))
+                if lo < hi:
+                    sure_end.setdefault(ray[lo], []).append((c, d, lo))
+        return may_end, sure_end, ranges, frozenset(impossible)
     return state.derived("kuromasu.clue-sight", compute)
 
 
@@ -274,16 +282,16 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
                 trial[u] = B_WHITE
                 out[u] = WHITE
     changed = [j for j, m in trial.items() if m != cands[j]]
-    seen, ranges, impossible = clue_sight(puzzle, state)
+    may_end, sure_end, ranges, impossible = clue_sight(puzzle, state)
     if impossible and not impossible.isdisjoint(c for j in changed for c in puzzle.seen_by[j]):
         return None         # a number in an affected line that no change can help
-    # Only the rays that reach a changed cell see differently, and only from the change on: a
-    # cell shaded ends the view there, and the sure view goes on from where it ended (reading
-    # the whole ray again would cost the ray's length, which grows with the board).
+    # Only the rays that a change ends, or lengthens where the sure view ends, see differently,
+    # and only from the change on: reading whole rays, or every ray through a changed cell,
+    # would cost more the larger the board.
     hit: dict[int, dict[int, int]] = {}         # number -> direction -> the nearest shaded change
     for j in changed:
         shaded = trial[j] == B_SHADED
-        for c, d, at in seen.get(j, ()):
+        for c, d, at in (may_end if shaded else sure_end).get(j, ()):
             ends = hit.get(c)
             if ends is None:
                 ends = hit[c] = {}
