@@ -238,30 +238,30 @@ def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
 Ray = tuple[int, int, int]       # (number, direction, place on the ray)
 
 
-def clue_sight(puzzle: KuromasuPuzzle, state: State
-               ) -> tuple[dict[int, list[Ray]], dict[int, list[Ray]], dict[int, tuple[list[int], list[int]]],
-                          frozenset[int]]:
-    """What a change can do to the numbers: (cell -> the rays that may end at it, being
-    undecided or white past what the number surely sees, so shading it ends them there; cell ->
-    the rays whose sure view ends at it, so whitening it lengthens them; number -> clue_range;
-    the numbers that are impossible already). A change anywhere else leaves what every number
-    can see as it is."""
+def rays_at(puzzle: KuromasuPuzzle, state: State, j: int) -> tuple[list[Ray], list[Ray], bool]:
+    """What a change at cell j can do to the numbers in its row and column: (the rays that may
+    end at j, being undecided or white past what the number surely sees, so shading j ends them
+    there; the rays whose sure view ends at j, so whitening j lengthens them; whether one of
+    those numbers is impossible already). Read once per state and cell, for the cells the ways
+    touch only: what every number sees would cost the board's size at every step."""
     def compute():
-        may_end: dict[int, list[Ray]] = {}
-        sure_end: dict[int, list[Ray]] = {}
-        ranges = {}
-        impossible = set()
-        for c in puzzle.numbered:
-            los, his = ranges[c] = view_of(puzzle, state, c)
+        may_end, sure_end, broken = [], [], False
+        row, col = divmod(j, puzzle.cols)
+        for c in puzzle.seen_by[j]:
+            los, his = view_of(puzzle, state, c)
             if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
-                impossible.add(c)
-            for d, (ray, lo, hi) in enumerate(zip(puzzle.rays[c], los, his)):
-                for at in range(lo, hi):
-                    may_end.setdefault(ray[at], []).append((c, d, at))
-                if lo < hi:
-                    sure_end.setdefault(ray[lo], []).append((c, d, lo))
-        return may_end, sure_end, ranges, frozenset(impossible)
-    return state.derived("kuromasu.clue-sight", compute)
+                broken = True
+            r, k = divmod(c, puzzle.cols)
+            if k == col:        # up or down from the number (the order of DIRECTIONS)
+                d, at = (0, r - row - 1) if row < r else (1, row - r - 1)
+            else:               # left or right
+                d, at = (2, k - col - 1) if col < k else (3, col - k - 1)
+            if los[d] <= at < his[d]:
+                may_end.append((c, d, at))
+                if at == los[d]:
+                    sure_end.append((c, d, at))
+        return may_end, sure_end, broken
+    return state.derived(("kuromasu.rays-at", j), compute)
 
 
 def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[int, int] | None:
@@ -282,8 +282,8 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
                 trial[u] = B_WHITE
                 out[u] = WHITE
     changed = [j for j, m in trial.items() if m != cands[j]]
-    may_end, sure_end, ranges, impossible = clue_sight(puzzle, state)
-    if impossible and not impossible.isdisjoint(c for j in changed for c in puzzle.seen_by[j]):
+    touched = {j: rays_at(puzzle, state, j) for j in changed}
+    if any(broken for _, _, broken in touched.values()):
         return None         # a number in an affected line that no change can help
     # Only the rays that a change ends, or lengthens where the sure view ends, see differently,
     # and only from the change on: reading whole rays, or every ray through a changed cell,
@@ -291,16 +291,17 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
     hit: dict[int, dict[int, int]] = {}         # number -> direction -> the nearest shaded change
     for j in changed:
         shaded = trial[j] == B_SHADED
-        for c, d, at in (may_end if shaded else sure_end).get(j, ()):
+        may_end, sure_end, _ = touched[j]
+        for c, d, at in may_end if shaded else sure_end:
             ends = hit.get(c)
             if ends is None:
                 ends = hit[c] = {}
             if d not in ends:
-                ends[d] = ranges[c][1][d]
+                ends[d] = view_of(puzzle, state, c)[1][d]
             if shaded and at < ends[d]:
                 ends[d] = at
     for c, ends in hit.items():
-        los, his = ranges[c]
+        los, his = view_of(puzzle, state, c)
         low, high = 1 + sum(los), 1 + sum(his)
         rays = puzzle.rays[c]
         for d, hi in ends.items():
