@@ -201,7 +201,7 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     disagree on every cell: the ways at the ends of each direction's range are tried first, as
     they disagree soonest. A number that gives nothing is most of a step's cost on a big board."""
     lengths = view_lengths(puzzle, state, k, limit)
-    if lengths is None:
+    if not lengths:
         return None
     ends = {min(lengths, key=lambda t: t[d]) for d in range(4)} | {max(lengths, key=lambda t: t[d]) for d in range(4)}
     cands = state.cands

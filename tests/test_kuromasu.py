@@ -174,6 +174,9 @@ def test_extensions():
     assert found[0].params["ways"] == "2 ways" and found[0].params["every"] == "all of them"
     assert decided_by(found, p, G.initial_state(p)) == {"r2c2": "is white"}
     assert not fires("kuromasu.extensions", puzzle(". . . . .\n. . . . .\n. . 5 . .\n. . . . .\n. . . . ."))
+    # nor where the number has no way left at all (a broken board is for `violations` to say)
+    p = puzzle("3 . .\n. . .\n. . .")
+    assert not fires("kuromasu.extensions", p, marks(p, "3 # .\n# . .\n. . ."))
 
 
 def test_ways_are_checked_against_every_number_in_their_lines():
