@@ -1,8 +1,10 @@
 """Picross techniques, by level (spec/heuristics-catalogue.txt, PICROSS).
 
-All of them read a line through the line solver of grader/kernels/lines.py, computed once
-per line and state. `focus` holds the cells changed since a technique last found nothing, so
-only the lines through them are read again.
+Each reads one line at a time. Level 2 is what puzzle books teach first (simple boxes, a
+block at its longest, glue, the reach of a lone block): counts from the clue, the line's two
+ends and its filled runs. Levels 1, 3 and 4 read a line through the line solver of
+grader/kernels/lines.py, computed once per line and state. `focus` holds the cells changed
+since a technique last found nothing, so only the lines through them are read again.
 
 Level 4 also has the short what-if (picross.what-if): where line logic is stuck, a strong
 solver assumes one cell, follows the simple line rules a few lines on and meets a line that can
