@@ -203,7 +203,7 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     lengths = view_lengths(puzzle, state, k, limit)
     if not lengths:
         return None
-    ends = {min(lengths, key=lambda t: t[d]) for d in range(4)} | {max(lengths, key=lambda t: t[d]) for d in range(4)}
+    ends = {pick(lengths, key=lambda t: t[d]) for d in range(4) for pick in (min, max)}
     cands = state.cands
     agreed: dict[int, int] | None = None
     ways = 0

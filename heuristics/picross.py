@@ -120,7 +120,8 @@ def open_stretch(now: tuple[int, ...]) -> tuple[int, int]:
 
 
 @functools.lru_cache(maxsize=50000)
-def simple_boxes_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[int, ...], int, int, tuple[int, ...]] | None:
+def simple_boxes_of(now: tuple[int, ...], clue: tuple[int, ...]
+                    ) -> tuple[tuple[int, ...], int, int, tuple[int, ...]] | None:
     """Simple boxes: the blocks packed from each end of the open stretch overlap where a block
     is longer than the spare room. (allowed, room, spare, the sizes of those blocks), or None
     when no block is that long or the clue no longer fits."""

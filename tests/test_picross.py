@@ -81,7 +81,8 @@ def test_simple_boxes():
     p = row_puzzle("8", 10)
     assert in_row("picross.simple-boxes", p) == {f"r1c{c}": "is filled" for c in range(3, 9)}
     d = [d for d in fires("picross.simple-boxes", p) if d.params["line"] == "row 1"][0]
-    assert (d.params["need"], d.params["room"], d.params["spare"], d.params["blocks"]) == ("8 cells", 10, "2 cells", "the 8")
+    assert (d.params["need"], d.params["room"], d.params["spare"], d.params["blocks"]) == (
+        "8 cells", 10, "2 cells", "the 8")
     # crossed cells at an end shorten the room: a 3 in the last four cells of five
     p = row_puzzle("3", 5)
     assert in_row("picross.simple-boxes", p, marks(p, "+ . . . .")) == {"r1c3": "is filled", "r1c4": "is filled"}
