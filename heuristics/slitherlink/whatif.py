@@ -14,13 +14,14 @@ from itertools import combinations
 
 from typing import Iterator
 
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import out_of_time
 from grader.core.probing import failing_ways, ways_left
 from grader.core.model import State
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.steps import Deduction
 from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
 from grader.kernels.loops import CROSS, LINE, OPEN, paths
+from grader.kernels.recent import Remembered, narrowed
 
 from heuristics.slitherlink.common import GENRE
 
@@ -77,9 +78,10 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
     something near what its ways touched changes."""
     from grader.core.probing import cases_deduction, explore
     rules = REGISTRY.for_genre(GENRE, WHAT_IF_LEVEL)
-    told_nothing = solve_memory().setdefault(f"slitherlink.what-if.{field}", {})
+    # sideways: the fills of a trial's branches share the solve's memory and may look too
+    told_nothing = Remembered.in_solve(f"slitherlink.what-if.{field}", state, sideways=True)
     for name, key, options in subjects:
-        if _unchanged(state, told_nothing.get(key)):
+        if told_nothing.get(key, False):
             continue
         if out_of_time():
             return
@@ -96,7 +98,7 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
                 params["n"] = puzzle.clues[key]
             yield Deduction(d.removals, params, cells=cells, detail=d.detail)
             return
-        told_nothing[key] = _around(puzzle, state, [b.trace.final for b in branches], options)
+        told_nothing.put(key, _around(puzzle, state, [b.trace.final for b in branches], options))
 
 
 def _refuted_ways(puzzle: SlitherPuzzle, state: State, options, branches) -> Deduction | None:
@@ -121,24 +123,20 @@ def _count(n: int) -> str:
     return "one step leads" if n == 1 else f"{n} steps lead"
 
 
-def _unchanged(state: State, seen) -> bool:
-    return seen is not None and all(state.cands[v] == m for v, m in seen)
-
-
-def _around(puzzle: SlitherPuzzle, state: State, finals, options) -> tuple[tuple[int, int], ...]:
-    """The candidates now of the edges the ways set or changed and of every edge at their dots
-    and around their cells: while these stay as they are, the ways tell nothing new."""
+def _around(puzzle: SlitherPuzzle, state: State, finals, options) -> set[int]:
+    """The edges the ways set or changed and every edge at their dots and around their cells:
+    while these stay as they are, the ways tell nothing new."""
     g, cands = puzzle.graph, state.cands
     touched = {e for _, put in options for e in put}
     for f in finals:
-        touched.update(e for e, m in enumerate(f.cands) if m != cands[e])
+        touched.update(narrowed(cands, f.cands, len(cands)))
     near = set(touched)
     for e in touched:
         for v in g.ends[e]:
             near.update(g.incident[v])
         for k in puzzle.cells_of_edge[e]:
             near.update(puzzle.cells[k])
-    return tuple((e, cands[e]) for e in sorted(near))
+    return near
 
 
 @heuristic(id="slitherlink.clue-what-if", genre=GENRE)
@@ -187,8 +185,8 @@ def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -
     """Each subject (name, key, ways covering every possibility): each way followed with the
     levels 1-3, first WHAT_IF_STEPS steps (the short failures a reader sees first), then up to
     FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share holds."""
-    told_nothing = solve_memory().setdefault(f"slitherlink.way-fails.{field}", {})
-    subjects = [s for s in subjects if not _unchanged(state, told_nothing.get(s[1]))]
+    told_nothing = Remembered.in_solve(f"slitherlink.way-fails.{field}", state, sideways=True)
+    subjects = [s for s in subjects if not told_nothing.get(s[1], False)]
     rules = REGISTRY.for_genre(GENRE, 3)
     looks: dict = {}        # (key, way) -> how far it was followed (see probing.failing_ways)
     for steps in (WHAT_IF_STEPS, FAILS_STEPS):
@@ -205,8 +203,8 @@ def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -
                 yield Deduction(d.removals, params, cells=cells, detail=d.detail)
                 return
     for name, key, options in subjects:
-        told_nothing[key] = _around(puzzle, state, [looks[key, i].trace.final for i in range(len(options))
-                                                    if (key, i) in looks], options)
+        told_nothing.put(key, _around(puzzle, state, [looks[key, i].trace.final for i in range(len(options))
+                                                      if (key, i) in looks], options))
 
 
 @heuristic(id="slitherlink.clue-way-fails", genre=GENRE)
