@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
+from typing import Callable
 
 from grader.core.model import Puzzle
 from grader.core.genre import Genre
@@ -79,6 +80,22 @@ def broken() -> dict[str, str]:
 def all_genres() -> list[Genre]:
     _load()
     return [_GENRES[k] for k in sorted(_GENRES)]
+
+
+def find(test: Callable[[Genre], bool], guess: str = "") -> Genre | None:
+    """The first genre, by name, that passes `test`; `guess` (a URL's puzzle type, a janko
+    folder) is tried first when it names a genre package. Genres are imported one at a time
+    until one passes, so a command on one puzzle need not import the other twelve."""
+    wanted = guess.lower().replace("_", "-")
+    with _LOCK:
+        packages = sorted(info.name for info in pkgutil.iter_modules(__path__)
+                          if info.ispkg and not info.name.startswith("_"))
+        for package in sorted(packages, key=lambda name: name != wanted):
+            _load_one(package)
+            g = _GENRES.get(package)
+            if g is not None and test(g):
+                return g
+    return None
 
 
 def get(name: str) -> Genre | None:
