@@ -17,15 +17,14 @@ from typing import Iterable, Iterator
 from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
-from grader.core.engine import out_of_time
-from grader.core.probing import failing_ways, register_probing, register_last_resort
+from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
-from heuristics.common import cell_loops
+from heuristics.common import cell_loops, whatif
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
                                    leg_blocker, pearl_problem)
-from grader.kernels.recent import Remembered, narrowed
+from grader.kernels.recent import narrowed
 
 GENRE = "masyu"
 
@@ -272,22 +271,13 @@ def _what_if(puzzle: MasyuPuzzle, state: State, subjects, field: str = "pearl", 
     followed `steps` steps with the techniques up to `level`; the first subject where a way
     breaks a rule or all ways agree gives the deduction (params: field, outcome, cases, steps).
     A subject that told nothing is not followed again until something near its ways changes."""
-    from grader.core.probing import cases_deduction, explore
-    rules = REGISTRY.for_genre(GENRE, level)
-    # sideways: the fills of a trial's branches share the solve's memory and may look too
-    told_nothing = Remembered.in_solve(f"masyu.what-if.{field}", state, sideways=True)
-    for cell, options in subjects:
-        if len(options) < 2 or told_nothing.get(cell, False):
-            continue
-        if out_of_time():
-            return
-        assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
-        branches = explore(puzzle, state, assumptions, level, steps, rules, stop_on_refutation=False)
-        d = cases_deduction(puzzle, state, branches)
-        if d is not None:
-            yield Deduction(d.removals, {**d.params, field: cell}, cells=(cell,), detail=d.detail)
-            return
-        told_nothing.put(cell, _around(puzzle, state, [b.trace.final for b in branches], options))
+    from grader.core.probing import cases_deduction
+    found = whatif.what_if(puzzle, state, ((cell, options) for cell, options in subjects if len(options) >= 2),
+                           f"masyu.what-if.{field}", REGISTRY.for_genre(GENRE, level), level, steps,
+                           lambda options, branches: cases_deduction(puzzle, state, branches),
+                           lambda finals, options: _around(puzzle, state, finals, options))
+    for cell, d in found:
+        yield Deduction(d.removals, {**d.params, field: cell}, cells=(cell,), detail=d.detail)
 
 
 def _around(puzzle: MasyuPuzzle, state: State, finals, options) -> set[int]:
@@ -368,22 +358,11 @@ def _ways_that_fail(puzzle: MasyuPuzzle, state: State, subjects, kind: str) -> I
     up to FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share
     holds. A subject that told nothing is not followed again until something near its ways
     changes. Params: kind (the cell), count, refuted, result."""
-    told_nothing = Remembered.in_solve(f"masyu.way-fails.{kind}", state, sideways=True)
-    subjects = [(cell, options) for cell, options in subjects
-                if len(options) >= 2 and not told_nothing.get(cell, False)]
-    rules = _fail_rules()
-    looks: dict = {}        # (cell, way) -> how far it was followed (see probing.failing_ways)
-    for steps in (WHAT_IF_STEPS, FAILS_STEPS):
-        for cell, options in subjects:
-            if out_of_time():
-                return
-            d = failing_ways(puzzle, state, cell, options, rules, steps, looks)
-            if d is not None:
-                yield Deduction(d.removals, {kind: cell, **d.params}, cells=(cell,), detail=d.detail)
-                return
-    for cell, options in subjects:
-        told_nothing.put(cell, _around(puzzle, state, [looks[cell, k].trace.final for k in range(len(options))
-                                                       if (cell, k) in looks], options))
+    found = whatif.ways_that_fail(puzzle, state, [(cell, options) for cell, options in subjects if len(options) >= 2],
+                                  f"masyu.way-fails.{kind}", _fail_rules(), (WHAT_IF_STEPS, FAILS_STEPS),
+                                  lambda finals, options: _around(puzzle, state, finals, options))
+    for cell, d in found:
+        yield Deduction(d.removals, {kind: cell, **d.params}, cells=(cell,), detail=d.detail)
 
 
 def _end_subjects(puzzle: MasyuPuzzle, state: State, focus):
