@@ -180,6 +180,7 @@ def test_benchmark_growth_slope_and_startup():
     assert growth_slope([(100, 1.0), (100, 2.0)]) is None          # one size: no slope
     start = startup(runs=1)
     assert start["grade_7x7_s"] > start["python_s"] > 0 and start["ratio"] > 1
+    assert start["grade_7x7_cpu_s"] > start["python_cpu_s"] > 0 and start["cpu_ratio"] > 1
 
 
 def test_grade_imports_only_what_it_needs():
