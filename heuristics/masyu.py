@@ -17,14 +17,14 @@ from typing import Iterable, Iterator
 from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
-from grader.core.engine import out_of_time, solve_memory
-from grader.core.probing import failing_ways, register_probing, register_last_resort
+from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
-from heuristics.common import cell_loops
+from heuristics.common import cell_loops, whatif
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
                                    leg_blocker, pearl_problem)
+from grader.kernels.recent import narrowed
 
 GENRE = "masyu"
 
@@ -271,39 +271,27 @@ def _what_if(puzzle: MasyuPuzzle, state: State, subjects, field: str = "pearl", 
     followed `steps` steps with the techniques up to `level`; the first subject where a way
     breaks a rule or all ways agree gives the deduction (params: field, outcome, cases, steps).
     A subject that told nothing is not followed again until something near its ways changes."""
-    from grader.core.probing import cases_deduction, explore
-    rules = REGISTRY.for_genre(GENRE, level)
-    told_nothing = solve_memory().setdefault(f"masyu.what-if.{field}", {})
-    for cell, options in subjects:
-        if len(options) < 2 or _unchanged(state, told_nothing.get(cell)):
-            continue
-        if out_of_time():
-            return
-        assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
-        branches = explore(puzzle, state, assumptions, level, steps, rules, stop_on_refutation=False)
-        d = cases_deduction(puzzle, state, branches)
-        if d is not None:
-            yield Deduction(d.removals, {**d.params, field: cell}, cells=(cell,), detail=d.detail)
-            return
-        told_nothing[cell] = _around(puzzle, state, [b.trace.final for b in branches], options)
+    from grader.core.probing import cases_deduction
+    found = whatif.what_if(puzzle, state, ((cell, options) for cell, options in subjects if len(options) >= 2),
+                           f"masyu.what-if.{field}", REGISTRY.for_genre(GENRE, level), level, steps,
+                           lambda options, branches: cases_deduction(puzzle, state, branches),
+                           lambda finals, options: _around(puzzle, state, finals, options))
+    for cell, d in found:
+        yield Deduction(d.removals, {**d.params, field: cell}, cells=(cell,), detail=d.detail)
 
 
-def _unchanged(state: State, seen) -> bool:
-    return seen is not None and all(state.cands[v] == m for v, m in seen)
-
-
-def _around(puzzle: MasyuPuzzle, state: State, finals, options) -> tuple[tuple[int, int], ...]:
-    """The candidates now of the edges the ways drew or crossed and of the edges beside them:
-    while these stay as they are, following the ways again most likely tells nothing new."""
+def _around(puzzle: MasyuPuzzle, state: State, finals, options) -> set[int]:
+    """The edges the ways drew or crossed and the edges beside them: while these stay as they
+    are, following the ways again most likely tells nothing new."""
     graph, cands = puzzle.graph, state.cands
     touched = {v for _, put in options for v in put}
     for f in finals:
-        touched.update(v for v, m in enumerate(f.cands) if m != cands[v])
+        touched.update(narrowed(cands, f.cands, len(cands)))
     near = set()
     for var in touched:
         for x in graph.vertices_of_var.get(var, ()):
             near.update(graph.edge_vars[e] for e in graph.incident[x])
-    return tuple((v, cands[v]) for v in sorted(near))
+    return near
 
 
 def _near_focus(puzzle: MasyuPuzzle, subjects, kind: int, focus, radius: int = 4):
@@ -370,22 +358,11 @@ def _ways_that_fail(puzzle: MasyuPuzzle, state: State, subjects, kind: str) -> I
     up to FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share
     holds. A subject that told nothing is not followed again until something near its ways
     changes. Params: kind (the cell), count, refuted, result."""
-    told_nothing = solve_memory().setdefault(f"masyu.way-fails.{kind}", {})
-    subjects = [(cell, options) for cell, options in subjects
-                if len(options) >= 2 and not _unchanged(state, told_nothing.get(cell))]
-    rules = _fail_rules()
-    looks: dict = {}        # (cell, way) -> how far it was followed (see probing.failing_ways)
-    for steps in (WHAT_IF_STEPS, FAILS_STEPS):
-        for cell, options in subjects:
-            if out_of_time():
-                return
-            d = failing_ways(puzzle, state, cell, options, rules, steps, looks)
-            if d is not None:
-                yield Deduction(d.removals, {kind: cell, **d.params}, cells=(cell,), detail=d.detail)
-                return
-    for cell, options in subjects:
-        told_nothing[cell] = _around(puzzle, state, [looks[cell, k].trace.final for k in range(len(options))
-                                                     if (cell, k) in looks], options)
+    found = whatif.ways_that_fail(puzzle, state, [(cell, options) for cell, options in subjects if len(options) >= 2],
+                                  f"masyu.way-fails.{kind}", _fail_rules(), (WHAT_IF_STEPS, FAILS_STEPS),
+                                  lambda finals, options: _around(puzzle, state, finals, options))
+    for cell, d in found:
+        yield Deduction(d.removals, {kind: cell, **d.params}, cells=(cell,), detail=d.detail)
 
 
 def _end_subjects(puzzle: MasyuPuzzle, state: State, focus):

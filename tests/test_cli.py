@@ -180,6 +180,21 @@ def test_benchmark_growth_slope_and_startup():
     assert growth_slope([(100, 1.0), (100, 2.0)]) is None          # one size: no slope
     start = startup(runs=1)
     assert start["grade_7x7_s"] > start["python_s"] > 0 and start["ratio"] > 1
+    assert start["grade_7x7_cpu_s"] > start["python_cpu_s"] > 0 and start["cpu_ratio"] > 1
+
+
+def test_grade_imports_only_what_it_needs():
+    """Start-up: grading one puzzle loads its genre alone and none of the heavy modules other
+    commands use (the exact solver, reports, the web server, the rule language, board files)."""
+    code = ("import sys; from grader.app.cli import main; main(['grade', '7x7:a2cBlBb01c0Bb2l2c1a', "
+            "'--genre', 'akari', '--no-unique']); print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0
+    loaded = set(proc.stderr.split())
+    assert not loaded & {"clingo", "tabulate", "starlette", "uvicorn", "lark", "tqdm", "grader.io.pzprv3",
+                         "grader.app.scale", "grader.app.answers", "grader.dsl"}
+    assert sorted(m for m in loaded if m.startswith("grader.genres.") and m.endswith(".model")) == [
+        "grader.genres.akari.model"]
 
 
 # --- the README's exit codes, claim by claim ------------------------------------------------

@@ -13,7 +13,7 @@ from grader.core.registry import (HeuristicInfo, Registry, RegistrationError, Te
 from grader.core.hints import hint
 from grader.core.model import Cell, State
 from grader.core.steps import Deduction, Later, Status
-from grader.kernels.recent import Recent
+from grader.kernels.recent import Recent, Remembered
 from support import native
 
 GOOD = dict(id="x.a", name="A", genre="x", level=1, template="{cell} is {what}.", nudge="Look at {cell}.")
@@ -94,6 +94,22 @@ def test_a_narrowed_state_knows_what_changed_and_facts_update_from_it():
         return fact + len(changed)
     assert recent.get(start, lambda: 0, update) == 0
     assert recent.get(end, lambda: -1, update) == 2 and updates == [[0, 1]]
+
+
+def test_a_remembered_result_holds_until_a_variable_it_read_changes():
+    start = State((3, 3, 3, 1))
+    entries: dict = {}
+    Remembered(entries, start).put("quiet", read=[0, 3])
+    assert Remembered(entries, start.remove(((1, 1),))).get("quiet", False)      # var 1 not read
+    assert not Remembered(entries, start.remove(((0, 1),))).get("quiet", False)
+    # another branch (not a narrowing of the state it was worked out in): only sideways=True
+    # looks there, and every variable read, decided ones too, must be as it was
+    branch = State((3, 1, 2, 1))
+    Remembered(entries, branch, sideways=True).put("quiet", read=[0, 1, 3])
+    other = State((3, 1, 1, 1))
+    assert not Remembered(entries, other).get("quiet", False)
+    assert Remembered(entries, other, sideways=True).get("quiet", False)
+    assert not Remembered(entries, State((3, 1, 1, 2)), sideways=True).get("quiet", False)
 
 
 def test_phrases():

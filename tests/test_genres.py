@@ -50,3 +50,31 @@ def test_a_genre_with_a_table_words_its_techniques_there():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "heuristic":
                 extra = {k.arg for k in node.keywords} - allowed
                 assert not extra, f"{path.name}:{node.lineno} gives {sorted(extra)} in code"
+
+
+def test_a_url_or_an_alias_loads_the_genre_it_names_alone():
+    """A command on one puzzle imports that genre's model, not the other twelve (in a fresh
+    interpreter: this one has loaded them all)."""
+    import subprocess
+    import sys
+    code = ("import sys; from grader.io.read import load; "
+            "load('https://puzz.link/p?lightup/6/6/nekcakbl'); load('https://puzz.link/p?mashu/6/6/1063000i3000'); "
+            "from grader.genres import get; get('loopy'); "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('grader.genres.') and m.endswith('.model'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["grader.genres.akari.model", "grader.genres.masyu.model", "grader.genres.slitherlink.model"]
+
+
+def test_a_genres_names_are_in_its_package_for_finding_it_without_its_model():
+    for g in all_genres():
+        package = __import__(f"grader.genres.{g.name}", fromlist=["_"])
+        assert g.aliases == getattr(package, "ALIASES", ())
+        assert g.puzzlink_pids == getattr(package, "PUZZLINK_PIDS", ())
+        assert g.janko_names == getattr(package, "JANKO_NAMES", ())
+
+
+def test_find_tries_the_guess_first_and_then_every_genre():
+    from grader.genres import find
+    assert find(lambda g: "mashu" in g.puzzlink_pids, guess="mashu").name == "masyu"
+    assert find(lambda g: "Hashi" in g.janko_names, guess="nothing-by-that-name").name == "hashiwokakero"
+    assert find(lambda g: False, guess="akari") is None

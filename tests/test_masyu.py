@@ -605,16 +605,19 @@ def test_what_if_explanations_show_the_ways():
 def test_what_ifs_remember_what_told_nothing():
     """A pearl whose ways told nothing is not followed again until an edge near them changes."""
     from grader.core.engine import remembering
-    from heuristics import masyu as plugin
+    from grader.kernels.recent import Remembered
     p = puzzle(LONE_WHITE)
     s = MASYU.initial_state(p)
-    with remembering() as memory:
+    with remembering():
         assert fires("masyu.white-way-fails", p, s) == []
-        seen = memory["masyu.way-fails.pearl"][p.cell(12)]
-        assert plugin._unchanged(s, seen)
-        assert not plugin._unchanged(draw(p, crosses=["r2c3-r3c3"]), seen)
+        seen = Remembered.in_solve("masyu.way-fails.pearl", s, sideways=True)
+        assert seen.get(p.cell(12), False)
+        near = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r2c3-r3c3"]), sideways=True)
+        assert not near.get(p.cell(12), False)
+        far = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r5c4-r5c5"]), sideways=True)
+        assert far.get(p.cell(12), False)
         assert fires("masyu.white-what-if", p, s) == []
-        assert plugin._unchanged(s, memory["masyu.what-if.pearl"][p.cell(12)])
+        assert Remembered.in_solve("masyu.what-if.pearl", s, sideways=True).get(p.cell(12), False)
 
 
 def test_longer_what_ifs_look_at_the_nearest_few():

@@ -19,7 +19,6 @@ from typing import Any, NoReturn
 from grader.core import exact
 from grader.core.engine import Budget, collect_less_often
 from grader.core.errors import InputError, one_line
-from grader.app.answers import judge_board
 from grader.core.explain import branches, sentence
 from grader.io.read import board_marks, board_read, load, parse_state, read_text
 from grader.genres import all_genres
@@ -55,8 +54,10 @@ def _load(args: argparse.Namespace) -> Puzzle:
 
 def _scale(args: argparse.Namespace) -> Any:
     """The --scale file, read and checked before any grading (None without --scale)."""
+    if not getattr(args, "scale", None):
+        return None
     from grader.app.scale import load_scale
-    return load_scale(args.scale) if getattr(args, "scale", None) else None
+    return load_scale(args.scale)
 
 
 FEW_STEPS = 8       # hardest steps listed one by one up to this many; beyond it, counted
@@ -208,6 +209,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         data["solution"] = genre.answer_json(puzzle, result.solutions[0])
     status = None
     if board is not None:   # a board file also holds the player's progress: judge it too
+        from grader.app.answers import judge_board
         status, broken, wrong = judge_board(puzzle, board, result.solution)
         data["board"] = {"status": status, "broken": broken, "wrong": wrong}
         if broken:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
+from typing import Callable
 
 from grader.core.model import Puzzle
 from grader.core.genre import Genre
@@ -50,9 +51,8 @@ def _load() -> None:
 
 
 def _load_all() -> None:
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.ispkg and not info.name.startswith("_"):
-            _load_one(info.name)
+    for package in _packages():
+        _load_one(package)
 
 
 def _load_one(package: str) -> None:
@@ -81,19 +81,53 @@ def all_genres() -> list[Genre]:
     return [_GENRES[k] for k in sorted(_GENRES)]
 
 
+def find(test: Callable[[Genre], bool], guess: str = "") -> Genre | None:
+    """The first genre that passes `test`: those `guess` (a URL's puzzle type, a janko folder)
+    may name first, then the others by name. Genres are imported one at a time until one
+    passes, so a command on one puzzle need not import the other twelve."""
+    with _LOCK:
+        first = _named(guess.lower().replace("_", "-")) if guess else []
+        for package in first + [p for p in _packages() if p not in first]:
+            _load_one(package)
+            g = _GENRES.get(package)
+            if g is not None and test(g):
+                return g
+    return None
+
+
 def get(name: str) -> Genre | None:
-    """The genre a name or alias names. A genre's own name loads that genre alone (a command
-    on one puzzle need not import the other twelve); anything else loads them all."""
+    """The genre a name or alias names. It loads the genre that name belongs to alone (a
+    command on one puzzle need not import the other twelve); a name no genre lists loads
+    them all."""
     wanted = name.lower().replace("_", "-")
     with _LOCK:
-        if wanted not in _ALIASES and not _LOADED and wanted.isidentifier() and _is_genre_package(wanted):
-            _load_one(wanted)
+        if wanted not in _ALIASES and not _LOADED:
+            for package in _named(wanted):
+                _load_one(package)
     if wanted not in _ALIASES:
         _load()
     key = _ALIASES.get(wanted)
     return _GENRES.get(key) if key else None
 
 
-def _is_genre_package(name: str) -> bool:
-    return any(info.ispkg and info.name == name for info in pkgutil.iter_modules(__path__))
+def _packages() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(__path__)
+                  if info.ispkg and not info.name.startswith("_"))
 
+
+def _named(wanted: str) -> list[str]:
+    """The genre packages a name may stand for: the one of that name, else those whose
+    __init__ lists it among their names (ALIASES, PUZZLINK_PIDS, JANKO_NAMES), so that no
+    model is imported to find out."""
+    packages = _packages()
+    if wanted in packages:
+        return [wanted]
+    out = []
+    for package in packages:
+        try:
+            names = vars(importlib.import_module(f"{__name__}.{package}"))
+        except Exception:  # noqa: BLE001 - _load_one records why, when the genre is loaded
+            continue
+        if any(wanted == n.lower() for key in ("ALIASES", "PUZZLINK_PIDS", "JANKO_NAMES") for n in names.get(key, ())):
+            out.append(package)
+    return out

@@ -8,12 +8,17 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from grader.core.errors import InputError, Source
 from grader.core.model import Puzzle
-from grader.io import janko, limits, puzzlink, pzprv3, tatham
+from grader.io import janko, limits, puzzlink, tatham
 from grader.io.native import NativeSource, genre_named, load_native  # noqa: F401  (load_native is read from here too)
+
+if TYPE_CHECKING:
+    from grader.io import pzprv3
+# pzprv3 board files are read by a large module of their own, imported only for a file that
+# may be one (not for native YAML, a janko record, a URL or a game ID).
 
 NATIVE_SUFFIXES = (".yaml", ".yml")
 # Files a puzzle folder may hold that are not puzzles: a batch skips them silently.
@@ -29,9 +34,9 @@ _TEXT_KINDS = {"arrows": "a boxed Japanese Arrows grid ('| ↓. | →1 |')",
 def from_record(rec: janko.Record) -> Puzzle:
     """The genre comes from the record's file path (FORMATS.md §4.1: its `puzzle` field can be
     garbled); a `puzzle` field that plainly names another of our genres is a contradiction."""
-    from grader.genres import all_genres
-    by_path = next((g for g in all_genres()
-                    if rec.janko_name.lower() in (n.lower() for n in g.janko_names)), None)
+    from grader.genres import find
+    folder = rec.janko_name.lower()
+    by_path = find(lambda g: folder in (n.lower() for n in g.janko_names), guess=folder)
     claimed = _claimedgenre_named(rec.data.get("puzzle"))
     if by_path is None and not rec.janko_name and claimed is not None:
         by_path = claimed       # no file path: the field is all there is
@@ -49,15 +54,15 @@ def from_record(rec: janko.Record) -> Puzzle:
 def _claimedgenre_named(field: object):
     """The genre a janko `puzzle` field names exactly (its first word, any case), else None:
     'Akari' and 'nonogram' name a genre; 'nurikabeinfo Pack2' names none."""
-    from grader.genres import all_genres
+    from grader.genres import find
     if not isinstance(field, str) or not field.split():
         return None
     word = field.split()[0].lower()
-    for g in all_genres():
+
+    def named(g) -> bool:
         names = {g.name, *g.aliases, *(n.lower() for n in g.janko_names)}
-        if word in names or word + "s" in names:
-            return g
-    return None
+        return word in names or word + "s" in names
+    return find(named, guess=word)
 
 
 def load_file(path: Path, genre: str | None = None) -> Puzzle:
@@ -74,6 +79,7 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
     text = read_text(path)
     if suffix in NATIVE_SUFFIXES:
         return load_native(text, origin)
+    from grader.io import pzprv3
     if pzprv3.looks_like_board(text):
         return pzprv3.load(text, origin)
     src = Source(origin, text)
@@ -97,6 +103,7 @@ def load_file(path: Path, genre: str | None = None) -> Puzzle:
 
 def parse_state(puzzle: Puzzle, text: str, origin: str):
     """A player's marks: the genre's native marks grid, or a pzprv3 board file of the puzzle."""
+    from grader.io import pzprv3
     if pzprv3.looks_like_board(text):
         return pzprv3.marks_for(puzzle, text, origin).marks
     return puzzle.genre.parse_marks(puzzle, text, Source(origin, text))
@@ -117,6 +124,7 @@ def board_read(spec: str, puzzle: Puzzle) -> "pzprv3.Read | None":
         text = read_text(path)
     except InputError:
         return None
+    from grader.io import pzprv3
     return pzprv3.marks_for(puzzle, text, spec) if pzprv3.looks_like_board(text) else None
 
 
@@ -187,11 +195,11 @@ def load_url_or_game_id(spec: str, genre: str | None = None, genre_hint: str = "
     genre_hint: how the caller names the genre option in the error when it is missing."""
     if puzzlink.looks_like_url(spec):
         pid, rest, src = puzzlink.parse_url(spec)
-        from grader.genres import all_genres
-        for g in all_genres():
-            if pid in g.puzzlink_pids:
-                return g.from_puzzlink(puzzlink.split(pid, rest, src))
-        raise src.error(f"puzzle type '{pid}' is not supported", part="pid")
+        from grader.genres import find
+        g = find(lambda g: pid in g.puzzlink_pids, guess=pid)
+        if g is None:
+            raise src.error(f"puzzle type '{pid}' is not supported", part="pid")
+        return g.from_puzzlink(puzzlink.split(pid, rest, src))
     if tatham.looks_like_game_id(spec):
         src = Source(spec)
         if not genre:
@@ -218,6 +226,7 @@ def load_text(text: str, genre: str | None = None, origin: str = "the puzzle") -
         found = load_url_or_game_id(spec, genre, genre_hint="a genre")
         if found is not None:
             return found
+    from grader.io import pzprv3
     if pzprv3.looks_like_board(spec):
         return pzprv3.load(text, origin)
     if re.search(r"^genre\s*:", text, re.M):

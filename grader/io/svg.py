@@ -5,7 +5,6 @@ target = what the step decided, premise = what it used, region = the area it loo
 """
 from __future__ import annotations
 
-from html import escape
 from typing import Iterable
 
 from grader.core.model import Cell
@@ -42,6 +41,7 @@ class Canvas:
 
     def text(self, cell: Cell, s: str, colour: str = "#000", size: float = 0.6, dy: float = 0.0) -> None:
         """Text centred in a cell (dy: how far below the centre, in cells)."""
+        from html import escape     # html's entity table is large: only a drawing needs it
         x, y = self.centre(cell)
         y += dy * self.cell
         self.items.append(f'<text x="{x}" y="{y}" font-size="{self.cell * size:.1f}" fill="{colour}" '

@@ -1,7 +1,6 @@
 """Simon Tatham game IDs: `<params>:<desc>` (FORMATS.md §2)."""
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any, Callable, Sequence
 
@@ -114,6 +113,7 @@ def bitmap_bytes(bits: Sequence[bool]) -> bytearray:
 
 def _xor_stream(seed: bytes, data: bytearray, start: int, length: int) -> None:
     """XOR SHA-1(seed‖"0") ‖ SHA-1(seed‖"1") ‖ ... into data[start:start + length]."""
+    import hashlib      # OpenSSL's: slow to import, and only obfuscated game IDs need it
     stream, counter = b"", 0
     while len(stream) < length:
         stream += hashlib.sha1(seed + str(counter).encode()).digest()

@@ -112,15 +112,28 @@ def recent_of(owner: Any, name: str, limit: int = 96) -> Recent:
 
 
 class Remembered:
-    """Results worked out earlier in a solve, each with the variables it read: in a state that
-    only narrows the one it was worked out in, and where none of those variables changed, a
-    result still holds, so it is not worked out again. Only saves time, decides nothing.
-    `entries` is where they live (a solve's scratch memory, so they die with the solve)."""
+    """Results worked out earlier in a solve, each with the variables it read: in a state where
+    none of those variables changed, a result still holds, so it is not worked out again. Only
+    saves time, decides nothing. `entries` is where they live (a solve's scratch memory, so
+    they die with the solve).
 
-    def __init__(self, entries: dict, state: State):
+    By default a result is looked up only in a state that narrows the one it was worked out in
+    (the solve's path): decided variables never change there, so only the undecided ones read
+    are kept. sideways=True also looks it up in a state that does not (another branch of a
+    trial, whose fills share the solve's memory): there every variable read, decided or not,
+    must have the candidates it had."""
+
+    def __init__(self, entries: dict, state: State, sideways: bool = False):
         self.entries = entries
         self.cands = state.cands
+        self.sideways = sideways
         self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
+
+    @classmethod
+    def in_solve(cls, name: str, state: State, sideways: bool = False) -> "Remembered":
+        """The results kept under `name` in the running solve's scratch memory."""
+        from grader.core.engine import solve_memory      # not needed to read a puzzle
+        return cls(solve_memory().setdefault(name, {}), state, sideways)
 
     def get(self, key: Any, default: Any = None) -> Any:
         got = self.entries.get(key)
@@ -133,10 +146,13 @@ class Remembered:
             seen = self.diffs[id(then)] = (then, None if changed is None else frozenset(changed))
             # `then` is kept with it: its id stays its own
         diff = seen[1]
-        return value if diff is not None and diff.isdisjoint(read) else default
+        if diff is not None:
+            return value if diff.isdisjoint(read) else default
+        cands = self.cands
+        return value if self.sideways and all(cands[j] == then[j] for j in read) else default
 
     def put(self, key: Any, read: Iterable[int], value: Any = True) -> None:
-        """Remember `value` for `key`, read off the variables `read` (decided ones never
-        change in a narrower state, so only the undecided are kept)."""
+        """Remember `value` for `key`, read off the variables `read`."""
         cands = self.cands
-        self.entries[key] = (cands, frozenset(j for j in read if cands[j] & (cands[j] - 1)), value)
+        kept = read if self.sideways else (j for j in read if cands[j] & (cands[j] - 1))
+        self.entries[key] = (cands, frozenset(kept), value)

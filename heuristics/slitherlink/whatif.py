@@ -14,14 +14,15 @@ from itertools import combinations
 
 from typing import Iterator
 
-from grader.core.engine import out_of_time, solve_memory
-from grader.core.probing import failing_ways, ways_left
+from grader.core.probing import ways_left
 from grader.core.model import State
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.steps import Deduction
 from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
 from grader.kernels.loops import CROSS, LINE, OPEN, paths
+from grader.kernels.recent import narrowed
 
+from heuristics.common import whatif
 from heuristics.slitherlink.common import GENRE
 
 WHAT_IF_STEPS = 12      # steps of the level-1 and -2 rules per way (a chain a reader follows by eye)
@@ -75,28 +76,24 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
     WHAT_IF_STEPS steps with the levels 1-2; the first subject where a way breaks a rule or all
     ways agree gives the deduction. A subject that told nothing is not followed again until
     something near what its ways touched changes."""
-    from grader.core.probing import cases_deduction, explore
-    rules = REGISTRY.for_genre(GENRE, WHAT_IF_LEVEL)
-    told_nothing = solve_memory().setdefault(f"slitherlink.what-if.{field}", {})
-    for name, key, options in subjects:
-        if _unchanged(state, told_nothing.get(key)):
-            continue
-        if out_of_time():
-            return
-        assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
-        branches = explore(puzzle, state, assumptions, WHAT_IF_LEVEL, WHAT_IF_STEPS, rules,
-                           stop_on_refutation=False)
-        d = _refuted_ways(puzzle, state, options, branches) or cases_deduction(puzzle, state, branches)
-        if d is not None:
-            cells = ()
-            if puzzle.square and field == "cell":
-                cells = (puzzle.cell(key),)
-            params = {**d.params, field: name}
-            if field == "cell":
-                params["n"] = puzzle.clues[key]
-            yield Deduction(d.removals, params, cells=cells, detail=d.detail)
-            return
-        told_nothing[key] = _around(puzzle, state, [b.trace.final for b in branches], options)
+    from grader.core.probing import cases_deduction
+    names = {key: name for name, key, _ in subjects}
+    found = whatif.what_if(puzzle, state, [(key, options) for _, key, options in subjects],
+                           f"slitherlink.what-if.{field}", REGISTRY.for_genre(GENRE, WHAT_IF_LEVEL),
+                           WHAT_IF_LEVEL, WHAT_IF_STEPS,
+                           lambda options, branches: (_refuted_ways(puzzle, state, options, branches)
+                                                      or cases_deduction(puzzle, state, branches)),
+                           lambda finals, options: _around(puzzle, state, finals, options))
+    for key, d in found:
+        yield _worded(puzzle, d, {**d.params, field: names[key]}, field, key)
+
+
+def _worded(puzzle: SlitherPuzzle, d: Deduction, params: dict, field: str, key: int) -> Deduction:
+    """A what-if's step about one subject: a number's step names the number and shows its cell."""
+    if field == "cell":
+        params["n"] = puzzle.clues[key]
+    cells = (puzzle.cell(key),) if puzzle.square and field == "cell" else ()
+    return Deduction(d.removals, params, cells=cells, detail=d.detail)
 
 
 def _refuted_ways(puzzle: SlitherPuzzle, state: State, options, branches) -> Deduction | None:
@@ -121,24 +118,20 @@ def _count(n: int) -> str:
     return "one step leads" if n == 1 else f"{n} steps lead"
 
 
-def _unchanged(state: State, seen) -> bool:
-    return seen is not None and all(state.cands[v] == m for v, m in seen)
-
-
-def _around(puzzle: SlitherPuzzle, state: State, finals, options) -> tuple[tuple[int, int], ...]:
-    """The candidates now of the edges the ways set or changed and of every edge at their dots
-    and around their cells: while these stay as they are, the ways tell nothing new."""
+def _around(puzzle: SlitherPuzzle, state: State, finals, options) -> set[int]:
+    """The edges the ways set or changed and every edge at their dots and around their cells:
+    while these stay as they are, the ways tell nothing new."""
     g, cands = puzzle.graph, state.cands
     touched = {e for _, put in options for e in put}
     for f in finals:
-        touched.update(e for e, m in enumerate(f.cands) if m != cands[e])
+        touched.update(narrowed(cands, f.cands, len(cands)))
     near = set(touched)
     for e in touched:
         for v in g.ends[e]:
             near.update(g.incident[v])
         for k in puzzle.cells_of_edge[e]:
             near.update(puzzle.cells[k])
-    return tuple((e, cands[e]) for e in sorted(near))
+    return near
 
 
 @heuristic(id="slitherlink.clue-what-if", genre=GENRE)
@@ -186,27 +179,15 @@ def _nearest(subjects, near: set[int] | None, most: int | None = FAILS_SUBJECTS)
 def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Iterator[Deduction]:
     """Each subject (name, key, ways covering every possibility): each way followed with the
     levels 1-3, first WHAT_IF_STEPS steps (the short failures a reader sees first), then up to
-    FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share holds."""
-    told_nothing = solve_memory().setdefault(f"slitherlink.way-fails.{field}", {})
-    subjects = [s for s in subjects if not _unchanged(state, told_nothing.get(s[1]))]
-    rules = REGISTRY.for_genre(GENRE, 3)
-    looks: dict = {}        # (key, way) -> how far it was followed (see probing.failing_ways)
-    for steps in (WHAT_IF_STEPS, FAILS_STEPS):
-        for name, key, options in subjects:
-            if out_of_time():
-                return
-            # a look that ran out of steps goes on from where it stopped, at what changed
-            d = failing_ways(puzzle, state, key, options, rules, steps, looks, exact=False)
-            if d is not None:
-                params = {field: name, **d.params}
-                if field == "cell":
-                    params["n"] = puzzle.clues[key]
-                cells = (puzzle.cell(key),) if puzzle.square and field == "cell" else ()
-                yield Deduction(d.removals, params, cells=cells, detail=d.detail)
-                return
-    for name, key, options in subjects:
-        told_nothing[key] = _around(puzzle, state, [looks[key, i].trace.final for i in range(len(options))
-                                                    if (key, i) in looks], options)
+    FAILS_STEPS; ways that reach a contradiction drop out and what the ways left share holds.
+    A look that ran out of steps goes on from where it stopped, at what changed (exact=False)."""
+    names = {key: name for name, key, _ in subjects}
+    found = whatif.ways_that_fail(puzzle, state, [(key, options) for _, key, options in subjects],
+                                  f"slitherlink.way-fails.{field}", REGISTRY.for_genre(GENRE, 3),
+                                  (WHAT_IF_STEPS, FAILS_STEPS),
+                                  lambda finals, options: _around(puzzle, state, finals, options), exact=False)
+    for key, d in found:
+        yield _worded(puzzle, d, {field: names[key], **d.params}, field, key)
 
 
 @heuristic(id="slitherlink.clue-way-fails", genre=GENRE)

@@ -25,6 +25,7 @@ from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.recent import recent_of
 from grader.kernels.tally import tally
+from grader.genres.akari import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 EMPTY, BULB = 0, 1
 WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls
@@ -192,11 +193,11 @@ def wall_counts(puzzle: AkariPuzzle, state: State, w: int) -> tuple[int, list[in
 class Akari(MarkedCellsGenre):
     name = "akari"
     title = "Akari (Light Up)"
-    aliases = ("lightup", "light-up", "bijutsukan")
+    aliases = ALIASES
     puzzle_type = AkariPuzzle
     value_phrases = (("is empty", "is not empty"), ("holds a bulb", "holds no bulb"))
-    puzzlink_pids = ("lightup", "akari", "bijutsukan")
-    janko_names = ("Akari",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
     MARKED, UNMARKED, marked_atom, marked_key = BULB, EMPTY, "bulb", "bulbs"
 

@@ -1,0 +1,3 @@
+"""Japanese Arrows: the names its puzzles go by, which grader.genres reads without importing
+the model (an alias, a URL's puzzle type, a janko folder)."""
+ALIASES = ("japanese-arrows", "yazudo")

@@ -27,6 +27,7 @@ from grader.core.model import Cell, Meta, Puzzle, State, Violation, bit, single_
 from grader.io import board, svg, text
 from grader.genres import register
 from grader.core.genre import Genre
+from grader.genres.arrows import ALIASES
 
 # Arrow glyphs and their (drow, dcol), FORMATS.md §5.
 ARROWS: dict[str, tuple[int, int]] = {
@@ -129,7 +130,7 @@ def _cell_token(tok: str) -> tuple[tuple[int, int], int | None] | None:
 class Arrows(Genre):
     name = "arrows"
     title = "Japanese Arrows"
-    aliases = ("japanese-arrows", "yazudo")
+    aliases = ALIASES
     puzzle_type = ArrowsPuzzle
     value_phrases = tuple((f"holds {v}", f"cannot hold {v}") for v in range(MAX_SIDE))
     file_suffixes = (".txt",)

@@ -29,6 +29,7 @@ from grader.genres import register
 from grader.core.genre import Genre
 from grader.io.grid_marks import GridMarks
 from grader.kernels.union_find import UnionFind
+from grader.genres.hashiwokakero import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 WATER = 0                                  # board value of a water cell; islands hold their clue
 H_GLYPHS = {1: "-", 2: "=", 3: "3", 4: "4"}     # bridges drawn across a water cell
@@ -168,7 +169,7 @@ def reachable(puzzle: HashiPuzzle, state: State, start: int) -> set[int]:
 class Hashiwokakero(GridMarks, Genre):
     name = "hashiwokakero"
     title = "Hashiwokakero (Bridges)"
-    aliases = ("hashi", "bridges", "hashikake")
+    aliases = ALIASES
     puzzle_type = HashiPuzzle
     blank = 0                           # no bridge
     value_phrases = (("has no bridge", "has a bridge"),
@@ -176,8 +177,8 @@ class Hashiwokakero(GridMarks, Genre):
                      ("has two bridges", "does not have two bridges"),
                      ("has three bridges", "does not have three bridges"),
                      ("has four bridges", "does not have four bridges"))
-    puzzlink_pids = ("hashikake", "hashi", "bridges")
-    janko_names = ("Hashi",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
 
     # --- variables ---------------------------------------------------------------------

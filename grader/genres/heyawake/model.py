@@ -34,6 +34,7 @@ from grader.kernels.grid import GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, shading_violations
 from grader.kernels.shading import nearby_violations as nearby_shading_violations
 from grader.kernels.tally import tally
+from grader.genres.heyawake import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 NO_CLUE = -1
 
@@ -161,10 +162,10 @@ def room_label(i: int) -> str:
 class Heyawake(ShadingGenre):
     name = "heyawake"
     title = "Heyawake"
-    aliases = ("heyawacky",)
+    aliases = ALIASES
     puzzle_type = HeyawakePuzzle
-    puzzlink_pids = ("heyawake", "heyawacky")
-    janko_names = ("Heyawake",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
 
     # --- rules -------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from grader.genres import register
 from grader.io import board
 from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
+from grader.genres.hitori import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 WHITE, BLACK = 0, 1
 B_WHITE, B_BLACK = 1 << WHITE, 1 << BLACK
@@ -85,11 +86,11 @@ class HitoriPuzzle(GridPuzzle):
 class Hitori(MarkedCellsGenre):
     name = "hitori"
     title = "Hitori (Singles)"
-    aliases = ("singles",)
+    aliases = ALIASES
     puzzle_type = HitoriPuzzle
     value_phrases = (("is unshaded", "is shaded"), ("is shaded", "is unshaded"))
-    puzzlink_pids = ("hitori",)
-    janko_names = ("Hitori",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
     MARKED, UNMARKED, marked_atom, marked_key = BLACK, WHITE, "black", "shaded"
 

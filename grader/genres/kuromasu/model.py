@@ -25,6 +25,7 @@ from grader.io import board
 from grader.io.marked_cells import ShadingGenre, mark_tok, shaded_grid_svg
 from grader.kernels.grid import VERTICAL_FIRST, GridPuzzle
 from grader.kernels.shading import B_SHADED, B_WHITE, shading_violations
+from grader.genres.kuromasu import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 NO_CLUE, UNKNOWN = -1, -2
 DIRECTIONS = VERTICAL_FIRST
@@ -107,10 +108,10 @@ def clue_range(puzzle: KuromasuPuzzle, cands: Sequence[int], k: int) -> tuple[li
 class Kuromasu(ShadingGenre):
     name = "kuromasu"
     title = "Kuromasu (Kurodoko, Range)"
-    aliases = ("kurodoko", "range")
+    aliases = ALIASES
     puzzle_type = KuromasuPuzzle
-    puzzlink_pids = ("kurodoko",)
-    janko_names = ("Kuromasu",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
 
     # --- variables and rules -----------------------------------------------------------

@@ -35,6 +35,7 @@ from grader.kernels.cell_loops import (DIRS, EDGE_PHRASES, GridLoop, direction_t
                                        lines_from_tokens, loop_answer, read_directions)
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
 from grader.kernels.pearls import BLACK, NONE, WHITE, pearl_problem
+from grader.genres.masyu import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 PEARL_GLYPH = {NONE: ".", WHITE: "W", BLACK: "B"}
 
@@ -110,12 +111,12 @@ class MasyuPuzzle(GridLoop, Puzzle):
 class Masyu(GridMarks, Genre):
     name = "masyu"
     title = "Masyu (Pearl)"
-    aliases = ("pearl", "mashu")
+    aliases = ALIASES
     puzzle_type = MasyuPuzzle
     value_phrases = EDGE_PHRASES
     blank = 0                           # crossed out
-    puzzlink_pids = ("mashu", "masyu", "pearl")
-    janko_names = ("Masyu",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
 
     # --- variables and rules -----------------------------------------------------------

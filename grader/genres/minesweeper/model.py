@@ -31,6 +31,7 @@ from grader.io import board
 from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
 from grader.kernels.tally import tally
+from grader.genres.minesweeper import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 SAFE, MINE = 0, 1
 B_SAFE, B_MINE = 1 << SAFE, 1 << MINE
@@ -187,11 +188,11 @@ def progressive_puzzle(w: int, h: int, layout: Sequence[bool], click: int, meta:
 class Minesweeper(MarkedCellsGenre):
     name = "minesweeper"
     title = "Minesweeper"
-    aliases = ("mines",)
+    aliases = ALIASES
     puzzle_type = MinesPuzzle
     value_phrases = (("is safe", "is not safe"), ("holds a mine", "holds no mine"))
-    puzzlink_pids = ("mines",)
-    janko_names = ("Minesweeper",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
     MARKED, UNMARKED, marked_atom, marked_key = MINE, SAFE, "mine", "mines"
 

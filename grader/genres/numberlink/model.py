@@ -33,6 +33,7 @@ from grader.kernels.cell_shapes import (B_EMPTY, E, N, OPPOSITE, S, SHAPES, SIDE
                                         chains, free_areas, sides_must)
 from grader.core.genre import Genre
 from grader.io.grid_marks import GridMarks
+from grader.genres.numberlink import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 ENDS = 0b11110               # values 1..4
 LINKS = 0b11111100000        # values 5..10
@@ -137,7 +138,7 @@ class NumberlinkPuzzle(Puzzle):
 class Numberlink(GridMarks, Genre):
     name = "numberlink"
     title = "Numberlink (Arukone)"
-    aliases = ("arukone", "numlin", "flow")
+    aliases = ALIASES
     puzzle_type = NumberlinkPuzzle
     # in a solver's words, as the line through the cell goes (no shape glyphs: issue 23)
     value_phrases = (
@@ -150,8 +151,8 @@ class Numberlink(GridMarks, Genre):
           for way in ("up and right", "down and right", "down and left", "up and left")),
         ("carries the line straight up and down", "does not carry the line straight up and down"),
         ("carries the line straight across", "does not carry the line straight across"))
-    puzzlink_pids = ("numlin", "numberlink", "arukone")
-    janko_names = ("Arukone",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     file_suffixes = (".txt",)
 
     # --- variables and rules -----------------------------------------------------------

@@ -25,6 +25,7 @@ from grader.io.janko import cells as janko_cells, meta as janko_meta
 from grader.io import board
 from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
+from grader.genres.nurikabe import JANKO_NAMES, PUZZLINK_PIDS
 
 ISLAND, WALL = 0, 1
 B_ISLAND, B_WALL = 1 << ISLAND, 1 << WALL
@@ -142,8 +143,8 @@ class Nurikabe(MarkedCellsGenre):
     title = "Nurikabe"
     puzzle_type = NurikabePuzzle
     value_phrases = (("is island", "is wall"), ("is wall", "is island"))
-    puzzlink_pids = ("nurikabe",)
-    janko_names = ("Nurikabe",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     MARKED, UNMARKED, marked_atom, marked_key = WALL, ISLAND, "wall", "walls"
 
     # --- variables and rules -----------------------------------------------------------

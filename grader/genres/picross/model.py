@@ -26,6 +26,7 @@ from grader.io import board, svg, text
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.lines import Line, minimum_length, runs, solve_line
+from grader.genres.picross import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 EMPTY, FILLED = 0, 1
 B_EMPTY, B_FILLED = 1 << EMPTY, 1 << FILLED
@@ -126,12 +127,12 @@ def parse_clue(token_text: str) -> Clue | None:
 class Picross(Genre):
     name = "picross"
     title = "Picross (nonograms)"
-    aliases = ("nonogram", "nonograms", "griddlers", "pattern", "hanjie")
+    aliases = ALIASES
     puzzle_type = PicrossPuzzle
     value_phrases = (("is empty", "is not empty"), ("is filled", "is not filled"))
     blank = 0                           # empty
-    puzzlink_pids = ("nonogram",)
-    janko_names = ("Nonograms", "Nonogramme")
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
     file_suffixes = (".non",)
 

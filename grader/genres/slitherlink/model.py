@@ -34,6 +34,7 @@ from grader.kernels.face_colouring import colouring
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, line_span, loop_violations
 from grader.kernels.tilings import square_grid
 from grader.kernels import layout
+from grader.genres.slitherlink import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 GRAPH_UNITS = 12
 
@@ -260,12 +261,12 @@ def inside_from_edges(puzzle: SlitherPuzzle, edges: frozenset[int]) -> list[bool
 class Slitherlink(Genre):
     name = "slitherlink"
     title = "Slitherlink (square grid and general graphs)"
-    aliases = ("slither", "loopy", "generalized-slitherlink")
+    aliases = ALIASES
     puzzle_type = SlitherPuzzle
     value_phrases = (("is crossed", "is not crossed"), ("carries the line", "carries no line"))
     blank = 0                           # crossed
-    puzzlink_pids = ("slither", "slitherlink")
-    janko_names = ("Slitherlink",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
     has_tatham = True
     file_suffixes = (".lp",)
 

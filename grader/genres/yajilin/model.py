@@ -31,6 +31,7 @@ from grader.core.genre import Genre
 from grader.kernels.cell_loops import (DIRS, EDGE_PHRASES, GridLoop, direction_token, edge_atoms,
                                        lines_from_tokens, read_directions)
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
+from grader.genres.yajilin import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 CROSS, LINE, LOOP, SHADED, CLUE = 0, 1, 2, 3, 4
 B_LOOP, B_SHADED, B_CLUE = 1 << LOOP, 1 << SHADED, 1 << CLUE
@@ -111,12 +112,12 @@ class YajilinPuzzle(GridLoop, Puzzle):
 class Yajilin(GridMarks, Genre):
     name = "yajilin"
     title = "Yajilin"
-    aliases = ("yajirin",)
+    aliases = ALIASES
     puzzle_type = YajilinPuzzle
     value_phrases = EDGE_PHRASES + (("is on the loop", "is not on the loop"), ("is shaded", "is not shaded"),
                                     ("holds a clue", "holds no clue"))
-    puzzlink_pids = ("yajilin", "yajirin")
-    janko_names = ("Yajilin",)
+    puzzlink_pids = PUZZLINK_PIDS
+    janko_names = JANKO_NAMES
 
     # --- variables and rules -----------------------------------------------------------
     def initial_state(self, puzzle: YajilinPuzzle) -> State:
