@@ -171,20 +171,33 @@ def generate(maker: Maker, rows: int, cols: int, target: Target, rng: random.Ran
 def _attempt(draft: Draft, target: Target, rng: random.Random,
              settings: Settings) -> tuple[Analysis, int] | None:
     """One draft: strip it to what the capped techniques still solve, grade, steer. None when
-    the draft's full clues are not solved within the cap, or too many clues stay."""
+    the draft's full clues are not solved within the cap, or too many clues stay.
+
+    For a level target the clues are stripped in passes: at the first level that solves the
+    draft (most clues go here, in the cheap solves), at the level below the target, and at the
+    target. Every clue the last pass takes away leaves a puzzle the level below cannot finish
+    (fewer clues never make a solve easier), so a draft that lets any go there grades at the
+    target, where one pass at the target in random order mostly ended below it when the
+    target's techniques are seldom needed. (A pass at a level in between seldom takes away
+    enough to pay for its solves.)"""
     cap = target.cap
-    kept = set(draft.clues)
+    kept = frozenset(draft.clues)
     if not kept:            # nothing to take away: the grade is the only solve needed
         a = _grade(draft, kept, cap, settings)
         return (a, 0) if a.grade.status is Status.SOLVED else None
-    if not _solves(draft.build(frozenset(kept)), cap, settings):
+    if not _solves(draft.build(kept), cap, settings):
         return None
+    passes = [cap]
+    if target.level is not None:        # (a label or a range has no level below to rule out)
+        first = next((level for level in range(1, cap) if _solves(draft.build(kept), level, settings)), cap)
+        passes = sorted({first, max(first, cap - 1), cap})
+    groups = _groups(draft, rng, settings.symmetric)
     removed: list[frozenset[int]] = []
-    for group in _groups(draft, rng, settings.symmetric):
-        trial = kept - group
-        if _solves(draft.build(frozenset(trial)), cap, settings):
-            kept = trial
-            removed.append(group)
+    for level in passes:
+        for group in groups:
+            if group <= kept and _solves(draft.build(kept - group), level, settings):
+                kept -= group
+                removed.append(group)
     if settings.max_clues is not None and len(kept) > settings.max_clues:
         return None
     a = _grade(draft, kept, cap, settings)
