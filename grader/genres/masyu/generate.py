@@ -31,7 +31,7 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
     squares = (rows - 1) * (cols - 1)
     shape = grown_squares(rng, rows, cols, rng.randint(max(1, round(squares * REACH)), squares),
                           thin=rng.random() < 0.8)
-    if cap <= EASY and (shape := reshaped(rng, shape, rows, cols)) is None:
+    if cap <= EASY and (shape := reshaped(rng, shape, rows, cols, settle=cap == 1)) is None:
         return None
     pearls = pearls_of(shape, rows, cols)
 
@@ -54,11 +54,12 @@ def undecided(shape: set[tuple[int, int]], rows: int, cols: int, cap: int) -> se
     return {v for e, c in enumerate(trace.final.cands) if c & (c - 1) for v in ends[e]}
 
 
-def reshaped(rng: random.Random, shape: set[tuple[int, int]], rows: int, cols: int
+def reshaped(rng: random.Random, shape: set[tuple[int, int]], rows: int, cols: int, settle: bool = True
              ) -> set[tuple[int, int]] | None:
     """The shape with squares added or taken away near the open cells, each change kept when
     the loop stays one and it leaves no more cells open, until the level-1 solve of every pearl
-    finishes. None if it never gets there."""
+    finishes. If it never gets there: None, or (`settle` False: a harder target, whose own
+    techniques may finish it) the shape that came closest."""
     shape = set(shape)
     left = undecided(shape, rows, cols, 1)
     for _ in range(RESHAPES):
@@ -73,4 +74,4 @@ def reshaped(rng: random.Random, shape: set[tuple[int, int]], rows: int, cols: i
         now = undecided(trial, rows, cols, 1)
         if len(now) <= len(left):
             shape, left = trial, now
-    return None
+    return None if settle else shape
