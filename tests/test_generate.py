@@ -96,20 +96,24 @@ def test_a_target_not_reached_says_why(capsys):
     assert code == 1 and "no level 2 puzzle within 1e-09 s (1 attempt:" in err
 
 
-def test_a_level_target_strips_at_the_first_level_that_solves_then_below_and_at_the_target(monkeypatch):
+def test_a_draft_by_level_strips_at_the_first_level_that_solves_then_below_and_at_the_target(monkeypatch):
     import random
+    import attrs
     from grader.core import generator
     from grader.genres.slitherlink.generate import draft
     caps: list[int] = []
     solves = generator._solves
     monkeypatch.setattr(generator, "_solves", lambda puzzle, cap, settings: caps.append(cap) or solves(puzzle, cap, settings))
-    rng = random.Random(2)
-    made = generator._attempt(draft(rng, 5, 5, cap=3), generator.Target(level=3), rng, generator.Settings())
+    target, rng = generator.Target(level=3), random.Random(2)
+    made = generator._attempt(attrs.evolve(draft(rng, 5, 5, cap=3), by_level=True), target, rng, generator.Settings())
     assert made is not None and made[0].grade.level == 3
     # the whole draft at the target, then at level 1 (it solves there); then a pass at each of
     # levels 1, 2 and 3, one removal at a time
     assert caps[:2] == [3, 1]
     assert [c for i, c in enumerate(caps[2:]) if i == 0 or c != caps[1 + i]] == [1, 2, 3]
+    caps.clear()                    # a draft not by level: one pass, at the target
+    generator._attempt(draft(rng, 5, 5, cap=3), target, rng, generator.Settings())
+    assert set(caps) == {3}
 
 
 def test_yajilin_easy_draft_needs_a_loop_that_follows_from_its_cells():

@@ -45,6 +45,10 @@ class Draft:
     # A small random change of the solution (a cell of a picture flipped, a number moved):
     # a draft that grades too easy climbs by these while they make it harder.
     tweak: Callable[[random.Random], "Draft | None"] | None = None
+    # Strip a level target's clues level by level (see _attempt), for a genre whose one pass at
+    # the target mostly ends below it (Masyu: its level-2 and level-3 techniques are seldom
+    # needed); elsewhere one pass at the target hits more often, and costs fewer solves.
+    by_level: bool = False
 
 
 class Maker(Protocol):
@@ -173,13 +177,12 @@ def _attempt(draft: Draft, target: Target, rng: random.Random,
     """One draft: strip it to what the capped techniques still solve, grade, steer. None when
     the draft's full clues are not solved within the cap, or too many clues stay.
 
-    For a level target the clues are stripped in passes: at the first level that solves the
-    draft (most clues go here, in the cheap solves), at the level below the target, and at the
-    target. Every clue the last pass takes away leaves a puzzle the level below cannot finish
-    (fewer clues never make a solve easier), so a draft that lets any go there grades at the
-    target, where one pass at the target in random order mostly ended below it when the
-    target's techniques are seldom needed. (A pass at a level in between seldom takes away
-    enough to pay for its solves.)"""
+    A draft `by_level` with a level target has its clues stripped in passes: at the first
+    level that solves the draft (most clues go here, in the cheap solves), at the level below
+    the target, and at the target. Every clue the last pass takes away leaves a puzzle the
+    level below cannot finish (fewer clues never make a solve easier), so a draft that lets any
+    go there grades at the target. (A pass at a level in between seldom takes away enough to
+    pay for its solves.)"""
     cap = target.cap
     kept = frozenset(draft.clues)
     if not kept:            # nothing to take away: the grade is the only solve needed
@@ -188,7 +191,7 @@ def _attempt(draft: Draft, target: Target, rng: random.Random,
     if not _solves(draft.build(kept), cap, settings):
         return None
     passes = [cap]
-    if target.level is not None:        # (a label or a range has no level below to rule out)
+    if draft.by_level and target.level is not None:     # (a label or a range has no level below)
         first = next((level for level in range(1, cap) if _solves(draft.build(kept), level, settings)), cap)
         passes = sorted({first, max(first, cap - 1), cap})
     groups = _groups(draft, rng, settings.symmetric)
