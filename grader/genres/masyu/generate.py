@@ -7,8 +7,8 @@ or taken away at a time near where the level-1 solve of every pearl stops, while
 no more undecided, until the solve finishes: as Tatham's easy tiers, the drawing is chosen for
 the solver rather than the clues stripped further. A random loop's pearls seldom settle it at
 any level (they leave room for another loop), so harder targets start there too: the
-generator strips the pearls at level 1, then at the levels below and at the target
-(grader.core.generator), and a level-1 solve is the cheap one to reshape by."""
+generator strips the pearls at level 1, then at the level below the target and at the
+target (Draft.by_level), and a level-1 solve is the cheap one to reshape by."""
 from __future__ import annotations
 
 import random

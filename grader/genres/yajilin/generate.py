@@ -14,8 +14,8 @@ import clingo
 
 from grader.core import exact
 from grader.core.engine import Solver
-from grader.core.model import State
 from grader.core.generator import Draft
+from grader.core.model import State
 from grader.core.steps import Status
 from grader.genres import get
 from grader.genres.yajilin.model import Clue, YajilinPuzzle
