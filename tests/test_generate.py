@@ -23,6 +23,8 @@ CASES = {
 # level 1, where a genre draws its drafts for the level-1 techniques (triples, cut rooms,
 # walled-down islands, a reshaped loop)
 EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1)}
+# level 4, where Masyu's loop is reshaped for the level-1 solve and its pearls stripped in passes
+HARD = {"masyu": ("6x6", 4)}
 
 
 def generate_json(capsys, *argv: str) -> list[dict]:
@@ -33,7 +35,7 @@ def generate_json(capsys, *argv: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("genre, size, level", [(g, *CASES[g]) for g in sorted(CASES)]
-                         + [(g, *EASY[g]) for g in sorted(EASY)])
+                         + [(g, *EASY[g]) for g in sorted(EASY)] + [(g, *HARD[g]) for g in sorted(HARD)])
 def test_generated_puzzle_is_unique_at_its_level_and_reads_back(genre, size, level, capsys, tmp_path):
     (row,) = generate_json(capsys, "--genre", genre, "--size", size, "--level", str(level), "--seed", "7")
     assert row["status"] == "made" and row["level"] == level and row["genre"] == genre
@@ -92,6 +94,39 @@ def test_a_target_not_reached_says_why(capsys):
                  "--no-progress"])
     err = capsys.readouterr().err
     assert code == 1 and "no level 5 puzzle within 1e-09 s (1 attempt:" in err
+
+
+def test_a_draft_by_level_strips_at_the_first_level_that_solves_then_below_and_at_the_target(monkeypatch):
+    import random
+    import attrs
+    from grader.core import generator
+    from grader.genres.slitherlink.generate import draft
+    caps: list[int] = []
+    solves = generator._solves
+    monkeypatch.setattr(generator, "_solves", lambda puzzle, cap, settings: caps.append(cap) or solves(puzzle, cap, settings))
+    target, rng = generator.Target(level=3), random.Random(2)
+    made = generator._attempt(attrs.evolve(draft(rng, 5, 5, cap=3), by_level=True), target, rng, generator.Settings())
+    assert made is not None and made[0].grade.level == 3
+    # the whole draft at the target, then at level 1 (it solves there); then a pass at each of
+    # levels 1, 2 and 3, one removal at a time
+    assert caps[:2] == [3, 1]
+    assert [c for i, c in enumerate(caps[2:]) if i == 0 or c != caps[1 + i]] == [1, 2, 3]
+    caps.clear()                    # a draft not by level: one pass, at the target
+    generator._attempt(draft(rng, 5, 5, cap=3), target, rng, generator.Settings())
+    assert set(caps) == {3}
+
+
+def test_yajilin_easy_draft_needs_a_loop_that_follows_from_its_cells():
+    from grader.core.model import State
+    from grader.genres.yajilin.generate import loop_follows
+    from grader.genres.yajilin.model import B_LOOP, B_SHADED, YajilinPuzzle
+
+    def known(n: int, shaded: set[int]) -> tuple[YajilinPuzzle, State]:
+        p = YajilinPuzzle(rows=n, cols=n, clues=(None,) * (n * n))
+        links = p.genre.initial_state(p).cands[n * n:]
+        return p, State(tuple(B_SHADED if i in shaded else B_LOOP for i in range(n * n)) + links)
+    assert loop_follows(*known(3, {4}), 1)            # a ring round the shaded centre: one way
+    assert not loop_follows(*known(4, set()), 1)      # an open 4x4: several loops through every cell
 
 
 def test_hitori_level_one_draft_shades_only_ends_of_triples():

@@ -45,6 +45,10 @@ class Draft:
     # A small random change of the solution (a cell of a picture flipped, a number moved):
     # a draft that grades too easy climbs by these while they make it harder.
     tweak: Callable[[random.Random], "Draft | None"] | None = None
+    # Strip a level target's clues level by level (see _attempt), for a genre whose one pass at
+    # the target mostly ends below it (Masyu: its level-2 and level-3 techniques are seldom
+    # needed); elsewhere one pass at the target hits more often, and costs fewer solves.
+    by_level: bool = False
 
 
 class Maker(Protocol):
@@ -171,20 +175,32 @@ def generate(maker: Maker, rows: int, cols: int, target: Target, rng: random.Ran
 def _attempt(draft: Draft, target: Target, rng: random.Random,
              settings: Settings) -> tuple[Analysis, int] | None:
     """One draft: strip it to what the capped techniques still solve, grade, steer. None when
-    the draft's full clues are not solved within the cap, or too many clues stay."""
+    the draft's full clues are not solved within the cap, or too many clues stay.
+
+    A draft `by_level` with a level target has its clues stripped in passes: at the first
+    level that solves the draft (most clues go here, in the cheap solves), at the level below
+    the target, and at the target. Every clue the last pass takes away leaves a puzzle the
+    level below cannot finish (fewer clues never make a solve easier), so a draft that lets any
+    go there grades at the target. (A pass at a level in between seldom takes away enough to
+    pay for its solves.)"""
     cap = target.cap
-    kept = set(draft.clues)
+    kept = frozenset(draft.clues)
     if not kept:            # nothing to take away: the grade is the only solve needed
         a = _grade(draft, kept, cap, settings)
         return (a, 0) if a.grade.status is Status.SOLVED else None
-    if not _solves(draft.build(frozenset(kept)), cap, settings):
+    if not _solves(draft.build(kept), cap, settings):
         return None
+    passes = [cap]
+    if draft.by_level and target.level is not None:     # (a label or a range has no level below)
+        first = next((level for level in range(1, cap) if _solves(draft.build(kept), level, settings)), cap)
+        passes = sorted({first, max(first, cap - 1), cap})
+    groups = _groups(draft, rng, settings.symmetric)
     removed: list[frozenset[int]] = []
-    for group in _groups(draft, rng, settings.symmetric):
-        trial = kept - group
-        if _solves(draft.build(frozenset(trial)), cap, settings):
-            kept = trial
-            removed.append(group)
+    for level in passes:
+        for group in groups:
+            if group <= kept and _solves(draft.build(kept - group), level, settings):
+                kept -= group
+                removed.append(group)
     if settings.max_clues is not None and len(kept) > settings.max_clues:
         return None
     a = _grade(draft, kept, cap, settings)

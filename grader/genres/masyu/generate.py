@@ -2,10 +2,13 @@
 centres, and every pearl it allows (white where it runs straight with a turn beside, black
 where it turns with straight runs on both sides). The generator takes pearls away.
 
-For a level-1 target the loop is reshaped first, a square of the shape it bounds added or
-taken away at a time near where the capped solve of every pearl stops, while that leaves no
-more undecided, until the solve finishes: as Tatham's easy tiers, the drawing is chosen for
-the solver rather than the clues stripped further."""
+For a target up to level 4 the loop is reshaped first, a square of the shape it bounds added
+or taken away at a time near where the level-1 solve of every pearl stops, while that leaves
+no more undecided, until the solve finishes: as Tatham's easy tiers, the drawing is chosen for
+the solver rather than the clues stripped further. A random loop's pearls seldom settle it at
+any level (they leave room for another loop), so harder targets start there too: the
+generator strips the pearls at level 1, then at the level below the target and at the
+target (Draft.by_level), and a level-1 solve is the cheap one to reshape by."""
 from __future__ import annotations
 
 import random
@@ -18,7 +21,7 @@ from grader.kernels.pearls import NONE
 from grader.kernels.random_loops import directions, grown_squares, is_one_loop, squares_loop
 
 REACH = 0.6         # the loop bounds at least this share of the board's squares
-EASY = 1            # targets up to this level have their loop reshaped
+EASY = 4            # targets up to this level have their loop reshaped
 RESHAPES = 120      # squares tried, at most, in a reshaping
 
 
@@ -28,14 +31,14 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
     squares = (rows - 1) * (cols - 1)
     shape = grown_squares(rng, rows, cols, rng.randint(max(1, round(squares * REACH)), squares),
                           thin=rng.random() < 0.8)
-    if cap <= EASY and (shape := reshaped(rng, shape, rows, cols, cap)) is None:
+    if cap <= EASY and (shape := reshaped(rng, shape, rows, cols, settle=cap == 1)) is None:
         return None
     pearls = pearls_of(shape, rows, cols)
 
     def build(kept: frozenset[int]) -> MasyuPuzzle:
         return MasyuPuzzle(rows=rows, cols=cols, pearls=tuple(pearls[i] if i in kept else NONE
                                                               for i in range(rows * cols)))
-    return Draft(tuple(sorted(pearls)), build, grid=(rows, cols))
+    return Draft(tuple(sorted(pearls)), build, grid=(rows, cols), by_level=True)
 
 
 def pearls_of(shape: set[tuple[int, int]], rows: int, cols: int) -> dict[int, int]:
@@ -51,29 +54,24 @@ def undecided(shape: set[tuple[int, int]], rows: int, cols: int, cap: int) -> se
     return {v for e, c in enumerate(trace.final.cands) if c & (c - 1) for v in ends[e]}
 
 
-def reshaped(rng: random.Random, shape: set[tuple[int, int]], rows: int, cols: int, cap: int
+def reshaped(rng: random.Random, shape: set[tuple[int, int]], rows: int, cols: int, settle: bool = True
              ) -> set[tuple[int, int]] | None:
     """The shape with squares added or taken away near the open cells, each change kept when
-    the loop stays one and it comes no further from the goal: the solve up to `cap` finishes,
-    and (above level 1) the solve a level lower does not, with every pearl. None if it never
-    gets there."""
-    def score(shape: set[tuple[int, int]]) -> tuple[int, int, set[int]]:
-        left = undecided(shape, rows, cols, cap)
-        lower = undecided(shape, rows, cols, cap - 1) if cap > 1 and not left else {0}
-        return len(left), not lower, left or lower or set(range(rows * cols))   # (anywhere: too easy)
-
+    the loop stays one and it leaves no more cells open, until the level-1 solve of every pearl
+    finishes. If it never gets there: None, or (`settle` False: a harder target, whose own
+    techniques may finish it) the shape that came closest."""
     shape = set(shape)
-    best = score(shape)
+    left = undecided(shape, rows, cols, 1)
     for _ in range(RESHAPES):
-        if best[:2] == (0, False):
+        if not left:
             return shape
-        r, c = divmod(rng.choice(sorted(best[2])), cols)
+        r, c = divmod(rng.choice(sorted(left)), cols)
         near = [(r + dr, c + dc) for dr in (-1, 0) for dc in (-1, 0)
                 if 0 <= r + dr < rows - 1 and 0 <= c + dc < cols - 1]
         trial = shape ^ {rng.choice(near)}
         if not trial or not is_one_loop(squares_loop(cols, trial)):
             continue
-        now = score(trial)
-        if now[:2] <= best[:2]:
-            shape, best = trial, now
-    return None
+        now = undecided(trial, rows, cols, 1)
+        if len(now) <= len(left):
+            shape, left = trial, now
+    return None if settle else shape

@@ -15,6 +15,7 @@ import clingo
 from grader.core import exact
 from grader.core.engine import Solver
 from grader.core.generator import Draft
+from grader.core.model import State
 from grader.core.steps import Status
 from grader.genres import get
 from grader.genres.yajilin.model import Clue, YajilinPuzzle
@@ -102,13 +103,25 @@ DRAWING_SECONDS = 1.0       # for each share: a share the board can hold is most
 EASY = 2        # for targets up to this level, clues are added until the capped solve finishes
 
 
-def open_cells(puzzle: YajilinPuzzle, cap: int) -> set[int]:
-    """The cells the solve up to `cap` leaves undecided (none: it has shown one solution)."""
+def open_cells(puzzle: YajilinPuzzle, cap: int) -> set[int] | None:
+    """The cells the solve up to `cap` leaves undecided (none: it has shown one solution;
+    None: every cell is decided but the loop is not, which no clue can help, as a clue only
+    counts shaded cells)."""
     trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True).solve()
     if trace.status is Status.SOLVED:
         return set()
-    cands = trace.final.cands         # (the cells alone: a clue can tell shaded from not)
-    return {i for i in range(puzzle.rows * puzzle.cols) if cands[i] & (cands[i] - 1)} or set(range(len(cands)))
+    cands = trace.final.cands
+    return {i for i in range(puzzle.rows * puzzle.cols) if cands[i] & (cands[i] - 1)} or None
+
+
+def loop_follows(empty: YajilinPuzzle, drawing: State, cap: int) -> bool:
+    """Does the solve up to `cap` draw the drawing's loop once it knows every cell (shaded or
+    on the loop)? If not, no clue can get it there, as a clue tells only shaded cells: an easy
+    draft is given up at once instead of after a clue cell on every shaded cell."""
+    n = empty.rows * empty.cols
+    known = State(drawing.cands[:n] + empty.genre.initial_state(empty).cands[n:])
+    trace = Solver(empty, max_level=cap, assume_unique=False, greedy=True).solve(known)
+    return trace.status is Status.SOLVED
 
 
 def between_solutions(puzzle: YajilinPuzzle) -> set[int] | None:
@@ -144,6 +157,8 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
         if drawing is not None:
             break
     else:
+        return None
+    if cap <= EASY and not loop_follows(empty, drawing, cap):
         return None
     shaded = set(get("yajilin").solution_from_state(empty, drawing)[0])
     blocked = set(rng.sample(sorted(shaded), max(1, round(len(shaded) * rng.uniform(*CLUE_SHARE)))))
