@@ -260,6 +260,21 @@ def _support(puzzle: HeyawakePuzzle, k: int):
 
 
 def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
+    """The ways to fill two rooms together (list_pairs), listed once per state and reused, as
+    options_of does, from any earlier state that agrees on the cells within two steps of the
+    two rooms: all a listing reads. Callers must not change the list."""
+    def compute() -> list[dict[int, int]] | None:
+        cache = puzzle.__dict__.setdefault("_heyawake_pairs", {})
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        key = (k, other, _support(puzzle, k)(state.cands), _support(puzzle, other)(state.cands))
+        if key not in cache:
+            cache[key] = list_pairs(puzzle, state, k, other)
+        return cache[key]
+    return state.derived(("heyawake.pair-options", k, other), compute)
+
+
+def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
     """The ways to fill two rooms together: pairs of their own ways that agree, re-checked
     together (a white cell may be walled in from both sides)."""
     first, second = options_of(puzzle, state, k), options_of(puzzle, state, other)
@@ -331,6 +346,25 @@ def strip_makers(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
             (right_cross[t] + borders[t] if right_len[t] else 0)
         if crossed >= 2:
             yield i, t - left_len[t], t + right_len[t]
+
+
+def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[bool, tuple[int, ...]]:
+    """Whether line k holds a white run across two borders, and its strip makers' cells (in
+    order). Both read only the line's own cells, so they are kept per pattern of the line: a
+    what-if screens cell after cell of one state, each a change or two away from it."""
+    cache = puzzle.__dict__.setdefault("_heyawake_lines", {})
+    getters = puzzle.__dict__.get("_heyawake_line_getters")
+    if getters is None:
+        getters = puzzle.__dict__["_heyawake_line_getters"] = [
+            operator.itemgetter(*line) for line, _ in puzzle.lines]
+    key = (k, getters[k](cands))
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        got = cache[key] = (any(crossed >= 2 for _, _, crossed in white_runs(puzzle, cands, k)),
+                            tuple(j for j, _, _ in strip_makers(puzzle, cands, k)))
+    return got
 
 
 @heuristic(id="heyawake.pocket", genre=GENRE)
@@ -518,10 +552,10 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                     for j in free:
                         put(j, SHADED)
             for k in lines:
-                for first, last, crossed in white_runs(puzzle, c, k):
-                    if crossed >= 2:
-                        raise shading.Broken
-                for j, _, _ in strip_makers(puzzle, c, k):
+                crossed, makers = line_strips(puzzle, c, k)
+                if crossed:
+                    raise shading.Broken
+                for j in makers:
                     put(j, SHADED)
             for w in whites:
                 exits = [n for n in nbrs[w] if c[n] != B_SHADED]
