@@ -38,7 +38,7 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
               ) -> Iterator[dict[str, Any]]:
     """Every witness of the rule's existential prefix (extending `start`) that makes its
     condition true."""
-    _, body = ast.existential_prefix(rule.condition)
+    body = _body(rule.condition)
     names = [v.name for v in rule.prefix]
     for env in ev.solve(body, dict(start or {})):
         missing = [n for n in names if n not in env]
@@ -48,6 +48,17 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
         # A prefix variable the body never mentions: any value of its domain will do.
         for values in itertools.product(*(ev.domain(n) for n in missing)):
             yield {**env, **dict(zip(missing, values))}
+
+
+_BODIES: dict[int, tuple[ast.Formula, ast.Formula]] = {}     # id(condition) -> (it, its body)
+
+
+def _body(condition: ast.Formula) -> ast.Formula:
+    """The formula under a condition's existential prefix (worked out once per rule)."""
+    got = _BODIES.get(id(condition))
+    if got is None:
+        got = _BODIES[id(condition)] = (condition, ast.existential_prefix(condition)[1])
+    return got[1]
 
 
 def is_local(rule: Rule, sig: Signature) -> bool:

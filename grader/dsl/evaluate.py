@@ -293,10 +293,7 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
     names_bound = dict.fromkeys(bound, True)      # what the analysis methods take for env
     open_ = [v for v in free_of(f) if v not in bound]
     if not open_:
-        def closed(ev, env):
-            if ev.holds(f, env):
-                yield env
-        return closed
+        return _enumerator(f, bound, ev)
     if isinstance(f, ast.And):
         items = f.items
         plan = ev._plan(items, names_bound, f)
@@ -306,7 +303,7 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
             seen |= free_of(items[k])
         return _chain(tuple(steps))
     if isinstance(f, ast.Or):
-        branches = [(_later(item, bound), _enumerator(f, bound | free_of(item))) for item in f.items]
+        branches = [(_later(item, bound), _enumerator(f, bound | free_of(item), ev)) for item in f.items]
 
         def either(ev, env):
             for solve_item, rest in branches:
@@ -332,7 +329,7 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
         if isinstance(f, ast.Compare):
             return _equation(f, names_bound, ev)
         return _along(f, open_[0], ev)
-    return _enumerator(f, bound)
+    return _enumerator(f, bound, ev)
 
 
 def _chain(steps: tuple[Solve, ...]) -> Solve:
@@ -398,20 +395,20 @@ def _along(f: ast.Rel, x: str, ev: Evaluator) -> Solve:
     return along
 
 
-def _enumerator(f: ast.Formula, bound: frozenset[str]) -> Solve:
-    """Try every value of f's open variables (the last resort)."""
+def _enumerator(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
+    """Try every value of f's open variables (the last resort; none open: test f)."""
     open_ = sorted(v for v in free_of(f) if v not in bound)
+    holds = _compile_holds(f, ev.sig)
     if not open_:
         def check(ev, env):
-            if ev.holds(f, env):
+            if holds(ev, env):
                 yield env
         return check
 
     def enumerate_(ev, env):
-        holds = ev.holds
         for values in itertools.product(*(ev.domain(v) for v in open_)):
             e = {**env, **dict(zip(open_, values))}
-            if holds(f, e):
+            if holds(ev, e):
                 yield e
     return enumerate_
 
