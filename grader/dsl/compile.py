@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from grader.core.engine import solve_memory
 from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
 from grader.core.steps import Deduction
@@ -27,6 +28,7 @@ from grader.dsl import ast
 from grader.dsl.evaluate import Evaluator
 from grader.dsl.rules import BacktrackRule, Rule
 from grader.dsl.signature import Signature, World
+from grader.kernels.recent import Remembered
 
 WorldFactory = Callable[[Puzzle, State], World]
 
@@ -154,11 +156,29 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
     return Deduction(removed, params, tuple(premises))
 
 
+def reads_state(rule: Rule, sig: Signature) -> bool:
+    """Whether the rule reads the candidates at all (a symbol not marked fixed)."""
+    def reads(node) -> bool:
+        if isinstance(node, (ast.Call, ast.Rel)) and not sig.symbols[node.name].fixed:
+            return True
+        return any(reads(part) for part in ast.parts(node))
+    return reads(rule.condition) or any(reads(c) for c in rule.conclusions)
+
+
+QUIET = "dsl.quiet-fixed-rules"     # solve_memory key: rules of the puzzle alone, found quiet
+
+
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
                  registry: Registry | None = None, order: int = 50) -> Heuristic:
     local = is_local(rule, sig)
+    # A rule of the puzzle alone (an arrow off the grid) always has the same witnesses and
+    # conclusions: once a whole look finds nothing new, nothing narrower ever gives it more.
+    fixed = not reads_state(rule, sig)
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
+        if quiet is not None and quiet.get(rule.id, False):
+            return
         world = world_of(puzzle, state)
         ev = Evaluator(sig, world)
         describe = puzzle.genre.var_cell
@@ -166,10 +186,14 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
             found = focused_witnesses(rule, ev, sorted(sig.affected(world, focus)))  # type: ignore[misc]
         else:
             found = witnesses(rule, ev)
+        new = False
         for env in found:
             d = rule_deduction(rule, ev, puzzle, state, env, describe)
             if d is not None:
+                new = True
                 yield d
+        if quiet is not None and focus is None and not new:
+            quiet.put(rule.id, ())
 
     return heuristic(id=f"{genre}.{rule.id}", name=rule.name, genre=genre, level=rule.complexity,
                      order=order, template=rule.explanation, nudge=rule.nudge,
