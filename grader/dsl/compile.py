@@ -123,12 +123,13 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
 
 
 def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
-                   describe: Callable[[Puzzle, int], Any]) -> Deduction | None:
+                   describe: Callable[[Puzzle, int], Any], width: int | None = None) -> Deduction | None:
     """The conclusions under one witness, applied one by one, as a deduction (None if nothing
-    changes)."""
+    changes). `width`: the state's widest candidate mask, in bits (worked out when left out)."""
     from grader.core.explain import describe_removals
     keep: dict[int, int] = {}
-    width = max(state.cands, default=0).bit_length()
+    if width is None:
+        width = max(state.cands, default=0).bit_length()
     for c in rule.conclusions:
         got = ev.keep_mask(c, env, width)
         if got is None:
@@ -187,8 +188,9 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
         else:
             found = witnesses(rule, ev)
         new = False
+        width = max(state.cands, default=0).bit_length()
         for env in found:
-            d = rule_deduction(rule, ev, puzzle, state, env, describe)
+            d = rule_deduction(rule, ev, puzzle, state, env, describe, width)
             if d is not None:
                 new = True
                 yield d

@@ -245,13 +245,26 @@ class Evaluator:
                 if v >= 0:
                     mask |= 1 << v
             return pos, mask
-        d = values[0]
-        drop = 0
-        for v in range(width):
-            if (c.op == "=" and v == d) or (c.op != "=" and c.op != "!=" and ORDER_OPS[c.op](v, d)) \
-                    or (c.op == "!=" and v != d):
-                drop |= 1 << v
-        return pos, ~drop
+        return pos, ~_dropped(c.op, values[0], width)
+
+
+def _dropped(op: str, d: int, width: int) -> int:
+    """The values v in 0..width-1 with `v op d` (what exclude(p, op d) removes), as a mask."""
+    full = (1 << width) - 1
+
+    def below(n: int) -> int:                  # the values under n
+        return (1 << max(0, min(n, width))) - 1
+    if op == "=":
+        return 1 << d if 0 <= d < width else 0
+    if op == "!=":
+        return full & ~(1 << d) if 0 <= d < width else full
+    if op == "<":
+        return below(d)
+    if op == "<=":
+        return below(d + 1)
+    if op == ">":
+        return full & ~below(d + 1)
+    return full & ~below(d)                     # >=
 
 
 # --- formulas compiled into closures ------------------------------------------------------
