@@ -104,9 +104,17 @@ def _between_free(w: ArrowsWorld, p: int, q: int):
     return sum(1 for r in ray[:ray.index(q)] if c[r] & (c[r] - 1))
 
 
+def _pointing_first(w: ArrowsWorld, q) -> list[int] | None:
+    """The arrows whose first cell is q, in order (None for OOB: those are not listed)."""
+    if not isinstance(q, int) or not 0 <= q < w.puzzle.size:
+        return None
+    rays = w.puzzle.rays
+    return [p for p in w.puzzle.watchers[q] if rays[p][0] == q]
+
+
 SIGNATURE = Signature.of(
     Symbol("next", (POS,), POS, lambda w, p: w.puzzle.rays[p][0] if w.puzzle.rays[p] else OOB,
-           "the cell the arrow at p points at first, or OOB", fixed=True),
+           "the cell the arrow at p points at first, or OOB", fixed=True, preimage=_pointing_first),
     Symbol("points_at", (POS, POS), None, lambda w, p, q: q in w.puzzle.ray_sets[p],
            "the arrow at p points at q, directly or further along its line",
            successors=lambda w, p: w.puzzle.rays[p], predecessors=lambda w, q: w.puzzle.watchers[q],

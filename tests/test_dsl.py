@@ -248,6 +248,18 @@ def test_a_rule_of_the_puzzle_alone_is_quiet_for_the_rest_of_the_solve():
         assert len(looks) == before + 1
     assert list(room.find(p, narrower, frozenset({0}))) == [] and len(looks) == before + 2   # another solve
 
+
+def test_an_equation_through_a_preimage_tries_only_the_cells_mapped_there():
+    """`next(p) = q` with q known lists the arrows whose first cell is q, in order, as trying
+    every p would (and every p where next cannot say: OOB)."""
+    p = puzzle("→. ↓. ←.\n→. ↑. ↖.\n↗. →. ↑.")
+    ev = Evaluator(SIGNATURE, ArrowsWorld(p, ARROWS.initial_state(p)))
+    f = parse_condition("next(p) = q")
+    rays = p.rays
+    for q in [*range(p.size), -1]:
+        every = [x for x in range(p.size) if (rays[x][0] if rays[x] else -1) == q]
+        assert [e["p"] for e in ev.solve(f, {"q": q})] == every
+
 # --- fuzzing -----------------------------------------------------------------------------------
 
 TOKENS = ["exists", "forall", "p", "q", "i", "j", ",", "(", ")", "^", "v", "!", "->", "=", "!=", "<",

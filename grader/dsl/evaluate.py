@@ -418,12 +418,47 @@ def _enumerator(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
                 yield env
         return check
 
+    by_preimage = _preimage_of(f, open_, bound, ev)
+    if by_preimage is not None:
+        return by_preimage
+
     def enumerate_(ev, env):
         for values in itertools.product(*(ev.domain(v) for v in open_)):
             e = {**env, **dict(zip(open_, values))}
             if holds(ev, e):
                 yield e
     return enumerate_
+
+
+def _preimage_of(f: ast.Formula, open_: list[str], bound: frozenset[str], ev: Evaluator) -> Solve | None:
+    """`g(x) = term` with x the one open variable, term known and g listing its preimage: try
+    only the x that g maps to the term's value (in domain order, so witnesses come as before)."""
+    if not (isinstance(f, ast.Compare) and f.op == "=" and len(open_) == 1):
+        return None
+    x = open_[0]
+    for side, other in ((f.left, f.right), (f.right, f.left)):
+        if isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Var) \
+                and side.args[0].name == x and free_of(other) <= bound:
+            pre = ev.sig.symbols[side.name].preimage
+            if pre is not None:
+                break
+    else:
+        return None
+    value_of = term_fn(other, ev.sig)
+    holds = _compile_holds(f, ev.sig)
+    x_is_pos = ast.type_of_var(x) is Type.POS
+
+    def through_preimage(ev, env):
+        listed = pre(ev.world, value_of(ev.world, env))
+        if listed is None:
+            listed = ev.domain(x)
+        domain = ev._position_set if x_is_pos else ev._number_set
+        for y in listed:
+            if y in domain:
+                e = {**env, x: y}
+                if holds(ev, e):
+                    yield e
+    return through_preimage
 
 
 def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool]:
