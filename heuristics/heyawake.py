@@ -158,14 +158,21 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
         decided[i] = SHADED
         for j in nbrs[i]:
             decided[j] = WHITE
+    size = len(cands)
     for i, v in list(decided.items()):
-        if v != WHITE or len(cands) <= 1 + len(nbrs[i]):
+        around_i = nbrs[i]
+        if v != WHITE or size <= 1 + len(around_i):
             continue
-        exits = [j for j in nbrs[i] if j not in s and cands[j] != B_SHADED]
+        exit_, exits = -1, 0
+        for j in around_i:
+            if j not in s and cands[j] != B_SHADED:
+                exit_, exits = j, exits + 1
+                if exits > 1:
+                    break
         if not exits:
             return None
-        if len(exits) == 1 and exits[0] not in decided and cands[exits[0]] == FREE:
-            decided[exits[0]] = WHITE
+        if exits == 1 and exit_ not in decided and cands[exit_] == FREE:
+            decided[exit_] = WHITE
     return decided
 
 
