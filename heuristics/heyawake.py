@@ -24,6 +24,7 @@ from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
+from grader.core.engine import solve_memory
 from grader.core.steps import Deduction
 from grader.kernels import blocks
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
@@ -238,7 +239,7 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
                              {"pattern": pattern, "n": puzzle.clues[k]})
 
 
-CACHE_LIMIT = 20000      # room listings kept per puzzle before the cache starts afresh
+CACHE_LIMIT = 20000      # listings a cache keeps before it starts afresh
 
 
 def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
@@ -271,7 +272,7 @@ def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> li
     options_of does, from any earlier state that agrees on the cells within two steps of the
     two rooms: all a listing reads. Callers must not change the list."""
     def compute() -> list[dict[int, int]] | None:
-        cache = puzzle.__dict__.setdefault("_heyawake_pairs", {})
+        cache = solve_memory().setdefault("heyawake.pairs", {})       # dies with the solve
         if len(cache) > CACHE_LIMIT:
             cache.clear()
         key = (k, other, _support(puzzle, k)(state.cands), _support(puzzle, other)(state.cands))
@@ -359,7 +360,7 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     """Whether line k holds a white run across two borders, and its strip makers' cells (in
     order). Both read only the line's own cells, so they are kept per pattern of the line: a
     what-if screens cell after cell of one state, each a change or two away from it."""
-    cache = puzzle.__dict__.setdefault("_heyawake_lines", {})
+    cache = solve_memory().setdefault("heyawake.lines", {})         # dies with the solve
     getters = puzzle.__dict__.get("_heyawake_line_getters")
     if getters is None:
         getters = puzzle.__dict__["_heyawake_line_getters"] = [
