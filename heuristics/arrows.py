@@ -104,12 +104,21 @@ def _between_free(w: ArrowsWorld, p: int, q: int):
     return sum(1 for r in ray[:ray.index(q)] if c[r] & (c[r] - 1))
 
 
+def _pointing_first(w: ArrowsWorld, q) -> list[int] | None:
+    """The arrows whose first cell is q, in order (None for OOB: those are not listed)."""
+    if not isinstance(q, int) or not 0 <= q < w.puzzle.size:
+        return None
+    rays = w.puzzle.rays
+    return [p for p in w.puzzle.watchers[q] if rays[p][0] == q]
+
+
 SIGNATURE = Signature.of(
     Symbol("next", (POS,), POS, lambda w, p: w.puzzle.rays[p][0] if w.puzzle.rays[p] else OOB,
-           "the cell the arrow at p points at first, or OOB"),
+           "the cell the arrow at p points at first, or OOB", fixed=True, preimage=_pointing_first),
     Symbol("points_at", (POS, POS), None, lambda w, p, q: q in w.puzzle.ray_sets[p],
            "the arrow at p points at q, directly or further along its line",
-           successors=lambda w, p: w.puzzle.rays[p], predecessors=lambda w, q: w.puzzle.watchers[q]),
+           successors=lambda w, p: w.puzzle.rays[p], predecessors=lambda w, q: w.puzzle.watchers[q],
+           fixed=True),
     Symbol("val", (POS,), NUM, lambda w, p: single_value(w.cands[p]),
            "the number at p, or nil while p is empty"),
     Symbol("sees_distinct", (POS,), NUM, lambda w, p: w.seen(p),
@@ -118,14 +127,14 @@ SIGNATURE = Signature.of(
            "i is still possible at p (or is its number)",
            successors=lambda w, p: values_of(w.cands[p])),
     Symbol("ahead", (POS,), NUM, lambda w, p: len(w.puzzle.rays[p]),
-           "how many cells the arrow at p points at"),
+           "how many cells the arrow at p points at", fixed=True),
     Symbol("behind", (POS,), NUM, lambda w, p: w.puzzle.behind_counts[p],
-           "how many cells lie behind p on its line"),
+           "how many cells lie behind p on its line", fixed=True),
     Symbol("ahead_free", (POS,), NUM, lambda w, p: w.free(p),
            "how many of the cells p points at are still empty"),
     Symbol("between_free", (POS, POS), NUM, _between_free,
            "empty cells strictly between p and q, or nil when p does not point at q"),
-    Symbol("dir", (POS,), DIR, lambda w, p: w.puzzle.dirs[p], "the direction of the arrow at p"),
+    Symbol("dir", (POS,), DIR, lambda w, p: w.puzzle.dirs[p], "the direction of the arrow at p", fixed=True),
     Symbol("reachable", (POS,), NUM, lambda w, p: w.reach(p),
            "how many different numbers the cells p points at can still hold between them"),
     Symbol("may_add", (POS,), NUM, lambda w, p: w.may_add(p),

@@ -24,6 +24,7 @@ from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
+from grader.core.engine import solve_memory
 from grader.core.steps import Deduction
 from grader.kernels import blocks
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
@@ -158,14 +159,21 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
         decided[i] = SHADED
         for j in nbrs[i]:
             decided[j] = WHITE
+    size = len(cands)
     for i, v in list(decided.items()):
-        if v != WHITE or len(cands) <= 1 + len(nbrs[i]):
+        around_i = nbrs[i]
+        if v != WHITE or size <= 1 + len(around_i):
             continue
-        exits = [j for j in nbrs[i] if j not in s and cands[j] != B_SHADED]
+        exit_, exits = -1, 0
+        for j in around_i:
+            if j not in s and cands[j] != B_SHADED:
+                exit_, exits = j, exits + 1
+                if exits > 1:
+                    break
         if not exits:
             return None
-        if len(exits) == 1 and exits[0] not in decided and cands[exits[0]] == FREE:
-            decided[exits[0]] = WHITE
+        if exits == 1 and exit_ not in decided and cands[exit_] == FREE:
+            decided[exit_] = WHITE
     return decided
 
 
@@ -231,7 +239,7 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
                              {"pattern": pattern, "n": puzzle.clues[k]})
 
 
-CACHE_LIMIT = 20000      # room listings kept per puzzle before the cache starts afresh
+CACHE_LIMIT = 20000      # listings a cache keeps before it starts afresh
 
 
 def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
@@ -260,6 +268,21 @@ def _support(puzzle: HeyawakePuzzle, k: int):
 
 
 def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
+    """The ways to fill two rooms together (list_pairs), listed once per state and reused, as
+    options_of does, from any earlier state that agrees on the cells within two steps of the
+    two rooms: all a listing reads. Callers must not change the list."""
+    def compute() -> list[dict[int, int]] | None:
+        cache = solve_memory().setdefault("heyawake.pairs", {})       # dies with the solve
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        key = (k, other, _support(puzzle, k)(state.cands), _support(puzzle, other)(state.cands))
+        if key not in cache:
+            cache[key] = list_pairs(puzzle, state, k, other)
+        return cache[key]
+    return state.derived(("heyawake.pair-options", k, other), compute)
+
+
+def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
     """The ways to fill two rooms together: pairs of their own ways that agree, re-checked
     together (a white cell may be walled in from both sides)."""
     first, second = options_of(puzzle, state, k), options_of(puzzle, state, other)
@@ -331,6 +354,25 @@ def strip_makers(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
             (right_cross[t] + borders[t] if right_len[t] else 0)
         if crossed >= 2:
             yield i, t - left_len[t], t + right_len[t]
+
+
+def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[bool, tuple[int, ...]]:
+    """Whether line k holds a white run across two borders, and its strip makers' cells (in
+    order). Both read only the line's own cells, so they are kept per pattern of the line: a
+    what-if screens cell after cell of one state, each a change or two away from it."""
+    cache = solve_memory().setdefault("heyawake.lines", {})         # dies with the solve
+    getters = puzzle.__dict__.get("_heyawake_line_getters")
+    if getters is None:
+        getters = puzzle.__dict__["_heyawake_line_getters"] = [
+            operator.itemgetter(*line) for line, _ in puzzle.lines]
+    key = (k, getters[k](cands))
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        got = cache[key] = (any(crossed >= 2 for _, _, crossed in white_runs(puzzle, cands, k)),
+                            tuple(j for j, _, _ in strip_makers(puzzle, cands, k)))
+    return got
 
 
 @heuristic(id="heyawake.pocket", genre=GENRE)
@@ -518,10 +560,10 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                     for j in free:
                         put(j, SHADED)
             for k in lines:
-                for first, last, crossed in white_runs(puzzle, c, k):
-                    if crossed >= 2:
-                        raise shading.Broken
-                for j, _, _ in strip_makers(puzzle, c, k):
+                crossed, makers = line_strips(puzzle, c, k)
+                if crossed:
+                    raise shading.Broken
+                for j in makers:
                     put(j, SHADED)
             for w in whites:
                 exits = [n for n in nbrs[w] if c[n] != B_SHADED]

@@ -221,6 +221,45 @@ def test_another_genres_signature():
         load_rules(rule_file("exists p (ahead(p) = 0)"), sig)
 
 
+
+def test_a_rule_of_the_puzzle_alone_is_quiet_for_the_rest_of_the_solve():
+    """A rule that reads no candidates (ahead, next, dir...) cannot find more in a narrower
+    state once a whole look found nothing: it is not evaluated again in that solve."""
+    from grader.core.engine import remembering
+    from grader.dsl.compile import reads_state
+    rules = load_rules(SPEC_EXAMPLES, SIGNATURE, "<rules>")
+    assert [reads_state(r, SIGNATURE) for r in rules] == [False, True, False]
+    looks = []
+
+    def world(p, s):
+        looks.append(1)
+        return ArrowsWorld(p, s)
+    oob, pair, room = compile_rules(rules, SIGNATURE, world, "toy", Registry())
+    p = puzzle("→. →. →1 ↑.")
+    with remembering():
+        state = ARROWS.initial_state(p)
+        for d in list(room.find(p, state)):
+            state = d.apply(state)
+        assert list(room.find(p, state)) == []          # a whole look: nothing new
+        before = len(looks)
+        narrower = state.restrict(0, state.cands[0] & ~1)
+        assert list(room.find(p, narrower, frozenset({0}))) == [] and len(looks) == before
+        list(pair.find(p, narrower, frozenset({0})))     # one that reads the state looks again
+        assert len(looks) == before + 1
+    assert list(room.find(p, narrower, frozenset({0}))) == [] and len(looks) == before + 2   # another solve
+
+
+def test_an_equation_through_a_preimage_tries_only_the_cells_mapped_there():
+    """`next(p) = q` with q known lists the arrows whose first cell is q, in order, as trying
+    every p would (and every p where next cannot say: OOB)."""
+    p = puzzle("→. ↓. ←.\n→. ↑. ↖.\n↗. →. ↑.")
+    ev = Evaluator(SIGNATURE, ArrowsWorld(p, ARROWS.initial_state(p)))
+    f = parse_condition("next(p) = q")
+    rays = p.rays
+    for q in [*range(p.size), -1]:
+        every = [x for x in range(p.size) if (rays[x][0] if rays[x] else -1) == q]
+        assert [e["p"] for e in ev.solve(f, {"q": q})] == every
+
 # --- fuzzing -----------------------------------------------------------------------------------
 
 TOKENS = ["exists", "forall", "p", "q", "i", "j", ",", "(", ")", "^", "v", "!", "->", "=", "!=", "<",

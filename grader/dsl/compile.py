@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from grader.core.engine import solve_memory
 from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
 from grader.core.steps import Deduction
@@ -27,6 +28,7 @@ from grader.dsl import ast
 from grader.dsl.evaluate import Evaluator
 from grader.dsl.rules import BacktrackRule, Rule
 from grader.dsl.signature import Signature, World
+from grader.kernels.recent import Remembered
 
 WorldFactory = Callable[[Puzzle, State], World]
 
@@ -38,7 +40,7 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
               ) -> Iterator[dict[str, Any]]:
     """Every witness of the rule's existential prefix (extending `start`) that makes its
     condition true."""
-    _, body = ast.existential_prefix(rule.condition)
+    body = _body(rule.condition)
     names = [v.name for v in rule.prefix]
     for env in ev.solve(body, dict(start or {})):
         missing = [n for n in names if n not in env]
@@ -48,6 +50,17 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
         # A prefix variable the body never mentions: any value of its domain will do.
         for values in itertools.product(*(ev.domain(n) for n in missing)):
             yield {**env, **dict(zip(missing, values))}
+
+
+_BODIES: dict[int, tuple[ast.Formula, ast.Formula]] = {}     # id(condition) -> (it, its body)
+
+
+def _body(condition: ast.Formula) -> ast.Formula:
+    """The formula under a condition's existential prefix (worked out once per rule)."""
+    got = _BODIES.get(id(condition))
+    if got is None:
+        got = _BODIES[id(condition)] = (condition, ast.existential_prefix(condition)[1])
+    return got[1]
 
 
 def is_local(rule: Rule, sig: Signature) -> bool:
@@ -110,12 +123,13 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
 
 
 def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
-                   describe: Callable[[Puzzle, int], Any]) -> Deduction | None:
+                   describe: Callable[[Puzzle, int], Any], width: int | None = None) -> Deduction | None:
     """The conclusions under one witness, applied one by one, as a deduction (None if nothing
-    changes)."""
+    changes). `width`: the state's widest candidate mask, in bits (worked out when left out)."""
     from grader.core.explain import describe_removals
     keep: dict[int, int] = {}
-    width = max(state.cands, default=0).bit_length()
+    if width is None:
+        width = max(state.cands, default=0).bit_length()
     for c in rule.conclusions:
         got = ev.keep_mask(c, env, width)
         if got is None:
@@ -143,11 +157,29 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
     return Deduction(removed, params, tuple(premises))
 
 
+def reads_state(rule: Rule, sig: Signature) -> bool:
+    """Whether the rule reads the candidates at all (a symbol not marked fixed)."""
+    def reads(node) -> bool:
+        if isinstance(node, (ast.Call, ast.Rel)) and not sig.symbols[node.name].fixed:
+            return True
+        return any(reads(part) for part in ast.parts(node))
+    return reads(rule.condition) or any(reads(c) for c in rule.conclusions)
+
+
+QUIET = "dsl.quiet-fixed-rules"     # solve_memory key: rules of the puzzle alone, found quiet
+
+
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
                  registry: Registry | None = None, order: int = 50) -> Heuristic:
     local = is_local(rule, sig)
+    # A rule of the puzzle alone (an arrow off the grid) always has the same witnesses and
+    # conclusions: once a whole look finds nothing new, nothing narrower ever gives it more.
+    fixed = not reads_state(rule, sig)
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
+        quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
+        if quiet is not None and quiet.get(rule.id, False):
+            return
         world = world_of(puzzle, state)
         ev = Evaluator(sig, world)
         describe = puzzle.genre.var_cell
@@ -155,10 +187,15 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
             found = focused_witnesses(rule, ev, sorted(sig.affected(world, focus)))  # type: ignore[misc]
         else:
             found = witnesses(rule, ev)
+        new = False
+        width = max(state.cands, default=0).bit_length()
         for env in found:
-            d = rule_deduction(rule, ev, puzzle, state, env, describe)
+            d = rule_deduction(rule, ev, puzzle, state, env, describe, width)
             if d is not None:
+                new = True
                 yield d
+        if quiet is not None and focus is None and not new:
+            quiet.put(rule.id, ())
 
     return heuristic(id=f"{genre}.{rule.id}", name=rule.name, genre=genre, level=rule.complexity,
                      order=order, template=rule.explanation, nudge=rule.nudge,

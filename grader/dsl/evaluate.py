@@ -44,6 +44,8 @@ _TERMS: dict[int, tuple[Any, Callable[[Any, dict], Any]]] = {}
 _FREE: dict[int, tuple[Any, frozenset[str]]] = {}
 _NEGATED: dict[int, tuple[Any, ast.Formula]] = {}
 _PLANS: dict[tuple[int, frozenset[str]], tuple[Any, tuple[int, ...]]] = {}
+_HOLDS: dict[int, tuple[Any, Callable[[Any, dict], bool]]] = {}
+_SOLVERS: dict[tuple[int, frozenset[str]], tuple[Any, Callable[[Any, dict], Iterator[dict]]]] = {}
 
 
 def free_of(node: Any) -> frozenset[str]:
@@ -136,37 +138,12 @@ class Evaluator:
             return value in self._position_set
         return value in self._number_set
 
-    # --- truth ------------------------------------------------------------------------
+    # --- truth ----------------------------------------------------------------------------
     def holds(self, f: ast.Formula, env: dict[str, Any]) -> bool:
-        if isinstance(f, ast.Compare):
-            a, b = self.term(f.left, env), self.term(f.right, env)
-            if f.op == "=":
-                return a == b
-            if f.op == "!=":
-                return a != b
-            return a is not None and b is not None and ORDER_OPS[f.op](a, b)
-        if isinstance(f, ast.And):
-            return all(self.holds(i, env) for i in f.items)
-        if isinstance(f, ast.Rel):
-            sym = self.sig.symbols[f.name]
-            args = [self.term(a, env) for a in f.args]
-            if any(a is None or (k is Type.POS and a == OOB) for a, k in zip(args, sym.args)):
-                return False
-            return bool(sym.fn(self.world, *args))
-        if isinstance(f, ast.Not):
-            return not self.holds(f.body, env)
-        if isinstance(f, ast.Or):
-            return any(self.holds(i, env) for i in f.items)
-        if isinstance(f, ast.Implies):
-            return not self.holds(f.premise, env) or self.holds(f.consequence, env)
-        if isinstance(f, ast.Quant):
-            inner = {k: v for k, v in env.items() if k not in {x.name for x in f.vars}}
-            if f.kind == "exists":
-                return next(self.solve(f.body, inner), None) is not None
-            return next(self.solve(negated(f.body), inner), None) is None
-        if isinstance(f, ast.TrueF):
-            return True
-        raise TypeError(f)
+        got = _HOLDS.get(id(f))
+        if got is None:
+            got = _HOLDS[id(f)] = (f, _compile_holds(f, self.sig))
+        return got[1](self, env)
 
     # --- witnesses --------------------------------------------------------------------
     def free(self, f: ast.Formula) -> frozenset[str]:
@@ -174,47 +151,7 @@ class Evaluator:
 
     def solve(self, f: ast.Formula, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Every extension of env binding the open variables of f that makes f true."""
-        open_ = [v for v in self.free(f) if v not in env]
-        if not open_:
-            if self.holds(f, env):
-                yield env
-            return
-        if isinstance(f, ast.And):
-            yield from self._solve_all(f.items, env, f)
-            return
-        if isinstance(f, ast.Or):
-            for item in f.items:
-                for e in self.solve(item, env):
-                    yield from self._enumerate(f, e)
-            return
-        if isinstance(f, ast.Quant) and f.kind == "exists":
-            names = {x.name for x in f.vars}
-            inner = {k: v for k, v in env.items() if k not in names}
-            seen = set()
-            for e in self.solve(f.body, inner):
-                out = dict(env)
-                out.update({k: v for k, v in e.items() if k not in names})
-                key = tuple(sorted((k, repr(v)) for k, v in out.items()))
-                if key not in seen:
-                    seen.add(key)
-                    yield out
-            return
-        bound = self._bind(f, env, open_)
-        if bound is not None:
-            yield from bound
-            return
-        yield from self._enumerate(f, env)
-
-    def _solve_all(self, items: tuple[ast.Formula, ...], env: dict[str, Any], node: Any
-                   ) -> Iterator[dict[str, Any]]:
-        yield from self._chain(items, self._plan(items, env, node), 0, env)
-
-    def _chain(self, items, plan: tuple[int, ...], k: int, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        if k == len(plan):
-            yield env
-            return
-        for e in self.solve(items[plan[k]], env):
-            yield from self._chain(items, plan, k + 1, e)
+        return _solver(f, frozenset(v for v in free_of(f) if v in env), self)(self, env)
 
     def _plan(self, items: tuple[ast.Formula, ...], env: dict[str, Any], node: Any) -> tuple[int, ...]:
         """The order to prove conjuncts in, given which variables are bound: it depends only
@@ -283,52 +220,12 @@ class Evaluator:
                  and x not in self.free(b))
         return False
 
-    def _bind(self, f: ast.Formula, env: dict[str, Any], open_: list[str]
-              ) -> Iterator[dict[str, Any]] | None:
-        if not self._can_bind(f, env, open_):
-            return None
-        if isinstance(f, ast.Compare):
-            return self._solve_equation(f, env)
-        x = open_[0]
-        sym = self.sig.symbols[f.name]  # type: ignore[union-attr]
-        a, b = f.args  # type: ignore[union-attr]
-        if isinstance(b, ast.Var) and b.name == x and sym.successors is not None:
-            known, step = self.term(a, env), sym.successors
-        else:
-            known, step = self.term(b, env), sym.predecessors
-        if known is None or known == OOB:
-            return iter(())
-        return ({**env, x: y} for y in step(self.world, known)  # type: ignore[misc]
-                if self.in_domain(x, y) and self.holds(f, {**env, x: y}))
-
     def _equation_var(self, f: ast.Compare, env: dict[str, Any]) -> tuple[str, ast.Term] | None:
         """(x, other side) when f reads `x = term` (or `term = x`) with x open and not in term."""
         for side, other in ((f.left, f.right), (f.right, f.left)):
             if isinstance(side, ast.Var) and side.name not in env and side.name not in self.free(other):
                 return side.name, other
         return None
-
-    def _solve_equation(self, f: ast.Compare, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        """Bind x from `x = term`: try only the term's own open variables, then compute x."""
-        x, other = self._equation_var(f, env)  # type: ignore[misc]
-        open_ = sorted(v for v in self.free(other) if v not in env)
-        for values in itertools.product(*(self.domain(v) for v in open_)):
-            e = {**env, **dict(zip(open_, values))}
-            value = self.term(other, e)
-            if self.in_domain(x, value):
-                e[x] = value
-                yield e
-
-    def _enumerate(self, f: ast.Formula, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        open_ = sorted(v for v in self.free(f) if v not in env)
-        if not open_:
-            if self.holds(f, env):
-                yield env
-            return
-        for values in itertools.product(*(self.domain(v) for v in open_)):
-            e = {**env, **dict(zip(open_, values))}
-            if self.holds(f, e):
-                yield e
 
     # --- conclusions ------------------------------------------------------------------
     def keep_mask(self, c: ast.Conclusion, env: dict[str, Any], width: int) -> tuple[Any, int] | None:
@@ -348,10 +245,271 @@ class Evaluator:
                 if v >= 0:
                     mask |= 1 << v
             return pos, mask
-        d = values[0]
-        drop = 0
-        for v in range(width):
-            if (c.op == "=" and v == d) or (c.op != "=" and c.op != "!=" and ORDER_OPS[c.op](v, d)) \
-                    or (c.op == "!=" and v != d):
-                drop |= 1 << v
-        return pos, ~drop
+        return pos, ~_dropped(c.op, values[0], width)
+
+
+def _dropped(op: str, d: int, width: int) -> int:
+    """The values v in 0..width-1 with `v op d` (what exclude(p, op d) removes), as a mask."""
+    full = (1 << width) - 1
+
+    def below(n: int) -> int:                  # the values under n
+        return (1 << max(0, min(n, width))) - 1
+    if op == "=":
+        return 1 << d if 0 <= d < width else 0
+    if op == "!=":
+        return full & ~(1 << d) if 0 <= d < width else full
+    if op == "<":
+        return below(d)
+    if op == "<=":
+        return below(d + 1)
+    if op == ">":
+        return full & ~below(d + 1)
+    return full & ~below(d)                     # >=
+
+
+# --- formulas compiled into closures ------------------------------------------------------
+# holds and solve read a formula's syntax once per node (and, for solve, per set of names
+# already bound, which fixes every choice the search makes): the closures do at each call only
+# what depends on the world and the values bound. Children are compiled on first use, so every
+# choice is made when and as the syntax-reading evaluator made it (a plan depends on the world's
+# domain sizes when first worked out), and witnesses come in the same order.
+
+Solve = Callable[["Evaluator", dict], Iterator[dict]]
+
+
+def _solver(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
+    """The compiled solve of f when the names `bound` (of its free variables) are bound."""
+    key = (id(f), bound)
+    got = _SOLVERS.get(key)
+    if got is None:
+        got = _SOLVERS[key] = (f, _compile_solve(f, bound, ev))
+    return got[1]
+
+
+def _later(f: ast.Formula, bound: frozenset[str]) -> Solve:
+    """_solver of a sub-formula, compiled when first called."""
+    bound = frozenset(v for v in free_of(f) if v in bound)
+    fn: Solve | None = None
+
+    def call(ev, env):
+        nonlocal fn
+        if fn is None:
+            fn = _solver(f, bound, ev)
+        return fn(ev, env)
+    return call
+
+
+def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
+    """Every extension of env binding the open variables of f that makes f true: a bound
+    variable is bound by every way through (each one binds all of f's free variables), so
+    which method applies is known here, once."""
+    names_bound = dict.fromkeys(bound, True)      # what the analysis methods take for env
+    open_ = [v for v in free_of(f) if v not in bound]
+    if not open_:
+        return _enumerator(f, bound, ev)
+    if isinstance(f, ast.And):
+        items = f.items
+        plan = ev._plan(items, names_bound, f)
+        steps, seen = [], set(bound)
+        for k in plan:
+            steps.append(_later(items[k], frozenset(seen)))
+            seen |= free_of(items[k])
+        return _chain(tuple(steps))
+    if isinstance(f, ast.Or):
+        branches = [(_later(item, bound), _enumerator(f, bound | free_of(item), ev)) for item in f.items]
+
+        def either(ev, env):
+            for solve_item, rest in branches:
+                for e in solve_item(ev, env):
+                    yield from rest(ev, e)
+        return either
+    if isinstance(f, ast.Quant) and f.kind == "exists":
+        names = {x.name for x in f.vars}
+        body = _later(f.body, frozenset(bound - names))
+
+        def exists(ev, env):
+            inner = {k: v for k, v in env.items() if k not in names}
+            seen = set()
+            for e in body(ev, inner):
+                out = dict(env)
+                out.update({k: v for k, v in e.items() if k not in names})
+                key = tuple(sorted((k, repr(v)) for k, v in out.items()))
+                if key not in seen:
+                    seen.add(key)
+                    yield out
+        return exists
+    if ev._can_bind(f, names_bound, open_):
+        if isinstance(f, ast.Compare):
+            return _equation(f, names_bound, ev)
+        return _along(f, open_[0], ev)
+    return _enumerator(f, bound, ev)
+
+
+def _chain(steps: tuple[Solve, ...]) -> Solve:
+    """Conjuncts proved one after another, each extending the witnesses of the last."""
+    if len(steps) == 1:
+        return steps[0]
+    first, rest = steps[0], _chain(steps[1:])
+
+    def chain(ev, env):
+        for e in first(ev, env):
+            yield from rest(ev, e)
+    return chain
+
+
+def _equation(f: ast.Compare, names_bound: dict[str, bool], ev: Evaluator) -> Solve:
+    """Bind x from `x = term`: try only the term's own open variables, then compute x."""
+    x, other = ev._equation_var(f, names_bound)  # type: ignore[misc]
+    value_of = term_fn(other, ev.sig)
+    open_ = sorted(v for v in free_of(other) if v not in names_bound)
+    x_is_pos = ast.type_of_var(x) is Type.POS
+    if not open_:
+        def compute(ev, env):
+            value = value_of(ev.world, env)
+            if value in (ev._position_set if x_is_pos else ev._number_set):
+                e = dict(env)
+                e[x] = value
+                yield e
+        return compute
+
+    def solve_equation(ev, env):
+        domain = ev._position_set if x_is_pos else ev._number_set
+        for values in itertools.product(*(ev.domain(v) for v in open_)):
+            e = {**env, **dict(zip(open_, values))}
+            value = value_of(ev.world, e)
+            if value in domain:
+                e[x] = value
+                yield e
+    return solve_equation
+
+
+def _along(f: ast.Rel, x: str, ev: Evaluator) -> Solve:
+    """Bind x from a relation with its other side known, through the symbol's successors
+    (or predecessors)."""
+    sym = ev.sig.symbols[f.name]
+    a, b = f.args
+    if isinstance(b, ast.Var) and b.name == x and sym.successors is not None:
+        known_of, step = term_fn(a, ev.sig), sym.successors
+    else:
+        known_of, step = term_fn(b, ev.sig), sym.predecessors
+    x_is_pos = ast.type_of_var(x) is Type.POS
+    test = _compile_holds(f, ev.sig)
+
+    def along(ev, env):
+        known = known_of(ev.world, env)
+        if known is None or known == OOB:
+            return
+        domain = ev._position_set if x_is_pos else ev._number_set
+        for y in step(ev.world, known):
+            if y in domain:
+                e = {**env, x: y}
+                if test(ev, e):
+                    yield e
+    return along
+
+
+def _enumerator(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
+    """Try every value of f's open variables (the last resort; none open: test f)."""
+    open_ = sorted(v for v in free_of(f) if v not in bound)
+    holds = _compile_holds(f, ev.sig)
+    if not open_:
+        def check(ev, env):
+            if holds(ev, env):
+                yield env
+        return check
+
+    by_preimage = _preimage_of(f, open_, bound, ev)
+    if by_preimage is not None:
+        return by_preimage
+
+    def enumerate_(ev, env):
+        for values in itertools.product(*(ev.domain(v) for v in open_)):
+            e = {**env, **dict(zip(open_, values))}
+            if holds(ev, e):
+                yield e
+    return enumerate_
+
+
+def _preimage_of(f: ast.Formula, open_: list[str], bound: frozenset[str], ev: Evaluator) -> Solve | None:
+    """`g(x) = term` with x the one open variable, term known and g listing its preimage: try
+    only the x that g maps to the term's value (in domain order, so witnesses come as before)."""
+    if not (isinstance(f, ast.Compare) and f.op == "=" and len(open_) == 1):
+        return None
+    x = open_[0]
+    for side, other in ((f.left, f.right), (f.right, f.left)):
+        if isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Var) \
+                and side.args[0].name == x and free_of(other) <= bound:
+            pre = ev.sig.symbols[side.name].preimage
+            if pre is not None:
+                break
+    else:
+        return None
+    value_of = term_fn(other, ev.sig)
+    holds = _compile_holds(f, ev.sig)
+    x_is_pos = ast.type_of_var(x) is Type.POS
+
+    def through_preimage(ev, env):
+        listed = pre(ev.world, value_of(ev.world, env))
+        if listed is None:
+            listed = ev.domain(x)
+        domain = ev._position_set if x_is_pos else ev._number_set
+        for y in listed:
+            if y in domain:
+                e = {**env, x: y}
+                if holds(ev, e):
+                    yield e
+    return through_preimage
+
+
+def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool]:
+    """Whether f holds under env (every free variable bound), as a closure of (evaluator, env)."""
+    if isinstance(f, ast.Compare):
+        left, right = term_fn(f.left, sig), term_fn(f.right, sig)
+        if f.op == "=":
+            return lambda ev, env: left(ev.world, env) == right(ev.world, env)
+        if f.op == "!=":
+            return lambda ev, env: left(ev.world, env) != right(ev.world, env)
+        op = ORDER_OPS[f.op]
+
+        def order(ev, env):
+            a, b = left(ev.world, env), right(ev.world, env)
+            return a is not None and b is not None and op(a, b)
+        return order
+    if isinstance(f, ast.And):
+        items = tuple(_compile_holds(i, sig) for i in f.items)
+        return lambda ev, env: all(h(ev, env) for h in items)
+    if isinstance(f, ast.Rel):
+        sym = sig.symbols[f.name]
+        fn = sym.fn
+        args = tuple(term_fn(a, sig) for a in f.args)
+        pos = tuple(k is Type.POS for k in sym.args)
+
+        def rel(ev, env):
+            w = ev.world
+            values = [a(w, env) for a in args]
+            for v, p in zip(values, pos):
+                if v is None or (p and v == OOB):
+                    return False
+            return bool(fn(w, *values))
+        return rel
+    if isinstance(f, ast.Not):
+        body = _compile_holds(f.body, sig)
+        return lambda ev, env: not body(ev, env)
+    if isinstance(f, ast.Or):
+        items = tuple(_compile_holds(i, sig) for i in f.items)
+        return lambda ev, env: any(h(ev, env) for h in items)
+    if isinstance(f, ast.Implies):
+        premise, consequence = _compile_holds(f.premise, sig), _compile_holds(f.consequence, sig)
+        return lambda ev, env: not premise(ev, env) or consequence(ev, env)
+    if isinstance(f, ast.Quant):
+        names = {x.name for x in f.vars}
+        body = f.body if f.kind == "exists" else negated(f.body)
+        want = f.kind == "exists"
+
+        def quant(ev, env):
+            inner = {k: v for k, v in env.items() if k not in names}
+            return (next(ev.solve(body, inner), None) is not None) == want
+        return quant
+    if isinstance(f, ast.TrueF):
+        return lambda ev, env: True
+    raise TypeError(f)

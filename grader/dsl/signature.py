@@ -35,7 +35,10 @@ class Symbol:
 
     fn(world, *args) gives the value (or truth). For a binary relation, `successors(world, a)`
     may list every b with (a, b) in the relation and `predecessors(world, b)` every a, so
-    rules can bind one side without trying every value.
+    rules can bind one side without trying every value. For a function of one argument,
+    `preimage(world, value)` may list, in increasing order, every argument it maps to value (a
+    superset will do; None: it cannot say), so `f(x) = value` need not try every x. `fixed`:
+    it reads only the puzzle, never the state's candidates.
     """
     name: str
     args: tuple[Type, ...]
@@ -44,6 +47,8 @@ class Symbol:
     doc: str = ""
     successors: Callable[[Any, Any], Iterable[Any]] | None = None
     predecessors: Callable[[Any, Any], Iterable[Any]] | None = None
+    preimage: Callable[[Any, Any], Iterable[Any] | None] | None = None
+    fixed: bool = False
 
     @property
     def is_relation(self) -> bool:

@@ -241,8 +241,7 @@ def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[S
     from grader.genres import get     # here: the genre modules import this module
     g = get(genre)
     cands = state.cands
-    if broken(state):
-        return      # a rule is broken already (inside a hypothesis): nothing to learn here
+    already: list[bool] = []        # whether a rule is broken already, asked at the first flag
     order = [i for i in (range(len(cands)) if candidates is None else candidates) if cands[i] == FREE]
     for i in order:
         if out_of_time():
@@ -250,6 +249,10 @@ def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[S
         for value, other in ((SHADED, WHITE), (WHITE, SHADED)):
             if not refutes(i, value):
                 continue
+            if not already:
+                already.append(bool(broken(state)))
+            if already[0]:
+                return  # broken already (inside a hypothesis): nothing to learn here
             trace = Solver(puzzle, heuristics=REGISTRY.for_genre(genre, 2),
                            budget=Budget(max_steps=steps, max_seconds=5.0)
                            ).solve(state.restrict(i, 1 << value), focus=frozenset((i,)),
