@@ -32,6 +32,27 @@ def found(hid: str, grid: str, marks: str | None = None) -> dict[str, str]:
 
 WALL, ISLAND = "is wall", "is island"
 
+FORCED_GRID = """. . . . . . . 6 . .
+. . . . . . 4 . . .
+. . . . . . . . . .
+. 6 . . . . . . . .
+5 . . . 6 . . . . .
+. . . . . 4 . . . 2
+. . . . . . . . 2 .
+. . . . . . . . . .
+. . . 6 . . . . . .
+. . 3 . . . . . . ."""
+FORCED_MARKS = """. . . . . # # 6 + +
+. . . . . . 4 # . +
+# . . . . . . # . .
+# 6 . . . . . . # #
+5 # . . 6 # . + # +
++ . . . # 4 . # # 2
+. . . . . . # + 2 #
+. . . . . . . # # #
+# . # 6 . . . + + #
+. + 3 # # . . . # #"""
+
 # (technique, grid, marks or None, what it must find); an empty result means "must not fire".
 CASES = [
     ("nurikabe.one", ". . .\n. 1 .\n. . .", None,
@@ -138,6 +159,9 @@ CASES = [
     # As island r1c2 would join r1c1 or r1c3, and the two `?`, within two easy steps.
     ("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .", {"r1c2": WALL}),
     ("nurikabe.forcing-chain", "5 . . .\n. . . .\n. . . .\n. . . 5", None, {}),
+    # janko 0033 where levels 1-4 stopped before: a wall at r9c6 walls in the island at r8c7
+    # after 5 steps, the first of level 3 (no island can reach r10c6-r10c8 then)
+    ("nurikabe.forcing-chain", FORCED_GRID, FORCED_MARKS, {"r9c6": ISLAND}),
 ]
 
 
