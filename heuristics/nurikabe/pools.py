@@ -24,20 +24,35 @@ from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, sh
 def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int, ...]]:
     """The 2x2 blocks without an island cell whose open cells only island k can reach."""
     cands = state.cands
-    index = reach_index(puzzle, state)
     g = puzzle.graph
-    out = {}
-    for i in reaches(puzzle, state)[k]:
-        if cands[i] != FREE:
-            continue
-        for q in g.blocks_of[i]:
-            block = g.blocks[q]
-            if q in out or any(cands[j] == B_ISLAND for j in block):
-                continue
-            # an open cell no number reaches will be a wall: it cannot break the block either
-            if all(cands[j] != FREE or index.get(j, [k]) == [k] for j in block):
-                out[q] = block
-    return [out[q] for q in sorted(out)]
+    blocks_of = g.blocks_of
+    near = {q for i in reaches(puzzle, state)[k] if cands[i] == FREE for q in blocks_of[i]}
+    known, owner = _block_owners(puzzle, state)
+    return [g.blocks[q] for q in sorted(near) if known.get(q, -2) == k or (q not in known and owner(q) == k)]
+
+
+def _block_owners(puzzle: NurikabePuzzle, state: State):
+    """(known, owner): owner(q) is the one numbered island that can break 2x2 block q, or -1
+    (none, several, or the block holds an island cell already), each block worked out once
+    per state and kept in `known`."""
+    cands = state.cands
+    blocks = puzzle.graph.blocks
+    known: dict[int, int] = state.derived("nurikabe.block-owners", dict)
+
+    def owner(q: int) -> int:
+        index = reach_index(puzzle, state)
+        who: set[int] = set()
+        for j in blocks[q]:
+            m = cands[j]
+            if m == B_ISLAND:
+                who = set()
+                break
+            if m == FREE:
+                # an open cell no number reaches will be a wall: it cannot break the block
+                who.update(index.get(j, ()))
+        got = known[q] = who.pop() if len(who) == 1 else -1
+        return got
+    return known, owner
 
 
 @heuristic(id="nurikabe.pool-owner", genre=GENRE)
