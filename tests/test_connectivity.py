@@ -194,3 +194,28 @@ def test_splits_marked_match_brute_force():
         split += expected
         assert cn.splits_marked(g, possible, removed, seeds, marked, len(marked)) == expected
     assert split > 50
+
+
+def test_a_narrowed_side_equals_a_fresh_one():
+    """Components updated from a wider state's (cells joining, or leaving and splitting one)
+    are those found afresh, numbered the same; so is the quick pool check."""
+    rng = random.Random(7)
+    for _ in range(600):
+        g = cn.GridGraph(rng.randint(1, 9), rng.randint(1, 9))
+        share = rng.random() * 0.5
+        cands = [ON if x < share else OFF if x < 2 * share else BOTH for x in (rng.random() for _ in range(g.size))]
+        bit = rng.choice((ON, OFF))
+        side = cn.Side(g, cands, bit)
+        side.decided_parts, side.possible_parts, side.decided_cells    # worked out, so updated
+        for _ in range(5):
+            new = list(cands)
+            changed = [i for i in range(g.size) if new[i] == BOTH and rng.random() < 0.3]
+            for i in changed:
+                new[i] = rng.choice((ON, OFF))
+            side, cands = side.narrowed(new, changed), new
+            fresh = cn.Side(g, cands, bit)
+            assert (side.possible, side.decided) == (fresh.possible, fresh.decided)
+            assert side.decided_parts == fresh.decided_parts
+            assert side.possible_parts == fresh.possible_parts
+            assert side.decided_cells == fresh.decided_cells
+            assert cn.any_pool(g, cands, bit) == any(all(cands[i] == bit for i in b) for b in g.blocks)

@@ -32,6 +32,27 @@ def found(hid: str, grid: str, marks: str | None = None) -> dict[str, str]:
 
 WALL, ISLAND = "is wall", "is island"
 
+FORCED_GRID = """. . . . . . . 6 . .
+. . . . . . 4 . . .
+. . . . . . . . . .
+. 6 . . . . . . . .
+5 . . . 6 . . . . .
+. . . . . 4 . . . 2
+. . . . . . . . 2 .
+. . . . . . . . . .
+. . . 6 . . . . . .
+. . 3 . . . . . . ."""
+FORCED_MARKS = """. . . . . # # 6 + +
+. . . . . . 4 # . +
+# . . . . . . # . .
+# 6 . . . . . . # #
+5 # . . 6 # . + # +
++ . . . # 4 . # # 2
+. . . . . . # + 2 #
+. . . . . . . # # #
+# . # 6 . . . + + #
+. + 3 # # . . . # #"""
+
 # (technique, grid, marks or None, what it must find); an empty result means "must not fire".
 CASES = [
     ("nurikabe.one", ". . .\n. 1 .\n. . .", None,
@@ -75,6 +96,13 @@ CASES = [
     ("nurikabe.wall-cut-off", "5 . . . . .\n. . . . . .\n. . . . . 1", "5 + + + # .\n+ . . + # .\n. + + . . 1",
      {"r2c2": ISLAND, "r2c3": ISLAND, "r3c1": ISLAND}),
     ("nurikabe.wall-cut-off", "5 . . . . .\n. . . . . .\n. . . . . 1", "5 + . # . .\n. . . . . .\n. . . . . 1", {}),
+    # only the 3 reaches r1c3-r2c4, through r1c2; then it cannot reach r3c1 as well
+    ("nurikabe.pool-owner", "3 . . .\n. . . .", None, {"r1c2": ISLAND}),
+    ("nurikabe.pool-owner", "3 . .\n. . .\n. . .", None, {"r3c1": WALL}),
+    ("nurikabe.pool-owner", "3 . . .\n. . . .\n. . . 3", None, {}),
+    # of the 3's ways, only the two through r2c2 break r2c2-r3c3, which only it can reach
+    ("nurikabe.pool-owner-ways", "3 . .\n. . .\n. . .", None, {"r2c2": ISLAND, "r2c3": WALL, "r3c2": WALL}),
+    ("nurikabe.pool-owner-ways", "3 . . .\n. . . .\n. . . 3", None, {}),
     ("nurikabe.wall-articulation", "4 . . .\n. . . .\n. . . 4", "4 + + #\n+ . . .\n# . + 4",
      {"r2c2": WALL, "r2c3": WALL, "r2c4": WALL, "r3c2": WALL}),
     ("nurikabe.wall-articulation", "2 . .\n. . .\n. . .", "2 . #\n. . .\n# . .", {}),
@@ -130,7 +158,10 @@ CASES = [
     ("nurikabe.cell-owners", ". . . . .\n. . 4 . .\n. . . . .", None, {}),
     # As island r1c2 would join r1c1 or r1c3, and the two `?`, within two easy steps.
     ("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .", {"r1c2": WALL}),
-    ("nurikabe.forcing-chain", "3 . . .\n. . . .\n. . . .\n. . . 3", None, {}),
+    ("nurikabe.forcing-chain", "5 . . .\n. . . .\n. . . .\n. . . 5", None, {}),
+    # janko 0033 where levels 1-4 stopped before: a wall at r9c6 walls in the island at r8c7
+    # after 5 steps, the first of level 3 (no island can reach r10c6-r10c8 then)
+    ("nurikabe.forcing-chain", FORCED_GRID, FORCED_MARKS, {"r9c6": ISLAND}),
 ]
 
 
@@ -150,10 +181,11 @@ CASE_SPLITS = ("nurikabe.island-cases", "nurikabe.forcing-chain", "nurikabe.cell
 
 
 def stuck_at_level_4():
-    """Where the level-4 techniques other than the short case splits stop (with those the
-    puzzle is level 4)."""
+    """Where the level-4 techniques other than the short case splits stop (with those, or
+    with the 2x2 blocks only one island can break, the puzzle is level 4)."""
     p = load(str(CORPUS / "nurikabe-9x9-hard-6.yaml"))
-    trace = Solver(p, heuristics=[h for h in REGISTRY.for_genre("nurikabe", 4) if h.id not in CASE_SPLITS]).solve()
+    left_out = (*CASE_SPLITS, "nurikabe.pool-owner", "nurikabe.pool-owner-ways")
+    trace = Solver(p, heuristics=[h for h in REGISTRY.for_genre("nurikabe", 4) if h.id not in left_out]).solve()
     assert trace.status.value == "stuck"
     return p, trace.final, reference(p)
 
@@ -295,6 +327,23 @@ def test_shapes_from_a_wider_state_are_those_listed_afresh():
                 assert set(sh._from_wider(i_n, kn)) == set(sh._local_shapes(i_n, kn, limit=10 ** 6))
                 compared += 1
     assert compared > 100
+
+
+def test_sides_kept_from_a_recent_state_are_those_found_afresh():
+    """Along a solve (with short chains tried on the way), each state's island and wall
+    components are updated from a recent state's (model.sides): they must be those found
+    afresh."""
+    from grader.genres.nurikabe.model import B_ISLAND, B_WALL, sides
+    from grader.kernels import connectivity as cn
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    trace = Solver(p).solve()
+    checked = 0
+    for _, before, _ in trace.states():
+        for side, bit in zip(sides(p, before), (B_ISLAND, B_WALL)):
+            fresh = cn.Side(p.graph, before.cands, bit)
+            assert side.decided_parts == fresh.decided_parts and side.possible_parts == fresh.possible_parts
+            checked += 1
+    assert checked > 50
 
 
 def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():

@@ -37,7 +37,9 @@ Every function is pure and reads only the candidates, so deductions built on it 
 """
 from __future__ import annotations
 
+import bisect
 import functools
+import operator
 from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
@@ -77,6 +79,103 @@ def components(graph: GridGraph, members: Sequence[bool]) -> Parts:
                     comp.append(n)
         parts.append(tuple(sorted(comp)))
     return Parts(tuple(parts), tuple(of))
+
+
+def _replaced(old: Parts, new: list[tuple[tuple[int, ...], int, Iterable[int]]], gone: set[int],
+              cleared: Iterable[int]) -> Parts:
+    """`old` with some components replaced, numbered as components() numbers them (by their
+    first cell). Each new component is (its sorted cells, the old component most of them were
+    in or -1, its other cells); `gone` holds the old components no longer there as they were,
+    and `cleared` the cells left out. Cells keep their component through one pass over `of`
+    (a C-level map): only the new components' other cells are numbered one by one."""
+    based = {base: cells for cells, base, _ in new if base >= 0}
+    if len(based) == len(new) == len(gone) and all(c[0] == old.cells[b][0] for b, c in based.items()):
+        # every component keeps its place (the usual step): no renumbering at all
+        cells = list(old.cells)
+        of = list(old.of)
+        for b, c in based.items():
+            cells[b] = c
+        for i in cleared:
+            of[i] = -1
+        for _, b, others in new:
+            for i in others:
+                of[i] = b
+        return Parts(tuple(cells), tuple(of))
+    kept = [based.get(k, p) for k, p in enumerate(old.cells) if k not in gone or k in based]
+    cells = sorted(kept + [c for c, base, _ in new if base < 0], key=operator.itemgetter(0))
+    index = {p[0]: k for k, p in enumerate(cells)}
+    remap = [index[based.get(k, p)[0]] if k not in gone or k in based else -1
+             for k, p in enumerate(old.cells)] + [-1]
+    of = list(map(remap.__getitem__, old.of))     # an old -1 reads remap's last item, -1
+    for i in cleared:
+        of[i] = -1
+    for p, _, others in new:
+        k = index[p[0]]
+        for i in others:
+            of[i] = k
+    return Parts(tuple(cells), tuple(of))
+
+
+def components_grown(graph: GridGraph, old: Parts, members: Sequence[bool], added: Iterable[int]) -> Parts:
+    """components() of `members` once the cells `added` joined the set `old` numbered: the
+    components they touch merge (only the cells added and those components are looked at)."""
+    nbrs = graph.neighbours
+    fresh = set(added)
+    # groups of added cells, each with the old components it touches; groups that touch the
+    # same component are one (merged through `owner`, old component -> group)
+    groups: list[tuple[list[int], set[int]]] = []
+    owner: dict[int, int] = {}
+    while fresh:
+        start = fresh.pop()
+        group, labels, stack = [start], set(), [start]
+        while stack:
+            i = stack.pop()
+            for n in nbrs[i]:
+                if n in fresh:
+                    fresh.discard(n)
+                    group.append(n)
+                    stack.append(n)
+                elif old.of[n] >= 0:
+                    labels.add(old.of[n])
+        joined = {owner[k] for k in labels if k in owner}
+        for j in joined:
+            group += groups[j][0]
+            labels |= groups[j][1]
+            groups[j] = ([], set())
+        for k in labels:
+            owner[k] = len(groups)
+        groups.append((group, labels))
+    new = []
+    for group, labels in groups:
+        if group:
+            # the biggest component it joins keeps its cells' numbers; the rest are renumbered
+            base = max(labels, key=lambda k: len(old.cells[k]), default=-1)
+            others = group + [i for k in labels if k != base for i in old.cells[k]]
+            new.append((tuple(sorted(others + list(old.cells[base]) if base >= 0 else others)), base, others))
+    return _replaced(old, new, set(owner), ())
+
+
+def components_shrunk(graph: GridGraph, old: Parts, members: Sequence[bool], removed: Iterable[int]) -> Parts:
+    """components() of `members` once the cells `removed` left the set `old` numbered: a
+    component they leave may fall apart, found by racing floods from beside them (see
+    pieces_cut_off), so the work is about the smaller pieces, not the whole component."""
+    nbrs = graph.neighbours
+    by_part: dict[int, set[int]] = {}
+    for i in removed:
+        by_part.setdefault(old.of[i], set()).add(i)
+    new: list[tuple[tuple[int, ...], int, Iterable[int]]] = []
+    for k, out in by_part.items():
+        seeds = [n for i in out for n in nbrs[i] if members[n]]
+        pieces = [tuple(sorted(p)) for p in pieces_cut_off(graph, members, out, seeds)]
+        taken = out.union(*pieces)
+        rest = list(old.cells[k])
+        if len(taken) * 16 < len(rest):
+            for i in sorted(taken, reverse=True):    # the cells are sorted: cut out the few
+                del rest[bisect.bisect_left(rest, i)]
+        else:
+            rest = [i for i in rest if i not in taken]
+        new += [(p, -1, p) for p in pieces] + ([(tuple(rest), k, ())] if rest else [])
+    return _replaced(old, new, set(by_part), [i for out in by_part.values() for i in out])
 
 
 def reach(graph: GridGraph, sources: Iterable[int], passable: Sequence[bool],
@@ -302,6 +401,36 @@ class Side:
         self.possible = [bool(m & bit) for m in cands]
         self.decided = [m == bit for m in cands]
 
+    def narrowed(self, cands: Sequence[int], changed: Iterable[int]) -> "Side | None":
+        """The Side of a state that only narrows this one's, where the cells `changed`
+        changed: the components worked out here are updated, not found again (see
+        components_grown and components_shrunk). None when a cell lost every candidate."""
+        bit = self.bit
+        possible, decided = self.possible.copy(), self.decided.copy()
+        lost, gained = [], []
+        for v in changed:
+            m = cands[v]
+            if not m:
+                return None
+            if possible[v] and not m & bit:
+                possible[v] = False
+                lost.append(v)
+            if m == bit and not decided[v]:
+                decided[v] = True
+                gained.append(v)
+        new = Side.__new__(Side)
+        new.graph, new.bit, new.possible, new.decided = self.graph, bit, possible, decided
+        known = self.__dict__
+        if "decided_parts" in known:
+            new.decided_parts = (components_grown(self.graph, self.decided_parts, decided, gained)
+                                 if gained else self.decided_parts)
+        if "possible_parts" in known:
+            new.possible_parts = (components_shrunk(self.graph, self.possible_parts, possible, lost)
+                                  if lost else self.possible_parts)
+        if "decided_cells" in known:
+            new.decided_cells = tuple(sorted(self.decided_cells + tuple(gained))) if gained else self.decided_cells
+        return new
+
     @functools.cached_property
     def decided_parts(self) -> Parts:
         return components(self.graph, self.decided)
@@ -437,8 +566,30 @@ def adjacent_shaded(graph: GridGraph, cands: Sequence[int], shaded: int,
             for a, b in adjacent_pairs(graph, cands, shaded)]
 
 
+def any_pool(graph: GridGraph, cands: Sequence[int], bit: int) -> bool:
+    """Whether some 2x2 block has its four cells decided `bit`: each row read as a number
+    with one byte a cell (1 where the cell is decided `bit`), so two rows' product is a pair
+    of touching cells in both (C-level: far quicker than looking at every block)."""
+    if max(cands, default=0) > 255:
+        return any(not rest for _, rest in pool_blocks(graph, cands, bit))
+    table = bytearray(256)
+    table[bit] = 1
+    marks = bytes(cands).translate(table)
+    cols = graph.cols
+    above = 0
+    for r in range(0, len(marks), cols):
+        row = int.from_bytes(marks[r:r + cols], "big")
+        both = above & row
+        if both & (both >> 8):
+            return True
+        above = row
+    return False
+
+
 def pools(graph: GridGraph, cands: Sequence[int], bit: int, what: str = "shaded cells") -> list[Violation]:
     """2x2 blocks whose four cells are all decided `bit`."""
+    if not any_pool(graph, cands, bit):
+        return []
     return [Violation(f"the {what} at {graph.cell(block[0])}-{graph.cell(block[3])} form a 2x2 block",
                       tuple(graph.cell(i) for i in block), block)
             for block in graph.blocks if cands[block[0]] == bit and cands[block[1]] == bit

@@ -172,8 +172,9 @@ def settled(puzzle: NurikabePuzzle, put: dict[int, int]) -> str:
 
 
 # (steps, highest level) a what-if is followed for: the short easy chains first, then longer
-# easy ones, then short ones that may use level-3 steps (how far an island can still grow).
-CHAIN_PASSES = ((3, 2), (8, 2), (4, 3))
+# easy ones, then short ones that may use level-3 steps (how far an island can still grow,
+# which 2x2 block only one island can break), a few steps longer last.
+CHAIN_PASSES = ((3, 2), (8, 2), (4, 3), (6, 3))
 CHAIN_CELLS = 150   # cells tried per look, the most telling first (on a big board, not all)
 
 

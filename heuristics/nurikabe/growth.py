@@ -12,7 +12,7 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
-from heuristics.nurikabe.common import GENRE, Members, cells_of, parts_near, verdict
+from heuristics.nurikabe.common import GENRE, cells_of, members, parts_near, verdict
 from heuristics.nurikabe.reach import islands_to_check, reach, reach_index, reaches
 
 
@@ -65,7 +65,8 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
 def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for isl, k, dist, need in growing(puzzle, state, focus):
         own = len(isl.parts[k])
-        for v, joined in sorted(cn.cut_sizes(puzzle.graph, Members(dist), isl.parts[k][0]).items()):
+        inside = members(len(state.cands), dist)
+        for v, joined in sorted(cn.cut_sizes(puzzle.graph, inside, isl.parts[k][0]).items()):
             left = joined - own
             if state.cands[v] == FREE and left < need:
                 yield Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=sorted(dist),

@@ -15,7 +15,7 @@ from grader.core.probing import branch_deduction
 from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
-from heuristics.nurikabe.common import FILL_LEVEL, GENRE, Members, passes
+from heuristics.nurikabe.common import FILL_LEVEL, GENRE, members, passes
 from heuristics.nurikabe.reach import owners, reaches
 from heuristics.nurikabe.shapes import count_ways, say_shared, shapes_of, shared_by
 
@@ -57,7 +57,8 @@ def owned_island(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
         a = next(iter(who))
         dist = all_reach[a]
         joined = set(isl.parts[a]) | set(isl.parts[u])
-        cuts = cn.articulation_cuts(puzzle.graph, Members(dist), Members(joined), isl.parts[a][0])
+        size = len(state.cands)
+        cuts = cn.articulation_cuts(puzzle.graph, members(size, dist), members(size, joined), isl.parts[a][0])
         free = sorted(v for v in cuts if state.cands[v] == FREE)
         if free:
             yield Deduction.build(state, put={free[0]: ISLAND}, premises=isl.parts[a] + isl.parts[u],

@@ -26,6 +26,7 @@ from grader.io import board
 from grader.io.marked_cells import MarkedCellsGenre, mark_tok
 from grader.kernels.grid import GridPuzzle
 from grader.genres.nurikabe import JANKO_NAMES, PUZZLINK_PIDS
+from grader.kernels.recent import recent_of
 
 ISLAND, WALL = 0, 1
 B_ISLAND, B_WALL = 1 << ISLAND, 1 << WALL
@@ -61,8 +62,7 @@ class Islands:
 
     def __init__(self, puzzle: NurikabePuzzle, state: State):
         self.puzzle, self.cands = puzzle, state.cands
-        self.side = cn.side(puzzle.graph, state, B_ISLAND)
-        self.walls = cn.side(puzzle.graph, state, B_WALL)
+        self.side, self.walls = sides(puzzle, state)
         parts = self.side.decided_parts
         self.parts = parts.cells
         self.of = parts.of
@@ -98,7 +98,11 @@ class Islands:
         return self.side.liberties(k)
 
     def numbered_parts(self) -> list[int]:
-        return [k for k in range(len(self.parts)) if self.numbered(k)]
+        return self._numbered_parts
+
+    @functools.cached_property
+    def _numbered_parts(self) -> list[int]:
+        return [k for k, c in enumerate(self.clues) if len(c) == 1]
 
     def clue_name(self, k: int) -> str:
         """How to name island k in a sentence: "the 4 at r2c3" or "the island at r2c3"."""
@@ -111,20 +115,42 @@ class Islands:
 
     @functools.cached_property
     def numbers_near(self) -> list[tuple[int, ...]]:
-        """For each cell, the numbered island parts it belongs to or touches."""
-        out: list[set[int]] = [set() for _ in self.cands]
+        """For each cell, the numbered island parts it belongs to or touches (in order)."""
+        out: list[tuple[int, ...]] = [()] * len(self.cands)
         nbrs = self.puzzle.graph.neighbours
         for k in self.numbered_parts():
+            mine = (k,)
             for i in self.parts[k]:
-                out[i].add(k)
-                for n in nbrs[i]:
-                    out[n].add(k)
-        return [tuple(s) for s in out]
+                for n in (i, *nbrs[i]):
+                    had = out[n]
+                    if not had:
+                        out[n] = mine
+                    elif k not in had:
+                        out[n] = tuple(sorted((*had, k)))
+        return out
 
     def blocked(self, k: int, i: int) -> bool:
         """Island part k can never take in cell i: it is or touches another numbered island."""
         near = self.numbers_near[i]
         return bool(near) and (len(near) > 1 or near[0] != k)
+
+
+def sides(puzzle: NurikabePuzzle, state: State) -> tuple[cn.Side, cn.Side]:
+    """The island and the wall Side of a state (cn.side, shared through the state's memo),
+    updated from a recent state's where there is one: a trial's fill moves a few cells at a
+    time, and finding the components afresh each time was most of a big board's solve."""
+    keys = ("connectivity.side", B_ISLAND), ("connectivity.side", B_WALL)
+    memo = state.memo
+    if keys[0] not in memo or keys[1] not in memo:
+        def full() -> tuple[cn.Side, cn.Side]:
+            return cn.Side(puzzle.graph, state.cands, B_ISLAND), cn.Side(puzzle.graph, state.cands, B_WALL)
+
+        def update(old: tuple[cn.Side, cn.Side], _: tuple[int, ...], changed: list[int]):
+            isle, wall = (s.narrowed(state.cands, changed) for s in old)
+            return None if isle is None or wall is None else (isle, wall)
+        for key, s in zip(keys, recent_of(puzzle, "nurikabe.sides").get(state, full, update)):
+            memo.setdefault(key, s)
+    return memo[keys[0]], memo[keys[1]]
 
 
 def islands(puzzle: NurikabePuzzle, state: State) -> Islands:

@@ -1,0 +1,171 @@
+"""A 2x2 block only one island can break: every 2x2 block needs an island cell, so a block
+with none yet, whose open cells only one number can reach, must be reached by that number's
+island. pool-owner (level 3): within its reach it then can only get there through its
+bottlenecks on the way (island), and it cannot also take in a cell too far from both itself
+and the block (a wall, when no other number can reach that cell either). pool-owner-ways
+(level 4): of the ways to finish the island, only those that reach every such block are left.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from grader.genres.nurikabe.model import B_ISLAND, FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
+from grader.core.explain import phrase_list
+from grader.core.registry import heuristic
+from grader.core.model import State
+from grader.core.steps import Deduction
+from grader.kernels import connectivity as cn
+
+from heuristics.nurikabe.common import GENRE, cells_of, members, verdict
+from heuristics.nurikabe.reach import islands_to_check, reach, reach_index, reaches
+from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, shared_by
+
+
+def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int, ...]]:
+    """The 2x2 blocks without an island cell whose open cells only island k can reach."""
+    cands = state.cands
+    g = puzzle.graph
+    blocks_of = g.blocks_of
+    near = {q for i in reaches(puzzle, state)[k] if cands[i] == FREE for q in blocks_of[i]}
+    known, owner = _block_owners(puzzle, state)
+    return [g.blocks[q] for q in sorted(near) if known.get(q, -2) == k or (q not in known and owner(q) == k)]
+
+
+def _block_owners(puzzle: NurikabePuzzle, state: State):
+    """(known, owner): owner(q) is the one numbered island that can break 2x2 block q, or -1
+    (none, several, or the block holds an island cell already), each block worked out once
+    per state and kept in `known`."""
+    cands = state.cands
+    blocks = puzzle.graph.blocks
+    known: dict[int, int] = state.derived("nurikabe.block-owners", dict)
+
+    def owner(q: int) -> int:
+        index = reach_index(puzzle, state)
+        who: set[int] = set()
+        for j in blocks[q]:
+            m = cands[j]
+            if m == B_ISLAND:
+                who = set()
+                break
+            if m == FREE:
+                # an open cell no number reaches will be a wall: it cannot break the block
+                who.update(index.get(j, ()))
+        got = known[q] = who.pop() if len(who) == 1 else -1
+        return got
+    return known, owner
+
+
+@heuristic(id="nurikabe.pool-owner", genre=GENRE)
+def pool_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    isl = islands(puzzle, state)
+    for k in islands_to_check(puzzle, state, focus):
+        need = isl.need(k)
+        if not need:
+            continue
+        for block in owned_blocks(puzzle, state, k):
+            d = _through(puzzle, state, isl, k, block) or _too_far(puzzle, state, isl, k, block)
+            if d is not None:
+                yield d
+                return
+
+
+def _say(puzzle: NurikabePuzzle, isl: Islands, k: int, block: tuple[int, ...]) -> dict[str, object]:
+    return {"block": f"{puzzle.cell(block[0])}-{puzzle.cell(block[3])}", "island": isl.clue_name(k)}
+
+
+def _through(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
+             block: tuple[int, ...]) -> Deduction | None:
+    """An open cell without which island k could no longer reach the block: island."""
+    dist = reaches(puzzle, state)[k]
+    targets = [i for i in block if i in dist]
+    # a bottleneck lies on every way there, so on the shortest one: only its cells are tried
+    path = _shortest_path(puzzle, dist, isl.parts[k], targets)
+    for v in path:
+        if state.cands[v] != FREE or v in block:
+            continue
+        without = reach(isl, k, frozenset((v,)))
+        if not any(i in without for i in targets):
+            return Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=block, params={
+                **_say(puzzle, isl, k, block),
+                "result": f"it can only get there through {puzzle.cell(v)}, which is island"})
+    return None
+
+
+def _shortest_path(puzzle: NurikabePuzzle, dist: dict[int, int], own, targets: list[int]) -> list[int]:
+    """The cells of one shortest way (in cells) from the island to a target, within reach."""
+    passable = members(len(puzzle.clues), dist)
+    back = {i: -1 for i in own}
+    frontier = list(own)
+    goal = set(targets)
+    nbrs = puzzle.graph.neighbours
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for n in nbrs[i]:
+                if passable[n] and n not in back:
+                    back[n] = i
+                    if n in goal:
+                        out = []
+                        while n >= 0:
+                            out.append(n)
+                            n = back[n]
+                        return out
+                    nxt.append(n)
+        frontier = nxt
+    return []
+
+
+def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
+             block: tuple[int, ...]) -> Deduction | None:
+    """Open cells only island k can reach, which it could not take in as well as a cell of
+    the block: seen with the island as one node, a tree joining it, the cell and the block
+    has at least half the sum of their three distances (in cells, within the island's reach)
+    new cells."""
+    dist = reaches(puzzle, state)[k]
+    index = reach_index(puzzle, state)
+    g = puzzle.graph
+    passable = members(len(puzzle.clues), dist)
+    targets = [i for i in block if i in dist]
+    from_island = cn.reach(g, isl.parts[k], passable)
+    to_block = min(from_island[i] for i in targets)
+    for i in isl.parts[k]:
+        passable[i] = False         # a way from the block through the island is counted below
+    from_block = cn.reach(g, targets, passable)
+    need = isl.need(k)
+
+    def fewest(x: int) -> int:
+        a = from_island[x]
+        return (a + to_block + min(from_block.get(x, a + to_block), a + to_block) + 1) // 2
+    far = sorted(x for x in dist if state.cands[x] == FREE and index.get(x) == [k] and x not in block
+                 and fewest(x) > need)
+    if not far:
+        return None
+    return Deduction.build(state, put={x: WALL for x in far}, premises=isl.parts[k], region=block, params={
+        **_say(puzzle, isl, k, block),
+        "result": f"with its {need} cells left it cannot also take in {', '.join(map(str, cells_of(puzzle, far)))}, "
+                  f"which no other island can reach, so {verdict(far, WALL)}"})
+
+
+@heuristic(id="nurikabe.pool-owner-ways", genre=GENRE)
+def pool_owner_ways(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Of the ways to finish an island (shapes.py), only those that break every 2x2 block
+    only it can reach are left; what they all share is settled."""
+    isl = islands(puzzle, state)
+    shapes = island_shapes(puzzle, state)
+    for k in islands_to_check(puzzle, state, focus):
+        ways = shapes.get(k)
+        blocks = owned_blocks(puzzle, state, k) if ways else []
+        if not blocks:
+            continue
+        left = [s for s in ways if all(s.intersection(b) for b in blocks)]
+        if not left or len(left) == len(ways):
+            continue        # none left is a broken rule, not a deduction
+        put = shared_by(puzzle, state, left)
+        if put:
+            names = phrase_list(f"{puzzle.cell(b[0])}-{puzzle.cell(b[3])}" for b in blocks)
+            yield Deduction.build(state, put=put, premises=isl.parts[k], region=[i for b in blocks for i in b],
+                                  params={"island": isl.clue_name(k), "count": count_ways(len(ways)),
+                                          "blocks": f"the 2x2 block{'s' if len(blocks) > 1 else ''} {names}",
+                                          "each": "each" if len(blocks) > 1 else "it", "left": len(left),
+                                          "result": say_shared(puzzle, put).replace("every way", "every way left")})
+            return
