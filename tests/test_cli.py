@@ -75,6 +75,12 @@ def test_solve_check_render_genres_heuristics(capsys):
     assert first["description"].startswith("The bulb at <bulb> lights its row and column")
     code, out, _ = run(capsys, "heuristics", "--genre", "akari")
     assert "what it finds" in out and "A satisfied wall" in out and "<wall>" in out
+    code, out, _ = run(capsys, "heuristics")        # every genre: the catalogue in Markdown
+    assert code == 0 and out.startswith("# Techniques by genre and level") and "| picross.glue " in out
+    code, out, _ = run(capsys, "heuristics", "--json")
+    rows = json.loads(out)
+    assert {"akari", "numberlink"} <= {r["genre"] for r in rows}
+    assert not next(r for r in rows if r["id"] == "nurikabe.island-cases")["counted"]
     code, out, _ = run(capsys, "genres", "--json")
     assert "akari" in {r["genre"] for r in json.loads(out)}
 

@@ -275,15 +275,19 @@ def cmd_genres(args: argparse.Namespace) -> int:
 
 
 def cmd_heuristics(args: argparse.Namespace) -> int:
-    from grader.genres import get
+    from grader.genres import all_genres, get
     from grader.core.registry import REGISTRY
+    if args.genre is None:      # every genre: the catalogue as a Markdown document
+        from grader.app.report import render
+        from grader.app.report.techniques import build
+        rows = [_technique_row(h) for g in sorted(all_genres(), key=lambda g: g.name)
+                for h in REGISTRY.for_genre(g.name)]
+        _emit(args, rows, render(build(), "md").rstrip("\n"))
+        return OK
     g = get(args.genre)
     if g is None:
         raise InputError("--genre", f"unknown genre '{args.genre}'")
-    hs = REGISTRY.for_genre(g.name)
-    rows = [{"level": h.level, "id": h.id, "name": h.info.name, "score": h.info.effective_score,
-             "uses_uniqueness": h.info.uses_uniqueness, "catalogue": h.info.catalogue,
-             "nudge": h.info.nudge, "template": h.info.template} for h in hs]
+    rows = [_technique_row(h) for h in REGISTRY.for_genre(g.name)]
     from tabulate import tabulate
     for r in rows:      # the explanation with its fields left open reads as what the technique does
         r["description"] = re.sub(r"\{(\w+)[^}]*\}", lambda m: f"<{m.group(1)}>", r["template"])
@@ -291,6 +295,13 @@ def cmd_heuristics(args: argparse.Namespace) -> int:
                                  r["description"]] for r in rows],
                                headers=["level", "id", "technique", "what it finds"], maxcolwidths=[None, None, 28, 64]))
     return OK
+
+
+def _technique_row(h) -> dict[str, Any]:
+    return {"genre": h.info.genre, "level": h.level, "id": h.id, "name": h.info.name,
+            "score": h.info.effective_score, "uses_uniqueness": h.info.uses_uniqueness,
+            "counted": h.info.counted, "catalogue": h.info.catalogue, "nudge": h.info.nudge,
+            "template": h.info.template}
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
@@ -420,8 +431,10 @@ def build_parser() -> argparse.ArgumentParser:
         v.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
         v.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     command("genres", cmd_genres, "The supported genres.", puzzle=False)
-    hh = command("heuristics", cmd_heuristics, "The implemented techniques of a genre, by level.", puzzle=False)
-    hh.add_argument("--genre", required=True)
+    hh = command("heuristics", cmd_heuristics, "The implemented techniques of a genre, by level "
+                 "(no --genre: every genre's, as Markdown, with the catalogue entry each implements).",
+                 puzzle=False)
+    hh.add_argument("--genre")
     bm = command("benchmark", cmd_benchmark, "Grade a corpus and print speed and solve-rate figures.",
                  puzzle=False)
     bm.add_argument("inputs", nargs="*", help="folders or janko .jsonl files (default: the evaluation "
