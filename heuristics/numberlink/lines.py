@@ -62,6 +62,23 @@ def join_words(puzzle: NumberlinkPuzzle, i: int, j: int, first: bool, on: bool) 
             "result": f"no line runs between {here} and {there}"}
 
 
+@heuristic(id="numberlink.numbers-apart", genre=GENRE)
+def numbers_apart(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Two different numbers side by side are never joined: the glance that starts an easy
+    puzzle, before any line is drawn (different-lines does the same for the lines drawn)."""
+    labels = puzzle.labels
+    for i in cells_near(puzzle, focus):
+        if not labels[i]:
+            continue
+        for d, j in puzzle.neighbour[i].items():
+            if labels[j] and labels[j] != labels[i] and i < j:
+                found = join_off(state, i, d, j, params=Later(lambda i, j: {
+                    "a": puzzle.cell(i), "b": puzzle.cell(j), "first": puzzle.name(labels[i]),
+                    "second": puzzle.name(labels[j])}, i, j))
+                if found:
+                    yield found
+
+
 @heuristic(id="numberlink.broken-line", genre=GENRE)
 def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """A drawn line that joins two numbers, closes a loop or runs beside itself: the state
