@@ -21,8 +21,9 @@ CASES = {
     "yajilin": ("6x6", 3),
 }
 # level 1, where a genre draws its drafts for the level-1 techniques (triples, cut rooms,
-# walled-down islands, a reshaped loop)
-EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1)}
+# walled-down islands, a reshaped loop, lines cut in two)
+EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1),
+        "numberlink": ("6x6", 1)}
 
 
 def generate_json(capsys, *argv: str) -> list[dict]:
