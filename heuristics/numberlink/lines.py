@@ -67,16 +67,23 @@ def numbers_apart(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
     """Two different numbers side by side are never joined: the glance that starts an easy
     puzzle, before any line is drawn (different-lines does the same for the lines drawn)."""
     labels = puzzle.labels
-    for i in cells_near(puzzle, focus):
-        if not labels[i]:
-            continue
-        for d, j in puzzle.neighbour[i].items():
-            if labels[j] and labels[j] != labels[i] and i < j:
-                found = join_off(state, i, d, j, params=Later(lambda i, j: {
-                    "a": puzzle.cell(i), "b": puzzle.cell(j), "first": puzzle.name(labels[i]),
-                    "second": puzzle.name(labels[j])}, i, j))
-                if found:
-                    yield found
+    for i, d, j in numbers_side_by_side(puzzle):
+        found = join_off(state, i, d, j, params=Later(lambda i, j: {
+            "a": puzzle.cell(i), "b": puzzle.cell(j), "first": puzzle.name(labels[i]),
+            "second": puzzle.name(labels[j])}, i, j))
+        if found:
+            yield found
+
+
+def numbers_side_by_side(puzzle: NumberlinkPuzzle) -> tuple[tuple[int, int, int], ...]:
+    """The joins (cell, side, neighbour) between two different numbers, found once per puzzle:
+    the technique is asked at every step of every fill, and there are only a few."""
+    known = puzzle.__dict__.get("_numbers_side_by_side")
+    if known is None:
+        labels = puzzle.labels
+        known = puzzle.__dict__["_numbers_side_by_side"] = tuple(
+            (i, d, j) for i, d, j in puzzle.edges if labels[i] and labels[j] and labels[i] != labels[j])
+    return known
 
 
 @heuristic(id="numberlink.broken-line", genre=GENRE)
