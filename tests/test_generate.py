@@ -21,8 +21,9 @@ CASES = {
     "yajilin": ("6x6", 3),
 }
 # level 1, where a genre draws its drafts for the level-1 techniques (triples, cut rooms,
-# walled-down islands, a reshaped loop)
-EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1)}
+# walled-down islands, a reshaped loop, lines cut in two)
+EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1),
+        "numberlink": ("6x6", 1)}
 # level 4, where Masyu's loop is reshaped for the level-1 solve and its pearls stripped in passes
 HARD = {"masyu": ("6x6", 4)}
 

@@ -74,6 +74,27 @@ def test_join_up():
     assert found("numberlink.join-up", p, reference(covered)) == {}
 
 
+def test_numbers_apart():
+    # different numbers side by side are never joined directly; the two 3s may be
+    p = puzzle("1 2 .\n. 3 2\n1 3 .")
+    fired = fires("numberlink.numbers-apart", p)
+    assert sorted((str(d.params["a"]), str(d.params["b"])) for d in fired) == [
+        ("r1c1", "r1c2"), ("r1c2", "r2c2"), ("r2c2", "r2c3"), ("r3c1", "r3c2")]
+    state = NL.initial_state(p)
+    first = fired[0].apply(state)
+    assert not sides_can(first.cands[0]) & E and not sides_can(first.cands[1]) & W     # r1c1, r1c2
+    # the same number side by side, and numbers with a cell between them: nothing to say
+    assert fires("numberlink.numbers-apart", puzzle("1 1 .\n. . .\n2 . 2")) == []
+
+
+def test_level_one_puzzle_can_be_generated():
+    from grader.genres.numberlink.generate import draft
+    made = draft(random.Random(5), 6, 6, cap=1)
+    assert made is not None
+    trace = Solver(made.build(frozenset()), max_level=1, assume_unique=False).solve()
+    assert trace.status.value == "solved"
+
+
 # --- level 2 ------------------------------------------------------------------------------------
 
 def test_different_lines():

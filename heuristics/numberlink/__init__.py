@@ -1,7 +1,7 @@
 """Numberlink techniques. The catalogue has no Numberlink list, so these follow its key:
 
-level 1  one cell and its neighbours: do the lines join up (lines.py); a drawn line that
-         breaks a rule ends a trial at once.
+level 1  one cell and its neighbours: do the lines join up, two different numbers side by
+         side are never joined (lines.py); a drawn line that breaks a rule ends a trial at once.
 level 2  the lines already drawn: different numbers never meet, no loops (also through a cell
          between two lines), a line never runs beside itself, two halves of one line side
          by side are joined (lines.py); the four cells of a 2x2 block together: no U-turn,

@@ -62,6 +62,30 @@ def join_words(puzzle: NumberlinkPuzzle, i: int, j: int, first: bool, on: bool) 
             "result": f"no line runs between {here} and {there}"}
 
 
+@heuristic(id="numberlink.numbers-apart", genre=GENRE)
+def numbers_apart(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """Two different numbers side by side are never joined: the glance that starts an easy
+    puzzle, before any line is drawn (different-lines does the same for the lines drawn)."""
+    labels = puzzle.labels
+    for i, d, j in numbers_side_by_side(puzzle):
+        found = join_off(state, i, d, j, params=Later(lambda i, j: {
+            "a": puzzle.cell(i), "b": puzzle.cell(j), "first": puzzle.name(labels[i]),
+            "second": puzzle.name(labels[j])}, i, j))
+        if found:
+            yield found
+
+
+def numbers_side_by_side(puzzle: NumberlinkPuzzle) -> tuple[tuple[int, int, int], ...]:
+    """The joins (cell, side, neighbour) between two different numbers, found once per puzzle:
+    the technique is asked at every step of every fill, and there are only a few."""
+    known = puzzle.__dict__.get("_numbers_side_by_side")
+    if known is None:
+        labels = puzzle.labels
+        known = puzzle.__dict__["_numbers_side_by_side"] = tuple(
+            (i, d, j) for i, d, j in puzzle.edges if labels[i] and labels[j] and labels[i] != labels[j])
+    return known
+
+
 @heuristic(id="numberlink.broken-line", genre=GENRE)
 def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """A drawn line that joins two numbers, closes a loop or runs beside itself: the state

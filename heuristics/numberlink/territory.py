@@ -26,11 +26,13 @@ class Route:
     cuts: list[int]                             # cells every route passes (besides the ends)
 
 
-def route_blocks(links: list[list[int]], usable: list[bool], owner: list[int], lab: int, a: int, b: int
-                 ) -> Route | None:
+def route_blocks(links: list[list[int]], usable: list[bool], owner: list[int], lab: int, a: int, b: int,
+                 within: frozenset[int] | None = None) -> Route | None:
     """The route of pair `lab` from a to b over `links`, through usable cells owned by no
     other pair (the biconnected blocks on the way, found depth first); None when b cannot be
-    reached."""
+    reached. The route's cells are those on some simple path from a to b, so on a board that
+    only narrowed they lie within the old route: `within` (the old route's cells) keeps the
+    search there instead of walking every dead end of the area again."""
     if not (usable[a] and usable[b] and owner[a] in (0, lab) and owner[b] in (0, lab)):
         return None
     n = len(usable)
@@ -45,7 +47,7 @@ def route_blocks(links: list[list[int]], usable: list[bool], owner: list[int], l
     while stack:
         x, it = stack[-1]
         for y in it:
-            if y == parent[x] or not usable[y] or owner[y] not in (0, lab):
+            if y == parent[x] or not usable[y] or owner[y] not in (0, lab) or (within is not None and y not in within):
                 continue
             if order[y] < 0:
                 order[y] = low[y] = count
@@ -118,7 +120,10 @@ class Territory:
         usable = [m > B_EMPTY for m in cands]
         used = [not m & B_EMPTY for m in cands]
         links: list[list[int]] | None = None
-        # per pair: its route, and the candidates and owners it was found with
+        # per pair: its route, and the sides each cell could still use and the owners it was
+        # found with (a route reads nothing else: a shape dropped that leaves a cell's sides
+        # as they were changes no route)
+        sides = tuple(can)
         cache: dict[int, tuple[Route | None, tuple[int, ...], tuple[int, ...]]] = \
             dict(previous.cache) if previous is not None else {}
         while True:
@@ -127,20 +132,22 @@ class Territory:
             routes = {}
             for lab in self.open:
                 hit = cache.get(lab)
+                within = None
                 if hit is not None:
                     route, was, had = hit
                     key = (id(was), id(had))
                     if key not in dirty:
-                        dirty[key] = {x for x in range(n) if cands[x] != was[x] or owner[x] != had[x]}
+                        dirty[key] = {x for x in range(n) if sides[x] != was[x] or owner[x] != had[x]}
                     if route is None or route.cells.isdisjoint(dirty[key]):
                         routes[lab] = route
                         continue
+                    within = route.cells
                 if links is None:
                     links = [[y for d, y in puzzle.neighbour[x].items() if can[x] & d and can[y] & OPPOSITE[d]]
                              for x in range(n)]
                 a, b = puzzle.pairs[lab]
-                routes[lab] = route_blocks(links, usable, owner, lab, a, b)
-                cache[lab] = (routes[lab], cands, now)
+                routes[lab] = route_blocks(links, usable, owner, lab, a, b, within)
+                cache[lab] = (routes[lab], sides, now)
             who: list[set[int]] = [set() for _ in range(n)]
             for lab, route in routes.items():
                 for x in (route.cells if route else ()):

@@ -1,17 +1,24 @@
 """Numberlink drafts for the generator (grader.core.generator): lines that cover the grid,
 grown by joining the loose ends of neighbouring lines at random, each at least three cells;
 the ends of each line become a pair of numbers. The pairs cannot go, so each draft is graded
-as it is and the generator draws again until one hits the target."""
+as it is and the generator draws again until one hits the target. A draft's lines are cut in
+two where two solutions differ until it has one, and for an easy target where the solve up to
+its level stops until that finishes: easy published Numberlinks have many short lines, whose
+numbers settle the cells around them at a glance."""
 from __future__ import annotations
 
 import random
 
+from grader.core import exact
+from grader.core.engine import Solver
 from grader.core.generator import Draft
 from grader.core.model import Meta
-from grader.genres.numberlink.model import GENRE
+from grader.core.steps import Status
+from grader.genres.numberlink.model import GENRE, NumberlinkPuzzle
 from grader.genres.numberlink.planted import line_ok
 
 MIN_LENGTH = 3
+EASY = 1        # for targets up to this level, lines are cut until the capped solve finishes
 
 
 def random_lines(w: int, h: int, rng: random.Random, tidy: bool = False) -> list[list[int]] | None:
@@ -53,11 +60,60 @@ def random_lines(w: int, h: int, rng: random.Random, tidy: bool = False) -> list
 
 
 def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
+    """Random lines, cut in two where the puzzle is still open: where the solve up to an easy
+    target's level stops, else where two solutions differ, until it has one (a draft with
+    several solutions is no puzzle at any level, and grading it first cost most of the time
+    of a level-4 target)."""
     lines = random_lines(cols, rows, rng, tidy=True)
     if lines is None:
         return None
+    while True:
+        puzzle = numbered(rows, cols, lines)
+        open_ = open_cells(puzzle, cap) if cap <= EASY else between_solutions(puzzle)
+        if open_ is None:
+            return None
+        if not open_:
+            return Draft((), lambda kept: puzzle, grid=(rows, cols))
+        if not cut(rng, lines, open_):
+            return None
+
+
+def open_cells(puzzle: NumberlinkPuzzle, cap: int) -> set[int]:
+    """The cells the solve up to `cap` leaves undecided (none: it has shown the one solution)."""
+    trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True).solve()
+    if trace.status is Status.SOLVED:
+        return set()
+    return {i for i, m in enumerate(trace.final.cands) if m & (m - 1)}
+
+
+def between_solutions(puzzle: NumberlinkPuzzle) -> set[int] | None:
+    """The cells where two solutions differ (none: one solution; None: no answer in time)."""
+    result = exact.solve(puzzle, seconds=20)
+    if result.verdict is exact.Verdict.UNIQUE:
+        return set()
+    if result.verdict is not exact.Verdict.SEVERAL:
+        return None
+    a, b = result.solutions
+    return {i for i, (x, y) in enumerate(zip(a.cands, b.cands)) if x != y}
+
+
+def cut(rng: random.Random, lines: list[list[int]], cells: set[int]) -> bool:
+    """Cuts a line in two after one of `cells` (new numbers there and next to it), leaving
+    lines of MIN_LENGTH where it can, else of two cells (numbers side by side); False when
+    none of the cells can be cut at."""
+    for least in (MIN_LENGTH, 2):
+        cuts = [(k, at) for k, line in enumerate(lines) for at in range(least - 1, len(line) - least)
+                if line[at] in cells]
+        if cuts:
+            k, at = rng.choice(cuts)
+            lines[k:k + 1] = [lines[k][:at + 1], lines[k][at + 1:]]
+            return True
+    return False
+
+
+def numbered(rows: int, cols: int, lines: list[list[int]]) -> NumberlinkPuzzle:
+    """The puzzle whose pairs of numbers are the ends of these lines (every cell used)."""
     tokens: list[str | None] = [None] * (rows * cols)
     for k, line in enumerate(lines, 1):
         tokens[line[0]] = tokens[line[-1]] = str(k)
-    puzzle = GENRE._make(rows, cols, tokens, None, True, Meta())
-    return Draft((), lambda kept: puzzle, grid=(rows, cols))
+    return GENRE._make(rows, cols, tokens, None, True, Meta())
