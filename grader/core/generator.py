@@ -238,6 +238,27 @@ def _below(g: Grade, target: Target) -> bool:
     return False
 
 
+def undecided(puzzle: Puzzle, cap: int) -> list[int]:
+    """The variables the solve up to level `cap` leaves open (none: it solved the puzzle): where
+    a genre's easy draft adds a clue or cuts a line."""
+    trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True).solve()
+    if trace.status is Status.SOLVED:
+        return []
+    return [v for v, m in enumerate(trace.final.cands) if m & (m - 1)]
+
+
+def where_solutions_differ(puzzle: Puzzle, seconds: float = 20) -> list[int] | None:
+    """The variables where two solutions differ (none: one solution; None: no answer in time
+    or no solution): where a genre's draft adds a clue before it is graded."""
+    result = exact.solve(puzzle, seconds=seconds)
+    if result.verdict is exact.Verdict.UNIQUE:
+        return []
+    if result.verdict is not exact.Verdict.SEVERAL:
+        return None
+    a, b = result.solutions
+    return [v for v, (x, y) in enumerate(zip(a.cands, b.cands)) if x != y]
+
+
 def _grade(draft: Draft, kept: Iterable[int], cap: int, settings: Settings) -> Analysis:
     """The grade, with the solve stopped at `cap`: a puzzle that needs more misses the target
     anyway, and one solved within it gets the grade an uncapped solve gives (the solve always

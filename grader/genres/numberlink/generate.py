@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import random
 
-from grader.core import exact
-from grader.core.engine import Solver
-from grader.core.generator import Draft
+from grader.core.generator import Draft, undecided, where_solutions_differ
 from grader.core.model import Meta
-from grader.core.steps import Status
 from grader.genres.numberlink.model import GENRE, NumberlinkPuzzle
 from grader.genres.numberlink.planted import line_ok
 
@@ -69,32 +66,13 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
         return None
     while True:
         puzzle = numbered(rows, cols, lines)
-        open_ = open_cells(puzzle, cap) if cap <= EASY else between_solutions(puzzle)
+        open_ = undecided(puzzle, cap) if cap <= EASY else where_solutions_differ(puzzle)
         if open_ is None:
             return None
         if not open_:
             return Draft((), lambda kept: puzzle, grid=(rows, cols))
-        if not cut(rng, lines, open_):
+        if not cut(rng, lines, set(open_)):
             return None
-
-
-def open_cells(puzzle: NumberlinkPuzzle, cap: int) -> set[int]:
-    """The cells the solve up to `cap` leaves undecided (none: it has shown the one solution)."""
-    trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True).solve()
-    if trace.status is Status.SOLVED:
-        return set()
-    return {i for i, m in enumerate(trace.final.cands) if m & (m - 1)}
-
-
-def between_solutions(puzzle: NumberlinkPuzzle) -> set[int] | None:
-    """The cells where two solutions differ (none: one solution; None: no answer in time)."""
-    result = exact.solve(puzzle, seconds=20)
-    if result.verdict is exact.Verdict.UNIQUE:
-        return set()
-    if result.verdict is not exact.Verdict.SEVERAL:
-        return None
-    a, b = result.solutions
-    return {i for i, (x, y) in enumerate(zip(a.cands, b.cands)) if x != y}
 
 
 def cut(rng: random.Random, lines: list[list[int]], cells: set[int]) -> bool:

@@ -14,7 +14,7 @@ import clingo
 
 from grader.core import exact
 from grader.core.engine import Solver
-from grader.core.generator import Draft
+from grader.core.generator import Draft, where_solutions_differ
 from grader.core.model import State
 from grader.core.steps import Status
 from grader.genres import get
@@ -124,17 +124,6 @@ def loop_follows(empty: YajilinPuzzle, drawing: State, cap: int) -> bool:
     return trace.status is Status.SOLVED
 
 
-def between_solutions(puzzle: YajilinPuzzle) -> set[int] | None:
-    """The cells where two solutions differ (none: one solution; None: no answer in time)."""
-    result = exact.solve(puzzle, seconds=20)
-    if result.verdict is exact.Verdict.UNIQUE:
-        return set()
-    if result.verdict is not exact.Verdict.SEVERAL:
-        return None
-    a, b = result.solutions
-    return cells_of(puzzle, [v for v, (x, y) in enumerate(zip(a.cands, b.cands)) if x != y])
-
-
 def cells_of(puzzle: YajilinPuzzle, variables: list[int]) -> set[int]:
     """The cells of state variables: a cell's own, and both ends of a link."""
     n = puzzle.rows * puzzle.cols
@@ -167,7 +156,11 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
     for _ in range(n):
         clues = {i: clue_towards(empty, shaded, i, towards[i]) for i in blocked}
         puzzle = attrs.evolve(empty, clues=tuple(clues.get(i) for i in range(n)))
-        differ = open_cells(puzzle, cap) if cap <= EASY else between_solutions(puzzle)
+        if cap <= EASY:
+            differ = open_cells(puzzle, cap)
+        else:
+            variables = where_solutions_differ(puzzle)
+            differ = None if variables is None else cells_of(puzzle, variables)
         if differ is None:
             return None
         if not differ:
