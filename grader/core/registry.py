@@ -97,7 +97,8 @@ class TechniqueRow:
     StepConfig, Tatham's tiers): how hard it is (level 1-5, the catalogue's key; order among
     the techniques of that level, lower tried first; score of a step, 0 for the level's
     default), how it reads (name, template, nudge, catalogue entry), whether it assumes a
-    unique solution and whether the count that rates a step looks at it (HeuristicInfo). A wording left out is the shared family's own. `family` names the shared
+    unique solution and whether the count that rates a step looks at it (HeuristicInfo). A
+    wording left out is the shared family's own. `family` names the shared
     technique the row registers (see register_families); the genre's own have none."""
     level: int
     order: int = 50

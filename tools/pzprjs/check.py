@@ -31,8 +31,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tatham"))
-from check_ids import cli, generated, levels, loop_edge, results_table  # noqa: E402
-from versus import load_average, write_report  # noqa: E402  # noqa: E402  (a script of tools/tatham)
+from check_ids import check_arguments, cli, generated, loop_edge, results_table  # noqa: E402
+from versus import load_average, write_report  # noqa: E402  (a script of tools/tatham)
 
 PZPR = {"akari": "lightup", "hashiwokakero": "hashikake", "heyawake": "heyawake", "hitori": "hitori",
         "kuromasu": "kurodoko", "masyu": "mashu", "numberlink": "numlin", "nurikabe": "nurikabe",
@@ -149,14 +149,7 @@ def passed(row: dict) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--genre", action="append", choices=sorted(PZPR))
-    ap.add_argument("--count", type=int, default=3)
-    ap.add_argument("--size", default="10x10")
-    ap.add_argument("--level", type=levels, default=[3], help="the level, or levels such as 2,3 (default 3)")
-    ap.add_argument("--seed", default="check")
-    ap.add_argument("--report", type=Path, help="also write the results as markdown to this file")
-    args = ap.parse_args(argv)
+    args = check_arguments(__doc__.splitlines()[0], PZPR).parse_args(argv)
     if not shutil.which("node") or not (modules() / "pzpr").is_dir():
         print(f"check skipped: needs node and pzpr in {modules()} "
               "(npm install --prefix ~/.cache/grader-pzprjs pzpr@0.10.1)", file=sys.stderr)

@@ -287,15 +287,21 @@ def check_mines(count: int, seed: str, bin_dir: Path) -> list[dict]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--genre", action="append", choices=sorted(GAMES))
+def check_arguments(description: str, genres) -> argparse.ArgumentParser:
+    """The options every check of generated puzzles takes (this one and tools/pzprjs/check.py)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--genre", action="append", choices=sorted(genres))
     ap.add_argument("--count", type=int, default=3)
     ap.add_argument("--size", default="10x10")
     ap.add_argument("--level", type=levels, default=[3], help="the level, or levels such as 2,3 (default 3)")
     ap.add_argument("--seed", default="check")
-    ap.add_argument("--mines", type=int, default=3, help="Mines IDs of his to write back (0: none)")
     ap.add_argument("--report", type=Path, help="also write the results as markdown to this file")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = check_arguments(__doc__.splitlines()[0], GAMES)
+    ap.add_argument("--mines", type=int, default=3, help="Mines IDs of his to write back (0: none)")
     args = ap.parse_args(argv)
     genres = args.genre or list(GAMES)
     bin_dir = solver_dir()
