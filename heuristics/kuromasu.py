@@ -169,14 +169,8 @@ def extensions(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     lengths = view_lengths(puzzle, state, k, limit)
     if lengths is None:
         return None
-    options = []
-    for choice in lengths:
-        if out_of_time():
-            return None         # as if too many: a large open board lists ways for long
-        option = legal(puzzle, state, extension(puzzle, k, choice))
-        if option is not None:
-            options.append(option)
-    return options
+    options = list(legal_ways(puzzle, state, k, lengths))
+    return None if out_of_time() else options   # as if too many: a large open board lists long
 
 
 def view_lengths(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
@@ -207,12 +201,7 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     cands = state.cands
     agreed: dict[int, int] | None = None
     ways = 0
-    for choice in sorted(ends) + [t for t in lengths if t not in ends]:
-        if out_of_time():
-            return None
-        option = legal(puzzle, state, extension(puzzle, k, choice))
-        if option is None:
-            continue
+    for option in legal_ways(puzzle, state, k, sorted(ends) + [t for t in lengths if t not in ends]):
         ways += 1
         if agreed is None:
             agreed = {j: v for j, v in option.items() if cands[j] == FREE}
@@ -220,7 +209,18 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
             agreed = {j: v for j, v in agreed.items() if option.get(j) == v}
         if not agreed:
             return None
-    return None if agreed is None else (agreed, ways)
+    return None if agreed is None or out_of_time() else (agreed, ways)
+
+
+def legal_ways(puzzle: KuromasuPuzzle, state: State, k: int,
+               lengths: Iterable[tuple[int, int, int, int]]) -> Iterator[dict[int, int]]:
+    """The ways, in the order of `lengths`, that break no rule nearby; stops when time is up."""
+    for choice in lengths:
+        if out_of_time():
+            return
+        option = legal(puzzle, state, extension(puzzle, k, choice))
+        if option is not None:
+            yield option
 
 
 def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
