@@ -127,8 +127,8 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
 def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
                    describe: Callable[[Puzzle, int], Any], width: int | None = None) -> Deduction | None:
     """The conclusions under one witness, applied one by one, as a deduction (None if nothing
-    changes). `width`: the state's widest candidate mask, in bits (worked out when left out)."""
-    from grader.core.explain import describe_removals
+    changes). `width`: the state's widest candidate mask, in bits (worked out when left out).
+    Its words are worked out when read: most deductions are made inside trials and counts."""
     keep: dict[int, int] = {}
     if width is None:
         width = max(state.cands, default=0).bit_length()
@@ -140,23 +140,27 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
         keep[pos] = keep.get(pos, -1) & mask
     if not keep:
         return None
-    removed = tuple(sorted((v, state.cands[v] & ~m) for v, m in keep.items() if state.cands[v] & ~m))
+    cands = state.cands
+    removed = tuple(sorted((v, cands[v] & ~m) for v, m in keep.items() if cands[v] & ~m))
     if not removed:
         return None
-    params: dict[str, Any] = {}
-    premises = []
-    for var in rule.prefix:
-        value = env[var.name]
-        if var.type is ast.Type.POS:
-            params[var.name] = describe(puzzle, value)
-            if value not in keep and state.decided(value):
-                premises.append(value)
-        else:
-            params[var.name] = value
+    premises = tuple(env[var.name] for var in rule.prefix
+                     if var.type is ast.Type.POS and env[var.name] not in keep
+                     and state.decided(env[var.name]))
+    return Deduction(removed, Later(_rule_params, rule, ev, puzzle, state, dict(env), describe, removed),
+                     premises)
+
+
+def _rule_params(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
+                 describe: Callable[[Puzzle, int], Any], removed: tuple[tuple[int, int], ...]) -> dict[str, Any]:
+    """A rule step's explanation fields: its witnesses (positions as r3c4) and {conclusion}."""
+    from grader.core.explain import describe_removals
+    params: dict[str, Any] = {var.name: describe(puzzle, env[var.name]) if var.type is ast.Type.POS
+                              else env[var.name] for var in rule.prefix}
     words = getattr(ev.world, "describe_change", None)
     params["conclusion"] = (words(removed) if words is not None
                             else describe_removals(puzzle, state, removed))
-    return Deduction(removed, params, tuple(premises))
+    return params
 
 
 def reads_state(rule: Rule, sig: Signature) -> bool:
