@@ -202,6 +202,23 @@ def test_must_show():
     assert found("must-show", p, state(p, r1c2=[1, 3], r1c3=[1, 3], r1c4=[1])) == {}
 
 
+def test_facing_ones():
+    """r1c1 and r1c2 point at each other: if r1c1 held 1, r1c2 would see only that 1 and hold
+    1, and the 1 at r1c1 would see the 0 at r1c3 as well."""
+    p = puzzle("→. ←. ↑.")
+    assert found("facing-ones", p, state(p, r1c3=[0])) == {"r1c1": [0, 2]}
+    assert found("facing-ones", p) == {}                # r1c3 may still hold 1
+
+
+def test_facing_ones_across_a_filled_cell():
+    """r1c1 and r3c1 face each other across the 1 at r2c1; r1c1 sees only r2c1 besides r3c1,
+    so both may be 1 (or both 2): nothing to conclude."""
+    p = puzzle("↓. ↖. ↓.\n↗1 →. ↘.\n↑. ↑. ↗.")
+    assert found("facing-ones", p, state(p, r1c1=[1, 2], r3c1=[1, 2])) == {}
+    p = puzzle("↓. ↖. ↓.\n↗1 →. ↘.\n↑. ↑. ↗.\n↑. ↑. ↗.")
+    assert found("facing-ones", p, state(p, r1c1=[1, 2], r3c1=[1, 2], r4c1=[2])) == {"r1c1": [2]}
+
+
 def test_conclusion_that_contradicts_empties_the_cell():
     """set(p, 0) on an edge arrow that holds 1 leaves it no value: the engine's contradiction."""
     p = puzzle("→. →1")
@@ -236,25 +253,25 @@ def _needs_trial():
 
 @functools.cache
 def _trial_position():
-    """The state before the first short trial in the smallest corpus puzzle that needs one."""
+    """The state before the first forcing chain in the smallest corpus puzzle that needs one."""
     path = CORPUS / "arrows"
     for f in sorted(path.glob("*.yaml"), key=lambda f: f.stat().st_size):
         p = load(str(f))
         trace = Solver(p).solve()
-        step, before = _first_step(trace, "arrows.short-trial")
+        step, before = _first_step(trace, "arrows.forcing-chain")
         if step is not None:
             return p, before, step
     return None
 
 
-def test_short_trial_eliminates_by_contradiction_and_leaves_the_state_alone():
+def test_forcing_chain_eliminates_by_contradiction_and_leaves_the_state_alone():
     p, before, _ = _needs_trial()
     cands = before.cands
-    found_ = fires("arrows.short-trial", p, before)
+    found_ = fires("arrows.forcing-chain", p, before)
     assert found_ and before.cands == cands            # mock mode: the real state is untouched
     d = found_[0]
     assert len(d.removals) == 1 and d.removals[0][1].bit_count() == 1
-    assert "contradiction" in REGISTRY.get("arrows.short-trial").info.template.format(**d.params)
+    assert "contradiction" in REGISTRY.get("arrows.forcing-chain").info.template.format(**d.params)
     # cells are tried fewest candidates first
     from grader.core.probing import probe_order
     order = probe_order(before)
@@ -264,11 +281,35 @@ def test_short_trial_eliminates_by_contradiction_and_leaves_the_state_alone():
     solution = reference(p)
     assert not d.removals[0][1] & solution.cands[var]
     # nothing to try once every cell is decided
-    assert fires("arrows.short-trial", p, solution) == []
+    assert fires("arrows.forcing-chain", p, solution) == []
     assert fires("arrows.long-trial", p, solution) == []
 
 
-def test_long_trial_finds_what_the_short_one_finds():
+def test_forcing_chain_shows_its_chain():
+    """Suppose r1c1 held 1: r3c1 would see only the 1s at r2c1 and r1c1 and hold 1, and r4c1
+    would see only 1s too, but it cannot hold 1. The explanation names each step and its rule."""
+    p = puzzle("↓. ↖. ↓.\n↗1 →. ↘.\n↑. ↑. ↗.\n↑. ↑. ↗.")
+    h = REGISTRY.get("arrows.forcing-chain")
+    assert h.level == 4 and not h.info.counted
+    d = h.first(p, state(p, r1c1=[1, 2], r3c1=[1, 2], r4c1=[2, 3]))
+    assert d.removals == ((0, 1 << 1),)
+    assert h.info.template.format(**d.params) == (
+        "Suppose r1c1 held 1: then r3c1 holds 1 (everything ahead is filled in); then r4c1 has "
+        "no number left (everything ahead is filled in), a contradiction (no value is left for "
+        "r4c1). So r1c1 cannot hold 1.")
+
+
+def test_forcing_chain_finds_nothing_when_every_case_goes_on():
+    """r1c1 and r3c1 face each other across a 1: both 1 or both 2, two solutions, so no
+    hypothesis breaks a rule."""
+    p = puzzle("↓. ↖. ↓.\n↗. →. ↘.\n↑. ↑. ↗.")
+    s = state(p, r1c1=[1, 2], r1c2=[0], r1c3=[1], r2c1=[1], r2c2=[1], r2c3=[0], r3c1=[1, 2],
+              r3c2=[2], r3c3=[0])
+    assert fires("arrows.forcing-chain", p, s) == []
+    assert fires("arrows.long-trial", p, s) == []
+
+
+def test_long_trial_finds_what_the_forcing_chain_finds():
     p, before, _ = _needs_trial()
     assert fires("arrows.long-trial", p, before)
 
@@ -407,7 +448,7 @@ def test_own_corpus_is_unique_and_solved_by_the_rules():
 
 def test_trials_sound_from_random_partial_states():
     rng = random.Random(11)
-    trials = [REGISTRY.get("arrows.short-trial"), REGISTRY.get("arrows.long-trial")]
+    trials = [REGISTRY.get("arrows.forcing-chain"), REGISTRY.get("arrows.long-trial")]
     for p in shared_puzzles(1, max_side=5):
         solution = reference(p)
         for _ in range(2):

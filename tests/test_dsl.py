@@ -168,6 +168,37 @@ def test_backtrack_rule_entries():
         load_rules(text.replace("max_rule_complexity: 1", "max_rule_complexity: 4"), SIGNATURE)
 
 
+def test_counted_says_whether_a_step_is_counted_among_those_on_offer():
+    text = ("easy:\n  name: E\n  complexity: 1\n  condition: exists p (ahead(p) = 0)\n"
+            "  conclusions:\n    - set(p, 0)\n"
+            "chain:\n  name: Chain\n  type: BacktrackRule\n  complexity: 4\n  max_rule_complexity: 1\n"
+            "  depth: 2\n  counted: false\n"
+            "  explanation: 'Suppose {cell} held {value}: then {chain}, a contradiction ({reason}).'\n")
+    rules = load_rules(text, SIGNATURE)
+    assert rules[0].counted and not rules[1].counted
+    hs = compiled(text)
+    assert hs["easy"].info.counted and not hs["chain"].info.counted
+    with pytest.raises(RuleFileError, match="true or false"):
+        load_rules(text.replace("counted: false", "counted: maybe"), SIGNATURE)
+    with pytest.raises(RuleFileError, match="BacktrackRule fills"):
+        load_rules(text.replace("{reason}", "{why}"), SIGNATURE)
+
+
+def test_a_backtrack_rule_explains_its_chain_step_by_step():
+    """r1c3 points off the grid: supposing it held 1, the spec's first rule leaves it nothing.
+    The chain names what each step established and the rule that did it."""
+    text = SPEC_EXAMPLES + ("chain:\n  name: Chain\n  type: BacktrackRule\n  complexity: 4\n"
+                            "  max_rule_complexity: 2\n  depth: 3\n"
+                            "  explanation: 'Suppose {cell} held {value}: then {chain} ({reason}).'\n")
+    h = compiled(text)["chain"]
+    p = puzzle("→. →. ↑.")
+    d = h.first(p, ARROWS.initial_state(p).restrict(2, 0b110))     # r1c3 narrowed to 1 or 2
+    assert d.removals == ((2, 1 << 1),)
+    assert h.info.template.format(**d.params) == (
+        "Suppose r1c3 held 1: then r1c3 has no number left (an arrow pointing out of the grid "
+        "has value 0) (no value is left for r1c3).")
+
+
 # --- evaluation --------------------------------------------------------------------------------
 
 def test_witnesses_fill_the_conclusions_and_contradictions_empty_the_cell():

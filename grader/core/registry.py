@@ -225,7 +225,7 @@ REGISTRY = Registry(PLUGIN_GROUP, technique_table)
 
 def heuristic(*, id: str, genre: str, name: str | None = None, template: str | None = None,
               nudge: str | None = None, catalogue: str = "", uses_uniqueness: bool = False,
-              level: int | None = None, order: int = 50, score: int = 0,
+              level: int | None = None, order: int = 50, score: int = 0, counted: bool = True,
               registry: Registry | None = None) -> Callable[[FindFn], Heuristic]:
     """Register a find function as technique `id` of `genre`: `@heuristic(id=..., genre=GENRE)`.
     Its row of the genre's table gives its level, order, score and wording; a wording the code
@@ -233,7 +233,7 @@ def heuristic(*, id: str, genre: str, name: str | None = None, template: str | N
     may leave out."""
     def wrap(fn: FindFn) -> Heuristic:
         reg = registry or REGISTRY
-        row = reg.row(genre, id, None if level is None else TechniqueRow(level, order, score))
+        row = reg.row(genre, id, None if level is None else TechniqueRow(level, order, score, counted=counted))
 
         def pick(ours, theirs):
             return theirs if ours is None else ours

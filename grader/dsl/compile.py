@@ -11,6 +11,8 @@ A BacktrackRule (spec/solver-design.md) orders the empty cells by how many candi
 have, fewest first; for each candidate it assumes it, verifies the hypothesis in mock mode
 (the rules up to max_rule_complexity, from the assumed state, which is a separate value, so
 the real state never changes), and on a contradiction eliminates that candidate for good.
+Its explanation may show the chain: each rule step of the refuted hypothesis, what it
+established and by which rule (worked out again only for the hypothesis that is reported).
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import attrs
 from grader.core.engine import solve_memory
 from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, Later
 from grader.dsl import ast
 from grader.dsl.evaluate import Evaluator
 from grader.dsl.rules import BacktrackRule, Rule
@@ -125,8 +127,8 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
 def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
                    describe: Callable[[Puzzle, int], Any], width: int | None = None) -> Deduction | None:
     """The conclusions under one witness, applied one by one, as a deduction (None if nothing
-    changes). `width`: the state's widest candidate mask, in bits (worked out when left out)."""
-    from grader.core.explain import describe_removals
+    changes). `width`: the state's widest candidate mask, in bits (worked out when left out).
+    Its words are worked out when read: most deductions are made inside trials and counts."""
     keep: dict[int, int] = {}
     if width is None:
         width = max(state.cands, default=0).bit_length()
@@ -138,23 +140,27 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
         keep[pos] = keep.get(pos, -1) & mask
     if not keep:
         return None
-    removed = tuple(sorted((v, state.cands[v] & ~m) for v, m in keep.items() if state.cands[v] & ~m))
+    cands = state.cands
+    removed = tuple(sorted((v, cands[v] & ~m) for v, m in keep.items() if cands[v] & ~m))
     if not removed:
         return None
-    params: dict[str, Any] = {}
-    premises = []
-    for var in rule.prefix:
-        value = env[var.name]
-        if var.type is ast.Type.POS:
-            params[var.name] = describe(puzzle, value)
-            if value not in keep and state.decided(value):
-                premises.append(value)
-        else:
-            params[var.name] = value
+    premises = tuple(env[var.name] for var in rule.prefix
+                     if var.type is ast.Type.POS and env[var.name] not in keep
+                     and state.decided(env[var.name]))
+    return Deduction(removed, Later(_rule_params, rule, ev, puzzle, state, dict(env), describe, removed),
+                     premises)
+
+
+def _rule_params(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
+                 describe: Callable[[Puzzle, int], Any], removed: tuple[tuple[int, int], ...]) -> dict[str, Any]:
+    """A rule step's explanation fields: its witnesses (positions as r3c4) and {conclusion}."""
+    from grader.core.explain import describe_removals
+    params: dict[str, Any] = {var.name: describe(puzzle, env[var.name]) if var.type is ast.Type.POS
+                              else env[var.name] for var in rule.prefix}
     words = getattr(ev.world, "describe_change", None)
     params["conclusion"] = (words(removed) if words is not None
                             else describe_removals(puzzle, state, removed))
-    return Deduction(removed, params, tuple(premises))
+    return params
 
 
 def reads_state(rule: Rule, sig: Signature) -> bool:
@@ -198,7 +204,7 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
             quiet.put(rule.id, ())
 
     return heuristic(id=f"{genre}.{rule.id}", name=rule.name, genre=genre, level=rule.complexity,
-                     order=order, template=rule.explanation, nudge=rule.nudge,
+                     order=order, template=rule.explanation, nudge=rule.nudge, counted=rule.counted,
                      registry=registry)(find)
 
 
@@ -211,11 +217,12 @@ class MockResult:
 
 
 def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Sequence[Heuristic],
-                depth: int) -> MockResult:
+                depth: int, chain: list[tuple[Heuristic, State, tuple]] | None = None) -> MockResult:
     """Apply the rules to a hypothesis without touching the real state (states are values):
     each step takes the easiest rule that makes progress, with every witness it has, then
     starts again from the easiest. Stops at a contradiction (an emptied cell, or a broken rule
-    of the genre), when no rule applies, or after `depth` steps."""
+    of the genre), when no rule applies, or after `depth` steps. `chain`, when given, gets
+    every step: (the rule, the state before it, what it removed)."""
     genre = puzzle.genre
     pending: list[set[int]] = [set(changed) for _ in rules]
     for step in range(depth + 1):
@@ -234,6 +241,8 @@ def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Seq
             if not removed:
                 pending[k] = set()
                 continue
+            if chain is not None:
+                chain.append((h, state, tuple(sorted(removed.items()))))
             state = state.remove(removed.items())
             for p in pending:
                 p |= removed.keys()
@@ -245,27 +254,59 @@ def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Seq
     return MockResult(bool(broken), depth, broken[0].message if broken else "")
 
 
+Describe = Callable[[Puzzle, State, Sequence[tuple[int, int]]], str]
+
+
+def describe_with(world_of: WorldFactory) -> Describe:
+    """What removals establish, in the words of the genre's world when it has its own
+    (describe_change), else the generic ones."""
+    from grader.core.explain import describe_removals
+
+    def describe(puzzle: Puzzle, state: State, removed: Sequence[tuple[int, int]]) -> str:
+        words = getattr(world_of(puzzle, state), "describe_change", None)
+        return words(removed) if words is not None else describe_removals(puzzle, state, removed)
+    return describe
+
+
 def compile_backtrack(rule: BacktrackRule, genre: str, lower: Callable[[], Sequence[Heuristic]],
-                      registry: Registry | None = None, order: int = 50) -> Heuristic:
-    from grader.core.explain import var_name
+                      registry: Registry | None = None, order: int = 50,
+                      describe: Describe | None = None) -> Heuristic:
     from grader.core.probing import probe_order
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         rules = list(lower())
         for var in probe_order(state):
             for value in values_of(state.cands[var]):
-                result = mock_verify(puzzle, state.restrict(var, 1 << value), (var,), rules, rule.depth)
+                assumed = state.restrict(var, 1 << value)
+                result = mock_verify(puzzle, assumed, (var,), rules, rule.depth)
                 if result.contradiction:
-                    n = result.steps
-                    steps = ("the rules at once lead" if n == 0 else "one rule step leads" if n == 1
-                             else f"{n} rule steps lead")
                     yield Deduction(((var, 1 << value),),
-                                    {"cell": var_name(puzzle, var), "value": value, "steps": steps,
-                                     "reason": result.reason or "a rule is broken"})
+                                    Later(_backtrack_fields, puzzle, assumed, var, value, rules,
+                                          rule.depth, result, describe))
 
     return heuristic(id=f"{genre}.{rule.id}", name=rule.name, genre=genre, level=rule.complexity,
                      order=order, template=rule.explanation or BACKTRACK_TEMPLATE,
-                     nudge=rule.nudge or "Try a hypothesis at {cell}.", registry=registry)(find)
+                     nudge=rule.nudge or "Try a hypothesis at {cell}.", counted=rule.counted,
+                     registry=registry)(find)
+
+
+def _backtrack_fields(puzzle: Puzzle, assumed: State, var: int, value: int, rules: Sequence[Heuristic],
+                      depth: int, result: MockResult, describe: Describe | None) -> dict[str, Any]:
+    """A refuted hypothesis's explanation fields. The chain, its rule steps in order with what
+    each established and by which rule, comes from the same verification again, so the hot
+    loop never pays for the words."""
+    from grader.core.explain import describe_removals, var_name
+    n = result.steps
+    steps: list[tuple[Heuristic, State, tuple]] = []
+    mock_verify(puzzle, assumed, (var,), rules, depth, steps)
+    words = describe or describe_removals
+    chain = [f"{words(puzzle, before, removed)} ({h.info.name[0].lower()}{h.info.name[1:]})"
+             for h, before, removed in steps]
+    return {"cell": var_name(puzzle, var), "value": value,
+            "steps": ("the rules at once lead" if n == 0 else "one rule step leads" if n == 1
+                      else f"{n} rule steps lead"),
+            "chain": "; then ".join(chain) if chain else "at once",
+            "reason": result.reason or "a rule is broken"}
 
 
 def compile_rules(rules: Sequence[Rule | BacktrackRule], sig: Signature, world_of: WorldFactory,
@@ -278,7 +319,8 @@ def compile_rules(rules: Sequence[Rule | BacktrackRule], sig: Signature, world_o
         if isinstance(rule, BacktrackRule):
             limit = rule.max_rule_complexity
             out.append(compile_backtrack(
-                rule, genre, lambda limit=limit: [h for r, h in plain if r.complexity <= limit], reg, k))
+                rule, genre, lambda limit=limit: [h for r, h in plain if r.complexity <= limit], reg, k,
+                describe_with(world_of)))
         else:
             h = compile_rule(rule, sig, world_of, genre, reg, k)
             plain.append((rule, h))

@@ -118,13 +118,27 @@ def term_fn(t: ast.Term, sig: Signature) -> Callable[[Any, dict], Any]:
     return got[1]
 
 
+_DOMAINS: dict[tuple[range, range], tuple[tuple, tuple, frozenset, frozenset]] = {}
+
+
+def _domains(positions, numbers) -> tuple[tuple, tuple, frozenset, frozenset]:
+    """The domains as tuples and sets; worked out once per pair of ranges (an evaluator is
+    made for every look of every rule)."""
+    key = (positions, numbers) if isinstance(positions, range) and isinstance(numbers, range) else None
+    got = _DOMAINS.get(key) if key is not None else None
+    if got is None:
+        ps, ns = tuple(positions), tuple(numbers)
+        got = (ps, ns, frozenset(ps), frozenset(ns))
+        if key is not None:
+            _DOMAINS[key] = got
+    return got
+
+
 class Evaluator:
     def __init__(self, sig: Signature, world: World):
         self.sig, self.world = sig, world
-        self._positions = tuple(world.positions())
-        self._numbers = tuple(world.numbers())
-        self._position_set = frozenset(self._positions)
-        self._number_set = frozenset(self._numbers)
+        (self._positions, self._numbers,
+         self._position_set, self._number_set) = _domains(world.positions(), world.numbers())
 
     # --- terms ------------------------------------------------------------------------
     def term(self, t: ast.Term, env: dict[str, Any]) -> Any:
@@ -231,21 +245,38 @@ class Evaluator:
     def keep_mask(self, c: ast.Conclusion, env: dict[str, Any], width: int) -> tuple[Any, int] | None:
         """(position, the candidates it may keep) for one conclusion under a witness, or None
         when the conclusion says nothing there (an OOB position, a nil number)."""
-        pos = self.term(c.position, env)
+        got = _KEEPS.get(id(c))
+        if got is None:
+            got = _KEEPS[id(c)] = (c, _compile_keep(c, self.sig))
+        return got[1](self.world, env, width)
+
+
+_KEEPS: dict[int, tuple[Any, Callable[[Any, dict, int], tuple[Any, int] | None]]] = {}
+
+
+def _compile_keep(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int], tuple[Any, int] | None]:
+    """Evaluator.keep_mask of one conclusion as a closure of (world, env, width)."""
+    position = term_fn(c.position, sig)
+    value_fns = tuple(term_fn(v, sig) for v in c.values)
+    action, op = c.action, c.op
+
+    def keep(w, env, width):
+        pos = position(w, env)
         if pos is None or pos == OOB:
             return None
-        values = [self.term(v, env) for v in c.values]
-        if any(v is None for v in values):
+        values = [v(w, env) for v in value_fns]
+        if None in values:
             return None
-        if c.action == "set":
+        if action == "set":
             return pos, (1 << values[0]) if values[0] >= 0 else 0
-        if c.action == "only":
+        if action == "only":
             mask = 0
             for v in values:
                 if v >= 0:
                     mask |= 1 << v
             return pos, mask
-        return pos, ~_dropped(c.op, values[0], width)
+        return pos, ~_dropped(op, values[0], width)
+    return keep
 
 
 def _dropped(op: str, d: int, width: int) -> int:
@@ -505,10 +536,12 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
         names = {x.name for x in f.vars}
         body = f.body if f.kind == "exists" else negated(f.body)
         want = f.kind == "exists"
+        # every free variable of f is bound here, so the body's bound names are known now
+        solve_body = _later(body, free_of(body) - names)
 
         def quant(ev, env):
             inner = {k: v for k, v in env.items() if k not in names}
-            return (next(ev.solve(body, inner), None) is not None) == want
+            return (next(solve_body(ev, inner), None) is not None) == want
         return quant
     if isinstance(f, ast.TrueF):
         return lambda ev, env: True

@@ -15,6 +15,7 @@
       complexity: 5
       max_rule_complexity: 4      # rules the hypothesis may use (mock mode)
       depth: 60                   # at most this many rule steps per hypothesis
+      counted: false              # optional (default true): see HeuristicInfo.counted
 
 The explanation may use the witness variables of the condition's leading `exists` (positions
 print as r3c4) and {conclusion}, what the step establishes. A syntax or type error names the
@@ -36,9 +37,12 @@ from grader.dsl.signature import Signature
 from grader.dsl.typecheck import RuleTypeError, check_conclusion, check_condition
 
 STANDARD_FIELDS = frozenset({"conclusion"})
-RULE_KEYS = frozenset({"name", "condition", "complexity", "conclusions", "explanation", "nudge", "type"})
+RULE_KEYS = frozenset({"name", "condition", "complexity", "conclusions", "explanation", "nudge", "type",
+                       "counted"})
 BACKTRACK_KEYS = frozenset({"name", "complexity", "max_rule_complexity", "depth", "type",
-                            "explanation", "nudge"})
+                            "explanation", "nudge", "counted"})
+# fields a BacktrackRule's explanation may use (compile.compile_backtrack fills them)
+BACKTRACK_FIELDS = frozenset({"cell", "value", "steps", "chain", "reason"})
 
 
 @attrs.frozen(eq=False)
@@ -52,6 +56,7 @@ class Rule:
     explanation: str
     nudge: str
     text: str = ""                       # the condition as written
+    counted: bool = True                 # HeuristicInfo.counted
 
 
 @attrs.frozen(eq=False)
@@ -63,6 +68,7 @@ class BacktrackRule:
     depth: int
     explanation: str = ""
     nudge: str = ""
+    counted: bool = True                 # HeuristicInfo.counted
 
 
 class RuleFileError(InputError):
@@ -147,12 +153,18 @@ class _Loader:
         complexity = self.integer(fields, "complexity", rid, node, 1, 5)
         explanation = str(fields["explanation"].value) if "explanation" in fields else ""
         nudge = str(fields["nudge"].value) if "nudge" in fields else ""
+        counted = self.boolean(fields, "counted", rid)
         if backtrack:
+            unknown = (_fields(explanation) | _fields(nudge)) - BACKTRACK_FIELDS
+            if unknown:
+                raise self.error(f"the explanation or nudge uses {{{sorted(unknown)[0]}}}; a "
+                                 f"BacktrackRule fills {', '.join(sorted(BACKTRACK_FIELDS))}",
+                                 fields.get("explanation") or fields.get("nudge"), rid)
             return BacktrackRule(rid, name, complexity,
                                  self.integer(fields, "max_rule_complexity", rid, node, 1, complexity - 1)
                                  if complexity > 1 else 0,
                                  self.integer(fields, "depth", rid, node, 1, 100000)
-                                 if "depth" in fields else 60, explanation, nudge)
+                                 if "depth" in fields else 60, explanation, nudge, counted)
         cond_node = fields.get("condition")
         text = "" if cond_node is None or cond_node.value is None else str(cond_node.value)
         if cond_node is not None and not isinstance(cond_node, yaml.ScalarNode):
@@ -193,12 +205,21 @@ class _Loader:
         if nudge and _fields(nudge) - _fields(explanation):
             raise self.error("the nudge may only use fields the explanation uses", fields.get("nudge"), rid)
         return Rule(rid, name, complexity, condition, prefix, tuple(conclusions), explanation,
-                    nudge or f"Look for a place where '{name}' applies.", text)
+                    nudge or f"Look for a place where '{name}' applies.", text, counted)
 
     def scalar(self, fields: dict, key: str, rid: str, node: Any) -> str:
         if key not in fields or fields[key].value in (None, ""):
             raise self.error(f"missing '{key}'", node, rid)
         return str(fields[key].value)
+
+    def boolean(self, fields: dict, key: str, rid: str) -> bool:
+        """An optional yes/no key, true when left out."""
+        if key not in fields:
+            return True
+        raw = str(fields[key].value).lower()
+        if raw not in ("true", "false"):
+            raise self.error(f"'{key}' must be true or false, not '{fields[key].value}'", fields[key], rid)
+        return raw == "true"
 
     def integer(self, fields: dict, key: str, rid: str, node: Any, lo: int, hi: int) -> int:
         raw = self.scalar(fields, key, rid, node)
