@@ -108,7 +108,8 @@ def test_a_draft_by_level_strips_at_the_first_level_that_solves_then_below_and_a
     from grader.genres.slitherlink.generate import draft
     caps: list[int] = []
     solves = generator._solves
-    monkeypatch.setattr(generator, "_solves", lambda puzzle, cap, settings: caps.append(cap) or solves(puzzle, cap, settings))
+    monkeypatch.setattr(generator, "_solves", lambda puzzle, cap, settings, **how: caps.append(cap)
+                        or solves(puzzle, cap, settings, **how))
     target, rng = generator.Target(level=3), random.Random(2)
     made = generator._attempt(attrs.evolve(draft(rng, 5, 5, cap=3), by_level=True), target, rng, generator.Settings())
     assert made is not None and made[0].grade.level == 3

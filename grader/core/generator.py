@@ -198,7 +198,7 @@ def _attempt(draft: Draft, target: Target, rng: random.Random,
     removed: list[frozenset[int]] = []
     for level in passes:
         for group in groups:
-            if group <= kept and _solves(draft.build(kept - group), level, settings):
+            if group <= kept and _solves(draft.build(kept - group), level, settings, exact_first=level >= EXACT_FIRST):
                 kept -= group
                 removed.append(group)
     if settings.max_clues is not None and len(kept) > settings.max_clues:
@@ -285,8 +285,20 @@ def _groups(draft: Draft, rng: random.Random, symmetric: bool) -> list[frozenset
     return out
 
 
-def _solves(puzzle: Puzzle, cap: int, settings: Settings) -> bool:
-    """Do the techniques up to `cap` solve it, without assuming one solution?"""
+# From this level a solve that fails (most removals leave several solutions) runs every
+# technique to the end and costs far more than the exact solver's check (Masyu 10x10 at level
+# 4: 0.1 s against 0.01 s), so the exact solver looks first.
+EXACT_FIRST = 3
+EXACT_SECONDS = 5.0     # no answer in time: the solve decides, as without the check
+
+
+def _solves(puzzle: Puzzle, cap: int, settings: Settings, exact_first: bool = False) -> bool:
+    """Do the techniques up to `cap` solve it, without assuming one solution? (exact_first:
+    not when the exact solver finds no or several solutions: techniques that only remove what
+    no solution has never solve such a puzzle, so the answer is the same, only sooner.)"""
+    if exact_first and exact.solve(puzzle, seconds=EXACT_SECONDS).verdict in (exact.Verdict.SEVERAL,
+                                                                            exact.Verdict.NONE):
+        return False
     trace = Solver(puzzle, max_level=cap, assume_unique=False, greedy=True,
                    budget=Budget(max_seconds=settings.solve_seconds)).solve()
     return trace.status is Status.SOLVED
