@@ -28,6 +28,8 @@ SHORT_LINE = 7     # edges: the loop it would close has at most 8 cells (a ring 
 def short_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     graph = puzzle.graph
     lines = paths(graph, state)
+    if not any(lines.edges_in[lines.comp[end]] <= SHORT_LINE for end in lines.end_of):
+        return      # no short line: spare the family its closing checks of long lines (level 3's)
     for d in premature_loop(graph, state, lambda closed: not puzzle.genre.violations(puzzle, closed),
                             puzzle.required, focus):
         (var, _), = d.removals
