@@ -447,3 +447,6 @@ register_families(GENRE, {
 
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above
+
+# A level-2 technique of its own module (registered with the others).
+import heuristics.masyu_short_loop  # noqa: E402,F401

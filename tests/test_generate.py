@@ -24,8 +24,11 @@ CASES = {
 # walled-down islands, a reshaped loop, lines cut in two)
 EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1),
         "numberlink": ("6x6", 1)}
-# level 4, where Masyu's loop is reshaped for the level-1 solve and its pearls stripped in passes
-HARD = {"masyu": ("6x6", 4)}
+# level 2, which Masyu reaches by a short line that must not close on itself
+MIDDLE = {"masyu": ("6x6", 2)}
+# level 4, where Masyu's loop is reshaped for the level-1 solve and its pearls stripped in
+# passes, and Picross draws its picture without smoothing
+HARD = {"masyu": ("6x6", 4), "picross": ("10x10", 4)}
 
 
 def generate_json(capsys, *argv: str) -> list[dict]:
@@ -36,7 +39,8 @@ def generate_json(capsys, *argv: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("genre, size, level", [(g, *CASES[g]) for g in sorted(CASES)]
-                         + [(g, *EASY[g]) for g in sorted(EASY)] + [(g, *HARD[g]) for g in sorted(HARD)])
+                         + [(g, *EASY[g]) for g in sorted(EASY)] + [(g, *MIDDLE[g]) for g in sorted(MIDDLE)]
+                         + [(g, *HARD[g]) for g in sorted(HARD)])
 def test_generated_puzzle_is_unique_at_its_level_and_reads_back(genre, size, level, capsys, tmp_path):
     (row,) = generate_json(capsys, "--genre", genre, "--size", size, "--level", str(level), "--seed", "7")
     assert row["status"] == "made" and row["level"] == level and row["genre"] == genre
@@ -104,7 +108,8 @@ def test_a_draft_by_level_strips_at_the_first_level_that_solves_then_below_and_a
     from grader.genres.slitherlink.generate import draft
     caps: list[int] = []
     solves = generator._solves
-    monkeypatch.setattr(generator, "_solves", lambda puzzle, cap, settings: caps.append(cap) or solves(puzzle, cap, settings))
+    monkeypatch.setattr(generator, "_solves", lambda puzzle, cap, settings, **how: caps.append(cap)
+                        or solves(puzzle, cap, settings, **how))
     target, rng = generator.Target(level=3), random.Random(2)
     made = generator._attempt(attrs.evolve(draft(rng, 5, 5, cap=3), by_level=True), target, rng, generator.Settings())
     assert made is not None and made[0].grade.level == 3

@@ -38,7 +38,7 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
     def build(kept: frozenset[int]) -> MasyuPuzzle:
         return MasyuPuzzle(rows=rows, cols=cols, pearls=tuple(pearls[i] if i in kept else NONE
                                                               for i in range(rows * cols)))
-    return Draft(tuple(sorted(pearls)), build, grid=(rows, cols), by_level=True)
+    return Draft(tuple(sorted(pearls)), build, grid=(rows, cols), by_level=True, exact_first=3)
 
 
 def pearls_of(shape: set[tuple[int, int]], rows: int, cols: int) -> dict[int, int]:

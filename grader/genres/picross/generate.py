@@ -1,6 +1,8 @@
 """Picross drafts for the generator (grader.core.generator), as Simon Tatham's Pattern makes
 them: random cells filled at about half density, then smoothed a few times (a cell follows
 most of its neighbours) so the picture has shapes rather than noise; the clues are the runs.
+A smoothed picture is seldom harder than level 3 (none of 160 drafts at 15x15), so a target of
+level 4 or more draws a picture without smoothing (about one in ten grades at level 4).
 Each draft is graded as it is; one that grades too easy is tweaked a cell at a time, and the
 generator draws again until one hits the target."""
 from __future__ import annotations
@@ -12,11 +14,14 @@ from grader.genres.picross.model import PicrossPuzzle, clues_of
 
 DENSITY = (0.45, 0.6)
 SMOOTHING = (1, 3)
+HARD = 4                    # targets from this level draw noise: no smoothing, density below
+HARD_DENSITY = (0.4, 0.6)
 
 
-def picture(rng: random.Random, rows: int, cols: int) -> frozenset[int]:
-    filled = {i for i in range(rows * cols) if rng.random() < rng.uniform(*DENSITY)}
-    for _ in range(rng.randint(*SMOOTHING)):
+def picture(rng: random.Random, rows: int, cols: int, density: tuple[float, float] = DENSITY,
+            smoothing: tuple[int, int] = SMOOTHING) -> frozenset[int]:
+    filled = {i for i in range(rows * cols) if rng.random() < rng.uniform(*density)}
+    for _ in range(rng.randint(*smoothing)):
         nxt = set()
         for i in range(rows * cols):
             r, c = divmod(i, cols)
@@ -30,6 +35,8 @@ def picture(rng: random.Random, rows: int, cols: int) -> frozenset[int]:
 
 
 def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | None:
+    if cap >= HARD:
+        return drawn(picture(rng, rows, cols, HARD_DENSITY, (0, 0)), rows, cols)
     return drawn(picture(rng, rows, cols), rows, cols)
 
 

@@ -18,4 +18,4 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
 
     def build(kept: frozenset[int]) -> SlitherPuzzle:
         return SlitherPuzzle(rows=rows, cols=cols, clues=tuple(n if k in kept else None for k, n in enumerate(counts)))
-    return Draft(tuple(range(rows * cols)), build, grid=(rows, cols))
+    return Draft(tuple(range(rows * cols)), build, grid=(rows, cols), exact_first=4)

@@ -180,4 +180,4 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
     def build(kept: frozenset[int]) -> YajilinPuzzle:
         return attrs.evolve(empty, clues=tuple(
             (clues[i] if i in kept else Clue(None, "")) if i in blocked else None for i in range(n)))
-    return Draft(tuple(sorted(clues)), build, grid=(rows, cols))
+    return Draft(tuple(sorted(clues)), build, grid=(rows, cols), exact_first=4)
