@@ -160,8 +160,8 @@ class LoopGraph:
 def split(graph: LoopGraph, cands: Sequence[int], v: int) -> tuple[list[int], list[int]]:
     """(edges with a line, edges still open) at vertex v, given the candidates of a state."""
     lines, open_ = [], []
-    for e in graph.incident[v]:
-        m = cands[graph.edge_vars[e]]
+    for e, var, _ in graph.arcs[v]:
+        m = cands[var]
         if m == B_LINE:
             lines.append(e)
         elif m == OPEN:
