@@ -610,14 +610,14 @@ def test_what_ifs_remember_what_told_nothing():
     s = MASYU.initial_state(p)
     with remembering():
         assert fires("masyu.white-way-fails", p, s) == []
-        seen = Remembered.in_solve("masyu.way-fails.pearl", s, sideways=True)
+        seen = Remembered.in_solve("masyu.way-fails.pearl", s)
         assert seen.get(p.cell(12), False)
-        near = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r2c3-r3c3"]), sideways=True)
+        near = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r2c3-r3c3"]))
         assert not near.get(p.cell(12), False)
-        far = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r5c4-r5c5"]), sideways=True)
+        far = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r5c4-r5c5"]))
         assert far.get(p.cell(12), False)
         assert fires("masyu.white-what-if", p, s) == []
-        assert Remembered.in_solve("masyu.what-if.pearl", s, sideways=True).get(p.cell(12), False)
+        assert Remembered.in_solve("masyu.what-if.pearl", s).get(p.cell(12), False)
 
 
 def test_longer_what_ifs_look_at_the_nearest_few():
