@@ -40,10 +40,18 @@ def _leg_vars(puzzle: MasyuPuzzle, i: int, d: str) -> list[int]:
 
 
 def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
+    """The pearls of `kind` near what changed. The level-1 pearl rules ask this one after
+    another with the same focus: the last answer for each kind is kept."""
     if focus is None:
         return [p for p in puzzle.pearl_cells if puzzle.pearls[p] == kind]
+    last = puzzle.__dict__.setdefault("_masyu_last_pearls", {})
+    kept = last.get(kind)
+    if kept is not None and kept[0] == focus:
+        return kept[1]
     near = puzzle.pearls_near
-    return sorted({p for v in focus for p in near.get(v, ()) if puzzle.pearls[p] == kind})
+    found = sorted({p for v in focus for p in near.get(v, ()) if puzzle.pearls[p] == kind})
+    last[kind] = (focus, found)
+    return found
 
 
 # --- level 1: pearls -------------------------------------------------------------------------
