@@ -30,16 +30,16 @@ def _pearl_problem(puzzle, state: State, i: int) -> str:
                 return f"has a line towards {puzzle.cell(j)} that cannot run straight on"
             if any((v := at_j.get(t)) is not None and cands[v] == B_LINE for t in TURNS[d]):
                 return f"has a line towards {puzzle.cell(j)} that turns there"
-        for axis in ("ns", "ew"):
-            a = leg_blocker(puzzle, state, i, axis[0])
+        for axis in ("ns", "ew"):       # (remembered as a whole: the parts are computed)
+            a = _leg_blocker(puzzle, state, i, axis[0])
             if a:
-                b = leg_blocker(puzzle, state, i, axis[1])
+                b = _leg_blocker(puzzle, state, i, axis[1])
                 if b:
                     return f"can leave it neither {SIDE[axis[0]]} nor {SIDE[axis[1]]}: {a}; {b}"
         return ""
-    a = axis_blocker(puzzle, state, i, "ew")
+    a = _axis_blocker(puzzle, state, i, "ew")
     if a:
-        b = axis_blocker(puzzle, state, i, "ns")
+        b = _axis_blocker(puzzle, state, i, "ns")
         if b:
             return f"cannot be passed straight: {a}; {b}"
     if len(lines) == 2 and not straight:
