@@ -32,6 +32,21 @@ def test_black_leg_blocked_by_the_border():
     assert found("masyu.black-leg-blocked", puzzle(". . . . .\n. . . . .\n. . B . .\n. . . . .\n. . . . .")) == {}
 
 
+def test_pearl_rules_skip_what_is_already_drawn():
+    """A blocked side whose consequences are all drawn gives nothing (the rules test the put
+    before reading the pearl's surroundings); the pearls near a focus follow the focus."""
+    from grader.kernels.pearls import BLACK
+    from heuristics.masyu import pearls_to_check
+    p = puzzle("B . . . .\n" + "\n".join([". . . . ."] * 4))
+    done = draw(p, lines=["r1c1-r1c2", "r1c2-r1c3", "r1c1-r2c1", "r2c1-r3c1"])
+    assert found("masyu.black-leg-blocked", p, done) == {}
+    far = frozenset([p.graph.edge_vars[p.graph.edge_names.index("r5c4-r5c5")]])
+    near = frozenset([p.graph.edge_vars[p.graph.edge_names.index("r1c2-r1c3")]])
+    assert pearls_to_check(p, BLACK, near) == [0]
+    assert pearls_to_check(p, BLACK, far) == []
+    assert pearls_to_check(p, BLACK, near) == [0]
+
+
 def test_black_leg_blocked_by_a_black_neighbour():
     # two blacks side by side: neither can send its line through the other
     p = puzzle(". . . . . .\n. . . . . .\n. . B B . .\n. . . . . .\n. . . . . .")
