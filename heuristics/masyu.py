@@ -40,50 +40,82 @@ def _leg_vars(puzzle: MasyuPuzzle, i: int, d: str) -> list[int]:
 
 
 def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
+    """The pearls of `kind` near what changed. The level-1 pearl rules ask this one after
+    another with the same focus: the last answer for each kind is kept."""
     if focus is None:
         return [p for p in puzzle.pearl_cells if puzzle.pearls[p] == kind]
+    last = puzzle.__dict__.setdefault("_masyu_last_pearls", {})
+    kept = last.get(kind)
+    if kept is not None and kept[0] == focus:
+        return kept[1]
     near = puzzle.pearls_near
-    return sorted({p for v in focus for p in near.get(v, ()) if puzzle.pearls[p] == kind})
-
-
-def decided(state: State, put: dict[int, int]) -> bool:
-    """Every variable already has its value (a cheap test before building a deduction)."""
-    cands = state.cands
-    return all(cands[v] == 1 << val for v, val in put.items())
+    found = sorted({p for v in focus for p in near.get(v, ()) if puzzle.pearls[p] == kind})
+    last[kind] = (focus, found)
+    return found
 
 
 # --- level 1: pearls -------------------------------------------------------------------------
 
+def _table(puzzle: MasyuPuzzle, name: str, make) -> dict:
+    """A per-puzzle table of what a level-1 pearl rule would put at each pearl and side (it
+    depends only on the grid): a rule skips a pearl whose put is already decided before it
+    reads the pearl's surroundings, as most pearls near what changed are."""
+    tables = puzzle.__dict__.setdefault("_masyu_puts", {})
+    table = tables.get(name)
+    if table is None:
+        table = tables[name] = make(puzzle)
+    return table
+
+
+def _as_masks(put: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    return tuple((v, 1 << val) for v, val in put.items())
+
+
+def _all_set(cands, masks: tuple[tuple[int, int], ...]) -> bool:
+    return all(cands[v] == m for v, m in masks)
+
+
+def _blocked_puts(puzzle: MasyuPuzzle) -> dict:
+    """(black pearl, blocked side d) -> (put, its masks, the legs drawn on the other side)."""
+    out = {}
+    for i in puzzle.pearl_cells:
+        for d in DIRS:
+            legs = _leg_vars(puzzle, i, OPPOSITE[d])
+            put = {v: LINE for v in legs}
+            first = puzzle.edge_var(i, d)
+            if first is not None:
+                put[first] = CROSS
+            out[i, d] = put, _as_masks(put), legs
+    return out
+
+
 @heuristic(id="masyu.black-leg-blocked", genre=GENRE)
 def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    puts, cands = _table(puzzle, "blocked", _blocked_puts), state.cands
     for i in pearls_to_check(puzzle, BLACK, focus):
         for d in DIRS:
+            put, masks, legs = puts[i, d]
+            if _all_set(cands, masks):
+                continue
             reason = leg_blocker(puzzle, state, i, d)
             if not reason:
                 continue
-            o = OPPOSITE[d]
-            legs = _leg_vars(puzzle, i, o)
-            first = puzzle.edge_var(i, d)
-            put = {v: LINE for v in legs}
-            if first is not None:
-                put[first] = CROSS
-            if decided(state, put):
-                continue
             yield Deduction.build(state, put=put, cells=[puzzle.cell(i)],
                                   params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason,
-                                          "opposite": SIDE[o],
+                                          "opposite": SIDE[OPPOSITE[d]],
                                           "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
 
 
-@heuristic(id="masyu.black-leg-extend", genre=GENRE)
-def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for i in pearls_to_check(puzzle, BLACK, focus):
+def _extend_puts(puzzle: MasyuPuzzle) -> dict:
+    """(black pearl, side d with a line) -> (put, its masks): the leg runs on two cells, the
+    other side and the turns at the next cell are crossed out."""
+    out = {}
+    for i in puzzle.pearl_cells:
         for d in DIRS:
-            if not has_line(puzzle, state, i, d):
-                continue
             j = puzzle.next_cell(i, d)
-            legs = _leg_vars(puzzle, i, d)
-            put = {v: LINE for v in legs}
+            if j is None:
+                continue
+            put = {v: LINE for v in _leg_vars(puzzle, i, d)}
             back = puzzle.edge_var(i, OPPOSITE[d])
             if back is not None:
                 put[back] = CROSS
@@ -91,26 +123,50 @@ def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
                 v = puzzle.edge_var(j, t)
                 if v is not None:
                     put[v] = CROSS
-            edge = edge_name(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
-            if decided(state, put):
+            out[i, d] = put, _as_masks(put)
+    return out
+
+
+@heuristic(id="masyu.black-leg-extend", genre=GENRE)
+def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    puts, cands = _table(puzzle, "extend", _extend_puts), state.cands
+    for i in pearls_to_check(puzzle, BLACK, focus):
+        for d in DIRS:
+            if not has_line(puzzle, state, i, d):
                 continue
+            put, masks = puts[i, d]
+            if _all_set(cands, masks):
+                continue
+            j = puzzle.next_cell(i, d)
+            edge = edge_name(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
             yield Deduction.build(state, put=put, premises=[puzzle.edge_var(i, d)], cells=[puzzle.cell(i)],
                                   params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
                                           "opposite": SIDE[OPPOSITE[d]]})
 
 
-@heuristic(id="masyu.white-axis", genre=GENRE)
-def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    words = {"ew": "across", "ns": "up and down"}
-    for i in pearls_to_check(puzzle, WHITE, focus):
+def _axis_puts(puzzle: MasyuPuzzle) -> dict:
+    """(white pearl, blocked axis) -> (put, its masks, the edges drawn along the other axis)."""
+    out = {}
+    for i in puzzle.pearl_cells:
         for axis, other in (("ew", "ns"), ("ns", "ew")):
-            reason = axis_blocker(puzzle, state, i, axis)
-            if not reason:
-                continue
             put = {v: CROSS for d in axis if (v := puzzle.edge_var(i, d)) is not None}
             keep = [v for d in other if (v := puzzle.edge_var(i, d)) is not None]
             put.update({v: LINE for v in keep})
-            if decided(state, put):
+            out[i, axis] = put, _as_masks(put), keep
+    return out
+
+
+@heuristic(id="masyu.white-axis", genre=GENRE)
+def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    words = {"ew": "across", "ns": "up and down"}
+    puts, cands = _table(puzzle, "axis", _axis_puts), state.cands
+    for i in pearls_to_check(puzzle, WHITE, focus):
+        for axis, other in (("ew", "ns"), ("ns", "ew")):
+            put, masks, keep = puts[i, axis]
+            if _all_set(cands, masks):
+                continue
+            reason = axis_blocker(puzzle, state, i, axis)
+            if not reason:
                 continue
             yield Deduction.build(state, put=put, cells=[puzzle.cell(i)],
                                   params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other],

@@ -22,15 +22,34 @@ BRANCH_LEVEL = 3
 
 
 def cells_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
-    """Free cells next to a change (a cell's own variable, or an edge at it)."""
+    """Free cells next to a change (a cell's own variable, or an edge at it). The level-1
+    techniques ask this one after another with the same focus: the last answer is kept."""
     if focus is None:
         return puzzle.free_cells
+    kept = puzzle.__dict__.get("_yajilin_last_cells")
+    if kept is not None and kept[0] == focus:
+        return kept[1]
+    near = _free_cells_near(puzzle)
     out: set[int] = set()
     for v in focus:
-        for c in puzzle.graph.vertices_of_var.get(v, ()):
-            out.add(c)
-            out.update(puzzle.neighbours[c])
-    return sorted(c for c in out if puzzle.clues[c] is None)
+        out.update(near.get(v, ()))
+    cells = puzzle.__dict__["_yajilin_last_cells"] = (focus, sorted(out))
+    return cells[1]
+
+
+def _free_cells_near(puzzle: YajilinPuzzle) -> dict[int, tuple[int, ...]]:
+    """For each variable, the free cells it touches (its cell or the ends of its edge) and
+    the free cells beside those."""
+    near = puzzle.__dict__.get("_yajilin_free_near")
+    if near is None:
+        near = {}
+        for v, cells in puzzle.graph.vertices_of_var.items():
+            out = set(cells)
+            for c in cells:
+                out.update(puzzle.neighbours[c])
+            near[v] = tuple(c for c in out if puzzle.clues[c] is None)
+        puzzle.__dict__["_yajilin_free_near"] = near
+    return near
 
 
 def clues_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
@@ -165,11 +184,25 @@ def open_segments(puzzle: YajilinPuzzle, state: State, clues: Iterable[int]
 
 
 def line_options(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], count: int
-                 ) -> tuple[list[bool], list[bool]] | None:
+                 ) -> tuple[tuple[bool, ...], tuple[bool, ...]] | None:
     """Which cells can be shaded, and which unshaded, in some way of shading exactly `count`
-    of `cells` (no two side by side) that the candidates allow; None if there is no way."""
+    of `cells` (no two side by side) that the candidates allow; None if there is no way.
+    Remembered per line and its cells' candidates: trials ask the same lines again and again."""
+    memo = puzzle.__dict__.setdefault("_yajilin_line_options", {})
+    key = (cells, count, tuple(state.cands[j] for j in cells))
+    if key not in memo:
+        if len(memo) > 60_000:
+            memo.clear()
+        found = _line_options(puzzle, key[2], cells, count)
+        memo[key] = found and (tuple(found[0]), tuple(found[1]))
+    return memo[key]
+
+
+def _line_options(puzzle: YajilinPuzzle, line: tuple[int, ...], cells: tuple[int, ...], count: int
+                  ) -> tuple[list[bool], list[bool]] | None:
+    """line_options, from the candidates of the line's cells (`line`, in order)."""
     L = len(cells)
-    cands = state.cands
+    cands = dict(zip(cells, line))
     adj = [i > 0 and cells[i - 1] in puzzle.neighbours[cells[i]] for i in range(L)]
     # forward[i]: set of (shaded so far, previous shaded) before cell i
     forward = [set() for _ in range(L + 1)]

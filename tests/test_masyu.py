@@ -32,6 +32,21 @@ def test_black_leg_blocked_by_the_border():
     assert found("masyu.black-leg-blocked", puzzle(". . . . .\n. . . . .\n. . B . .\n. . . . .\n. . . . .")) == {}
 
 
+def test_pearl_rules_skip_what_is_already_drawn():
+    """A blocked side whose consequences are all drawn gives nothing (the rules test the put
+    before reading the pearl's surroundings); the pearls near a focus follow the focus."""
+    from grader.kernels.pearls import BLACK
+    from heuristics.masyu import pearls_to_check
+    p = puzzle("B . . . .\n" + "\n".join([". . . . ."] * 4))
+    done = draw(p, lines=["r1c1-r1c2", "r1c2-r1c3", "r1c1-r2c1", "r2c1-r3c1"])
+    assert found("masyu.black-leg-blocked", p, done) == {}
+    far = frozenset([p.graph.edge_vars[p.graph.edge_names.index("r5c4-r5c5")]])
+    near = frozenset([p.graph.edge_vars[p.graph.edge_names.index("r1c2-r1c3")]])
+    assert pearls_to_check(p, BLACK, near) == [0]
+    assert pearls_to_check(p, BLACK, far) == []
+    assert pearls_to_check(p, BLACK, near) == [0]
+
+
 def test_black_leg_blocked_by_a_black_neighbour():
     # two blacks side by side: neither can send its line through the other
     p = puzzle(". . . . . .\n. . . . . .\n. . B B . .\n. . . . . .\n. . . . . .")
@@ -610,14 +625,14 @@ def test_what_ifs_remember_what_told_nothing():
     s = MASYU.initial_state(p)
     with remembering():
         assert fires("masyu.white-way-fails", p, s) == []
-        seen = Remembered.in_solve("masyu.way-fails.pearl", s, sideways=True)
+        seen = Remembered.in_solve("masyu.way-fails.pearl", s)
         assert seen.get(p.cell(12), False)
-        near = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r2c3-r3c3"]), sideways=True)
+        near = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r2c3-r3c3"]))
         assert not near.get(p.cell(12), False)
-        far = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r5c4-r5c5"]), sideways=True)
+        far = Remembered.in_solve("masyu.way-fails.pearl", draw(p, crosses=["r5c4-r5c5"]))
         assert far.get(p.cell(12), False)
         assert fires("masyu.white-what-if", p, s) == []
-        assert Remembered.in_solve("masyu.what-if.pearl", s, sideways=True).get(p.cell(12), False)
+        assert Remembered.in_solve("masyu.what-if.pearl", s).get(p.cell(12), False)
 
 
 def test_longer_what_ifs_look_at_the_nearest_few():

@@ -128,6 +128,20 @@ def test_clue_line_between_two_arrows():
     assert {k: got[k] for k in ("r1c2", "r1c3", "r1c4")} == {"r1c2": SHADED, "r1c3": LOOP, "r1c4": SHADED}
 
 
+def test_clue_line_remembers_per_candidates():
+    """line_options is remembered per line and its cells' candidates: the same line asked again
+    in a narrower state gets that state's answer, not the first one."""
+    from heuristics.yajilin import line_options
+    p = puzzle("1e . . .\n. . . .")
+    cells = (1, 2, 3)
+    assert line_options(p, draw(p), cells, 1) == ((True,) * 3, (True,) * 3)
+    assert found("yajilin.clue-line", p) == {}
+    narrower = draw(p, loop=["r1c2", "r1c3"])
+    assert line_options(p, narrower, cells, 1) == ((False, False, True), (True, True, False))
+    assert found("yajilin.clue-line", p, narrower) == {"r1c4": SHADED}
+    assert line_options(p, draw(p, shaded=["r1c2", "r1c4"]), cells, 1) is None
+
+
 # --- level 3 ----------------------------------------------------------------------------------
 
 def test_no_early_loop():

@@ -160,8 +160,8 @@ class LoopGraph:
 def split(graph: LoopGraph, cands: Sequence[int], v: int) -> tuple[list[int], list[int]]:
     """(edges with a line, edges still open) at vertex v, given the candidates of a state."""
     lines, open_ = [], []
-    for e in graph.incident[v]:
-        m = cands[graph.edge_vars[e]]
+    for e, var, _ in graph.arcs[v]:
+        m = cands[var]
         if m == B_LINE:
             lines.append(e)
         elif m == OPEN:
@@ -368,13 +368,14 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
         d = p.degree[v]
         if d > 2:
             continue
-        if d == 1 or (required is not None and required(state, v)):
+        must = required(state, v) if required is not None else None
+        if d == 1 or must:
             lines, open_ = split(graph, state.cands, v)
             if len(lines) + len(open_) < 2:
                 what = "the line ends" if d == 1 else "the loop cannot pass"
                 out.append(Violation(f"{what} at {graph.vertex_names[v]}",
                                      vars=tuple(vars_of(graph, lines))))
-        if d and required is not None and required(state, v) is False:
+        if d and must is False:
             out.append(Violation(f"the loop passes {graph.vertex_names[v]}, which it must not visit"))
     if p.loops and (p.pieces > 1 or len(p.loops) > 1):
         out.append(Violation("a closed loop leaves other lines outside it"))

@@ -16,28 +16,30 @@ NONE, WHITE, BLACK = 0, 1, 2
 
 def _pearl_problem(puzzle, state: State, i: int) -> str:
     """What a pearl's lines already get wrong, or ''."""
-    lines = {d for d in DIRS if (v := puzzle.edge_var(i, d)) is not None and state.cands[v] == B_LINE}
+    cands, at = state.cands, puzzle.dir_vars[i]
+    lines = {d for d in DIRS if (v := at.get(d)) is not None and cands[v] == B_LINE}
     straight = lines in ({"n", "s"}, {"e", "w"})
     if puzzle.pearls[i] == BLACK:
         if straight:
             return "has the loop running straight through it"
         for d in lines:
-            j = puzzle.next_cell(i, d)
-            on = puzzle.edge_var(j, d)
-            if on is None or state.cands[on] == B_CROSS:
+            j = puzzle.dir_cells[i][d]
+            at_j = puzzle.dir_vars[j]
+            on = at_j.get(d)
+            if on is None or cands[on] == B_CROSS:
                 return f"has a line towards {puzzle.cell(j)} that cannot run straight on"
-            if any((v := puzzle.edge_var(j, t)) is not None and state.cands[v] == B_LINE for t in TURNS[d]):
+            if any((v := at_j.get(t)) is not None and cands[v] == B_LINE for t in TURNS[d]):
                 return f"has a line towards {puzzle.cell(j)} that turns there"
-        for axis in ("ns", "ew"):
-            a = leg_blocker(puzzle, state, i, axis[0])
+        for axis in ("ns", "ew"):       # (remembered as a whole: the parts are computed)
+            a = _leg_blocker(puzzle, state, i, axis[0])
             if a:
-                b = leg_blocker(puzzle, state, i, axis[1])
+                b = _leg_blocker(puzzle, state, i, axis[1])
                 if b:
                     return f"can leave it neither {SIDE[axis[0]]} nor {SIDE[axis[1]]}: {a}; {b}"
         return ""
-    a = axis_blocker(puzzle, state, i, "ew")
+    a = _axis_blocker(puzzle, state, i, "ew")
     if a:
-        b = axis_blocker(puzzle, state, i, "ns")
+        b = _axis_blocker(puzzle, state, i, "ns")
         if b:
             return f"cannot be passed straight: {a}; {b}"
     if len(lines) == 2 and not straight:
@@ -82,59 +84,72 @@ def axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
 
 
 def has_line(puzzle, state: State, i: int, d: str) -> bool:
-    v = puzzle.edge_var(i, d)
+    v = puzzle.dir_vars[i].get(d)
     return v is not None and state.cands[v] == B_LINE
 
 
 def _crossed(puzzle, state: State, i: int, d: str) -> bool:
     """The edge is crossed out, or there is none (the border)."""
-    v = puzzle.edge_var(i, d)
+    v = puzzle.dir_vars[i].get(d)
     return v is None or state.cands[v] == B_CROSS
 
 
 def can_turn(puzzle, state: State, j: int | None, d: str) -> bool:
     """Could a line arriving at cell j while heading in direction d turn there?"""
-    if j is None or puzzle.pearls[j] == WHITE or has_line(puzzle, state, j, d):
+    if j is None or puzzle.pearls[j] == WHITE:
         return False
-    return any(not _crossed(puzzle, state, j, t) for t in TURNS[d])
+    cands, at = state.cands, puzzle.dir_vars[j]
+    v = at.get(d)
+    if v is not None and cands[v] == B_LINE:
+        return False
+    return any((v := at.get(t)) is not None and cands[v] != B_CROSS for t in TURNS[d])
 
+
+# The two below read the grid through dir_vars and dir_cells directly (not edge_var and
+# next_cell): they run hundreds of thousands of times in a solve with trials.
 
 def _leg_blocker(puzzle, state: State, i: int, d: str) -> str:
     """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
-    j = puzzle.next_cell(i, d)
-    k = None if j is None else puzzle.next_cell(j, d)
+    cells, edges, cands = puzzle.dir_cells, puzzle.dir_vars, state.cands
+    j = cells[i].get(d)
+    k = None if j is None else cells[j].get(d)
     if j is None or k is None:
         return "it would run into the border"
-    for a, b in ((i, j), (j, k)):
-        if _crossed(puzzle, state, a, d):
-            return f"{puzzle.graph.edge_names[puzzle.graph.edge_of_var[puzzle.edge_var(a, d)]]} is crossed out"
+    for a in (i, j):
+        v = edges[a][d]
+        if cands[v] == B_CROSS:
+            return f"{puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]]} is crossed out"
     if puzzle.pearls[j] == BLACK:
         return f"the loop would run straight through the black pearl at {puzzle.cell(j)}"
-    if any(has_line(puzzle, state, j, t) for t in TURNS[d]):
+    at_j = edges[j]
+    if any((v := at_j.get(t)) is not None and cands[v] == B_LINE for t in TURNS[d]):
         return f"a line already turns at {puzzle.cell(j)}"
-    if not has_line(puzzle, state, j, d) and degree(puzzle.graph, state, k) >= 2:
+    if cands[at_j[d]] != B_LINE and degree(puzzle.graph, state, k) >= 2:
         return f"{puzzle.cell(k)} already has two lines"
     if puzzle.pearls[k] == WHITE:
         if _crossed(puzzle, state, k, d):
             return f"the white pearl at {puzzle.cell(k)} could not run straight on"
-        if not can_turn(puzzle, state, puzzle.next_cell(k, d), d):
+        m = cells[k].get(d)
+        if not can_turn(puzzle, state, m, d):
             return (f"the white pearl at {puzzle.cell(k)} would need a turn at "
-                    f"{puzzle.cell(puzzle.next_cell(k, d)) if puzzle.next_cell(k, d) is not None else 'the border'}, "
+                    f"{puzzle.cell(m) if m is not None else 'the border'}, "
                     f"which cannot happen")
     return ""
 
 
 def _axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
     """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
+    cells, at, cands = puzzle.dir_cells[i], puzzle.dir_vars[i], state.cands
     for d in axis:
-        if puzzle.next_cell(i, d) is None:
+        if d not in cells:
             return f"it would run into the border to the {SIDE[d]}"
-        if _crossed(puzzle, state, i, d):
+        if cands[at[d]] == B_CROSS:
             return f"{edge_name(puzzle, i, d)} is crossed out"
     for t in TURNS[axis[0]]:
-        if has_line(puzzle, state, i, t):
+        v = at.get(t)
+        if v is not None and cands[v] == B_LINE:
             return f"a line already leaves it to the {SIDE[t]}"
-    a, b = (puzzle.next_cell(i, d) for d in axis)
+    a, b = cells[axis[0]], cells[axis[1]]
     if not can_turn(puzzle, state, a, axis[0]) and not can_turn(puzzle, state, b, axis[1]):
         return f"the line could turn neither at {puzzle.cell(a)} nor at {puzzle.cell(b)}"
     return ""

@@ -117,23 +117,20 @@ class Remembered:
     saves time, decides nothing. `entries` is where they live (a solve's scratch memory, so
     they die with the solve).
 
-    By default a result is looked up only in a state that narrows the one it was worked out in
-    (the solve's path): decided variables never change there, so only the undecided ones read
-    are kept. sideways=True also looks it up in a state that does not (another branch of a
-    trial, whose fills share the solve's memory): there every variable read, decided or not,
-    must have the candidates it had."""
+    A result is looked up only in a state that narrows the one it was worked out in (the
+    solve's path): decided variables never change there, so only the undecided ones read are
+    kept. (Looking it up in another branch of a trial as well was tried and never hit.)"""
 
-    def __init__(self, entries: dict, state: State, sideways: bool = False):
+    def __init__(self, entries: dict, state: State):
         self.entries = entries
         self.cands = state.cands
-        self.sideways = sideways
         self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
 
     @classmethod
-    def in_solve(cls, name: str, state: State, sideways: bool = False) -> "Remembered":
+    def in_solve(cls, name: str, state: State) -> "Remembered":
         """The results kept under `name` in the running solve's scratch memory."""
         from grader.core.engine import solve_memory      # not needed to read a puzzle
-        return cls(solve_memory().setdefault(name, {}), state, sideways)
+        return cls(solve_memory().setdefault(name, {}), state)
 
     def get(self, key: Any, default: Any = None) -> Any:
         got = self.entries.get(key)
@@ -146,13 +143,9 @@ class Remembered:
             seen = self.diffs[id(then)] = (then, None if changed is None else frozenset(changed))
             # `then` is kept with it: its id stays its own
         diff = seen[1]
-        if diff is not None:
-            return value if diff.isdisjoint(read) else default
-        cands = self.cands
-        return value if self.sideways and all(cands[j] == then[j] for j in read) else default
+        return value if diff is not None and diff.isdisjoint(read) else default
 
     def put(self, key: Any, read: Iterable[int], value: Any = True) -> None:
         """Remember `value` for `key`, read off the variables `read`."""
         cands = self.cands
-        kept = read if self.sideways else (j for j in read if cands[j] & (cands[j] - 1))
-        self.entries[key] = (cands, frozenset(kept), value)
+        self.entries[key] = (cands, frozenset(j for j in read if cands[j] & (cands[j] - 1)), value)

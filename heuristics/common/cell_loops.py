@@ -431,6 +431,7 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
     what all the ways left agree on holds.
     Params: {cell} {count} {refuted} (a sentence per refuted way) {result}."""
     from grader.core.explain import describe_removals
+    emptied = 0 in state.cands      # else only a variable a way sets can be left empty
     for v in vertices:
         options = ways(v)
         if len(options) < 2:
@@ -445,7 +446,8 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
                 for var, val in way.put.items():
                     cands[var] &= 1 << val
                 trial = State(tuple(cands))
-                why = "" if all(cands) else "a cell would be left with no value"
+                why = "a cell would be left with no value" if emptied or not all(
+                    cands[var] for var in way.put) else ""
                 why = why or problem(trial, v, way)
                 if not why:
                     alive.append(trial)

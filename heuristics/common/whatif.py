@@ -5,7 +5,7 @@ The first subject where the ways tell something gives the step; the genre words 
 A subject whose ways told nothing is not followed again until something they read changes
 (kernels.recent.Remembered, under `memory`). `around(finals, options)` says what they read: the
 variables the ways set or their fills changed (`finals`: each way's last state) and what lies
-beside them. The fills of a trial's branches share the solve's memory and look too (sideways).
+beside them.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def what_if(puzzle, state: State, subjects: Iterable[tuple[Any, Options]], memor
             around: Around) -> Iterator[tuple[Any, Deduction]]:
     """(key, deduction) for the first subject (key, options) whose ways, each followed `steps`
     steps with `rules` (levels up to `level`), let conclude(options, branches) find something."""
-    told_nothing = Remembered.in_solve(memory, state, sideways=True)
+    told_nothing = Remembered.in_solve(memory, state)
     for key, options in subjects:
         if told_nothing.get(key, False):
             continue
@@ -49,7 +49,7 @@ def ways_that_fail(puzzle, state: State, subjects: Iterable[tuple[Any, Options]]
     """(key, deduction) for the first subject (key, options) where some ways, followed with
     `rules` first passes[0] steps (the short failures a reader sees first), then passes[1]...,
     reach a contradiction and what the ways left share is new (probing.failing_ways)."""
-    told_nothing = Remembered.in_solve(memory, state, sideways=True)
+    told_nothing = Remembered.in_solve(memory, state)
     subjects = [(key, options) for key, options in subjects if not told_nothing.get(key, False)]
     looks: dict = {}        # (key, way) -> how far it was followed (see probing.failing_ways)
     for steps in passes:
