@@ -93,46 +93,79 @@ class TooMany(Exception):
 
 
 def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
-                 limit: float, budget: int | None = None
-                 ) -> list[dict[int, int]] | None:
+                 limit: int) -> list[dict[int, int]] | None:
     """Every way to complete numbered rooms together that breaks no local rule (shaded cells
     touching, a white cell walled in on all sides), each as {cell: value} for the cells it
     decides: the rooms' cells, the neighbours a shaded cell whitens, and the single way out of
     a white cell that is otherwise walled in. None when there are more than `limit` ways, or
-    listing them takes too long (more than `budget` turns, 40 per way allowed by default:
-    shaded cells that may not touch prune most of them early)."""
+    listing them takes too long (more than 40 turns per way allowed: shaded cells that may not
+    touch prune most of them early)."""
+    listing = Listing(puzzle, cands, rooms, 40 * limit)
+    return listing.upto(limit)
+
+
+class Listing:
+    """The ways of room_options listed as far as asked, to go on with later (room-strips sifts
+    more ways than level 3 lists)."""
+
+    def __init__(self, puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int], turns: int):
+        self.ways: list[dict[int, int]] = []
+        self.more: Iterator[dict[int, int]] | None = _ways(puzzle, cands, rooms, turns)
+        self.failed = False         # too many to count (COMB_LIMIT), or the turns ran out
+
+    def upto(self, limit: float) -> list[dict[int, int]] | None:
+        """Every way, when there are at most `limit` and the turns allow listing them; else None."""
+        while len(self.ways) <= limit and self.way(len(self.ways)) is not None:
+            pass
+        return None if self.failed or len(self.ways) > limit else self.ways
+
+    def way(self, n: int) -> dict[int, int] | None:
+        """The n-th way (from 0), listing on as far as that; None past the last one listed."""
+        try:
+            while self.more is not None and len(self.ways) <= n:
+                way = next(self.more, None)
+                if way is None:
+                    self.more = None
+                else:
+                    self.ways.append(way)
+        except TooMany:
+            self.more, self.failed = None, True
+        return self.ways[n] if n < len(self.ways) else None
+
+
+def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
+          turns: int) -> Iterator[dict[int, int]]:
+    """The ways of room_options one by one; TooMany when there are too many to count or the
+    turns run out first."""
     parts = []
     bound = 1
     for k in rooms:
         shaded, free = room_counts(puzzle, cands, k)
         need = puzzle.clues[k] - shaded
         if need < 0 or need > len(free):
-            return []
+            return
         bound *= comb(len(free), need)
         if bound > COMB_LIMIT:
-            return None
+            raise TooMany
         parts.append((free, need))
     room_free = [i for free, _ in parts for i in free]
-    out: list[dict[int, int]] = []
-    turns = [40 * limit if budget is None else budget]
+    left = [turns]
     picked: set[int] = set()
 
     def blocked(i: int) -> bool:
         return any(j in picked or cands[j] == B_SHADED for j in puzzle.neighbours[i])
 
-    def choose(p: int, idx: int, need: int) -> None:
-        turns[0] -= 1
-        if turns[0] < 0:
+    def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
+        left[0] -= 1
+        if left[0] < 0:
             raise TooMany
         if need == 0:
             if p + 1 == len(parts):
                 option = consequences(puzzle, cands, room_free, sorted(picked))
                 if option is not None:
-                    out.append(option)
-                    if len(out) > limit:
-                        raise TooMany
+                    yield option
             else:
-                choose(p + 1, 0, parts[p + 1][1])
+                yield from choose(p + 1, 0, parts[p + 1][1])
             return
         free = parts[p][0]
         for j in range(idx, len(free) - need + 1):
@@ -140,14 +173,10 @@ def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[i
             if blocked(i):
                 continue
             picked.add(i)
-            choose(p, j + 1, need - 1)
+            yield from choose(p, j + 1, need - 1)
             picked.discard(i)
 
-    try:
-        choose(0, 0, parts[0][1])
-    except TooMany:
-        return None
-    return out
+    yield from choose(0, 0, parts[0][1])
 
 
 def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
@@ -269,31 +298,35 @@ def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, i
     earlier state that agrees on the cells within two steps of the room: all a listing reads
     (hypotheses revisit the same rooms in many states). Callers must not change the list."""
     def compute() -> list[dict[int, int]] | None:
-        look = _support(puzzle, k)
         cache = cache_of(puzzle, "rooms")
-        key = (k, look(state.cands))
+        key = (k, _support(puzzle, k)(state.cands))
         if key not in cache:
-            cache[key] = room_options(puzzle, state.cands, [k], ROOM_LIMIT)
+            listing = Listing(puzzle, state.cands, [k], 40 * ROOM_LIMIT)
+            cache[key] = listing.upto(ROOM_LIMIT)
+            if cache[key] is None:      # too many: all_ways may go on, or knows it failed
+                cache_of(puzzle, "big rooms", BIG_CACHE_LIMIT)[key] = listing
         return cache[key]
     return state.derived(("heyawake.room-options", k), compute)
 
 
-BIG_CACHE_LIMIT = 64     # listings of rooms with many ways a cache keeps before it starts afresh
-BIG_BUDGET = 40 * ROOM_LIMIT    # turns a listing of every way may take (as room_options allows)
+BIG_CACHE_LIMIT = 16     # listings of rooms with many ways a cache keeps before it starts afresh
 
 
-def all_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
-    """Every way to fill room k (room_options without its limit on ways, within the same
-    budget of turns): options_of's list, or when there are too many of those for level 3 all
-    of them (for room-strips to sift). Reused as options_of's are. Callers must not change it."""
+def all_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> Listing:
+    """Every way to fill room k, however many, within the turns room_options allows for
+    ROOM_LIMIT ways: options_of's list, or (for room-strips to sift) its listing, to go on
+    with as far as needed. Callers must not change it."""
     listed = options_of(puzzle, state, k)
     if listed is not None:
-        return listed
-    cache = cache_of(puzzle, "big rooms", BIG_CACHE_LIMIT)
+        listing = Listing.__new__(Listing)
+        listing.ways, listing.more, listing.failed = listed, None, False
+        return listing
+    big = cache_of(puzzle, "big rooms", BIG_CACHE_LIMIT)
     key = (k, _support(puzzle, k)(state.cands))
-    if key not in cache:
-        cache[key] = room_options(puzzle, state.cands, [k], math.inf, budget=BIG_BUDGET)
-    return cache[key]
+    listing = big.get(key)
+    if listing is None:      # listed long ago
+        listing = big[key] = Listing(puzzle, state.cands, [k], 40 * ROOM_LIMIT)
+    return listing
 
 
 def _support(puzzle: HeyawakePuzzle, k: int):
@@ -481,6 +514,9 @@ def strip_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> "StripWays":
     return state.derived(("heyawake.room-strips", k), lambda: StripWays(puzzle, state, k))
 
 
+FINISH_AFTER = 20       # ways room-strips judges before it lists the rest (to see if it can)
+
+
 class StripWays:
     """The ways to fill room k that leave no white strip across two borders and keep the white
     cells together: the room's ways (options_of, or all_ways when those are too many for
@@ -490,15 +526,15 @@ class StripWays:
 
     def __init__(self, puzzle: HeyawakePuzzle, state: State, k: int):
         self.puzzle, self.state = puzzle, state
-        listed = all_ways(puzzle, state, k)
-        self.listed = listed
-        self.todo = iter(listed or ())
+        self.listing = all_ways(puzzle, state, k)
+        self.next = 0       # the next way of the listing to judge
         self.kept: list[dict[int, int]] = []
         self.shared: dict[int, int] | None = None     # what the kept ways agree on, undecided cells
 
     def _judge_next(self) -> bool:
         """Judge the next way; False when none is left."""
-        for option in self.todo:
+        while not self.listing.failed and (option := self.listing.way(self.next)) is not None:
+            self.next += 1
             if crosses_two_borders(self.puzzle, self.state.cands, option) or \
                     splits_white(self.puzzle, self.state, option):
                 continue
@@ -512,10 +548,12 @@ class StripWays:
 
     def share_something(self) -> bool:
         """Whether the ways kept, when all are judged, agree on some undecided cell (judging
-        only until they agree on none)."""
+        only until they agree on none). Ways that agree on much for long are often a listing
+        that runs out of turns (then nothing holds): it is finished first."""
         while (self.shared is None or self.shared) and self._judge_next():
-            pass
-        return bool(self.shared)
+            if self.next == FINISH_AFTER and self.listing.upto(math.inf) is None:
+                return False
+        return bool(self.shared) and not self.listing.failed
 
     def at_most(self, n: int) -> list[dict[int, int]] | None:
         """Every way kept, when there are at most n of them (judging at most n + 1)."""
@@ -528,7 +566,7 @@ class StripWays:
         ROOM_LIMIT are kept."""
         while len(self.kept) <= ROOM_LIMIT and self._judge_next():
             pass
-        return None if self.listed is None or len(self.kept) > ROOM_LIMIT else self.kept
+        return None if self.listing.failed or len(self.kept) > ROOM_LIMIT else self.kept
 
 
 # A case split on a room's few ways (level 4): rooms with at most CASE_WAYS ways left (those
