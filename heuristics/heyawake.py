@@ -268,8 +268,10 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
         pattern = pattern_of(puzzle, k)
         if pattern is None:
             continue
-        yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k),
-                             {"pattern": pattern, "n": puzzle.clues[k]})
+        put = options_agreed(puzzle, state, k)
+        if put:
+            yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k),
+                                 {"pattern": pattern, "n": puzzle.clues[k]}, put)
 
 
 CACHE_LIMIT = 20000      # listings a cache keeps before it starts afresh
@@ -299,7 +301,7 @@ def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, i
     (hypotheses revisit the same rooms in many states). Callers must not change the list."""
     def compute() -> list[dict[int, int]] | None:
         cache = cache_of(puzzle, "rooms")
-        key = (k, _support(puzzle, k)(state.cands))
+        key = room_key(puzzle, state, k)
         if key not in cache:
             listing = Listing(puzzle, state.cands, [k], 40 * ROOM_LIMIT)
             cache[key] = listing.upto(ROOM_LIMIT)
@@ -322,11 +324,29 @@ def all_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> Listing:
         listing.ways, listing.more, listing.failed = listed, None, False
         return listing
     big = cache_of(puzzle, "big rooms", BIG_CACHE_LIMIT)
-    key = (k, _support(puzzle, k)(state.cands))
+    key = room_key(puzzle, state, k)
     listing = big.get(key)
     if listing is None:      # listed long ago
         listing = big[key] = Listing(puzzle, state.cands, [k], 40 * ROOM_LIMIT)
     return listing
+
+
+def room_key(puzzle: HeyawakePuzzle, state: State, k: int) -> tuple:
+    """Room k and the candidates within two steps of it, all a listing of its ways reads: a
+    key for what is worked out from the listing alone."""
+    return state.derived(("heyawake.room-key", k), lambda: (k, _support(puzzle, k)(state.cands)))
+
+
+def options_agreed(puzzle: HeyawakePuzzle, state: State, k: int) -> dict[int, int]:
+    """What every way of options_of sets alike (agreed; nothing when they are too many),
+    kept per room_key: it reads no more than the listing."""
+    cache = cache_of(puzzle, "agreed")
+    key = room_key(puzzle, state, k)
+    put = cache.get(key)
+    if put is None:
+        options = options_of(puzzle, state, k)
+        put = cache[key] = agreed(state, options) if options else {}
+    return put
 
 
 def _support(puzzle: HeyawakePuzzle, k: int):
@@ -372,10 +392,12 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
 
 
 def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
-                   options: list[dict[int, int]] | None, params: dict) -> Deduction | None:
+                   options: list[dict[int, int]] | None, params: dict,
+                   put: dict[int, int] | None = None) -> Deduction | None:
+    """What the ways `options` of the rooms agree on (`put`, when known already)."""
     if not options:
         return None     # too many to list, or none at all (the violations report that)
-    put = agreed(state, options)
+    put = agreed(state, options) if put is None else put
     if not put:
         return None
     return Deduction.build(state, put=put, cells=[puzzle.room_cell(k) for k in rooms],
@@ -460,8 +482,8 @@ def enclosure(puzzle, state, focus=None):
 @heuristic(id="heyawake.room-combinations", genre=GENRE)
 def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
-        if room_counts(puzzle, state.cands, k)[1]:
-            yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]})
+        if room_counts(puzzle, state.cands, k)[1] and (put := options_agreed(puzzle, state, k)):
+            yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]}, put)
 
 
 @heuristic(id="heyawake.room-pair", genre=GENRE)
