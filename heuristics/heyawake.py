@@ -649,10 +649,51 @@ def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
     near = None if focus is None else shading.cells_near(puzzle, focus, 2)
-    rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else \
-        (lambda s: nearby_violations(puzzle, s))
+    rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else nearby_rules(puzzle, state)
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
         puzzle, state, i, value, rounds, connectivity), rules, candidates=near)
+
+
+def nearby_rules(puzzle: HeyawakePuzzle, state: State):
+    """nearby_violations, for states that narrow `state` (a what-if's chain): when `state`
+    breaks none of those rules and holds two white cells, a state that narrows it breaks one
+    only at a cell that changed, and only then is the whole board looked over again."""
+    clean: list[bool] = []
+
+    def rules(s: State) -> list:
+        if s is not state:
+            if not clean:
+                clean.append(not nearby_violations(puzzle, state) and state.cands.count(B_WHITE) > 1)
+            changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
+            if changed is not None and not broken_near(puzzle, s.cands, changed):
+                return []
+        return nearby_violations(puzzle, s)
+    return rules
+
+
+def broken_near(puzzle: HeyawakePuzzle, cands: Sequence[int], changed: Iterable[int]) -> bool:
+    """Whether a rule nearby_violations looks at is broken at one of the cells `changed`: two
+    shaded cells touching, a white cell shut in, a room's count, a white run across two
+    borders."""
+    nbrs = puzzle.neighbours
+    rooms, lines = set(), set()
+    for x in changed:
+        rooms.add(puzzle.room_of[x])
+        if cands[x] == B_SHADED:
+            if any(cands[j] == B_SHADED for j in nbrs[x]):
+                return True
+        elif cands[x] == B_WHITE:
+            lines.update(puzzle.lines_of(x))
+        for w in (x, *nbrs[x]):
+            if cands[w] == B_WHITE and all(cands[j] == B_SHADED for j in nbrs[w]):
+                return True
+    for k in rooms:
+        n = puzzle.clues[k]
+        if n >= 0:
+            shaded, free = room_counts(puzzle, cands, k)
+            if shaded > n or shaded + len(free) < n:
+                return True
+    return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k))
 
 
 def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,
