@@ -31,7 +31,7 @@ from grader.core.probing import PASSES, branch_deduction, register_probing, regi
 from grader.core.steps import Deduction
 from grader.kernels import blocks
 from grader.kernels.recent import narrowed
-from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
 
 GENRE = "heyawake"
@@ -649,32 +649,35 @@ def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
     near = None if focus is None else shading.cells_near(puzzle, focus, 2)
-    rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else nearby_rules(puzzle, state)
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
-        puzzle, state, i, value, rounds, connectivity), rules, candidates=near)
+        puzzle, state, i, value, rounds, connectivity), chain_rules(puzzle, state, connectivity), candidates=near)
 
 
-def nearby_rules(puzzle: HeyawakePuzzle, state: State):
-    """nearby_violations, for states that narrow `state` (a what-if's chain): when `state`
-    breaks none of those rules and holds two white cells, a state that narrows it breaks one
-    only at a cell that changed, and only then is the whole board looked over again."""
+def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
+    """The rules a what-if's chain from `state` watches: nearby_violations, or with
+    `connectivity` the genre's violations. When `state` breaks none of them (and, for a white
+    cell shut in, holds two white cells), a state that narrows it breaks a local one only at a
+    cell that changed, and the white area shows at once whether it is cut: only when either
+    finds something is the whole board looked over again."""
+    def full(s: State) -> list:
+        return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
     clean: list[bool] = []
 
     def rules(s: State) -> list:
         if s is not state:
             if not clean:
-                clean.append(not nearby_violations(puzzle, state) and state.cands.count(B_WHITE) > 1)
+                clean.append(not full(state) and (connectivity or state.cands.count(B_WHITE) > 1))
             changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
-            if changed is not None and not broken_near(puzzle, s.cands, changed):
+            if changed is not None and not broken_near(puzzle, s.cands, changed) and \
+                    not (connectivity and len(open_side(puzzle, s).hosts) > 1):
                 return []
-        return nearby_violations(puzzle, s)
+        return full(s)
     return rules
 
 
 def broken_near(puzzle: HeyawakePuzzle, cands: Sequence[int], changed: Iterable[int]) -> bool:
-    """Whether a rule nearby_violations looks at is broken at one of the cells `changed`: two
-    shaded cells touching, a white cell shut in, a room's count, a white run across two
-    borders."""
+    """Whether a local rule is broken at one of the cells `changed`: two shaded cells
+    touching, a white cell shut in, a room's count, a white run across two borders."""
     nbrs = puzzle.neighbours
     rooms, lines = set(), set()
     for x in changed:
