@@ -113,6 +113,13 @@ class Listing:
         self.more: Iterator[dict[int, int]] | None = _ways(puzzle, cands, rooms, turns)
         self.failed = False         # too many to count (COMB_LIMIT), or the turns ran out
 
+    @classmethod
+    def done(cls, ways: list[dict[int, int]]) -> "Listing":
+        """A listing already complete."""
+        listing = cls.__new__(cls)
+        listing.ways, listing.more, listing.failed = ways, None, False
+        return listing
+
     def upto(self, limit: float) -> list[dict[int, int]] | None:
         """Every way, when there are at most `limit` and the turns allow listing them; else None."""
         while len(self.ways) <= limit and self.way(len(self.ways)) is not None:
@@ -320,9 +327,7 @@ def all_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> Listing:
     with as far as needed. Callers must not change it."""
     listed = options_of(puzzle, state, k)
     if listed is not None:
-        listing = Listing.__new__(Listing)
-        listing.ways, listing.more, listing.failed = listed, None, False
-        return listing
+        return Listing.done(listed)
     big = cache_of(puzzle, "big rooms", BIG_CACHE_LIMIT)
     key = room_key(puzzle, state, k)
     listing = big.get(key)
