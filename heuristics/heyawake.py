@@ -14,9 +14,13 @@ cases filled with what-ifs are level 5.
 """
 from __future__ import annotations
 
+import collections
 import operator
 from collections.abc import Iterable, Iterator, Sequence
+import math
 from math import comb
+
+import attrs
 
 from grader.core.explain import counted
 from grader.genres import get
@@ -24,10 +28,10 @@ from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
-from grader.core.engine import solve_memory
 from grader.core.steps import Deduction
 from grader.kernels import blocks
-from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, whites_cut
+from grader.kernels.recent import narrowed
+from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
 
 GENRE = "heyawake"
@@ -89,46 +93,86 @@ class TooMany(Exception):
 
 
 def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
-                 limit: int, strips: bool = False, cuts=None) -> list[dict[int, int]] | None:
+                 limit: int) -> list[dict[int, int]] | None:
     """Every way to complete numbered rooms together that breaks no local rule (shaded cells
     touching, a white cell walled in on all sides), each as {cell: value} for the cells it
     decides: the rooms' cells, the neighbours a shaded cell whitens, and the single way out of
     a white cell that is otherwise walled in. None when there are more than `limit` ways, or
-    listing them takes too long (shaded cells that may not touch prune most of them early).
-    With `strips`, ways that leave a straight white run across two borders are dropped too."""
+    listing them takes too long (more than 40 turns per way allowed: shaded cells that may not
+    touch prune most of them early)."""
+    listing = Listing(puzzle, cands, rooms, 40 * limit)
+    return listing.upto(limit)
+
+
+class Listing:
+    """The ways of room_options listed as far as asked, to go on with later (room-strips sifts
+    more ways than level 3 lists)."""
+
+    def __init__(self, puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int], turns: int):
+        self.ways: list[dict[int, int]] = []
+        self.more: Iterator[dict[int, int]] | None = _ways(puzzle, cands, rooms, turns)
+        self.failed = False         # too many to count (COMB_LIMIT), or the turns ran out
+
+    @classmethod
+    def done(cls, ways: list[dict[int, int]]) -> "Listing":
+        """A listing already complete."""
+        listing = cls.__new__(cls)
+        listing.ways, listing.more, listing.failed = ways, None, False
+        return listing
+
+    def upto(self, limit: float) -> list[dict[int, int]] | None:
+        """Every way, when there are at most `limit` and the turns allow listing them; else None."""
+        while len(self.ways) <= limit and self.way(len(self.ways)) is not None:
+            pass
+        return None if self.failed or len(self.ways) > limit else self.ways
+
+    def way(self, n: int) -> dict[int, int] | None:
+        """The n-th way (from 0), listing on as far as that; None past the last one listed."""
+        try:
+            while self.more is not None and len(self.ways) <= n:
+                way = next(self.more, None)
+                if way is None:
+                    self.more = None
+                else:
+                    self.ways.append(way)
+        except TooMany:
+            self.more, self.failed = None, True
+        return self.ways[n] if n < len(self.ways) else None
+
+
+def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
+          turns: int) -> Iterator[dict[int, int]]:
+    """The ways of room_options one by one; TooMany when there are too many to count or the
+    turns run out first."""
     parts = []
     bound = 1
     for k in rooms:
         shaded, free = room_counts(puzzle, cands, k)
         need = puzzle.clues[k] - shaded
         if need < 0 or need > len(free):
-            return []
+            return
         bound *= comb(len(free), need)
         if bound > COMB_LIMIT:
-            return None
+            raise TooMany
         parts.append((free, need))
     room_free = [i for free, _ in parts for i in free]
-    out: list[dict[int, int]] = []
-    budget = [40 * limit]
+    left = [turns]
     picked: set[int] = set()
 
     def blocked(i: int) -> bool:
         return any(j in picked or cands[j] == B_SHADED for j in puzzle.neighbours[i])
 
-    def choose(p: int, idx: int, need: int) -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
+    def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
+        left[0] -= 1
+        if left[0] < 0:
             raise TooMany
         if need == 0:
             if p + 1 == len(parts):
                 option = consequences(puzzle, cands, room_free, sorted(picked))
-                if option is not None and not (strips and crosses_two_borders(puzzle, cands, option)) \
-                        and not (cuts and cuts(option)):
-                    out.append(option)
-                    if len(out) > limit:
-                        raise TooMany
+                if option is not None:
+                    yield option
             else:
-                choose(p + 1, 0, parts[p + 1][1])
+                yield from choose(p + 1, 0, parts[p + 1][1])
             return
         free = parts[p][0]
         for j in range(idx, len(free) - need + 1):
@@ -136,14 +180,10 @@ def room_options(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[i
             if blocked(i):
                 continue
             picked.add(i)
-            choose(p, j + 1, need - 1)
+            yield from choose(p, j + 1, need - 1)
             picked.discard(i)
 
-    try:
-        choose(0, 0, parts[0][1])
-    except TooMany:
-        return None
-    return out
+    yield from choose(0, 0, parts[0][1])
 
 
 def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
@@ -235,11 +275,31 @@ def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[D
         pattern = pattern_of(puzzle, k)
         if pattern is None:
             continue
-        yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k),
-                             {"pattern": pattern, "n": puzzle.clues[k]})
+        put = options_agreed(puzzle, state, k)
+        if put:
+            yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k),
+                                 {"pattern": pattern, "n": puzzle.clues[k]}, put)
 
 
 CACHE_LIMIT = 20000      # listings a cache keeps before it starts afresh
+LIVE_PUZZLES = 4         # puzzles whose caches are kept (a batch holds every puzzle it reads)
+_LIVE: "collections.deque[dict]" = collections.deque()
+
+
+def cache_of(puzzle: HeyawakePuzzle, name: str, limit: int = CACHE_LIMIT) -> dict:
+    """A cache of one puzzle's facts that depend only on the candidates they read (so they
+    hold in any state, in any solve: the ways to fill a room, a line's strips), emptied when
+    it grows past `limit`; only the newest few puzzles keep theirs. Outside the solve's
+    memory, so the difficulty count's scratch memory finds them too."""
+    caches = puzzle.__dict__.setdefault("_heyawake_caches", {})
+    if not caches and all(c is not caches for c in _LIVE):     # new, or emptied as too old
+        _LIVE.append(caches)
+        while len(_LIVE) > LIVE_PUZZLES:
+            _LIVE.popleft().clear()
+    cache = caches.setdefault(name, {})
+    if len(cache) > limit:
+        cache.clear()
+    return cache
 
 
 def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
@@ -247,15 +307,51 @@ def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, i
     earlier state that agrees on the cells within two steps of the room: all a listing reads
     (hypotheses revisit the same rooms in many states). Callers must not change the list."""
     def compute() -> list[dict[int, int]] | None:
-        look = _support(puzzle, k)
-        cache = puzzle.__dict__.setdefault("_heyawake_rooms", {})
-        if len(cache) > CACHE_LIMIT:
-            cache.clear()
-        key = (k, look(state.cands))
+        cache = cache_of(puzzle, "rooms")
+        key = room_key(puzzle, state, k)
         if key not in cache:
-            cache[key] = room_options(puzzle, state.cands, [k], ROOM_LIMIT)
+            listing = Listing(puzzle, state.cands, [k], 40 * ROOM_LIMIT)
+            cache[key] = listing.upto(ROOM_LIMIT)
+            if cache[key] is None:      # too many: all_ways may go on, or knows it failed
+                cache_of(puzzle, "big rooms", BIG_CACHE_LIMIT)[key] = listing
         return cache[key]
     return state.derived(("heyawake.room-options", k), compute)
+
+
+BIG_CACHE_LIMIT = 16     # listings of rooms with many ways a cache keeps before it starts afresh
+
+
+def all_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> Listing:
+    """Every way to fill room k, however many, within the turns room_options allows for
+    ROOM_LIMIT ways: options_of's list, or (for room-strips to sift) its listing, to go on
+    with as far as needed. Callers must not change it."""
+    listed = options_of(puzzle, state, k)
+    if listed is not None:
+        return Listing.done(listed)
+    big = cache_of(puzzle, "big rooms", BIG_CACHE_LIMIT)
+    key = room_key(puzzle, state, k)
+    listing = big.get(key)
+    if listing is None:      # listed long ago
+        listing = big[key] = Listing(puzzle, state.cands, [k], 40 * ROOM_LIMIT)
+    return listing
+
+
+def room_key(puzzle: HeyawakePuzzle, state: State, k: int) -> tuple:
+    """Room k and the candidates within two steps of it, all a listing of its ways reads: a
+    key for what is worked out from the listing alone."""
+    return state.derived(("heyawake.room-key", k), lambda: (k, _support(puzzle, k)(state.cands)))
+
+
+def options_agreed(puzzle: HeyawakePuzzle, state: State, k: int) -> dict[int, int]:
+    """What every way of options_of sets alike (agreed; nothing when they are too many),
+    kept per room_key: it reads no more than the listing."""
+    cache = cache_of(puzzle, "agreed")
+    key = room_key(puzzle, state, k)
+    put = cache.get(key)
+    if put is None:
+        options = options_of(puzzle, state, k)
+        put = cache[key] = agreed(state, options) if options else {}
+    return put
 
 
 def _support(puzzle: HeyawakePuzzle, k: int):
@@ -272,9 +368,7 @@ def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> li
     options_of does, from any earlier state that agrees on the cells within two steps of the
     two rooms: all a listing reads. Callers must not change the list."""
     def compute() -> list[dict[int, int]] | None:
-        cache = solve_memory().setdefault("heyawake.pairs", {})       # dies with the solve
-        if len(cache) > CACHE_LIMIT:
-            cache.clear()
+        cache = cache_of(puzzle, "pairs")
         key = (k, other, _support(puzzle, k)(state.cands), _support(puzzle, other)(state.cands))
         if key not in cache:
             cache[key] = list_pairs(puzzle, state, k, other)
@@ -303,10 +397,12 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
 
 
 def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
-                   options: list[dict[int, int]] | None, params: dict) -> Deduction | None:
+                   options: list[dict[int, int]] | None, params: dict,
+                   put: dict[int, int] | None = None) -> Deduction | None:
+    """What the ways `options` of the rooms agree on (`put`, when known already)."""
     if not options:
         return None     # too many to list, or none at all (the violations report that)
-    put = agreed(state, options)
+    put = agreed(state, options) if put is None else put
     if not put:
         return None
     return Deduction.build(state, put=put, cells=[puzzle.room_cell(k) for k in rooms],
@@ -360,7 +456,7 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     """Whether line k holds a white run across two borders, and its strip makers' cells (in
     order). Both read only the line's own cells, so they are kept per pattern of the line: a
     what-if screens cell after cell of one state, each a change or two away from it."""
-    cache = solve_memory().setdefault("heyawake.lines", {})         # dies with the solve
+    cache = cache_of(puzzle, "lines")
     getters = puzzle.__dict__.get("_heyawake_line_getters")
     if getters is None:
         getters = puzzle.__dict__["_heyawake_line_getters"] = [
@@ -368,8 +464,6 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     key = (k, getters[k](cands))
     got = cache.get(key)
     if got is None:
-        if len(cache) > CACHE_LIMIT:
-            cache.clear()
         got = cache[key] = (any(crossed >= 2 for _, _, crossed in white_runs(puzzle, cands, k)),
                             tuple(j for j, _, _ in strip_makers(puzzle, cands, k)))
     return got
@@ -393,8 +487,8 @@ def enclosure(puzzle, state, focus=None):
 @heuristic(id="heyawake.room-combinations", genre=GENRE)
 def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
-        if room_counts(puzzle, state.cands, k)[1]:
-            yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]})
+        if room_counts(puzzle, state.cands, k)[1] and (put := options_agreed(puzzle, state, k)):
+            yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]}, put)
 
 
 @heuristic(id="heyawake.room-pair", genre=GENRE)
@@ -415,8 +509,13 @@ def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Dedu
 def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """A room needing many shaded cells can afford few inside it (grader.kernels.blocks);
     when the count is tight it decides corners and edges."""
+    cache = cache_of(puzzle, "blocks")
     for k in rooms_near(puzzle, focus):
-        found = blocks.forced(puzzle.graph, puzzle.rooms[k], state.cands, B_SHADED, FREE, puzzle.clues[k])
+        key = (k, tuple(state.cands[i] for i in puzzle.rooms[k]))     # all the count reads
+        found = cache.get(key, ())
+        if found == ():
+            found = cache[key] = blocks.forced(puzzle.graph, puzzle.rooms[k], state.cands, B_SHADED, FREE,
+                                               puzzle.clues[k])
         if not found or not found[0]:
             continue
         decided, count, limit = found
@@ -432,20 +531,69 @@ def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
 def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k in rooms_near(puzzle, focus):
         if room_counts(puzzle, state.cands, k)[1]:
-            options = state.derived(("heyawake.room-strips", k), lambda: strip_options(puzzle, state, k))
-            yield room_deduction(puzzle, state, [k], options, {"n": puzzle.clues[k]})
+            ways = strip_ways(puzzle, state, k)
+            if ways.share_something():
+                yield room_deduction(puzzle, state, [k], ways.all(), {"n": puzzle.clues[k]})
 
 
-def strip_options(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
+def strip_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> "StripWays":
+    """Room k's StripWays in this state (one per state, shared by room-strips and room-cases)."""
+    return state.derived(("heyawake.room-strips", k), lambda: StripWays(puzzle, state, k))
+
+
+FINISH_AFTER = 20       # ways room-strips judges before it lists the rest (to see if it can)
+
+
+class StripWays:
     """The ways to fill room k that leave no white strip across two borders and keep the white
-    cells together: the level-3 list filtered when there is one (the same ways, listed once)."""
-    def fine(option: dict[int, int]) -> bool:
-        return not crosses_two_borders(puzzle, state.cands, option) and not splits_white(puzzle, state, option)
-    listed = options_of(puzzle, state, k)
-    if listed is not None:
-        return [o for o in listed if fine(o)]
-    return room_options(puzzle, state.cands, [k], ROOM_LIMIT, strips=True,
-                        cuts=lambda option: splits_white(puzzle, state, option))
+    cells together: the room's ways (options_of, or all_ways when those are too many for
+    level 3) judged one at a time, only as far as a caller needs. Nearly every way passes, and
+    the white-area check is the dear part: once the ways kept so far share nothing, more ways
+    can only share less, so room-strips stops there."""
+
+    def __init__(self, puzzle: HeyawakePuzzle, state: State, k: int):
+        self.puzzle, self.state = puzzle, state
+        self.listing = all_ways(puzzle, state, k)
+        self.next = 0       # the next way of the listing to judge
+        self.kept: list[dict[int, int]] = []
+        self.shared: dict[int, int] | None = None     # what the kept ways agree on, undecided cells
+
+    def _judge_next(self) -> bool:
+        """Judge the next way; False when none is left."""
+        while not self.listing.failed and (option := self.listing.way(self.next)) is not None:
+            self.next += 1
+            if crosses_two_borders(self.puzzle, self.state.cands, option) or \
+                    splits_white(self.puzzle, self.state, option):
+                continue
+            self.kept.append(option)
+            if self.shared is None:
+                self.shared = agreed(self.state, [option])
+            else:
+                self.shared = {i: v for i, v in self.shared.items() if option.get(i) == v}
+            return True
+        return False
+
+    def share_something(self) -> bool:
+        """Whether the ways kept, when all are judged, agree on some undecided cell (judging
+        only until they agree on none). Ways that agree on much for long are often a listing
+        that runs out of turns (then nothing holds): it is finished first."""
+        while (self.shared is None or self.shared) and self._judge_next():
+            if self.next == FINISH_AFTER and self.listing.upto(math.inf) is None:
+                return False
+        return bool(self.shared) and not self.listing.failed
+
+    def at_most(self, n: int) -> list[dict[int, int]] | None:
+        """Every way kept, when there are at most n of them (judging at most n + 1)."""
+        while len(self.kept) <= n and self._judge_next():
+            pass
+        return self.all() if len(self.kept) <= n else None
+
+    def all(self) -> list[dict[int, int]] | None:
+        """Every way kept; None when the room's ways are too many to list, or more than
+        ROOM_LIMIT are kept."""
+        while len(self.kept) <= ROOM_LIMIT and self._judge_next():
+            pass
+        return None if self.listing.failed or len(self.kept) > ROOM_LIMIT else self.kept
 
 
 # A case split on a room's few ways (level 4): rooms with at most CASE_WAYS ways left (those
@@ -472,8 +620,8 @@ def room_cases(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Ded
     for k in puzzle.numbered:
         if not room_counts(puzzle, state.cands, k)[1]:
             continue
-        options = state.derived(("heyawake.room-strips", k), lambda k=k: strip_options(puzzle, state, k))
-        if options and 2 <= len(options) <= CASE_WAYS:
+        options = strip_ways(puzzle, state, k).at_most(CASE_WAYS)
+        if options and 2 <= len(options):
             order.append((len(options), k, options))
     for _, k, options in sorted(order, key=lambda t: (t[0], t[1])):
         cases = [(way_label(puzzle, state, o), state.assume(o), list(o)) for o in options]
@@ -506,24 +654,121 @@ def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
     near = None if focus is None else shading.cells_near(puzzle, focus, 2)
-    rules = (lambda s: get(GENRE).violations(puzzle, s)) if connectivity else \
-        (lambda s: nearby_violations(puzzle, s))
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
-        puzzle, state, i, value, rounds, connectivity), rules, candidates=near)
+        puzzle, state, i, value, rounds, connectivity), chain_rules(puzzle, state, connectivity), candidates=near)
+
+
+def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
+    """The rules a what-if's chain from `state` watches: nearby_violations, or with
+    `connectivity` the genre's violations. When `state` breaks none of them (and, for a white
+    cell shut in, holds two white cells), a state that narrows it breaks a local one only at a
+    cell that changed, and the white area shows at once whether it is cut: only when either
+    finds something is the whole board looked over again."""
+    def full(s: State) -> list:
+        return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
+    clean: list[bool] = []
+
+    def rules(s: State) -> list:
+        if s is not state:
+            if not clean:
+                clean.append(not full(state) and (connectivity or state.cands.count(B_WHITE) > 1))
+            changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
+            if changed is not None and not broken_near(puzzle, s.cands, changed) and \
+                    not (connectivity and len(open_side(puzzle, s).hosts) > 1):
+                return []
+        return full(s)
+    return rules
+
+
+def broken_near(puzzle: HeyawakePuzzle, cands: Sequence[int], changed: Iterable[int]) -> bool:
+    """Whether a local rule is broken at one of the cells `changed`: two shaded cells
+    touching, a white cell shut in, a room's count, a white run across two borders."""
+    nbrs = puzzle.neighbours
+    rooms, lines = set(), set()
+    for x in changed:
+        rooms.add(puzzle.room_of[x])
+        if cands[x] == B_SHADED:
+            if any(cands[j] == B_SHADED for j in nbrs[x]):
+                return True
+        elif cands[x] == B_WHITE:
+            lines.update(puzzle.lines_of(x))
+        for w in (x, *nbrs[x]):
+            if cands[w] == B_WHITE and all(cands[j] == B_SHADED for j in nbrs[w]):
+                return True
+    for k in rooms:
+        n = puzzle.clues[k]
+        if n >= 0:
+            shaded, free = room_counts(puzzle, cands, k)
+            if shaded > n or shaded + len(free) < n:
+                return True
+    return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k))
 
 
 def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,
                   connectivity: bool) -> bool:
     """Whether giving cell i `value` breaks a rule within a few rounds of the easy rules
     (shaded cells never touch, room counts, strips, a white cell's only way out), and with
-    `connectivity`, whether the white cells are then cut apart."""
+    `connectivity`, whether the white cells are then cut apart. An answer is remembered with
+    what it read, and given again in a later state where none of that changed (the next
+    step's look, or the difficulty count's, screens the same cells again)."""
+    memo = cache_of(puzzle, "what-ifs")
+    key = (i, value, rounds, connectivity)
+    got = memo.get(key)
+    if got is not None:
+        then, read, answer = got
+        changed = _narrowed(puzzle, then, state.cands)
+        if changed is not None and not read.touched_by(puzzle, changed):
+            return answer
+    answer, read = _screen(puzzle, state, i, value, rounds, connectivity)
+    if read is not None:
+        memo[key] = (state.cands, read, answer)
+    return answer
+
+
+@attrs.frozen
+class Read:
+    """What a screen read: these cells, and every cell of these rooms and lines."""
+    cells: frozenset[int]
+    rooms: frozenset[int]
+    lines: frozenset[int]
+
+    def touched_by(self, puzzle: HeyawakePuzzle, changed: Iterable[int]) -> bool:
+        for j in changed:
+            if j in self.cells or puzzle.room_of[j] in self.rooms:
+                return True
+            row, col = puzzle.lines_of(j)
+            if row in self.lines or col in self.lines:
+                return True
+        return False
+
+
+NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked against
+
+
+def _narrowed(puzzle: HeyawakePuzzle, then: tuple[int, ...], now: tuple[int, ...]) -> list[int] | None:
+    """The cells changed from `then` to `now` (kernels.recent.narrowed), kept for the pair:
+    one look screens many cells against the same few states."""
+    diffs = cache_of(puzzle, "what-if diffs", limit=64)
+    got = diffs.get((id(then), id(now)))
+    if got is None or got[0] is not then or got[1] is not now:
+        got = diffs[id(then), id(now)] = (then, now, narrowed(then, now, NARROWED_LIMIT))
+    return got[2]
+
+
+def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,
+            connectivity: bool) -> tuple[bool, Read | None]:
+    """quick_refutes' answer, and what it read (None: the white area as a whole)."""
     cands = state.cands
     c = list(cands)
     c[i] = 1 << value
     nbrs = puzzle.neighbours
     changed = {i}
     newly_shaded = [i] if value == SHADED else []
+    newly_white = [i] if value == WHITE else []
     new: dict[int, int] = {}
+    cells: set[int] = set()
+    rooms_read: set[int] = set()
+    lines_read: set[int] = set()
 
     def put(j: int, v: int) -> None:
         if not c[j] & (1 << v) or new.get(j, v) != v:
@@ -536,6 +781,8 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
             new.clear()
             rooms, lines, whites = set(), set(), set()
             for f in changed:
+                cells.add(f)
+                cells.update(nbrs[f])
                 rooms.add(puzzle.room_of[f])
                 if c[f] == B_SHADED:
                     for n in nbrs[f]:
@@ -546,6 +793,8 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                 for n in nbrs[f]:
                     if c[n] == B_WHITE:
                         whites.add(n)
+            rooms_read |= rooms
+            lines_read |= lines
             for k in rooms:
                 n = puzzle.clues[k]
                 if n < 0:
@@ -566,6 +815,7 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                 for j in makers:
                     put(j, SHADED)
             for w in whites:
+                cells.update(nbrs[w])
                 exits = [n for n in nbrs[w] if c[n] != B_SHADED]
                 if not exits:
                     raise shading.Broken
@@ -575,13 +825,13 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                 break
             for j, v in new.items():
                 c[j] = 1 << v
-                if v == SHADED:
-                    newly_shaded.append(j)
+                (newly_shaded if v == SHADED else newly_white).append(j)
             changed = set(new)
-        return connectivity and bool(newly_shaded) and whites_cut(puzzle, state, newly_shaded, lambda: [
-            j for j in range(len(c)) if c[j] == B_WHITE and cands[j] == FREE])
     except shading.Broken:
-        return True
+        return True, Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read))
+    if connectivity and newly_shaded:
+        return whites_cut(puzzle, state, newly_shaded, newly_white), None
+    return False, Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read))
 
 
 # --- level 5 ------------------------------------------------------------------------------

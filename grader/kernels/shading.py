@@ -133,8 +133,9 @@ def walls(puzzle, state: State) -> Walls:
 
 
 def whites_cut(puzzle, state: State, shaded: Iterable[int], white=()) -> bool:
-    """Whether also shading the cells `shaded` cuts the white cells (and `white`, taken as
-    white; a callable may give them when needed) apart, in a state where they are joined."""
+    """Whether also shading the cells `shaded` (none of them white) cuts the white cells (and
+    `white`, taken as white; a callable may give them when needed) apart, in a state where
+    they are joined."""
     cands = state.cands
     w = walls(puzzle, state)
     new = set(shaded)
@@ -160,16 +161,29 @@ def whites_cut(puzzle, state: State, shaded: Iterable[int], white=()) -> bool:
             parent[x] = roots[0]
     if not ring:
         return False
-    extra = set(white() if callable(white) else white)
     side = open_side(puzzle, state)
-    whites = (set(side.decided_cells) | extra) - new
-    of = side.possible_parts.of
-    areas = {of[i] for i in whites}
+    decided, of = side.decided, side.possible_parts.of
+    extra = {i for i in (white() if callable(white) else white) if not decided[i]} - new
+    # the white cells' areas and count, from the state's own once (a big board has many)
+    areas = set(side.hosts).union(of[i] for i in extra)
     if len(areas) != 1:
         return len(areas) > 1
     area = areas.pop()
     seeds = [n for s in new for n in puzzle.neighbours[s] if of[n] == area]
-    return connectivity.splits_marked(puzzle.graph, side.possible, new, seeds, whites, len(whites))
+    return connectivity.splits_marked(puzzle.graph, side.possible, new, seeds, WhiteOrExtra(decided, extra),
+                                      len(side.decided_cells) + len(extra))
+
+
+class WhiteOrExtra:
+    """Membership in the white cells of a state (`decided`, by cell) and `extra` cells, without
+    building the union."""
+    __slots__ = ("decided", "extra")
+
+    def __init__(self, decided: Sequence[bool], extra: set[int]):
+        self.decided, self.extra = decided, extra
+
+    def __contains__(self, i: int) -> bool:
+        return self.decided[i] or i in self.extra
 
 
 def whites_apart(nbrs, cands: Sequence[int]) -> bool:
