@@ -8,7 +8,7 @@ basics: levels 1-2; growth: reach, island articulation points, unreachable cells
 and wall articulation points; unnumbered: which number an unnumbered island belongs to; shapes: every way to finish an island; combinations: every
 filling of a 2x2 block; cases and owners: short case splits (level 4); hypotheses: level 5.
 """
-from heuristics.nurikabe import basics, cases, combinations, growth, hypotheses, owners, pools, shapes, unnumbered, walls  # noqa: F401
+from heuristics.nurikabe import basics, cases, combinations, counting, growth, hypotheses, owners, pools, shapes, unnumbered, walls  # noqa: F401
 from grader.core.probing import register_last_resort
 
 register_last_resort("nurikabe")      # the deepening nested trial, unless registered above

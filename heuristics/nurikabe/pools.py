@@ -27,32 +27,34 @@ def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int
     g = puzzle.graph
     blocks_of = g.blocks_of
     near = {q for i in reaches(puzzle, state)[k] if cands[i] == FREE for q in blocks_of[i]}
-    known, owner = _block_owners(puzzle, state)
-    return [g.blocks[q] for q in sorted(near) if known.get(q, -2) == k or (q not in known and owner(q) == k)]
+    owners = block_owners(puzzle, state)
+    return [g.blocks[q] for q in sorted(near) if owners(q) == (k,)]
 
 
-def _block_owners(puzzle: NurikabePuzzle, state: State):
-    """(known, owner): owner(q) is the one numbered island that can break 2x2 block q, or -1
-    (none, several, or the block holds an island cell already), each block worked out once
-    per state and kept in `known`."""
+def block_owners(puzzle: NurikabePuzzle, state: State):
+    """owners(q): the numbered islands that can reach an open cell of 2x2 block q, in order
+    (empty when none can), or None when the block holds an island cell already; each block
+    worked out once per state."""
     cands = state.cands
     blocks = puzzle.graph.blocks
-    known: dict[int, int] = state.derived("nurikabe.block-owners", dict)
+    known: dict[int, tuple[int, ...] | None] = state.derived("nurikabe.block-owners", dict)
 
-    def owner(q: int) -> int:
+    def owners(q: int) -> tuple[int, ...] | None:
+        if q in known:
+            return known[q]
         index = reach_index(puzzle, state)
-        who: set[int] = set()
+        who: set[int] | None = set()
         for j in blocks[q]:
             m = cands[j]
             if m == B_ISLAND:
-                who = set()
+                who = None
                 break
             if m == FREE:
                 # an open cell no number reaches will be a wall: it cannot break the block
                 who.update(index.get(j, ()))
-        got = known[q] = who.pop() if len(who) == 1 else -1
+        got = known[q] = None if who is None else tuple(sorted(who))
         return got
-    return known, owner
+    return owners
 
 
 @heuristic(id="nurikabe.pool-owner", genre=GENRE)
