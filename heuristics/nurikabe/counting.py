@@ -24,7 +24,7 @@ from heuristics.nurikabe.reach import islands_to_check, reach_index, reaches
 
 MOST_CELLS = 12     # teams with more cells left than this are not counted
 MOST_TEAM = 3       # islands counted together at most
-SEARCH_NODES = 2000  # the search for blocks that share no cell gives up after this many
+SEARCH_NODES = 300   # the search for blocks that share no cell gives up after this many
 
 
 @heuristic(id="nurikabe.pool-count", genre=GENRE)
@@ -42,6 +42,10 @@ def too_few_cells(puzzle: NurikabePuzzle, state: State) -> str | None:
     """What the islands' reach shows can no longer be done, or None: an island that cannot
     reach the cells it still needs, an island or a 2x2 block no number can reach, or blocks
     that need more island cells than the only islands that reach them have left."""
+    return state.derived("nurikabe.too-few-cells", lambda: _too_few_cells(puzzle, state))
+
+
+def _too_few_cells(puzzle: NurikabePuzzle, state: State) -> str | None:
     isl = islands(puzzle, state)
     all_reach = reaches(puzzle, state)
     for k, dist in all_reach.items():
@@ -53,15 +57,20 @@ def too_few_cells(puzzle: NurikabePuzzle, state: State) -> str | None:
         if not isl.clues[k] and part[0] not in index:
             return f"no number can reach the island at {puzzle.cell(part[0])}"
     owners = block_owners(puzzle, state)
-    for q, block in enumerate(puzzle.graph.blocks):
-        if owners(q) == () and any(state.cands[i] == FREE for i in block):
-            return f"no island can reach the 2x2 block {_names(puzzle, [q])}"
+    blocks_of = puzzle.graph.blocks_of
+    for x, m in enumerate(state.cands):
+        if m == FREE and x not in index:
+            for q in blocks_of[x]:
+                if owners(q) == ():
+                    return f"no island can reach the 2x2 block {_names(puzzle, [q])}"
     groups = _open_blocks(puzzle, state, isl)
     for size in range(1, MOST_TEAM + 1):
         for team in _teams(groups, size):
             left = sum(isl.need(k) for k in team)
-            chosen = _apart(_blocks_of(groups, team), puzzle.graph.cols, left + 1)
-            if chosen is not None and len(chosen) > left:
+            if left > MOST_CELLS:
+                continue
+            chosen = _apart(_blocks_of(groups, team), puzzle.graph.blocks, left + 1, left + 1)
+            if len(chosen) > left:
                 return (f"the 2x2 blocks {_names(puzzle, chosen)} need {len(chosen)} island cells, and "
                         f"{_islands(isl, team)} {'has' if size == 1 else 'have'} only {left} left")
     return None
@@ -75,8 +84,8 @@ def _squeezed(puzzle: NurikabePuzzle, state: State, focus, size: int) -> Iterato
         left = sum(isl.need(k) for k in team)
         if changed.isdisjoint(team) or left > MOST_CELLS:
             continue
-        chosen = _apart(_blocks_of(groups, team), puzzle.graph.cols, left + 1)
-        if chosen is not None and len(chosen) == left:
+        chosen = _apart(_blocks_of(groups, team), puzzle.graph.blocks, left, left + 1)
+        if len(chosen) == left:
             d = _walls_outside(puzzle, state, isl, team, chosen)
             if d is not None:
                 yield d
@@ -104,27 +113,15 @@ def _open_blocks(puzzle: NurikabePuzzle, state: State, isl: Islands) -> dict[tup
 
 
 def _teams(groups: dict[tuple[int, ...], list[int]], size: int) -> list[tuple[int, ...]]:
-    """The teams of `size` islands worth counting: who can break some block, alone or
-    joined with who can break another, and held together by blocks two of them can reach
-    (islands that share no block are better counted apart)."""
-    whos = [frozenset(w) for w in groups]
-    out = {w for w in whos if len(w) == size}
-    if size > 1:
-        out.update(a | b for n, a in enumerate(whos) for b in whos[n + 1:] if len(a | b) == size)
-    return sorted(tuple(sorted(t)) for t in out if _held_together(t, whos))
-
-
-def _held_together(team: frozenset[int], whos: list[frozenset[int]]) -> bool:
-    links = [w for w in whos if len(w) > 1 and w <= team]
-    joined = {min(team)}
-    grown = True
-    while grown:
-        grown = False
-        for w in links:
-            if w & joined and not w <= joined:
-                joined |= w
-                grown = True
-    return joined == team
+    """The teams of `size` islands worth counting: one island that can break a block alone,
+    or islands held together by blocks two or three of them can reach (islands that share no
+    block are better counted apart): one such group of owners, or two joined."""
+    if size == 1:
+        return sorted(w for w in groups if len(w) == 1)
+    shared = [frozenset(w) for w in groups if len(w) > 1]
+    out = {w for w in shared if len(w) == size}
+    out.update(a | b for n, a in enumerate(shared) for b in shared[n + 1:] if a & b and len(a | b) == size)
+    return sorted(tuple(sorted(t)) for t in out)
 
 
 def _blocks_of(groups: dict[tuple[int, ...], list[int]], team: tuple[int, ...]) -> list[int]:
@@ -132,11 +129,14 @@ def _blocks_of(groups: dict[tuple[int, ...], list[int]], team: tuple[int, ...]) 
     return sorted(q for who, qs in groups.items() if mine.issuperset(who) for q in qs)
 
 
-def _apart(blocks: list[int], cols: int, enough: int) -> list[int] | None:
-    """The most blocks that share no cell, or `enough` of them as soon as found (None when
-    the search gives up). Blocks are numbered row by row, cols - 1 to a row."""
-    where = [divmod(q, cols - 1) for q in blocks]
+def _apart(blocks: list[int], cells: tuple[tuple[int, ...], ...], want: int, enough: int) -> list[int]:
+    """The most blocks that share no cell when that is at least `want` (else, or when the
+    search gives up, fewer), or `enough` of them as soon as found. `cells`: every block's
+    cells."""
+    if len({i for q in blocks for i in cells[q]}) < 4 * want:
+        return []
     best: list[int] = []
+    used: set[int] = set()
     nodes = 0
 
     def grow(start: int, taken: list[int]) -> bool:
@@ -148,23 +148,23 @@ def _apart(blocks: list[int], cols: int, enough: int) -> list[int] | None:
             best = list(taken)
             if len(best) >= enough:
                 return True
-        if len(taken) + len(blocks) - start <= len(best):
-            return False
         for n in range(start, len(blocks)):
-            r, c = where[n]
-            if all(abs(r - where[t][0]) > 1 or abs(c - where[t][1]) > 1 for t in taken):
-                taken.append(n)
+            if len(taken) + len(blocks) - n < max(len(best) + 1, want):
+                return False
+            mine = cells[blocks[n]]
+            if used.isdisjoint(mine):
+                taken.append(blocks[n])
+                used.update(mine)
                 if grow(n + 1, taken):
                     return True
+                used.difference_update(mine)
                 taken.pop()
-            if len(taken) + len(blocks) - n - 1 <= len(best):
-                return False
         return False
     try:
         grow(0, [])
     except _GaveUp:
-        return None
-    return [blocks[n] for n in best]
+        return []
+    return best
 
 
 class _GaveUp(Exception):
