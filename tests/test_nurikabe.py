@@ -359,6 +359,22 @@ def test_sides_kept_from_a_recent_state_are_those_found_afresh():
     assert checked > 50
 
 
+def test_reaches_kept_from_a_recent_state_are_those_found_afresh():
+    """Along a solve (with short chains and trials on the way), each state's reaches are
+    updated from a recent state's (reach._by_part): they must be those worked out afresh."""
+    from grader.genres.nurikabe.model import islands
+    from heuristics.nurikabe.reach import reach, reaches
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    trace = Solver(p).solve()
+    checked = 0
+    for _, before, _ in trace.states():
+        isl = islands(p, before)
+        for k, dist in reaches(p, before).items():
+            assert dist == reach(isl, k)
+            checked += 1
+    assert checked > 500
+
+
 def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():
     """A shape is rejected when it walls in an island nearby; that island's liberties lie one
     step beyond it, so the remembered list must be keyed by those cells too. Here r1c10 is a
