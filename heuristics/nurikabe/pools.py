@@ -64,11 +64,21 @@ def pool_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Ded
         need = isl.need(k)
         if not need:
             continue
+        once = _Once()
         for block in owned_blocks(puzzle, state, k):
-            d = _through(puzzle, state, isl, k, block) or _too_far(puzzle, state, isl, k, block)
+            d = _through(puzzle, state, isl, k, block, once) or _too_far(puzzle, state, isl, k, block, once)
             if d is not None:
                 yield d
                 return
+
+
+class _Once:
+    """What pool-owner works out once for all the blocks of an island: its reach without a
+    cell (by cell), and how far each cell of its reach lies from it."""
+
+    def __init__(self):
+        self.without: dict[int, dict[int, int]] = {}
+        self.from_island: dict[int, int] | None = None
 
 
 def _say(puzzle: NurikabePuzzle, isl: Islands, k: int, block: tuple[int, ...]) -> dict[str, object]:
@@ -76,7 +86,7 @@ def _say(puzzle: NurikabePuzzle, isl: Islands, k: int, block: tuple[int, ...]) -
 
 
 def _through(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
-             block: tuple[int, ...]) -> Deduction | None:
+             block: tuple[int, ...], once: _Once) -> Deduction | None:
     """An open cell without which island k could no longer reach the block: island."""
     dist = reaches(puzzle, state)[k]
     targets = [i for i in block if i in dist]
@@ -85,7 +95,9 @@ def _through(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     for v in path:
         if state.cands[v] != FREE or v in block:
             continue
-        without = reach(isl, k, frozenset((v,)))
+        without = once.without.get(v)
+        if without is None:
+            without = once.without[v] = reach(isl, k, frozenset((v,)))
         if not any(i in without for i in targets):
             return Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=block, params={
                 **_say(puzzle, isl, k, block),
@@ -118,7 +130,7 @@ def _shortest_path(puzzle: NurikabePuzzle, dist: dict[int, int], own, targets: l
 
 
 def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
-             block: tuple[int, ...]) -> Deduction | None:
+             block: tuple[int, ...], once: _Once) -> Deduction | None:
     """Open cells only island k can reach, which it could not take in as well as a cell of
     the block: seen with the island as one node, a tree joining it, the cell and the block
     has at least half the sum of their three distances (in cells, within the island's reach)
@@ -128,7 +140,9 @@ def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     g = puzzle.graph
     passable = members(len(puzzle.clues), dist)
     targets = [i for i in block if i in dist]
-    from_island = cn.reach(g, isl.parts[k], passable)
+    if once.from_island is None:
+        once.from_island = cn.reach(g, isl.parts[k], passable)
+    from_island = once.from_island
     to_block = min(from_island[i] for i in targets)
     for i in isl.parts[k]:
         passable[i] = False         # a way from the block through the island is counted below
