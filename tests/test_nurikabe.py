@@ -103,6 +103,16 @@ CASES = [
     # of the 3's ways, only the two through r2c2 break r2c2-r3c3, which only it can reach
     ("nurikabe.pool-owner-ways", "3 . .\n. . .\n. . .", None, {"r2c2": ISLAND, "r2c3": WALL, "r3c2": WALL}),
     ("nurikabe.pool-owner-ways", "3 . . .\n. . . .\n. . . 3", None, {}),
+    # three blocks only the 4 reaches, three cells left: r1c2 and r2c1 lie outside every block
+    ("nurikabe.pool-count", ". . . .\n. 4 . .\n. . . .\n. . . .", "# . . #\n. 4 . .\n. . . .\n# . . #",
+     {"r1c2": WALL, "r2c1": WALL}),
+    ("nurikabe.pool-count", ". . . .\n. 5 . .\n. . . .\n. . . .", "# . . #\n. 5 . .\n. . . .\n# . . #", {}),
+    # the 2 and the 3 share r1c3-r2c4 and r3c4-r4c5 and have three cells for three blocks
+    ("nurikabe.pool-count-shared", ". . . . .\n. . . . 2\n. . 3 . .\n1 . . . .",
+     ". . . # .\n. . . . 2\n. . 3 # .\n1 . . . #", {"r1c5": WALL, "r3c2": WALL, "r4c3": WALL}),
+    # the two 2s share no block: each is counted alone (pool-count), not together
+    ("nurikabe.pool-count-shared", ". . . . 1 . 1\n2 . . 1 . . .\n. . . . . . 2",
+     ". . . . 1 . 1\n2 . . 1 # . #\n. . # . . . 2", {}),
     ("nurikabe.wall-articulation", "4 . . .\n. . . .\n. . . 4", "4 + + #\n+ . . .\n# . + 4",
      {"r2c2": WALL, "r2c3": WALL, "r2c4": WALL, "r3c2": WALL}),
     ("nurikabe.wall-articulation", "2 . .\n. . .\n. . .", "2 . #\n. . .\n# . .", {}),
@@ -147,21 +157,23 @@ CASES = [
     # once; every way left uses r2c2 and walls r2c1 and r2c3.
     ("nurikabe.island-cases", ". . .\n. . .\n. 3 .", "# # #\n. . .\n. 3 .",
      {"r2c1": WALL, "r2c2": ISLAND, "r2c3": WALL}),
-    ("nurikabe.island-cases", "3 . .\n. . .\n. . .", None, {}),
-    # The 3 has 7 ways (more than 4): four of them wall in an island or leave too few walls
-    # within four easy steps, and a few easy steps from each of the other three wall r2c4.
-    ("nurikabe.island-cases", ". . . .\n. . . .\n. . 3 .", ". . . .\n# . . .\n. . 3 .", {"r2c4": WALL}),
+    ("nurikabe.island-cases", "2 . . .\n. . . .\n. . . 2", None, {}),
+    # The 3 has 7 ways: six of them leave a 2x2 block no island can reach (the rule check of
+    # counting.too_few_cells), so it takes the way through r2c2 and r2c3.
+    ("nurikabe.island-cases", ". . . .\n. . . .\n. . 3 .", ". . . .\n# . . .\n. . 3 .",
+     {"r1c2": WALL, "r1c3": WALL, "r2c2": ISLAND, "r2c3": ISLAND, "r2c4": WALL, "r3c2": WALL, "r3c4": WALL}),
     # As island r1c5 would belong to the 4, in one of two ways: taking in r1c3-r1c5 parts
     # the walls at r1c2 and r2c4, and taking in r1c4, r1c5, r2c4 leaves too few walls.
     ("nurikabe.cell-owners", ". . . . .\n. . 4 . .\n. . . . .", ". . . . .\n. . 4 . #\n# . . . #",
      {"r1c5": WALL}),
-    ("nurikabe.cell-owners", ". . . . .\n. . 4 . .\n. . . . .", None, {}),
+    ("nurikabe.cell-owners", ". . . . .\n. . 5 . .\n. . . . .", None, {}),
     # As island r1c2 would join r1c1 or r1c3, and the two `?`, within two easy steps.
     ("nurikabe.forcing-chain", ". . .\n? . ?\n. . .", ". . .\n? # ?\n. . .", {"r1c2": WALL}),
     ("nurikabe.forcing-chain", "5 . . .\n. . . .\n. . . .\n. . . 5", None, {}),
-    # janko 0033 where levels 1-4 stopped before: a wall at r9c6 walls in the island at r8c7
-    # after 5 steps, the first of level 3 (no island can reach r10c6-r10c8 then)
-    ("nurikabe.forcing-chain", FORCED_GRID, FORCED_MARKS, {"r9c6": ISLAND}),
+    # janko 0033 where levels 1-4 stopped before: as island r8c4 would join the 6 at r9c4,
+    # which then could no longer reach the island at r9c8, and no other number can (the rule
+    # check of counting.too_few_cells)
+    ("nurikabe.forcing-chain", FORCED_GRID, FORCED_MARKS, {"r8c4": WALL}),
 ]
 
 
@@ -182,9 +194,10 @@ CASE_SPLITS = ("nurikabe.island-cases", "nurikabe.forcing-chain", "nurikabe.cell
 
 def stuck_at_level_4():
     """Where the level-4 techniques other than the short case splits stop (with those, or
-    with the 2x2 blocks only one island can break, the puzzle is level 4)."""
+    with the 2x2 blocks only one island, or a few, can break, the puzzle is level 4)."""
     p = load(str(CORPUS / "nurikabe-9x9-hard-6.yaml"))
-    left_out = (*CASE_SPLITS, "nurikabe.pool-owner", "nurikabe.pool-owner-ways")
+    left_out = (*CASE_SPLITS, "nurikabe.pool-owner", "nurikabe.pool-owner-ways", "nurikabe.pool-count",
+                "nurikabe.pool-count-shared")
     trace = Solver(p, heuristics=[h for h in REGISTRY.for_genre("nurikabe", 4) if h.id not in left_out]).solve()
     assert trace.status.value == "stuck"
     return p, trace.final, reference(p)
@@ -346,6 +359,22 @@ def test_sides_kept_from_a_recent_state_are_those_found_afresh():
     assert checked > 50
 
 
+def test_reaches_kept_from_a_recent_state_are_those_found_afresh():
+    """Along a solve (with short chains and trials on the way), each state's reaches are
+    updated from a recent state's (reach._by_part): they must be those worked out afresh."""
+    from grader.genres.nurikabe.model import islands
+    from heuristics.nurikabe.reach import reach, reaches
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    trace = Solver(p).solve()
+    checked = 0
+    for _, before, _ in trace.states():
+        isl = islands(p, before)
+        for k, dist in reaches(p, before).items():
+            assert dist == reach(isl, k)
+            checked += 1
+    assert checked > 500
+
+
 def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():
     """A shape is rejected when it walls in an island nearby; that island's liberties lie one
     step beyond it, so the remembered list must be keyed by those cells too. Here r1c10 is a
@@ -438,3 +467,18 @@ def test_janko_bad_token_is_one_line(tmp_path):
     with pytest.raises(InputError) as err:
         load(str(f))
     assert "unexpected 'a' at r1c2 in 'problem'" in str(err.value)
+
+
+@pytest.mark.parametrize("grid, marks, reason", [
+    # three blocks only the 3 reaches, two cells left
+    (". . . .\n. 3 . .\n. . . .\n. . . .", "# . . #\n. 3 . .\n. . . .\n# . . #",
+     "the 2x2 blocks r1c3-r2c4, r3c1-r4c2 and r3c3-r4c4 need 3 island cells, and the 3 at r2c2 has only 2 left"),
+    ("2 . . .\n. . . .\n. . . .", "2 . . .\n# . . .\n. . . .", "no island can reach the 2x2 block r1c3-r2c4"),
+    ("3 . . .\n. . . .", "3 # . .\n. # . .", "the 3 at r1c1 can reach only 1 of the 2 cells it still needs"),
+    ("3 . . .\n. . . .", "3 . . .\n. . . .", None),
+])
+def test_what_the_islands_reach_cannot_do_breaks_a_rule(grid, marks, reason):
+    """The case splits' rule check: reach and the count of 2x2 blocks (counting.too_few_cells)."""
+    from heuristics.nurikabe.counting import too_few_cells
+    p = puzzle(grid)
+    assert too_few_cells(p, NURIKABE.parse_marks(p, marks, Source("<marks>"))) == reason

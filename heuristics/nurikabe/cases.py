@@ -28,6 +28,7 @@ from grader.core.steps import Deduction, Status, Trace
 import attrs
 
 from heuristics.nurikabe.common import GENRE
+from heuristics.nurikabe.counting import too_few_cells
 from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, say_shared, shared_by
 
 CASE_WAYS = 8       # an island with up to this many ways: each followed for CASE_STEPS
@@ -43,7 +44,7 @@ def broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
     if 0 in state.cands:
         return f"{puzzle.cell(state.cands.index(0))} could be neither island nor wall"
     found = puzzle.genre.violations(puzzle, state)
-    return found[0].message if found else None
+    return found[0].message if found else too_few_cells(puzzle, state)
 
 
 def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS,

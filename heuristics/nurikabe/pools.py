@@ -27,32 +27,34 @@ def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int
     g = puzzle.graph
     blocks_of = g.blocks_of
     near = {q for i in reaches(puzzle, state)[k] if cands[i] == FREE for q in blocks_of[i]}
-    known, owner = _block_owners(puzzle, state)
-    return [g.blocks[q] for q in sorted(near) if known.get(q, -2) == k or (q not in known and owner(q) == k)]
+    owners = block_owners(puzzle, state)
+    return [g.blocks[q] for q in sorted(near) if owners(q) == (k,)]
 
 
-def _block_owners(puzzle: NurikabePuzzle, state: State):
-    """(known, owner): owner(q) is the one numbered island that can break 2x2 block q, or -1
-    (none, several, or the block holds an island cell already), each block worked out once
-    per state and kept in `known`."""
+def block_owners(puzzle: NurikabePuzzle, state: State):
+    """owners(q): the numbered islands that can reach an open cell of 2x2 block q, in order
+    (empty when none can), or None when the block holds an island cell already; each block
+    worked out once per state."""
     cands = state.cands
     blocks = puzzle.graph.blocks
-    known: dict[int, int] = state.derived("nurikabe.block-owners", dict)
+    known: dict[int, tuple[int, ...] | None] = state.derived("nurikabe.block-owners", dict)
 
-    def owner(q: int) -> int:
+    def owners(q: int) -> tuple[int, ...] | None:
+        if q in known:
+            return known[q]
         index = reach_index(puzzle, state)
-        who: set[int] = set()
+        who: set[int] | None = set()
         for j in blocks[q]:
             m = cands[j]
             if m == B_ISLAND:
-                who = set()
+                who = None
                 break
             if m == FREE:
                 # an open cell no number reaches will be a wall: it cannot break the block
                 who.update(index.get(j, ()))
-        got = known[q] = who.pop() if len(who) == 1 else -1
+        got = known[q] = None if who is None else tuple(sorted(who))
         return got
-    return known, owner
+    return owners
 
 
 @heuristic(id="nurikabe.pool-owner", genre=GENRE)
@@ -62,11 +64,21 @@ def pool_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Ded
         need = isl.need(k)
         if not need:
             continue
+        once = _Once()
         for block in owned_blocks(puzzle, state, k):
-            d = _through(puzzle, state, isl, k, block) or _too_far(puzzle, state, isl, k, block)
+            d = _through(puzzle, state, isl, k, block, once) or _too_far(puzzle, state, isl, k, block, once)
             if d is not None:
                 yield d
                 return
+
+
+class _Once:
+    """What pool-owner works out once for all the blocks of an island: its reach without a
+    cell (by cell), and how far each cell of its reach lies from it."""
+
+    def __init__(self):
+        self.without: dict[int, dict[int, int]] = {}
+        self.from_island: dict[int, int] | None = None
 
 
 def _say(puzzle: NurikabePuzzle, isl: Islands, k: int, block: tuple[int, ...]) -> dict[str, object]:
@@ -74,7 +86,7 @@ def _say(puzzle: NurikabePuzzle, isl: Islands, k: int, block: tuple[int, ...]) -
 
 
 def _through(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
-             block: tuple[int, ...]) -> Deduction | None:
+             block: tuple[int, ...], once: _Once) -> Deduction | None:
     """An open cell without which island k could no longer reach the block: island."""
     dist = reaches(puzzle, state)[k]
     targets = [i for i in block if i in dist]
@@ -83,7 +95,9 @@ def _through(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     for v in path:
         if state.cands[v] != FREE or v in block:
             continue
-        without = reach(isl, k, frozenset((v,)))
+        without = once.without.get(v)
+        if without is None:
+            without = once.without[v] = reach(isl, k, frozenset((v,)))
         if not any(i in without for i in targets):
             return Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=block, params={
                 **_say(puzzle, isl, k, block),
@@ -116,7 +130,7 @@ def _shortest_path(puzzle: NurikabePuzzle, dist: dict[int, int], own, targets: l
 
 
 def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
-             block: tuple[int, ...]) -> Deduction | None:
+             block: tuple[int, ...], once: _Once) -> Deduction | None:
     """Open cells only island k can reach, which it could not take in as well as a cell of
     the block: seen with the island as one node, a tree joining it, the cell and the block
     has at least half the sum of their three distances (in cells, within the island's reach)
@@ -126,7 +140,9 @@ def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     g = puzzle.graph
     passable = members(len(puzzle.clues), dist)
     targets = [i for i in block if i in dist]
-    from_island = cn.reach(g, isl.parts[k], passable)
+    if once.from_island is None:
+        once.from_island = cn.reach(g, isl.parts[k], passable)
+    from_island = once.from_island
     to_block = min(from_island[i] for i in targets)
     for i in isl.parts[k]:
         passable[i] = False         # a way from the block through the island is counted below

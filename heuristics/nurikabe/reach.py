@@ -14,6 +14,7 @@ import operator
 
 from grader.genres.nurikabe.model import B_ISLAND, Islands, NurikabePuzzle, islands
 from grader.core.model import State
+from grader.kernels.recent import recent_of
 
 
 # --- reach: where an island can still grow -------------------------------------------------
@@ -83,30 +84,51 @@ def _entries(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[dict[int, 
     isl = islands(puzzle, state)
 
     def compute() -> dict[int, tuple[dict[int, int], frozenset[int]]]:
-        cache = puzzle.__dict__.setdefault("_nurikabe_reach", {})
-        if len(cache) > CACHE_LIMIT:
-            cache.clear()
-        cands = state.cands
-        # Per cell: the size of its island and how many numbers that holds. With the
-        # candidates, these are everything a reach reads (hypothetical states share the cache).
-        sizes = [len(p) * 4 + min(len(c), 3) for p, c in zip(isl.parts, isl.clues)]
-        numbers = [sizes[k] if k >= 0 else 0 for k in isl.of]
-        out = {}
-        for k in isl.numbered_parts():
-            key = isl.parts[k]
-            hit = cache.get(key)
-            if hit is not None:
-                dist, support, look, seen = hit
-                if look(cands) == seen[0] and look(numbers) == seen[1]:
-                    out[k] = (dist, support)
-                    continue
-            dist = reach(isl, k)
-            support = frozenset(puzzle.graph.around(set(dist) | set(key), 2))
-            look = operator.itemgetter(*sorted(support))
-            cache[key] = (dist, support, look, (look(cands), look(numbers)))
-            out[k] = (dist, support)
-        return out
+        by_part = recent_of(puzzle, "nurikabe.reach").get(
+            state, lambda: _by_part(puzzle, state, isl, {}, ()),
+            lambda old, _, changed: _by_part(puzzle, state, isl, old, changed))
+        return {k: by_part[isl.parts[k]] for k in isl.numbered_parts()}
     return state.derived("nurikabe.reach-entries", compute)
+
+
+def _by_part(puzzle: NurikabePuzzle, state: State, isl: Islands, old: dict, changed) -> dict:
+    """(reach, support) of every numbered island, by its cells. From a recent state's (`old`,
+    with the cells that changed since): a reach whose support holds no changed cell, nor a
+    cell of an island a changed cell joined, is still the same. Others are looked up in the
+    puzzle's cache, and worked out afresh where that misses."""
+    touched = set(changed)
+    for i in changed:
+        if isl.of[i] >= 0:
+            touched.update(isl.parts[isl.of[i]])
+    cache = puzzle.__dict__.setdefault("_nurikabe_reach", {})
+    if len(cache) > CACHE_LIMIT:
+        cache.clear()
+    cands = state.cands
+    numbers = None
+    out = {}
+    for k in isl.numbered_parts():
+        key = isl.parts[k]
+        kept = old.get(key)
+        if kept is not None and kept[1].isdisjoint(touched):
+            out[key] = kept
+            continue
+        if numbers is None:
+            # Per cell: the size of its island and how many numbers that holds. With the
+            # candidates, these are everything a reach reads (hypothetical states share the cache).
+            sizes = [len(p) * 4 + min(len(c), 3) for p, c in zip(isl.parts, isl.clues)]
+            numbers = [sizes[j] if j >= 0 else 0 for j in isl.of]
+        hit = cache.get(key)
+        if hit is not None:
+            dist, support, look, seen = hit
+            if look(cands) == seen[0] and look(numbers) == seen[1]:
+                out[key] = (dist, support)
+                continue
+        dist = reach(isl, k)
+        support = frozenset(puzzle.graph.around(set(dist) | set(key), 2))
+        look = operator.itemgetter(*sorted(support))
+        cache[key] = (dist, support, look, (look(cands), look(numbers)))
+        out[key] = (dist, support)
+    return out
 
 
 def owners(puzzle: NurikabePuzzle, state: State) -> dict[int, set[int]]:
