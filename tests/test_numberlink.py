@@ -95,6 +95,20 @@ def test_level_one_puzzle_can_be_generated():
     assert trace.status.value == "solved"
 
 
+def test_drafts_are_cut_until_the_capped_solve_finishes():
+    """Up to level 4 a draft's lines are cut where the solve up to the target stops, so the
+    draft it hands over is one that solve finishes (and has one solution); a level-4 draft
+    grows fewer, longer lines than an easy one."""
+    from grader.genres.numberlink.generate import draft, random_lines
+    made = next(d for d in (draft(random.Random(seed), 8, 8, cap=4) for seed in range(20)) if d is not None)
+    assert Solver(made.build(frozenset()), max_level=4, assume_unique=False).solve().status.value == "solved"
+    def lines(long: bool) -> list[int]:
+        drawn = (random_lines(10, 10, random.Random(seed), tidy=True, long=long) for seed in range(8))
+        return [len(d) for d in drawn if d is not None]
+    short, long = lines(False), lines(True)
+    assert sum(long) / len(long) < sum(short) / len(short)
+
+
 # --- level 2 ------------------------------------------------------------------------------------
 
 def test_different_lines():
