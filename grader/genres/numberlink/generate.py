@@ -2,9 +2,10 @@
 grown by joining the loose ends of neighbouring lines at random, each at least three cells;
 the ends of each line become a pair of numbers. The pairs cannot go, so each draft is graded
 as it is and the generator draws again until one hits the target. A draft's lines are cut in
-two where the solve up to the target's level stops, until that solve finishes: a puzzle the
-techniques solve has one solution, so no exact check is needed on the way, and the last cut
-leaves a puzzle that level only just settles. (Easy published Numberlinks have many short
+two where the solve up to the target's level stops, until that solve finishes (for level 5,
+where two solutions differ, until it has one): a puzzle the techniques solve has one
+solution, so no exact check is needed on the way, and the last cut leaves a puzzle that level
+only just settles. (Easy published Numberlinks have many short
 lines, whose numbers settle the cells around them at a glance; a hard one has fewer, longer
 lines, which level-4 drafts grow.)"""
 from __future__ import annotations
