@@ -95,6 +95,52 @@ def test_level_one_puzzle_can_be_generated():
     assert trace.status.value == "solved"
 
 
+def test_drafts_are_cut_until_the_capped_solve_finishes():
+    """Up to level 4 a draft's lines are cut where the solve up to the target stops, so the
+    draft it hands over is one that solve finishes (and has one solution); a level-4 draft
+    grows fewer, longer lines than an easy one."""
+    from grader.genres.numberlink.generate import draft, random_lines
+    made = next(d for d in (draft(random.Random(seed), 8, 8, cap=4) for seed in range(20)) if d is not None)
+    assert Solver(made.build(frozenset()), max_level=4, assume_unique=False).solve().status.value == "solved"
+    def lines(long: bool) -> list[int]:
+        drawn = (random_lines(10, 10, random.Random(seed), tidy=True, long=long) for seed in range(8))
+        return [len(d) for d in drawn if d is not None]
+    short, long = lines(False), lines(True)
+    assert sum(long) / len(long) < sum(short) / len(short)
+
+
+def test_numbers_apart_with_a_focus_looks_only_there():
+    """Asked again with a focus (what changed since it last found nothing), numbers-apart looks
+    only at the numbers there: a join it settled stays settled."""
+    p = puzzle("1 2 .\n. . .\n2 1 .")
+    start, apart = NL.initial_state(p), REGISTRY.get("numberlink.numbers-apart")
+    assert {d.removals[0][0] for d in apart.find(p, start, frozenset({0}))} == {0}     # r1c1 beside r1c2
+    assert list(apart.find(p, start, frozenset({4, 5}))) == []
+
+
+def test_chains_kept_up_to_date_agree_with_a_fresh_look():
+    """Chains updated from a recent state's (sharing the pieces until a join) are the chains
+    found from scratch, all along a solve and on boards a few steps back narrowed again."""
+    from grader.core.model import State
+    from grader.kernels.cell_shapes import Chains, chains
+
+    def fact(ch: Chains) -> tuple:
+        pieces = {frozenset(x for x in range(len(ch.root)) if ch.root[x] == r) for r in set(ch.root)}
+        return (ch.can, ch.must, ch.labels, pieces, ch.loop is None, ch.clash,
+                {frozenset(ch.members.get(r, [r])): lab for r, lab in ch.label_of_root.items()})
+
+    p = load(str(CORPUS / "numberlink" / "arukone-7x7-grader-1.yaml"))
+    trace = Solver(p).solve()
+    states, state = [], trace.start
+    for step in trace.steps:
+        state = step.deduction.apply(state)
+        states.append(state)
+        assert fact(chains(p, state)) == fact(Chains(p, State(state.cands)))
+    for k in range(0, len(states) - 5, 7):      # a later board reached from one a few steps back
+        later = State(states[k + 5].cands, origin=(states[k].cands, states[k].diff(states[k + 5])))
+        assert fact(chains(p, later)) == fact(Chains(p, State(later.cands)))
+
+
 # --- level 2 ------------------------------------------------------------------------------------
 
 def test_different_lines():

@@ -78,6 +78,7 @@ class Chains:
     loop: int | None                     # a cell whose piece closes on itself
     clash: tuple[int, int] | None        # two labels joined by one piece
     memo: dict                           # facts about the pieces, worked out when asked
+    _own: bool                           # whether the pieces are this one's, or shared (updated)
 
     def __init__(self, puzzle, state: State):
         n = puzzle.rows * puzzle.cols
@@ -89,12 +90,15 @@ class Chains:
         self.labels = list(puzzle.labels)
         self.loop = self.clash = None
         self.memo = {}
+        self._own = True                 # root, labels, members, label_of_root: not shared
         must = self.must
         for i, d, j in puzzle.edges:
             if must[i] & d and must[j] & OPPOSITE[d]:
                 self._join(i, j)
 
     def _join(self, i: int, j: int) -> None:
+        if not self._own:
+            self._take_pieces()
         root, members = self.root, self.members
         a, b = root[i], root[j]
         if a == b:
@@ -119,16 +123,37 @@ class Chains:
             for x in mb if labels[a] == la else ma + mb:
                 labels[x] = la
 
+    def _take_pieces(self) -> None:
+        """Copies the pieces shared with the chains this was updated from, before a join
+        changes them (the lists in `members` are replaced on a join, never changed)."""
+        self.root, self.labels = self.root[:], self.labels[:]
+        self.members, self.label_of_root = dict(self.members), dict(self.label_of_root)
+        self._own = True
+
     def updated(self, puzzle, cands: Sequence[int], changed: list[int]) -> "Chains":
-        """The chains of a state that narrows this one's at the `changed` cells."""
+        """The chains of a state that narrows this one's at the `changed` cells. Most steps
+        draw no new join, so what did not change is shared with this one's (copied on a
+        join, or where a cell's sides change): a step on a big board copies nothing it need
+        not."""
         new = Chains.__new__(Chains)
-        new.can, new.must, new.root, new.labels = self.can[:], self.must[:], self.root[:], self.labels[:]
-        new.members, new.label_of_root = dict(self.members), dict(self.label_of_root)
+        can, must = old_can, old = self.can, self.must
+        for i in changed:
+            c, m = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]
+            if c != can[i]:
+                if can is old_can:
+                    can = old_can[:]
+                can[i] = c
+            if m != must[i]:
+                if must is old:
+                    must = old[:]
+                must[i] = m
+        new.can, new.must = can, must
+        new.root, new.labels, new.members, new.label_of_root = self.root, self.labels, self.members, self.label_of_root
+        new._own = False
         new.loop, new.clash = self.loop, self.clash
         new.memo = {}
-        can, must, old = new.can, new.must, self.must
-        for i in changed:
-            can[i], must[i] = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]
+        if must is old:
+            return new              # no side newly used everywhere: no new join
         nb = puzzle.neighbour
         for i in changed:
             for d in SIDES:

@@ -67,12 +67,30 @@ def numbers_apart(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
     """Two different numbers side by side are never joined: the glance that starts an easy
     puzzle, before any line is drawn (different-lines does the same for the lines drawn)."""
     labels = puzzle.labels
-    for i, d, j in numbers_side_by_side(puzzle):
+    pairs = numbers_side_by_side(puzzle)
+    if focus is not None:
+        # it last looked at every pair and found each settled, and a join once settled stays
+        # so: only pairs at what changed since can be new (a fill asks at every step)
+        at = numbers_side_by_side_at(puzzle)
+        pairs = [pairs[k] for k in sorted({k for x in focus for k in at.get(x, ())})]
+    for i, d, j in pairs:
         found = join_off(state, i, d, j, params=Later(lambda i, j: {
             "a": puzzle.cell(i), "b": puzzle.cell(j), "first": puzzle.name(labels[i]),
             "second": puzzle.name(labels[j])}, i, j))
         if found:
             yield found
+
+
+def numbers_side_by_side_at(puzzle: NumberlinkPuzzle) -> dict[int, tuple[int, ...]]:
+    """Per numbered cell, where its joins stand in numbers_side_by_side."""
+    known = puzzle.__dict__.get("_numbers_side_by_side_at")
+    if known is None:
+        at: dict[int, list[int]] = {}
+        for k, (i, _, j) in enumerate(numbers_side_by_side(puzzle)):
+            at.setdefault(i, []).append(k)
+            at.setdefault(j, []).append(k)
+        known = puzzle.__dict__["_numbers_side_by_side_at"] = {x: tuple(ks) for x, ks in at.items()}
+    return known
 
 
 def numbers_side_by_side(puzzle: NumberlinkPuzzle) -> tuple[tuple[int, int, int], ...]:

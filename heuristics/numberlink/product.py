@@ -97,10 +97,10 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         return seen[key]
 
     def fit(a: Way, b: Way) -> bool:
-        """Whether shapes a at i and b at j can stand together."""
+        """Whether shapes a at i and b at j, each fine alone (Way.alone), can stand together."""
         if not a.shape & d:
-            return a.alone and b.alone
-        return a.alone and b.alone and a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
+            return True
+        return a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
             and not touches(puzzle, ch, (i, j), a.shape, b.shape, a.joined + b.joined, a.roots | b.roots,
                             a.labels | b.labels)
     labels, on_line, must = puzzle.labels, ch.labels, ch.must
@@ -131,10 +131,12 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
             options[i] = shape_options(puzzle, state, i)
         if j not in options:
             options[j] = shape_options(puzzle, state, j)
-        # the shapes that agree with every neighbour but the partner, by whether they join it
-        fit_j = ([ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od and not sj & od],
-                 [ways(j, vj, sj, od) for vj, sj, bad in options[j] if not bad & ~od and sj & od])
-        fit_i = [ways(i, vi, si, d) for vi, si, bad in options[i] if not bad & ~d]
+        # the shapes that agree with every neighbour but the partner, by whether they join it;
+        # a shape that alone closes a loop or mixes two numbers fits no partner (fit)
+        fit_j = ([w for vj, sj, bad in options[j] if not bad & ~od and not sj & od
+                  if (w := ways(j, vj, sj, od)).alone],
+                 [w for vj, sj, bad in options[j] if not bad & ~od and sj & od if (w := ways(j, vj, sj, od)).alone])
+        fit_i = [w for vi, si, bad in options[i] if not bad & ~d if (w := ways(i, vi, si, d)).alone]
         keep_i = keep_j = 0
         for a in fit_i:
             for b in fit_j[bool(a.shape & d)]:

@@ -4,6 +4,7 @@ level (level 5)."""
 from __future__ import annotations
 
 import contextvars
+from collections import OrderedDict
 from typing import Iterator
 
 import attrs
@@ -162,22 +163,25 @@ Tried = tuple[tuple[int, ...], frozenset[int], frozenset[int]]
 @attrs.define
 class Memory:
     tried: dict[tuple, Tried] = attrs.Factory(dict)
-    # the branches of the hypotheses that found nothing, by hypothesis (see Recalled)
-    recalled: dict[tuple, "Recalled"] = attrs.Factory(dict)
+    # the branches of the hypotheses that found nothing, by hypothesis (see Recalled), the
+    # longest ago first
+    recalled: OrderedDict[tuple, "Recalled"] = attrs.Factory(OrderedDict)
     # the same for the look-aheads, by hypothesis and whether it was made inside a trial
-    looked: dict[tuple, "Recalled"] = attrs.Factory(dict)
+    looked: OrderedDict[tuple, "Recalled"] = attrs.Factory(OrderedDict)
     # where the last sweep of each pass stopped, and whether it found something there
     last: dict[str, tuple[tuple | None, bool]] = attrs.Factory(dict)
     # case analyses a sweep found besides the one it used, with the state they were made in
     kept: list[tuple[tuple[int, ...], Deduction]] = attrs.Factory(list)
 
     @staticmethod
-    def remember(store: dict[tuple, "Recalled"], key: tuple, recalled: "Recalled", cells: int) -> None:
-        """Keep what a hypothesis led to; beyond RECALL, the ones tried longest ago are forgotten."""
+    def remember(store: OrderedDict[tuple, "Recalled"], key: tuple, recalled: "Recalled", cells: int) -> None:
+        """Keep what a hypothesis led to; beyond RECALL, the ones tried longest ago are forgotten
+        (an OrderedDict drops its first in constant time, where a dict that keeps dropping its
+        first entries walks past their gaps on a big board)."""
         store.pop(key, None)
         store[key] = recalled
         while len(store) > max(20, RECALL // cells):
-            del store[next(iter(store))]
+            store.popitem(last=False)
 
 
 def memory() -> Memory:
