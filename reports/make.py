@@ -35,6 +35,7 @@ MAX_HTML = 1_500_000        # bytes: a sample report should open quickly and kee
 MAX_TRIES = 4
 # The HTML reports link the package's one stylesheet rather than each holding a copy of it.
 STYLESHEET = ROOT / "grader" / "app" / "report" / "report.css"
+MADE_HERE = {"README.md", "corpus.md", "corpus.html", "techniques.md"}   # and one folder per genre
 
 
 def html_for(doc, name: str) -> str:
@@ -110,10 +111,11 @@ def main() -> int:
         index.append(f"- {genre}: `{row['id']}` ({row['label']}, level {row['level']}): "
                      f"[{stem}.md]({genre}/{stem}.md), [{stem}.html]({genre}/{stem}.html)")
     files["README.md"] = "\n".join(index) + "\n"
+    # Only what this script makes goes: the benchmark and comparison reports beside it stay.
     for old in OUT.iterdir():
         if old.is_dir():
             shutil.rmtree(old)
-        elif old.name != "make.py":
+        elif old.name in MADE_HERE:
             old.unlink()
     for name, text in files.items():
         (OUT / name).parent.mkdir(exist_ok=True)
