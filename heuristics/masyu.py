@@ -14,14 +14,17 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Iterator
 
+import attrs
+
 from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, whatif
+from heuristics.common.loops import premature_loop
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
-from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, split
+from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
                                    leg_blocker, pearl_problem)
 from grader.kernels.recent import narrowed
@@ -284,6 +287,26 @@ def _shape_inputs(puzzle: MasyuPuzzle, i: int):
     return got
 
 
+SHORT_LINE = 7     # edges: the loop it would close has at most 8 cells (a ring round one cell)
+
+
+@heuristic(id="masyu.short-loop", genre=GENRE)
+def short_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    """No early loop, for a line seen at a glance: a short line (a few cells, bending round)
+    whose two ends are side by side is not closed unless that small loop is the whole answer.
+    Tracing a long line round the board stays level 3 (masyu.no-early-loop)."""
+    graph = puzzle.graph
+    lines = paths(graph, state)
+    if not any(lines.edges_in[lines.comp[end]] <= SHORT_LINE for end in lines.end_of):
+        return      # no short line: spare the family its closing checks of long lines (level 3's)
+    for d in premature_loop(graph, state, lambda closed: not puzzle.genre.violations(puzzle, closed),
+                            puzzle.required, focus):
+        (var, _), = d.removals
+        length = lines.edges_in[lines.comp[graph.ends[graph.edge_of_var[var]][0]]]
+        if length <= SHORT_LINE:
+            yield attrs.evolve(d, params={**d.params, "length": length})
+
+
 # --- level 3 ----------------------------------------------------------------------------------
 
 @heuristic(id="masyu.small-loop", genre=GENRE)
@@ -504,5 +527,3 @@ register_families(GENRE, {
 
 register_last_resort(GENRE)      # the deepening nested trial, unless registered above
 
-# A level-2 technique of its own module (registered with the others).
-import heuristics.masyu_short_loop  # noqa: E402,F401

@@ -1,4 +1,4 @@
-"""Masyu level 2, a short line must not close on itself (heuristics/masyu_short_loop.py):
+"""Masyu level 2, a short line must not close on itself (heuristics/masyu.py, masyu.short-loop):
 it fires on a short line whose ends are side by side, and leaves a long line (level 3) and a
 small loop that is the whole answer alone."""
 from __future__ import annotations
