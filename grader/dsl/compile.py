@@ -27,7 +27,7 @@ from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
 from grader.core.steps import Deduction, Later
 from grader.dsl import ast
-from grader.dsl.evaluate import Evaluator
+from grader.dsl.evaluate import Evaluator, free_of
 from grader.dsl.rules import BacktrackRule, Rule
 from grader.dsl.signature import Signature, World
 from grader.kernels.recent import Remembered
@@ -43,13 +43,15 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
     """Every witness of the rule's existential prefix (extending `start`) that makes its
     condition true."""
     body = _body(rule.condition)
-    names = [v.name for v in rule.prefix]
-    for env in ev.solve(body, dict(start or {})):
-        missing = [n for n in names if n not in env]
-        if not missing:
-            yield env
-            continue
-        # A prefix variable the body never mentions: any value of its domain will do.
+    start = dict(start or {})
+    found = ev.solve(body, start)
+    # A prefix variable the body never mentions: any value of its domain will do. (Every
+    # witness binds the same names: the body's free variables and the start's.)
+    missing = [v.name for v in rule.prefix if v.name not in start and v.name not in free_of(body)]
+    if not missing:
+        yield from found
+        return
+    for env in found:
         for values in itertools.product(*(ev.domain(n) for n in missing)):
             yield {**env, **dict(zip(missing, values))}
 

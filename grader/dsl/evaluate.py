@@ -377,14 +377,32 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
 
 
 def _chain(steps: tuple[Solve, ...]) -> Solve:
-    """Conjuncts proved one after another, each extending the witnesses of the last."""
+    """Conjuncts proved one after another, each extending the witnesses of the last (up to
+    four as plain nested loops: one generator, not one per conjunct and witness)."""
     if len(steps) == 1:
         return steps[0]
-    first, rest = steps[0], _chain(steps[1:])
+    if len(steps) == 2:
+        first, second = steps
+
+        def chain2(ev, env):
+            for e in first(ev, env):
+                yield from second(ev, e)
+        return chain2
+    if len(steps) == 3:
+        first, second, third = steps
+
+        def chain3(ev, env):
+            for e in first(ev, env):
+                for e2 in second(ev, e):
+                    yield from third(ev, e2)
+        return chain3
+    first, second, third, rest = steps[0], steps[1], steps[2], _chain(steps[3:])
 
     def chain(ev, env):
         for e in first(ev, env):
-            yield from rest(ev, e)
+            for e2 in second(ev, e):
+                for e3 in third(ev, e2):
+                    yield from rest(ev, e3)
     return chain
 
 
@@ -402,6 +420,21 @@ def _equation(f: ast.Compare, names_bound: dict[str, bool], ev: Evaluator) -> So
                 e[x] = value
                 yield e
         return compute
+
+    if len(open_) == 1:
+        (y,) = open_
+
+        def solve_equation1(ev, env):
+            domain = ev._position_set if x_is_pos else ev._number_set
+            e = dict(env)
+            for value_y in ev.domain(y):
+                e[y] = value_y
+                value = value_of(ev.world, e)
+                if value in domain:
+                    out = dict(e)
+                    out[x] = value
+                    yield out
+        return solve_equation1
 
     def solve_equation(ev, env):
         domain = ev._position_set if x_is_pos else ev._number_set
@@ -453,6 +486,17 @@ def _enumerator(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
     if by_preimage is not None:
         return by_preimage
 
+    if len(open_) == 1:
+        (y,) = open_
+
+        def enumerate1(ev, env):
+            e = dict(env)
+            for value_y in ev.domain(y):
+                e[y] = value_y
+                if holds(ev, e):
+                    yield dict(e)
+        return enumerate1
+
     def enumerate_(ev, env):
         for values in itertools.product(*(ev.domain(v) for v in open_)):
             e = {**env, **dict(zip(open_, values))}
@@ -492,6 +536,18 @@ def _preimage_of(f: ast.Formula, open_: list[str], bound: frozenset[str], ev: Ev
     return through_preimage
 
 
+def _pair_relation(fn: Callable[..., Any], a: str, b: str, a_pos: bool, b_pos: bool
+                   ) -> Callable[[Any, dict], bool]:
+    """A relation of two variables (the usual case: points_at(p, q), candidate(p, i)): the
+    general one below, without building argument lists."""
+    def rel2(ev, env):
+        x, y = env[a], env[b]
+        if x is None or y is None or (a_pos and x == OOB) or (b_pos and y == OOB):
+            return False
+        return bool(fn(ev.world, x, y))
+    return rel2
+
+
 def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool]:
     """Whether f holds under env (every free variable bound), as a closure of (evaluator, env)."""
     if isinstance(f, ast.Compare):
@@ -512,6 +568,9 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
     if isinstance(f, ast.Rel):
         sym = sig.symbols[f.name]
         fn = sym.fn
+        if len(f.args) == 2 and all(isinstance(a, ast.Var) for a in f.args):
+            return _pair_relation(fn, f.args[0].name, f.args[1].name,
+                                  sym.args[0] is Type.POS, sym.args[1] is Type.POS)
         args = tuple(term_fn(a, sig) for a in f.args)
         pos = tuple(k is Type.POS for k in sym.args)
 
