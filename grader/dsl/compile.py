@@ -126,20 +126,46 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
                 yield from witnesses(rule, ev, {var.name: x})
 
 
-def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
-                   describe: Callable[[Puzzle, int], Any], width: int | None = None) -> Deduction | None:
-    """The conclusions under one witness, applied one by one, as a deduction (None if nothing
-    changes). `width`: the state's widest candidate mask, in bits (worked out when left out).
-    Its words are worked out when read: most deductions are made inside trials and counts."""
+def conclusion_masks(rule: Rule, ev: Evaluator, env: dict[str, Any], width: int) -> dict[int, int]:
+    """What the conclusions under one witness let each position keep."""
     keep: dict[int, int] = {}
-    if width is None:
-        width = max(state.cands, default=0).bit_length()
     for c in rule.conclusions:
         got = ev.keep_mask(c, env, width)
         if got is None:
             continue
         pos, mask = got
         keep[pos] = keep.get(pos, -1) & mask
+    return keep
+
+
+def _fixed_witnesses(rule: Rule, ev: Evaluator, puzzle: Puzzle, anchors: Sequence[int] | None,
+                     width: int) -> Iterator[tuple[dict[str, Any], dict[int, int]]]:
+    """The witnesses of a rule of the puzzle alone, with what their conclusions keep, in the
+    order a look finds them (everywhere, or as focused_witnesses near `anchors`). They are
+    the same in every state, so each piece is worked out once per puzzle (and width, which
+    the masks depend on)."""
+    table = puzzle.__dict__.setdefault("_dsl_fixed_witnesses", {}).setdefault((rule, width), {})
+    pieces = [None] if anchors is None else \
+        [(var.name, x) for var in rule.prefix if var.type is ast.Type.POS for x in anchors]
+    for piece in pieces:
+        got = table.get(piece)
+        if got is None:
+            found = witnesses(rule, ev, None if piece is None else {piece[0]: piece[1]})
+            got = table[piece] = [(env, conclusion_masks(rule, ev, env, width)) for env in found]
+        yield from got
+
+
+def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
+                   describe: Callable[[Puzzle, int], Any], width: int | None = None,
+                   keep: dict[int, int] | None = None) -> Deduction | None:
+    """The conclusions under one witness, applied one by one, as a deduction (None if nothing
+    changes). `width`: the state's widest candidate mask, in bits (worked out when left out);
+    `keep`: what the conclusions keep (worked out when left out). Its words are worked out
+    when read: most deductions are made inside trials and counts."""
+    if keep is None:
+        if width is None:
+            width = max(state.cands, default=0).bit_length()
+        keep = conclusion_masks(rule, ev, env, width)
     if not keep:
         return None
     cands = state.cands
@@ -188,17 +214,18 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
         quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
         if quiet is not None and quiet.get(rule.id, False):
             return
-        world = world_of(puzzle, state)
-        ev = Evaluator(sig, world)
+        ev = Evaluator(sig, world_of(puzzle, state))
         describe = puzzle.genre.var_cell
-        if focus is not None and local:
-            found = focused_witnesses(rule, ev, sorted(sig.affected(world, focus)))  # type: ignore[misc]
+        anchors = sorted(sig.affected(ev.world, focus)) if focus is not None and local else None  # type: ignore[misc]
+        width = state.derived("dsl.width", lambda: max(state.cands, default=0).bit_length())
+        if fixed:
+            found = _fixed_witnesses(rule, ev, puzzle, anchors, width)
         else:
-            found = witnesses(rule, ev)
+            found = ((env, None) for env in (witnesses(rule, ev) if anchors is None
+                                             else focused_witnesses(rule, ev, anchors)))
         new = False
-        width = max(state.cands, default=0).bit_length()
-        for env in found:
-            d = rule_deduction(rule, ev, puzzle, state, env, describe, width)
+        for env, keep in found:
+            d = rule_deduction(rule, ev, puzzle, state, env, describe, width, keep)
             if d is not None:
                 new = True
                 yield d
