@@ -27,7 +27,7 @@ from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
 from grader.core.steps import Deduction, Later
 from grader.dsl import ast
-from grader.dsl.evaluate import Evaluator, free_of
+from grader.dsl.evaluate import Evaluator, free_of, solver_for
 from grader.dsl.rules import BacktrackRule, Rule
 from grader.dsl.signature import Signature, World
 from grader.kernels.recent import Remembered
@@ -44,7 +44,7 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
     condition true."""
     body = _body(rule.condition)
     start = dict(start or {})
-    found = ev.solve(body, start)
+    found = _body_solver(body, tuple(start), ev)(ev, start)
     # A prefix variable the body never mentions: any value of its domain will do. (Every
     # witness binds the same names: the body's free variables and the start's.)
     missing = [v.name for v in rule.prefix if v.name not in start and v.name not in free_of(body)]
@@ -57,6 +57,17 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
 
 
 _BODIES: dict[int, tuple[ast.Formula, ast.Formula]] = {}     # id(condition) -> (it, its body)
+_BODY_SOLVERS: dict[tuple[int, tuple[str, ...]], tuple[ast.Formula, Any]] = {}
+
+
+def _body_solver(body: ast.Formula, names: tuple[str, ...], ev: Evaluator):
+    """ev.solve of a rule's body with `names` bound, without working out which are bound on
+    every look."""
+    key = (id(body), names)
+    got = _BODY_SOLVERS.get(key)
+    if got is None:
+        got = _BODY_SOLVERS[key] = (body, solver_for(body, frozenset(n for n in names if n in free_of(body)), ev))
+    return got[1]
 
 
 def _body(condition: ast.Formula) -> ast.Formula:
@@ -211,7 +222,8 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
     fixed = not reads_state(rule, sig)
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
-        quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
+        # (a look near a few cells goes through a few precomputed witnesses: asking costs more)
+        quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed and focus is None else None
         if quiet is not None and quiet.get(rule.id, False):
             return
         ev = Evaluator(sig, world_of(puzzle, state))

@@ -308,6 +308,11 @@ def _dropped(op: str, d: int, width: int) -> int:
 Solve = Callable[["Evaluator", dict], Iterator[dict]]
 
 
+def solver_for(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
+    """Evaluator.solve of f for an env that binds exactly `bound` of f's free variables."""
+    return _solver(f, bound, ev)
+
+
 def _solver(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
     """The compiled solve of f when the names `bound` (of its free variables) are bound."""
     key = (id(f), bound)
