@@ -42,32 +42,34 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
               ) -> Iterator[dict[str, Any]]:
     """Every witness of the rule's existential prefix (extending `start`) that makes its
     condition true."""
-    body = _body(rule.condition)
     start = dict(start or {})
-    found = _body_solver(body, tuple(start), ev)(ev, start)
-    # A prefix variable the body never mentions: any value of its domain will do. (Every
-    # witness binds the same names: the body's free variables and the start's.)
-    missing = [v.name for v in rule.prefix if v.name not in start and v.name not in free_of(body)]
+    solve, missing = _body_solver(rule, tuple(start), ev)
+    found = solve(ev, start)
     if not missing:
         yield from found
         return
+    # A prefix variable the body never mentions: any value of its domain will do.
     for env in found:
         for values in itertools.product(*(ev.domain(n) for n in missing)):
             yield {**env, **dict(zip(missing, values))}
 
 
 _BODIES: dict[int, tuple[ast.Formula, ast.Formula]] = {}     # id(condition) -> (it, its body)
-_BODY_SOLVERS: dict[tuple[int, tuple[str, ...]], tuple[ast.Formula, Any]] = {}
+_BODY_SOLVERS: dict[tuple[int, tuple[str, ...]], tuple[Rule, Any, list[str]]] = {}
 
 
-def _body_solver(body: ast.Formula, names: tuple[str, ...], ev: Evaluator):
-    """ev.solve of a rule's body with `names` bound, without working out which are bound on
-    every look."""
-    key = (id(body), names)
+def _body_solver(rule: Rule, names: tuple[str, ...], ev: Evaluator) -> tuple[Any, list[str]]:
+    """ev.solve of a rule's body with `names` bound, and the prefix variables its witnesses
+    leave unbound (every witness binds the body's free variables and `names`): worked out
+    once per binding pattern, not on every look."""
+    key = (id(rule), names)
     got = _BODY_SOLVERS.get(key)
     if got is None:
-        got = _BODY_SOLVERS[key] = (body, solver_for(body, frozenset(n for n in names if n in free_of(body)), ev))
-    return got[1]
+        body = _body(rule.condition)
+        free = free_of(body)
+        got = _BODY_SOLVERS[key] = (rule, solver_for(body, frozenset(n for n in names if n in free), ev),
+                                    [v.name for v in rule.prefix if v.name not in names and v.name not in free])
+    return got[1], got[2]
 
 
 def _body(condition: ast.Formula) -> ast.Formula:
@@ -180,9 +182,12 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
     if not keep:
         return None
     cands = state.cands
+    for v, m in keep.items():
+        if cands[v] & ~m:
+            break
+    else:
+        return None                     # the usual case: already known
     removed = tuple(sorted((v, cands[v] & ~m) for v, m in keep.items() if cands[v] & ~m))
-    if not removed:
-        return None
     premises = tuple(env[var.name] for var in rule.prefix
                      if var.type is ast.Type.POS and env[var.name] not in keep
                      and state.decided(env[var.name]))
@@ -222,25 +227,25 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
     fixed = not reads_state(rule, sig)
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
-        # (a look near a few cells goes through a few precomputed witnesses: asking costs more)
-        quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed and focus is None else None
+        quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
         if quiet is not None and quiet.get(rule.id, False):
             return
         ev = Evaluator(sig, world_of(puzzle, state))
         describe = puzzle.genre.var_cell
         anchors = sorted(sig.affected(ev.world, focus)) if focus is not None and local else None  # type: ignore[misc]
         width = state.derived("dsl.width", lambda: max(state.cands, default=0).bit_length())
-        if fixed:
-            found = _fixed_witnesses(rule, ev, puzzle, anchors, width)
-        else:
-            found = ((env, None) for env in (witnesses(rule, ev) if anchors is None
-                                             else focused_witnesses(rule, ev, anchors)))
         new = False
-        for env, keep in found:
-            d = rule_deduction(rule, ev, puzzle, state, env, describe, width, keep)
-            if d is not None:
-                new = True
-                yield d
+        if fixed:
+            for env, keep in _fixed_witnesses(rule, ev, puzzle, anchors, width):
+                d = rule_deduction(rule, ev, puzzle, state, env, describe, width, keep)
+                if d is not None:
+                    new = True
+                    yield d
+        else:
+            for env in witnesses(rule, ev) if anchors is None else focused_witnesses(rule, ev, anchors):
+                d = rule_deduction(rule, ev, puzzle, state, env, describe, width)
+                if d is not None:
+                    yield d
         if quiet is not None and focus is None and not new:
             quiet.put(rule.id, ())
 

@@ -91,6 +91,15 @@ def _compile_term(t: ast.Term, sig: Signature) -> Callable[[Any, dict], Any]:
         fn, undefined = sym.fn, UNDEFINED[sym.result]  # type: ignore[index]
         args = [term_fn(a, sig) for a in t.args]
         checks = [k is Type.POS for k in sym.args]
+        if len(args) == 1 and isinstance(t.args[0], ast.Var):
+            name, pos = t.args[0].name, checks[0]
+
+            def call_var(w, env):          # f(x), the usual case: read x straight from env
+                a = env[name]
+                if a is None or (pos and a == OOB):
+                    return undefined
+                return fn(w, a)
+            return call_var
         if len(args) == 1:
             (arg,), (pos,) = args, checks
 
@@ -557,6 +566,11 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
     """Whether f holds under env (every free variable bound), as a closure of (evaluator, env)."""
     if isinstance(f, ast.Compare):
         left, right = term_fn(f.left, sig), term_fn(f.right, sig)
+        if f.op in ("=", "!=") and isinstance(f.right, (ast.Const, ast.Nil)):
+            value = None if isinstance(f.right, ast.Nil) else f.right.value   # val(p) = 1, val(q) != nil
+            if f.op == "=":
+                return lambda ev, env: left(ev.world, env) == value
+            return lambda ev, env: left(ev.world, env) != value
         if f.op == "=":
             return lambda ev, env: left(ev.world, env) == right(ev.world, env)
         if f.op == "!=":
