@@ -618,7 +618,9 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
         solve_body = _later(body, free_of(body) - names)
 
         def quant(ev, env):
-            inner = {k: v for k, v in env.items() if k not in names}
+            # solvers never change the env they are given: it is copied only to unbind a
+            # name the quantifier reuses
+            inner = env if names.isdisjoint(env) else {k: v for k, v in env.items() if k not in names}
             return (next(solve_body(ev, inner), None) is not None) == want
         return quant
     if isinstance(f, ast.TrueF):
