@@ -135,8 +135,11 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
     candidates for news after the cells near the anchors changed)."""
     for var in rule.prefix:
         if var.type is ast.Type.POS:
+            name = var.name
+            solve, missing = _body_solver(rule, (name,), ev)
             for x in anchors:
-                yield from witnesses(rule, ev, {var.name: x})
+                # what witnesses(rule, ev, {name: x}) does, without its set-up on every anchor
+                yield from solve(ev, {name: x}) if not missing else witnesses(rule, ev, {name: x})
 
 
 def conclusion_masks(rule: Rule, ev: Evaluator, env: dict[str, Any], width: int) -> dict[int, int]:
