@@ -288,8 +288,20 @@ def _compile_keep(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int
     return keep
 
 
+_DROPPED: dict[tuple[str, int, int], int] = {}
+
+
 def _dropped(op: str, d: int, width: int) -> int:
-    """The values v in 0..width-1 with `v op d` (what exclude(p, op d) removes), as a mask."""
+    """The values v in 0..width-1 with `v op d` (what exclude(p, op d) removes), as a mask
+    (a few dozen of them in all: each worked out once)."""
+    key = (op, d, width)
+    got = _DROPPED.get(key)
+    if got is None:
+        got = _DROPPED[key] = _dropped_mask(op, d, width)
+    return got
+
+
+def _dropped_mask(op: str, d: int, width: int) -> int:
     full = (1 << width) - 1
 
     def below(n: int) -> int:                  # the values under n
@@ -438,10 +450,12 @@ def _equation(f: ast.Compare, names_bound: dict[str, bool], ev: Evaluator) -> So
     if len(open_) == 1:
         (y,) = open_
 
+        y_is_pos = ast.type_of_var(y) is Type.POS
+
         def solve_equation1(ev, env):
             domain = ev._position_set if x_is_pos else ev._number_set
             e = dict(env)
-            for value_y in ev.domain(y):
+            for value_y in ev._positions if y_is_pos else ev._numbers:
                 e[y] = value_y
                 value = value_of(ev.world, e)
                 if value in domain:
@@ -467,11 +481,28 @@ def _along(f: ast.Rel, x: str, ev: Evaluator) -> Solve:
     sym = ev.sig.symbols[f.name]
     a, b = f.args
     if isinstance(b, ast.Var) and b.name == x and sym.successors is not None:
-        known_of, step = term_fn(a, ev.sig), sym.successors
+        known_term, step = a, sym.successors
     else:
-        known_of, step = term_fn(b, ev.sig), sym.predecessors
+        known_term, step = b, sym.predecessors
+    known_of = term_fn(known_term, ev.sig)
     x_is_pos = ast.type_of_var(x) is Type.POS
     test = _compile_holds(f, ev.sig)
+    if isinstance(known_term, ast.Var):
+        known_name = known_term.name
+
+        def along_var(ev, env):         # the other side a bound variable: read it from env
+            known = env[known_name]
+            if known is None or known == OOB:
+                return
+            domain = ev._position_set if x_is_pos else ev._number_set
+            w = ev.world
+            for y in step(w, known):
+                if y in domain:
+                    e = dict(env)
+                    e[x] = y
+                    if test(ev, e):
+                        yield e
+        return along_var
 
     def along(ev, env):
         known = known_of(ev.world, env)
@@ -503,9 +534,11 @@ def _enumerator(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
     if len(open_) == 1:
         (y,) = open_
 
+        y_is_pos = ast.type_of_var(y) is Type.POS
+
         def enumerate1(ev, env):
             e = dict(env)
-            for value_y in ev.domain(y):
+            for value_y in ev._positions if y_is_pos else ev._numbers:
                 e[y] = value_y
                 if holds(ev, e):
                     yield dict(e)
