@@ -367,11 +367,11 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
     if isinstance(f, ast.And):
         items = f.items
         plan = ev._plan(items, names_bound, f)
-        steps, seen = [], set(bound)
+        parts, seen = [], set(bound)
         for k in plan:
-            steps.append(_later(items[k], frozenset(seen)))
+            parts.append((items[k], frozenset(seen)))
             seen |= free_of(items[k])
-        return _chain(tuple(steps))
+        return _chain(parts)
     if isinstance(f, ast.Or):
         branches = [(_later(item, bound), _enumerator(f, bound | free_of(item), ev)) for item in f.items]
 
@@ -402,34 +402,46 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
     return _enumerator(f, bound, ev)
 
 
-def _chain(steps: tuple[Solve, ...]) -> Solve:
-    """Conjuncts proved one after another, each extending the witnesses of the last (up to
-    four as plain nested loops: one generator, not one per conjunct and witness)."""
+def _chain(parts: list[tuple[ast.Formula, frozenset[str]]]) -> Solve:
+    """Conjuncts (each with the names bound before it) proved one after another, each
+    extending the witnesses of the last: up to four as plain nested loops (one generator, not
+    one per conjunct and witness). Each conjunct's solver is compiled on its first call (see
+    above) and then called straight from the list."""
+    steps: list[Solve] = []
+    for k, (f, bound) in enumerate(parts):
+        steps.append(_first_call(steps, k, f, bound))
     if len(steps) == 1:
         return steps[0]
     if len(steps) == 2:
-        first, second = steps
-
         def chain2(ev, env):
-            for e in first(ev, env):
-                yield from second(ev, e)
+            for e in steps[0](ev, env):
+                yield from steps[1](ev, e)
         return chain2
     if len(steps) == 3:
-        first, second, third = steps
-
         def chain3(ev, env):
-            for e in first(ev, env):
-                for e2 in second(ev, e):
-                    yield from third(ev, e2)
+            for e in steps[0](ev, env):
+                for e2 in steps[1](ev, e):
+                    yield from steps[2](ev, e2)
         return chain3
-    first, second, third, rest = steps[0], steps[1], steps[2], _chain(steps[3:])
+    rest = _chain(parts[3:])
 
     def chain(ev, env):
-        for e in first(ev, env):
-            for e2 in second(ev, e):
-                for e3 in third(ev, e2):
+        for e in steps[0](ev, env):
+            for e2 in steps[1](ev, e):
+                for e3 in steps[2](ev, e2):
                     yield from rest(ev, e3)
     return chain
+
+
+def _first_call(steps: list[Solve], k: int, f: ast.Formula, bound: frozenset[str]) -> Solve:
+    """A placeholder for steps[k] that compiles f's solver when first called and puts it in
+    its place."""
+    bound = frozenset(v for v in free_of(f) if v in bound)
+
+    def first(ev, env):
+        fn = steps[k] = _solver(f, bound, ev)
+        return fn(ev, env)
+    return first
 
 
 def _equation(f: ast.Compare, names_bound: dict[str, bool], ev: Evaluator) -> Solve:
@@ -616,6 +628,9 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
         return order
     if isinstance(f, ast.And):
         items = tuple(_compile_holds(i, sig) for i in f.items)
+        if len(items) == 2:
+            h0, h1 = items
+            return lambda ev, env: h0(ev, env) and h1(ev, env)
         return lambda ev, env: all(h(ev, env) for h in items)
     if isinstance(f, ast.Rel):
         sym = sig.symbols[f.name]
@@ -639,6 +654,9 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
         return lambda ev, env: not body(ev, env)
     if isinstance(f, ast.Or):
         items = tuple(_compile_holds(i, sig) for i in f.items)
+        if len(items) == 2:
+            h0, h1 = items
+            return lambda ev, env: bool(h0(ev, env) or h1(ev, env))
         return lambda ev, env: any(h(ev, env) for h in items)
     if isinstance(f, ast.Implies):
         premise, consequence = _compile_holds(f.premise, sig), _compile_holds(f.consequence, sig)
