@@ -27,7 +27,7 @@ from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
 from grader.core.steps import Deduction, Later
 from grader.dsl import ast
-from grader.dsl.evaluate import Evaluator, free_of, solver_for
+from grader.dsl.evaluate import Evaluator, free_of, keep_fn, solver_for
 from grader.dsl.rules import BacktrackRule, Rule
 from grader.dsl.signature import Signature, World
 from grader.kernels.recent import Remembered
@@ -142,11 +142,23 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
                 yield from solve(ev, {name: x}) if not missing else witnesses(rule, ev, {name: x})
 
 
+_KEEP_FNS: dict[int, tuple[Rule, list]] = {}
+
+
+def _keep_fns(rule: Rule, ev: Evaluator) -> list:
+    """Evaluator.keep_mask of each of the rule's conclusions, as functions (found once)."""
+    got = _KEEP_FNS.get(id(rule))
+    if got is None:
+        got = _KEEP_FNS[id(rule)] = (rule, [keep_fn(c, ev.sig) for c in rule.conclusions])
+    return got[1]
+
+
 def conclusion_masks(rule: Rule, ev: Evaluator, env: dict[str, Any], width: int) -> dict[int, int]:
     """What the conclusions under one witness let each position keep."""
     keep: dict[int, int] = {}
-    for c in rule.conclusions:
-        got = ev.keep_mask(c, env, width)
+    world = ev.world
+    for c in _keep_fns(rule, ev):
+        got = c(world, env, width)
         if got is None:
             continue
         pos, mask = got

@@ -254,13 +254,19 @@ class Evaluator:
     def keep_mask(self, c: ast.Conclusion, env: dict[str, Any], width: int) -> tuple[Any, int] | None:
         """(position, the candidates it may keep) for one conclusion under a witness, or None
         when the conclusion says nothing there (an OOB position, a nil number)."""
-        got = _KEEPS.get(id(c))
-        if got is None:
-            got = _KEEPS[id(c)] = (c, _compile_keep(c, self.sig))
-        return got[1](self.world, env, width)
+        return keep_fn(c, self.sig)(self.world, env, width)
 
 
 _KEEPS: dict[int, tuple[Any, Callable[[Any, dict, int], tuple[Any, int] | None]]] = {}
+
+
+def keep_fn(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int], tuple[Any, int] | None]:
+    """Evaluator.keep_mask of one conclusion as a function of (world, env, width), compiled
+    once."""
+    got = _KEEPS.get(id(c))
+    if got is None:
+        got = _KEEPS[id(c)] = (c, _compile_keep(c, sig))
+    return got[1]
 
 
 def _compile_keep(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int], tuple[Any, int] | None]:
@@ -268,6 +274,18 @@ def _compile_keep(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int
     position = term_fn(c.position, sig)
     value_fns = tuple(term_fn(v, sig) for v in c.values)
     action, op = c.action, c.op
+    if action == "exclude" and len(value_fns) == 1:
+        (value_of,) = value_fns
+
+        def exclude(w, env, width):       # exclude(p, > i): the usual conclusion
+            pos = position(w, env)
+            if pos is None or pos == OOB:
+                return None
+            d = value_of(w, env)
+            if d is None:
+                return None
+            return pos, ~_dropped(op, d, width)
+        return exclude
 
     def keep(w, env, width):
         pos = position(w, env)
