@@ -240,6 +240,7 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
     # A rule of the puzzle alone (an arrow off the grid) always has the same witnesses and
     # conclusions: once a whole look finds nothing new, nothing narrower ever gives it more.
     fixed = not reads_state(rule, sig)
+    anchors_key = ("dsl.anchors", id(sig))
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
@@ -247,7 +248,13 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
             return
         ev = Evaluator(sig, world_of(puzzle, state))
         describe = puzzle.genre.var_cell
-        anchors = sorted(sig.affected(ev.world, focus)) if focus is not None and local else None  # type: ignore[misc]
+        anchors = None
+        if focus is not None and local:
+            # every local rule of a look at this state near `focus` starts from the same cells
+            near = state.derived(anchors_key, dict)
+            anchors = near.get(focus)
+            if anchors is None:
+                anchors = near[focus] = sorted(sig.affected(ev.world, focus))  # type: ignore[misc]
         width = state.derived("dsl.width", lambda: max(state.cands, default=0).bit_length())
         new = False
         if fixed:
