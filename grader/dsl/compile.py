@@ -27,7 +27,7 @@ from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
 from grader.core.steps import Deduction, Later
 from grader.dsl import ast
-from grader.dsl.evaluate import Evaluator
+from grader.dsl.evaluate import Evaluator, free_of, keep_fn, solver_for
 from grader.dsl.rules import BacktrackRule, Rule
 from grader.dsl.signature import Signature, World
 from grader.kernels.recent import Remembered
@@ -42,19 +42,34 @@ def witnesses(rule: Rule, ev: Evaluator, start: dict[str, Any] | None = None
               ) -> Iterator[dict[str, Any]]:
     """Every witness of the rule's existential prefix (extending `start`) that makes its
     condition true."""
-    body = _body(rule.condition)
-    names = [v.name for v in rule.prefix]
-    for env in ev.solve(body, dict(start or {})):
-        missing = [n for n in names if n not in env]
-        if not missing:
-            yield env
-            continue
-        # A prefix variable the body never mentions: any value of its domain will do.
+    start = dict(start or {})
+    solve, missing = _body_solver(rule, tuple(start), ev)
+    found = solve(ev, start)
+    if not missing:
+        yield from found
+        return
+    # A prefix variable the body never mentions: any value of its domain will do.
+    for env in found:
         for values in itertools.product(*(ev.domain(n) for n in missing)):
             yield {**env, **dict(zip(missing, values))}
 
 
 _BODIES: dict[int, tuple[ast.Formula, ast.Formula]] = {}     # id(condition) -> (it, its body)
+_BODY_SOLVERS: dict[tuple[int, tuple[str, ...]], tuple[Rule, Any, list[str]]] = {}
+
+
+def _body_solver(rule: Rule, names: tuple[str, ...], ev: Evaluator) -> tuple[Any, list[str]]:
+    """ev.solve of a rule's body with `names` bound, and the prefix variables its witnesses
+    leave unbound (every witness binds the body's free variables and `names`): worked out
+    once per binding pattern, not on every look."""
+    key = (id(rule), names)
+    got = _BODY_SOLVERS.get(key)
+    if got is None:
+        body = _body(rule.condition)
+        free = free_of(body)
+        got = _BODY_SOLVERS[key] = (rule, solver_for(body, frozenset(n for n in names if n in free), ev),
+                                    [v.name for v in rule.prefix if v.name not in names and v.name not in free])
+    return got[1], got[2]
 
 
 def _body(condition: ast.Formula) -> ast.Formula:
@@ -120,30 +135,74 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
     candidates for news after the cells near the anchors changed)."""
     for var in rule.prefix:
         if var.type is ast.Type.POS:
+            name = var.name
+            solve, missing = _body_solver(rule, (name,), ev)
             for x in anchors:
-                yield from witnesses(rule, ev, {var.name: x})
+                # what witnesses(rule, ev, {name: x}) does, without its set-up on every anchor
+                yield from solve(ev, {name: x}) if not missing else witnesses(rule, ev, {name: x})
 
 
-def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
-                   describe: Callable[[Puzzle, int], Any], width: int | None = None) -> Deduction | None:
-    """The conclusions under one witness, applied one by one, as a deduction (None if nothing
-    changes). `width`: the state's widest candidate mask, in bits (worked out when left out).
-    Its words are worked out when read: most deductions are made inside trials and counts."""
+_KEEP_FNS: dict[int, tuple[Rule, list]] = {}
+
+
+def _keep_fns(rule: Rule, ev: Evaluator) -> list:
+    """Evaluator.keep_mask of each of the rule's conclusions, as functions (found once)."""
+    got = _KEEP_FNS.get(id(rule))
+    if got is None:
+        got = _KEEP_FNS[id(rule)] = (rule, [keep_fn(c, ev.sig) for c in rule.conclusions])
+    return got[1]
+
+
+def conclusion_masks(rule: Rule, ev: Evaluator, env: dict[str, Any], width: int) -> dict[int, int]:
+    """What the conclusions under one witness let each position keep."""
     keep: dict[int, int] = {}
-    if width is None:
-        width = max(state.cands, default=0).bit_length()
-    for c in rule.conclusions:
-        got = ev.keep_mask(c, env, width)
+    world = ev.world
+    for c in _keep_fns(rule, ev):
+        got = c(world, env, width)
         if got is None:
             continue
         pos, mask = got
         keep[pos] = keep.get(pos, -1) & mask
+    return keep
+
+
+def _fixed_witnesses(rule: Rule, ev: Evaluator, puzzle: Puzzle, anchors: Sequence[int] | None,
+                     width: int) -> Iterator[tuple[dict[str, Any], dict[int, int]]]:
+    """The witnesses of a rule of the puzzle alone, with what their conclusions keep, in the
+    order a look finds them (everywhere, or as focused_witnesses near `anchors`). They are
+    the same in every state, so each piece is worked out once per puzzle (and width, which
+    the masks depend on)."""
+    table = puzzle.__dict__.setdefault("_dsl_fixed_witnesses", {}).setdefault((rule, width), {})
+    pieces = [None] if anchors is None else \
+        [(var.name, x) for var in rule.prefix if var.type is ast.Type.POS for x in anchors]
+    for piece in pieces:
+        got = table.get(piece)
+        if got is None:
+            found = witnesses(rule, ev, None if piece is None else {piece[0]: piece[1]})
+            got = table[piece] = [(env, conclusion_masks(rule, ev, env, width)) for env in found]
+        yield from got
+
+
+def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: dict[str, Any],
+                   describe: Callable[[Puzzle, int], Any], width: int | None = None,
+                   keep: dict[int, int] | None = None) -> Deduction | None:
+    """The conclusions under one witness, applied one by one, as a deduction (None if nothing
+    changes). `width`: the state's widest candidate mask, in bits (worked out when left out);
+    `keep`: what the conclusions keep (worked out when left out). Its words are worked out
+    when read: most deductions are made inside trials and counts."""
+    if keep is None:
+        if width is None:
+            width = max(state.cands, default=0).bit_length()
+        keep = conclusion_masks(rule, ev, env, width)
     if not keep:
         return None
     cands = state.cands
+    for v, m in keep.items():
+        if cands[v] & ~m:
+            break
+    else:
+        return None                     # the usual case: already known
     removed = tuple(sorted((v, cands[v] & ~m) for v, m in keep.items() if cands[v] & ~m))
-    if not removed:
-        return None
     premises = tuple(env[var.name] for var in rule.prefix
                      if var.type is ast.Type.POS and env[var.name] not in keep
                      and state.decided(env[var.name]))
@@ -181,25 +240,34 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
     # A rule of the puzzle alone (an arrow off the grid) always has the same witnesses and
     # conclusions: once a whole look finds nothing new, nothing narrower ever gives it more.
     fixed = not reads_state(rule, sig)
+    anchors_key = ("dsl.anchors", id(sig))
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
         if quiet is not None and quiet.get(rule.id, False):
             return
-        world = world_of(puzzle, state)
-        ev = Evaluator(sig, world)
+        ev = Evaluator(sig, world_of(puzzle, state))
         describe = puzzle.genre.var_cell
+        anchors = None
         if focus is not None and local:
-            found = focused_witnesses(rule, ev, sorted(sig.affected(world, focus)))  # type: ignore[misc]
-        else:
-            found = witnesses(rule, ev)
+            # every local rule of a look at this state near `focus` starts from the same cells
+            near = state.derived(anchors_key, dict)
+            anchors = near.get(focus)
+            if anchors is None:
+                anchors = near[focus] = sorted(sig.affected(ev.world, focus))  # type: ignore[misc]
+        width = state.derived("dsl.width", lambda: max(state.cands, default=0).bit_length())
         new = False
-        width = max(state.cands, default=0).bit_length()
-        for env in found:
-            d = rule_deduction(rule, ev, puzzle, state, env, describe, width)
-            if d is not None:
-                new = True
-                yield d
+        if fixed:
+            for env, keep in _fixed_witnesses(rule, ev, puzzle, anchors, width):
+                d = rule_deduction(rule, ev, puzzle, state, env, describe, width, keep)
+                if d is not None:
+                    new = True
+                    yield d
+        else:
+            for env in witnesses(rule, ev) if anchors is None else focused_witnesses(rule, ev, anchors):
+                d = rule_deduction(rule, ev, puzzle, state, env, describe, width)
+                if d is not None:
+                    yield d
         if quiet is not None and focus is None and not new:
             quiet.put(rule.id, ())
 

@@ -91,6 +91,15 @@ def _compile_term(t: ast.Term, sig: Signature) -> Callable[[Any, dict], Any]:
         fn, undefined = sym.fn, UNDEFINED[sym.result]  # type: ignore[index]
         args = [term_fn(a, sig) for a in t.args]
         checks = [k is Type.POS for k in sym.args]
+        if len(args) == 1 and isinstance(t.args[0], ast.Var):
+            name, pos = t.args[0].name, checks[0]
+
+            def call_var(w, env):          # f(x), the usual case: read x straight from env
+                a = env[name]
+                if a is None or (pos and a == OOB):
+                    return undefined
+                return fn(w, a)
+            return call_var
         if len(args) == 1:
             (arg,), (pos,) = args, checks
 
@@ -245,13 +254,19 @@ class Evaluator:
     def keep_mask(self, c: ast.Conclusion, env: dict[str, Any], width: int) -> tuple[Any, int] | None:
         """(position, the candidates it may keep) for one conclusion under a witness, or None
         when the conclusion says nothing there (an OOB position, a nil number)."""
-        got = _KEEPS.get(id(c))
-        if got is None:
-            got = _KEEPS[id(c)] = (c, _compile_keep(c, self.sig))
-        return got[1](self.world, env, width)
+        return keep_fn(c, self.sig)(self.world, env, width)
 
 
 _KEEPS: dict[int, tuple[Any, Callable[[Any, dict, int], tuple[Any, int] | None]]] = {}
+
+
+def keep_fn(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int], tuple[Any, int] | None]:
+    """Evaluator.keep_mask of one conclusion as a function of (world, env, width), compiled
+    once."""
+    got = _KEEPS.get(id(c))
+    if got is None:
+        got = _KEEPS[id(c)] = (c, _compile_keep(c, sig))
+    return got[1]
 
 
 def _compile_keep(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int], tuple[Any, int] | None]:
@@ -259,6 +274,18 @@ def _compile_keep(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int
     position = term_fn(c.position, sig)
     value_fns = tuple(term_fn(v, sig) for v in c.values)
     action, op = c.action, c.op
+    if action == "exclude" and len(value_fns) == 1:
+        (value_of,) = value_fns
+
+        def exclude(w, env, width):       # exclude(p, > i): the usual conclusion
+            pos = position(w, env)
+            if pos is None or pos == OOB:
+                return None
+            d = value_of(w, env)
+            if d is None:
+                return None
+            return pos, ~_dropped(op, d, width)
+        return exclude
 
     def keep(w, env, width):
         pos = position(w, env)
@@ -279,8 +306,20 @@ def _compile_keep(c: ast.Conclusion, sig: Signature) -> Callable[[Any, dict, int
     return keep
 
 
+_DROPPED: dict[tuple[str, int, int], int] = {}
+
+
 def _dropped(op: str, d: int, width: int) -> int:
-    """The values v in 0..width-1 with `v op d` (what exclude(p, op d) removes), as a mask."""
+    """The values v in 0..width-1 with `v op d` (what exclude(p, op d) removes), as a mask
+    (a few dozen of them in all: each worked out once)."""
+    key = (op, d, width)
+    got = _DROPPED.get(key)
+    if got is None:
+        got = _DROPPED[key] = _dropped_mask(op, d, width)
+    return got
+
+
+def _dropped_mask(op: str, d: int, width: int) -> int:
     full = (1 << width) - 1
 
     def below(n: int) -> int:                  # the values under n
@@ -306,6 +345,11 @@ def _dropped(op: str, d: int, width: int) -> int:
 # domain sizes when first worked out), and witnesses come in the same order.
 
 Solve = Callable[["Evaluator", dict], Iterator[dict]]
+
+
+def solver_for(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
+    """Evaluator.solve of f for an env that binds exactly `bound` of f's free variables."""
+    return _solver(f, bound, ev)
 
 
 def _solver(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
@@ -341,11 +385,11 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
     if isinstance(f, ast.And):
         items = f.items
         plan = ev._plan(items, names_bound, f)
-        steps, seen = [], set(bound)
+        parts, seen = [], set(bound)
         for k in plan:
-            steps.append(_later(items[k], frozenset(seen)))
+            parts.append((items[k], frozenset(seen)))
             seen |= free_of(items[k])
-        return _chain(tuple(steps))
+        return _chain(parts)
     if isinstance(f, ast.Or):
         branches = [(_later(item, bound), _enumerator(f, bound | free_of(item), ev)) for item in f.items]
 
@@ -376,16 +420,46 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
     return _enumerator(f, bound, ev)
 
 
-def _chain(steps: tuple[Solve, ...]) -> Solve:
-    """Conjuncts proved one after another, each extending the witnesses of the last."""
+def _chain(parts: list[tuple[ast.Formula, frozenset[str]]]) -> Solve:
+    """Conjuncts (each with the names bound before it) proved one after another, each
+    extending the witnesses of the last: up to four as plain nested loops (one generator, not
+    one per conjunct and witness). Each conjunct's solver is compiled on its first call (see
+    above) and then called straight from the list."""
+    steps: list[Solve] = []
+    for k, (f, bound) in enumerate(parts):
+        steps.append(_first_call(steps, k, f, bound))
     if len(steps) == 1:
         return steps[0]
-    first, rest = steps[0], _chain(steps[1:])
+    if len(steps) == 2:
+        def chain2(ev, env):
+            for e in steps[0](ev, env):
+                yield from steps[1](ev, e)
+        return chain2
+    if len(steps) == 3:
+        def chain3(ev, env):
+            for e in steps[0](ev, env):
+                for e2 in steps[1](ev, e):
+                    yield from steps[2](ev, e2)
+        return chain3
+    rest = _chain(parts[3:])
 
     def chain(ev, env):
-        for e in first(ev, env):
-            yield from rest(ev, e)
+        for e in steps[0](ev, env):
+            for e2 in steps[1](ev, e):
+                for e3 in steps[2](ev, e2):
+                    yield from rest(ev, e3)
     return chain
+
+
+def _first_call(steps: list[Solve], k: int, f: ast.Formula, bound: frozenset[str]) -> Solve:
+    """A placeholder for steps[k] that compiles f's solver when first called and puts it in
+    its place."""
+    bound = frozenset(v for v in free_of(f) if v in bound)
+
+    def first(ev, env):
+        fn = steps[k] = _solver(f, bound, ev)
+        return fn(ev, env)
+    return first
 
 
 def _equation(f: ast.Compare, names_bound: dict[str, bool], ev: Evaluator) -> Solve:
@@ -402,6 +476,23 @@ def _equation(f: ast.Compare, names_bound: dict[str, bool], ev: Evaluator) -> So
                 e[x] = value
                 yield e
         return compute
+
+    if len(open_) == 1:
+        (y,) = open_
+
+        y_is_pos = ast.type_of_var(y) is Type.POS
+
+        def solve_equation1(ev, env):
+            domain = ev._position_set if x_is_pos else ev._number_set
+            e = dict(env)
+            for value_y in ev._positions if y_is_pos else ev._numbers:
+                e[y] = value_y
+                value = value_of(ev.world, e)
+                if value in domain:
+                    out = dict(e)
+                    out[x] = value
+                    yield out
+        return solve_equation1
 
     def solve_equation(ev, env):
         domain = ev._position_set if x_is_pos else ev._number_set
@@ -420,11 +511,28 @@ def _along(f: ast.Rel, x: str, ev: Evaluator) -> Solve:
     sym = ev.sig.symbols[f.name]
     a, b = f.args
     if isinstance(b, ast.Var) and b.name == x and sym.successors is not None:
-        known_of, step = term_fn(a, ev.sig), sym.successors
+        known_term, step = a, sym.successors
     else:
-        known_of, step = term_fn(b, ev.sig), sym.predecessors
+        known_term, step = b, sym.predecessors
+    known_of = term_fn(known_term, ev.sig)
     x_is_pos = ast.type_of_var(x) is Type.POS
     test = _compile_holds(f, ev.sig)
+    if isinstance(known_term, ast.Var):
+        known_name = known_term.name
+
+        def along_var(ev, env):         # the other side a bound variable: read it from env
+            known = env[known_name]
+            if known is None or known == OOB:
+                return
+            domain = ev._position_set if x_is_pos else ev._number_set
+            w = ev.world
+            for y in step(w, known):
+                if y in domain:
+                    e = dict(env)
+                    e[x] = y
+                    if test(ev, e):
+                        yield e
+        return along_var
 
     def along(ev, env):
         known = known_of(ev.world, env)
@@ -452,6 +560,19 @@ def _enumerator(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
     by_preimage = _preimage_of(f, open_, bound, ev)
     if by_preimage is not None:
         return by_preimage
+
+    if len(open_) == 1:
+        (y,) = open_
+
+        y_is_pos = ast.type_of_var(y) is Type.POS
+
+        def enumerate1(ev, env):
+            e = dict(env)
+            for value_y in ev._positions if y_is_pos else ev._numbers:
+                e[y] = value_y
+                if holds(ev, e):
+                    yield dict(e)
+        return enumerate1
 
     def enumerate_(ev, env):
         for values in itertools.product(*(ev.domain(v) for v in open_)):
@@ -492,10 +613,27 @@ def _preimage_of(f: ast.Formula, open_: list[str], bound: frozenset[str], ev: Ev
     return through_preimage
 
 
+def _pair_relation(fn: Callable[..., Any], a: str, b: str, a_pos: bool, b_pos: bool
+                   ) -> Callable[[Any, dict], bool]:
+    """A relation of two variables (the usual case: points_at(p, q), candidate(p, i)): the
+    general one below, without building argument lists."""
+    def rel2(ev, env):
+        x, y = env[a], env[b]
+        if x is None or y is None or (a_pos and x == OOB) or (b_pos and y == OOB):
+            return False
+        return bool(fn(ev.world, x, y))
+    return rel2
+
+
 def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool]:
     """Whether f holds under env (every free variable bound), as a closure of (evaluator, env)."""
     if isinstance(f, ast.Compare):
         left, right = term_fn(f.left, sig), term_fn(f.right, sig)
+        if f.op in ("=", "!=") and isinstance(f.right, (ast.Const, ast.Nil)):
+            value = None if isinstance(f.right, ast.Nil) else f.right.value   # val(p) = 1, val(q) != nil
+            if f.op == "=":
+                return lambda ev, env: left(ev.world, env) == value
+            return lambda ev, env: left(ev.world, env) != value
         if f.op == "=":
             return lambda ev, env: left(ev.world, env) == right(ev.world, env)
         if f.op == "!=":
@@ -508,10 +646,16 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
         return order
     if isinstance(f, ast.And):
         items = tuple(_compile_holds(i, sig) for i in f.items)
+        if len(items) == 2:
+            h0, h1 = items
+            return lambda ev, env: h0(ev, env) and h1(ev, env)
         return lambda ev, env: all(h(ev, env) for h in items)
     if isinstance(f, ast.Rel):
         sym = sig.symbols[f.name]
         fn = sym.fn
+        if len(f.args) == 2 and all(isinstance(a, ast.Var) for a in f.args):
+            return _pair_relation(fn, f.args[0].name, f.args[1].name,
+                                  sym.args[0] is Type.POS, sym.args[1] is Type.POS)
         args = tuple(term_fn(a, sig) for a in f.args)
         pos = tuple(k is Type.POS for k in sym.args)
 
@@ -528,6 +672,9 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
         return lambda ev, env: not body(ev, env)
     if isinstance(f, ast.Or):
         items = tuple(_compile_holds(i, sig) for i in f.items)
+        if len(items) == 2:
+            h0, h1 = items
+            return lambda ev, env: bool(h0(ev, env) or h1(ev, env))
         return lambda ev, env: any(h(ev, env) for h in items)
     if isinstance(f, ast.Implies):
         premise, consequence = _compile_holds(f.premise, sig), _compile_holds(f.consequence, sig)
@@ -540,7 +687,9 @@ def _compile_holds(f: ast.Formula, sig: Signature) -> Callable[[Any, dict], bool
         solve_body = _later(body, free_of(body) - names)
 
         def quant(ev, env):
-            inner = {k: v for k, v in env.items() if k not in names}
+            # solvers never change the env they are given: it is copied only to unbind a
+            # name the quantifier reuses
+            inner = env if names.isdisjoint(env) else {k: v for k, v in env.items() if k not in names}
             return (next(solve_body(ev, inner), None) is not None) == want
         return quant
     if isinstance(f, ast.TrueF):
