@@ -179,7 +179,8 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
     the drawing. While the exact solver finds two solutions, a shaded cell that sees where they
     differ becomes one more clue cell (as `make` does), or a clue turns to look there. For an
     easy target, the same until the solve up to its level decides every cell: Tatham's easy
-    tiers keep more clues, and an easy Yajilin has them where its techniques need them."""
+    tiers keep more clues, and an easy Yajilin has them where its techniques need them; and
+    its loop is one that solve follows once it knows the cells (drawn so for level 1)."""
     n = rows * cols
     empty = YajilinPuzzle(rows=rows, cols=cols, clues=(None,) * n)
     drawing = drawing_for(empty, rng.randrange(1 << 30), cap)
