@@ -102,9 +102,12 @@ DRAWING_SECONDS = 1.0       # for each share: a share the board can hold is most
 # shades fewer cells: on 10x10 a share of 0.16 took clingo 1,000 to 11,000 conflicts (20 seeds;
 # a share of 0.19 was found for only 12 of 20 within 4 s). It is given up after
 # FOLLOWED_CONFLICTS, not after seconds, so that a seed draws the same drawing under any load.
+# The conflicts needed grow steeply with the board (12x12: 17,000 to 32,000 of 5 seeds), about
+# as the cells to the power FOLLOWED_GROWTH.
 FOLLOWED_LEAST_SHADED = 0.16
-FOLLOWED_CONFLICTS = 8000
-FOLLOWED_SECONDS = 60.0     # only against a machine that stalls
+FOLLOWED_CONFLICTS = 8000       # on 10x10 (and smaller boards)
+FOLLOWED_GROWTH = 6
+FOLLOWED_SECONDS = 600.0    # only against a machine that stalls: the conflicts decide
 
 EASY = 2        # for targets up to this level, clues are added until the capped solve finishes
 
@@ -137,8 +140,9 @@ def drawing_for(empty: YajilinPuzzle, seed: int, cap: int) -> State | None:
     def least(share: float) -> str:
         return f":- #count {{ R,C : shade(R,C) }} < {round(empty.rows * empty.cols * share)}."
     if cap == 1:
+        larger = max(1.0, empty.rows * empty.cols / 100) ** FOLLOWED_GROWTH
         return exact.random_solution(empty, seed, extra=least(FOLLOWED_LEAST_SHADED) + FOLLOWED_BY_LEVEL_1,
-                                     seconds=FOLLOWED_SECONDS, conflicts=FOLLOWED_CONFLICTS)
+                                     seconds=FOLLOWED_SECONDS, conflicts=round(FOLLOWED_CONFLICTS * larger))
     for share in LEAST_SHADED:
         drawing = exact.random_solution(empty, seed, extra=least(share), seconds=DRAWING_SECONDS)
         if drawing is not None:
