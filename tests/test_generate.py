@@ -21,9 +21,10 @@ CASES = {
     "yajilin": ("6x6", 3),
 }
 # level 1, where a genre draws its drafts for the level-1 techniques (triples, cut rooms,
-# walled-down islands, a reshaped loop, lines cut in two)
+# walled-down islands, a reshaped loop, lines cut in two, a loop drawn to be followed: Yajilin
+# on 7x7, as no 5x5 or 6x6 loop is one the level-1 solve follows)
 EASY = {"hitori": ("6x6", 1), "heyawake": ("6x6", 1), "nurikabe": ("6x6", 1), "masyu": ("6x6", 1),
-        "numberlink": ("6x6", 1)}
+        "numberlink": ("6x6", 1), "yajilin": ("7x7", 1)}
 # level 2, which Masyu reaches by a short line that must not close on itself
 MIDDLE = {"masyu": ("6x6", 2)}
 # level 4, where Masyu's loop is reshaped for the level-1 solve and its pearls stripped in
@@ -133,6 +134,20 @@ def test_yajilin_easy_draft_needs_a_loop_that_follows_from_its_cells():
         return p, State(tuple(B_SHADED if i in shaded else B_LOOP for i in range(n * n)) + links)
     assert loop_follows(*known(3, {4}), 1)            # a ring round the shaded centre: one way
     assert not loop_follows(*known(4, set()), 1)      # an open 4x4: several loops through every cell
+
+
+def test_yajilin_level_one_drawing_is_a_loop_the_level_one_solve_follows():
+    from grader.core import exact
+    from grader.genres.yajilin.generate import FOLLOWED_BY_LEVEL_1 as FOLLOWED, drawing_for, loop_follows
+    from grader.genres.yajilin.model import YajilinPuzzle
+    empty = YajilinPuzzle(rows=7, cols=7, clues=(None,) * 49)
+    drawings = [drawing_for(empty, seed, cap=1) for seed in range(3)]
+    assert all(d is not None and loop_follows(empty, d, 1) for d in drawings)
+    # an open 4x4 has loops through every cell, but none the level-1 solve follows
+    open_ = YajilinPuzzle(rows=4, cols=4, clues=(None,) * 16)
+    no_shading = ":- shade(R,C)."
+    assert exact.random_solution(open_, 0, extra=no_shading) is not None
+    assert exact.random_solution(open_, 0, extra=no_shading + FOLLOWED) is None
 
 
 def test_hitori_level_one_draft_shades_only_ends_of_triples():

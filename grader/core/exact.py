@@ -51,12 +51,15 @@ def program(puzzle: Puzzle) -> str:
 LARGE = 2500
 
 
-def random_solution(puzzle: Puzzle, seed: int, extra: str = "", seconds: float = 30.0) -> State | None:
+def random_solution(puzzle: Puzzle, seed: int, extra: str = "", seconds: float = 30.0,
+                    conflicts: int | None = None) -> State | None:
     """One solution picked at random (clingo's random decisions from `seed`), or None when
     there is none in time: how the generators draw a random valid filling of a board with few
-    or no clues. `extra`: more ASP rules, such as a least number of shaded cells."""
+    or no clues. `extra`: more ASP rules, such as a least number of shaded cells; `conflicts`:
+    give up after so many, a limit that, unlike seconds, gives the same answer under any load."""
     import clingo
-    ctl = clingo.Control(["1", "--warn=none", f"--seed={seed}", "--rand-freq=0.3", "--sign-def=rnd"])
+    limit = [f"--solve-limit={conflicts}"] if conflicts is not None else []
+    ctl = clingo.Control(["1", "--warn=none", f"--seed={seed}", "--rand-freq=0.3", "--sign-def=rnd", *limit])
     ctl.add("base", [], program(puzzle) + "\n" + extra)
     ctl.ground([("base", [])])
     with ctl.solve(yield_=True, async_=True) as handle:

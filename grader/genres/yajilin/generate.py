@@ -98,9 +98,56 @@ def _ray(p: YajilinPuzzle, i: int, d: str):
 CLUE_SHARE = (0.2, 0.35)       # of the drawing's shaded cells: turned into clue cells at once
 LEAST_SHADED = (0.19, 0.16, 0.13)    # the drawing shades at least this share, the first it can
 DRAWING_SECONDS = 1.0       # for each share: a share the board can hold is mostly found well within it
-
+# A drawing the level-1 loop techniques follow (FOLLOWED_BY_LEVEL_1) is dearer to find and
+# shades fewer cells: on 10x10 a share of 0.16 took clingo 1,000 to 11,000 conflicts (20 seeds;
+# a share of 0.19 was found for only 12 of 20 within 4 s). It is given up after
+# FOLLOWED_CONFLICTS, not after seconds, so that a seed draws the same drawing under any load.
+# The conflicts needed grow steeply with the board (12x12: 17,000 to 32,000 of 5 seeds), about
+# as the cells to the power FOLLOWED_GROWTH.
+FOLLOWED_LEAST_SHADED = 0.16
+FOLLOWED_CONFLICTS = 8000       # on 10x10 (and smaller boards)
+FOLLOWED_GROWTH = 6
+FOLLOWED_SECONDS = 600.0    # only against a machine that stalls: the conflicts decide
 
 EASY = 2        # for targets up to this level, clues are added until the capped solve finishes
+
+# The drawing of a level-1 target: a loop the level-1 solve draws once it knows every cell
+# (what loop_follows checks), as a rule clingo keeps while it draws. A random loop seldom is
+# one (0 of 30 drawings: a wide patch keeps two ways open), and no clue can mend that, as a
+# clue only counts shaded cells. The level-1 loop techniques only count a cell's ways, so what
+# they find is a least fixpoint: a way the loop takes is a line when its cell has no more than
+# two ways left once the crossed ones are gone; a way it does not take is crossed when one of
+# its cells has two lines already; every way the loop takes must become a line.
+FOLLOWED_BY_LEVEL_1 = """
+way(R,C,R,C+1) :- on(R,C), on(R,C+1).
+way(R,C,R+1,C) :- on(R,C), on(R+1,C).
+taken(R,C,R,C+1) :- h(R,C).
+taken(R,C,R+1,C) :- v(R,C).
+at(R,C,R,C,R2,C2) :- way(R,C,R2,C2).
+at(R2,C2,R,C,R2,C2) :- way(R,C,R2,C2).
+ways(R,C,D) :- on(R,C), D = #count { A,B,X,Y : at(R,C,A,B,X,Y) }.
+line(A,B,X,Y) :- taken(A,B,X,Y), at(R,C,A,B,X,Y), ways(R,C,D),
+                 D-2 <= #count { A2,B2,X2,Y2 : at(R,C,A2,B2,X2,Y2), crossed(A2,B2,X2,Y2) }.
+crossed(A,B,X,Y) :- way(A,B,X,Y), not taken(A,B,X,Y), at(R,C,A,B,X,Y),
+                    2 <= #count { A2,B2,X2,Y2 : at(R,C,A2,B2,X2,Y2), line(A2,B2,X2,Y2) }.
+:- taken(A,B,X,Y), not line(A,B,X,Y).
+"""
+
+
+def drawing_for(empty: YajilinPuzzle, seed: int, cap: int) -> State | None:
+    """A random loop-and-shading of the empty grid with as many shaded cells as the board
+    allows; for a level-1 target, one whose loop the level-1 solve follows."""
+    def least(share: float) -> str:
+        return f":- #count {{ R,C : shade(R,C) }} < {round(empty.rows * empty.cols * share)}."
+    if cap == 1:
+        larger = max(1.0, empty.rows * empty.cols / 100) ** FOLLOWED_GROWTH
+        return exact.random_solution(empty, seed, extra=least(FOLLOWED_LEAST_SHADED) + FOLLOWED_BY_LEVEL_1,
+                                     seconds=FOLLOWED_SECONDS, conflicts=round(FOLLOWED_CONFLICTS * larger))
+    for share in LEAST_SHADED:
+        drawing = exact.random_solution(empty, seed, extra=least(share), seconds=DRAWING_SECONDS)
+        if drawing is not None:
+            return drawing
+    return None
 
 
 def open_cells(puzzle: YajilinPuzzle, cap: int) -> set[int] | None:
@@ -136,18 +183,14 @@ def draft(rng: random.Random, rows: int, cols: int, cap: int = 5) -> Draft | Non
     the drawing. While the exact solver finds two solutions, a shaded cell that sees where they
     differ becomes one more clue cell (as `make` does), or a clue turns to look there. For an
     easy target, the same until the solve up to its level decides every cell: Tatham's easy
-    tiers keep more clues, and an easy Yajilin has them where its techniques need them."""
+    tiers keep more clues, and an easy Yajilin has them where its techniques need them; and
+    its loop is one that solve follows once it knows the cells (drawn so for level 1)."""
     n = rows * cols
     empty = YajilinPuzzle(rows=rows, cols=cols, clues=(None,) * n)
-    seed = rng.randrange(1 << 30)
-    for share in LEAST_SHADED:              # as many shaded cells as the board allows
-        drawing = exact.random_solution(empty, seed, seconds=DRAWING_SECONDS,
-                                        extra=f":- #count {{ R,C : shade(R,C) }} < {round(n * share)}.")
-        if drawing is not None:
-            break
-    else:
+    drawing = drawing_for(empty, rng.randrange(1 << 30), cap)
+    if drawing is None:
         return None
-    if cap <= EASY and not loop_follows(empty, drawing, cap):
+    if 1 < cap <= EASY and not loop_follows(empty, drawing, cap):     # (level 1's follows by its rule)
         return None
     shaded = set(get("yajilin").solution_from_state(empty, drawing)[0])
     blocked = set(rng.sample(sorted(shaded), max(1, round(len(shaded) * rng.uniform(*CLUE_SHARE)))))
