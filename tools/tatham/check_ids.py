@@ -137,14 +137,25 @@ def his_move(game: str, ours: set, cols: int, rows: int) -> str | None:
     return None
 
 
+HIS_SECONDS = 120
+
+
+def his_output(command: list[str]) -> list[str]:
+    """The lines one of his programs prints; a run past HIS_SECONDS reads as his solver
+    stopping short, so one slow ID is a row of the report, not the end of the check."""
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=HIS_SECONDS).stdout.splitlines()
+    except subprocess.TimeoutExpired:
+        return [f"unsolved: no answer within {HIS_SECONDS} s"]
+
+
 def his_game_accepts(bin_dir: Path, game: str, game_id: str, ours: set) -> str | None:
     """His game's own verdict on our answer played as his moves (None where not written)."""
     cols, rows = map(int, re.match(r"(\d+)x(\d+)", game_id).groups())
     move = his_move(game, ours, cols, rows)
     if move is None:
         return None
-    out = subprocess.run([str(bin_dir / f"{game}-solve"), "-m", move, game_id], capture_output=True, text=True,
-                         timeout=120).stdout.splitlines()
+    out = his_output([str(bin_dir / f"{game}-solve"), "-m", move, game_id])
     return {"status 1": "his game: solved"}.get(out[0] if out else "", f"his game: {out[0] if out else 'no answer'}")
 
 
@@ -175,8 +186,7 @@ def cli(*argv: str) -> tuple[int, str]:
 
 def his_solve(bin_dir: Path, game: str, game_id: str, flags: tuple = ()) -> tuple[str | None, str, list[str]]:
     """(error or None, his move, his board lines); with -m MOVE, the board after MOVE."""
-    out = subprocess.run([str(bin_dir / f"{game}-solve"), *flags, game_id], capture_output=True, text=True,
-                         timeout=120).stdout.splitlines()
+    out = his_output([str(bin_dir / f"{game}-solve"), *flags, game_id])
     if out and out[0].startswith("status "):
         return None, "", out[1:]
     if not out or not out[0].startswith("seconds "):
@@ -189,8 +199,7 @@ def his_verdict(bin_dir: Path, game: str, game_id: str) -> str | None:
     if game not in VERDICTS or not (bin_dir / f"{game}solver").is_file():
         return None
     flags, meanings = VERDICTS[game]
-    lines = subprocess.run([str(bin_dir / f"{game}solver"), *flags, game_id], capture_output=True, text=True,
-                           timeout=120).stdout.splitlines()
+    lines = his_output([str(bin_dir / f"{game}solver"), *flags, game_id])
     for words, meaning in meanings:
         line = next((ln.strip() for ln in lines if words in ln), None)
         if line:
