@@ -127,7 +127,8 @@ def check_file(path: Path) -> None:
         raise InputError(where, "is not an SQLite file, so not a grader results file; "
                          "it was left untouched: give a new --db file")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        # a batch writing it holds its lock for a moment: wait for that as the writer does
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
         try:
             app = conn.execute("PRAGMA application_id").fetchone()[0]
             tables = sorted(n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"))
