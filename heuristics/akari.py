@@ -112,15 +112,20 @@ def isolated_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Ded
             yield Deduction.build(state, put={i: BULB}, params={"cell": puzzle.cell(i)})
 
 
-def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
-    """A numbered wall that a bulb at x would leave short of bulbs (or give too many)."""
+def starved_wall(puzzle: AkariPuzzle, state: State, x: int, counts: dict[int, tuple[int, list[int]]]
+                 ) -> int | None:
+    """A numbered wall that a bulb at x would leave short of bulbs (or give too many).
+    counts: wall_counts made in this state so far, by wall (added to)."""
     walls = puzzle.walls_in_sight[x]
     if not walls:
         return None
     seen = puzzle.sight[x]
     for w in sorted(walls):
         n = puzzle.board[w]
-        bulbs, free = wall_counts(puzzle, state, w)
+        got = counts.get(w)
+        if got is None:
+            got = counts[w] = wall_counts(puzzle, state, w)
+        bulbs, free = got
         beside = x in puzzle.white_neighbours[w]
         still = [f for f in free if f != x and f not in seen]
         if bulbs + beside > n or bulbs + beside + len(still) < n:
@@ -133,10 +138,11 @@ def starved_walls(puzzle: AkariPuzzle, state: State) -> dict[int, int]:
     has one, updated from a recent state's: a cell's answer changes only with the cell itself
     or the neighbours of a wall it sees."""
     def starved(cells: Iterable[int]) -> dict[int, int]:
-        out = {}
+        out: dict[int, int] = {}
+        counts: dict[int, tuple[int, list[int]]] = {}
         for x in cells:
             if state.cands[x] == FREE:
-                w = starved_wall(puzzle, state, x)
+                w = starved_wall(puzzle, state, x, counts)
                 if w is not None:
                     out[x] = w
         return out
@@ -357,18 +363,15 @@ def unlit_lighters(puzzle: AkariPuzzle, state: State, cells: Iterable[int], barr
     added to `by_lighter` (that cell -> the cells it lights); the first cell that has none and
     that a barred cell could light (None: there is none). A cell no barred cell could light is
     not this way's concern: it is left out."""
-    cands, sight = state.cands, puzzle.sight
+    lighters = lighting(puzzle, state).lighters
     for y in cells:
-        if cands[y] & B_BULB and y not in barred:
-            j = y
+        for j in lighters(y):
+            if j not in barred:
+                break
         else:
-            for j in sight.lines(y):
-                if cands[j] & B_BULB and j not in barred:
-                    break
-            else:
-                if y in barred or not sight[y].isdisjoint(barred):
-                    return y
-                continue
+            if y in barred or not puzzle.sight[y].isdisjoint(barred):
+                return y
+            continue
         got = by_lighter.get(j)
         if got is None:
             by_lighter[j] = [y]
@@ -423,7 +426,9 @@ def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchos
         if same and not gone:
             return old
         lit = lighting(puzzle, state).lit
-        lighters = {j: ys for j, ys in old.lighters.items() if j not in gone}
+        lighters = dict(old.lighters)
+        for j in gone:
+            del lighters[j]
         again = [y for j in gone for y in old.lighters[j] if y not in lit]
     fresh: dict[int, list[int]] = {}
     unlightable = unlit_lighters(puzzle, state, again, barred, fresh)
@@ -524,7 +529,8 @@ class Chain:
     def __init__(self, puzzle: AkariPuzzle, state: State, start: int, value: int, depth: int):
         self.puzzle, self.limit, self.start = puzzle, depth, start
         self.c = list(state.cands)
-        self.lit_before = lighting(puzzle, state).lit
+        light = lighting(puzzle, state)
+        self.lit_before, self.lighters_before = light.lit, light.lighters
         self.lit: set[int] = set()         # lit by the chain's bulbs
         self.read: set[int] = set()        # cells whose candidates the chain looked at
         self.why: dict[int, tuple[int, str, object, tuple[int, ...]]] = {}   # var -> (value, rule, about, premises)
@@ -609,6 +615,14 @@ class Chain:
             return
         p, c, read = self.puzzle, self.c, self.read
         read.add(y)
+        # two ways left to light it: nothing forced (only cells free before the chain can be)
+        first = -1
+        for j in self.lighters_before(y):
+            if c[j] == FREE:
+                if first >= 0:
+                    read.update((first, j))
+                    return
+                first = j
         lighter = y if c[y] == FREE else -1
         for j in p.sight.lines(y):
             read.add(j)
