@@ -587,9 +587,9 @@ class Chain:
             for w in p.walls_next_to[v]:
                 self._wall(w, queue)
             if c[v] == B_EMPTY:
-                self._dark(v, queue)
-                for y in p.sight.lines(v):
-                    self._dark(y, queue)
+                for y in (v, *p.sight.lines(v)):
+                    if y not in self.lit and y not in self.lit_before:
+                        self._dark(y, queue)
 
     def _wall(self, w: int, queue: list) -> None:
         p, c = self.puzzle, self.c
@@ -611,25 +611,17 @@ class Chain:
                 self._set(x, BULB, "needs", w, empties + bulbs, queue)
 
     def _dark(self, y: int, queue: list) -> None:
-        if y in self.lit or y in self.lit_before:
-            return
+        """Dark cell y (not lit): forced when at most one cell is left that can light it."""
         p, c, read = self.puzzle, self.c, self.read
         read.add(y)
-        # two ways left to light it: nothing forced (only cells free before the chain can be)
-        first = -1
+        lighter = -1            # only cells free before the chain can light it now
         for j in self.lighters_before(y):
             if c[j] == FREE:
-                if first >= 0:
-                    read.update((first, j))
-                    return
-                first = j
-        lighter = y if c[y] == FREE else -1
-        for j in p.sight.lines(y):
-            read.add(j)
-            if c[j] == FREE:
                 if lighter >= 0:
+                    read.update((lighter, j))
                     return          # two ways left to light it: nothing forced
                 lighter = j
+        read.update(p.sight[y])
         gone = [j for j in (y, *p.sight.lines(y)) if c[j] == B_EMPTY]
         if lighter < 0:
             raise Broken(f"no bulb could light {p.cell(y)}", gone)
