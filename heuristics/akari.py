@@ -26,7 +26,7 @@ from grader.genres.akari.model import (B_BULB, B_EMPTY, BULB, EMPTY, WHITE, Akar
 from grader.core.explain import counted, describe_removals, phrase_list
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import out_of_time
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels.recent import Remembered, recent_of
@@ -692,8 +692,9 @@ def refutations(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values:
 
 def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values: tuple[int, ...], depth: int,
                   shortest: int = 0) -> Iterator[Chain]:
-    # chains that broke no rule earlier in this solve, until a cell they read changes
-    quiet = Remembered(solve_memory().setdefault("akari.quiet-chains", {}), state)
+    # chains that broke no rule earlier, until a cell they read changes: kept with the puzzle,
+    # so the count of what a step's level offers finds them too
+    quiet = Remembered(puzzle.__dict__.setdefault("_akari_quiet_chains", {}), state)
     for x in cells:
         if out_of_time():
             return
