@@ -19,12 +19,14 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Iterator
 
+import attrs
+
 from grader.genres.akari.model import (B_BULB, B_EMPTY, BULB, EMPTY, WHITE, AkariPuzzle, lighting,
                                        wall_counts)
 from grader.core.explain import counted, describe_removals, phrase_list
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import out_of_time
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels.recent import Remembered, recent_of
@@ -110,15 +112,20 @@ def isolated_cell(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Ded
             yield Deduction.build(state, put={i: BULB}, params={"cell": puzzle.cell(i)})
 
 
-def starved_wall(puzzle: AkariPuzzle, state: State, x: int) -> int | None:
-    """A numbered wall that a bulb at x would leave short of bulbs (or give too many)."""
+def starved_wall(puzzle: AkariPuzzle, state: State, x: int, counts: dict[int, tuple[int, list[int]]]
+                 ) -> int | None:
+    """A numbered wall that a bulb at x would leave short of bulbs (or give too many).
+    counts: wall_counts made in this state so far, by wall (added to)."""
     walls = puzzle.walls_in_sight[x]
     if not walls:
         return None
     seen = puzzle.sight[x]
     for w in sorted(walls):
         n = puzzle.board[w]
-        bulbs, free = wall_counts(puzzle, state, w)
+        got = counts.get(w)
+        if got is None:
+            got = counts[w] = wall_counts(puzzle, state, w)
+        bulbs, free = got
         beside = x in puzzle.white_neighbours[w]
         still = [f for f in free if f != x and f not in seen]
         if bulbs + beside > n or bulbs + beside + len(still) < n:
@@ -131,10 +138,11 @@ def starved_walls(puzzle: AkariPuzzle, state: State) -> dict[int, int]:
     has one, updated from a recent state's: a cell's answer changes only with the cell itself
     or the neighbours of a wall it sees."""
     def starved(cells: Iterable[int]) -> dict[int, int]:
-        out = {}
+        out: dict[int, int] = {}
+        counts: dict[int, tuple[int, list[int]]] = {}
         for x in cells:
             if state.cands[x] == FREE:
-                w = starved_wall(puzzle, state, x)
+                w = starved_wall(puzzle, state, x, counts)
                 if w is not None:
                     out[x] = w
         return out
@@ -332,54 +340,137 @@ def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deducti
         yield from found
 
 
-def combination_breaks(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: list[int],
-                       read: set[int]) -> bool:
-    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby? Adds to `read`
-    the cells whose candidates the answer rests on."""
-    cands = state.cands
-    light = lighting(puzzle, state)
-    barred = set(unchosen)
-    lit = set(chosen)
-    for c in chosen:
-        barred |= puzzle.sight[c]
-        lit |= puzzle.sight[c]
-    if barred & set(chosen):
-        return True
-    for w in {w for x in barred | set(chosen) for w in puzzle.walls_next_to[x]}:
-        read.update(puzzle.white_neighbours[w])
-        have = sum(1 for n in puzzle.white_neighbours[w] if cands[n] == B_BULB or n in chosen)
-        could = sum(1 for n in puzzle.white_neighbours[w]
-                    if cands[n] == FREE and n not in barred and n not in chosen)
-        if have > puzzle.board[w] or have + could < puzzle.board[w]:
-            return True
-    for y in {y for x in barred for y in puzzle.sight[x] | {x}}:
-        if y in lit or y in light.lit:
-            continue                    # lit now is lit for good
-        for j in puzzle.sight[y] | {y}:
-            read.add(j)                 # up to the first cell that can still light it
-            if cands[j] & B_BULB and j not in barred:
+@attrs.frozen(eq=False)
+class Way:
+    """One way of placing a wall's missing bulbs (on `chosen`, none on the wall's other free
+    cells), checked against the rules nearby. `barred`: the cells it leaves without a bulb;
+    `walls`: the numbered walls it counted the bulbs of; `read`: the cells a break rests on, or
+    for a way that breaks nothing, the cells around those walls. A way that breaks nothing also
+    keeps, for every cell it could leave dark, one cell outside `barred` that can still light it
+    (`lighters`: that cell -> the cells it answers for). So when cells change, only the walls
+    around them and the cells they answered for look again."""
+    chosen: tuple[int, ...]
+    barred: frozenset[int]
+    broken: bool
+    read: frozenset[int]
+    walls: tuple[int, ...] = ()
+    lighters: dict[int, list[int]] = attrs.field(factory=dict)
+
+
+def unlit_lighters(puzzle: AkariPuzzle, state: State, cells: Iterable[int], barred: frozenset[int],
+                   by_lighter: dict[int, list[int]]) -> int | None:
+    """For each of `cells` (none lit now), the first cell outside `barred` that can light it,
+    added to `by_lighter` (that cell -> the cells it lights); the first cell that has none and
+    that a barred cell could light (None: there is none). A cell no barred cell could light is
+    not this way's concern: it is left out."""
+    lighters = lighting(puzzle, state).lighters
+    for y in cells:
+        for j in lighters(y):
+            if j not in barred:
                 break
         else:
-            return True
-    return False
+            if y in barred or not puzzle.sight[y].isdisjoint(barred):
+                return y
+            continue
+        got = by_lighter.get(j)
+        if got is None:
+            by_lighter[j] = [y]
+        else:
+            got.append(y)
+    return None
 
 
-def wall_combination_step(puzzle: AkariPuzzle, state: State, w: int) -> tuple[Deduction | None, frozenset[int]]:
-    """The step the ways of placing one wall's bulbs give (None: nothing new), and the cells
-    whose candidates it read: while none of them changes, neither does the step."""
-    read = set(puzzle.white_neighbours[w])
+def wall_broken(puzzle: AkariPuzzle, state: State, w: int, chosen: tuple[int, ...], barred: frozenset[int]
+                ) -> bool:
+    """Would wall w touch too many bulbs, or have too few cells left for its bulbs?"""
+    cands = state.cands
+    have = could = 0
+    for n in puzzle.white_neighbours[w]:
+        if n in chosen or cands[n] == B_BULB:
+            have += 1
+        elif cands[n] == FREE and n not in barred:
+            could += 1
+    return have > puzzle.board[w] or have + could < puzzle.board[w]
+
+
+def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: Iterable[int],
+              old: Way | None = None, changed: frozenset[int] = frozenset()) -> Way:
+    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby: light each other,
+    give a numbered wall too many or too few bulbs, or leave a cell no bulb can light?
+    `old`: the same bulbs checked in a wider state, whose changed cells are `changed` (its
+    unchosen cells the same, or more of them that are empty now); only what changed, and what
+    a cell that left `unchosen` reached, is looked at again."""
+    sight, white_neighbours = puzzle.sight, puzzle.white_neighbours
+    shone = set().union(*(sight[c] for c in chosen))      # what the chosen bulbs light
+    if not shone.isdisjoint(chosen):
+        return Way(chosen, frozenset(), True, frozenset())
+    barred = frozenset(shone.union(unchosen))
+    same = old is not None and old.barred == barred
+    if same and old.broken and old.read.isdisjoint(changed):
+        return old
+    if old is not None and old.broken:
+        old, same = None, False
+    walls = old.walls if same else tuple(sorted({w for x in barred.union(chosen) for w in puzzle.walls_next_to[x]}))
+    for w in walls:
+        if (old is None or not changed.isdisjoint(white_neighbours[w])) and wall_broken(puzzle, state, w, chosen, barred):
+            return Way(chosen, barred, True, frozenset(white_neighbours[w]))
+    if old is None:
+        # the cells it could leave dark: those a barred cell could light (lit now is lit for good)
+        dark = set().union(barred, *(sight[x] for x in barred))
+        dark -= shone
+        dark.difference_update(chosen, lighting(puzzle, state).lit)
+        lighters: dict[int, list[int]] = {}
+        again: Iterable[int] = dark
+    else:
+        gone = changed.intersection(old.lighters)
+        if same and not gone:
+            return old
+        lit = lighting(puzzle, state).lit
+        lighters = dict(old.lighters)
+        for j in gone:
+            del lighters[j]
+        again = [y for j in gone for y in old.lighters[j] if y not in lit]
+    fresh: dict[int, list[int]] = {}
+    unlightable = unlit_lighters(puzzle, state, again, barred, fresh)
+    if unlightable is not None:
+        return Way(chosen, barred, True, sight[unlightable].union((unlightable,)))
+    for j, ys in fresh.items():
+        lighters[j] = lighters[j] + ys if j in lighters else ys
+    read = old.read if same else frozenset().union(*(white_neighbours[w] for w in walls))
+    return Way(chosen, barred, False, read, walls, lighters)
+
+
+@attrs.frozen(eq=False)
+class WallWays:
+    """The ways of placing one numbered wall's missing bulbs (none: nothing to choose), the
+    step they give (None: nothing new) and every cell whose candidates that rests on: while
+    none of them changes, neither does the step."""
+    free: tuple[int, ...]
+    ways: tuple[Way, ...]
+    step: Deduction | None
+    read: frozenset[int]
+
+
+def wall_ways(puzzle: AkariPuzzle, state: State, w: int, old: WallWays | None = None,
+              changed: frozenset[int] = frozenset()) -> WallWays:
+    """The ways of wall w and their step; from `old`, its ways in a wider state whose changed
+    cells are `changed`, each way is checked again only where that reaches."""
     n = puzzle.board[w]
     bulbs, free = wall_counts(puzzle, state, w)
     need = n - bulbs
     if not free or need <= 0 or need == len(free):
-        return None, frozenset(read)
-    ways = list(combinations(free, need))
-    good = [c for c in ways if not combination_breaks(puzzle, state, c, [f for f in free if f not in c], read)]
+        return WallWays(tuple(free), (), None, frozenset(puzzle.white_neighbours[w]))
+    # the ways checked before, where only cells that are empty now have left the free ones
+    before = ({way.chosen: way for way in old.ways}
+              if old is not None and old.ways and len(old.ways[0].chosen) == need else {})
+    ways = tuple(check_way(puzzle, state, c, [f for f in free if f not in c], before.get(c), changed)
+                 for c in combinations(free, need))
+    read = set(puzzle.white_neighbours[w]).union(*(way.read for way in ways), *(way.lighters for way in ways))
+    good = [way for way in ways if not way.broken]
     if not good:
-        return None, frozenset(read)
-    always_bulb = set.intersection(*(set(c) for c in good))
-    always_dark = set.intersection(*({f for f in free if f not in c} | set().union(*(puzzle.sight[x] for x in c))
-                                     for c in good))
+        return WallWays(tuple(free), ways, None, frozenset(read))
+    always_bulb = set.intersection(*(set(way.chosen) for way in good))
+    always_dark = frozenset.intersection(*(way.barred for way in good))
     read |= always_dark
     put = {x: BULB for x in always_bulb}
     put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
@@ -389,19 +480,19 @@ def wall_combination_step(puzzle: AkariPuzzle, state: State, w: int) -> tuple[De
         "conclusion": ""})
     if d:
         d.params["conclusion"] = describe_removals(puzzle, state, d.removals)
-    return d, frozenset(read)
+    return WallWays(tuple(free), ways, d, frozenset(read))
 
 
-def wall_combination_steps(puzzle: AkariPuzzle, state: State) -> dict[int, tuple[Deduction | None, frozenset[int]]]:
-    """wall_combination_step of every numbered wall, updated from a recent state's: only the
-    walls that read a changed cell look again, so a step costs what it changes."""
+def wall_combination_steps(puzzle: AkariPuzzle, state: State) -> dict[int, WallWays]:
+    """wall_ways of every numbered wall, updated from a recent state's: only the walls that
+    read a changed cell look again, so a step costs what it changes."""
     def full() -> dict:
-        return {w: wall_combination_step(puzzle, state, w) for w in puzzle.numbered}
+        return {w: wall_ways(puzzle, state, w) for w in puzzle.numbered}
 
     def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
-        changed_set = set(changed)
-        return {w: wall_combination_step(puzzle, state, w) if not read.isdisjoint(changed_set) else (d, read)
-                for w, (d, read) in old.items()}
+        changed_set = frozenset(changed)
+        return {w: kept if kept.read.isdisjoint(changed_set) else wall_ways(puzzle, state, w, kept, changed_set)
+                for w, kept in old.items()}
 
     return state.derived("akari.wall-combinations",
                          lambda: recent_of(puzzle, "akari.wall-combinations", limit=CHANGES).get(state, full, update))
@@ -409,9 +500,9 @@ def wall_combination_steps(puzzle: AkariPuzzle, state: State) -> dict[int, tuple
 
 @heuristic(id="akari.wall-combinations", genre=GENRE)
 def wall_combinations(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for d, _ in wall_combination_steps(puzzle, state).values():
-        if d is not None:
-            yield d
+    for ways in wall_combination_steps(puzzle, state).values():
+        if ways.step is not None:
+            yield ways.step
 
 
 # --- chains of forced cells (level 4) ------------------------------------------------------
@@ -438,7 +529,8 @@ class Chain:
     def __init__(self, puzzle: AkariPuzzle, state: State, start: int, value: int, depth: int):
         self.puzzle, self.limit, self.start = puzzle, depth, start
         self.c = list(state.cands)
-        self.lit_before = lighting(puzzle, state).lit
+        light = lighting(puzzle, state)
+        self.lit_before, self.lighters_before = light.lit, light.lighters
         self.lit: set[int] = set()         # lit by the chain's bulbs
         self.read: set[int] = set()        # cells whose candidates the chain looked at
         self.why: dict[int, tuple[int, str, object, tuple[int, ...]]] = {}   # var -> (value, rule, about, premises)
@@ -495,9 +587,9 @@ class Chain:
             for w in p.walls_next_to[v]:
                 self._wall(w, queue)
             if c[v] == B_EMPTY:
-                self._dark(v, queue)
-                for y in p.sight.lines(v):
-                    self._dark(y, queue)
+                for y in (v, *p.sight.lines(v)):
+                    if y not in self.lit and y not in self.lit_before:
+                        self._dark(y, queue)
 
     def _wall(self, w: int, queue: list) -> None:
         p, c = self.puzzle, self.c
@@ -519,17 +611,17 @@ class Chain:
                 self._set(x, BULB, "needs", w, empties + bulbs, queue)
 
     def _dark(self, y: int, queue: list) -> None:
-        if y in self.lit or y in self.lit_before:
-            return
+        """Dark cell y (not lit): forced when at most one cell is left that can light it."""
         p, c, read = self.puzzle, self.c, self.read
         read.add(y)
-        lighter = y if c[y] == FREE else -1
-        for j in p.sight.lines(y):
-            read.add(j)
+        lighter = -1            # only cells free before the chain can light it now
+        for j in self.lighters_before(y):
             if c[j] == FREE:
                 if lighter >= 0:
+                    read.update((lighter, j))
                     return          # two ways left to light it: nothing forced
                 lighter = j
+        read.update(p.sight[y])
         gone = [j for j in (y, *p.sight.lines(y)) if c[j] == B_EMPTY]
         if lighter < 0:
             raise Broken(f"no bulb could light {p.cell(y)}", gone)
@@ -600,8 +692,9 @@ def refutations(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values:
 
 def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], values: tuple[int, ...], depth: int,
                   shortest: int = 0) -> Iterator[Chain]:
-    # chains that broke no rule earlier in this solve, until a cell they read changes
-    quiet = Remembered(solve_memory().setdefault("akari.quiet-chains", {}), state)
+    # chains that broke no rule earlier, until a cell they read changes: kept with the puzzle,
+    # so the count of what a step's level offers finds them too
+    quiet = Remembered(puzzle.__dict__.setdefault("_akari_quiet_chains", {}), state)
     for x in cells:
         if out_of_time():
             return

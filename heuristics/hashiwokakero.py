@@ -20,6 +20,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels.recent import Remembered
 
 GENRE = "hashiwokakero"
 
@@ -52,10 +53,12 @@ def names(puzzle: HashiPuzzle, slots: Iterable[int]) -> list[str]:
     return [puzzle.slot_name(s) for s in slots]
 
 
-def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int]) -> list[int] | None:
+def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: set[int] | None = None
+                 ) -> list[int] | None:
     """The islands that `changes` (slot -> new least count, all sharing one island or one
     slot) would join into a complete group with no bridge left to give, cut off from the
-    rest; None when they would not."""
+    rest; None when they would not. `read` (when given) gets the slots a None rests on: the
+    slots of the island that tells (groups only grow, so the rest holds)."""
     extra: dict[int, int] = {}
     roots: set[int] = set()
     for s, k in changes.items():
@@ -71,17 +74,28 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int]) -> lis
     for r in roots:
         for y in g.short.get(r, ()):
             if g.have[y] + extra.get(y, 0) != puzzle.board[y]:
+                if read is not None:
+                    read.update(puzzle.slots_of[y])
                 return None
-    if any(k and g.root[y] in roots and g.have[y] == puzzle.board[y] for y, k in extra.items()):
-        return None
+    for y, k in extra.items():
+        if k and g.root[y] in roots and g.have[y] == puzzle.board[y]:
+            if read is not None:
+                read.update(puzzle.slots_of[y])
+            return None
     return sorted(y for r in roots for y in g.members[r])
 
 
-def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int]) -> tuple[int, int, list[int]] | None:
+def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int], read: set[int] | None = None
+            ) -> tuple[int, int, list[int]] | None:
     """An island that the bridges `chosen` (slot -> count) would starve by blocking the slots
-    they cross: (island, the most it could still get, the blocked slots); None if none."""
+    they cross: (island, the most it could still get, the blocked slots); None if none.
+    `read` (when given) gets the slots the answer rests on."""
     blocked = sorted({t for s, v in chosen.items() if v for t in puzzle.crossings[s] if state.cands[t] & ~1})
+    if read is not None:
+        read.update(t for s, v in chosen.items() if v for t in puzzle.crossings[s])
     for i in sorted({x for t in blocked for x in (puzzle.slots[t].a, puzzle.slots[t].b)}):
+        if read is not None:
+            read.update(puzzle.slots_of[i])
         most = sum(chosen[t] if t in chosen else hi(state.cands[t])
                    for t in puzzle.slots_of[i] if t not in blocked)
         if most < puzzle.board[i]:
@@ -342,26 +356,57 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
                 walk(k + 1, left - v, chosen + (v,))
     walk(0, need, ())
     if g is not None:
-        ways = [w for w in ways if not closes_group(
-            puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, w)})
-            and not starved(puzzle, state, dict(zip(todo, w)))]
+        ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
     return todo, ways
+
+
+def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way: tuple[int, ...],
+              read: set[int] | None = None) -> bool:
+    """Whether a way to share an island's bridges (`way`: the count on each slot of `todo`)
+    shuts no group in and blocks no bridge another island needs. `read` (when given) gets the
+    slots a yes rests on."""
+    return (not closes_group(puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, way)}, read)
+            and not starved(puzzle, state, dict(zip(todo, way)), read))
+
+
+def allows_everything(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int],
+                      ways: list[tuple[int, ...]], read: set[int]) -> bool:
+    """Whether the legal ones of `ways` leave every candidate of the slots `todo` possible (so
+    they agree on nothing); `read` gets the slots a yes rests on besides the island's own. A
+    way that would allow nothing new is not checked, and none after the last candidate is met
+    (a legal way stays legal while what it read stays, so a yes holds as long)."""
+    missing = {(k, v) for k, s in enumerate(todo) for v in values_of(state.cands[s])}
+    for w in ways:
+        met = [(k, v) for k, v in enumerate(w) if (k, v) in missing]
+        if met and legal_way(puzzle, state, g, todo, w, read):
+            missing.difference_update(met)
+            if not missing:
+                return True
+    return False
 
 
 @heuristic(id="hashi.all-distributions", genre=GENRE)
 def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = groups(puzzle, state)
+    # islands whose ways agreed on nothing, until a slot that told changes: kept with the
+    # puzzle, so the count of what a step's level offers finds them too
+    quiet = Remembered(puzzle.__dict__.setdefault("_hashi_quiet_islands", {}), state)
     for i in islands_across(puzzle, focus):
-        todo, ways = distributions(puzzle, state, i, g)
-        if not todo:
+        if quiet.get(i, False):
             continue
+        todo, ways = distributions(puzzle, state, i)
+        read = set(puzzle.slots_of[i])
+        if not todo or allows_everything(puzzle, state, g, todo, ways, read):
+            quiet.put(i, read)
+            continue
+        total = len(ways)
+        ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
         keep = {s: 0 for s in todo}
         for w in ways:
             for s, v in zip(todo, w):
                 keep[s] |= 1 << v
         d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)], params={})
         if d:
-            total = len(distributions(puzzle, state, i)[1])
             legal = (f"there {'is' if total == 1 else 'are'} {total}" if total == len(ways) else
                      f"{len(ways)} of {total} cut off no group and block no bridge another island needs")
             yield attrs.evolve(d, params={

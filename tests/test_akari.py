@@ -172,7 +172,7 @@ def test_facts_kept_up_to_date_agree_with_a_fresh_look():
 
     def facts(p, s):
         return (lighting(p, s).lit, A.starved_walls(p, s), A.choices(p, s), A.darkening_bulbs(p, s),
-                {w: said(d) for w, (d, _) in A.wall_combination_steps(p, s).items()},
+                {w: said(ways.step) for w, ways in A.wall_combination_steps(p, s).items()},
                 {k: [said(d) for d in found] for k, (found, _) in A.two_pairs_steps(p, s)[1].items()})
 
     for path in ("corpus/akari/lightup-14x14b20s2d2-grader-1.yaml", "corpus/akari/lightup-10x10b20s2d2-grader-2.yaml"):
@@ -187,6 +187,28 @@ def test_facts_kept_up_to_date_agree_with_a_fresh_look():
             assert facts(p, looked_at) == facts(load(path), State(state.cands)), f"{path}, after step {n + 1}"
             kept += 1
         assert kept >= 20
+
+
+def test_remembered_chains_find_what_a_fresh_look_finds():
+    """Chains that broke no rule are remembered with the puzzle until a cell they read changes:
+    all along a solve, the chain techniques find what they find on a fresh copy of the puzzle,
+    where nothing is remembered."""
+    from grader.core.engine import Solver
+    chains = [REGISTRY.get(f"akari.{name}") for name in ("bulb-chain", "empty-chain", "long-chain")]
+
+    def said(p, s):
+        return [[(d.removals, d.params) for d in h.find(p, s)] for h in chains]
+
+    path = "corpus/akari/lightup-10x10b20s2d2-grader-2.yaml"
+    p = load(path)
+    trace = Solver(p).solve()
+    state, looked = trace.start, 0
+    for n, step in enumerate(trace.steps):
+        state = step.deduction.apply(state)
+        if n % 4 == 0:
+            assert said(p, state) == said(load(path), state), f"after step {n + 1}"
+            looked += 1
+    assert looked >= 10 and p.__dict__.get("_akari_quiet_chains")
 
 
 @pytest.mark.corpus

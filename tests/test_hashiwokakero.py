@@ -129,6 +129,29 @@ def test_all_distributions():
     assert found("hashi.all-distributions", q, reference(q)) == {}
 
 
+def test_all_distributions_remembers_only_what_a_fresh_look_finds():
+    """Islands whose ways agreed on nothing are remembered with the puzzle until a slot that
+    told changes: all along a solve, and from each state's own recent ones, all-distributions
+    finds what it finds on a fresh copy of the puzzle, where nothing is remembered (every
+    other state is looked at, so what is remembered comes from a state some steps back)."""
+    h = REGISTRY.get("hashi.all-distributions")
+
+    def said(p, s):
+        return [(d.removals, d.params) for d in h.find(p, s)]
+
+    for path in ("corpus/hashiwokakero/bridges-10x10i30e10m2d0-grader-1.yaml", "corpus/hashiwokakero/grown-9x9-grader-2.yaml"):
+        p = load(path)
+        trace = Solver(p).solve()
+        state, looked = trace.start, 0
+        for n, step in enumerate(trace.steps):
+            state = step.deduction.apply(state)
+            if n % 2:
+                continue
+            assert said(p, state) == said(load(path), state), f"{path}, after step {n + 1}"
+            looked += 1
+        assert looked >= 10 and p.__dict__.get("_hashi_quiet_islands")
+
+
 # --- level 4 -------------------------------------------------------------------------------
 
 def test_pair_ways():

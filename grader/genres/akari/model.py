@@ -144,6 +144,7 @@ class Lighting:
 
     def __init__(self, puzzle: AkariPuzzle, state: State):
         self.puzzle, self.state, self.cands = puzzle, state, state.cands
+        self._lighters: dict[int, tuple[int, ...]] = {}
 
     @functools.cached_property
     def bulbs(self) -> list[int]:
@@ -172,13 +173,17 @@ class Lighting:
         c = self.cands
         return c[i] == B_BULB or any(c[j] == B_BULB for j in self.puzzle.sight.lines(i))
 
-    def lighters(self, i: int) -> list[int]:
-        """Undecided cells that could light cell i (itself included)."""
-        c = self.cands
-        out = [j for j in self.puzzle.sight.lines(i) if c[j] == B_EMPTY | B_BULB]
-        if c[i] == B_EMPTY | B_BULB:
-            out.append(i)
-        return sorted(out)
+    def lighters(self, i: int) -> tuple[int, ...]:
+        """Undecided cells that could light cell i (itself included), in board order; made once
+        per cell (the ways around walls ask for the same cells again and again)."""
+        got = self._lighters.get(i)
+        if got is None:
+            c = self.cands
+            out = [j for j in self.puzzle.sight.lines(i) if c[j] == B_EMPTY | B_BULB]
+            if c[i] == B_EMPTY | B_BULB:
+                out.append(i)
+            got = self._lighters[i] = tuple(sorted(out))
+        return got
 
 
 def lighting(puzzle: AkariPuzzle, state: State) -> Lighting:
