@@ -113,6 +113,9 @@ class LookYield:
         return LookYield((self.seconds + seconds) / 2, (self.found + found) / 2)
 
 
+UNKNOWN_LOOK = LookYield()
+
+
 class Solver:
     def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
                  heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
@@ -313,7 +316,7 @@ class Solver:
                 looks.append((j, lambda h=h, focus=focus: h.find(
                     self.puzzle, state, None if focus is None else frozenset(focus))))
         yields = self._look_yields
-        looks.sort(key=lambda look: yields.get(look[0], LookYield()).seconds_per_find)
+        looks.sort(key=lambda look: yields.get(look[0], UNKNOWN_LOOK).seconds_per_find)
         seen = {frozenset(first.removals)}
         token = _MEMORY.set({})
         try:
@@ -324,7 +327,7 @@ class Solver:
                     seen.add(frozenset(d.removals))
                     if len(seen) >= AVAILABLE_CAP or out_of_time():
                         break
-                yields[key] = yields.get(key, LookYield()).after(time.perf_counter() - t0, found)
+                yields[key] = yields.get(key, UNKNOWN_LOOK).after(time.perf_counter() - t0, found)
                 if len(seen) >= AVAILABLE_CAP or out_of_time():
                     break
         finally:
