@@ -98,6 +98,24 @@ def collect_less_often() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+@attrs.frozen
+class LookYield:
+    """What one heuristic's look in a count has lately cost (seconds) and found (deductions),
+    as running means that forget half at each look; unknown looks come first."""
+    seconds: float = 0.0
+    found: float = 1.0
+
+    @property
+    def seconds_per_find(self) -> float:
+        return self.seconds / (self.found + 0.5)
+
+    def after(self, seconds: float, found: int) -> "LookYield":
+        return LookYield((self.seconds + seconds) / 2, (self.found + found) / 2)
+
+
+UNKNOWN_LOOK = LookYield()
+
+
 class Solver:
     def __init__(self, puzzle: Puzzle, *, max_level: int = 5,
                  heuristics: Sequence[Heuristic] | None = None, budget: Budget = Budget(),
@@ -125,6 +143,9 @@ class Solver:
         self.greedy = greedy
         self.one_solution = one_solution
         self.count_available = count_available and not greedy
+        # what each look of a count cost and gave lately, to make the cheap ones first (see
+        # _available); key: the heuristic's index, or -1-k for the rest of k's own look
+        self._look_yields: dict[int, LookYield] = {}
         # where the last solve stopped on its step count (its trace, what every technique had
         # still to look at), for go_on
         self._paused: tuple[Trace, dict[int, set[int] | None]] | None = None
@@ -278,22 +299,35 @@ class Solver:
         next (a heuristic quiet since nothing near it changed has nothing to offer); those
         whose row says `counted: false` (a long case split or look-ahead, not seen at a
         glance, and dearer than the rest of the solve) are left out. Counted, never applied,
-        in a scratch memory of its own so the solve's path cannot change."""
+        in a scratch memory of its own so the solve's path cannot change.
+
+        The count is how many distinct deductions all those looks give, capped: the same
+        whatever order they are made in. So the looks that found most for their time so far
+        in this solve go first, and a count that reaches the cap leaves the rest out."""
         level = self.heuristics[k].level
         if level >= 5:
             return None
+        looks: list[tuple[int, Callable[[], Iterator[Deduction]]]] = []
+        if self.heuristics[k].info.counted:
+            looks.append((-1 - k, lambda: more))
+        for j in range(k + 1, len(self.heuristics)):
+            h, focus = self.heuristics[j], pending[j]
+            if h.level == level and h.info.counted and focus != set():
+                looks.append((j, lambda h=h, focus=focus: h.find(
+                    self.puzzle, state, None if focus is None else frozenset(focus))))
+        yields = self._look_yields
+        looks.sort(key=lambda look: yields.get(look[0], UNKNOWN_LOOK).seconds_per_find)
         seen = {frozenset(first.removals)}
         token = _MEMORY.set({})
         try:
-            def offers() -> Iterator[Deduction]:
-                if self.heuristics[k].info.counted:
-                    yield from more
-                for j in range(k + 1, len(self.heuristics)):
-                    h, focus = self.heuristics[j], pending[j]
-                    if h.level == level and h.info.counted and focus != set():
-                        yield from h.find(self.puzzle, state, None if focus is None else frozenset(focus))
-            for d in offers():
-                seen.add(frozenset(d.removals))
+            for key, look in looks:
+                t0, found = time.perf_counter(), 0
+                for d in look():
+                    found += 1
+                    seen.add(frozenset(d.removals))
+                    if len(seen) >= AVAILABLE_CAP or out_of_time():
+                        break
+                yields[key] = yields.get(key, UNKNOWN_LOOK).after(time.perf_counter() - t0, found)
                 if len(seen) >= AVAILABLE_CAP or out_of_time():
                     break
         finally:
