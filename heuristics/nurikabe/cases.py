@@ -33,6 +33,11 @@ from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, 
 
 CASE_WAYS = 8       # an island with up to this many ways: each followed for CASE_STEPS
 CASE_STEPS = 10     # easy steps each way is followed for
+# An island with up to FEW_WAYS ways that the easy steps leave open: each way followed again
+# for up to FEW_STEPS direct steps of levels 1-3 (as Yajilin's and Heyawake's few-ways splits).
+FEW_WAYS = 4
+FEW_STEPS = 20
+FEW_LEVEL = 3
 MANY_WAYS = 12      # up to this many: each struck out within QUICK_STEPS or kept as it is
 QUICK_STEPS = 4
 CASE_LEVEL = 2      # the techniques that follow it: levels 1 and 2
@@ -96,7 +101,6 @@ def after(n: int, level: int = CASE_LEVEL) -> str:
 @heuristic(id="nurikabe.island-cases", genre=GENRE)
 def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    g = puzzle.graph
     options = sorted((len(ways), k) for k, ways in island_shapes(puzzle, state).items()
                      if 2 <= len(ways) <= MANY_WAYS)[:CASE_ISLANDS]
     quiet = Quiet("nurikabe.island-cases")
@@ -107,34 +111,31 @@ def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
         item = (isl.clues[k][0], tuple(ways))
         if quiet.skip(state, item):
             continue
-        live, refuted, touched = [], [], set()
-        steps = CASE_STEPS if len(ways) <= CASE_WAYS else QUICK_STEPS
-        for s in ways:
-            new = sorted(i for i in s if i not in isl.parts[k])
-            label = f"{isl.clue_name(k)} takes in {', '.join(map(str, g.cells(new)))}"
-            assumed = assume_shape(puzzle, state, s)
-            trace = short_chain(puzzle, assumed, state.diff(assumed), steps)
-            touched.update(state.diff(trace.final))
-            (refuted if trace.status is Status.CONTRADICTION else live).append((s, Branch(label, trace)))
+        touched: set[int] = set()
+        passes = [(CASE_STEPS if len(ways) <= CASE_WAYS else QUICK_STEPS, CASE_LEVEL)]
+        if len(ways) <= CASE_WAYS:
+            passes.append((CASE_STEPS, FEW_LEVEL))
+        if len(ways) <= FEW_WAYS:
+            passes.append((FEW_STEPS, FEW_LEVEL))
+        for steps, level in passes:
+            live, refuted = _follow(puzzle, state, isl, k, ways, steps, level, touched)
+            put, agreed = _settled_by(puzzle, state, ways, live, refuted)
+            if not live or put or agreed:
+                break
         if not live:
             continue        # no way left: a broken rule, not a deduction
-        put = shared_by(puzzle, state, [s for s, _ in live]) if refuted else {}
-        agreed = (agreed_by(state, [b.trace.final for _, b in live])
-                  if 1 < len(live) and len(ways) <= CASE_WAYS else {})
-        if not refuted and not agreed.keys() - shared_by(puzzle, state, ways).keys():
-            agreed = {}     # what the ways themselves share: every way to finish an island
         if not put and not agreed:
             quiet.failed(puzzle, state, item, touched)
             continue
-        struck = "".join(f"; if {b.label}, a rule breaks {after(len(b.trace.steps))} ({b.trace.reason})"
+        struck = "".join(f"; if {b.label}, a rule breaks {after(len(b.trace.steps), level)} ({b.trace.reason})"
                          for _, b in refuted)
         detail = [b for _, b in refuted]
         if len(live) == 1:
             result = f"so it takes the way left: {settled(puzzle, put)}"
         elif len(agreed) > len(put):
             put = agreed
-            result = (f"whichever of the {len(live)} ways {'left ' if refuted else ''}it takes, a few easy "
-                      f"steps show that {settled(puzzle, put)}")
+            result = (f"whichever of the {len(live)} ways {'left ' if refuted else ''}it takes, a few "
+                      f"{'easy ' if level <= CASE_LEVEL else ''}steps show that {settled(puzzle, put)}")
             detail += [b for _, b in live]
         else:
             result = f"so {say_shared(puzzle, put).replace('every way', 'every way left')}"
@@ -142,6 +143,34 @@ def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
             "island": isl.clue_name(k), "count": count_ways(len(ways)), "struck": struck,
             "result": result})
         return
+
+
+def _follow(puzzle: NurikabePuzzle, state: State, isl, k: int, ways: list, steps: int, level: int,
+            touched: set[int]) -> tuple[list, list]:
+    """Each way of island k followed for `steps` steps of levels up to `level`: (the ways
+    left, the ways refuted), each as (shape, Branch); adds the cells the chains changed to
+    `touched`."""
+    live, refuted = [], []
+    for s in ways:
+        new = sorted(i for i in s if i not in isl.parts[k])
+        label = f"{isl.clue_name(k)} takes in {', '.join(map(str, puzzle.graph.cells(new)))}"
+        assumed = assume_shape(puzzle, state, s)
+        trace = short_chain(puzzle, assumed, state.diff(assumed), steps, level)
+        touched.update(state.diff(trace.final))
+        (refuted if trace.status is Status.CONTRADICTION else live).append((s, Branch(label, trace)))
+    return live, refuted
+
+
+def _settled_by(puzzle: NurikabePuzzle, state: State, ways: list, live: list, refuted: list
+                ) -> tuple[dict[int, int], dict[int, int]]:
+    """(what every way left shares when some were refuted, what the chains of the ways left
+    all show beyond what every way shares)."""
+    put = shared_by(puzzle, state, [s for s, _ in live]) if refuted and live else {}
+    agreed = (agreed_by(state, [b.trace.final for _, b in live])
+              if 1 < len(live) and len(ways) <= CASE_WAYS else {})
+    if not refuted and not agreed.keys() - shared_by(puzzle, state, ways).keys():
+        agreed = {}     # what the ways themselves share: every way to finish an island
+    return put, agreed
 
 
 def agreed_by(state: State, finals: list[State]) -> dict[int, int]:
