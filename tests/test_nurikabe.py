@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader.core.engine import Solver
+from grader.core.explain import sentence
 from grader.core.errors import InputError, Source
 from grader.io.read import load
 from grader.genres import get
@@ -256,6 +257,39 @@ def test_nested_trial_goes_on_where_every_other_technique_stops():
     assert trace.status.value == "stuck"
     assert assert_all_sound(REGISTRY.get("nurikabe.nested-trial"), p, trace.final, reference(p)) == 1
 
+
+
+def before_step(p, hid: str, words: str):
+    """The state of the level 1-4 solve of `p` just before the first step of `hid` whose
+    explanation holds `words`."""
+    trace = Solver(p, max_level=4).solve()
+    state = trace.start
+    for step in trace.steps:
+        if step.heuristic.id == hid and words in sentence(step):
+            return state
+        state = step.deduction.apply(state)
+    raise AssertionError(f"no step of {hid} says {words!r}")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("hid, expected", [
+    # the 3 at r5c6 has 4 ways; taking in r4c7 and r5c7 walls in the 6 at r1c1 after 20 steps
+    ("nurikabe.island-cases", {"r5c5": ISLAND}),
+    # each of the 5 ways the 3 at r3c6 could take r3c5 in breaks a rule within 10 steps
+    ("nurikabe.cell-owners", {"r3c5": WALL}),
+])
+def test_case_splits_follow_a_few_ways_with_short_steps(hid, expected, monkeypatch):
+    """janko 0414, where levels 1-4 stopped before: the few ways are followed again with
+    steps of levels 1-3 (how far an island can still grow), and up to 20 of them for an island
+    of at most 4 ways, once 10 easy steps settle nothing (as they alone still do not here)."""
+    from heuristics.nurikabe import cases, owners
+    p = load(str(shared("janko/nurikabe.jsonl")) + "#nurikabe/0414")
+    state = before_step(p, hid, "short step")
+    assert decided_by(fires(hid, p, state), p, state) == expected
+    monkeypatch.setattr(cases, "FEW_LEVEL", cases.CASE_LEVEL)
+    monkeypatch.setattr(cases, "FEW_STEPS", cases.CASE_STEPS)
+    monkeypatch.setattr(owners, "FEW_LEVEL", cases.CASE_LEVEL)
+    assert fires(hid, p, state) == []
 
 # --- violations ------------------------------------------------------------------------------
 

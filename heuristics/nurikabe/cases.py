@@ -3,9 +3,11 @@
 island-cases: an island with only a few ways to finish (at most CASE_WAYS), each way followed
 for a few easy (level 1-2) steps; the ways that break a rule are struck out, and what every
 way left shares, or what the short chains of the ways left all show, is settled (Sudoku
-Explainer's region forcing chains). An island with more ways (at most MANY_WAYS) is split only
-when ways are struck out within a very few easy steps each, and only what the ways left share
-is settled.
+Explainer's region forcing chains). When the easy steps settle nothing, the ways are followed
+again with steps that may use level 3's reach of islands, and an island of at most FEW_WAYS
+ways for up to FEW_STEPS of them (the bounds of Yajilin's and Heyawake's few-ways splits). An
+island with more ways (at most MANY_WAYS) is split only when ways are struck out within a very
+few easy steps each, and only what the ways left share is settled.
 
 forcing-chain: a cell whose one value breaks a rule within a few easy steps (or fewer steps
 that may use level 3's reach of islands) takes the other; only refutations, never what both

@@ -1,7 +1,8 @@
 """Which number could take a cell in (level 4): as island, an undecided cell belongs to one of
 the numbers that can reach it, in one of the ways that number can finish. A cell that few
-such ways take in is tried: each way is followed for a few easy (level 1-2) steps, as in
-island-cases; when none of them is left, the cell is a wall. Like the other case splits, the
+such ways take in is tried: each way is followed for a few easy (level 1-2) steps, then, if
+that breaks no rule, for as many steps that may use level 3 (as in island-cases); when none
+of them is left, the cell is a wall. Like the other case splits, the
 count that rates a step leaves it out (`counted: false` in its row).
 """
 from __future__ import annotations
