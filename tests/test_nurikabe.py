@@ -238,6 +238,12 @@ def test_case_splits_stay_out_of_the_count_that_rates_a_step():
     assert {"nurikabe.island-cases", "nurikabe.forcing-chain", "nurikabe.cell-owners"} <= quiet
 
 
+def test_a_case_is_followed_without_a_case_split_inside():
+    from heuristics.nurikabe.cases import direct_steps
+    inside = {h.id for h in direct_steps(4)}
+    assert "nurikabe.wall-budget" in inside and inside.isdisjoint(CASE_SPLITS)
+
+
 def test_hypotheses_stay_quiet_on_a_finished_island():
     p = puzzle("2 . .\n. . .\n. . 1")
     state = NURIKABE.parse_marks(p, "2 + #\n# # #\n# # 1", Source("<marks>"))
@@ -272,23 +278,27 @@ def before_step(p, hid: str, words: str):
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("hid, expected", [
+@pytest.mark.parametrize("hid, words, expected", [
     # the 3 at r5c6 has 4 ways; taking in r4c7 and r5c7 walls in the 6 at r1c1 after 20 steps
-    ("nurikabe.island-cases", {"r5c5": ISLAND}),
-    # each of the 5 ways the 3 at r3c6 could take r3c5 in breaks a rule within 10 steps
-    ("nurikabe.cell-owners", {"r3c5": WALL}),
+    # of levels 1-4
+    ("nurikabe.island-cases", "after 20 steps", {"r5c5": ISLAND}),
+    # each of the 5 ways the 3 at r3c6 could take r3c5 in breaks a rule within 10 steps of
+    # levels 1-3
+    ("nurikabe.cell-owners", "short steps", {"r3c5": WALL}),
 ])
-def test_case_splits_follow_a_few_ways_with_short_steps(hid, expected, monkeypatch):
-    """janko 0414, where levels 1-4 stopped before: the few ways are followed again with
-    steps of levels 1-3 (how far an island can still grow), and up to 20 of them for an island
-    of at most 4 ways, once 10 easy steps settle nothing (as they alone still do not here)."""
+def test_case_splits_follow_a_few_ways_with_short_steps(hid, words, expected, monkeypatch):
+    """janko 0414, where levels 1-4 stopped before: once 10 easy steps settle nothing (as they
+    alone still do not here), the few ways are followed again with steps of levels 1-3 (how
+    far an island can still grow), and an island of at most 4 ways for up to 20 direct steps
+    of levels 1-4."""
     from heuristics.nurikabe import cases, owners
     p = load(str(shared("janko/nurikabe.jsonl")) + "#nurikabe/0414")
-    state = before_step(p, hid, "short step")
+    state = before_step(p, hid, words)
     assert decided_by(fires(hid, p, state), p, state) == expected
+    monkeypatch.setattr(cases, "SHORT_LEVEL", cases.CASE_LEVEL)
     monkeypatch.setattr(cases, "FEW_LEVEL", cases.CASE_LEVEL)
     monkeypatch.setattr(cases, "FEW_STEPS", cases.CASE_STEPS)
-    monkeypatch.setattr(owners, "FEW_LEVEL", cases.CASE_LEVEL)
+    monkeypatch.setattr(owners, "SHORT_LEVEL", cases.CASE_LEVEL)
     assert fires(hid, p, state) == []
 
 # --- violations ------------------------------------------------------------------------------

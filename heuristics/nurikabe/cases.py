@@ -5,7 +5,7 @@ for a few easy (level 1-2) steps; the ways that break a rule are struck out, and
 way left shares, or what the short chains of the ways left all show, is settled (Sudoku
 Explainer's region forcing chains). When the easy steps settle nothing, the ways are followed
 again with steps that may use level 3's reach of islands, and an island of at most FEW_WAYS
-ways for up to FEW_STEPS of them (the bounds of Yajilin's and Heyawake's few-ways splits). An
+ways for up to FEW_STEPS direct steps of levels 1-4 (the bounds of Heyawake's room-cases). An
 island with more ways (at most MANY_WAYS) is split only when ways are struck out within a very
 few easy steps each, and only what the ways left share is settled.
 
@@ -35,11 +35,12 @@ from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, 
 
 CASE_WAYS = 8       # an island with up to this many ways: each followed for CASE_STEPS
 CASE_STEPS = 10     # easy steps each way is followed for
-# An island with up to FEW_WAYS ways that the easy steps leave open: each way followed again
-# for up to FEW_STEPS direct steps of levels 1-3 (as Yajilin's and Heyawake's few-ways splits).
+SHORT_LEVEL = 3     # ways the easy steps leave open: followed again with level-3 steps too
+# An island with up to FEW_WAYS ways still open then: each way followed for up to FEW_STEPS
+# direct steps of levels 1-4, never a case split inside a case (Heyawake's room-cases).
 FEW_WAYS = 4
 FEW_STEPS = 20
-FEW_LEVEL = 3
+FEW_LEVEL = 4
 MANY_WAYS = 12      # up to this many: each struck out within QUICK_STEPS or kept as it is
 QUICK_STEPS = 4
 CASE_LEVEL = 2      # the techniques that follow it: levels 1 and 2
@@ -54,6 +55,12 @@ def broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
     return found[0].message if found else too_few_cells(puzzle, state)
 
 
+def direct_steps(level: int) -> list:
+    """The techniques a chain is followed with: those up to `level` but the case splits (rows
+    with `counted: false`): a case split inside a case is a hypothesis inside a hypothesis."""
+    return [h for h in REGISTRY.for_genre(GENRE, level) if h.info.counted]
+
+
 def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS,
                 level: int = CASE_LEVEL) -> Trace:
     """Easy (level 1-2) steps from an assumed state, up to `steps` of them; a trace that
@@ -61,7 +68,7 @@ def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CA
     chain a reader follows). The rules are looked at once at the end first (the look is what
     costs), and step by step only for a chain that breaks one."""
     def run(until=None) -> Trace:
-        return Solver(puzzle, heuristics=REGISTRY.for_genre(GENRE, level), greedy=True,
+        return Solver(puzzle, heuristics=direct_steps(level), greedy=True,
                       budget=Budget(max_steps=steps, max_seconds=5.0)
                       ).solve(assumed, focus=frozenset(changed), until=until)
     trace = run()
@@ -95,9 +102,10 @@ class Quiet:
 
 
 def after(n: int, level: int = CASE_LEVEL) -> str:
-    """"after 3 easy steps" (levels 1-2), "after 3 short steps" (up to level 3)."""
-    kind = "easy" if level <= 2 else "short"
-    return "at once" if n == 0 else f"after one {kind} step" if n == 1 else f"after {n} {kind} steps"
+    """"after 3 easy steps" (levels 1-2), "after 3 short steps" (up to level 3), "after 3
+    steps" (up to level 4)."""
+    kind = "easy " if level <= 2 else "short " if level == 3 else ""
+    return "at once" if n == 0 else f"after one {kind}step" if n == 1 else f"after {n} {kind}steps"
 
 
 @heuristic(id="nurikabe.island-cases", genre=GENRE)
@@ -116,7 +124,7 @@ def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
         touched: set[int] = set()
         passes = [(CASE_STEPS if len(ways) <= CASE_WAYS else QUICK_STEPS, CASE_LEVEL)]
         if len(ways) <= CASE_WAYS:
-            passes.append((CASE_STEPS, FEW_LEVEL))
+            passes.append((CASE_STEPS, SHORT_LEVEL))
         if len(ways) <= FEW_WAYS:
             passes.append((FEW_STEPS, FEW_LEVEL))
         for steps, level in passes:

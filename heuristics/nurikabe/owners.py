@@ -16,7 +16,7 @@ from grader.core.model import State
 from grader.core.probing import Branch
 from grader.core.steps import Deduction, Status
 
-from heuristics.nurikabe.cases import CASE_LEVEL, CASE_STEPS, FEW_LEVEL, Quiet, after, broken_rule, short_chain
+from heuristics.nurikabe.cases import CASE_LEVEL, CASE_STEPS, SHORT_LEVEL, Quiet, after, broken_rule, short_chain
 from heuristics.nurikabe.common import GENRE
 from heuristics.nurikabe.reach import islands_to_check, reach_index, reaches
 from heuristics.nurikabe.shapes import assume_shape, island_shapes
@@ -54,7 +54,7 @@ def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
         refuted, touched = [], {x}
         for k, s in ways:
             assumed = assume_shape(puzzle, state, s)
-            for level in (CASE_LEVEL, FEW_LEVEL):      # easy steps first, then short ones
+            for level in (CASE_LEVEL, SHORT_LEVEL):      # easy steps first, then short ones
                 trace = short_chain(puzzle, assumed, state.diff(assumed), CASE_STEPS, level)
                 touched.update(state.diff(trace.final))
                 if trace.status is Status.CONTRADICTION:
