@@ -108,25 +108,40 @@ def after(n: int, level: int = CASE_LEVEL) -> str:
     return "at once" if n == 0 else f"after one {kind}step" if n == 1 else f"after {n} {kind}steps"
 
 
+def easy_passes(ways: int) -> list[tuple[int, int]]:
+    """island-cases: (steps, highest level) each of an island's ways is followed for."""
+    return [(CASE_STEPS if ways <= CASE_WAYS else QUICK_STEPS, CASE_LEVEL)]
+
+
+def longer_passes(ways: int) -> list[tuple[int, int]]:
+    """island-cases-longer: the same ways followed further (fewer ways, further)."""
+    return [(CASE_STEPS, SHORT_LEVEL)] * (ways <= CASE_WAYS) + [(FEW_STEPS, FEW_LEVEL)] * (ways <= FEW_WAYS)
+
+
 @heuristic(id="nurikabe.island-cases", genre=GENRE)
 def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from _island_cases(puzzle, state, "nurikabe.island-cases", easy_passes)
+
+
+@heuristic(id="nurikabe.island-cases-longer", genre=GENRE)
+def island_cases_longer(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from _island_cases(puzzle, state, "nurikabe.island-cases-longer", longer_passes)
+
+
+def _island_cases(puzzle: NurikabePuzzle, state: State, key: str, passes_for) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
     options = sorted((len(ways), k) for k, ways in island_shapes(puzzle, state).items()
                      if 2 <= len(ways) <= MANY_WAYS)[:CASE_ISLANDS]
-    quiet = Quiet("nurikabe.island-cases")
+    quiet = Quiet(key)
     for _, k in options:
         if out_of_time():
             return
         ways = island_shapes(puzzle, state)[k]
+        passes = passes_for(len(ways))
         item = (isl.clues[k][0], tuple(ways))
-        if quiet.skip(state, item):
+        if not passes or quiet.skip(state, item):
             continue
         touched: set[int] = set()
-        passes = [(CASE_STEPS if len(ways) <= CASE_WAYS else QUICK_STEPS, CASE_LEVEL)]
-        if len(ways) <= CASE_WAYS:
-            passes.append((CASE_STEPS, SHORT_LEVEL))
-        if len(ways) <= FEW_WAYS:
-            passes.append((FEW_STEPS, FEW_LEVEL))
         for steps, level in passes:
             live, refuted = _follow(puzzle, state, isl, k, ways, steps, level, touched)
             put, agreed = _settled_by(puzzle, state, ways, live, refuted)
