@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader.core.engine import Solver
+from grader.core.explain import sentence
 from grader.core.errors import InputError, Source
 from grader.io.read import load
 from grader.genres import get
@@ -185,11 +186,14 @@ def test_technique(hid, grid, marks, expected):
 def test_every_technique_has_a_case():
     covered = {c[0] for c in CASES if c[3]} | {"nurikabe.island-growth", "nurikabe.pool-breaker",
                                                "nurikabe.trial-and-error", "nurikabe.deep-trial",
-                                               "nurikabe.group-trials", "nurikabe.nested-trial"}
+                                               "nurikabe.group-trials", "nurikabe.nested-trial",
+                                               # on janko 0414: test_case_splits_follow_...
+                                               "nurikabe.island-cases-longer"}
     assert {h.id for h in REGISTRY.for_genre("nurikabe")} == covered
 
 
-CASE_SPLITS = ("nurikabe.island-cases", "nurikabe.forcing-chain", "nurikabe.cell-owners")
+CASE_SPLITS = ("nurikabe.island-cases", "nurikabe.forcing-chain", "nurikabe.cell-owners",
+               "nurikabe.island-cases-longer")
 
 
 def stuck_at_level_4():
@@ -237,6 +241,12 @@ def test_case_splits_stay_out_of_the_count_that_rates_a_step():
     assert {"nurikabe.island-cases", "nurikabe.forcing-chain", "nurikabe.cell-owners"} <= quiet
 
 
+def test_a_case_is_followed_without_a_case_split_inside():
+    from heuristics.nurikabe.cases import direct_steps
+    inside = {h.id for h in direct_steps(4)}
+    assert "nurikabe.wall-budget" in inside and inside.isdisjoint(CASE_SPLITS)
+
+
 def test_hypotheses_stay_quiet_on_a_finished_island():
     p = puzzle("2 . .\n. . .\n. . 1")
     state = NURIKABE.parse_marks(p, "2 + #\n# # #\n# # 1", Source("<marks>"))
@@ -256,6 +266,43 @@ def test_nested_trial_goes_on_where_every_other_technique_stops():
     assert trace.status.value == "stuck"
     assert assert_all_sound(REGISTRY.get("nurikabe.nested-trial"), p, trace.final, reference(p)) == 1
 
+
+
+def before_step(p, hid: str, words: str):
+    """The state of the level 1-4 solve of `p` just before the first step of `hid` whose
+    explanation holds `words`."""
+    trace = Solver(p, max_level=4).solve()
+    state = trace.start
+    for step in trace.steps:
+        if step.heuristic.id == hid and words in sentence(step):
+            return state
+        state = step.deduction.apply(state)
+    raise AssertionError(f"no step of {hid} says {words!r}")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("hid, words, expected", [
+    # the 3 at r5c6 has 4 ways; taking in r4c7 and r5c7 walls in the 6 at r1c1 after 20 steps
+    # of levels 1-4
+    ("nurikabe.island-cases-longer", "after 20 steps", {"r5c5": ISLAND}),
+    # each of the 5 ways the 3 at r3c6 could take r3c5 in breaks a rule within 10 steps of
+    # levels 1-3
+    ("nurikabe.cell-owners", "short steps", {"r3c5": WALL}),
+])
+def test_case_splits_follow_a_few_ways_with_short_steps(hid, words, expected, monkeypatch):
+    """janko 0414, where levels 1-4 stopped before: once 10 easy steps settle nothing (as they
+    alone still do not here), the few ways are followed again with steps of levels 1-3 (how
+    far an island can still grow), and an island of at most 4 ways for up to 20 direct steps
+    of levels 1-4."""
+    from heuristics.nurikabe import cases, owners
+    p = load(str(shared("janko/nurikabe.jsonl")) + "#nurikabe/0414")
+    state = before_step(p, hid, words)
+    assert decided_by(fires(hid, p, state), p, state) == expected
+    monkeypatch.setattr(cases, "SHORT_LEVEL", cases.CASE_LEVEL)
+    monkeypatch.setattr(cases, "FEW_LEVEL", cases.CASE_LEVEL)
+    monkeypatch.setattr(cases, "FEW_STEPS", cases.CASE_STEPS)
+    monkeypatch.setattr(owners, "SHORT_LEVEL", cases.CASE_LEVEL)
+    assert fires(hid, p, state) == []
 
 # --- violations ------------------------------------------------------------------------------
 

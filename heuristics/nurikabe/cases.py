@@ -3,9 +3,11 @@
 island-cases: an island with only a few ways to finish (at most CASE_WAYS), each way followed
 for a few easy (level 1-2) steps; the ways that break a rule are struck out, and what every
 way left shares, or what the short chains of the ways left all show, is settled (Sudoku
-Explainer's region forcing chains). An island with more ways (at most MANY_WAYS) is split only
-when ways are struck out within a very few easy steps each, and only what the ways left share
-is settled.
+Explainer's region forcing chains). When the easy steps settle nothing, the ways are followed
+again with steps that may use level 3's reach of islands, and an island of at most FEW_WAYS
+ways for up to FEW_STEPS direct steps of levels 1-4 (the bounds of Heyawake's room-cases). An
+island with more ways (at most MANY_WAYS) is split only when ways are struck out within a very
+few easy steps each, and only what the ways left share is settled.
 
 forcing-chain: a cell whose one value breaks a rule within a few easy steps (or fewer steps
 that may use level 3's reach of islands) takes the other; only refutations, never what both
@@ -33,6 +35,12 @@ from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, 
 
 CASE_WAYS = 8       # an island with up to this many ways: each followed for CASE_STEPS
 CASE_STEPS = 10     # easy steps each way is followed for
+SHORT_LEVEL = 3     # ways the easy steps leave open: followed again with level-3 steps too
+# An island with up to FEW_WAYS ways still open then: each way followed for up to FEW_STEPS
+# direct steps of levels 1-4, never a case split inside a case (Heyawake's room-cases).
+FEW_WAYS = 4
+FEW_STEPS = 20
+FEW_LEVEL = 4
 MANY_WAYS = 12      # up to this many: each struck out within QUICK_STEPS or kept as it is
 QUICK_STEPS = 4
 CASE_LEVEL = 2      # the techniques that follow it: levels 1 and 2
@@ -47,6 +55,12 @@ def broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
     return found[0].message if found else too_few_cells(puzzle, state)
 
 
+def direct_steps(level: int) -> list:
+    """The techniques a chain is followed with: those up to `level` but the case splits (rows
+    with `counted: false`): a case split inside a case is a hypothesis inside a hypothesis."""
+    return [h for h in REGISTRY.for_genre(GENRE, level) if h.info.counted]
+
+
 def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS,
                 level: int = CASE_LEVEL) -> Trace:
     """Easy (level 1-2) steps from an assumed state, up to `steps` of them; a trace that
@@ -54,7 +68,7 @@ def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CA
     chain a reader follows). The rules are looked at once at the end first (the look is what
     costs), and step by step only for a chain that breaks one."""
     def run(until=None) -> Trace:
-        return Solver(puzzle, heuristics=REGISTRY.for_genre(GENRE, level), greedy=True,
+        return Solver(puzzle, heuristics=direct_steps(level), greedy=True,
                       budget=Budget(max_steps=steps, max_seconds=5.0)
                       ).solve(assumed, focus=frozenset(changed), until=until)
     trace = run()
@@ -88,53 +102,65 @@ class Quiet:
 
 
 def after(n: int, level: int = CASE_LEVEL) -> str:
-    """"after 3 easy steps" (levels 1-2), "after 3 short steps" (up to level 3)."""
-    kind = "easy" if level <= 2 else "short"
-    return "at once" if n == 0 else f"after one {kind} step" if n == 1 else f"after {n} {kind} steps"
+    """"after 3 easy steps" (levels 1-2), "after 3 short steps" (up to level 3), "after 3
+    steps" (up to level 4)."""
+    kind = "easy " if level <= 2 else "short " if level == 3 else ""
+    return "at once" if n == 0 else f"after one {kind}step" if n == 1 else f"after {n} {kind}steps"
+
+
+def easy_passes(ways: int) -> list[tuple[int, int]]:
+    """island-cases: (steps, highest level) each of an island's ways is followed for."""
+    return [(CASE_STEPS if ways <= CASE_WAYS else QUICK_STEPS, CASE_LEVEL)]
+
+
+def longer_passes(ways: int) -> list[tuple[int, int]]:
+    """island-cases-longer: the same ways followed further (fewer ways, further)."""
+    return [(CASE_STEPS, SHORT_LEVEL)] * (ways <= CASE_WAYS) + [(FEW_STEPS, FEW_LEVEL)] * (ways <= FEW_WAYS)
 
 
 @heuristic(id="nurikabe.island-cases", genre=GENRE)
 def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from _island_cases(puzzle, state, "nurikabe.island-cases", easy_passes)
+
+
+@heuristic(id="nurikabe.island-cases-longer", genre=GENRE)
+def island_cases_longer(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    yield from _island_cases(puzzle, state, "nurikabe.island-cases-longer", longer_passes)
+
+
+def _island_cases(puzzle: NurikabePuzzle, state: State, key: str, passes_for) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    g = puzzle.graph
     options = sorted((len(ways), k) for k, ways in island_shapes(puzzle, state).items()
                      if 2 <= len(ways) <= MANY_WAYS)[:CASE_ISLANDS]
-    quiet = Quiet("nurikabe.island-cases")
+    quiet = Quiet(key)
     for _, k in options:
         if out_of_time():
             return
         ways = island_shapes(puzzle, state)[k]
+        passes = passes_for(len(ways))
         item = (isl.clues[k][0], tuple(ways))
-        if quiet.skip(state, item):
+        if not passes or quiet.skip(state, item):
             continue
-        live, refuted, touched = [], [], set()
-        steps = CASE_STEPS if len(ways) <= CASE_WAYS else QUICK_STEPS
-        for s in ways:
-            new = sorted(i for i in s if i not in isl.parts[k])
-            label = f"{isl.clue_name(k)} takes in {', '.join(map(str, g.cells(new)))}"
-            assumed = assume_shape(puzzle, state, s)
-            trace = short_chain(puzzle, assumed, state.diff(assumed), steps)
-            touched.update(state.diff(trace.final))
-            (refuted if trace.status is Status.CONTRADICTION else live).append((s, Branch(label, trace)))
+        touched: set[int] = set()
+        for steps, level in passes:
+            live, refuted = _follow(puzzle, state, isl, k, ways, steps, level, touched)
+            put, agreed = _settled_by(puzzle, state, ways, live, refuted)
+            if not live or put or agreed:
+                break
         if not live:
             continue        # no way left: a broken rule, not a deduction
-        put = shared_by(puzzle, state, [s for s, _ in live]) if refuted else {}
-        agreed = (agreed_by(state, [b.trace.final for _, b in live])
-                  if 1 < len(live) and len(ways) <= CASE_WAYS else {})
-        if not refuted and not agreed.keys() - shared_by(puzzle, state, ways).keys():
-            agreed = {}     # what the ways themselves share: every way to finish an island
         if not put and not agreed:
             quiet.failed(puzzle, state, item, touched)
             continue
-        struck = "".join(f"; if {b.label}, a rule breaks {after(len(b.trace.steps))} ({b.trace.reason})"
+        struck = "".join(f"; if {b.label}, a rule breaks {after(len(b.trace.steps), level)} ({b.trace.reason})"
                          for _, b in refuted)
         detail = [b for _, b in refuted]
         if len(live) == 1:
             result = f"so it takes the way left: {settled(puzzle, put)}"
         elif len(agreed) > len(put):
             put = agreed
-            result = (f"whichever of the {len(live)} ways {'left ' if refuted else ''}it takes, a few easy "
-                      f"steps show that {settled(puzzle, put)}")
+            result = (f"whichever of the {len(live)} ways {'left ' if refuted else ''}it takes, a few "
+                      f"{'easy ' if level <= CASE_LEVEL else ''}steps show that {settled(puzzle, put)}")
             detail += [b for _, b in live]
         else:
             result = f"so {say_shared(puzzle, put).replace('every way', 'every way left')}"
@@ -142,6 +168,34 @@ def island_cases(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
             "island": isl.clue_name(k), "count": count_ways(len(ways)), "struck": struck,
             "result": result})
         return
+
+
+def _follow(puzzle: NurikabePuzzle, state: State, isl, k: int, ways: list, steps: int, level: int,
+            touched: set[int]) -> tuple[list, list]:
+    """Each way of island k followed for `steps` steps of levels up to `level`: (the ways
+    left, the ways refuted), each as (shape, Branch); adds the cells the chains changed to
+    `touched`."""
+    live, refuted = [], []
+    for s in ways:
+        new = sorted(i for i in s if i not in isl.parts[k])
+        label = f"{isl.clue_name(k)} takes in {', '.join(map(str, puzzle.graph.cells(new)))}"
+        assumed = assume_shape(puzzle, state, s)
+        trace = short_chain(puzzle, assumed, state.diff(assumed), steps, level)
+        touched.update(state.diff(trace.final))
+        (refuted if trace.status is Status.CONTRADICTION else live).append((s, Branch(label, trace)))
+    return live, refuted
+
+
+def _settled_by(puzzle: NurikabePuzzle, state: State, ways: list, live: list, refuted: list
+                ) -> tuple[dict[int, int], dict[int, int]]:
+    """(what every way left shares when some were refuted, what the chains of the ways left
+    all show beyond what every way shares)."""
+    put = shared_by(puzzle, state, [s for s, _ in live]) if refuted and live else {}
+    agreed = (agreed_by(state, [b.trace.final for _, b in live])
+              if 1 < len(live) and len(ways) <= CASE_WAYS else {})
+    if not refuted and not agreed.keys() - shared_by(puzzle, state, ways).keys():
+        agreed = {}     # what the ways themselves share: every way to finish an island
+    return put, agreed
 
 
 def agreed_by(state: State, finals: list[State]) -> dict[int, int]:

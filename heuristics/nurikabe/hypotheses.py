@@ -8,7 +8,7 @@ from typing import Iterator
 from grader.genres.nurikabe.model import B_ISLAND, B_WALL, FREE, Islands, NurikabePuzzle, islands
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import Tried, branch_deduction, register_nested, register_probing
+from grader.core.probing import Tried, branch_deduction, register_nested, register_probing, trial_rules
 from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
@@ -77,6 +77,10 @@ def probe_first(puzzle: NurikabePuzzle, state: State) -> list[int]:
 
 
 trial_and_error = register_probing(GENRE, max_level=FILL_LEVEL, candidates=probe_first, near=around)
-deep_trial = register_probing(GENRE, id="nurikabe.deep-trial", max_level=4, candidates=probe_first, near=around)
-nested_trial = register_nested(GENRE, lambda: REGISTRY.for_genre(GENRE, 4) + [deep_trial],
+# The longer case split is left out of the trials' fills: followed at every step of every
+# branch it would cost many times the rest of the fill (trials have long chains of their own).
+NOT_IN_FILLS = ("nurikabe.island-cases-longer",)
+deep_trial = register_probing(GENRE, id="nurikabe.deep-trial", max_level=4, candidates=probe_first, near=around,
+                              leave_out=NOT_IN_FILLS)
+nested_trial = register_nested(GENRE, lambda: trial_rules(GENRE, 4, NOT_IN_FILLS) + [deep_trial],
                                candidates=probe_first, near=around)

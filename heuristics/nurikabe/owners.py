@@ -1,7 +1,8 @@
 """Which number could take a cell in (level 4): as island, an undecided cell belongs to one of
 the numbers that can reach it, in one of the ways that number can finish. A cell that few
-such ways take in is tried: each way is followed for a few easy (level 1-2) steps, as in
-island-cases; when none of them is left, the cell is a wall. Like the other case splits, the
+such ways take in is tried: each way is followed for a few easy (level 1-2) steps, then, if
+that breaks no rule, for as many steps that may use level 3 (as in island-cases); when none
+of them is left, the cell is a wall. Like the other case splits, the
 count that rates a step leaves it out (`counted: false` in its row).
 """
 from __future__ import annotations
@@ -15,9 +16,9 @@ from grader.core.model import State
 from grader.core.probing import Branch
 from grader.core.steps import Deduction, Status
 
-from heuristics.nurikabe.cases import CASE_LEVEL, CASE_STEPS, Quiet, after, broken_rule, short_chain
+from heuristics.nurikabe.cases import CASE_LEVEL, CASE_STEPS, SHORT_LEVEL, Quiet, after, broken_rule, short_chain
 from heuristics.nurikabe.common import GENRE
-from heuristics.nurikabe.reach import reach_index
+from heuristics.nurikabe.reach import islands_to_check, reach_index, reaches
 from heuristics.nurikabe.shapes import assume_shape, island_shapes
 
 OWNER_WAYS = 8      # a cell is tried when at most this many ways, over every number, take it in
@@ -32,7 +33,10 @@ def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
     g = puzzle.graph
     shapes = island_shapes(puzzle, state)
     index = reach_index(puzzle, state)
-    near = None if focus is None else g.around(focus, 2)
+    # A cell's ways change with its owners' reach, which a change far from the cell can
+    # narrow: look again at cells near the change and at those a changed island reaches.
+    near = None if focus is None else g.around(focus, 2) | {
+        i for k in islands_to_check(puzzle, state, focus) for i in reaches(puzzle, state)[k]}
     quiet = Quiet("nurikabe.cell-owners")
     tried = []
     for x, m in enumerate(state.cands):
@@ -50,12 +54,15 @@ def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
         refuted, touched = [], {x}
         for k, s in ways:
             assumed = assume_shape(puzzle, state, s)
-            trace = short_chain(puzzle, assumed, state.diff(assumed), CASE_STEPS, CASE_LEVEL)
-            touched.update(state.diff(trace.final))
-            if trace.status is not Status.CONTRADICTION:
+            for level in (CASE_LEVEL, SHORT_LEVEL):      # easy steps first, then short ones
+                trace = short_chain(puzzle, assumed, state.diff(assumed), CASE_STEPS, level)
+                touched.update(state.diff(trace.final))
+                if trace.status is Status.CONTRADICTION:
+                    break
+            else:
                 break
             new = sorted(i for i in s if i not in isl.parts[k])
-            refuted.append(Branch(f"{isl.clue_name(k)} takes in {', '.join(map(str, g.cells(new)))}", trace))
+            refuted.append((Branch(f"{isl.clue_name(k)} takes in {', '.join(map(str, g.cells(new)))}", trace), level))
         else:
             owners = " or ".join(isl.clue_name(k) for k in who)
             if not ways:
@@ -63,9 +70,10 @@ def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
                     "but no way for any of them to finish takes it in"
             else:
                 reason = (f"in one of {len(ways)} ways: " if len(ways) > 1 else "in one way only: ") + "; ".join(
-                    f"if {b.label}, a rule breaks {after(len(b.trace.steps))} ({b.trace.reason})" for b in refuted)
+                    f"if {b.label}, a rule breaks {after(len(b.trace.steps), level)} ({b.trace.reason})"
+                    for b, level in refuted)
             yield Deduction.build(state, put={x: WALL}, premises=[i for k in who for i in isl.parts[k]],
-                                  detail=tuple(refuted), params={"cell": g.cell(x), "owners": owners,
+                                  detail=tuple(b for b, _ in refuted), params={"cell": g.cell(x), "owners": owners,
                                                                  "reason": reason})
             return
         quiet.failed(puzzle, state, x, touched)
