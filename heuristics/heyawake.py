@@ -384,16 +384,31 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
         return None
     cands = state.cands
     free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
+    seconds = [_as_masks(b) for b in second]
     out = []
     for a in first:
-        for b in second:
-            if any(a[i] != v for i, v in b.items() if i in a):
-                continue
-            picks = [i for o in (a, b) for i, v in o.items() if v == SHADED]
-            option = consequences(puzzle, cands, free, picks)
+        white, shaded, picks = _as_masks(a)
+        for other_white, other_shaded, other_picks in seconds:
+            if white & other_shaded or shaded & other_white:
+                continue        # they disagree on a cell
+            option = consequences(puzzle, cands, free, picks + other_picks)
             if option is not None:
                 out.append(option)
     return out
+
+
+def _as_masks(option: dict[int, int]) -> tuple[int, int, list[int]]:
+    """A way's white and shaded cells as bit masks (two ways agree when neither shades a
+    cell the other whitens), and its shaded cells in its own order."""
+    white = shaded = 0
+    picks = []
+    for i, v in option.items():
+        if v == SHADED:
+            shaded |= 1 << i
+            picks.append(i)
+        else:
+            white |= 1 << i
+    return white, shaded, picks
 
 
 def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
@@ -464,9 +479,42 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     key = (k, getters[k](cands))
     got = cache.get(key)
     if got is None:
-        got = cache[key] = (any(crossed >= 2 for _, _, crossed in white_runs(puzzle, cands, k)),
-                            tuple(j for j, _, _ in strip_makers(puzzle, cands, k)))
+        got = cache[key] = _strips_of(*puzzle.lines[k], key[1])
     return got
+
+
+def _strips_of(line: Sequence[int], borders: Sequence[bool], pattern: Sequence[int]
+               ) -> tuple[bool, tuple[int, ...]]:
+    """line_strips' answer from the line's candidates (`pattern`), in one pass: the white
+    runs (white_runs), then the undecided cells just beside them (strip_makers)."""
+    runs = []       # (first, last position, borders crossed)
+    start = crossed = 0
+    inside = False
+    for t, m in enumerate(pattern):
+        if m == B_WHITE:
+            if inside:
+                crossed += borders[t - 1]
+            else:
+                start, crossed, inside = t, 0, True
+        elif inside:
+            runs.append((start, t - 1, crossed))
+            inside = False
+    if inside:
+        runs.append((start, len(pattern) - 1, crossed))
+    makers = []
+    last = len(pattern) - 1
+    for r, (first, end, crossed) in enumerate(runs):
+        t = first - 1       # before the run, unless it is the cell after the run before
+        if t >= 0 and pattern[t] == FREE and not (r and runs[r - 1][1] == t - 1) and crossed + borders[t] >= 2:
+            makers.append(line[t])
+        t = end + 1
+        if t <= last and pattern[t] == FREE:
+            joined = crossed + borders[end]
+            if r + 1 < len(runs) and runs[r + 1][0] == t + 1:
+                joined += borders[t] + runs[r + 1][2]
+            if joined >= 2:
+                makers.append(line[t])
+    return any(crossed >= 2 for _, _, crossed in runs), tuple(makers)
 
 
 @heuristic(id="heyawake.pocket", genre=GENRE)
@@ -674,10 +722,24 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
                 clean.append(not full(state) and (connectivity or state.cands.count(B_WHITE) > 1))
             changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
             if changed is not None and not broken_near(puzzle, s.cands, changed) and \
-                    not (connectivity and len(open_side(puzzle, s).hosts) > 1):
+                    not (connectivity and whites_parted(puzzle, state, s.cands, changed)):
                 return []
         return full(s)
     return rules
+
+
+def whites_parted(puzzle: HeyawakePuzzle, state: State, cands: Sequence[int], changed: Sequence[int]) -> bool:
+    """Whether the white cells of `cands`, which narrow `state` (its white cells joined) at
+    the cells `changed`, lie apart, worked out from `state`'s white area: new white cells in
+    two of its areas, or new shaded cells that cut the one area (whites_cut). The chain of a
+    what-if asks this after every step, and the whole board need not be searched again."""
+    shaded = [x for x in changed if cands[x] == B_SHADED]
+    white = [x for x in changed if cands[x] == B_WHITE]
+    side = open_side(puzzle, state)
+    of = side.possible_parts.of
+    if len(set(side.hosts).union(of[x] for x in white)) > 1:
+        return True
+    return bool(shaded) and whites_cut(puzzle, state, shaded, white)
 
 
 def broken_near(puzzle: HeyawakePuzzle, cands: Sequence[int], changed: Iterable[int]) -> bool:
