@@ -770,21 +770,30 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                   connectivity: bool) -> bool:
     """Whether giving cell i `value` breaks a rule within a few rounds of the easy rules
     (shaded cells never touch, room counts, strips, a white cell's only way out), and with
-    `connectivity`, whether the white cells are then cut apart. An answer is remembered with
-    what it read, and given again in a later state where none of that changed (the next
-    step's look, or the difficulty count's, screens the same cells again)."""
+    `connectivity`, whether the white cells are then cut apart. The easy rounds' outcome is
+    remembered with what they read, and taken again in a later state where none of that
+    changed (the next step's look, or the difficulty count's, screens the same cells again);
+    the white area, which they do not read, is asked of the state at hand."""
     memo = cache_of(puzzle, "what-ifs")
-    key = (i, value, rounds, connectivity)
-    got = memo.get(key)
-    if got is not None:
-        then, read, answer = got
-        changed = _narrowed(puzzle, then, state.cands)
-        if changed is not None and not read.touched_by(puzzle, changed):
-            return answer
-    answer, read = _screen(puzzle, state, i, value, rounds, connectivity)
-    if read is not None:
-        memo[key] = (state.cands, read, answer)
-    return answer
+    got = _remembered(puzzle, state, memo, i, value, rounds)
+    if got is None:
+        got = memo[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds))
+    _, _, broken, shaded, white, _ = got
+    return broken or (connectivity and bool(shaded) and whites_cut(puzzle, state, shaded, white))
+
+
+def _remembered(puzzle: HeyawakePuzzle, state: State, memo: dict, i: int, value: int, rounds: int):
+    """A remembered screen of cell i's `value` that holds in `state`: one of as many rounds,
+    or of the other what-if's number of rounds when it settled (found nothing more, or broke
+    a rule) within these (the level-4 what-if screens the cells level 3 has just screened)."""
+    for r in (rounds, NEARBY_ROUNDS, WHAT_IF_ROUNDS):
+        got = memo.get((i, value, r))
+        if got is None or (r != rounds and (got[5] is None or got[5] > rounds)):
+            continue
+        changed = _narrowed(puzzle, got[0], state.cands)
+        if changed is not None and not got[1].touched_by(puzzle, changed):
+            return got
+    return None
 
 
 @attrs.frozen
@@ -817,9 +826,11 @@ def _narrowed(puzzle: HeyawakePuzzle, then: tuple[int, ...], now: tuple[int, ...
     return got[2]
 
 
-def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,
-            connectivity: bool) -> tuple[bool, Read | None]:
-    """quick_refutes' answer, and what it read (None: the white area as a whole)."""
+def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int
+            ) -> tuple[Read, bool, list[int], list[int], int | None]:
+    """quick_refutes' easy rounds: what they read, whether they break a rule, the cells they
+    shade and whiten (for the white area's question), and the round they settled in (broke a
+    rule, or found nothing more; None: they ran out first)."""
     cands = state.cands
     c = list(cands)
     c[i] = 1 << value
@@ -838,8 +849,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
         if c[j] == FREE:
             new[j] = v
 
+    settled = None
     try:
-        for _ in range(rounds):
+        for done in range(1, rounds + 1):
             new.clear()
             rooms, lines, whites = set(), set(), set()
             for f in changed:
@@ -884,16 +896,15 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                 if len(exits) == 1 and c[exits[0]] == FREE:
                     put(exits[0], WHITE)
             if not new:
+                settled = done
                 break
             for j, v in new.items():
                 c[j] = 1 << v
                 (newly_shaded if v == SHADED else newly_white).append(j)
             changed = set(new)
     except shading.Broken:
-        return True, Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read))
-    if connectivity and newly_shaded:
-        return whites_cut(puzzle, state, newly_shaded, newly_white), None
-    return False, Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read))
+        return Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read)), True, [], [], done
+    return Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read)), False, newly_shaded, newly_white, settled
 
 
 # --- level 5 ------------------------------------------------------------------------------
