@@ -618,37 +618,67 @@ class StripWays:
     cells together: the room's ways (options_of, or all_ways when those are too many for
     level 3) judged one at a time, only as far as a caller needs. Nearly every way passes, and
     the white-area check is the dear part: once the ways kept so far share nothing, more ways
-    can only share less, so room-strips stops there."""
+    can only share less, so room-strips stops there; and a way that sets every cell they
+    share as they do cannot change what they share, so room-strips need not judge it."""
 
     def __init__(self, puzzle: HeyawakePuzzle, state: State, k: int):
         self.puzzle, self.state = puzzle, state
         self.listing = all_ways(puzzle, state, k)
-        self.next = 0       # the next way of the listing to judge
+        self.verdicts: dict[int, bool] = {}     # by place in the listing: kept or not
+        self.ordered = 0    # the ways judged in order, with those kept in `kept`
         self.kept: list[dict[int, int]] = []
+        self.seen = 0       # the ways whose part in `shared` is taken into account
         self.shared: dict[int, int] | None = None     # what the kept ways agree on, undecided cells
 
+    def _way(self, n: int) -> dict[int, int] | None:
+        return None if self.listing.failed else self.listing.way(n)
+
+    def _keeps(self, n: int, option: dict[int, int]) -> bool:
+        got = self.verdicts.get(n)
+        if got is None:
+            got = self.verdicts[n] = not (crosses_two_borders(self.puzzle, self.state.cands, option) or
+                                          splits_white(self.puzzle, self.state, option))
+        return got
+
+    def _share(self, option: dict[int, int]) -> None:
+        if self.shared is None:
+            self.shared = agreed(self.state, [option])
+        else:
+            self.shared = {i: v for i, v in self.shared.items() if option.get(i) == v}
+
     def _judge_next(self) -> bool:
-        """Judge the next way; False when none is left."""
-        while not self.listing.failed and (option := self.listing.way(self.next)) is not None:
-            self.next += 1
-            if crosses_two_borders(self.puzzle, self.state.cands, option) or \
-                    splits_white(self.puzzle, self.state, option):
-                continue
-            self.kept.append(option)
-            if self.shared is None:
-                self.shared = agreed(self.state, [option])
-            else:
-                self.shared = {i: v for i, v in self.shared.items() if option.get(i) == v}
-            return True
+        """Judge the next way in order; False when none is left."""
+        while (option := self._way(self.ordered)) is not None:
+            n = self.ordered
+            self.ordered += 1
+            kept = self._keeps(n, option)
+            if n == self.seen:
+                self.seen += 1
+                if kept:
+                    self._share(option)
+            if kept:
+                self.kept.append(option)
+                return True
         return False
 
     def share_something(self) -> bool:
         """Whether the ways kept, when all are judged, agree on some undecided cell (judging
         only until they agree on none). Ways that agree on much for long are often a listing
-        that runs out of turns (then nothing holds): it is finished first."""
-        while (self.shared is None or self.shared) and self._judge_next():
-            if self.next == FINISH_AFTER and self.listing.upto(math.inf) is None:
-                return False
+        that runs out of turns (then nothing holds): it is finished once the way at
+        FINISH_AFTER is kept."""
+        while self.shared is None or self.shared:
+            n = self.seen
+            option = self._way(n)
+            if option is None:
+                break
+            self.seen += 1
+            if self.shared is not None and n + 1 != FINISH_AFTER and \
+                    all(option.get(i) == v for i, v in self.shared.items()):
+                continue
+            if self._keeps(n, option):
+                self._share(option)
+                if n + 1 == FINISH_AFTER and self.listing.upto(math.inf) is None:
+                    return False
         return bool(self.shared) and not self.listing.failed
 
     def at_most(self, n: int) -> list[dict[int, int]] | None:
