@@ -492,15 +492,25 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     """Whether line k holds a white run across two borders, and its strip makers' cells (in
     order). Both read only the line's own cells, so they are kept per pattern of the line: a
     what-if screens cell after cell of one state, each a change or two away from it."""
-    cache = cache_of(puzzle, "lines")
+    return line_facts(puzzle, k, line_pattern(puzzle, cands, k))
+
+
+def line_pattern(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, ...]:
+    """The candidates of line k's cells, in order."""
     getters = puzzle.__dict__.get("_heyawake_line_getters")
     if getters is None:
         getters = puzzle.__dict__["_heyawake_line_getters"] = [
-            operator.itemgetter(*line) for line, _ in puzzle.lines]
-    key = (k, getters[k](cands))
-    got = cache.get(key)
+            operator.itemgetter(*line) if len(line) > 1 else (lambda c, i=line[0]: (c[i],))
+            for line, _ in puzzle.lines]
+    return getters[k](cands)
+
+
+def line_facts(puzzle: HeyawakePuzzle, k: int, pattern: tuple[int, ...]) -> tuple[bool, tuple[int, ...]]:
+    """line_strips of line k with these candidates."""
+    cache = cache_of(puzzle, "lines")
+    got = cache.get((k, pattern))
     if got is None:
-        got = cache[key] = _strips_of(*puzzle.lines[k], key[1])
+        got = cache[k, pattern] = _strips_of(*puzzle.lines[k], pattern)
     return got
 
 
@@ -837,29 +847,42 @@ def _remembered(puzzle: HeyawakePuzzle, state: State, memo: dict, i: int, value:
     """A remembered screen of cell i's `value` that holds in `state`: one of as many rounds,
     or of the other what-if's number of rounds when it settled (found nothing more, or broke
     a rule) within these (the level-4 what-if screens the cells level 3 has just screened)."""
-    for r in (rounds, NEARBY_ROUNDS, WHAT_IF_ROUNDS):
+    for r in (rounds, WHAT_IF_ROUNDS if rounds == NEARBY_ROUNDS else NEARBY_ROUNDS):
         got = memo.get((i, value, r))
         if got is None or (r != rounds and (got[5] is None or got[5] > rounds)):
             continue
-        changed = _narrowed(puzzle, got[0], state.cands)
-        if changed is not None and not got[1].touched_by(puzzle, changed):
+        changes = _narrowed(puzzle, got[0], state.cands)
+        if changes is not None and not got[1].touched_by(puzzle, changes):
             return got
     return None
 
 
 @attrs.frozen
 class Read:
-    """What a screen read: these cells, and every cell of these rooms and lines."""
+    """What a screen read: these cells, every cell of these rooms, and lines, each with the
+    candidates it had then (`patterns`, (line, candidates): a line is read again and again as
+    a what-if's cells fill it, and most changes far along it leave its strips as they were)."""
     cells: frozenset[int]
     rooms: frozenset[int]
-    lines: frozenset[int]
+    patterns: tuple[tuple[int, tuple[int, ...]], ...]
 
-    def touched_by(self, puzzle: HeyawakePuzzle, changed: Iterable[int]) -> bool:
-        for j in changed:
-            if j in self.cells or puzzle.room_of[j] in self.rooms:
-                return True
-            row, col = puzzle.lines_of(j)
-            if row in self.lines or col in self.lines:
+    def touched_by(self, puzzle: HeyawakePuzzle, changes: "Changes") -> bool:
+        """Whether the changes change what the screen read: one of its cells or rooms, or the
+        strips of a line it read. A cell the screen decided itself is one of its cells,
+        beside one, in one of its rooms, or a strip maker of a line it read (which then loses
+        that maker), so a line's pattern takes the new candidates of the cells that changed
+        as they are."""
+        if not self.cells.isdisjoint(changes.cells) or not self.rooms.isdisjoint(changes.rooms):
+            return True
+        along, now, cols = changes.along, changes.now, puzzle.cols
+        for k, pattern in self.patterns:
+            cells = along.get(k)
+            if cells is None:
+                continue
+            moved = list(pattern)
+            for j in cells:
+                moved[j % cols if k < puzzle.rows else j // cols] = now[j]
+            if line_facts(puzzle, k, tuple(moved)) != line_facts(puzzle, k, pattern):
                 return True
         return False
 
@@ -867,13 +890,33 @@ class Read:
 NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked against
 
 
-def _narrowed(puzzle: HeyawakePuzzle, then: tuple[int, ...], now: tuple[int, ...]) -> list[int] | None:
-    """The cells changed from `then` to `now` (kernels.recent.narrowed), kept for the pair:
-    one look screens many cells against the same few states."""
+@attrs.frozen
+class Changes:
+    """The cells changed from one state to another (kernels.recent.narrowed), with their
+    rooms and, per line, those along it: what Read.touched_by asks of them."""
+    cells: frozenset[int]
+    rooms: frozenset[int]
+    along: dict[int, list[int]]
+    now: tuple[int, ...]
+
+    @classmethod
+    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...]) -> "Changes":
+        along: dict[int, list[int]] = {}
+        for j in changed:
+            for k in puzzle.lines_of(j):
+                along.setdefault(k, []).append(j)
+        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now)
+
+
+def _narrowed(puzzle: HeyawakePuzzle, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
+    """The Changes from `then` to `now`, when `now` narrows `then` at no more than
+    NARROWED_LIMIT cells; kept for the pair: one look screens many cells against the same
+    few states."""
     diffs = cache_of(puzzle, "what-if diffs", limit=64)
     got = diffs.get((id(then), id(now)))
     if got is None or got[0] is not then or got[1] is not now:
-        got = diffs[id(then), id(now)] = (then, now, narrowed(then, now, NARROWED_LIMIT))
+        changed = narrowed(then, now, NARROWED_LIMIT)
+        got = diffs[id(then), id(now)] = (then, now, None if changed is None else Changes.of(puzzle, changed, now))
     return got[2]
 
 
@@ -892,7 +935,7 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     new: dict[int, int] = {}
     cells: set[int] = set()
     rooms_read: set[int] = set()
-    lines_read: set[int] = set()
+    patterns: set[tuple[int, tuple[int, ...]]] = set()
 
     def put(j: int, v: int) -> None:
         if not c[j] & (1 << v) or new.get(j, v) != v:
@@ -919,7 +962,6 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     if c[n] == B_WHITE:
                         whites.add(n)
             rooms_read |= rooms
-            lines_read |= lines
             for k in rooms:
                 n = puzzle.clues[k]
                 if n < 0:
@@ -934,7 +976,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     for j in free:
                         put(j, SHADED)
             for k in lines:
-                crossed, makers = line_strips(puzzle, c, k)
+                pattern = line_pattern(puzzle, c, k)
+                patterns.add((k, pattern))
+                crossed, makers = line_facts(puzzle, k, pattern)
                 if crossed:
                     raise shading.Broken
                 for j in makers:
@@ -954,8 +998,12 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                 (newly_shaded if v == SHADED else newly_white).append(j)
             changed = set(new)
     except shading.Broken:
-        return Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read)), True, [], [], done
-    return Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read)), False, newly_shaded, newly_white, settled
+        return _read(cells, rooms_read, patterns), True, [], [], done
+    return _read(cells, rooms_read, patterns), False, newly_shaded, newly_white, settled
+
+
+def _read(cells: set[int], rooms: set[int], patterns: set[tuple[int, tuple[int, ...]]]) -> Read:
+    return Read(frozenset(cells), frozenset(rooms), tuple(patterns))
 
 
 # --- level 5 ------------------------------------------------------------------------------
