@@ -406,13 +406,14 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
     cands = state.cands
     free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
     seconds = [_as_masks(b) for b in second]
+    open_count = open_neighbours(puzzle, cands, free)
     out = []
     for a in first:
         white, shaded, picks = _as_masks(a)
         for other_white, other_shaded, other_picks in seconds:
             if white & other_shaded or shaded & other_white:
                 continue        # they disagree on a cell
-            option = consequences(puzzle, cands, free, picks + other_picks)
+            option = consequences(puzzle, cands, free, picks + other_picks, open_count)
             if option is not None:
                 out.append(option)
     return out
