@@ -777,15 +777,19 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
     def full(s: State) -> list:
         return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
     clean: list[bool] = []
+    at_start: list[list] = []       # what `state` breaks, once (the what-if asks, then its chain)
 
     def rules(s: State) -> list:
-        if s is not state:
-            if not clean:
-                clean.append(not full(state) and (connectivity or state.cands.count(B_WHITE) > 1))
-            changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
-            if changed is not None and not broken_near(puzzle, s.cands, changed) and \
-                    not (connectivity and whites_parted(puzzle, state, s.cands, changed)):
-                return []
+        if s is state:
+            if not at_start:
+                at_start.append(full(state))
+            return at_start[0]
+        if not clean:
+            clean.append(not rules(state) and (connectivity or state.cands.count(B_WHITE) > 1))
+        changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
+        if changed is not None and not broken_near(puzzle, s.cands, changed) and \
+                not (connectivity and whites_parted(puzzle, state, s.cands, changed)):
+            return []
         return full(s)
     return rules
 
