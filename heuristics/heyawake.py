@@ -158,11 +158,9 @@ def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
     room_free = [i for free, _ in parts for i in free]
     left = [turns]
     picked: set[int] = set()
-    nbrs = puzzle.neighbours
-    # a cell beside a shaded cell, or beside one picked (counted as they come and go), is blocked
-    beside_shaded = {i for i in room_free if any(cands[j] == B_SHADED for j in nbrs[i])}
-    beside_picked = dict.fromkeys(room_free, 0)
-    open_count = open_neighbours(puzzle, cands, room_free)
+
+    def blocked(i: int) -> bool:
+        return any(j in picked or cands[j] == B_SHADED for j in puzzle.neighbours[i])
 
     def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
         left[0] -= 1
@@ -170,7 +168,7 @@ def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
             raise TooMany
         if need == 0:
             if p + 1 == len(parts):
-                option = consequences(puzzle, cands, room_free, sorted(picked), open_count)
+                option = consequences(puzzle, cands, room_free, sorted(picked))
                 if option is not None:
                     yield option
             else:
@@ -179,51 +177,32 @@ def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
         free = parts[p][0]
         for j in range(idx, len(free) - need + 1):
             i = free[j]
-            if beside_picked[i] or i in beside_shaded:
+            if blocked(i):
                 continue
             picked.add(i)
-            for n in nbrs[i]:
-                if n in beside_picked:
-                    beside_picked[n] += 1
             yield from choose(p, j + 1, need - 1)
             picked.discard(i)
-            for n in nbrs[i]:
-                if n in beside_picked:
-                    beside_picked[n] -= 1
 
     yield from choose(0, 0, parts[0][1])
 
 
-def open_neighbours(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int]) -> dict[int, int]:
-    """How many neighbours of each cell of `room_free` and of the cells beside them are not
-    shaded: the cells whose way out consequences checks."""
-    nbrs = puzzle.neighbours
-    cells = set(room_free).union(*(nbrs[i] for i in room_free))
-    return {i: sum(1 for j in nbrs[i] if cands[j] != B_SHADED) for i in cells}
-
-
 def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
-                 shaded: Sequence[int], open_count: dict[int, int] | None = None) -> dict[int, int] | None:
+                 shaded: Sequence[int]) -> dict[int, int] | None:
     """What shading `shaded` (and whitening the rest of `room_free`) decides nearby; None when
     it walls a white cell in. A white cell is walled in, or has its single way out, only where
     some cell lies beyond its neighbours (as in shading.single_exit): on a 1x2 board or in the
-    middle of 1x3 it may be the only white cell. `open_count` (open_neighbours of the same
-    cells) passes over the white cells that keep two ways out at a glance."""
+    middle of 1x3 it may be the only white cell."""
     s = set(shaded)
     nbrs = puzzle.neighbours
     decided = dict.fromkeys(room_free, WHITE)
-    beside: dict[int, int] = {}     # shaded neighbours among `shaded`, by cell
     for i in shaded:
         decided[i] = SHADED
         for j in nbrs[i]:
             decided[j] = WHITE
-            beside[j] = beside.get(j, 0) + 1
     size = len(cands)
     for i, v in list(decided.items()):
         around_i = nbrs[i]
         if v != WHITE or size <= 1 + len(around_i):
-            continue
-        if open_count is not None and open_count[i] - beside.get(i, 0) >= 2:
             continue
         exit_, exits = -1, 0
         for j in around_i:
@@ -406,14 +385,13 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
     cands = state.cands
     free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
     seconds = [_as_masks(b) for b in second]
-    open_count = open_neighbours(puzzle, cands, free)
     out = []
     for a in first:
         white, shaded, picks = _as_masks(a)
         for other_white, other_shaded, other_picks in seconds:
             if white & other_shaded or shaded & other_white:
                 continue        # they disagree on a cell
-            option = consequences(puzzle, cands, free, picks + other_picks, open_count)
+            option = consequences(puzzle, cands, free, picks + other_picks)
             if option is not None:
                 out.append(option)
     return out
