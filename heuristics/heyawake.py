@@ -384,16 +384,31 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
         return None
     cands = state.cands
     free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
+    seconds = [_as_masks(b) for b in second]
     out = []
     for a in first:
-        for b in second:
-            if any(a[i] != v for i, v in b.items() if i in a):
-                continue
-            picks = [i for o in (a, b) for i, v in o.items() if v == SHADED]
-            option = consequences(puzzle, cands, free, picks)
+        white, shaded, picks = _as_masks(a)
+        for other_white, other_shaded, other_picks in seconds:
+            if white & other_shaded or shaded & other_white:
+                continue        # they disagree on a cell
+            option = consequences(puzzle, cands, free, picks + other_picks)
             if option is not None:
                 out.append(option)
     return out
+
+
+def _as_masks(option: dict[int, int]) -> tuple[int, int, list[int]]:
+    """A way's white and shaded cells as bit masks (two ways agree when neither shades a
+    cell the other whitens), and its shaded cells in its own order."""
+    white = shaded = 0
+    picks = []
+    for i, v in option.items():
+        if v == SHADED:
+            shaded |= 1 << i
+            picks.append(i)
+        else:
+            white |= 1 << i
+    return white, shaded, picks
 
 
 def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
@@ -456,17 +471,60 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     """Whether line k holds a white run across two borders, and its strip makers' cells (in
     order). Both read only the line's own cells, so they are kept per pattern of the line: a
     what-if screens cell after cell of one state, each a change or two away from it."""
-    cache = cache_of(puzzle, "lines")
+    return line_facts(puzzle, k, line_pattern(puzzle, cands, k))
+
+
+def line_pattern(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, ...]:
+    """The candidates of line k's cells, in order."""
     getters = puzzle.__dict__.get("_heyawake_line_getters")
     if getters is None:
         getters = puzzle.__dict__["_heyawake_line_getters"] = [
-            operator.itemgetter(*line) for line, _ in puzzle.lines]
-    key = (k, getters[k](cands))
-    got = cache.get(key)
+            operator.itemgetter(*line) if len(line) > 1 else (lambda c, i=line[0]: (c[i],))
+            for line, _ in puzzle.lines]
+    return getters[k](cands)
+
+
+def line_facts(puzzle: HeyawakePuzzle, k: int, pattern: tuple[int, ...]) -> tuple[bool, tuple[int, ...]]:
+    """line_strips of line k with these candidates."""
+    cache = cache_of(puzzle, "lines")
+    got = cache.get((k, pattern))
     if got is None:
-        got = cache[key] = (any(crossed >= 2 for _, _, crossed in white_runs(puzzle, cands, k)),
-                            tuple(j for j, _, _ in strip_makers(puzzle, cands, k)))
+        got = cache[k, pattern] = _strips_of(*puzzle.lines[k], pattern)
     return got
+
+
+def _strips_of(line: Sequence[int], borders: Sequence[bool], pattern: Sequence[int]
+               ) -> tuple[bool, tuple[int, ...]]:
+    """line_strips' answer from the line's candidates (`pattern`), in one pass: the white
+    runs (white_runs), then the undecided cells just beside them (strip_makers)."""
+    runs = []       # (first, last position, borders crossed)
+    start = crossed = 0
+    inside = False
+    for t, m in enumerate(pattern):
+        if m == B_WHITE:
+            if inside:
+                crossed += borders[t - 1]
+            else:
+                start, crossed, inside = t, 0, True
+        elif inside:
+            runs.append((start, t - 1, crossed))
+            inside = False
+    if inside:
+        runs.append((start, len(pattern) - 1, crossed))
+    makers = []
+    last = len(pattern) - 1
+    for r, (first, end, crossed) in enumerate(runs):
+        t = first - 1       # before the run, unless it is the cell after the run before
+        if t >= 0 and pattern[t] == FREE and not (r and runs[r - 1][1] == t - 1) and crossed + borders[t] >= 2:
+            makers.append(line[t])
+        t = end + 1
+        if t <= last and pattern[t] == FREE:
+            joined = crossed + borders[end]
+            if r + 1 < len(runs) and runs[r + 1][0] == t + 1:
+                joined += borders[t] + runs[r + 1][2]
+            if joined >= 2:
+                makers.append(line[t])
+    return any(crossed >= 2 for _, _, crossed in runs), tuple(makers)
 
 
 @heuristic(id="heyawake.pocket", genre=GENRE)
@@ -549,37 +607,67 @@ class StripWays:
     cells together: the room's ways (options_of, or all_ways when those are too many for
     level 3) judged one at a time, only as far as a caller needs. Nearly every way passes, and
     the white-area check is the dear part: once the ways kept so far share nothing, more ways
-    can only share less, so room-strips stops there."""
+    can only share less, so room-strips stops there; and a way that sets every cell they
+    share as they do cannot change what they share, so room-strips need not judge it."""
 
     def __init__(self, puzzle: HeyawakePuzzle, state: State, k: int):
         self.puzzle, self.state = puzzle, state
         self.listing = all_ways(puzzle, state, k)
-        self.next = 0       # the next way of the listing to judge
+        self.verdicts: dict[int, bool] = {}     # by place in the listing: kept or not
+        self.ordered = 0    # the ways judged in order, with those kept in `kept`
         self.kept: list[dict[int, int]] = []
+        self.seen = 0       # the ways whose part in `shared` is taken into account
         self.shared: dict[int, int] | None = None     # what the kept ways agree on, undecided cells
 
+    def _way(self, n: int) -> dict[int, int] | None:
+        return None if self.listing.failed else self.listing.way(n)
+
+    def _keeps(self, n: int, option: dict[int, int]) -> bool:
+        got = self.verdicts.get(n)
+        if got is None:
+            got = self.verdicts[n] = not (crosses_two_borders(self.puzzle, self.state.cands, option) or
+                                          splits_white(self.puzzle, self.state, option))
+        return got
+
+    def _share(self, option: dict[int, int]) -> None:
+        if self.shared is None:
+            self.shared = agreed(self.state, [option])
+        else:
+            self.shared = {i: v for i, v in self.shared.items() if option.get(i) == v}
+
     def _judge_next(self) -> bool:
-        """Judge the next way; False when none is left."""
-        while not self.listing.failed and (option := self.listing.way(self.next)) is not None:
-            self.next += 1
-            if crosses_two_borders(self.puzzle, self.state.cands, option) or \
-                    splits_white(self.puzzle, self.state, option):
-                continue
-            self.kept.append(option)
-            if self.shared is None:
-                self.shared = agreed(self.state, [option])
-            else:
-                self.shared = {i: v for i, v in self.shared.items() if option.get(i) == v}
-            return True
+        """Judge the next way in order; False when none is left."""
+        while (option := self._way(self.ordered)) is not None:
+            n = self.ordered
+            self.ordered += 1
+            kept = self._keeps(n, option)
+            if n == self.seen:
+                self.seen += 1
+                if kept:
+                    self._share(option)
+            if kept:
+                self.kept.append(option)
+                return True
         return False
 
     def share_something(self) -> bool:
         """Whether the ways kept, when all are judged, agree on some undecided cell (judging
         only until they agree on none). Ways that agree on much for long are often a listing
-        that runs out of turns (then nothing holds): it is finished first."""
-        while (self.shared is None or self.shared) and self._judge_next():
-            if self.next == FINISH_AFTER and self.listing.upto(math.inf) is None:
-                return False
+        that runs out of turns (then nothing holds): it is finished once the way at
+        FINISH_AFTER is kept."""
+        while self.shared is None or self.shared:
+            n = self.seen
+            option = self._way(n)
+            if option is None:
+                break
+            self.seen += 1
+            if self.shared is not None and n + 1 != FINISH_AFTER and \
+                    all(option.get(i) == v for i, v in self.shared.items()):
+                continue
+            if self._keeps(n, option):
+                self._share(option)
+                if n + 1 == FINISH_AFTER and self.listing.upto(math.inf) is None:
+                    return False
         return bool(self.shared) and not self.listing.failed
 
     def at_most(self, n: int) -> list[dict[int, int]] | None:
@@ -667,17 +755,35 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
     def full(s: State) -> list:
         return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
     clean: list[bool] = []
+    at_start: list[list] = []       # what `state` breaks, once (the what-if asks, then its chain)
 
     def rules(s: State) -> list:
-        if s is not state:
-            if not clean:
-                clean.append(not full(state) and (connectivity or state.cands.count(B_WHITE) > 1))
-            changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
-            if changed is not None and not broken_near(puzzle, s.cands, changed) and \
-                    not (connectivity and len(open_side(puzzle, s).hosts) > 1):
-                return []
+        if s is state:
+            if not at_start:
+                at_start.append(full(state))
+            return at_start[0]
+        if not clean:
+            clean.append(not rules(state) and (connectivity or state.cands.count(B_WHITE) > 1))
+        changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
+        if changed is not None and not broken_near(puzzle, s.cands, changed) and \
+                not (connectivity and whites_parted(puzzle, state, s.cands, changed)):
+            return []
         return full(s)
     return rules
+
+
+def whites_parted(puzzle: HeyawakePuzzle, state: State, cands: Sequence[int], changed: Sequence[int]) -> bool:
+    """Whether the white cells of `cands`, which narrow `state` (its white cells joined) at
+    the cells `changed`, lie apart, worked out from `state`'s white area: new white cells in
+    two of its areas, or new shaded cells that cut the one area (whites_cut). The chain of a
+    what-if asks this after every step, and the whole board need not be searched again."""
+    shaded = [x for x in changed if cands[x] == B_SHADED]
+    white = [x for x in changed if cands[x] == B_WHITE]
+    side = open_side(puzzle, state)
+    of = side.possible_parts.of
+    if len(set(side.hosts).union(of[x] for x in white)) > 1:
+        return True
+    return bool(shaded) and whites_cut(puzzle, state, shaded, white)
 
 
 def broken_near(puzzle: HeyawakePuzzle, cands: Sequence[int], changed: Iterable[int]) -> bool:
@@ -708,36 +814,58 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
                   connectivity: bool) -> bool:
     """Whether giving cell i `value` breaks a rule within a few rounds of the easy rules
     (shaded cells never touch, room counts, strips, a white cell's only way out), and with
-    `connectivity`, whether the white cells are then cut apart. An answer is remembered with
-    what it read, and given again in a later state where none of that changed (the next
-    step's look, or the difficulty count's, screens the same cells again)."""
+    `connectivity`, whether the white cells are then cut apart. The easy rounds' outcome is
+    remembered with what they read, and taken again in a later state where none of that
+    changed (the next step's look, or the difficulty count's, screens the same cells again);
+    the white area, which they do not read, is asked of the state at hand."""
     memo = cache_of(puzzle, "what-ifs")
-    key = (i, value, rounds, connectivity)
-    got = memo.get(key)
-    if got is not None:
-        then, read, answer = got
-        changed = _narrowed(puzzle, then, state.cands)
-        if changed is not None and not read.touched_by(puzzle, changed):
-            return answer
-    answer, read = _screen(puzzle, state, i, value, rounds, connectivity)
-    if read is not None:
-        memo[key] = (state.cands, read, answer)
-    return answer
+    got = _remembered(puzzle, state, memo, i, value, rounds)
+    if got is None:
+        got = memo[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds))
+    _, _, broken, shaded, white, _ = got
+    return broken or (connectivity and bool(shaded) and whites_cut(puzzle, state, shaded, white))
+
+
+def _remembered(puzzle: HeyawakePuzzle, state: State, memo: dict, i: int, value: int, rounds: int):
+    """A remembered screen of cell i's `value` that holds in `state`: one of as many rounds,
+    or of the other what-if's number of rounds when it settled (found nothing more, or broke
+    a rule) within these (the level-4 what-if screens the cells level 3 has just screened)."""
+    for r in (rounds, WHAT_IF_ROUNDS if rounds == NEARBY_ROUNDS else NEARBY_ROUNDS):
+        got = memo.get((i, value, r))
+        if got is None or (r != rounds and (got[5] is None or got[5] > rounds)):
+            continue
+        changes = _narrowed(puzzle, got[0], state.cands)
+        if changes is not None and not got[1].touched_by(puzzle, changes):
+            return got
+    return None
 
 
 @attrs.frozen
 class Read:
-    """What a screen read: these cells, and every cell of these rooms and lines."""
+    """What a screen read: these cells, every cell of these rooms, and lines, each with the
+    candidates it had then (`patterns`, (line, candidates): a line is read again and again as
+    a what-if's cells fill it, and most changes far along it leave its strips as they were)."""
     cells: frozenset[int]
     rooms: frozenset[int]
-    lines: frozenset[int]
+    patterns: tuple[tuple[int, tuple[int, ...]], ...]
 
-    def touched_by(self, puzzle: HeyawakePuzzle, changed: Iterable[int]) -> bool:
-        for j in changed:
-            if j in self.cells or puzzle.room_of[j] in self.rooms:
-                return True
-            row, col = puzzle.lines_of(j)
-            if row in self.lines or col in self.lines:
+    def touched_by(self, puzzle: HeyawakePuzzle, changes: "Changes") -> bool:
+        """Whether the changes change what the screen read: one of its cells or rooms, or the
+        strips of a line it read. A cell the screen decided itself is one of its cells,
+        beside one, in one of its rooms, or a strip maker of a line it read (which then loses
+        that maker), so a line's pattern takes the new candidates of the cells that changed
+        as they are."""
+        if not self.cells.isdisjoint(changes.cells) or not self.rooms.isdisjoint(changes.rooms):
+            return True
+        along, now, cols = changes.along, changes.now, puzzle.cols
+        for k, pattern in self.patterns:
+            cells = along.get(k)
+            if cells is None:
+                continue
+            moved = list(pattern)
+            for j in cells:
+                moved[j % cols if k < puzzle.rows else j // cols] = now[j]
+            if line_facts(puzzle, k, tuple(moved)) != line_facts(puzzle, k, pattern):
                 return True
         return False
 
@@ -745,19 +873,41 @@ class Read:
 NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked against
 
 
-def _narrowed(puzzle: HeyawakePuzzle, then: tuple[int, ...], now: tuple[int, ...]) -> list[int] | None:
-    """The cells changed from `then` to `now` (kernels.recent.narrowed), kept for the pair:
-    one look screens many cells against the same few states."""
+@attrs.frozen
+class Changes:
+    """The cells changed from one state to another (kernels.recent.narrowed), with their
+    rooms and, per line, those along it: what Read.touched_by asks of them."""
+    cells: frozenset[int]
+    rooms: frozenset[int]
+    along: dict[int, list[int]]
+    now: tuple[int, ...]
+
+    @classmethod
+    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...]) -> "Changes":
+        along: dict[int, list[int]] = {}
+        for j in changed:
+            for k in puzzle.lines_of(j):
+                along.setdefault(k, []).append(j)
+        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now)
+
+
+def _narrowed(puzzle: HeyawakePuzzle, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
+    """The Changes from `then` to `now`, when `now` narrows `then` at no more than
+    NARROWED_LIMIT cells; kept for the pair: one look screens many cells against the same
+    few states."""
     diffs = cache_of(puzzle, "what-if diffs", limit=64)
     got = diffs.get((id(then), id(now)))
     if got is None or got[0] is not then or got[1] is not now:
-        got = diffs[id(then), id(now)] = (then, now, narrowed(then, now, NARROWED_LIMIT))
+        changed = narrowed(then, now, NARROWED_LIMIT)
+        got = diffs[id(then), id(now)] = (then, now, None if changed is None else Changes.of(puzzle, changed, now))
     return got[2]
 
 
-def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,
-            connectivity: bool) -> tuple[bool, Read | None]:
-    """quick_refutes' answer, and what it read (None: the white area as a whole)."""
+def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int
+            ) -> tuple[Read, bool, list[int], list[int], int | None]:
+    """quick_refutes' easy rounds: what they read, whether they break a rule, the cells they
+    shade and whiten (for the white area's question), and the round they settled in (broke a
+    rule, or found nothing more; None: they ran out first)."""
     cands = state.cands
     c = list(cands)
     c[i] = 1 << value
@@ -768,7 +918,7 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     new: dict[int, int] = {}
     cells: set[int] = set()
     rooms_read: set[int] = set()
-    lines_read: set[int] = set()
+    patterns: set[tuple[int, tuple[int, ...]]] = set()
 
     def put(j: int, v: int) -> None:
         if not c[j] & (1 << v) or new.get(j, v) != v:
@@ -776,8 +926,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
         if c[j] == FREE:
             new[j] = v
 
+    settled = None
     try:
-        for _ in range(rounds):
+        for done in range(1, rounds + 1):
             new.clear()
             rooms, lines, whites = set(), set(), set()
             for f in changed:
@@ -794,7 +945,6 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     if c[n] == B_WHITE:
                         whites.add(n)
             rooms_read |= rooms
-            lines_read |= lines
             for k in rooms:
                 n = puzzle.clues[k]
                 if n < 0:
@@ -809,7 +959,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     for j in free:
                         put(j, SHADED)
             for k in lines:
-                crossed, makers = line_strips(puzzle, c, k)
+                pattern = line_pattern(puzzle, c, k)
+                patterns.add((k, pattern))
+                crossed, makers = line_facts(puzzle, k, pattern)
                 if crossed:
                     raise shading.Broken
                 for j in makers:
@@ -822,16 +974,19 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                 if len(exits) == 1 and c[exits[0]] == FREE:
                     put(exits[0], WHITE)
             if not new:
+                settled = done
                 break
             for j, v in new.items():
                 c[j] = 1 << v
                 (newly_shaded if v == SHADED else newly_white).append(j)
             changed = set(new)
     except shading.Broken:
-        return True, Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read))
-    if connectivity and newly_shaded:
-        return whites_cut(puzzle, state, newly_shaded, newly_white), None
-    return False, Read(frozenset(cells), frozenset(rooms_read), frozenset(lines_read))
+        return _read(cells, rooms_read, patterns), True, [], [], done
+    return _read(cells, rooms_read, patterns), False, newly_shaded, newly_white, settled
+
+
+def _read(cells: set[int], rooms: set[int], patterns: set[tuple[int, tuple[int, ...]]]) -> Read:
+    return Read(frozenset(cells), frozenset(rooms), tuple(patterns))
 
 
 # --- level 5 ------------------------------------------------------------------------------

@@ -361,6 +361,102 @@ def test_room_listings_and_strip_checks_agree_with_a_fresh_look():
                 assert hw.crosses_two_borders(p, state.cands, option) == whole
 
 
+def test_line_strips_in_one_pass_agree_with_the_runs_and_makers():
+    from heuristics import heyawake as hw
+    rng = random.Random(11)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    makers = 0
+    for _ in range(300):
+        cands = [rng.choice((B_WHITE, B_WHITE, B_WHITE, FREE, FREE, B_SHADED, 0)) for _ in range(p.size)]
+        for k, (line, borders) in enumerate(p.lines):
+            expected = (any(crossed >= 2 for _, _, crossed in hw.white_runs(p, cands, k)),
+                        tuple(i for i, _, _ in hw.strip_makers(p, cands, k)))
+            assert hw.line_strips(p, cands, k) == expected
+            makers += len(expected[1])
+    assert makers > 100
+
+
+def test_remembered_what_if_screens_agree_with_a_fresh_screen():
+    """Screens remembered from earlier states (past changes along the lines they read, or
+    from the other what-if's rounds) answer as a fresh screen does, and some are reused."""
+    from heuristics import heyawake as hw
+    rng = random.Random(9)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[-1]))
+    solution = reference(p)
+    asked = fresh = 0
+    real = hw._screen
+
+    def counted(*args):
+        nonlocal fresh
+        fresh += 1
+        return real(*args)
+    hw._screen = counted
+    try:
+        for _ in range(6):
+            state = random_partial(p, solution, rng, 0.2)
+            for _ in range(4):      # a path of narrowing states, as a solve takes
+                for i in [i for i, m in enumerate(state.cands) if m == FREE]:
+                    for value in (shading.SHADED, shading.WHITE):
+                        for rounds, connectivity in ((hw.NEARBY_ROUNDS, False), (hw.WHAT_IF_ROUNDS, True)):
+                            asked += 1
+                            _, broken, shaded, white, _ = real(p, state, i, value, rounds)
+                            expected = broken or (connectivity and bool(shaded) and
+                                                  shading.whites_cut(p, state, shaded, white))
+                            assert hw.quick_refutes(p, state, i, value, rounds, connectivity) == expected
+                state = State(tuple(m & solution.cands[j] if m == FREE and rng.random() < 0.05 else m
+                                    for j, m in enumerate(state.cands)))
+    finally:
+        hw._screen = real
+    assert fresh < asked * 0.8
+
+
+def test_what_if_chain_asks_the_white_area_of_its_start():
+    """whites_parted, from the start state's white area, agrees with the areas of the state."""
+    from heuristics import heyawake as hw
+    rng = random.Random(13)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    solution = reference(p)
+    parted = 0
+    for _ in range(60):
+        state = random_partial(p, solution, rng, rng.random() * 0.5)
+        if G.violations(p, state):
+            continue
+        cands = list(state.cands)
+        changed = [i for i, m in enumerate(cands) if m == FREE and rng.random() < 0.3]
+        for i in changed:
+            cands[i] = rng.choice((B_SHADED, B_SHADED, B_WHITE))
+        after = State(tuple(cands))
+        expected = len(shading.open_side(p, after).hosts) > 1
+        parted += expected
+        assert hw.whites_parted(p, state, after.cands, changed) == expected
+    assert parted > 5
+
+
+def test_room_strips_ways_passed_over_change_nothing():
+    """room-strips' ways, some passed over as they cannot change what the kept ways share,
+    are those a judgement of every way in order keeps."""
+    import math
+    from heuristics import heyawake as hw
+    rng = random.Random(17)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    solution = reference(p)
+    shared = 0
+    for _ in range(20):
+        state = random_partial(p, solution, rng, rng.random() * 0.6)
+        for k in p.numbered:
+            if not hw.room_counts(p, state.cands, k)[1]:
+                continue
+            ways = hw.StripWays(p, state, k)
+            found = ways.share_something()
+            listed = hw.Listing(p, state.cands, [k], 40 * hw.ROOM_LIMIT).upto(math.inf)
+            kept = None if listed is None else [o for o in listed if not (
+                hw.crosses_two_borders(p, state.cands, o) or hw.splits_white(p, state, o))]
+            assert found == bool(kept and hw.agreed(state, kept))
+            assert ways.all() == (None if kept is None or len(kept) > hw.ROOM_LIMIT else kept)
+            shared += found
+    assert shared > 5
+
+
 BORDERED_7X7 = ("b b b b b b b b b\n" + "\n".join(["b a a a a a a a b"] * 7) + "\nb b b b b b b b b")
 
 
