@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import pytest
 
@@ -97,6 +97,16 @@ def assert_never_contradicted(puzzles: Iterable[Puzzle]) -> None:
     """No step removes a value of the unique solution, and no solve ends in a contradiction."""
     for p in puzzles:
         assert assert_sound_path(p) is not Status.CONTRADICTION, p.meta.origin
+
+
+def states_of_solve(puzzle: Puzzle) -> Iterator[tuple[int, State]]:
+    """(n, the state after step n) along the puzzle's solve, for checks that what a technique
+    remembers from earlier states gives what a fresh look gives."""
+    trace = Solver(puzzle).solve()
+    state = trace.start
+    for n, step in enumerate(trace.steps, 1):
+        state = step.deduction.apply(state)
+        yield n, state
 
 
 def random_partial(puzzle: Puzzle, solution: State, rng: random.Random, fraction: float) -> State:
