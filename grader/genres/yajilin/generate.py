@@ -97,7 +97,11 @@ def _ray(p: YajilinPuzzle, i: int, d: str):
 
 CLUE_SHARE = (0.2, 0.35)       # of the drawing's shaded cells: turned into clue cells at once
 LEAST_SHADED = (0.19, 0.16, 0.13)    # the drawing shades at least this share, the first it can
-DRAWING_SECONDS = 1.0       # for each share: a share the board can hold is mostly found well within it
+# For each share, the drawing is given up after DRAWING_CONFLICTS (not seconds, so a seed draws
+# the same under any load): on 10x10 a share of 0.19 took 100 to 7,400 conflicts (30 seeds,
+# at most 0.12 s); the limit is about a second of clingo there, as the old seconds limit was.
+DRAWING_CONFLICTS = 60_000
+DRAWING_SECONDS = 60.0      # only against a machine that stalls: the conflicts decide
 # A drawing the level-1 loop techniques follow (FOLLOWED_BY_LEVEL_1) is dearer to find and
 # shades fewer cells: on 10x10 a share of 0.16 took clingo 1,000 to 11,000 conflicts (20 seeds;
 # a share of 0.19 was found for only 12 of 20 within 4 s). It is given up after
@@ -144,7 +148,8 @@ def drawing_for(empty: YajilinPuzzle, seed: int, cap: int) -> State | None:
         return exact.random_solution(empty, seed, extra=least(FOLLOWED_LEAST_SHADED) + FOLLOWED_BY_LEVEL_1,
                                      seconds=FOLLOWED_SECONDS, conflicts=round(FOLLOWED_CONFLICTS * larger))
     for share in LEAST_SHADED:
-        drawing = exact.random_solution(empty, seed, extra=least(share), seconds=DRAWING_SECONDS)
+        drawing = exact.random_solution(empty, seed, extra=least(share), seconds=DRAWING_SECONDS,
+                                        conflicts=DRAWING_CONFLICTS)
         if drawing is not None:
             return drawing
     return None
