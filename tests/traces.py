@@ -1,6 +1,6 @@
 """Solve-trace fingerprints, to show that a change of structure changes no solve path.
 
-    python tests/traces.py record before.jsonl [--per-genre 40] [--max-cells 150]
+    python tests/traces.py record before.jsonl [--per-genre 40] [--max-cells 150] [--genre akari]
     (change the code)
     python tests/traces.py record after.jsonl
     python tests/traces.py compare before.jsonl after.jsonl
@@ -39,15 +39,20 @@ def evaluation_corpus() -> Path | None:
     return path if path.is_dir() else None
 
 
-def puzzles(per_genre: int, max_cells: int):
-    """(name, puzzle) for corpus/ and a janko sample (the same sample on every run)."""
+def puzzles(per_genre: int, max_cells: int, genres: set[str] | None = None):
+    """(name, puzzle) for corpus/ and a janko sample (the same sample on every run).
+
+    With `genres`, only puzzles of those genres (a genre's own sample does not change).
+    """
     for name, p in iter_puzzles(str(ROOT / "corpus")):
-        if not isinstance(p, Exception):
+        if not isinstance(p, Exception) and (not genres or p.genre.name in genres):
             yield str(Path(name).resolve().relative_to(ROOT)), p
     shared = evaluation_corpus()
     if shared is None:
         return
     for path in sorted((shared / "janko").glob("*.jsonl")):
+        if genres and path.stem not in genres:
+            continue
         small = []
         for rec in read_records(path):
             if isinstance(rec, Exception):
@@ -70,10 +75,10 @@ def fingerprint(puzzle) -> dict:
     return {"steps": len(trace.steps), "status": trace.status.value, "hash": h.hexdigest()[:16]}
 
 
-def record(out: Path, per_genre: int, max_cells: int) -> int:
+def record(out: Path, per_genre: int, max_cells: int, genres: set[str] | None = None) -> int:
     n = 0
     with out.open("w") as f:
-        for n, (name, p) in enumerate(puzzles(per_genre, max_cells), 1):
+        for n, (name, p) in enumerate(puzzles(per_genre, max_cells, genres), 1):
             f.write(json.dumps({"puzzle": name, **fingerprint(p)}) + "\n")
             f.flush()
             if sys.stderr.isatty():
@@ -104,12 +109,13 @@ def main() -> int:
     rec.add_argument("out", type=Path)
     rec.add_argument("--per-genre", type=int, default=40, help="janko puzzles per genre")
     rec.add_argument("--max-cells", type=int, default=150, help="only janko boards up to this many cells")
+    rec.add_argument("--genre", action="append", help="only this genre (repeatable)")
     cmp_ = sub.add_parser("compare", help="name the puzzles whose solve paths differ")
     cmp_.add_argument("a", type=Path)
     cmp_.add_argument("b", type=Path)
     args = ap.parse_args()
     if args.command == "record":
-        return record(args.out, args.per_genre, args.max_cells)
+        return record(args.out, args.per_genre, args.max_cells, set(args.genre or ()))
     return compare(args.a, args.b)
 
 
