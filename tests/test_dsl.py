@@ -291,6 +291,21 @@ def test_an_equation_through_a_preimage_tries_only_the_cells_mapped_there():
         every = [x for x in range(p.size) if (rays[x][0] if rays[x] else -1) == q]
         assert [e["p"] for e in ev.solve(f, {"q": q})] == every
 
+def test_a_plan_binds_through_a_preimage_before_a_quantifier_over_numbers():
+    """With q known, `next(p) = q` (a few arrows listed) is proved before a forall whose number
+    is still open (every number tried), and the witnesses are the same (in the order of p
+    first: the rules add dir(p) = dir(q), which leaves one p, so their order is as before)."""
+    p = puzzle("→. →. ↓.\n↑. ↓. ←.\n→. →. ↑.")
+    ev = Evaluator(SIGNATURE, ArrowsWorld(p, ARROWS.initial_state(p)))
+    f = parse_condition("exists p,j (forall k (candidate(q, k) -> j != k) ^ next(p) = q ^ candidate(p, j))")
+    body = f.body
+    assert ev._plan(body.items, {"q": True}, body)[0] == 1
+    for q in range(p.size):
+        every = [{"q": q, "p": x, "j": j} for x in range(p.size) for j in range(p.n + 1)
+                 if ev.holds(body, {"q": q, "p": x, "j": j})]
+        assert list(ev.solve(body, {"q": q})) == every
+
+
 # --- fuzzing -----------------------------------------------------------------------------------
 
 TOKENS = ["exists", "forall", "p", "q", "i", "j", ",", "(", ")", "^", "v", "!", "->", "=", "!=", "<",

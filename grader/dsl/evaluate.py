@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 from grader.dsl import ast
@@ -216,6 +216,9 @@ class Evaluator:
             if eq is not None:
                 rest = [v for v in self.free(eq[1]) if v not in env]
                 return 1 + self._size(rest)
+            if len(open_) == 1 and _preimage_side(f, open_[0], env, self.sig) is not None:
+                # next(p) = q with q known: the few arrows listed, not every position
+                return 2
         if isinstance(f, ast.Rel) and len(open_) == 1 and self._can_bind(f, env, open_):
             return 4
         if isinstance(f, ast.Quant) and f.kind == "exists":
@@ -582,20 +585,29 @@ def _enumerator(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solve:
     return enumerate_
 
 
+def _preimage_side(f: ast.Compare, x: str, bound: Container[str], sig: Signature
+                   ) -> tuple[Callable[[Any, Any], Any], ast.Term] | None:
+    """(g's preimage, the other side) when f reads `g(x) = term` (or `term = g(x)`) with every
+    name of term in `bound` and g listing its preimage."""
+    for side, other in ((f.left, f.right), (f.right, f.left)):
+        if isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Var) \
+                and side.args[0].name == x and all(v in bound for v in free_of(other)):
+            pre = sig.symbols[side.name].preimage
+            if pre is not None:
+                return pre, other
+    return None
+
+
 def _preimage_of(f: ast.Formula, open_: list[str], bound: frozenset[str], ev: Evaluator) -> Solve | None:
     """`g(x) = term` with x the one open variable, term known and g listing its preimage: try
     only the x that g maps to the term's value (in domain order, so witnesses come as before)."""
     if not (isinstance(f, ast.Compare) and f.op == "=" and len(open_) == 1):
         return None
     x = open_[0]
-    for side, other in ((f.left, f.right), (f.right, f.left)):
-        if isinstance(side, ast.Call) and len(side.args) == 1 and isinstance(side.args[0], ast.Var) \
-                and side.args[0].name == x and free_of(other) <= bound:
-            pre = ev.sig.symbols[side.name].preimage
-            if pre is not None:
-                break
-    else:
+    found = _preimage_side(f, x, bound, ev.sig)
+    if found is None:
         return None
+    pre, other = found
     value_of = term_fn(other, ev.sig)
     holds = _compile_holds(f, ev.sig)
     x_is_pos = ast.type_of_var(x) is Type.POS
