@@ -392,7 +392,7 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
         for k in plan:
             parts.append((items[k], frozenset(seen)))
             seen |= free_of(items[k])
-        return _chain(parts)
+        return _chain(parts, ev.sig)
     if isinstance(f, ast.Or):
         branches = [(_later(item, bound), _enumerator(f, bound | free_of(item), ev)) for item in f.items]
 
@@ -423,35 +423,91 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
     return _enumerator(f, bound, ev)
 
 
-def _chain(parts: list[tuple[ast.Formula, frozenset[str]]]) -> Solve:
+def _chain(parts: list[tuple[ast.Formula, frozenset[str]]], sig: Signature) -> Solve:
     """Conjuncts (each with the names bound before it) proved one after another, each
-    extending the witnesses of the last: up to four as plain nested loops (one generator, not
-    one per conjunct and witness). Each conjunct's solver is compiled on its first call (see
-    above) and then called straight from the list."""
-    steps: list[Solve] = []
-    for k, (f, bound) in enumerate(parts):
-        steps.append(_first_call(steps, k, f, bound))
-    if len(steps) == 1:
-        return steps[0]
-    if len(steps) == 2:
-        def chain2(ev, env):
-            for e in steps[0](ev, env):
-                yield from steps[1](ev, e)
-        return chain2
-    if len(steps) == 3:
-        def chain3(ev, env):
-            for e in steps[0](ev, env):
-                for e2 in steps[1](ev, e):
-                    yield from steps[2](ev, e2)
-        return chain3
-    rest = _chain(parts[3:])
+    extending the witnesses of the last. A conjunct whose names are all bound before it is a
+    test: asked straight after the conjunct that bound them, inside its loop, with no
+    generator of its own (the same witnesses in the same order, and the same tests in the same
+    order, as proving it like any other conjunct)."""
+    lead: list[Callable[[Any, dict], bool]] = []          # tests before any name is bound
+    groups: list[tuple[tuple[ast.Formula, frozenset[str]], list]] = []
+    for f, bound in parts:
+        if free_of(f) <= bound:
+            (groups[-1][1] if groups else lead).append(_compile_holds(f, sig))
+        else:
+            groups.append(((f, bound), []))
+    loops = _loops(groups)
+    first = _all_of(lead)
+    if first is None:
+        return loops
 
-    def chain(ev, env):
+    def tested_first(ev, env):
+        if first(ev, env):
+            yield from loops(ev, env)
+    return tested_first
+
+
+def _all_of(tests: list[Callable[[Any, dict], bool]]) -> Callable[[Any, dict], bool] | None:
+    """The conjunction of some tests, in order (None for none)."""
+    if not tests:
+        return None
+    if len(tests) == 1:
+        return tests[0]
+    if len(tests) == 2:
+        t0, t1 = tests
+        return lambda ev, env: t0(ev, env) and t1(ev, env)
+    return lambda ev, env: all(t(ev, env) for t in tests)
+
+
+def _loops(groups: list[tuple[tuple[ast.Formula, frozenset[str]], list]]) -> Solve:
+    """Conjuncts that bind names, each followed by its tests: up to three as plain nested loops
+    (one generator, not one per conjunct and witness). Each conjunct's solver is compiled on
+    its first call (see above) and then called straight from the list."""
+    steps: list[Solve] = []
+    for k, ((f, bound), _) in enumerate(groups):
+        steps.append(_first_call(steps, k, f, bound))
+    tests = [_all_of(t) for _, t in groups]
+    t0 = tests[0]
+    if len(steps) == 1:
+        if t0 is None:
+            return lambda ev, env: steps[0](ev, env)
+
+        def loop1(ev, env):
+            for e in steps[0](ev, env):
+                if t0(ev, e):
+                    yield e
+        return loop1
+    t1 = tests[1]
+    if len(steps) == 2:
+        def loop2(ev, env):
+            for e in steps[0](ev, env):
+                if t0 is None or t0(ev, e):
+                    for e2 in steps[1](ev, e):
+                        if t1 is None or t1(ev, e2):
+                            yield e2
+        return loop2
+    t2 = tests[2]
+    if len(steps) == 3:
+        def loop3(ev, env):
+            for e in steps[0](ev, env):
+                if t0 is None or t0(ev, e):
+                    for e2 in steps[1](ev, e):
+                        if t1 is None or t1(ev, e2):
+                            for e3 in steps[2](ev, e2):
+                                if t2 is None or t2(ev, e3):
+                                    yield e3
+        return loop3
+    rest = _loops(groups[3:])
+
+    def loops(ev, env):
         for e in steps[0](ev, env):
-            for e2 in steps[1](ev, e):
-                for e3 in steps[2](ev, e2):
-                    yield from rest(ev, e3)
-    return chain
+            if t0 is None or t0(ev, e):
+                for e2 in steps[1](ev, e):
+                    if t1 is None or t1(ev, e2):
+                        for e3 in steps[2](ev, e2):
+                            if t2 is None or t2(ev, e3):
+                                yield from rest(ev, e3)
+    return loops
 
 
 def _first_call(steps: list[Solve], k: int, f: ast.Formula, bound: frozenset[str]) -> Solve:
