@@ -241,12 +241,14 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
     # conclusions: once a whole look finds nothing new, nothing narrower ever gives it more.
     fixed = not reads_state(rule, sig)
     anchors_key = ("dsl.anchors", id(sig))
+    evaluator_key = ("dsl.evaluator", id(sig))
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
         if quiet is not None and quiet.get(rule.id, False):
             return
-        ev = Evaluator(sig, world_of(puzzle, state))
+        # one evaluator (and world, with its per-state counts) for every rule's look at a state
+        ev = state.derived(evaluator_key, lambda: Evaluator(sig, world_of(puzzle, state)))
         describe = puzzle.genre.var_cell
         anchors = None
         if focus is not None and local:
@@ -287,37 +289,40 @@ class MockResult:
 def mock_verify(puzzle: Puzzle, state: State, changed: Sequence[int], rules: Sequence[Heuristic],
                 depth: int, chain: list[tuple[Heuristic, State, tuple]] | None = None) -> MockResult:
     """Apply the rules to a hypothesis without touching the real state (states are values):
-    each step takes the easiest rule that makes progress, with every witness it has, then
-    starts again from the easiest. Stops at a contradiction (an emptied cell, or a broken rule
-    of the genre), when no rule applies, or after `depth` steps. `chain`, when given, gets
-    every step: (the rule, the state before it, what it removed)."""
+    each step takes the first rule that makes progress near `changed`, with every witness it
+    has, going on from the rule of the last step (see below). Stops at a contradiction (an
+    emptied cell, or a broken rule of the genre), when no rule applies, or after `depth`
+    steps. `chain`, when given, gets every step: (the rule, the state before it, what it
+    removed)."""
     genre = puzzle.genre
-    pending: list[set[int]] = [set(changed) for _ in rules]
+    # Every rule looks near `changed` only, never near what later steps removed, and a rule
+    # that finds nothing there is not asked again: so the rules are tried in order, each until
+    # it finds nothing. (This was once meant as "near everything changed so far", through a
+    # loop `for p in pending: p |= removed.keys()` that rebound p instead of growing the sets;
+    # looking wider changes the forcing chains found, so the narrower look is kept.)
+    focus = frozenset(changed)
+    k = 0 if focus else len(rules)
     for step in range(depth + 1):
         if state.broken:
             var = state.cands.index(0)
             return MockResult(True, step, f"no value is left for {genre.var_name(puzzle, var)}")
         if step == depth:
             break
-        for k, h in enumerate(rules):
-            if not pending[k]:
-                continue
+        while k < len(rules):
+            h = rules[k]
             removed: dict[int, int] = {}
-            for d in h.find(puzzle, state, frozenset(pending[k])):
+            for d in h.find(puzzle, state, focus):
                 for var, mask in d.removals:
                     removed[var] = removed.get(var, 0) | mask
-            if not removed:
-                pending[k] = set()
-                continue
-            if chain is not None:
-                chain.append((h, state, tuple(sorted(removed.items()))))
-            state = state.remove(removed.items())
-            for p in pending:
-                p |= removed.keys()
-            break
+            if removed:
+                break
+            k += 1
         else:
             broken = genre.violations(puzzle, state)
             return MockResult(bool(broken), step, broken[0].message if broken else "")
+        if chain is not None:
+            chain.append((h, state, tuple(sorted(removed.items()))))
+        state = state.remove(removed.items())
     broken = genre.violations(puzzle, state)
     return MockResult(bool(broken), depth, broken[0].message if broken else "")
 
