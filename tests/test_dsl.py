@@ -293,6 +293,22 @@ def test_an_equation_through_a_preimage_tries_only_the_cells_mapped_there():
         every = [x for x in range(p.size) if (rays[x][0] if rays[x] else -1) == q]
         assert [e["p"] for e in ev.solve(f, {"q": q})] == every
 
+def test_a_relation_binds_one_side_from_the_other_as_trying_every_value_would():
+    """points_at(p, q) and candidate(p, i) with one side known list the other side's values
+    straight from successors or predecessors (no re-check), in their order: the same values
+    as trying every one."""
+    p = puzzle("→. ↓. ←.\n→. ↑. ↖.\n↗. →. ↑.")
+    state = ARROWS.initial_state(p).restrict(4, 0b101)
+    ev = Evaluator(SIGNATURE, ArrowsWorld(p, state))
+    for text, known, other, domain in (("points_at(p, q)", "p", "q", range(p.size)),
+                                       ("points_at(p, q)", "q", "p", range(p.size)),
+                                       ("candidate(p, i)", "p", "i", range(p.n + 1))):
+        f = parse_condition(text)
+        for x in range(p.size):
+            every = [y for y in domain if ev.holds(f, {known: x, other: y})]
+            assert sorted(e[other] for e in ev.solve(f, {known: x})) == every
+
+
 def test_a_plan_binds_through_a_preimage_before_a_quantifier_over_numbers():
     """With q known, `next(p) = q` (a few arrows listed) is proved before a forall whose number
     is still open (every number tried), and the witnesses are the same (in the order of p

@@ -586,11 +586,10 @@ def _along(f: ast.Rel, x: str, ev: Evaluator) -> Solve:
             domain = ev._position_set if x_is_pos else ev._number_set
             w = ev.world
             for y in step(w, known):
-                if y in domain:
+                if y in domain:         # the relation holds: step lists exactly those
                     e = dict(env)
                     e[x] = y
-                    if test(ev, e):
-                        yield e
+                    yield e
         return along_var
 
     def along(ev, env):

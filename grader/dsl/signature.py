@@ -34,8 +34,8 @@ class Symbol:
     """A function (result is a Type) or a relation (result None) of the signature.
 
     fn(world, *args) gives the value (or truth). For a binary relation, `successors(world, a)`
-    may list every b with (a, b) in the relation and `predecessors(world, b)` every a, so
-    rules can bind one side without trying every value. For a function of one argument,
+    may list every b with (a, b) in the relation and `predecessors(world, b)` every a (those
+    and no others), so rules can bind one side without trying every value. For a function of one argument,
     `preimage(world, value)` may list, in increasing order, every argument it maps to value (a
     superset will do; None: it cannot say), so `f(x) = value` need not try every x. `fixed`:
     it reads only the puzzle, never the state's candidates.
