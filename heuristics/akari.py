@@ -558,8 +558,12 @@ class Chain:
     def _set(self, v: int, value: int, rule: str, about, premises: Iterable[int], queue: list) -> None:
         premises = tuple(p for p in dict.fromkeys(premises) if p in self.why)
         d = 1 + max((self.depth[p] for p in premises), default=0)
-        if d > self.limit:
-            return
+        if d <= self.limit:
+            self._record(v, value, rule, about, premises, d, queue)
+
+    def _record(self, v: int, value: int, rule: str, about, premises: tuple[int, ...], d: int, queue: list
+                ) -> None:
+        """Fact v = value at depth d (at most the limit), found by `rule` from `premises`."""
         self._put(v, value)
         self.why[v] = (value, rule, about, premises)
         self.depth[v] = d
@@ -567,10 +571,14 @@ class Chain:
         queue.append(v)
 
     def _run(self, start: int, value: int) -> None:
-        p, c = self.puzzle, self.c
+        # the hot loop of every chain: the rules of a bulb and of a dark cell are written out
+        # here (not called), which a large board's thousands of chains per step notice
+        p, c, read, depth, limit = self.puzzle, self.c, self.read, self.depth, self.limit
+        sight, walls_next_to, lit, lit_before = p.sight, p.walls_next_to, self.lit, self.lit_before
+        lighters_before = self.lighters_before
         self._put(start, value)
         self.why[start] = (value, "assumed", None, ())
-        self.depth[start] = 0
+        depth[start] = 0
         self.order.append(start)
         queue = [start]
         k = 0
@@ -578,27 +586,46 @@ class Chain:
             v = queue[k]
             k += 1
             if c[v] == B_BULB:
-                self.read |= p.sight[v]
-                for j in sorted(p.sight[v]):
+                read |= sight[v]
+                d = depth[v] + 1          # of the cells it lights
+                for j in sight.in_board_order(v):
                     if c[j] == B_BULB:
                         raise Broken(f"the bulbs at {p.cell(v)} and {p.cell(j)} would light each other", [v, j])
-                    if c[j] == FREE:
-                        self._set(j, EMPTY, "lit", v, [v], queue)
-            for w in p.walls_next_to[v]:
+                    if c[j] == FREE and d <= limit:
+                        self._record(j, EMPTY, "lit", v, (v,), d, queue)
+            for w in walls_next_to[v]:
                 self._wall(w, queue)
             if c[v] == B_EMPTY:
-                for y in (v, *p.sight.lines(v)):
-                    if y not in self.lit and y not in self.lit_before:
-                        self._dark(y, queue)
+                for y in sight.cell_and_lines(v):
+                    if y in lit or y in lit_before:
+                        continue
+                    # dark cell y: forced when at most one cell is left that can light it (only
+                    # cells free before the chain can light it now)
+                    read.add(y)
+                    lighter = -1
+                    for j in lighters_before(y):
+                        if c[j] == FREE:
+                            if lighter >= 0:
+                                read.add(lighter)
+                                read.add(j)
+                                break       # two ways left to light it: nothing forced
+                            lighter = j
+                    else:
+                        self._dark(y, lighter, queue)
 
     def _wall(self, w: int, queue: list) -> None:
         p, c = self.puzzle, self.c
         n = p.board[w]
         around = p.white_neighbours[w]
         self.read.update(around)
-        bulbs = [x for x in around if c[x] == B_BULB]
-        free = [x for x in around if c[x] == FREE]
-        empties = [x for x in around if c[x] == B_EMPTY]
+        bulbs, free, empties = [], [], []
+        for x in around:
+            if c[x] == B_BULB:
+                bulbs.append(x)
+            elif c[x] == FREE:
+                free.append(x)
+            elif c[x] == B_EMPTY:
+                empties.append(x)
         if len(bulbs) > n:
             raise Broken(f"the {n} at {p.cell(w)} would touch {len(bulbs)} bulbs", bulbs)
         if len(bulbs) + len(free) < n:
@@ -610,19 +637,11 @@ class Chain:
             for x in free:
                 self._set(x, BULB, "needs", w, empties + bulbs, queue)
 
-    def _dark(self, y: int, queue: list) -> None:
-        """Dark cell y (not lit): forced when at most one cell is left that can light it."""
-        p, c, read = self.puzzle, self.c, self.read
-        read.add(y)
-        lighter = -1            # only cells free before the chain can light it now
-        for j in self.lighters_before(y):
-            if c[j] == FREE:
-                if lighter >= 0:
-                    read.update((lighter, j))
-                    return          # two ways left to light it: nothing forced
-                lighter = j
-        read.update(p.sight[y])
-        gone = [j for j in (y, *p.sight.lines(y)) if c[j] == B_EMPTY]
+    def _dark(self, y: int, lighter: int, queue: list) -> None:
+        """Dark cell y with at most one cell left to light it (`lighter`, -1: none)."""
+        p, c = self.puzzle, self.c
+        self.read.update(p.sight[y])
+        gone = [j for j in p.sight.cell_and_lines(y) if c[j] == B_EMPTY]
         if lighter < 0:
             raise Broken(f"no bulb could light {p.cell(y)}", gone)
         self._set(lighter, BULB, "only", y, gone, queue)

@@ -139,6 +139,13 @@ def test_long_chain():
 
 # --- level 5 and the whole path --------------------------------------------------------------
 
+def test_sight_orders_hold_the_cells_of_its_lines():
+    p = puzzle(". . # .\n. . . .\n# . 1 .")
+    for i in p.whites:
+        assert p.sight.cell_and_lines(i) == (i, *p.sight.lines(i))
+        assert p.sight.in_board_order(i) == tuple(sorted(p.sight[i]))
+
+
 def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
     p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
     from grader.core.engine import Solver

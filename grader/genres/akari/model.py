@@ -117,6 +117,8 @@ class Sight(Sequence[frozenset[int]]):
     def __init__(self, lanes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]):
         self._lanes = lanes
         self._made: dict[int, frozenset[int]] = {}
+        self._in_order: dict[int, tuple[int, ...]] = {}
+        self._sorted: dict[int, tuple[int, ...]] = {}
 
     def __len__(self) -> int:
         return len(self._lanes)
@@ -134,6 +136,20 @@ class Sight(Sequence[frozenset[int]]):
             for j in lane:
                 if j != i:
                     yield j
+
+    def cell_and_lines(self, i: int) -> tuple[int, ...]:
+        """(i, *lines(i)), made once per cell: for the hot loops that read the same cells often."""
+        got = self._in_order.get(i)
+        if got is None:
+            got = self._in_order[i] = (i, *self.lines(i))
+        return got
+
+    def in_board_order(self, i: int) -> tuple[int, ...]:
+        """sorted(sight[i]), made once per cell."""
+        got = self._sorted.get(i)
+        if got is None:
+            got = self._sorted[i] = tuple(sorted(self[i]))
+        return got
 
 
 class Lighting:
