@@ -531,6 +531,7 @@ class Chain:
         self.c = list(state.cands)
         light = lighting(puzzle, state)
         self.lit_before, self.lighters_before = light.lit, light.lighters
+        self.known_lighters = light.known_lighters
         self.lit: set[int] = set()         # lit by the chain's bulbs
         self.read: set[int] = set()        # cells whose candidates the chain looked at
         self.why: dict[int, tuple[int, str, object, tuple[int, ...]]] = {}   # var -> (value, rule, about, premises)
@@ -575,7 +576,7 @@ class Chain:
         # here (not called), which a large board's thousands of chains per step notice
         p, c, read, depth, limit = self.puzzle, self.c, self.read, self.depth, self.limit
         sight, walls_next_to, lit, lit_before = p.sight, p.walls_next_to, self.lit, self.lit_before
-        lighters_before = self.lighters_before
+        lighters_before, known_lighters = self.lighters_before, self.known_lighters
         self._put(start, value)
         self.why[start] = (value, "assumed", None, ())
         depth[start] = 0
@@ -603,7 +604,10 @@ class Chain:
                     # cells free before the chain can light it now)
                     read.add(y)
                     lighter = -1
-                    for j in lighters_before(y):
+                    ways = known_lighters.get(y)
+                    if ways is None:
+                        ways = lighters_before(y)
+                    for j in ways:
                         if c[j] == FREE:
                             if lighter >= 0:
                                 read.add(lighter)

@@ -160,7 +160,8 @@ class Lighting:
 
     def __init__(self, puzzle: AkariPuzzle, state: State):
         self.puzzle, self.state, self.cands = puzzle, state, state.cands
-        self._lighters: dict[int, tuple[int, ...]] = {}
+        # cell -> lighters(cell), for the cells asked so far (a hot loop reads it directly)
+        self.known_lighters: dict[int, tuple[int, ...]] = {}
 
     @functools.cached_property
     def bulbs(self) -> list[int]:
@@ -192,13 +193,13 @@ class Lighting:
     def lighters(self, i: int) -> tuple[int, ...]:
         """Undecided cells that could light cell i (itself included), in board order; made once
         per cell (the ways around walls ask for the same cells again and again)."""
-        got = self._lighters.get(i)
+        got = self.known_lighters.get(i)
         if got is None:
             c = self.cands
             out = [j for j in self.puzzle.sight.lines(i) if c[j] == B_EMPTY | B_BULB]
             if c[i] == B_EMPTY | B_BULB:
                 out.append(i)
-            got = self._lighters[i] = tuple(sorted(out))
+            got = self.known_lighters[i] = tuple(sorted(out))
         return got
 
 
