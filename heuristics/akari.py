@@ -758,10 +758,16 @@ def empty_chain(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduc
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.interchangeable-bulbs", genre=GENRE)
-def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    light = lighting(puzzle, state)
+def interchangeable_pairs(puzzle: AkariPuzzle, state: State) -> tuple[tuple[int, int], ...]:
+    """Pairs of free, unlit cells beside no wall that see each other and whose lines reach the
+    same unlit and the same free cells (so a bulb on one could as well be on the other), in
+    board order; updated from a recent state's: a cell's answer changes only with a cell it
+    sees or itself, a newly lit one included."""
+    cands, lit = state.cands, lighting(puzzle, state).lit
     signatures: dict[int, tuple[int, tuple[frozenset[int], frozenset[int]]]] = {}
+
+    def may_swap(x: int) -> bool:
+        return cands[x] == FREE and not puzzle.walls_next_to[x] and x not in lit
 
     def signature(x: int) -> tuple[int, tuple[frozenset[int], frozenset[int]]]:
         # made once per cell, with its hash first: most pairs differ there (a large board
@@ -769,22 +775,33 @@ def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iter
         got = signatures.get(x)
         if got is None:
             reach = puzzle.sight[x] | {x}
-            sig = (frozenset(j for j in reach if j not in light.lit),
-                   frozenset(j for j in reach if state.cands[j] == FREE))
+            sig = (frozenset(j for j in reach if j not in lit), frozenset(j for j in reach if cands[j] == FREE))
             got = signatures[x] = (hash(sig), sig)
         return got
 
-    for x in puzzle.whites:
-        if state.cands[x] != FREE or puzzle.walls_next_to[x] or x in light.lit:
-            continue
-        if out_of_time():
-            return
-        for y in sorted(puzzle.sight[x]):
-            if y < x or state.cands[y] != FREE or puzzle.walls_next_to[y] or y in light.lit:
-                continue
-            if signature(x) == signature(y):
-                yield Deduction.build(state, put={x: EMPTY, y: EMPTY},
-                                      params={"first": puzzle.cell(x), "second": puzzle.cell(y)})
+    def pairs(cells: Iterable[int], later_only: bool) -> set[tuple[int, int]]:
+        out = set()
+        for x in cells:
+            if may_swap(x):
+                out.update((min(x, y), max(x, y)) for y in puzzle.sight[x]
+                           if (y > x or not later_only) and may_swap(y) and signature(x) == signature(y))
+        return out
+
+    def update(old: tuple[tuple[int, int], ...], _: tuple[int, ...], changed: list[int]) -> tuple:
+        bulbs = [c for c in changed if cands[c] == B_BULB]
+        again = puzzle.around(frozenset(changed).union(*(puzzle.sight[b] for b in bulbs)))
+        kept = {pair for pair in old if pair[0] not in again and pair[1] not in again}
+        return tuple(sorted(kept | pairs(again, False)))
+
+    return state.derived("akari.interchangeable", lambda: recent_of(puzzle, "akari.interchangeable", limit=CHANGES).get(
+        state, lambda: tuple(sorted(pairs(puzzle.whites, True))), update))
+
+
+@heuristic(id="akari.interchangeable-bulbs", genre=GENRE)
+def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for x, y in interchangeable_pairs(puzzle, state):
+        yield Deduction.build(state, put={x: EMPTY, y: EMPTY},
+                              params={"first": puzzle.cell(x), "second": puzzle.cell(y)})
 
 
 @heuristic(id="akari.long-chain", genre=GENRE)
