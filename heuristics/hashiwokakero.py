@@ -430,15 +430,26 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
 @heuristic(id="hashi.pair-ways", genre=GENRE)
 def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = groups(puzzle, state)
-    ways_of = {}
-    for i in puzzle.islands:
-        todo, ways = distributions(puzzle, state, i, g)
-        if todo:
-            ways_of[i] = (todo, ways)
+    # slots whose pair of islands agreed on nothing, until a slot that told changes (a way
+    # or pair of ways legal stays legal while what it read stays, and more can only join):
+    # kept with the puzzle, so the count of what a step's level offers finds them too
+    quiet = Remembered(puzzle.__dict__.setdefault("_hashi_quiet_pairs", {}), state)
+    ways_of: dict[int, tuple[list[int], list[tuple[int, ...]], set[int]]] = {}
+
+    def legal_ways(i: int) -> tuple[list[int], list[tuple[int, ...]], set[int]]:
+        """Island i's open slots, its legal ways and the slots they read (made once a look)."""
+        if i not in ways_of:
+            read = set(puzzle.slots_of[i])
+            todo, ways = distributions(puzzle, state, i)
+            ways_of[i] = todo, [w for w in ways if legal_way(puzzle, state, g, todo, w, read)], read
+        return ways_of[i]
+
     for s, slot in enumerate(puzzle.slots):
-        if slot.a not in ways_of or slot.b not in ways_of or state.decided(s):
+        # an open slot is open at both its islands: each has a way to look at
+        if state.decided(s) or quiet.get(s, False):
             continue
-        (todo_a, ways_a), (todo_b, ways_b) = ways_of[slot.a], ways_of[slot.b]
+        (todo_a, ways_a, read_a), (todo_b, ways_b, read_b) = legal_ways(slot.a), legal_ways(slot.b)
+        read = read_a | read_b
         at_a, at_b = todo_a.index(s), todo_b.index(s)
         slots = todo_a + [t for t in todo_b if t != s]
         keep = {t: 0 for t in slots}
@@ -450,15 +461,17 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
                 chosen = dict(zip(todo_a, wa)) | dict(zip(todo_b, wb))
                 if any(chosen.get(u) for t, v in chosen.items() if v for u in puzzle.crossings[t]):
                     continue
-                if closes_group(puzzle, g, {t: v - lo(state.cands[t]) for t, v in chosen.items()}):
+                if closes_group(puzzle, g, {t: v - lo(state.cands[t]) for t, v in chosen.items()}, read):
                     continue
-                if starved(puzzle, state, chosen):
+                if starved(puzzle, state, chosen, read):
                     continue
                 legal += 1
                 for t, v in chosen.items():
                     keep[t] |= 1 << v
         d = Deduction.build(state, keep=keep, cells=[puzzle.cell(slot.a), puzzle.cell(slot.b)], params={})
-        if d:
+        if not d:
+            quiet.put(s, read)
+        else:
             yield attrs.evolve(d, params={
                 "first": puzzle.cell(slot.a), "second": puzzle.cell(slot.b), "bridge": puzzle.slot_name(s),
                 "legal": "only one" if legal == 1 else f"only {legal}" if legal else "none",
