@@ -531,6 +531,7 @@ class Chain:
         self.c = list(state.cands)
         light = lighting(puzzle, state)
         self.lit_before, self.lighters_before = light.lit, light.lighters
+        self.known_lighters = light.known_lighters
         self.lit: set[int] = set()         # lit by the chain's bulbs
         self.read: set[int] = set()        # cells whose candidates the chain looked at
         self.why: dict[int, tuple[int, str, object, tuple[int, ...]]] = {}   # var -> (value, rule, about, premises)
@@ -558,8 +559,12 @@ class Chain:
     def _set(self, v: int, value: int, rule: str, about, premises: Iterable[int], queue: list) -> None:
         premises = tuple(p for p in dict.fromkeys(premises) if p in self.why)
         d = 1 + max((self.depth[p] for p in premises), default=0)
-        if d > self.limit:
-            return
+        if d <= self.limit:
+            self._record(v, value, rule, about, premises, d, queue)
+
+    def _record(self, v: int, value: int, rule: str, about, premises: tuple[int, ...], d: int, queue: list
+                ) -> None:
+        """Fact v = value at depth d (at most the limit), found by `rule` from `premises`."""
         self._put(v, value)
         self.why[v] = (value, rule, about, premises)
         self.depth[v] = d
@@ -567,10 +572,14 @@ class Chain:
         queue.append(v)
 
     def _run(self, start: int, value: int) -> None:
-        p, c = self.puzzle, self.c
+        # the hot loop of every chain: the rules of a bulb and of a dark cell are written out
+        # here (not called), which a large board's thousands of chains per step notice
+        p, c, read, depth, limit = self.puzzle, self.c, self.read, self.depth, self.limit
+        sight, walls_next_to, lit, lit_before = p.sight, p.walls_next_to, self.lit, self.lit_before
+        lighters_before, known_lighters = self.lighters_before, self.known_lighters
         self._put(start, value)
         self.why[start] = (value, "assumed", None, ())
-        self.depth[start] = 0
+        depth[start] = 0
         self.order.append(start)
         queue = [start]
         k = 0
@@ -578,27 +587,49 @@ class Chain:
             v = queue[k]
             k += 1
             if c[v] == B_BULB:
-                self.read |= p.sight[v]
-                for j in sorted(p.sight[v]):
+                read |= sight[v]
+                d = depth[v] + 1          # of the cells it lights
+                for j in sight.in_board_order(v):
                     if c[j] == B_BULB:
                         raise Broken(f"the bulbs at {p.cell(v)} and {p.cell(j)} would light each other", [v, j])
-                    if c[j] == FREE:
-                        self._set(j, EMPTY, "lit", v, [v], queue)
-            for w in p.walls_next_to[v]:
+                    if c[j] == FREE and d <= limit:
+                        self._record(j, EMPTY, "lit", v, (v,), d, queue)
+            for w in walls_next_to[v]:
                 self._wall(w, queue)
             if c[v] == B_EMPTY:
-                for y in (v, *p.sight.lines(v)):
-                    if y not in self.lit and y not in self.lit_before:
-                        self._dark(y, queue)
+                for y in sight.cell_and_lines(v):
+                    if y in lit or y in lit_before:
+                        continue
+                    # dark cell y: forced when at most one cell is left that can light it (only
+                    # cells free before the chain can light it now)
+                    read.add(y)
+                    lighter = -1
+                    ways = known_lighters.get(y)
+                    if ways is None:
+                        ways = lighters_before(y)
+                    for j in ways:
+                        if c[j] == FREE:
+                            if lighter >= 0:
+                                read.add(lighter)
+                                read.add(j)
+                                break       # two ways left to light it: nothing forced
+                            lighter = j
+                    else:
+                        self._dark(y, lighter, queue)
 
     def _wall(self, w: int, queue: list) -> None:
         p, c = self.puzzle, self.c
         n = p.board[w]
         around = p.white_neighbours[w]
         self.read.update(around)
-        bulbs = [x for x in around if c[x] == B_BULB]
-        free = [x for x in around if c[x] == FREE]
-        empties = [x for x in around if c[x] == B_EMPTY]
+        bulbs, free, empties = [], [], []
+        for x in around:
+            if c[x] == B_BULB:
+                bulbs.append(x)
+            elif c[x] == FREE:
+                free.append(x)
+            elif c[x] == B_EMPTY:
+                empties.append(x)
         if len(bulbs) > n:
             raise Broken(f"the {n} at {p.cell(w)} would touch {len(bulbs)} bulbs", bulbs)
         if len(bulbs) + len(free) < n:
@@ -610,19 +641,11 @@ class Chain:
             for x in free:
                 self._set(x, BULB, "needs", w, empties + bulbs, queue)
 
-    def _dark(self, y: int, queue: list) -> None:
-        """Dark cell y (not lit): forced when at most one cell is left that can light it."""
-        p, c, read = self.puzzle, self.c, self.read
-        read.add(y)
-        lighter = -1            # only cells free before the chain can light it now
-        for j in self.lighters_before(y):
-            if c[j] == FREE:
-                if lighter >= 0:
-                    read.update((lighter, j))
-                    return          # two ways left to light it: nothing forced
-                lighter = j
-        read.update(p.sight[y])
-        gone = [j for j in (y, *p.sight.lines(y)) if c[j] == B_EMPTY]
+    def _dark(self, y: int, lighter: int, queue: list) -> None:
+        """Dark cell y with at most one cell left to light it (`lighter`, -1: none)."""
+        p, c = self.puzzle, self.c
+        self.read.update(p.sight[y])
+        gone = [j for j in p.sight.cell_and_lines(y) if c[j] == B_EMPTY]
         if lighter < 0:
             raise Broken(f"no bulb could light {p.cell(y)}", gone)
         self._set(lighter, BULB, "only", y, gone, queue)
@@ -735,10 +758,16 @@ def empty_chain(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduc
 
 # --- level 4 ------------------------------------------------------------------------------
 
-@heuristic(id="akari.interchangeable-bulbs", genre=GENRE)
-def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    light = lighting(puzzle, state)
+def interchangeable_pairs(puzzle: AkariPuzzle, state: State) -> tuple[tuple[int, int], ...]:
+    """Pairs of free, unlit cells beside no wall that see each other and whose lines reach the
+    same unlit and the same free cells (so a bulb on one could as well be on the other), in
+    board order; updated from a recent state's: a cell's answer changes only with a cell it
+    sees or itself, a newly lit one included."""
+    cands, lit = state.cands, lighting(puzzle, state).lit
     signatures: dict[int, tuple[int, tuple[frozenset[int], frozenset[int]]]] = {}
+
+    def may_swap(x: int) -> bool:
+        return cands[x] == FREE and not puzzle.walls_next_to[x] and x not in lit
 
     def signature(x: int) -> tuple[int, tuple[frozenset[int], frozenset[int]]]:
         # made once per cell, with its hash first: most pairs differ there (a large board
@@ -746,22 +775,33 @@ def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iter
         got = signatures.get(x)
         if got is None:
             reach = puzzle.sight[x] | {x}
-            sig = (frozenset(j for j in reach if j not in light.lit),
-                   frozenset(j for j in reach if state.cands[j] == FREE))
+            sig = (frozenset(j for j in reach if j not in lit), frozenset(j for j in reach if cands[j] == FREE))
             got = signatures[x] = (hash(sig), sig)
         return got
 
-    for x in puzzle.whites:
-        if state.cands[x] != FREE or puzzle.walls_next_to[x] or x in light.lit:
-            continue
-        if out_of_time():
-            return
-        for y in sorted(puzzle.sight[x]):
-            if y < x or state.cands[y] != FREE or puzzle.walls_next_to[y] or y in light.lit:
-                continue
-            if signature(x) == signature(y):
-                yield Deduction.build(state, put={x: EMPTY, y: EMPTY},
-                                      params={"first": puzzle.cell(x), "second": puzzle.cell(y)})
+    def pairs(cells: Iterable[int], later_only: bool) -> set[tuple[int, int]]:
+        out = set()
+        for x in cells:
+            if may_swap(x):
+                out.update((min(x, y), max(x, y)) for y in puzzle.sight[x]
+                           if (y > x or not later_only) and may_swap(y) and signature(x) == signature(y))
+        return out
+
+    def update(old: tuple[tuple[int, int], ...], _: tuple[int, ...], changed: list[int]) -> tuple:
+        bulbs = [c for c in changed if cands[c] == B_BULB]
+        again = puzzle.around(frozenset(changed).union(*(puzzle.sight[b] for b in bulbs)))
+        kept = {pair for pair in old if pair[0] not in again and pair[1] not in again}
+        return tuple(sorted(kept | pairs(again, False)))
+
+    return state.derived("akari.interchangeable", lambda: recent_of(puzzle, "akari.interchangeable", limit=CHANGES).get(
+        state, lambda: tuple(sorted(pairs(puzzle.whites, True))), update))
+
+
+@heuristic(id="akari.interchangeable-bulbs", genre=GENRE)
+def interchangeable_bulbs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    for x, y in interchangeable_pairs(puzzle, state):
+        yield Deduction.build(state, put={x: EMPTY, y: EMPTY},
+                              params={"first": puzzle.cell(x), "second": puzzle.cell(y)})
 
 
 @heuristic(id="akari.long-chain", genre=GENRE)

@@ -63,10 +63,12 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: 
     roots: set[int] = set()
     for s, k in changes.items():
         slot = puzzle.slots[s]
-        for end in (slot.a, slot.b):
-            extra[end] = extra.get(end, 0) + k
-            if k:
-                roots.add(g.root[end])
+        a, b = slot.a, slot.b
+        extra[a] = extra.get(a, 0) + k
+        extra[b] = extra.get(b, 0) + k
+        if k:
+            roots.add(g.root[a])
+            roots.add(g.root[b])
     if not roots or sum(len(g.members[r]) for r in roots) == len(puzzle.islands):
         return None
     # every island of the merged groups ends with its count: those short of it now get
@@ -90,14 +92,18 @@ def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int], read: set
     """An island that the bridges `chosen` (slot -> count) would starve by blocking the slots
     they cross: (island, the most it could still get, the blocked slots); None if none.
     `read` (when given) gets the slots the answer rests on."""
-    blocked = sorted({t for s, v in chosen.items() if v for t in puzzle.crossings[s] if state.cands[t] & ~1})
+    cands = state.cands
+    crossed = [t for s, v in chosen.items() if v for t in puzzle.crossings[s]]
     if read is not None:
-        read.update(t for s, v in chosen.items() if v for t in puzzle.crossings[s])
+        read.update(crossed)
+    blocked = sorted({t for t in crossed if cands[t] & ~1})
+    if not blocked:
+        return None         # most ways cross nothing open: asked for every way of every island
+    shut = set(blocked)
     for i in sorted({x for t in blocked for x in (puzzle.slots[t].a, puzzle.slots[t].b)}):
         if read is not None:
             read.update(puzzle.slots_of[i])
-        most = sum(chosen[t] if t in chosen else hi(state.cands[t])
-                   for t in puzzle.slots_of[i] if t not in blocked)
+        most = sum(chosen[t] if t in chosen else hi(cands[t]) for t in puzzle.slots_of[i] if t not in shut)
         if most < puzzle.board[i]:
             return i, most, blocked
     return None
@@ -370,15 +376,19 @@ def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way
 
 
 def allows_everything(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int],
-                      ways: list[tuple[int, ...]], read: set[int]) -> bool:
+                      ways: list[tuple[int, ...]], read: set[int], legal: dict[tuple[int, ...], bool]) -> bool:
     """Whether the legal ones of `ways` leave every candidate of the slots `todo` possible (so
-    they agree on nothing); `read` gets the slots a yes rests on besides the island's own. A
-    way that would allow nothing new is not checked, and none after the last candidate is met
-    (a legal way stays legal while what it read stays, so a yes holds as long)."""
+    they agree on nothing); `read` gets the slots a yes rests on besides the island's own, and
+    `legal` whether each way it checked is legal. A way that would allow nothing new is not
+    checked, and none after the last candidate is met (a legal way stays legal while what it
+    read stays, so a yes holds as long)."""
     missing = {(k, v) for k, s in enumerate(todo) for v in values_of(state.cands[s])}
     for w in ways:
         met = [(k, v) for k, v in enumerate(w) if (k, v) in missing]
-        if met and legal_way(puzzle, state, g, todo, w, read):
+        if not met:
+            continue
+        legal[w] = legal_way(puzzle, state, g, todo, w, read)
+        if legal[w]:
             missing.difference_update(met)
             if not missing:
                 return True
@@ -396,11 +406,12 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
             continue
         todo, ways = distributions(puzzle, state, i)
         read = set(puzzle.slots_of[i])
-        if not todo or allows_everything(puzzle, state, g, todo, ways, read):
+        legal: dict[tuple[int, ...], bool] = {}
+        if not todo or allows_everything(puzzle, state, g, todo, ways, read, legal):
             quiet.put(i, read)
             continue
         total = len(ways)
-        ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
+        ways = [w for w in ways if (legal[w] if w in legal else legal_way(puzzle, state, g, todo, w))]
         keep = {s: 0 for s in todo}
         for w in ways:
             for s, v in zip(todo, w):
@@ -419,15 +430,26 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
 @heuristic(id="hashi.pair-ways", genre=GENRE)
 def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = groups(puzzle, state)
-    ways_of = {}
-    for i in puzzle.islands:
-        todo, ways = distributions(puzzle, state, i, g)
-        if todo:
-            ways_of[i] = (todo, ways)
+    # slots whose pair of islands agreed on nothing, until a slot that told changes (a way
+    # or pair of ways legal stays legal while what it read stays, and more can only join):
+    # kept with the puzzle, so the count of what a step's level offers finds them too
+    quiet = Remembered(puzzle.__dict__.setdefault("_hashi_quiet_pairs", {}), state)
+    ways_of: dict[int, tuple[list[int], list[tuple[int, ...]], set[int]]] = {}
+
+    def legal_ways(i: int) -> tuple[list[int], list[tuple[int, ...]], set[int]]:
+        """Island i's open slots, its legal ways and the slots they read (made once a look)."""
+        if i not in ways_of:
+            read = set(puzzle.slots_of[i])
+            todo, ways = distributions(puzzle, state, i)
+            ways_of[i] = todo, [w for w in ways if legal_way(puzzle, state, g, todo, w, read)], read
+        return ways_of[i]
+
     for s, slot in enumerate(puzzle.slots):
-        if slot.a not in ways_of or slot.b not in ways_of or state.decided(s):
+        # an open slot is open at both its islands: each has a way to look at
+        if state.decided(s) or quiet.get(s, False):
             continue
-        (todo_a, ways_a), (todo_b, ways_b) = ways_of[slot.a], ways_of[slot.b]
+        (todo_a, ways_a, read_a), (todo_b, ways_b, read_b) = legal_ways(slot.a), legal_ways(slot.b)
+        read = read_a | read_b
         at_a, at_b = todo_a.index(s), todo_b.index(s)
         slots = todo_a + [t for t in todo_b if t != s]
         keep = {t: 0 for t in slots}
@@ -439,15 +461,17 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
                 chosen = dict(zip(todo_a, wa)) | dict(zip(todo_b, wb))
                 if any(chosen.get(u) for t, v in chosen.items() if v for u in puzzle.crossings[t]):
                     continue
-                if closes_group(puzzle, g, {t: v - lo(state.cands[t]) for t, v in chosen.items()}):
+                if closes_group(puzzle, g, {t: v - lo(state.cands[t]) for t, v in chosen.items()}, read):
                     continue
-                if starved(puzzle, state, chosen):
+                if starved(puzzle, state, chosen, read):
                     continue
                 legal += 1
                 for t, v in chosen.items():
                     keep[t] |= 1 << v
         d = Deduction.build(state, keep=keep, cells=[puzzle.cell(slot.a), puzzle.cell(slot.b)], params={})
-        if d:
+        if not d:
+            quiet.put(s, read)
+        else:
             yield attrs.evolve(d, params={
                 "first": puzzle.cell(slot.a), "second": puzzle.cell(slot.b), "bridge": puzzle.slot_name(s),
                 "legal": "only one" if legal == 1 else f"only {legal}" if legal else "none",

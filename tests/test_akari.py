@@ -139,6 +139,13 @@ def test_long_chain():
 
 # --- level 5 and the whole path --------------------------------------------------------------
 
+def test_sight_orders_hold_the_cells_of_its_lines():
+    p = puzzle(". . # .\n. . . .\n# . 1 .")
+    for i in p.whites:
+        assert p.sight.cell_and_lines(i) == (i, *p.sight.lines(i))
+        assert p.sight.in_board_order(i) == tuple(sorted(p.sight[i]))
+
+
 def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
     p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
     from grader.core.engine import Solver
@@ -172,7 +179,8 @@ def test_facts_kept_up_to_date_agree_with_a_fresh_look():
     def facts(p, s):
         return (lighting(p, s).lit, A.starved_walls(p, s), A.choices(p, s), A.darkening_bulbs(p, s),
                 {w: said(ways.step) for w, ways in A.wall_combination_steps(p, s).items()},
-                {k: [said(d) for d in found] for k, (found, _) in A.two_pairs_steps(p, s)[1].items()})
+                {k: [said(d) for d in found] for k, (found, _) in A.two_pairs_steps(p, s)[1].items()},
+                A.interchangeable_pairs(p, s))
 
     for path in ("corpus/akari/lightup-14x14b20s2d2-grader-1.yaml", "corpus/akari/lightup-10x10b20s2d2-grader-2.yaml"):
         p, kept = load(path), 0

@@ -129,12 +129,15 @@ def test_all_distributions():
     assert found("hashi.all-distributions", q, reference(q)) == {}
 
 
-def test_all_distributions_remembers_only_what_a_fresh_look_finds():
-    """Islands whose ways agreed on nothing are remembered with the puzzle until a slot that
-    told changes: all along a solve, and from each state's own recent ones, all-distributions
-    finds what it finds on a fresh copy of the puzzle, where nothing is remembered (every
-    other state is looked at, so what is remembered comes from a state some steps back)."""
-    h = REGISTRY.get("hashi.all-distributions")
+@pytest.mark.parametrize("hid, memory", [("hashi.all-distributions", "_hashi_quiet_islands"),
+                                         ("hashi.pair-ways", "_hashi_quiet_pairs")])
+def test_remembering_techniques_find_only_what_a_fresh_look_finds(hid, memory):
+    """Islands (pairs of islands) whose ways agreed on nothing are remembered with the puzzle
+    until a slot that told changes: all along a solve, and from each state's own recent ones,
+    the technique finds what it finds on a fresh copy of the puzzle, where nothing is
+    remembered (every other state is looked at, so what is remembered comes from a state some
+    steps back)."""
+    h = REGISTRY.get(hid)
 
     def said(p, s):
         return [(d.removals, d.params) for d in h.find(p, s)]
@@ -146,7 +149,7 @@ def test_all_distributions_remembers_only_what_a_fresh_look_finds():
                 continue
             assert said(p, state) == said(load(path), state), f"{path}, after step {n}"
             looked += 1
-        assert looked >= 10 and p.__dict__.get("_hashi_quiet_islands")
+        assert looked >= 10 and p.__dict__.get(memory)
 
 
 # --- level 4 -------------------------------------------------------------------------------

@@ -117,6 +117,8 @@ class Sight(Sequence[frozenset[int]]):
     def __init__(self, lanes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]):
         self._lanes = lanes
         self._made: dict[int, frozenset[int]] = {}
+        self._in_order: dict[int, tuple[int, ...]] = {}
+        self._sorted: dict[int, tuple[int, ...]] = {}
 
     def __len__(self) -> int:
         return len(self._lanes)
@@ -135,6 +137,20 @@ class Sight(Sequence[frozenset[int]]):
                 if j != i:
                     yield j
 
+    def cell_and_lines(self, i: int) -> tuple[int, ...]:
+        """(i, *lines(i)), made once per cell: for the hot loops that read the same cells often."""
+        got = self._in_order.get(i)
+        if got is None:
+            got = self._in_order[i] = (i, *self.lines(i))
+        return got
+
+    def in_board_order(self, i: int) -> tuple[int, ...]:
+        """sorted(sight[i]), made once per cell."""
+        got = self._sorted.get(i)
+        if got is None:
+            got = self._sorted[i] = tuple(sorted(self[i]))
+        return got
+
 
 class Lighting:
     """Derived from a state once: bulbs, lit cells, and which cells could still light a cell.
@@ -144,7 +160,8 @@ class Lighting:
 
     def __init__(self, puzzle: AkariPuzzle, state: State):
         self.puzzle, self.state, self.cands = puzzle, state, state.cands
-        self._lighters: dict[int, tuple[int, ...]] = {}
+        # cell -> lighters(cell), for the cells asked so far (a hot loop reads it directly)
+        self.known_lighters: dict[int, tuple[int, ...]] = {}
 
     @functools.cached_property
     def bulbs(self) -> list[int]:
@@ -176,13 +193,13 @@ class Lighting:
     def lighters(self, i: int) -> tuple[int, ...]:
         """Undecided cells that could light cell i (itself included), in board order; made once
         per cell (the ways around walls ask for the same cells again and again)."""
-        got = self._lighters.get(i)
+        got = self.known_lighters.get(i)
         if got is None:
             c = self.cands
             out = [j for j in self.puzzle.sight.lines(i) if c[j] == B_EMPTY | B_BULB]
             if c[i] == B_EMPTY | B_BULB:
                 out.append(i)
-            got = self._lighters[i] = tuple(sorted(out))
+            got = self.known_lighters[i] = tuple(sorted(out))
         return got
 
 
