@@ -26,7 +26,7 @@ from heuristics.common.loops import premature_loop
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
-                                   leg_blocker, pearl_problem)
+                                   leg_blocker, pearl_inputs, pearl_problem)
 from grader.kernels.recent import narrowed
 
 GENRE = "masyu"
@@ -282,7 +282,7 @@ def _shape_inputs(puzzle: MasyuPuzzle, i: int):
     if got is None:
         vars_ = {v for j in (i, *puzzle.dir_cells[i].values()) for v in puzzle.dir_vars[j].values()}
         for p in puzzle.pearls_close[i]:
-            vars_.update(puzzle.pearl_input_vars(p))
+            vars_.update(pearl_inputs(puzzle, p))
         got = getters[i] = operator.itemgetter(*sorted(vars_))
     return got
 
