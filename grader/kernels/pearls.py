@@ -133,11 +133,6 @@ def pearl_inputs(puzzle, i: int) -> tuple[int, ...]:
 _INPUTS = {"pearl": lambda puzzle, i, _: pearl_inputs(puzzle, i), "leg": leg_inputs, "axis": axis_inputs}
 
 
-def has_line(puzzle, state: State, i: int, d: str) -> bool:
-    v = puzzle.dir_vars[i].get(d)
-    return v is not None and state.cands[v] == B_LINE
-
-
 def _crossed(puzzle, state: State, i: int, d: str) -> bool:
     """The edge is crossed out, or there is none (the border)."""
     v = puzzle.dir_vars[i].get(d)
