@@ -12,7 +12,7 @@ the recurring shapes of the level-5 trials on the janko puzzles, kept bounded an
 from __future__ import annotations
 
 import operator
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
@@ -24,9 +24,9 @@ from grader.core.steps import Deduction
 from heuristics.common import cell_loops, whatif
 from heuristics.common.loops import premature_loop
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
-from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
-from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name, has_line,
-                                   leg_blocker, pearl_problem)
+from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
+from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name,
+                                   leg_blocker, pearl_inputs, pearl_problem)
 from grader.kernels.recent import narrowed
 
 GENRE = "masyu"
@@ -70,16 +70,27 @@ def _table(puzzle: MasyuPuzzle, name: str, make) -> dict:
     return table
 
 
-def _as_masks(put: dict[int, int]) -> tuple[tuple[int, int], ...]:
-    return tuple((v, 1 << val) for v, val in put.items())
+@attrs.frozen(eq=False)
+class Put:
+    """What a rule puts ({var: value}), with a quick test of whether it is all there already."""
+    values: dict[int, int]
+    read: Callable[[Sequence[int]], object]     # the candidates of the put's variables
+    done_when: object                           # what `read` gives when every value is put
 
+    @classmethod
+    def of(cls, values: dict[int, int]) -> "Put":
+        variables = tuple(values)
+        masks = tuple(1 << values[v] for v in variables)
+        if len(variables) == 1:             # (itemgetter of one index gives the item itself)
+            return cls(values, operator.itemgetter(variables[0]), masks[0])
+        return cls(values, operator.itemgetter(*variables) if variables else lambda cands: (), masks)
 
-def _all_set(cands, masks: tuple[tuple[int, int], ...]) -> bool:
-    return all(cands[v] == m for v, m in masks)
+    def done(self, cands: Sequence[int]) -> bool:
+        return self.read(cands) == self.done_when
 
 
 def _blocked_puts(puzzle: MasyuPuzzle) -> dict:
-    """(black pearl, blocked side d) -> (put, its masks, the legs drawn on the other side)."""
+    """(black pearl, blocked side d) -> (put, the legs drawn on the other side)."""
     out = {}
     for i in puzzle.pearl_cells:
         for d in DIRS:
@@ -88,7 +99,7 @@ def _blocked_puts(puzzle: MasyuPuzzle) -> dict:
             first = puzzle.edge_var(i, d)
             if first is not None:
                 put[first] = CROSS
-            out[i, d] = put, _as_masks(put), legs
+            out[i, d] = Put.of(put), legs
     return out
 
 
@@ -97,23 +108,25 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
     puts, cands = _table(puzzle, "blocked", _blocked_puts), state.cands
     for i in pearls_to_check(puzzle, BLACK, focus):
         for d in DIRS:
-            put, masks, legs = puts[i, d]
-            if _all_set(cands, masks):
+            put, legs = puts[i, d]
+            if put.done(cands):
                 continue
             reason = leg_blocker(puzzle, state, i, d)
             if not reason:
                 continue
-            yield Deduction.build(state, put=put, cells=[puzzle.cell(i)],
+            yield Deduction.build(state, put=put.values, cells=[puzzle.cell(i)],
                                   params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason,
                                           "opposite": SIDE[OPPOSITE[d]],
                                           "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
 
 
 def _extend_puts(puzzle: MasyuPuzzle) -> dict:
-    """(black pearl, side d with a line) -> (put, its masks): the leg runs on two cells, the
-    other side and the turns at the next cell are crossed out."""
+    """Black pearl -> [(side d, the edge to d, put)] for each side with a next cell: when that
+    edge carries the loop, the leg runs on two cells, the other side and the turns at the
+    next cell are crossed out."""
     out = {}
     for i in puzzle.pearl_cells:
+        out[i] = sides = []
         for d in DIRS:
             j = puzzle.next_cell(i, d)
             if j is None:
@@ -126,7 +139,7 @@ def _extend_puts(puzzle: MasyuPuzzle) -> dict:
                 v = puzzle.edge_var(j, t)
                 if v is not None:
                     put[v] = CROSS
-            out[i, d] = put, _as_masks(put)
+            sides.append((d, puzzle.edge_var(i, d), Put.of(put)))
     return out
 
 
@@ -134,28 +147,25 @@ def _extend_puts(puzzle: MasyuPuzzle) -> dict:
 def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     puts, cands = _table(puzzle, "extend", _extend_puts), state.cands
     for i in pearls_to_check(puzzle, BLACK, focus):
-        for d in DIRS:
-            if not has_line(puzzle, state, i, d):
-                continue
-            put, masks = puts[i, d]
-            if _all_set(cands, masks):
+        for d, first, put in puts[i]:
+            if cands[first] != B_LINE or put.done(cands):
                 continue
             j = puzzle.next_cell(i, d)
             edge = edge_name(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
-            yield Deduction.build(state, put=put, premises=[puzzle.edge_var(i, d)], cells=[puzzle.cell(i)],
+            yield Deduction.build(state, put=put.values, premises=[first], cells=[puzzle.cell(i)],
                                   params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
                                           "opposite": SIDE[OPPOSITE[d]]})
 
 
 def _axis_puts(puzzle: MasyuPuzzle) -> dict:
-    """(white pearl, blocked axis) -> (put, its masks, the edges drawn along the other axis)."""
+    """(white pearl, blocked axis) -> (put, the edges drawn along the other axis)."""
     out = {}
     for i in puzzle.pearl_cells:
         for axis, other in (("ew", "ns"), ("ns", "ew")):
             put = {v: CROSS for d in axis if (v := puzzle.edge_var(i, d)) is not None}
             keep = [v for d in other if (v := puzzle.edge_var(i, d)) is not None]
             put.update({v: LINE for v in keep})
-            out[i, axis] = put, _as_masks(put), keep
+            out[i, axis] = Put.of(put), keep
     return out
 
 
@@ -165,34 +175,52 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
     puts, cands = _table(puzzle, "axis", _axis_puts), state.cands
     for i in pearls_to_check(puzzle, WHITE, focus):
         for axis, other in (("ew", "ns"), ("ns", "ew")):
-            put, masks, keep = puts[i, axis]
-            if _all_set(cands, masks):
+            put, keep = puts[i, axis]
+            if put.done(cands):
                 continue
             reason = axis_blocker(puzzle, state, i, axis)
             if not reason:
                 continue
-            yield Deduction.build(state, put=put, cells=[puzzle.cell(i)],
+            yield Deduction.build(state, put=put.values, cells=[puzzle.cell(i)],
                                   params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other],
                                           "reason": reason,
                                           "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]})
 
 
-@heuristic(id="masyu.white-turn", genre=GENRE)
-def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for i in pearls_to_check(puzzle, WHITE, focus):
+def _turn_checks(puzzle: MasyuPuzzle) -> dict:
+    """White pearl -> [(its two edges along an axis, [(d, the cell a beyond the pearl to d, the
+    cell b to the other side, the edge from b on away from the pearl)])], for the axes with both
+    edges and the sides whose far edge exists: the rest never gives a deduction."""
+    out = {}
+    for i in puzzle.pearl_cells:
+        out[i] = axes = []
         for axis in ("ew", "ns"):
-            if not all(has_line(puzzle, state, i, d) for d in axis):
+            pair = tuple(puzzle.edge_var(i, d) for d in axis)
+            if None in pair:
                 continue
+            sides = []
             for d in axis:
                 o = OPPOSITE[d]
-                a, b = puzzle.next_cell(i, d), puzzle.next_cell(i, o)
-                if can_turn(puzzle, state, a, d):
-                    continue
+                b = puzzle.next_cell(i, o)
                 v = puzzle.edge_var(b, o)
-                if v is None:
-                    continue
-                yield Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)],
-                                      premises=[puzzle.edge_var(i, x) for x in axis],
+                if v is not None:
+                    sides.append((d, puzzle.next_cell(i, d), b, v))
+            axes.append((pair, sides))
+    return out
+
+
+@heuristic(id="masyu.white-turn", genre=GENRE)
+def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    checks, cands = _table(puzzle, "turn", _turn_checks), state.cands
+    for i in pearls_to_check(puzzle, WHITE, focus):
+        for (x, y), sides in checks[i]:
+            if cands[x] != B_LINE or cands[y] != B_LINE:
+                continue
+            for d, a, b, v in sides:
+                if cands[v] == B_CROSS or can_turn(puzzle, state, a, d):
+                    continue        # (already crossed out: nothing new to put)
+                o = OPPOSITE[d]
+                yield Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)], premises=[x, y],
                                       params={"pearl": puzzle.cell(i), "blocked": puzzle.cell(a),
                                               "cell": puzzle.cell(b), "edge": edge_name(puzzle, b, o)})
 
@@ -282,7 +310,7 @@ def _shape_inputs(puzzle: MasyuPuzzle, i: int):
     if got is None:
         vars_ = {v for j in (i, *puzzle.dir_cells[i].values()) for v in puzzle.dir_vars[j].values()}
         for p in puzzle.pearls_close[i]:
-            vars_.update(puzzle.pearl_input_vars(p))
+            vars_.update(pearl_inputs(puzzle, p))
         got = getters[i] = operator.itemgetter(*sorted(vars_))
     return got
 

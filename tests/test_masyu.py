@@ -32,6 +32,28 @@ def test_black_leg_blocked_by_the_border():
     assert found("masyu.black-leg-blocked", puzzle(". . . . .\n. . . . .\n. . B . .\n. . . . .\n. . . . .")) == {}
 
 
+def test_pearl_rules_read_only_their_inputs():
+    """A pearl rule's answer is remembered per the candidates of its inputs (leg_inputs,
+    axis_inputs, pearl_inputs): whatever the other edges hold, a fresh answer is the same."""
+    import random
+    from grader.kernels import pearls
+    from grader.kernels.loops import B_CROSS, B_LINE, OPEN
+    p = puzzle("B . W . W B\n. W . B . .\nW . B W . W\n. B . . W .\nW . W B . B\n. . B . W .")
+    questions = [(pearls._pearl_problem, i, (), pearls.pearl_inputs(p, i)) for i in p.pearl_cells]
+    for i in p.pearl_cells:
+        if p.pearls[i] == pearls.BLACK:
+            questions += [(pearls._leg_blocker, i, (d,), pearls.leg_inputs(p, i, d)) for d in "nesw"]
+        else:
+            questions += [(pearls._axis_blocker, i, (a,), pearls.axis_inputs(p, i, a)) for a in ("ew", "ns")]
+    rng, values = random.Random(3), (OPEN, B_LINE, B_CROSS)
+    for _ in range(200):
+        weights = [rng.random() for _ in values]
+        cands = rng.choices(values, weights, k=p.graph.n_edges)
+        for rule, i, args, inputs in questions:
+            other = [m if v in inputs else rng.choice(values) for v, m in enumerate(cands)]
+            assert rule(p, State(tuple(cands)), i, *args) == rule(p, State(tuple(other)), i, *args)
+
+
 def test_pearl_rules_skip_what_is_already_drawn():
     """A blocked side whose consequences are all drawn gives nothing (the rules test the put
     before reading the pearl's surroundings); the pearls near a focus follow the focus."""

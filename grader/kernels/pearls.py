@@ -2,10 +2,11 @@
 (`pearl_problem`, which violations reports), and why a black pearl cannot send a leg one way
 (`leg_blocker`) or a white pearl cannot be passed along an axis (`axis_blocker`).
 
-The puzzle is a GridLoop with `pearls` (NONE, WHITE or BLACK per cell), `pearl_memo` (a dict)
-and `pearl_inputs(i)` (a getter for the candidates the rules at pearl i read).
+The puzzle is a GridLoop with `pearls` (NONE, WHITE or BLACK per cell) and `pearl_memo` (a dict).
 """
 from __future__ import annotations
+
+import operator
 
 from grader.core.model import State
 from grader.kernels.cell_loops import DIRS, SIDE, TURNS
@@ -53,39 +54,83 @@ def _pearl_problem(puzzle, state: State, i: int) -> str:
     return ""
 
 
-# These three run hundreds of thousands of times in trials; each reads only the edges of the
-# cells up to three steps from the pearl in a straight line, so its answer is remembered per
-# pearl and those edges' candidates.
+# These three run hundreds of thousands of times in trials; each reads only a few edges near
+# the pearl (the *_inputs below), so its answer is remembered per pearl, question and the
+# candidates of those edges.
 
-def _memo(puzzle, state: State, kind: str, i: int, arg, compute) -> str:
-    key = (kind, i, arg, puzzle.pearl_inputs(i)(state.cands))
+ANSWERS_PER_QUESTION = 4096     # remembered answers per pearl and question (a few MB at most)
+
+
+def _answer(puzzle, state: State, kind: str, i: int, arg, compute) -> str:
+    """compute(puzzle, state, i[, arg]), remembered per the candidates of the edges it reads."""
     memo = puzzle.pearl_memo
-    out = memo.get(key)
+    question = memo.get((kind, i, arg))
+    if question is None:
+        question = memo[kind, i, arg] = (_getter(_INPUTS[kind](puzzle, i, arg)), {})
+    inputs, answers = question
+    key = inputs(state.cands)
+    out = answers.get(key)
     if out is None:
-        if len(memo) > 60_000:          # a few tens of MB at most per puzzle
-            memo.clear()
-        out = memo[key] = compute(puzzle, state, i, arg) if arg is not None else compute(puzzle, state, i)
+        if len(answers) >= ANSWERS_PER_QUESTION:
+            answers.clear()
+        out = answers[key] = compute(puzzle, state, i, arg) if arg is not None else compute(puzzle, state, i)
     return out
+
+
+def _getter(variables: tuple[int, ...]):
+    """A function giving the candidates of `variables` as one hashable value."""
+    if not variables:
+        return lambda cands: ()
+    return operator.itemgetter(*variables)
 
 
 def pearl_problem(puzzle, state: State, i: int) -> str:
     """What a pearl's lines already get wrong, or ''."""
-    return _memo(puzzle, state, "pearl", i, None, _pearl_problem)
+    return _answer(puzzle, state, "pearl", i, None, _pearl_problem)
 
 
 def leg_blocker(puzzle, state: State, i: int, d: str) -> str:
     """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
-    return _memo(puzzle, state, "leg", i, d, _leg_blocker)
+    return _answer(puzzle, state, "leg", i, d, _leg_blocker)
 
 
 def axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
     """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
-    return _memo(puzzle, state, "axis", i, axis, _axis_blocker)
+    return _answer(puzzle, state, "axis", i, axis, _axis_blocker)
 
 
-def has_line(puzzle, state: State, i: int, d: str) -> bool:
-    v = puzzle.dir_vars[i].get(d)
-    return v is not None and state.cands[v] == B_LINE
+# --- the edges each rule reads -----------------------------------------------------------------
+
+def _edges_of(puzzle, cells) -> tuple[int, ...]:
+    return tuple(sorted({v for c in cells if c is not None for v in puzzle.dir_vars[c].values()}))
+
+
+def leg_inputs(puzzle, i: int, d: str) -> tuple[int, ...]:
+    """The edges _leg_blocker(i, d) reads: those of the next two cells in direction d, and of
+    the third when the second holds a white pearl."""
+    j = puzzle.next_cell(i, d)
+    k = None if j is None else puzzle.next_cell(j, d)
+    if k is None:
+        return ()
+    m = puzzle.next_cell(k, d) if puzzle.pearls[k] == WHITE else None
+    return _edges_of(puzzle, (j, k, m))
+
+
+def axis_inputs(puzzle, i: int, axis: str) -> tuple[int, ...]:
+    """The edges _axis_blocker(i, axis) reads: those of the pearl and its two cells on the axis."""
+    return _edges_of(puzzle, (i, *(puzzle.next_cell(i, d) for d in axis)))
+
+
+def pearl_inputs(puzzle, i: int) -> tuple[int, ...]:
+    """The edges _pearl_problem(i) reads: a white pearl's and its neighbours'; for a black one
+    also all its legs read."""
+    near = _edges_of(puzzle, (i, *puzzle.dir_cells[i].values()))
+    if puzzle.pearls[i] == WHITE:
+        return near
+    return tuple(sorted(set(near).union(*(leg_inputs(puzzle, i, d) for d in DIRS))))
+
+
+_INPUTS = {"pearl": lambda puzzle, i, _: pearl_inputs(puzzle, i), "leg": leg_inputs, "axis": axis_inputs}
 
 
 def _crossed(puzzle, state: State, i: int, d: str) -> bool:

@@ -14,7 +14,6 @@ Yajilin); the pearl rules are grader/kernels/pearls.py (violations and technique
 from __future__ import annotations
 
 import functools
-import operator
 from typing import Any, Sequence
 
 import attrs
@@ -31,7 +30,7 @@ from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import svg, text
 from grader.genres import register
 from grader.core.genre import Genre
-from grader.kernels.cell_loops import (DIRS, EDGE_PHRASES, GridLoop, direction_token, edge_atoms,
+from grader.kernels.cell_loops import (EDGE_PHRASES, GridLoop, direction_token, edge_atoms,
                                        lines_from_tokens, loop_answer, read_directions)
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
 from grader.kernels.pearls import BLACK, NONE, WHITE, pearl_problem
@@ -68,30 +67,6 @@ class MasyuPuzzle(GridLoop, Puzzle):
     def pearl_memo(self) -> dict:
         """Answers of pearl_problem, leg_blocker and axis_blocker (see there)."""
         return {}
-
-    @functools.cached_property
-    def _pearl_getters(self) -> dict:
-        return {}
-
-    def pearl_input_vars(self, i: int) -> tuple[int, ...]:
-        """The edges at the cells up to three steps from cell i in a straight line: all that
-        the pearl rules at i read."""
-        cells = {i}
-        for d in DIRS:
-            j = i
-            for _ in range(3):
-                j = self.next_cell(j, d)
-                if j is None:
-                    break
-                cells.add(j)
-        return tuple(sorted({v for c in cells for v in self.dir_vars[c].values()}))
-
-    def pearl_inputs(self, i: int):
-        """A getter for the candidates of pearl_input_vars(i)."""
-        got = self._pearl_getters.get(i)
-        if got is None:
-            got = self._pearl_getters[i] = operator.itemgetter(*self.pearl_input_vars(i))
-        return got
 
     @functools.cached_property
     def pearls_close(self) -> tuple[tuple[int, ...], ...]:
