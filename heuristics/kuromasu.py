@@ -7,7 +7,6 @@ genres is in heuristics/common/shading.py (the facts it reads: grader/kernels/sh
 """
 from __future__ import annotations
 
-from itertools import product
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range
@@ -17,6 +16,7 @@ from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels.recent import recent_of
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 from heuristics.common import shading
 
@@ -56,8 +56,21 @@ class Lazy(dict):
 
 def views_in(puzzle: KuromasuPuzzle, state: State) -> Lazy:
     """clue_range of each number, read once per state for every technique (it walks rays as
-    long as the board; read-only)."""
-    return state.derived("kuromasu.views", lambda: Lazy(lambda k: clue_range(puzzle, state.cands, k)))
+    long as the board; read-only); what a recent state read is taken over for the numbers
+    whose lines nothing changed in."""
+    def update(old: Lazy, _, changed: list[int]) -> Lazy:
+        views = fresh_views(puzzle, state.cands)
+        views.update(old)
+        for j in changed:
+            for c in puzzle.seen_by[j]:
+                views.pop(c, None)
+        return views
+    return state.derived("kuromasu.views", lambda: recent_of(puzzle, "kuromasu.views").get(
+        state, lambda: fresh_views(puzzle, state.cands), update))
+
+
+def fresh_views(puzzle: KuromasuPuzzle, cands: Sequence[int]) -> Lazy:
+    return Lazy(lambda k: clue_range(puzzle, cands, k))
 
 
 def view_of(puzzle: KuromasuPuzzle, state: State, k: int) -> tuple[list[int], list[int]]:
@@ -202,9 +215,21 @@ def view_lengths(puzzle: KuromasuPuzzle, state: State, k: int, limit: int) -> li
     los, his = view_of(puzzle, state, k)
     if count_ways(los, his, n - 1) > limit:
         return None
-    return [(a, b, c, n - 1 - a - b - c)
-            for a, b, c in product(*(range(lo, hi + 1) for lo, hi in zip(los[:3], his[:3])))
-            if los[3] <= n - 1 - a - b - c <= his[3]]
+    return length_choices(los, his, n - 1)
+
+
+def length_choices(los: Sequence[int], his: Sequence[int], total: int) -> list[Way]:
+    """Every choice of four lengths within [lo, hi] that add up to `total`, the last varying
+    fastest. Each loop keeps to the lengths the others can still make up: on an open board the
+    plain product of the ranges is thousands of choices for a few hundred ways."""
+    (l0, l1, l2, l3), (h0, h1, h2, h3) = los, his
+    out = []
+    for a in range(max(l0, total - h1 - h2 - h3), min(h0, total - l1 - l2 - l3) + 1):
+        for b in range(max(l1, total - a - h2 - h3), min(h1, total - a - l2 - l3) + 1):
+            rest = total - a - b
+            for c in range(max(l2, rest - h3), min(h2, rest - l3) + 1):
+                out.append((a, b, c, rest - c))
+    return out
 
 
 def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
