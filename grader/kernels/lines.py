@@ -104,6 +104,20 @@ class Line:
             out.append(starts)
         return out
 
+    def same_solutions(self, cands: Sequence[int]) -> bool:
+        """Whether a line with these candidates (and this clue) has exactly this line's
+        solutions: it lacks no value a solution uses and holds no candidate this line lacks.
+        Then this Line answers for it, its count and solutions included."""
+        if self.kept is None:
+            return False
+        now = int.from_bytes(bytes(cands), "little")        # a byte per cell: bits never mix
+        return not now & ~self._bits[0] and now & self._bits[1] == self._bits[1]
+
+    @functools.cached_property
+    def _bits(self) -> tuple[int, int]:
+        """The candidates and what each cell keeps, a byte per cell (for same_solutions)."""
+        return int.from_bytes(bytes(self._cands), "little"), int.from_bytes(bytes(self.kept or ()), "little")
+
     def allowed(self) -> list[int] | None:
         """The candidates each cell keeps over all solutions of the line; None if there is none."""
         return None if self.kept is None else list(self.kept)
