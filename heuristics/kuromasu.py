@@ -7,16 +7,16 @@ genres is in heuristics/common/shading.py (the facts it reads: grader/kernels/sh
 """
 from __future__ import annotations
 
-from itertools import product
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range
-from grader.core.engine import out_of_time
+from grader.core.engine import out_of_time, solve_memory
 from grader.core.explain import counted
 from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
+from grader.kernels.recent import recent_of
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 from heuristics.common import shading
 
@@ -41,10 +41,41 @@ def views(puzzle: KuromasuPuzzle, state: State, focus: frozenset[int] | None
         yield k, puzzle.clues[k], los, his
 
 
+class Lazy(dict):
+    """A per-state table filled on first use of each key: one lookup of the state's memo per
+    technique, not per key (legal() reads views a million times on a big board)."""
+
+    def __init__(self, compute: Callable[[int], Any]):
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: int) -> Any:
+        got = self[key] = self.compute(key)
+        return got
+
+
+def views_in(puzzle: KuromasuPuzzle, state: State) -> Lazy:
+    """clue_range of each number, read once per state for every technique (it walks rays as
+    long as the board; read-only); what a recent state read is taken over for the numbers
+    whose lines nothing changed in."""
+    def update(old: Lazy, _, changed: list[int]) -> Lazy:
+        views = fresh_views(puzzle, state.cands)
+        views.update(old)
+        for j in changed:
+            for c in puzzle.seen_by[j]:
+                views.pop(c, None)
+        return views
+    return state.derived("kuromasu.views", lambda: recent_of(puzzle, "kuromasu.views").get(
+        state, lambda: fresh_views(puzzle, state.cands), update))
+
+
+def fresh_views(puzzle: KuromasuPuzzle, cands: Sequence[int]) -> Lazy:
+    return Lazy(lambda k: clue_range(puzzle, cands, k))
+
+
 def view_of(puzzle: KuromasuPuzzle, state: State, k: int) -> tuple[list[int], list[int]]:
-    """clue_range of the number at k, read once per state for every technique (it walks rays
-    as long as the board; read-only)."""
-    return state.derived(("kuromasu.view", k), lambda: clue_range(puzzle, state.cands, k))
+    """clue_range of the number at k (views_in)."""
+    return views_in(puzzle, state)[k]
 
 
 def names(puzzle: KuromasuPuzzle, cells: Iterable[int]) -> list:
@@ -160,6 +191,9 @@ def would_break(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
 
 # --- level 4 ------------------------------------------------------------------------------
 
+Way = tuple[int, int, int, int]         # how many cells a number sees in each direction
+
+
 def extensions(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
                ) -> list[dict[int, int]] | None:
     """Every way the number at k can see exactly its count that breaks no rule nearby: each
@@ -169,12 +203,11 @@ def extensions(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     lengths = view_lengths(puzzle, state, k, limit)
     if lengths is None:
         return None
-    options = list(legal_ways(puzzle, state, k, lengths))
+    options = [option for _, option in legal_ways(puzzle, state, k, lengths)]
     return None if out_of_time() else options   # as if too many: a large open board lists long
 
 
-def view_lengths(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
-                 ) -> list[tuple[int, int, int, int]] | None:
+def view_lengths(puzzle: KuromasuPuzzle, state: State, k: int, limit: int) -> list[Way] | None:
     """How far the number at k may see in each direction, every choice that adds up to its
     count (in order, the last direction varying fastest); None when there are more than
     `limit`."""
@@ -182,9 +215,21 @@ def view_lengths(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     los, his = view_of(puzzle, state, k)
     if count_ways(los, his, n - 1) > limit:
         return None
-    return [(a, b, c, n - 1 - a - b - c)
-            for a, b, c in product(*(range(lo, hi + 1) for lo, hi in zip(los[:3], his[:3])))
-            if los[3] <= n - 1 - a - b - c <= his[3]]
+    return length_choices(los, his, n - 1)
+
+
+def length_choices(los: Sequence[int], his: Sequence[int], total: int) -> list[Way]:
+    """Every choice of four lengths within [lo, hi] that add up to `total`, the last varying
+    fastest. Each loop keeps to the lengths the others can still make up: on an open board the
+    plain product of the ranges is thousands of choices for a few hundred ways."""
+    (l0, l1, l2, l3), (h0, h1, h2, h3) = los, his
+    out = []
+    for a in range(max(l0, total - h1 - h2 - h3), min(h0, total - l1 - l2 - l3) + 1):
+        for b in range(max(l1, total - a - h2 - h3), min(h1, total - a - l2 - l3) + 1):
+            rest = total - a - b
+            for c in range(max(l2, rest - h3), min(h2, rest - l3) + 1):
+                out.append((a, b, c, rest - c))
+    return out
 
 
 def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
@@ -193,34 +238,73 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     ways there are; None when they agree on nothing new (or there are more than `limit`).
     The same answer as intersecting the whole list, but it stops at the first ways that
     disagree on every cell: the ways at the ends of each direction's range are tried first, as
-    they disagree soonest. A number that gives nothing is most of a step's cost on a big board."""
+    they disagree soonest. A number that gives nothing is most of a step's cost on a big board.
+
+    The ways that showed it last time (in any state of the solve) are tried before anything
+    else: they usually still disagree, where the ends may agree for a long while. Only a
+    `None` is taken from them, so the answer is the same whichever ways they are."""
     lengths = view_lengths(puzzle, state, k, limit)
     if not lengths:
         return None
+    disagreeing = solve_memory().setdefault("kuromasu.disagreeing-ways", {})
+    if k in disagreeing:
+        possible = set(lengths)
+        if agreement(puzzle, state, k, [t for t in disagreeing[k] if t in possible])[0] == {}:
+            return None
     ends = {pick(lengths, key=lambda t: t[d]) for d in range(4) for pick in (min, max)}
+    agreed, ways, narrowing = agreement(puzzle, state, k, sorted(ends) + [t for t in lengths if t not in ends])
+    if agreed == {}:
+        disagreeing[k] = narrowing
+    return None if not agreed or out_of_time() else (agreed, ways)
+
+
+def agreement(puzzle: KuromasuPuzzle, state: State, k: int, lengths: Iterable[Way]
+              ) -> tuple[dict[int, int] | None, int, list[Way]]:
+    """What the legal ways among `lengths` decide alike among the undecided cells (None: no
+    legal way), how many legal ways there are, and the ways that narrowed the agreement; it
+    stops as soon as the agreement is empty."""
     cands = state.cands
     agreed: dict[int, int] | None = None
     ways = 0
-    for option in legal_ways(puzzle, state, k, sorted(ends) + [t for t in lengths if t not in ends]):
+    narrowing: list[Way] = []
+    for choice, option in legal_ways(puzzle, state, k, lengths):
         ways += 1
         if agreed is None:
-            agreed = {j: v for j, v in option.items() if cands[j] == FREE}
+            left = {j: v for j, v in option.items() if cands[j] == FREE}
         else:
-            agreed = {j: v for j, v in agreed.items() if option.get(j) == v}
+            left = {j: v for j, v in agreed.items() if option.get(j) == v}
+        if agreed is None or len(left) < len(agreed):
+            narrowing.append(choice)
+        agreed = left
         if not agreed:
-            return None
-    return None if agreed is None or out_of_time() else (agreed, ways)
+            break
+    return agreed, ways, narrowing
 
 
-def legal_ways(puzzle: KuromasuPuzzle, state: State, k: int,
-               lengths: Iterable[tuple[int, int, int, int]]) -> Iterator[dict[int, int]]:
-    """The ways, in the order of `lengths`, that break no rule nearby; stops when time is up."""
+def legal_ways(puzzle: KuromasuPuzzle, state: State, k: int, lengths: Iterable[Way]
+               ) -> Iterator[tuple[Way, dict[int, int]]]:
+    """The ways, in the order of `lengths`, that break no rule nearby, each with what it
+    decides; stops when time is up. A way whose end cell cannot be shaded with its neighbours
+    white is dropped without the whole check (legal() would find that too, after more work)."""
     for choice in lengths:
         if out_of_time():
             return
+        if not all(end_fits(puzzle, state, k, d, a) for d, a in enumerate(choice)):
+            continue
         option = legal(puzzle, state, extension(puzzle, k, choice))
         if option is not None:
-            yield option
+            yield choice, option
+
+
+def end_fits(puzzle: KuromasuPuzzle, state: State, k: int, d: int, a: int) -> bool:
+    """Whether the cell that ends a view of exactly `a` cells in direction d (if any) can be
+    shaded with its neighbours white."""
+    ray = puzzle.rays[k][d]
+    if a == len(ray):
+        return True
+    cands = state.cands
+    end = ray[a]
+    return bool(cands[end] & B_SHADED) and all(cands[u] & B_WHITE for u in puzzle.neighbours[end])
 
 
 def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
@@ -238,30 +322,34 @@ def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
 Ray = tuple[int, int, int]       # (number, direction, place on the ray)
 
 
-def rays_at(puzzle: KuromasuPuzzle, state: State, j: int) -> tuple[list[Ray], list[Ray], bool]:
-    """What a change at cell j can do to the numbers in its row and column: (the rays that may
-    end at j, being undecided or white past what the number surely sees, so shading j ends them
-    there; the rays whose sure view ends at j, so whitening j lengthens them; whether one of
-    those numbers is impossible already). Read once per state and cell, for the cells the ways
-    touch only: what every number sees would cost the board's size at every step."""
-    def compute():
-        may_end, sure_end, broken = [], [], False
-        row, col = divmod(j, puzzle.cols)
-        for c in puzzle.seen_by[j]:
-            los, his = view_of(puzzle, state, c)
-            if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
-                broken = True
-            r, k = divmod(c, puzzle.cols)
-            if k == col:        # up or down from the number (the order of DIRECTIONS)
-                d, at = (0, r - row - 1) if row < r else (1, row - r - 1)
-            else:               # left or right
-                d, at = (2, k - col - 1) if col < k else (3, col - k - 1)
-            if los[d] <= at < his[d]:
-                may_end.append((c, d, at))
-                if at == los[d]:
-                    sure_end.append((c, d, at))
-        return may_end, sure_end, broken
-    return state.derived(("kuromasu.rays-at", j), compute)
+def rays_at(puzzle: KuromasuPuzzle, state: State) -> Lazy:
+    """Per cell j, what a change at j can do to the numbers in its row and column (ray_ends).
+    Read once per state and cell, for the cells the ways touch only: what every number sees
+    would cost the board's size at every step."""
+    return state.derived("kuromasu.rays-at",
+                         lambda: Lazy(lambda j: ray_ends(puzzle, views_in(puzzle, state), j)))
+
+
+def ray_ends(puzzle: KuromasuPuzzle, views: Lazy, j: int) -> tuple[list[Ray], list[Ray], bool]:
+    """(the rays that may end at j, being undecided or white past what the number surely sees,
+    so shading j ends them there; the rays whose sure view ends at j, so whitening j lengthens
+    them; whether one of the numbers in j's row and column is impossible already)."""
+    may_end, sure_end, broken = [], [], False
+    row, col = divmod(j, puzzle.cols)
+    for c in puzzle.seen_by[j]:
+        los, his = views[c]
+        if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
+            broken = True
+        r, k = divmod(c, puzzle.cols)
+        if k == col:        # up or down from the number (the order of DIRECTIONS)
+            d, at = (0, r - row - 1) if row < r else (1, row - r - 1)
+        else:               # left or right
+            d, at = (2, k - col - 1) if col < k else (3, col - k - 1)
+        if los[d] <= at < his[d]:
+            may_end.append((c, d, at))
+            if at == los[d]:
+                sure_end.append((c, d, at))
+    return may_end, sure_end, broken
 
 
 def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[int, int] | None:
@@ -282,12 +370,14 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
                 trial[u] = B_WHITE
                 out[u] = WHITE
     changed = [j for j, m in trial.items() if m != cands[j]]
-    touched = {j: rays_at(puzzle, state, j) for j in changed}
+    ends_at = rays_at(puzzle, state)
+    touched = {j: ends_at[j] for j in changed}
     if any(broken for _, _, broken in touched.values()):
         return None         # a number in an affected line that no change can help
     # Only the rays that a change ends, or lengthens where the sure view ends, see differently,
     # and only from the change on: reading whole rays, or every ray through a changed cell,
     # would cost more the larger the board.
+    views = views_in(puzzle, state)
     hit: dict[int, dict[int, int]] = {}         # number -> direction -> the nearest shaded change
     for j in changed:
         shaded = trial[j] == B_SHADED
@@ -297,11 +387,11 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
             if ends is None:
                 ends = hit[c] = {}
             if d not in ends:
-                ends[d] = view_of(puzzle, state, c)[1][d]
+                ends[d] = views[c][1][d]
             if shaded and at < ends[d]:
                 ends[d] = at
     for c, ends in hit.items():
-        los, his = view_of(puzzle, state, c)
+        los, his = views[c]
         low, high = 1 + sum(los), 1 + sum(his)
         rays = puzzle.rays[c]
         for d, hi in ends.items():

@@ -119,12 +119,19 @@ def open_stretch(now: tuple[int, ...]) -> tuple[int, int]:
     return first, last
 
 
+
+def narrows(now: tuple[int, ...], allowed) -> bool:
+    """Whether `allowed` takes a candidate from a line holding `now`. The cached rules below
+    answer only when it does: most lines they read give nothing new, and the answer for a line
+    is then one look-up instead of a check against the state at every step."""
+    return any(m & ~a for m, a in zip(now, allowed))
+
 @functools.lru_cache(maxsize=50000)
 def simple_boxes_of(now: tuple[int, ...], clue: tuple[int, ...]
                     ) -> tuple[tuple[int, ...], int, int, tuple[int, ...]] | None:
     """Simple boxes: the blocks packed from each end of the open stretch overlap where a block
     is longer than the spare room. (allowed, room, spare, the sizes of those blocks), or None
-    when no block is that long or the clue no longer fits."""
+    when no block is that long, the clue no longer fits or it narrows nothing."""
     if not clue:
         return None
     first, last = open_stretch(now)
@@ -139,7 +146,9 @@ def simple_boxes_of(now: tuple[int, ...], clue: tuple[int, ...]
             allowed[start + spare:start + size] = [B_FILLED] * (size - spare)
             long_blocks.append(size)
         start += size + 1
-    return (tuple(allowed), last - first, spare, tuple(long_blocks)) if long_blocks else None
+    if not long_blocks or not narrows(now, allowed):
+        return None
+    return tuple(allowed), last - first, spare, tuple(long_blocks)
 
 
 @functools.lru_cache(maxsize=50000)
@@ -148,8 +157,9 @@ def glue_of(now: tuple[int, ...], clue: tuple[int, ...], from_end: bool) -> tupl
     than the end's block is long, is that block's (another block would need the block before
     it, and a gap, in front of it). So the block reaches from the cell away from the end to its
     length, nothing lies between the end and its farthest start, and a block that starts right
-    at the end is complete. (allowed, the cell's place in the line) or None. `from_end` reads
-    the line from its last cell (rows from the right, columns from the bottom)."""
+    at the end is complete. (allowed, the cell's place in the line) or None (also when that
+    narrows nothing). `from_end` reads the line from its last cell (rows from the right,
+    columns from the bottom)."""
     if not clue:
         return None
     n = len(now)
@@ -166,6 +176,8 @@ def glue_of(now: tuple[int, ...], clue: tuple[int, ...], from_end: bool) -> tupl
         allowed[i] = B_EMPTY
     if at == first and first + size < n:
         allowed[first + size] = B_EMPTY
+    if not narrows(cells, allowed):
+        return None
     if from_end:
         return tuple(allowed[::-1]), n - 1 - at
     return tuple(allowed), at
@@ -205,18 +217,23 @@ def simple_boxes(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[De
                              blocks="the " + " and the ".join(map(str, sorted(set(long_blocks), reverse=True))))
 
 
-def full_blocks_of(now: tuple[int, ...], clue: tuple[int, ...]) -> Iterator[tuple[list[int], int, int]]:
+@functools.lru_cache(maxsize=50000)
+def full_blocks_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int, int], ...]:
     """Punctuating: a run of filled cells as long as the clue's longest block is a whole block,
-    so the cells at its two sides are empty. (allowed, first, past the last) per such run."""
+    so the cells at its two sides are empty. (allowed, first, past the last) per such run that
+    narrows the line."""
     if not clue:
-        return
+        return ()
+    out = []
     for first, last in filled_runs(now):
         if last - first == max(clue):
             allowed = [FREE] * len(now)
             for i in (first - 1, last):
                 if 0 <= i < len(now):
                     allowed[i] = B_EMPTY
-            yield allowed, first, last
+            if narrows(now, allowed):
+                out.append((tuple(allowed), first, last))
+    return tuple(out)
 
 
 @heuristic(id="picross.full-block", genre=GENRE)
@@ -224,7 +241,7 @@ def full_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
     for line in open_lines(puzzle, state, focus):
         clue = puzzle.clues[line]
         for allowed, first, last in full_blocks_of(line_cands(puzzle, state, line), clue):
-            yield line_deduction(puzzle, state, line, allowed, size=max(clue),
+            yield line_deduction(puzzle, state, line, list(allowed), size=max(clue),
                                  run=line_cells_named(puzzle, line, first, last))
 
 
@@ -309,7 +326,7 @@ def overlap_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], 
     if not clue or not solver.solvable:
         return None
     allowed, covered = overlap_allowed(solver, clue, len(now))
-    return (allowed, covered) if any(m & ~a for m, a in zip(now, allowed)) else None
+    return (allowed, covered) if narrows(now, allowed) else None
 
 
 @heuristic(id="picross.block-overlap", genre=GENRE)

@@ -227,6 +227,33 @@ def test_ways_are_checked_against_every_number_in_their_lines():
     assert compared > 100
 
 
+def test_ways_are_listed_and_filtered_as_the_plain_product_would_be():
+    """length_choices keeps the product's order and drops only choices that cannot add up;
+    legal_ways drops before the whole check only ways that legal() would refuse."""
+    import itertools
+    import heuristics.kuromasu as K
+    from grader.core.engine import Solver
+    from grader.genres.kuromasu.model import clue_range
+
+    p = load(str(CORPUS / "kuromasu" / "range-13x13-grader-1.yaml"))
+    trace = Solver(p).solve()
+    states = [trace.start]
+    for step in trace.steps:
+        states.append(step.deduction.apply(states[-1]))
+    compared = 0
+    for state in states[::6]:
+        for k in p.numbered:
+            los, his = clue_range(p, state.cands, k)
+            total = p.clues[k] - 1
+            plain = [t for t in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(los, his)))
+                     if sum(t) == total]
+            assert K.length_choices(los, his, total) == plain
+            kept = [(t, K.legal(p, state, K.extension(p, k, t))) for t in plain]
+            assert list(K.legal_ways(p, state, k, plain)) == [(t, o) for t, o in kept if o is not None]
+            compared += len(plain)
+    assert compared > 100
+
+
 def test_level5_hypotheses_are_sound_and_quiet_when_nothing_follows():
     p = load(str(sorted((CORPUS / "kuromasu").glob("*7x7*.yaml"))[0]))
     solution = G.solution_state(p)

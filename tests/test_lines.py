@@ -35,6 +35,28 @@ def test_agrees_with_brute_force():
             [F if b else E for b in bits] for bits in sols)
 
 
+def test_same_solutions_holds_exactly_when_a_narrowing_keeps_every_solution():
+    # A Line answers for a narrower line (as Picross's line_solver lets it) only when that
+    # line has the same solutions; then every answer is the same as the narrower line's own.
+    rng = random.Random(5)
+    same = 0
+    for _ in range(2000):
+        n = rng.randint(1, 8)
+        clue = [rng.randint(1, 4) for _ in range(rng.randint(0, 3))]
+        cands = [rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n)]
+        line = Line(cands, clue)
+        narrower = [m if rng.random() < 0.6 else m & rng.choice((E, F)) for m in cands]
+        sols = brute(narrower, clue)
+        assert line.same_solutions(narrower) == (bool(sols) and sols == brute(cands, clue))
+        if line.same_solutions(narrower):
+            same += 1
+            own = Line(narrower, clue)
+            assert (own.kept, own.settled, own.starts, own.count()) == (line.kept, line.settled, line.starts, line.count())
+            assert own.solutions(50) == line.solutions(50)
+            assert all(own.span(j) == line.span(j) for j in range(len(clue)))
+    assert same > 100
+
+
 def test_wide_line_is_not_enumerated():
     clue = [1] * 10
     line = Line([E | F] * 30, clue)

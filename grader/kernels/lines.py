@@ -81,30 +81,49 @@ class Line:
                         | ((1 << (n - size)) if j == k - 1 and size <= n else 0))
             suf[j] = _spread(after[j] & fit(size), can_e, n, False)
         self.solvable = bool(pre[k] >> n & 1)
-        # starts[j]: the starts of block j that some solution uses
-        self.starts: list[list[int]] = []
-        start_sets = [fit(clue[j]) & before[j] & after[j] for j in range(k)]
-        for ok in start_sets:
+        # bit s of start_sets[j]: block j starts at s in some solution
+        self.start_sets = [fit(clue[j]) & before[j] & after[j] for j in range(k)]
+        self._cands = tuple(cands)
+        # what each cell keeps over all solutions (None: no solution); read-only
+        self.kept: list[int] | None = None
+        self.settled = False        # the line has exactly one solution
+        if self.solvable:
+            self._intersect(pre, suf, can_e)
+
+    @functools.cached_property
+    def starts(self) -> list[list[int]]:
+        """starts[j]: the starts of block j that some solution uses, in order (listed on first
+        use: most looks need only the first and the last, see span)."""
+        out = []
+        for ok in self.start_sets:
             starts = []
             while ok:
                 low = ok & -ok
                 starts.append(low.bit_length() - 1)
                 ok ^= low
-            self.starts.append(starts)
-        self._cands = tuple(cands)
-        # what each cell keeps over all solutions (None: no solution); read-only
-        self.kept = self._intersect(pre, suf, can_e, start_sets) if self.solvable else None
+            out.append(starts)
+        return out
+
+    def same_solutions(self, cands: Sequence[int]) -> bool:
+        """Whether a line with these candidates (and this clue) has exactly this line's
+        solutions: it lacks no value a solution uses and holds no candidate this line lacks.
+        Then this Line answers for it, its count and solutions included."""
+        if self.kept is None:
+            return False
+        now = int.from_bytes(bytes(cands), "little")        # a byte per cell: bits never mix
+        return not now & ~self._bits[0] and now & self._bits[1] == self._bits[1]
+
+    @functools.cached_property
+    def _bits(self) -> tuple[int, int]:
+        """The candidates and what each cell keeps, a byte per cell (for same_solutions)."""
+        return int.from_bytes(bytes(self._cands), "little"), int.from_bytes(bytes(self.kept or ()), "little")
 
     def allowed(self) -> list[int] | None:
         """The candidates each cell keeps over all solutions of the line; None if there is none."""
         return None if self.kept is None else list(self.kept)
 
-    @property
-    def settled(self) -> bool:
-        """The line has exactly one solution (every cell keeps a single candidate)."""
-        return self.kept is not None and all(m in (E, F) for m in self.kept)
-
-    def _intersect(self, pre: list[int], suf: list[int], can_e: int, start_sets: list[int]) -> list[int]:
+    def _intersect(self, pre: list[int], suf: list[int], can_e: int) -> None:
+        """Set kept and settled (every cell keeps a single candidate) of a solvable line."""
         # cell i can be empty when, for some j, blocks 0..j-1 fit before it and j.. after it
         gaps = 0
         for p_row, s_row in zip(pre, suf):
@@ -112,16 +131,18 @@ class Line:
         gaps &= can_e
         # and filled when some block's start covers it
         covered = 0
-        for size, starts in zip(self.clue, start_sets):
+        for size, starts in zip(self.clue, self.start_sets):
             for t in range(size):
                 covered |= starts << t
         n = self.n
-        return list(map(operator.or_, format(gaps, f"0{n}b")[::-1].encode().translate(_AS_E),
-                        format(covered, f"0{n}b")[::-1].encode().translate(_AS_F)))
+        self.kept = list(map(operator.or_, format(gaps, f"0{n}b")[::-1].encode().translate(_AS_E),
+                             format(covered, f"0{n}b")[::-1].encode().translate(_AS_F)))
+        self.settled = not gaps & covered and gaps | covered == (1 << n) - 1
 
     def span(self, j: int) -> tuple[int, int]:
-        """Left-most start and right-most start of block j."""
-        return self.starts[j][0], self.starts[j][-1]
+        """Left-most start and right-most start of block j (of a solvable line)."""
+        ok = self.start_sets[j]
+        return (ok & -ok).bit_length() - 1, ok.bit_length() - 1
 
     def count(self, cap: int = 10 ** 9) -> int:
         """How many solutions the line has (at most `cap`)."""

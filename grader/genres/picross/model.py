@@ -68,6 +68,11 @@ class PicrossPuzzle(Puzzle):
     def clue_text(self, line: int) -> str:
         return " ".join(map(str, self.clues[line])) or "0"
 
+    @functools.cached_property
+    def last_line_views(self) -> dict[int, Line]:
+        """The last line solver view made of each line (see line_solver): a cache only."""
+        return {}
+
     def lines_through(self, cells) -> list[int]:
         """The lines that hold any of `cells`, in order."""
         return sorted({line for i in cells for line in self.lines_of[i]})
@@ -81,9 +86,16 @@ def line_cands(puzzle: PicrossPuzzle, state: State, line: int) -> tuple[int, ...
 
 
 def line_solver(puzzle: PicrossPuzzle, state: State, line: int) -> Line:
-    """The line solver's view of one line, computed once per state."""
-    return state.derived(("picross.line", line),
-                         lambda: solve_line(line_cands(puzzle, state, line), puzzle.clues[line]))
+    """The line solver's view of one line, computed once per state. The line's last view
+    answers while the line has the same solutions (Line.same_solutions): a deduction leaves
+    its own line so, and often the lines it crosses."""
+    def compute() -> Line:
+        now = line_cands(puzzle, state, line)
+        last = puzzle.last_line_views.get(line)
+        if last is None or not last.same_solutions(now):
+            last = puzzle.last_line_views[line] = solve_line(now, puzzle.clues[line])
+        return last
+    return state.derived(("picross.line", line), compute)
 
 
 def check_clues(rows: int, cols: int, row_clues: Sequence[Clue], col_clues: Sequence[Clue],
