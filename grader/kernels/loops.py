@@ -369,7 +369,7 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
         if d > 2:
             continue
         must = required(state, v) if required is not None else None
-        if d == 1 or must:
+        if d == 1 or (must and not d):          # (two lines pass: never stuck)
             lines, open_ = split(graph, state.cands, v)
             if len(lines) + len(open_) < 2:
                 what = "the line ends" if d == 1 else "the loop cannot pass"

@@ -22,6 +22,8 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
     that needs all its open edges takes them). Returns the state and why it breaks the loop
     rule, or None."""
     g = puzzle.graph
+    incident, ends = g.incident, g.ends
+    cell_edges, clues, clued_of = puzzle.cells, puzzle.clues, _clued_cells_of_edge(puzzle)
     cands = list(state.cands)
     todo: list[int] = []
     cells: list[int] = []
@@ -29,8 +31,8 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
 
     def put(f: int, value: int) -> None:
         cands[f] = value
-        todo.extend(g.ends[f])
-        cells.extend(k for k in puzzle.cells_of_edge[f] if puzzle.clues[k] is not None)
+        todo.extend(ends[f])
+        cells.extend(clued_of[f])
         if value == B_LINE:
             drawn.append(f)
 
@@ -41,38 +43,61 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
         steps += 1
         if cells:
             k = cells.pop()
-            lines = [f for f in puzzle.cells[k] if cands[f] == B_LINE]
-            open_ = [f for f in puzzle.cells[k] if cands[f] == OPEN]
-            if open_ and len(lines) == puzzle.clues[k]:
-                for f in open_:
-                    put(f, B_CROSS)
-            elif open_ and len(lines) + len(open_) == puzzle.clues[k]:
-                for f in open_:
-                    put(f, B_LINE)
+            lines, open_ = _counts(cands, cell_edges[k])
+            if open_ and lines == clues[k]:
+                _put_open(cands, cell_edges[k], B_CROSS, put)
+            elif open_ and lines + open_ == clues[k]:
+                _put_open(cands, cell_edges[k], B_LINE, put)
             continue
         v = todo.pop()
-        lines = [f for f in g.incident[v] if cands[f] == B_LINE]
-        open_ = [f for f in g.incident[v] if cands[f] == OPEN]
-        if len(lines) > 2:
+        lines, open_ = _counts(cands, incident[v])
+        if lines > 2:
             broken = f"three lines would meet at {g.vertex_names[v]}"
             break
-        if len(lines) == 2:
-            for f in open_:
-                put(f, B_CROSS)
-        elif len(lines) == 1 and len(open_) == 1:
-            put(open_[0], B_LINE)
-        elif len(lines) == 1 and not open_:
+        if lines == 2:
+            _put_open(cands, incident[v], B_CROSS, put)
+        elif lines == 1 and open_ == 1:
+            _put_open(cands, incident[v], B_LINE, put)
+        elif lines == 1 and not open_:
             broken = f"the line would end at {g.vertex_names[v]}"
             break
-    after = State(tuple(cands))
     closed, pieces = _joins(g, paths(g, state), drawn)
     if not closed:
-        return (after, broken) if broken else None
+        return (State(tuple(cands)), broken) if broken else None
+    after = State(tuple(cands))
     if pieces > 1:
         return after, "it would close a loop with other lines left outside"
     if not closes_ok(puzzle)(loops.closed_state(g, after, e)):
         return after, "it would close a loop that leaves a clue unsatisfied"
     return None
+
+
+def _counts(cands: list[int], edges: tuple[int, ...]) -> tuple[int, int]:
+    """(lines, open edges) among the edges."""
+    lines = open_ = 0
+    for f in edges:
+        m = cands[f]
+        if m == B_LINE:
+            lines += 1
+        elif m == OPEN:
+            open_ += 1
+    return lines, open_
+
+
+def _put_open(cands: list[int], edges: tuple[int, ...], value: int, put) -> None:
+    """Put `value` on each of the edges still open, in order."""
+    for f in edges:
+        if cands[f] == OPEN:
+            put(f, value)
+
+
+def _clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
+    """The clued cells beside each edge (once per puzzle: forced_chain asks for every edge it sets)."""
+    table = puzzle.__dict__.get("_slitherlink_clued_of_edge")
+    if table is None:
+        table = puzzle.__dict__["_slitherlink_clued_of_edge"] = tuple(
+            tuple(k for k in ks if puzzle.clues[k] is not None) for ks in puzzle.cells_of_edge)
+    return table
 
 
 def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
