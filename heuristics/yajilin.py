@@ -62,11 +62,19 @@ def clues_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
 def open_edges(puzzle: YajilinPuzzle, state: State, i: int, without: int | None = None) -> list[int]:
     """Edge variables at cell i that are not crossed out (optionally ignoring the edge to
     cell `without`)."""
-    out = []
-    for d, var in puzzle.dir_vars[i].items():
-        if state.cands[var] != B_CROSS and puzzle.dir_cells[i][d] != without:
-            out.append(var)
-    return out
+    cands = state.cands
+    return [var for var, j in _links(puzzle)[i] if cands[var] != B_CROSS and j != without]
+
+
+def _links(puzzle: YajilinPuzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each cell, (edge variable, cell beyond) in each direction (once per puzzle: open_edges
+    runs for every cell near each change, inside every trial)."""
+    links = puzzle.__dict__.get("_yajilin_links")
+    if links is None:
+        links = puzzle.__dict__["_yajilin_links"] = tuple(
+            tuple((var, puzzle.dir_cells[i][d]) for d, var in puzzle.dir_vars[i].items())
+            for i in range(puzzle.rows * puzzle.cols))
+    return links
 
 
 def _edge_names(puzzle: YajilinPuzzle, vars_: Iterable[int]) -> list[str]:

@@ -42,6 +42,19 @@ def test_cell_grid_shape():
     assert sorted(len(i) for i in g.incident) == [2, 2, 2, 2, 3, 3, 3, 3, 4]
 
 
+def test_cycle_through():
+    """The vertices of the closed loop through an edge, in order from its first end; None on
+    an open path or where a line branches."""
+    g = square_2x2()
+    square = [edge(g, "r1c1", "r1c2"), edge(g, "r1c2", "r2c2"), edge(g, "r2c2", "r2c1"), edge(g, "r2c1", "r1c1")]
+    names = g.vertex_names
+    cycle = kernel.cycle_through(g, state_of(g, lines=square), square[0])
+    assert [names[v] for v in cycle] == ["r1c1", "r2c1", "r2c2", "r1c2"]
+    assert kernel.cycle_through(g, state_of(g, lines=square[:3]), square[0]) is None
+    branched = state_of(g, lines=square + [edge(g, "r2c2", "r3c2")])
+    assert kernel.cycle_through(g, branched, square[0]) is None
+
+
 def test_vertex_full_fires_and_not():
     g = square_2x2()
     s = state_of(g, lines=[edge(g, "r2c1", "r2c2"), edge(g, "r1c2", "r2c2")])

@@ -369,7 +369,7 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
         if d > 2:
             continue
         must = required(state, v) if required is not None else None
-        if d == 1 or must:
+        if d == 1 or (must and not d):          # (two lines pass: never stuck)
             lines, open_ = split(graph, state.cands, v)
             if len(lines) + len(open_) < 2:
                 what = "the line ends" if d == 1 else "the loop cannot pass"
@@ -492,13 +492,18 @@ def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], requi
 def cycle_through(graph: LoopGraph, state: State, e: int) -> list[int] | None:
     """The vertices of the closed loop of lines through edge e, or None if it is a path."""
     a, b = graph.ends[e]
+    cands, arcs = state.cands, graph.arcs
     out, prev_edge, v = [a], e, a
     for _ in range(graph.n_vertices):
-        nxt = [f for f in graph.incident[v] if f != prev_edge and state.cands[graph.edge_vars[f]] == B_LINE]
-        if len(nxt) != 1:
+        nxt = None
+        for f, var, w in arcs[v]:
+            if f != prev_edge and cands[var] == B_LINE:
+                if nxt is not None:
+                    return None             # a branch: not a simple loop
+                nxt = (f, w)
+        if nxt is None:
             return None
-        prev_edge = nxt[0]
-        v = graph.other(prev_edge, v)
+        prev_edge, v = nxt
         if v == a:
             return out
         out.append(v)

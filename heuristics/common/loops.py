@@ -234,11 +234,13 @@ def _shared_tree(graph: LoopGraph, state: State) -> _Tree:
     are not crossed out, so a recent state's tree serves until an edge is crossed."""
     edge_of = graph.edge_of_var
 
-    def update(t: _Tree, old: tuple[int, ...], changed: list[int]) -> _Tree | None:
+    def update(t: _Tree, old: tuple[int, ...], changed: list[int]) -> _Tree:
         cands = state.cands
         for var in changed:
             if var in edge_of and not cands[var] & B_LINE:
-                return None
+                # a new tree now rather than None: the older states Recent would try next
+                # nearly always miss the same crossed edge, and comparing each costs more
+                return _tree(graph, state)
         return t
     return state.derived(("loops.tree", id(graph)), lambda: recent_of(graph, "tree").get(
         state, lambda: _tree(graph, state), update))

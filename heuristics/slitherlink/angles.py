@@ -201,10 +201,14 @@ def corner_chain(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
                          "result": f"no count fits the corner of {puzzle.cell_label(k)} at "
                                    f"{puzzle.graph.vertex_names[d]}: the position is impossible"})
         return
+    cands = state.cands
     for i, (d, k, pair) in enumerate(A.pairs):
         if facts.why[i] is None or facts.X[i] == facts.initial[i]:
             continue
-        ded = Deduction.build(state, keep=pair_keep(state, pair, facts.X[i]))
+        keep = pair_keep(state, pair, facts.X[i])
+        if not any(cands[e] & ~mask for e, mask in keep.items()):
+            continue                    # nothing new here (most corners, at most steps)
+        ded = Deduction.build(state, keep=keep)
         if ded:
             chain = facts.chain(i)
             root = A.pairs[_root(facts, i)][0]

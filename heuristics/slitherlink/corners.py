@@ -7,6 +7,7 @@ the "at most one / at least one" reasoning of Simon Tatham's normal tier.
 """
 from __future__ import annotations
 
+import operator
 from typing import Iterator
 
 from grader.core.explain import describe_removals
@@ -79,15 +80,46 @@ def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
         if all(state.cands[e] != OPEN for e in puzzle.cells[k]):
             continue
         for i in A.of_cell[k]:
-            d, _, pair = A.pairs[i]
-            xs = pair_options(puzzle, state, k, d, pair, A.cell_rest[i], A.dot_rest[i])
-            if not xs or len(xs) == 3:
+            xs, put = corner_forces(puzzle, state, i)
+            if not put:
                 continue
-            put = forced(puzzle, state, k, d, pair, xs, A.cell_rest[i], A.dot_rest[i])
             ded = Deduction.build(state, put=put)
             if ded:
+                d, _, pair = A.pairs[i]
                 yield Deduction.build(state, put=put, cells=[puzzle.cell(k)] if puzzle.square else [],
                                       params={"vertex": g.vertex_names[d], "n": puzzle.clues[k],
                                               "cell": puzzle.cell_label(k), "options": phrase(xs),
                                               "pair": [puzzle.edge_label(e) for e in pair],
                                               "result": describe_removals(puzzle, state, ded.removals)})
+
+
+MAX_REMEMBERED = 50_000       # corner answers kept per puzzle (trials ask the same ones again)
+
+
+def corner_forces(puzzle: SlitherPuzzle, state: State, i: int) -> tuple[set[int], dict[int, int]]:
+    """The possible counts of corner i (see pair_options) and what they force (see `forced`;
+    nothing when every count or none is possible), remembered per corner and the marks of
+    its cell's and its dot's edges."""
+    memo = puzzle.__dict__.setdefault("_slitherlink_corner_forces", {})
+    key = (i, _corner_marks(puzzle)[i](state.cands))
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MAX_REMEMBERED:
+            memo.clear()
+        d, k, pair = puzzle.angles.pairs[i]
+        rest, others = puzzle.angles.cell_rest[i], puzzle.angles.dot_rest[i]
+        xs = pair_options(puzzle, state, k, d, pair, rest, others)
+        put = forced(puzzle, state, k, d, pair, xs, rest, others) if xs and len(xs) < 3 else {}
+        found = memo[key] = (xs, put)
+    return found
+
+
+def _corner_marks(puzzle: SlitherPuzzle) -> tuple:
+    """For each corner, a getter of the marks its answer depends on (once per puzzle)."""
+    getters = puzzle.__dict__.get("_slitherlink_corner_marks")
+    if getters is None:
+        A = puzzle.angles
+        getters = puzzle.__dict__["_slitherlink_corner_marks"] = tuple(
+            operator.itemgetter(*pair, *A.cell_rest[i], *A.dot_rest[i])
+            for i, (_, _, pair) in enumerate(A.pairs))
+    return getters

@@ -5,34 +5,51 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import attrs
+
+from grader.core.engine import solve_memory
 from grader.genres.slitherlink.model import SlitherPuzzle, closes_ok
 from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
+from grader.kernels.recent import narrowed
 from grader.kernels.union_find import UnionFind
 
 from heuristics.slitherlink.common import GENRE
 
 
-def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> tuple[State, str] | None:
+@attrs.frozen
+class Chain:
+    """What drawing one edge forces (see forced_chain), and what the forcing read: in a later
+    state where none of those dots' and numbers' edges changed, it forces the same."""
+    puts: tuple[tuple[int, int], ...]        # (edge, B_LINE or B_CROSS), in order
+    drawn: tuple[int, ...]                   # the edges given a line, in order
+    broken: str                              # why it stopped at a broken rule, or ''
+    dots: frozenset[int]                     # the dots whose edges it read
+    cells: frozenset[int]                    # the numbers whose edges it read
+
+
+def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Chain:
     """Draw edge e and follow only the forced moves: at dots (a line with one way on goes on,
     two lines cross the rest) and at numbers (a satisfied number crosses its other edges, one
-    that needs all its open edges takes them). Returns the state and why it breaks the loop
-    rule, or None."""
+    that needs all its open edges takes them), until a rule breaks or nothing is forced."""
     g = puzzle.graph
+    incident, ends = g.incident, g.ends
+    cell_edges, clues, clued_of = puzzle.cells, puzzle.clues, _clued_cells_of_edge(puzzle)
     cands = list(state.cands)
     todo: list[int] = []
     cells: list[int] = []
-    drawn: list[int] = []
+    puts: list[tuple[int, int]] = []
+    dots_read: set[int] = set()
+    cells_read: set[int] = set()
 
     def put(f: int, value: int) -> None:
         cands[f] = value
-        todo.extend(g.ends[f])
-        cells.extend(k for k in puzzle.cells_of_edge[f] if puzzle.clues[k] is not None)
-        if value == B_LINE:
-            drawn.append(f)
+        todo.extend(ends[f])
+        cells.extend(clued_of[f])
+        puts.append((f, value))
 
     put(e, B_LINE)
     broken = ""
@@ -41,38 +58,83 @@ def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) 
         steps += 1
         if cells:
             k = cells.pop()
-            lines = [f for f in puzzle.cells[k] if cands[f] == B_LINE]
-            open_ = [f for f in puzzle.cells[k] if cands[f] == OPEN]
-            if open_ and len(lines) == puzzle.clues[k]:
-                for f in open_:
-                    put(f, B_CROSS)
-            elif open_ and len(lines) + len(open_) == puzzle.clues[k]:
-                for f in open_:
-                    put(f, B_LINE)
+            cells_read.add(k)
+            lines, open_ = _counts(cands, cell_edges[k])
+            if open_ and lines == clues[k]:
+                _put_open(cands, cell_edges[k], B_CROSS, put)
+            elif open_ and lines + open_ == clues[k]:
+                _put_open(cands, cell_edges[k], B_LINE, put)
             continue
         v = todo.pop()
-        lines = [f for f in g.incident[v] if cands[f] == B_LINE]
-        open_ = [f for f in g.incident[v] if cands[f] == OPEN]
-        if len(lines) > 2:
+        dots_read.add(v)
+        lines, open_ = _counts(cands, incident[v])
+        if lines > 2:
             broken = f"three lines would meet at {g.vertex_names[v]}"
             break
-        if len(lines) == 2:
-            for f in open_:
-                put(f, B_CROSS)
-        elif len(lines) == 1 and len(open_) == 1:
-            put(open_[0], B_LINE)
-        elif len(lines) == 1 and not open_:
+        if lines == 2:
+            _put_open(cands, incident[v], B_CROSS, put)
+        elif lines == 1 and open_ == 1:
+            _put_open(cands, incident[v], B_LINE, put)
+        elif lines == 1 and not open_:
             broken = f"the line would end at {g.vertex_names[v]}"
             break
-    after = State(tuple(cands))
-    closed, pieces = _joins(g, paths(g, state), drawn)
+    return Chain(tuple(puts), tuple(f for f, value in puts if value == B_LINE), broken,
+                 frozenset(dots_read), frozenset(cells_read))
+
+
+def forced_chain(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> tuple[State, str] | None:
+    """Draw edge e and follow only the forced moves (see `follow`). Returns the state and why
+    it breaks the loop rule, or None."""
+    return _verdict(puzzle, state, e, follow(puzzle, state, e, limit))
+
+
+def _verdict(puzzle: SlitherPuzzle, state: State, e: int, chain: Chain) -> tuple[State, str] | None:
+    """The state a chain drawn from edge e leads to and why it breaks the loop rule, or None."""
+    g = puzzle.graph
+    closed, pieces = _joins(g, paths(g, state), chain.drawn)
     if not closed:
-        return (after, broken) if broken else None
+        return (_after(state, chain), chain.broken) if chain.broken else None
+    after = _after(state, chain)
     if pieces > 1:
         return after, "it would close a loop with other lines left outside"
     if not closes_ok(puzzle)(loops.closed_state(g, after, e)):
         return after, "it would close a loop that leaves a clue unsatisfied"
     return None
+
+
+def _after(state: State, chain: Chain) -> State:
+    cands = list(state.cands)
+    for f, value in chain.puts:
+        cands[f] = value
+    return State(tuple(cands))
+
+
+def _counts(cands: list[int], edges: tuple[int, ...]) -> tuple[int, int]:
+    """(lines, open edges) among the edges."""
+    lines = open_ = 0
+    for f in edges:
+        m = cands[f]
+        if m == B_LINE:
+            lines += 1
+        elif m == OPEN:
+            open_ += 1
+    return lines, open_
+
+
+def _put_open(cands: list[int], edges: tuple[int, ...], value: int, put) -> None:
+    """Put `value` on each of the edges still open, in order."""
+    for f in edges:
+        if cands[f] == OPEN:
+            put(f, value)
+
+
+def _clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
+    """The clued cells beside each edge (once per puzzle: forced_chain asks for every edge it sets)."""
+    table = puzzle.__dict__.get("_slitherlink_clued_of_edge")
+    if table is None:
+        table = puzzle.__dict__["_slitherlink_clued_of_edge"] = tuple(
+            tuple(k for k in ks if puzzle.clues[k] is not None) for ks in puzzle.cells_of_edge)
+    return table
 
 
 def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
@@ -107,19 +169,51 @@ def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
         return
     # an edge touching a loose end is where a line could be drawn towards a closing loop
     candidates = sorted({f for v in ends for f in g.incident[v] if state.cands[f] == OPEN})
+    memory = solve_memory()
+    known = _chains_still_forced(puzzle, state, memory)
+    chains: dict[int, Chain] = {}
     for e in candidates:
-        found = forced_chain(puzzle, state, e)
+        chain = chains[e] = known.get(e) or follow(puzzle, state, e)
+        found = _verdict(puzzle, state, e, chain)
         if found is None:
             continue
         after, reason = found
         if "loop" not in reason:
             continue
+        _remember_chains(memory, state, chains)
         moved = [puzzle.edge_label(f) for f in state.diff(after) if after.cands[f] == B_LINE and f != e]
         yield Deduction.build(state, put={e: CROSS},
                               params={"edge": puzzle.edge_label(e), "reason": reason,
                                       "moves": ", ".join(moved[:6]) + (" ..." if len(moved) > 6 else "")
                                       if moved else "none"})
         return
+    _remember_chains(memory, state, chains)
+
+
+CHAINS_KEY = "slitherlink.illegal-loop.chains"
+CHAIN_STATES = 16       # the last looks remembered (a fill's looks and those of the trials inside it)
+
+
+def _chains_still_forced(puzzle: SlitherPuzzle, state: State, memory: dict) -> dict[int, Chain]:
+    """The chains of a recent look in this solve (`memory`: its scratch dict) whose state this
+    one narrows, minus those that read a dot or a number with an edge changed since: those left
+    force the same here."""
+    cands = state.cands
+    for old, chains in reversed(memory.get(CHAINS_KEY, ())):
+        changed = narrowed(old, cands, len(cands))
+        if changed is None:
+            continue
+        g = puzzle.graph
+        dots = {v for f in changed for v in g.ends[f]}
+        cells = {k for f in changed for k in puzzle.cells_of_edge[f]}
+        return {e: c for e, c in chains.items() if c.dots.isdisjoint(dots) and c.cells.isdisjoint(cells)}
+    return {}
+
+
+def _remember_chains(memory: dict, state: State, chains: dict[int, Chain]) -> None:
+    looks = memory.setdefault(CHAINS_KEY, [])
+    looks.append((state.cands, chains))
+    del looks[:-CHAIN_STATES]
 
 
 @heuristic(id="slitherlink.isolated-area", genre=GENRE)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import attrs
+
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import Cell, State
@@ -32,49 +34,65 @@ def _names(puzzle: SlitherPuzzle, edges) -> list[str]:
     return [puzzle.edge_label(e) for e in edges]
 
 
+@attrs.frozen
+class ThreePair:
+    """Two 3s side by side: the edges the pattern draws and crosses, and the two cells' outline."""
+    first: Cell
+    second: Cell
+    lines: tuple[int, int, int]          # the outer edges, then the middle one (between the 3s)
+    crosses: tuple[int, ...]
+    outline: tuple[int, ...]
+
+
 @heuristic(id="slitherlink.adjacent-threes", genre=GENRE)
 def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # looked at again after changes too: the middle edge may wait until the outline is ruled out
     if not puzzle.square:
         return
-    H, W = puzzle.rows, puzzle.cols
-    for k in _threes_beside_threes(puzzle):
-        r, c = divmod(k, W)
-        if clue_at(puzzle, r, c + 1) == 3:
-            lines = [puzzle.v(r, c), puzzle.v(r, c + 1), puzzle.v(r, c + 2)]
-            crosses = [puzzle.v(r2, c + 1) for r2 in (r - 1, r + 1) if 0 <= r2 < H]
-            second = Cell(r, c + 1)
-        elif clue_at(puzzle, r + 1, c) == 3:
-            lines = [puzzle.h(r, c), puzzle.h(r + 1, c), puzzle.h(r + 2, c)]
-            crosses = [puzzle.h(r + 1, c2) for c2 in (c - 1, c + 1) if 0 <= c2 < W]
-            second = Cell(r + 1, c)
-        else:
-            continue
+    cands = state.cands
+    for pair in _three_pairs(puzzle):
+        if all(cands[e] in (B_LINE, 0) for e in pair.lines) and all(cands[e] in (B_CROSS, 0) for e in pair.crosses):
+            continue                  # nothing new (the costly outline check below can wait)
+        lines, crosses = pair.lines, pair.crosses
         # Without the middle edge both 3s take their other three edges: the outline of the
         # two cells, a closed loop. That is wrong only when it cannot be the whole answer.
-        outline = sorted(set(puzzle.cells[k]) ^ set(puzzle.cells[second.r * W + second.c]))
         middle = ""
-        if could_be_whole_loop(puzzle, state, outline):
-            lines = [lines[0], lines[2]]
+        if could_be_whole_loop(puzzle, state, pair.outline):
+            lines = (lines[0], lines[2])
             middle = (" (the edge between them stays open: the loop could be just the outline of the "
                       "two cells)")
         yield Deduction.build(state, put={**{e: LINE for e in lines}, **{e: CROSS for e in crosses}},
-                              cells=[Cell(r, c), second],
-                              params={"first": Cell(r, c), "second": second, "lines": _names(puzzle, lines),
+                              cells=[pair.first, pair.second],
+                              params={"first": pair.first, "second": pair.second, "lines": _names(puzzle, lines),
                                       "edges": _names(puzzle, crosses) or "no edges",
                                       "are": "is" if len(crosses) == 1 else "are", "middle": middle})
 
 
-def _threes_beside_threes(puzzle: SlitherPuzzle) -> tuple[int, ...]:
-    """The 3s with a 3 to the right or below (once per puzzle: the pattern is looked at after
-    every change, and most boards have few such pairs)."""
+def _three_pairs(puzzle: SlitherPuzzle) -> tuple[ThreePair, ...]:
+    """Each 3 with a 3 to the right (else below), with the pattern's edges (once per puzzle:
+    the pattern is looked at after every change, and most boards have few such pairs)."""
     cache = puzzle.__dict__.get("_slitherlink_adjacent_threes")
     if cache is None:
-        W = puzzle.cols
         cache = puzzle.__dict__["_slitherlink_adjacent_threes"] = tuple(
-            k for k in puzzle.clued if puzzle.clues[k] == 3
-            and 3 in (clue_at(puzzle, k // W, k % W + 1), clue_at(puzzle, k // W + 1, k % W)))
+            pair for k in puzzle.clued if puzzle.clues[k] == 3 if (pair := _three_pair(puzzle, k)))
     return cache
+
+
+def _three_pair(puzzle: SlitherPuzzle, k: int) -> ThreePair | None:
+    H, W = puzzle.rows, puzzle.cols
+    r, c = divmod(k, W)
+    if clue_at(puzzle, r, c + 1) == 3:
+        lines = (puzzle.v(r, c), puzzle.v(r, c + 1), puzzle.v(r, c + 2))
+        crosses = tuple(puzzle.v(r2, c + 1) for r2 in (r - 1, r + 1) if 0 <= r2 < H)
+        second = Cell(r, c + 1)
+    elif clue_at(puzzle, r + 1, c) == 3:
+        lines = (puzzle.h(r, c), puzzle.h(r + 1, c), puzzle.h(r + 2, c))
+        crosses = tuple(puzzle.h(r + 1, c2) for c2 in (c - 1, c + 1) if 0 <= c2 < W)
+        second = Cell(r + 1, c)
+    else:
+        return None
+    outline = tuple(sorted(set(puzzle.cells[k]) ^ set(puzzle.cells[second.r * W + second.c])))
+    return ThreePair(Cell(r, c), second, lines, crosses, outline)
 
 
 @heuristic(id="slitherlink.diagonal-threes", genre=GENRE)

@@ -8,7 +8,10 @@ is sound; it finds the classic patterns (and their rotations) without listing th
 """
 from __future__ import annotations
 
-from typing import Iterator
+import operator
+from typing import Callable, Iterator
+
+import attrs
 
 from grader.core.explain import describe_removals
 from grader.genres.slitherlink.model import SlitherPuzzle
@@ -22,7 +25,16 @@ from heuristics.slitherlink.common import GENRE
 MAX_OPEN = 9          # at most 2^9 ways per window
 
 
-def windows(puzzle: SlitherPuzzle) -> tuple[tuple[int, int], ...]:
+@attrs.frozen
+class Window:
+    """Two clued cells that share a dot, with the edges its ways depend on."""
+    k1: int
+    k2: int
+    marks: tuple[int, ...]                   # every edge at a dot of the window (its own among them)
+    marks_of: Callable[[tuple[int, ...]], tuple[int, ...]] = attrs.field(eq=False, repr=False)
+
+
+def windows(puzzle: SlitherPuzzle) -> tuple[Window, ...]:
     """Pairs of clued cells that share a dot, computed once per puzzle."""
     cache = puzzle.__dict__.setdefault("_slitherlink_windows", [])
     if not cache:
@@ -33,8 +45,27 @@ def windows(puzzle: SlitherPuzzle) -> tuple[tuple[int, int], ...]:
             for v in dots[k]:
                 by_dot.setdefault(v, []).append(k)
         pairs = sorted({(a, b) for ks in by_dot.values() for a in ks for b in ks if a < b})
-        cache.append(tuple(pairs))
+        out = []
+        for a, b in pairs:
+            marks = tuple(sorted({e for v in dots[a] | dots[b] for e in g.incident[v]}))
+            out.append(Window(a, b, marks, operator.itemgetter(*marks)))
+        cache.append(tuple(out))
     return cache[0]
+
+
+MAX_REMEMBERED = 50_000       # window answers kept per puzzle (trials ask the same ones again)
+
+
+def window_ways(puzzle: SlitherPuzzle, state: State, w: Window) -> dict[int, int] | None:
+    """_window_ways, remembered per window and the marks it depends on."""
+    memo = puzzle.__dict__.setdefault("_slitherlink_window_ways", {})
+    key = (w.k1, w.k2, w.marks_of(state.cands))
+    found = memo.get(key, memo)
+    if found is memo:
+        if len(memo) >= MAX_REMEMBERED:
+            memo.clear()
+        found = memo[key] = _window_ways(puzzle, state, w.k1, w.k2)
+    return found
 
 
 def _window_ways(puzzle: SlitherPuzzle, state: State, k1: int, k2: int) -> dict[int, int] | None:
@@ -95,10 +126,11 @@ def pattern_search(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
     near = None
     if focus is not None:
         near = {k for e in focus for d in g.ends[e] for e2 in g.incident[d] for k in puzzle.cells_of_edge[e2]}
-    for k1, k2 in windows(puzzle):
+    for w in windows(puzzle):
+        k1, k2 = w.k1, w.k2
         if near is not None and k1 not in near and k2 not in near:
             continue
-        ways = _window_ways(puzzle, state, k1, k2)
+        ways = window_ways(puzzle, state, w)
         if ways is None:
             continue
         keep = {e: m for e, m in ways.items() if m != OPEN}
