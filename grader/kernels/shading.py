@@ -8,6 +8,7 @@ computed once per state by grader.kernels.connectivity.
 """
 from __future__ import annotations
 
+import functools
 from typing import Iterable, Sequence
 
 from grader.core.model import State, Violation
@@ -92,6 +93,37 @@ def small_area(nbrs, cands: Sequence[int], start: int, without: int, most: int) 
                     return None
                 stack.append(u)
     return seen
+
+
+RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))   # round a cell, sides at even places
+
+
+@functools.lru_cache(maxsize=16)
+def rings(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Each cell's eight surrounding cells in order round it (RING), -1 off the grid."""
+    return tuple(tuple((r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols else -1
+                       for dr, dc in RING)
+                 for r, c in (divmod(i, cols) for i in range(rows * cols)))
+
+
+def joined_around(rows: int, cols: int, cands: Sequence[int], i: int) -> bool:
+    """Whether cell i's neighbours that are not shaded are joined through the cells round it
+    (sides and corners) that are not shaded: without i they still lie in one area, so every
+    one of them reaches the same cells (small_area gives the same from each)."""
+    open_ = [j >= 0 and cands[j] != B_SHADED for j in rings(rows, cols)[i]]
+    if all(open_):
+        return True
+    start = open_.index(False)
+    arcs = 0            # runs of open cells round i that hold a side neighbour
+    side = False
+    for k in range(start + 1, start + 9):
+        place = k % 8
+        if open_[place]:
+            side = side or place % 2 == 0
+        elif side:
+            arcs += 1
+            side = False
+    return arcs <= 1
 
 
 class Walls:
