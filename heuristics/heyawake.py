@@ -364,9 +364,10 @@ def _support(puzzle: HeyawakePuzzle, k: int):
 
 
 def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
-    """The ways to fill two rooms together (list_pairs), listed once per state and reused, as
-    options_of does, from any earlier state that agrees on the cells within two steps of the
-    two rooms: all a listing reads. Callers must not change the list."""
+    """The ways to fill two rooms together when they agree on something (list_pairs), listed
+    once per state and reused, as options_of does, from any earlier state that agrees on the
+    cells within two steps of the two rooms: all a listing reads. Callers must not change the
+    list."""
     def compute() -> list[dict[int, int]] | None:
         cache = cache_of(puzzle, "pairs")
         key = (k, other, _support(puzzle, k)(state.cands), _support(puzzle, other)(state.cands))
@@ -378,7 +379,9 @@ def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> li
 
 def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
     """The ways to fill two rooms together: pairs of their own ways that agree, re-checked
-    together (a white cell may be walled in from both sides)."""
+    together (a white cell may be walled in from both sides). None when they are too many,
+    or as soon as the ways so far agree on no undecided cell (room-pair then has nothing to
+    say, and most pairs of rooms end there after a few ways)."""
     first, second = options_of(puzzle, state, k), options_of(puzzle, state, other)
     if not first or not second or len(first) * len(second) > PAIR_LIMIT:
         return None
@@ -386,6 +389,7 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
     free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
     seconds = [_as_masks(b) for b in second]
     out = []
+    shared: dict[int, int] | None = None      # what the ways so far agree on (agreed)
     for a in first:
         white, shaded, picks = _as_masks(a)
         for other_white, other_shaded, other_picks in seconds:
@@ -393,6 +397,10 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
                 continue        # they disagree on a cell
             option = consequences(puzzle, cands, free, picks + other_picks)
             if option is not None:
+                shared = agreed(state, [option]) if shared is None else \
+                    {i: v for i, v in shared.items() if option.get(i) == v}
+                if not shared:
+                    return None
                 out.append(option)
     return out
 
