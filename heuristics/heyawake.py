@@ -763,13 +763,10 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
     def full(s: State) -> list:
         return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
     clean: list[bool] = []
-    at_start: list[list] = []       # what `state` breaks, once (the what-if asks, then its chain)
 
     def rules(s: State) -> list:
-        if s is state:
-            if not at_start:
-                at_start.append(full(state))
-            return at_start[0]
+        if s is state:      # once per state: both what-ifs ask, and the difficulty count again
+            return state.derived(("heyawake.chain-rules", connectivity), lambda: full(state))
         if not clean:
             clean.append(not rules(state) and (connectivity or state.cands.count(B_WHITE) > 1))
         changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
