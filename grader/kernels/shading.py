@@ -150,14 +150,25 @@ class Walls:
                         parent[find(i)] = find(j)
         self.root = [find(x) for x in range(self.edge + 1)]
 
-    def touching(self, i: int) -> list[int]:
+    def touching(self, i: int) -> tuple[int, ...]:
         """The eight cells around i, and the edge when i lies on it."""
-        r, c = divmod(i, self.cols)
-        out = [(r + dr) * self.cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-               if (dr or dc) and 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
-        if r in (0, self.rows - 1) or c in (0, self.cols - 1):
-            out.append(self.edge)
-        return out
+        return touching_cells(self.rows, self.cols)[i]
+
+
+@functools.lru_cache(maxsize=16)
+def touching_cells(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Walls.touching of every cell, worked out once per board size (whites_cut asks it of
+    every cell a way would shade)."""
+    edge = rows * cols
+    out = []
+    for i in range(edge):
+        r, c = divmod(i, cols)
+        near = [(r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+        if r in (0, rows - 1) or c in (0, cols - 1):
+            near.append(edge)
+        out.append(tuple(near))
+    return tuple(out)
 
 
 def walls(puzzle, state: State) -> Walls:
