@@ -158,9 +158,11 @@ def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
     room_free = [i for free, _ in parts for i in free]
     left = [turns]
     picked: set[int] = set()
+    nbrs = puzzle.neighbours
+    beside_shaded = {i for i in room_free if any(cands[j] == B_SHADED for j in nbrs[i])}
 
     def blocked(i: int) -> bool:
-        return any(j in picked or cands[j] == B_SHADED for j in puzzle.neighbours[i])
+        return i in beside_shaded or not picked.isdisjoint(nbrs[i])
 
     def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
         left[0] -= 1
