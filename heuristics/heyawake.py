@@ -443,6 +443,8 @@ def strip(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deductio
     cands = state.cands
     lines = range(len(puzzle.lines)) if focus is None else sorted({k for f in focus for k in puzzle.lines_of(f)})
     for k in lines:
+        if not line_strips(puzzle, cands, k)[1]:
+            continue        # no strip maker (kept per pattern of the line: most lines have none)
         for i, first, last in strip_makers(puzzle, cands, k):
             line = puzzle.lines[k][0]
             yield Deduction.build(state, put={i: SHADED},
