@@ -158,9 +158,11 @@ def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
     room_free = [i for free, _ in parts for i in free]
     left = [turns]
     picked: set[int] = set()
+    nbrs = puzzle.neighbours
+    beside_shaded = {i for i in room_free if any(cands[j] == B_SHADED for j in nbrs[i])}
 
     def blocked(i: int) -> bool:
-        return any(j in picked or cands[j] == B_SHADED for j in puzzle.neighbours[i])
+        return i in beside_shaded or not picked.isdisjoint(nbrs[i])
 
     def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
         left[0] -= 1
@@ -364,9 +366,10 @@ def _support(puzzle: HeyawakePuzzle, k: int):
 
 
 def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
-    """The ways to fill two rooms together (list_pairs), listed once per state and reused, as
-    options_of does, from any earlier state that agrees on the cells within two steps of the
-    two rooms: all a listing reads. Callers must not change the list."""
+    """The ways to fill two rooms together when they agree on something (list_pairs), listed
+    once per state and reused, as options_of does, from any earlier state that agrees on the
+    cells within two steps of the two rooms: all a listing reads. Callers must not change the
+    list."""
     def compute() -> list[dict[int, int]] | None:
         cache = cache_of(puzzle, "pairs")
         key = (k, other, _support(puzzle, k)(state.cands), _support(puzzle, other)(state.cands))
@@ -378,7 +381,9 @@ def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> li
 
 def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
     """The ways to fill two rooms together: pairs of their own ways that agree, re-checked
-    together (a white cell may be walled in from both sides)."""
+    together (a white cell may be walled in from both sides). None when they are too many,
+    or as soon as the ways so far agree on no undecided cell (room-pair then has nothing to
+    say, and most pairs of rooms end there after a few ways)."""
     first, second = options_of(puzzle, state, k), options_of(puzzle, state, other)
     if not first or not second or len(first) * len(second) > PAIR_LIMIT:
         return None
@@ -386,6 +391,7 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
     free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
     seconds = [_as_masks(b) for b in second]
     out = []
+    shared: dict[int, int] | None = None      # what the ways so far agree on (agreed)
     for a in first:
         white, shaded, picks = _as_masks(a)
         for other_white, other_shaded, other_picks in seconds:
@@ -393,6 +399,10 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
                 continue        # they disagree on a cell
             option = consequences(puzzle, cands, free, picks + other_picks)
             if option is not None:
+                shared = agreed(state, [option]) if shared is None else \
+                    {i: v for i, v in shared.items() if option.get(i) == v}
+                if not shared:
+                    return None
                 out.append(option)
     return out
 
@@ -433,6 +443,8 @@ def strip(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deductio
     cands = state.cands
     lines = range(len(puzzle.lines)) if focus is None else sorted({k for f in focus for k in puzzle.lines_of(f)})
     for k in lines:
+        if not line_strips(puzzle, cands, k)[1]:
+            continue        # no strip maker (kept per pattern of the line: most lines have none)
         for i, first, last in strip_makers(puzzle, cands, k):
             line = puzzle.lines[k][0]
             yield Deduction.build(state, put={i: SHADED},
@@ -755,13 +767,10 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
     def full(s: State) -> list:
         return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
     clean: list[bool] = []
-    at_start: list[list] = []       # what `state` breaks, once (the what-if asks, then its chain)
 
     def rules(s: State) -> list:
-        if s is state:
-            if not at_start:
-                at_start.append(full(state))
-            return at_start[0]
+        if s is state:      # once per state: both what-ifs ask, and the difficulty count again
+            return state.derived(("heyawake.chain-rules", connectivity), lambda: full(state))
         if not clean:
             clean.append(not rules(state) and (connectivity or state.cands.count(B_WHITE) > 1))
         changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None

@@ -332,6 +332,31 @@ def test_whites_cut_agrees_with_a_full_search():
     assert cut > 20     # the sample holds real cuts, not only harmless shading
 
 
+def test_neighbours_joined_round_a_cell_reach_the_same_area():
+    """joined_around: a cell's open neighbours joined round it each reach, without it, the
+    same cells (so pocket_white floods from one of them only); and the ring check does see
+    both cases."""
+    rng = random.Random(5)
+    rows, cols = 5, 6
+    p = puzzle("\n".join(["a a a a a a"] * rows), "\n".join([". . . . . ."] * rows))
+    nbrs = p.neighbours
+    seen = set()
+    for _ in range(300):
+        cands = [B_SHADED if rng.random() < 0.35 else FREE for _ in range(rows * cols)]
+        for i in range(rows * cols):
+            open_nbrs = [n for n in nbrs[i] if cands[n] != B_SHADED]
+            if cands[i] != FREE or len(open_nbrs) < 2:
+                continue
+            areas = {frozenset(shading.small_area(nbrs, cands, n, i, rows * cols)) for n in open_nbrs}
+            joined = shading.joined_around(rows, cols, cands, i)
+            seen.add(joined)
+            if joined:
+                assert len(areas) == 1
+            elif len(areas) == 1:
+                seen.add("joined further off")
+    assert seen == {True, False, "joined further off"}
+
+
 def test_whites_cut_minds_cells_taken_as_white():
     """Cells a way whitens count as white cells that must stay joined."""
     p = puzzle("\n".join(["a a a a"] * 3), "\n".join([". . . ."] * 3))

@@ -8,6 +8,7 @@ computed once per state by grader.kernels.connectivity.
 """
 from __future__ import annotations
 
+import functools
 from typing import Iterable, Sequence
 
 from grader.core.model import State, Violation
@@ -94,6 +95,37 @@ def small_area(nbrs, cands: Sequence[int], start: int, without: int, most: int) 
     return seen
 
 
+RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))   # round a cell, sides at even places
+
+
+@functools.lru_cache(maxsize=16)
+def rings(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Each cell's eight surrounding cells in order round it (RING), -1 off the grid."""
+    return tuple(tuple((r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols else -1
+                       for dr, dc in RING)
+                 for r, c in (divmod(i, cols) for i in range(rows * cols)))
+
+
+def joined_around(rows: int, cols: int, cands: Sequence[int], i: int) -> bool:
+    """Whether cell i's neighbours that are not shaded are joined through the cells round it
+    (sides and corners) that are not shaded: without i they still lie in one area, so every
+    one of them reaches the same cells (small_area gives the same from each)."""
+    open_ = [j >= 0 and cands[j] != B_SHADED for j in rings(rows, cols)[i]]
+    if all(open_):
+        return True
+    start = open_.index(False)
+    arcs = 0            # runs of open cells round i that hold a side neighbour
+    side = False
+    for k in range(start + 1, start + 9):
+        place = k % 8
+        if open_[place]:
+            side = side or place % 2 == 0
+        elif side:
+            arcs += 1
+            side = False
+    return arcs <= 1
+
+
 class Walls:
     """The shaded cells of one state joined corner to corner (and side to side), the grid's
     edge counted as one more member. A planar fact: shading more cells can cut the white
@@ -118,14 +150,25 @@ class Walls:
                         parent[find(i)] = find(j)
         self.root = [find(x) for x in range(self.edge + 1)]
 
-    def touching(self, i: int) -> list[int]:
+    def touching(self, i: int) -> tuple[int, ...]:
         """The eight cells around i, and the edge when i lies on it."""
-        r, c = divmod(i, self.cols)
-        out = [(r + dr) * self.cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-               if (dr or dc) and 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
-        if r in (0, self.rows - 1) or c in (0, self.cols - 1):
-            out.append(self.edge)
-        return out
+        return touching_cells(self.rows, self.cols)[i]
+
+
+@functools.lru_cache(maxsize=16)
+def touching_cells(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Walls.touching of every cell, worked out once per board size (whites_cut asks it of
+    every cell a way would shade)."""
+    edge = rows * cols
+    out = []
+    for i in range(edge):
+        r, c = divmod(i, cols)
+        near = [(r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+        if r in (0, rows - 1) or c in (0, cols - 1):
+            near.append(edge)
+        out.append(tuple(near))
+    return tuple(out)
 
 
 def walls(puzzle, state: State) -> Walls:

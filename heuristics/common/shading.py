@@ -16,7 +16,7 @@ from grader.core.model import State, Violation
 from grader.core.probing import Branch, Tried, branch_deduction, trial_rules
 from grader.core.steps import Deduction, Status
 from grader.kernels.shading import (B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side,
-                                    pieces_without, small_area)
+                                    joined_around, pieces_without, small_area)
 
 
 def busiest_first(puzzle, state: State) -> list[int]:
@@ -168,7 +168,9 @@ def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[De
         open_nbrs = [n for n in nbrs[i] if cands[n] != B_SHADED]
         if len(open_nbrs) < 2 and not any_white:
             continue
-        for n in open_nbrs:
+        # neighbours joined round i all reach the same area: one look tells for them all
+        ways_in = open_nbrs[:1] if joined_around(puzzle.rows, puzzle.cols, cands, i) else open_nbrs
+        for n in ways_in:
             pocket = small_area(nbrs, cands, n, i, most)
             if pocket is None:
                 continue
