@@ -12,7 +12,7 @@ from grader.dsl.ast import Type
 from grader.dsl.signature import NIL, OOB, Signature, Symbol
 from grader.core.explain import phrase_list
 from grader.genres.arrows.model import ArrowsPuzzle, seen_values
-from grader.core.model import State, single_value, values_of
+from grader.core.model import State, values_of
 from grader.core.probing import register_last_resort
 from grader.core.resources import rules_origin, rules_text
 
@@ -112,6 +112,10 @@ def _pointing_first(w: ArrowsWorld, q) -> list[int] | None:
     return [p for p in w.puzzle.watchers[q] if rays[p][0] == q]
 
 
+# single_value as one lookup (val is read more than anything else): a one-bit mask's number;
+# an empty or undecided cell is not listed, so it reads nil
+_DECIDED = {1 << v: v for v in range(64)}
+
 SIGNATURE = Signature.of(
     Symbol("next", (POS,), POS, lambda w, p: w.puzzle.rays[p][0] if w.puzzle.rays[p] else OOB,
            "the cell the arrow at p points at first, or OOB", fixed=True, preimage=_pointing_first),
@@ -119,7 +123,7 @@ SIGNATURE = Signature.of(
            "the arrow at p points at q, directly or further along its line",
            successors=lambda w, p: w.puzzle.rays[p], predecessors=lambda w, q: w.puzzle.watchers[q],
            fixed=True),
-    Symbol("val", (POS,), NUM, lambda w, p: single_value(w.cands[p]),
+    Symbol("val", (POS,), NUM, lambda w, p: _DECIDED.get(w.cands[p]),
            "the number at p, or nil while p is empty"),
     Symbol("sees_distinct", (POS,), NUM, lambda w, p: w.seen(p),
            "how many different numbers are already written in the cells p points at"),

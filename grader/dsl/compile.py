@@ -190,13 +190,21 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
     changes). `width`: the state's widest candidate mask, in bits (worked out when left out);
     `keep`: what the conclusions keep (worked out when left out). Its words are worked out
     when read: most deductions are made inside trials and counts."""
+    cands = state.cands
     if keep is None:
         if width is None:
-            width = max(state.cands, default=0).bit_length()
-        keep = conclusion_masks(rule, ev, env, width)
+            width = max(cands, default=0).bit_length()
+        fns = _keep_fns(rule, ev)
+        if len(fns) == 1:
+            # one conclusion (the usual rule): known already is told without building a dict
+            got = fns[0](ev.world, env, width)
+            if got is None or not cands[got[0]] & ~got[1]:
+                return None
+            keep = {got[0]: got[1]}
+        else:
+            keep = conclusion_masks(rule, ev, env, width)
     if not keep:
         return None
-    cands = state.cands
     for v, m in keep.items():
         if cands[v] & ~m:
             break
