@@ -977,11 +977,17 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     put(j, SHADED)
             for w in whites:
                 cells.update(nbrs[w])
-                exits = [n for n in nbrs[w] if c[n] != B_SHADED]
-                if not exits:
-                    raise shading.Broken
-                if len(exits) == 1 and c[exits[0]] == FREE:
-                    put(exits[0], WHITE)
+                exit_ = -1
+                for n in nbrs[w]:
+                    if c[n] != B_SHADED:
+                        if exit_ >= 0:
+                            break       # two ways out
+                        exit_ = n
+                else:
+                    if exit_ < 0:
+                        raise shading.Broken
+                    if c[exit_] == FREE:
+                        put(exit_, WHITE)
             if not new:
                 settled = done
                 break
