@@ -206,16 +206,17 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
         around_i = nbrs[i]
         if v != WHITE or size <= 1 + len(around_i):
             continue
-        exit_, exits = -1, 0
+        exit_ = -1
         for j in around_i:
             if j not in s and cands[j] != B_SHADED:
-                exit_, exits = j, exits + 1
-                if exits > 1:
-                    break
-        if not exits:
-            return None
-        if exits == 1 and exit_ not in decided and cands[exit_] == FREE:
-            decided[exit_] = WHITE
+                if exit_ >= 0:
+                    break       # two ways out
+                exit_ = j
+        else:
+            if exit_ < 0:
+                return None
+            if exit_ not in decided and cands[exit_] == FREE:
+                decided[exit_] = WHITE
     return decided
 
 
