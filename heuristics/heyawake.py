@@ -206,16 +206,17 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
         around_i = nbrs[i]
         if v != WHITE or size <= 1 + len(around_i):
             continue
-        exit_, exits = -1, 0
+        exit_ = -1
         for j in around_i:
             if j not in s and cands[j] != B_SHADED:
-                exit_, exits = j, exits + 1
-                if exits > 1:
-                    break
-        if not exits:
-            return None
-        if exits == 1 and exit_ not in decided and cands[exit_] == FREE:
-            decided[exit_] = WHITE
+                if exit_ >= 0:
+                    break       # two ways out
+                exit_ = j
+        else:
+            if exit_ < 0:
+                return None
+            if exit_ not in decided and cands[exit_] == FREE:
+                decided[exit_] = WHITE
     return decided
 
 
@@ -977,11 +978,17 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     put(j, SHADED)
             for w in whites:
                 cells.update(nbrs[w])
-                exits = [n for n in nbrs[w] if c[n] != B_SHADED]
-                if not exits:
-                    raise shading.Broken
-                if len(exits) == 1 and c[exits[0]] == FREE:
-                    put(exits[0], WHITE)
+                exit_ = -1
+                for n in nbrs[w]:
+                    if c[n] != B_SHADED:
+                        if exit_ >= 0:
+                            break       # two ways out
+                        exit_ = n
+                else:
+                    if exit_ < 0:
+                        raise shading.Broken
+                    if c[exit_] == FREE:
+                        put(exit_, WHITE)
             if not new:
                 settled = done
                 break

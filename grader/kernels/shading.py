@@ -49,8 +49,12 @@ def nearby_violations(puzzle, state: State) -> list[Violation]:
     out = connectivity.adjacent_shaded(puzzle.graph, cands, B_SHADED)
     whites = [i for i, m in enumerate(cands) if m == B_WHITE]
     if len(whites) > 1:
+        nbrs = puzzle.neighbours
         for i in whites:
-            if all(cands[j] == B_SHADED for j in puzzle.neighbours[i]):
+            for j in nbrs[i]:
+                if cands[j] != B_SHADED:
+                    break
+            else:
                 out.append(Violation(f"the white cell {puzzle.cell(i)} is shut in by shaded cells",
                                      (puzzle.cell(i),)))
     return out
