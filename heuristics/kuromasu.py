@@ -16,7 +16,7 @@ from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.recent import recent_of
+from grader.kernels.recent import Recent
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 from heuristics.common import shading
 
@@ -65,8 +65,17 @@ def views_in(puzzle: KuromasuPuzzle, state: State) -> Lazy:
             for c in puzzle.seen_by[j]:
                 views.pop(c, None)
         return views
-    return state.derived("kuromasu.views", lambda: recent_of(puzzle, "kuromasu.views").get(
+    return state.derived("kuromasu.views", lambda: recent_views(puzzle).get(
         state, lambda: fresh_views(puzzle, state.cands), update))
+
+
+def recent_views(puzzle: KuromasuPuzzle) -> Recent:
+    """The views of the last two states and of one come back to: on a small board, searching
+    a longer list (recent_of keeps 48) for a state to update from costs more than it saves."""
+    recent = puzzle.__dict__.get("_recent_views")
+    if recent is None:
+        recent = puzzle.__dict__["_recent_views"] = Recent(size=2, pins=1)
+    return recent
 
 
 def fresh_views(puzzle: KuromasuPuzzle, cands: Sequence[int]) -> Lazy:
