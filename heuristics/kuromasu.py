@@ -116,6 +116,8 @@ def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[D
         if 1 + sum(los) != n:
             continue
         cells = [ray[lo] for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray) and cands[ray[lo]] == FREE]
+        if not cells:
+            continue        # a finished number: the usual case, so no deduction is built
         yield Deduction.build(state, put={j: SHADED for j in cells}, cells=[puzzle.cell(k)],
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
@@ -129,6 +131,8 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
         if 1 + sum(his) != n:
             continue
         cells = [j for ray, hi in zip(puzzle.rays[k], his) for j in ray[:hi] if cands[j] == FREE]
+        if not cells:
+            continue
         yield Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
@@ -162,6 +166,8 @@ def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduc
             if need <= los[d]:
                 continue
             cells = [j for j in puzzle.rays[k][d][:need] if cands[j] == FREE]
+            if not cells:
+                continue
             ded = Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
                                   params={"n": n, "clue": puzzle.cell(k), "others": counted(others, "cell"),
                                           "need": counted(need, "cell"), "direction": DIRECTION_NAMES[d],
