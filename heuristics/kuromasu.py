@@ -16,7 +16,7 @@ from grader.core.registry import heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.recent import recent_of
+from grader.kernels.recent import Recent
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 from heuristics.common import shading
 
@@ -65,8 +65,17 @@ def views_in(puzzle: KuromasuPuzzle, state: State) -> Lazy:
             for c in puzzle.seen_by[j]:
                 views.pop(c, None)
         return views
-    return state.derived("kuromasu.views", lambda: recent_of(puzzle, "kuromasu.views").get(
+    return state.derived("kuromasu.views", lambda: recent_views(puzzle).get(
         state, lambda: fresh_views(puzzle, state.cands), update))
+
+
+def recent_views(puzzle: KuromasuPuzzle) -> Recent:
+    """The views of the last two states and of one come back to: on a small board, searching
+    a longer list (recent_of keeps 48) for a state to update from costs more than it saves."""
+    recent = puzzle.__dict__.get("_recent_views")
+    if recent is None:
+        recent = puzzle.__dict__["_recent_views"] = Recent(size=2, pins=1)
+    return recent
 
 
 def fresh_views(puzzle: KuromasuPuzzle, cands: Sequence[int]) -> Lazy:
@@ -107,6 +116,8 @@ def already_seen(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[D
         if 1 + sum(los) != n:
             continue
         cells = [ray[lo] for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray) and cands[ray[lo]] == FREE]
+        if not cells:
+            continue        # a finished number: the usual case, so no deduction is built
         yield Deduction.build(state, put={j: SHADED for j in cells}, cells=[puzzle.cell(k)],
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
@@ -120,6 +131,8 @@ def all_visible(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[De
         if 1 + sum(his) != n:
             continue
         cells = [j for ray, hi in zip(puzzle.rays[k], his) for j in ray[:hi] if cands[j] == FREE]
+        if not cells:
+            continue
         yield Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
                               params={"n": n, "clue": puzzle.cell(k), "cells": names(puzzle, cells)})
 
@@ -153,6 +166,8 @@ def counting(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduc
             if need <= los[d]:
                 continue
             cells = [j for j in puzzle.rays[k][d][:need] if cands[j] == FREE]
+            if not cells:
+                continue
             ded = Deduction.build(state, put={j: WHITE for j in cells}, cells=[puzzle.cell(k)],
                                   params={"n": n, "clue": puzzle.cell(k), "others": counted(others, "cell"),
                                           "need": counted(need, "cell"), "direction": DIRECTION_NAMES[d],
