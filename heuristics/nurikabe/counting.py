@@ -20,7 +20,7 @@ from grader.core.steps import Deduction
 
 from heuristics.nurikabe.common import GENRE, cells_of, verdict
 from heuristics.nurikabe.pools import block_owners
-from heuristics.nurikabe.reach import islands_to_check, open_blocks_reached, reach_index, reaches
+from heuristics.nurikabe.reach import islands_to_check, open_blocks_of_reach, reach_index, reaches
 
 MOST_CELLS = 12     # teams with more cells left than this are not counted
 MOST_TEAM = 3       # islands counted together at most (_teams joins groups into threes)
@@ -52,14 +52,14 @@ def _too_few_cells(puzzle: NurikabePuzzle, state: State) -> str | None:
         need = isl.need(k)
         if need and len(dist) - len(isl.parts[k]) < need:
             return f"{isl.clue_name(k)} can reach only {len(dist) - len(isl.parts[k])} of the {need} cells it still needs"
-    index = reach_index(puzzle, state)
+    reached = set().union(*all_reach.values())      # (reach_index's cells, without its lists)
     for k, part in enumerate(isl.parts):
-        if not isl.clues[k] and part[0] not in index:
+        if not isl.clues[k] and part[0] not in reached:
             return f"no number can reach the island at {puzzle.cell(part[0])}"
     owners = block_owners(puzzle, state)
     blocks_of = puzzle.graph.blocks_of
     for x, m in enumerate(state.cands):
-        if m == FREE and x not in index:
+        if m == FREE and x not in reached:
             for q in blocks_of[x]:
                 if owners(q) == ():
                     return f"no island can reach the 2x2 block {_names(puzzle, [q])}"
@@ -97,14 +97,16 @@ def _open_blocks(puzzle: NurikabePuzzle, state: State, isl: Islands) -> dict[tup
     (every one of them with a known number of cells left)."""
     def compute() -> dict[tuple[int, ...], list[int]]:
         near: set[int] = set()
-        for k in reaches(puzzle, state):
+        growing = set()
+        for k, dist in reaches(puzzle, state).items():
             if isl.need(k):
-                near.update(open_blocks_reached(puzzle, state, k))
+                growing.add(k)
+                near.update(open_blocks_of_reach(puzzle, state, dist))
         owners = block_owners(puzzle, state)
         out: dict[tuple[int, ...], list[int]] = {}
         for q in sorted(near):
             who = owners(q)
-            if who and all(isl.need(k) for k in who):
+            if who and growing.issuperset(who):
                 out.setdefault(who, []).append(q)
         return out
     return state.derived("nurikabe.open-blocks", compute)

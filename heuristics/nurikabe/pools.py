@@ -17,7 +17,8 @@ from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, members, verdict
-from heuristics.nurikabe.reach import islands_to_check, open_blocks_reached, reach, reach_index, reaches
+from heuristics.nurikabe.reach import (islands_to_check, open_blocks_of_reach, open_blocks_reached, reach, reach_index,
+                                      reaches)
 from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, shared_by
 
 
@@ -47,8 +48,8 @@ def _block_reachers(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[int
     """For each 2x2 block an island reaches an open cell of, those islands, in order: made
     from each reach's blocks (kept with the reach), not from the blocks' cells one by one."""
     found: dict[int, list[int]] = {}
-    for k in sorted(reaches(puzzle, state)):
-        for q in open_blocks_reached(puzzle, state, k):
+    for k, dist in sorted(reaches(puzzle, state).items()):
+        for q in open_blocks_of_reach(puzzle, state, dist):
             found.setdefault(q, []).append(k)
     return {q: tuple(ks) for q, ks in found.items()}
 

@@ -54,6 +54,7 @@ def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[i
 
 
 CACHE_LIMIT = 50000     # reaches kept per puzzle before the cache starts afresh
+BLOCKS_KEPT = 10000     # reaches whose blocks are kept (each keeps its reach alive)
 
 
 def reaches(puzzle: NurikabePuzzle, state: State) -> dict[int, dict[int, int]]:
@@ -65,12 +66,16 @@ def open_blocks_reached(puzzle: NurikabePuzzle, state: State, k: int) -> frozens
     """The 2x2 blocks with an open cell in the reach of numbered island k. A reach is kept
     only while the candidates of its cells stay the same, so this is worked out once for
     each reach, not once for each state."""
-    dist = reaches(puzzle, state)[k]
+    return open_blocks_of_reach(puzzle, state, reaches(puzzle, state)[k])
+
+
+def open_blocks_of_reach(puzzle: NurikabePuzzle, state: State, dist: dict[int, int]) -> frozenset[int]:
+    """open_blocks_reached, of a reach of the state's `reaches`."""
     memo = puzzle.__dict__.setdefault("_nurikabe_reach_blocks", {})
     hit = memo.get(id(dist))
     if hit is not None and hit[0] is dist:
         return hit[1]
-    if len(memo) > CACHE_LIMIT:
+    if len(memo) > BLOCKS_KEPT:
         memo.clear()
     cands, blocks_of = state.cands, puzzle.graph.blocks_of
     found = frozenset(q for i in dist if cands[i] == FREE for q in blocks_of[i])

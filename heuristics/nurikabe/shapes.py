@@ -202,7 +202,7 @@ def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
     return True
 
 
-JOINED_KEPT = 20000        # shapes whose joining cells are kept per puzzle before starting afresh
+JOINED_KEPT = 4000         # shapes whose joining cells are kept per puzzle before starting afresh
 
 
 def _joined_before(puzzle: NurikabePuzzle) -> dict[frozenset[int], tuple[int, ...]]:
