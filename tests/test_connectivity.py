@@ -196,6 +196,33 @@ def test_splits_marked_match_brute_force():
     assert split > 50
 
 
+def test_pieces_cut_off_reached_joins_the_seeds_when_nothing_is_cut_off():
+    """`reached` holds the seeds, only cells of the area left, and (when no piece comes out)
+    is connected: what a caller may keep as proof that the seeds still meet."""
+    rng = random.Random(29)
+    joined = 0
+    for _ in range(500):
+        g = cn.GridGraph(rng.randint(2, 7), rng.randint(2, 7))
+        possible = [rng.random() < 0.75 for _ in range(g.size)]
+        base = cn.components(g, possible)
+        if not base.cells:
+            continue
+        area = set(max(base.cells, key=len))
+        removed = {i for i in area if rng.random() < 0.2}
+        seeds = sorted({n for r in removed for n in g.neighbours[r] if n in area and n not in removed})
+        if len(seeds) < 2:
+            continue
+        reached: set[int] = set()
+        pieces = list(cn.pieces_cut_off(g, possible, removed, seeds, reached))
+        assert pieces == list(cn.pieces_cut_off(g, possible, removed, seeds))     # same answer
+        assert reached <= area - removed and reached >= set(seeds)
+        if not pieces:
+            joined += 1
+            inside = cn.components(g, [i in reached for i in range(g.size)])
+            assert len(inside.cells) == 1
+    assert joined > 50
+
+
 def test_a_narrowed_side_equals_a_fresh_one():
     """Components updated from a wider state's (cells joining, or leaving and splitting one)
     are those found afresh, numbered the same; so is the quick pool check."""

@@ -15,7 +15,7 @@ from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
 from support import (assert_all_sound, assert_sound_path, decided_by, fires, janko, native,
-                     random_partial, reference, shared)
+                     random_partial, reference, shared, states_of_solve)
 
 NURIKABE = get("nurikabe")
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "nurikabe"
@@ -420,6 +420,49 @@ def test_reaches_kept_from_a_recent_state_are_those_found_afresh():
             assert dist == reach(isl, k)
             checked += 1
     assert checked > 500
+
+
+def test_blocks_and_wall_checks_kept_between_states_are_those_found_afresh():
+    """Along a solve (with short chains on the way): the 2x2 blocks kept with each reach give
+    each block's owners as a look at its cells does, and a way's wall check remembered from
+    an earlier state (the cells that joined its border) gives what a fresh check gives."""
+    import heuristics.nurikabe.shapes as sh
+    from grader.genres.nurikabe.model import B_ISLAND, FREE, islands
+    from grader.kernels import connectivity as cn
+    from heuristics.nurikabe.pools import block_owners
+    from heuristics.nurikabe.reach import reach_index
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    blocks, checked = p.graph.blocks, 0
+    for _, state in states_of_solve(p):
+        owners, index, cands = block_owners(p, state), reach_index(p, state), state.cands
+        for q, cells in enumerate(blocks):
+            fresh = None if any(cands[i] == B_ISLAND for i in cells) else tuple(sorted(
+                {k for i in cells if cands[i] == FREE for k in index.get(i, ())}))
+            assert owners(q) == fresh
+        isl = islands(p, state)
+        for ways in sh.island_shapes(p, state).values():
+            for s in ways:
+                border = sh.border(p, s)
+                assert sh._walls_meet(isl, s, set(border)) == (len(border) < 2 or not cn.splits_marked(
+                    p.graph, isl.walls.possible, s, border, border, len(border)))
+                checked += 1
+    assert checked > 100
+
+
+def test_teams_are_the_groups_and_the_joined_pairs_of_groups():
+    """_teams joins only pairs of islands that share one (the other joins of two groups are
+    a group already or too big): the same teams as joining every two groups that meet."""
+    from heuristics.nurikabe.counting import MOST_TEAM, _teams
+    rng = random.Random(5)
+    for _ in range(300):
+        islands_ = rng.randint(2, 9)
+        groups = {tuple(sorted(rng.sample(range(islands_), rng.randint(1, min(islands_, 4))))): [0]
+                  for _ in range(rng.randint(0, 20))}
+        shared = [frozenset(w) for w in groups if len(w) > 1]
+        for size in range(2, MOST_TEAM + 1):
+            every = {w for w in shared if len(w) == size} | {a | b for a in shared for b in shared
+                                                            if a != b and a & b and len(a | b) == size}
+            assert _teams(groups, size) == sorted(tuple(sorted(t)) for t in every)
 
 
 def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():

@@ -199,12 +199,13 @@ def reach(graph: GridGraph, sources: Iterable[int], passable: Sequence[bool],
 
 
 def splits_marked(graph: GridGraph, passable: Sequence[bool], removed: set[int] | frozenset[int],
-                  seeds: Iterable[int], marked: set[int] | frozenset[int], total: int) -> bool:
+                  seeds: Iterable[int], marked: set[int] | frozenset[int], total: int,
+                  reached: set[int] | None = None) -> bool:
     """Whether taking `removed` out of an area that was connected leaves the `marked` cells
     (`total` of them, all in the area) in more than one piece. Every piece then touches a
     removed cell, so it is enough to race floods from the seeds (the area's cells beside the
-    removed ones; see pieces_cut_off)."""
-    for piece in pieces_cut_off(graph, passable, removed, seeds):
+    removed ones; see pieces_cut_off, which fills `reached`)."""
+    for piece in pieces_cut_off(graph, passable, removed, seeds, reached):
         count = sum(1 for i in piece if i in marked)
         if count:
             return count < total
@@ -212,16 +213,25 @@ def splits_marked(graph: GridGraph, passable: Sequence[bool], removed: set[int] 
 
 
 def pieces_cut_off(graph: GridGraph, passable: Sequence[bool], removed: set[int] | frozenset[int],
-                   seeds: Iterable[int]) -> Iterator[list[int]]:
+                   seeds: Iterable[int], reached: set[int] | None = None) -> Iterator[list[int]]:
     """The pieces an area that was connected falls into once `removed` is taken out, but the
     last: floods start from the seeds (the area's cells beside the removed ones; every piece
     holds one) and grow one cell each in turn, merging where they meet, and a flood with
     nowhere left to go is a whole piece. The work is about the smallest pieces times the
     seeds, not the whole area. Most often the seeds already meet in the ring of cells around
-    the removed ones, which settles it at once (no pieces)."""
+    the removed ones, which settles it at once (no pieces).
+
+    `reached`, when given, gains every cell the floods took in (seeds included) by the time
+    the caller stops: when no piece came out, a connected set of passable cells that holds
+    every seed, so a caller can tell a later area with all of them passable needs no look."""
     nbrs = graph.neighbours
     seeds = [s for s in dict.fromkeys(seeds) if s not in removed and passable[s]]
-    if len(seeds) < 2 or _meet_nearby(graph, passable, removed, seeds):
+    if len(seeds) < 2:
+        return
+    near = _meet_nearby(graph, passable, removed, seeds)
+    if near is not None:
+        if reached is not None:
+            reached.update(near)
         return
     owner: dict[int, int] = {s: k for k, s in enumerate(seeds)}
     parent = list(range(len(seeds)))
@@ -237,6 +247,8 @@ def pieces_cut_off(graph: GridGraph, passable: Sequence[bool], removed: set[int]
 
     live = list(range(len(seeds)))
     done: set[int] = set()
+    if reached is not None:
+        reached.update(seeds)
     while len(live) > 1:
         for r in live:
             if parent[r] != r or r in done:
@@ -258,6 +270,8 @@ def pieces_cut_off(graph: GridGraph, passable: Sequence[bool], removed: set[int]
                     owner[u] = r
                     q.append(u)
                     members[r].append(u)
+                    if reached is not None:
+                        reached.add(u)
                 else:
                     o = find(o)
                     if o != r:
@@ -267,8 +281,9 @@ def pieces_cut_off(graph: GridGraph, passable: Sequence[bool], removed: set[int]
         live = [r for r in live if parent[r] == r and r not in done]
 
 
-def _meet_nearby(graph: GridGraph, passable: Sequence[bool], removed, seeds: list[int]) -> bool:
-    """Whether the seeds are joined through passable cells next to (or diagonal to) a removed cell."""
+def _meet_nearby(graph: GridGraph, passable: Sequence[bool], removed, seeds: list[int]) -> set[int] | None:
+    """The cells that join the seeds through passable cells next to (or diagonal to) a
+    removed cell, or None when those do not join them."""
     cols, rows = graph.cols, graph.rows
     ring = set()
     for x in removed:
@@ -288,7 +303,7 @@ def _meet_nearby(graph: GridGraph, passable: Sequence[bool], removed, seeds: lis
             if u in ring and u not in seen:
                 seen.add(u)
                 stack.append(u)
-    return all(s in seen for s in seeds)
+    return seen if all(s in seen for s in seeds) else None
 
 
 class Walk:

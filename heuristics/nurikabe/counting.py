@@ -20,10 +20,10 @@ from grader.core.steps import Deduction
 
 from heuristics.nurikabe.common import GENRE, cells_of, verdict
 from heuristics.nurikabe.pools import block_owners
-from heuristics.nurikabe.reach import islands_to_check, reach_index, reaches
+from heuristics.nurikabe.reach import islands_to_check, open_blocks_of_reach, reach_index, reaches
 
 MOST_CELLS = 12     # teams with more cells left than this are not counted
-MOST_TEAM = 3       # islands counted together at most
+MOST_TEAM = 3       # islands counted together at most (_teams joins groups into threes)
 SEARCH_NODES = 300   # the search for blocks that share no cell gives up after this many
 
 
@@ -52,14 +52,14 @@ def _too_few_cells(puzzle: NurikabePuzzle, state: State) -> str | None:
         need = isl.need(k)
         if need and len(dist) - len(isl.parts[k]) < need:
             return f"{isl.clue_name(k)} can reach only {len(dist) - len(isl.parts[k])} of the {need} cells it still needs"
-    index = reach_index(puzzle, state)
+    reached = set().union(*all_reach.values())      # (reach_index's cells, without its lists)
     for k, part in enumerate(isl.parts):
-        if not isl.clues[k] and part[0] not in index:
+        if not isl.clues[k] and part[0] not in reached:
             return f"no number can reach the island at {puzzle.cell(part[0])}"
     owners = block_owners(puzzle, state)
     blocks_of = puzzle.graph.blocks_of
     for x, m in enumerate(state.cands):
-        if m == FREE and x not in index:
+        if m == FREE and x not in reached:
             for q in blocks_of[x]:
                 if owners(q) == ():
                     return f"no island can reach the 2x2 block {_names(puzzle, [q])}"
@@ -96,17 +96,17 @@ def _open_blocks(puzzle: NurikabePuzzle, state: State, isl: Islands) -> dict[tup
     """The 2x2 blocks with no island cell yet near a growing island, by who can break them
     (every one of them with a known number of cells left)."""
     def compute() -> dict[tuple[int, ...], list[int]]:
-        cands = state.cands
-        blocks_of = puzzle.graph.blocks_of
         near: set[int] = set()
+        growing = set()
         for k, dist in reaches(puzzle, state).items():
             if isl.need(k):
-                near.update(q for i in dist if cands[i] == FREE for q in blocks_of[i])
+                growing.add(k)
+                near.update(open_blocks_of_reach(puzzle, state, dist))
         owners = block_owners(puzzle, state)
         out: dict[tuple[int, ...], list[int]] = {}
         for q in sorted(near):
             who = owners(q)
-            if who and all(isl.need(k) for k in who):
+            if who and growing.issuperset(who):
                 out.setdefault(who, []).append(q)
         return out
     return state.derived("nurikabe.open-blocks", compute)
@@ -118,9 +118,17 @@ def _teams(groups: dict[tuple[int, ...], list[int]], size: int) -> list[tuple[in
     block are better counted apart): one such group of owners, or two joined."""
     if size == 1:
         return sorted(w for w in groups if len(w) == 1)
-    shared = [frozenset(w) for w in groups if len(w) > 1]
-    out = {w for w in shared if len(w) == size}
-    out.update(a | b for n, a in enumerate(shared) for b in shared[n + 1:] if a & b and len(a | b) == size)
+    out = {frozenset(w) for w in groups if len(w) == size}
+    if size == 3:
+        # Two groups joined make a team of two or three only when they are two pairs with an
+        # island in common (a pair joined to a three it lies in is that three): join those.
+        partners: dict[int, list[int]] = {}
+        for w in groups:
+            if len(w) == 2:
+                partners.setdefault(w[0], []).append(w[1])
+                partners.setdefault(w[1], []).append(w[0])
+        for k, others in partners.items():
+            out.update(frozenset((k, x, y)) for n, x in enumerate(others) for y in others[n + 1:])
     return sorted(tuple(sorted(t)) for t in out)
 
 

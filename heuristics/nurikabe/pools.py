@@ -17,44 +17,41 @@ from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, members, verdict
-from heuristics.nurikabe.reach import islands_to_check, reach, reach_index, reaches
+from heuristics.nurikabe.reach import (islands_to_check, open_blocks_of_reach, open_blocks_reached, reach, reach_index,
+                                      reaches)
 from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, shared_by
 
 
 def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int, ...]]:
     """The 2x2 blocks without an island cell whose open cells only island k can reach."""
-    cands = state.cands
-    g = puzzle.graph
-    blocks_of = g.blocks_of
-    near = {q for i in reaches(puzzle, state)[k] if cands[i] == FREE for q in blocks_of[i]}
     owners = block_owners(puzzle, state)
-    return [g.blocks[q] for q in sorted(near) if owners(q) == (k,)]
+    blocks = puzzle.graph.blocks
+    return [blocks[q] for q in sorted(open_blocks_reached(puzzle, state, k)) if owners(q) == (k,)]
 
 
 def block_owners(puzzle: NurikabePuzzle, state: State):
     """owners(q): the numbered islands that can reach an open cell of 2x2 block q, in order
-    (empty when none can), or None when the block holds an island cell already; each block
-    worked out once per state."""
+    (empty when none can), or None when the block holds an island cell already."""
     cands = state.cands
     blocks = puzzle.graph.blocks
-    known: dict[int, tuple[int, ...] | None] = state.derived("nurikabe.block-owners", dict)
+    reachers = state.derived("nurikabe.block-reachers", lambda: _block_reachers(puzzle, state))
 
     def owners(q: int) -> tuple[int, ...] | None:
-        if q in known:
-            return known[q]
-        index = reach_index(puzzle, state)
-        who: set[int] | None = set()
         for j in blocks[q]:
-            m = cands[j]
-            if m == B_ISLAND:
-                who = None
-                break
-            if m == FREE:
-                # an open cell no number reaches will be a wall: it cannot break the block
-                who.update(index.get(j, ()))
-        got = known[q] = None if who is None else tuple(sorted(who))
-        return got
+            if cands[j] == B_ISLAND:
+                return None
+        return reachers.get(q, ())
     return owners
+
+
+def _block_reachers(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[int, ...]]:
+    """For each 2x2 block an island reaches an open cell of, those islands, in order: made
+    from each reach's blocks (kept with the reach), not from the blocks' cells one by one."""
+    found: dict[int, list[int]] = {}
+    for k, dist in sorted(reaches(puzzle, state).items()):
+        for q in open_blocks_of_reach(puzzle, state, dist):
+            found.setdefault(q, []).append(k)
+    return {q: tuple(ks) for q, ks in found.items()}
 
 
 @heuristic(id="nurikabe.pool-owner", genre=GENRE)

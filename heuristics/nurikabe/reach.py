@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 import operator
 
-from grader.genres.nurikabe.model import B_ISLAND, Islands, NurikabePuzzle, islands
+from grader.genres.nurikabe.model import B_ISLAND, FREE, Islands, NurikabePuzzle, islands
 from grader.core.model import State
 from grader.kernels.recent import recent_of
 
@@ -54,11 +54,33 @@ def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[i
 
 
 CACHE_LIMIT = 50000     # reaches kept per puzzle before the cache starts afresh
+BLOCKS_KEPT = 10000     # reaches whose blocks are kept (each keeps its reach alive)
 
 
 def reaches(puzzle: NurikabePuzzle, state: State) -> dict[int, dict[int, int]]:
     """Reach of every numbered island of a state, computed once (callers must not change it)."""
     return state.derived("nurikabe.reach", lambda: {k: e[0] for k, e in _entries(puzzle, state).items()})
+
+
+def open_blocks_reached(puzzle: NurikabePuzzle, state: State, k: int) -> frozenset[int]:
+    """The 2x2 blocks with an open cell in the reach of numbered island k. A reach is kept
+    only while the candidates of its cells stay the same, so this is worked out once for
+    each reach, not once for each state."""
+    return open_blocks_of_reach(puzzle, state, reaches(puzzle, state)[k])
+
+
+def open_blocks_of_reach(puzzle: NurikabePuzzle, state: State, dist: dict[int, int]) -> frozenset[int]:
+    """open_blocks_reached, of a reach of the state's `reaches`."""
+    memo = puzzle.__dict__.setdefault("_nurikabe_reach_blocks", {})
+    hit = memo.get(id(dist))
+    if hit is not None and hit[0] is dist:
+        return hit[1]
+    if len(memo) > BLOCKS_KEPT:
+        memo.clear()
+    cands, blocks_of = state.cands, puzzle.graph.blocks_of
+    found = frozenset(q for i in dist if cands[i] == FREE for q in blocks_of[i])
+    memo[id(dist)] = (dist, found)      # the reach is kept with it, so its id stays its own
+    return found
 
 
 def islands_to_check(puzzle: NurikabePuzzle, state: State, focus: frozenset[int] | None) -> list[int]:

@@ -189,8 +189,30 @@ def _walls_meet(isl: Islands, shape: frozenset[int], border: set[int]) -> bool:
     parts = {of[b] for b in border} | set(hosts)
     if len(parts) > 1:
         return False
-    return len(border) < 2 or not cn.splits_marked(isl.puzzle.graph, isl.walls.possible, shape, border,
-                                                   border, len(border))
+    if len(border) < 2:
+        return True
+    possible = isl.walls.possible
+    joined = _joined_before(isl.puzzle).get(shape)
+    if joined is not None and all(possible[i] for i in joined):
+        return True         # the border cells still meet through the cells that joined them before
+    reached: set[int] = set()
+    if cn.splits_marked(isl.puzzle.graph, possible, shape, border, border, len(border), reached):
+        return False
+    _joined_before(isl.puzzle)[shape] = tuple(reached)
+    return True
+
+
+JOINED_KEPT = 4000         # shapes whose joining cells are kept per puzzle before starting afresh
+
+
+def _joined_before(puzzle: NurikabePuzzle) -> dict[frozenset[int], tuple[int, ...]]:
+    """For each shape whose border cells were last seen to meet: cells of possible walls,
+    connected and holding the border, that joined them then (pieces_cut_off's `reached`).
+    While all of them may still be walls the border still meets, in any state."""
+    joined = puzzle.__dict__.setdefault("_nurikabe_walls_joined", {})
+    if len(joined) > JOINED_KEPT:
+        joined.clear()
+    return joined
 
 
 def shapes_of(puzzle: NurikabePuzzle, state: State, k: int) -> list[frozenset[int]] | None:

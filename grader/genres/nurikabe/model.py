@@ -117,22 +117,31 @@ class Islands:
     def numbers_near(self) -> list[tuple[int, ...]]:
         """For each cell, the numbered island parts it belongs to or touches (in order)."""
         out: list[tuple[int, ...]] = [()] * len(self.cands)
-        nbrs = self.puzzle.graph.neighbours
         for k in self.numbered_parts():
             mine = (k,)
-            for i in self.parts[k]:
-                for n in (i, *nbrs[i]):
-                    had = out[n]
-                    if not had:
-                        out[n] = mine
-                    elif k not in had:
-                        out[n] = tuple(sorted((*had, k)))
+            for n in _with_neighbours(self.puzzle, self.parts[k]):
+                had = out[n]
+                out[n] = had + mine if had else mine     # parts in order: k comes last
         return out
 
     def blocked(self, k: int, i: int) -> bool:
         """Island part k can never take in cell i: it is or touches another numbered island."""
         near = self.numbers_near[i]
         return bool(near) and (len(near) > 1 or near[0] != k)
+
+
+NEAR_KEPT = 50000       # island parts whose cells with their neighbours are kept per puzzle
+
+
+def _with_neighbours(puzzle: NurikabePuzzle, part: tuple[int, ...]) -> frozenset[int]:
+    """The cells of an island part and their neighbours (a part lasts many states)."""
+    memo = puzzle.__dict__.setdefault("_nurikabe_part_near", {})
+    found = memo.get(part)
+    if found is None:
+        if len(memo) > NEAR_KEPT:
+            memo.clear()
+        found = memo[part] = frozenset(puzzle.graph.around(part, 1))
+    return found
 
 
 def sides(puzzle: NurikabePuzzle, state: State) -> tuple[cn.Side, cn.Side]:
