@@ -132,6 +132,10 @@ def test_focus_limits_vertices():
     g = square_2x2()
     var = g.edge_vars[edge(g, "r1c1", "r1c2")]
     assert list(g.vertices_to_check(frozenset({var}))) == [0, 1]
+    # the last answer is kept: another focus, then the first again, each gets its own
+    other = g.edge_vars[edge(g, "r2c2", "r3c2")]
+    assert list(g.vertices_to_check({other, var})) == [0, 1, 4, 7]
+    assert list(g.vertices_to_check(frozenset({var}))) == [0, 1]
     assert CROSS == 0 and LINE == 1
 
 

@@ -629,3 +629,24 @@ def test_edge_what_if_fires_and_not():
     assert all(not sol.cands[v] & m for v, m in d.removals)
     assert fires("slitherlink.edge-what-if", p, sol) == []
     assert fires("slitherlink.edge-what-if", grid(". .", ". .")) == []      # no number, no line
+
+
+def test_illegal_loop_reuses_only_chains_whose_reads_are_unchanged():
+    """A forced chain remembered from an earlier look is reused in a narrower state only while
+    no edge at a dot or number it read has changed; then it is the chain a fresh look follows."""
+    from grader.kernels.loops import B_CROSS, B_LINE, OPEN
+    from heuristics.slitherlink.loop import _chains_still_forced, _remember_chains, follow
+    p = grid("3 . . .", ". . . .", ". . . 1")
+    cands = [OPEN] * len(p.ends)
+    cands[p.h(0, 0)] = B_LINE
+    first = State(tuple(cands))
+    ends = (p.dot(0, 0), p.dot(0, 1))
+    edges = sorted({e for d in ends for e in p.graph.incident[d] if first.cands[e] == OPEN})
+    memory: dict = {}
+    _remember_chains(memory, first, {e: follow(p, first, e) for e in edges})
+    far = first.restrict(p.h(3, 3), B_CROSS)             # an edge of the 1 in the far corner
+    kept = _chains_still_forced(p, far, memory)
+    assert kept and all(chain == follow(p, far, e) for e, chain in kept.items())
+    near = first.restrict(p.h(0, 1), B_CROSS)            # beside the line's end at dot (0, 1)
+    assert all(p.dot(0, 1) not in chain.dots for chain in _chains_still_forced(p, near, memory).values())
+    assert _chains_still_forced(p, State(tuple([B_CROSS] * len(p.ends))), memory) == {}

@@ -134,10 +134,16 @@ class LoopGraph:
         """Every vertex, or only those next to a changed variable."""
         if focus is None:
             return range(self.n_vertices)
+        # the vertex rules ask one after another with the same focus: the last answer is kept
+        kept = self.__dict__.get("_vertices_to_check")
+        if kept is not None and kept[0] == focus:
+            return kept[1]
         near: set[int] = set()
         for var in focus:
             near.update(self.vertices_of_var.get(var, ()))
-        return sorted(near)
+        out = tuple(sorted(near))
+        self.__dict__["_vertices_to_check"] = (frozenset(focus), out)
+        return out
 
     @classmethod
     def cell_grid(cls, rows: int, cols: int, first_var: int = 0,

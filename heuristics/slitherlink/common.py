@@ -19,10 +19,17 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
     """Cells with an edge in `focus` (every cell when focus is None)."""
     if focus is None:
         return puzzle.clued if clued_only else range(len(puzzle.cells))
+    # the techniques of one level ask one after another, mostly with the same focus: the last
+    # answer is kept
+    kept = puzzle.__dict__.get("_slitherlink_cells_near")
+    if kept is not None and kept[0] == clued_only and kept[1] == focus:
+        return kept[2]
     out = {k for e in focus for k in puzzle.cells_of_edge[e]}
     if clued_only:
         out = {k for k in out if puzzle.clues[k] is not None}
-    return sorted(out)
+    cells = tuple(sorted(out))
+    puzzle.__dict__["_slitherlink_cells_near"] = (clued_only, focus, cells)
+    return cells
 
 
 def lines_word(n: int) -> str:

@@ -49,10 +49,9 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
     # looked at again after changes too: the middle edge may wait until the outline is ruled out
     if not puzzle.square:
         return
-    cands = state.cands
     for pair in _three_pairs(puzzle):
-        if all(cands[e] in (B_LINE, 0) for e in pair.lines) and all(cands[e] in (B_CROSS, 0) for e in pair.crosses):
-            continue                  # nothing new (the costly outline check below can wait)
+        if _nothing_new(state, pair.lines, LINE) and _nothing_new(state, pair.crosses, CROSS):
+            continue                  # (the costly outline check below can wait)
         lines, crosses = pair.lines, pair.crosses
         # Without the middle edge both 3s take their other three edges: the outline of the
         # two cells, a closed loop. That is wrong only when it cannot be the whole answer.
@@ -148,6 +147,8 @@ def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
             if len(incoming) != 1:
                 continue
             far = [e for e in puzzle.cells[k] if e not in mine]
+            if _nothing_new(state, far, LINE):
+                continue
             yield Deduction.build(state, put={e: LINE for e in far}, premises=incoming, cells=[puzzle.cell(k)],
                                   params={"line": puzzle.edge_label(incoming[0]), "vertex": puzzle.graph.vertex_names[d],
                                           "cell": puzzle.cell(k), "edges": _names(puzzle, far)})
@@ -170,7 +171,7 @@ def _blocked_corner(puzzle: SlitherPuzzle, state: State, focus, n: int, value: i
         if puzzle.clues[k] != n:
             continue
         for d, mine, others in corners(puzzle, k):
-            if all(state.cands[e] == B_CROSS for e in others):
+            if all(state.cands[e] == B_CROSS for e in others) and not _nothing_new(state, mine, value):
                 ded = Deduction.build(state, put={e: value for e in mine}, premises=others,
                                       cells=[puzzle.cell(k)],
                                       params={"vertex": puzzle.graph.vertex_names[d], "cell": puzzle.cell(k),
@@ -215,6 +216,13 @@ def two_in_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
         if clue_at(puzzle, r, c) == 2:
             yield Deduction.build(state, put={e: LINE for e in lines}, cells=[Cell(r, c)],
                                   params={"cell": Cell(r, c), "lines": _names(puzzle, lines)})
+
+
+def _nothing_new(state: State, edges, value: int) -> bool:
+    """Putting `value` on the edges would remove nothing (Deduction.build would give None): a
+    pattern seen again after every change skips its wording then."""
+    cands, want = state.cands, 1 << value
+    return all(cands[e] == want or not cands[e] for e in edges)
 
 
 def _grow(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozenset[int] | None:
