@@ -64,8 +64,24 @@ class MasyuPuzzle(GridLoop, Puzzle):
         return {v: tuple(sorted(ps)) for v, ps in near.items()}
 
     @functools.cached_property
+    def pearls_of(self) -> dict[int, tuple[int, ...]]:
+        """WHITE and BLACK -> the pearls of that colour."""
+        return {kind: tuple(p for p in self.pearl_cells if self.pearls[p] == kind) for kind in (WHITE, BLACK)}
+
+    @functools.cached_property
+    def pearls_near_of(self) -> dict[int, dict[int, tuple[int, ...]]]:
+        """WHITE and BLACK -> pearls_near for the pearls of that colour only."""
+        out: dict[int, dict[int, tuple[int, ...]]] = {WHITE: {}, BLACK: {}}
+        for v, near in self.pearls_near.items():
+            for kind, of_kind in out.items():
+                pearls = tuple(p for p in near if self.pearls[p] == kind)
+                if pearls:
+                    of_kind[v] = pearls
+        return out
+
+    @functools.cached_property
     def pearl_memo(self) -> dict:
-        """Answers of pearl_problem, leg_blocker and axis_blocker (see there)."""
+        """The Questions of grader.kernels.pearls.question, which remember their answers."""
         return {}
 
     @functools.cached_property
