@@ -238,11 +238,7 @@ def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
     out: set[int] = set()
     for var in focus:
         for v in puzzle.graph.vertices_of_var.get(var, ()):
-            r0, c0 = divmod(v, puzzle.cols)
-            for r in range(max(0, r0 - radius), min(puzzle.rows, r0 + radius + 1)):
-                for c in range(max(0, c0 - radius), min(puzzle.cols, c0 + radius + 1)):
-                    if abs(r - r0) + abs(c - c0) <= radius:
-                        out.add(r * puzzle.cols + c)
+            out.update(puzzle.cells_within(v, radius))
     return sorted(out)
 
 
