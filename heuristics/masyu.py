@@ -26,7 +26,7 @@ from heuristics.common.loops import premature_loop
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name,
-                                   leg_blocker, pearl_inputs, pearl_problem)
+                                   leg_blocker, pearl_inputs, pearl_problem, question)
 from grader.kernels.recent import narrowed
 
 GENRE = "masyu"
@@ -46,13 +46,13 @@ def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
     """The pearls of `kind` near what changed. The level-1 pearl rules ask this one after
     another with the same focus: the last answer for each kind is kept."""
     if focus is None:
-        return [p for p in puzzle.pearl_cells if puzzle.pearls[p] == kind]
+        return puzzle.pearls_of[kind]
     last = puzzle.__dict__.setdefault("_masyu_last_pearls", {})
     kept = last.get(kind)
     if kept is not None and kept[0] == focus:
         return kept[1]
-    near = puzzle.pearls_near
-    found = sorted({p for v in focus for p in near.get(v, ()) if puzzle.pearls[p] == kind})
+    near = puzzle.pearls_near_of[kind]
+    found = sorted({p for v in focus for p in near.get(v, ())})
     last[kind] = (focus, found)
     return found
 
@@ -90,16 +90,17 @@ class Put:
 
 
 def _blocked_puts(puzzle: MasyuPuzzle) -> dict:
-    """(black pearl, blocked side d) -> (put, the legs drawn on the other side)."""
+    """(black pearl, blocked side d) -> (put, the legs drawn on the other side, the question
+    whether d is blocked)."""
     out = {}
-    for i in puzzle.pearl_cells:
+    for i in puzzle.pearls_of[BLACK]:
         for d in DIRS:
             legs = _leg_vars(puzzle, i, OPPOSITE[d])
             put = {v: LINE for v in legs}
             first = puzzle.edge_var(i, d)
             if first is not None:
                 put[first] = CROSS
-            out[i, d] = Put.of(put), legs
+            out[i, d] = Put.of(put), legs, question(puzzle, "leg", i, d)
     return out
 
 
@@ -108,10 +109,10 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
     puts, cands = _table(puzzle, "blocked", _blocked_puts), state.cands
     for i in pearls_to_check(puzzle, BLACK, focus):
         for d in DIRS:
-            put, legs = puts[i, d]
+            put, legs, blocked = puts[i, d]
             if put.done(cands):
                 continue
-            reason = leg_blocker(puzzle, state, i, d)
+            reason = blocked.answer(state)
             if not reason:
                 continue
             yield Deduction.build(state, put=put.values, cells=[puzzle.cell(i)],
@@ -125,7 +126,7 @@ def _extend_puts(puzzle: MasyuPuzzle) -> dict:
     edge carries the loop, the leg runs on two cells, the other side and the turns at the
     next cell are crossed out."""
     out = {}
-    for i in puzzle.pearl_cells:
+    for i in puzzle.pearls_of[BLACK]:
         out[i] = sides = []
         for d in DIRS:
             j = puzzle.next_cell(i, d)
@@ -158,14 +159,15 @@ def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
 
 
 def _axis_puts(puzzle: MasyuPuzzle) -> dict:
-    """(white pearl, blocked axis) -> (put, the edges drawn along the other axis)."""
+    """(white pearl, blocked axis) -> (put, the edges drawn along the other axis, the question
+    whether the axis is blocked)."""
     out = {}
-    for i in puzzle.pearl_cells:
+    for i in puzzle.pearls_of[WHITE]:
         for axis, other in (("ew", "ns"), ("ns", "ew")):
             put = {v: CROSS for d in axis if (v := puzzle.edge_var(i, d)) is not None}
             keep = [v for d in other if (v := puzzle.edge_var(i, d)) is not None]
             put.update({v: LINE for v in keep})
-            out[i, axis] = Put.of(put), keep
+            out[i, axis] = Put.of(put), keep, question(puzzle, "axis", i, axis)
     return out
 
 
@@ -175,10 +177,10 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
     puts, cands = _table(puzzle, "axis", _axis_puts), state.cands
     for i in pearls_to_check(puzzle, WHITE, focus):
         for axis, other in (("ew", "ns"), ("ns", "ew")):
-            put, keep = puts[i, axis]
+            put, keep, blocked = puts[i, axis]
             if put.done(cands):
                 continue
-            reason = axis_blocker(puzzle, state, i, axis)
+            reason = blocked.answer(state)
             if not reason:
                 continue
             yield Deduction.build(state, put=put.values, cells=[puzzle.cell(i)],
@@ -192,7 +194,7 @@ def _turn_checks(puzzle: MasyuPuzzle) -> dict:
     cell b to the other side, the edge from b on away from the pearl)])], for the axes with both
     edges and the sides whose far edge exists: the rest never gives a deduction."""
     out = {}
-    for i in puzzle.pearl_cells:
+    for i in puzzle.pearls_of[WHITE]:
         out[i] = axes = []
         for axis in ("ew", "ns"):
             pair = tuple(puzzle.edge_var(i, d) for d in axis)
@@ -236,11 +238,7 @@ def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
     out: set[int] = set()
     for var in focus:
         for v in puzzle.graph.vertices_of_var.get(var, ()):
-            r0, c0 = divmod(v, puzzle.cols)
-            for r in range(max(0, r0 - radius), min(puzzle.rows, r0 + radius + 1)):
-                for c in range(max(0, c0 - radius), min(puzzle.cols, c0 + radius + 1)):
-                    if abs(r - r0) + abs(c - c0) <= radius:
-                        out.add(r * puzzle.cols + c)
+            out.update(puzzle.cells_within(v, radius))
     return sorted(out)
 
 
@@ -507,8 +505,8 @@ BRANCH_LEVEL = 3      # trials fill in with levels 1-3: fast, and enough in prac
 
 
 def _undecided_pearls(puzzle: MasyuPuzzle, state: State, kind: int) -> list[int]:
-    return [i for i in puzzle.pearl_cells if puzzle.pearls[i] == kind
-            and any(state.cands[puzzle.graph.edge_vars[e]] == OPEN for e in puzzle.graph.incident[i])]
+    return [i for i in puzzle.pearls_of[kind]
+            if any(state.cands[puzzle.graph.edge_vars[e]] == OPEN for e in puzzle.graph.incident[i])]
 
 
 def _black_options(puzzle: MasyuPuzzle, state: State):
@@ -544,7 +542,7 @@ register_probing(GENRE, max_level=BRANCH_LEVEL)
 register_families(GENRE, {
     **cell_loops.family(closes_ok=lambda puzzle, closed: not puzzle.genre.violations(puzzle, closed),
                         branch_level=BRANCH_LEVEL,
-                        straight=lambda puzzle: [x for x in puzzle.pearl_cells if puzzle.pearls[x] == WHITE]),
+                        straight=lambda puzzle: puzzle.pearls_of[WHITE]),
     **cell_loops.enclosure_techniques(_enclosure_ways),
     "pearl-lookahead": (None, cell_loops.lookahead(_white_options, _black_options)),
     "white-cases": (None, cell_loops.cases("white_cases", _white_options, level=BRANCH_LEVEL)),

@@ -229,6 +229,14 @@ def test_a_case_analysis_stops_once_the_ways_left_open_can_agree_on_nothing(monk
     assert d.removals == ((z, s.cands[z] & ~1),) and len(followed) == 2
 
 
+def test_agreed_removals_are_the_candidates_no_branch_keeps():
+    from grader.core.probing import agreed_removals
+    s = State((7, 3, 1, 6))
+    assert agreed_removals(s, [State((1, 1, 1, 2)), State((2, 3, 1, 2))]) == ((0, 4), (3, 4))
+    assert agreed_removals(s, [State((1, 2, 1, 6))]) == ((0, 6), (1, 1))
+    assert agreed_removals(s, []) == ((0, 7), (1, 3), (2, 1), (3, 6))
+
+
 def test_tried_puts_stale_hypotheses_last_until_something_near_changes():
     from grader.core import engine
     from grader.core.probing import Tried

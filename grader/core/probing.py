@@ -9,6 +9,7 @@ budget first, so the shortest refutation is the one a reader sees.
 from __future__ import annotations
 
 import math
+import operator
 from typing import Callable, Collection, Iterable, Iterator, Sequence
 
 import attrs
@@ -55,12 +56,16 @@ def fill(puzzle: Puzzle, state: State, changed: Iterable[int], max_level: int,
 
 def agreed_removals(state: State, finals: Sequence[State]) -> tuple[tuple[int, int], ...]:
     """Candidates that no branch keeps: what every branch agrees is impossible."""
-    n = len(state.cands)
-    union = [0] * n
-    for f in finals:
-        for v, m in enumerate(f.cands):
-            union[v] |= m
-    return tuple((v, state.cands[v] & ~union[v]) for v in range(n) if state.cands[v] & ~union[v])
+    kept: Sequence[int] = finals[0].cands if finals else (0,) * len(state.cands)
+    for f in finals[1:]:        # what some branch keeps, variable by variable
+        kept = tuple(map(operator.or_, kept, f.cands))
+    return tuple(_removed(state.cands, kept))
+
+
+def _removed(cands: Sequence[int], kept: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """(variable, the candidates of `cands` not in `kept`) where there are some."""
+    removed = map(operator.and_, cands, map(operator.invert, kept))
+    return ((v, r) for v, r in enumerate(removed) if r)
 
 
 def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
@@ -92,7 +97,7 @@ def branch_deduction(puzzle: Puzzle, state: State,
             continue
         final = branch.trace.final.cands
         if open_ is None:
-            open_ = {v: m & ~final[v] for v, m in enumerate(state.cands) if m & ~final[v]}
+            open_ = dict(_removed(state.cands, final))
         else:
             open_ = {v: m & ~final[v] for v, m in open_.items() if m & ~final[v]}
         if not open_:

@@ -2,11 +2,15 @@
 (`pearl_problem`, which violations reports), and why a black pearl cannot send a leg one way
 (`leg_blocker`) or a white pearl cannot be passed along an axis (`axis_blocker`).
 
-The puzzle is a GridLoop with `pearls` (NONE, WHITE or BLACK per cell) and `pearl_memo` (a dict).
+The puzzle is a GridLoop with `pearls` (NONE, WHITE or BLACK per cell) and `pearl_memo` (a dict
+for `question`).
 """
 from __future__ import annotations
 
 import operator
+from typing import Callable, Hashable, Sequence
+
+import attrs
 
 from grader.core.model import State
 from grader.kernels.cell_loops import DIRS, SIDE, TURNS
@@ -61,23 +65,38 @@ def _pearl_problem(puzzle, state: State, i: int) -> str:
 ANSWERS_PER_QUESTION = 4096     # remembered answers per pearl and question (a few MB at most)
 
 
-def _answer(puzzle, state: State, kind: str, i: int, arg, compute) -> str:
-    """compute(puzzle, state, i[, arg]), remembered per the candidates of the edges it reads."""
+@attrs.define(eq=False)
+class Question:
+    """One rule asked about one pearl (and side or axis), its answers remembered per the
+    candidates of the edges it reads."""
+    inputs: Callable[[Sequence[int]], Hashable]     # the candidates of those edges
+    ask: Callable[[State], str]                     # the rule itself
+    answers: dict = attrs.Factory(dict)
+
+    def answer(self, state: State) -> str:
+        key = self.inputs(state.cands)
+        out = self.answers.get(key)
+        if out is None:
+            if len(self.answers) >= ANSWERS_PER_QUESTION:
+                self.answers.clear()
+            out = self.answers[key] = self.ask(state)
+        return out
+
+
+def question(puzzle, kind: str, i: int, arg: str | None = None) -> Question:
+    """The puzzle's Question of `kind` ('pearl', 'leg' or 'axis') about pearl i (and arg: the
+    leg's direction or the axis), made once."""
     memo = puzzle.pearl_memo
-    question = memo.get((kind, i, arg))
-    if question is None:
-        question = memo[kind, i, arg] = (_getter(_INPUTS[kind](puzzle, i, arg)), {})
-    inputs, answers = question
-    key = inputs(state.cands)
-    out = answers.get(key)
-    if out is None:
-        if len(answers) >= ANSWERS_PER_QUESTION:
-            answers.clear()
-        out = answers[key] = compute(puzzle, state, i, arg) if arg is not None else compute(puzzle, state, i)
-    return out
+    q = memo.get((kind, i, arg))
+    if q is None:
+        inputs, rule = _RULES[kind]
+        args = () if arg is None else (arg,)
+        q = memo[kind, i, arg] = Question(_getter(inputs(puzzle, i, *args)),
+                                          lambda state: rule(puzzle, state, i, *args))
+    return q
 
 
-def _getter(variables: tuple[int, ...]):
+def _getter(variables: tuple[int, ...]) -> Callable[[Sequence[int]], Hashable]:
     """A function giving the candidates of `variables` as one hashable value."""
     if not variables:
         return lambda cands: ()
@@ -86,17 +105,17 @@ def _getter(variables: tuple[int, ...]):
 
 def pearl_problem(puzzle, state: State, i: int) -> str:
     """What a pearl's lines already get wrong, or ''."""
-    return _answer(puzzle, state, "pearl", i, None, _pearl_problem)
+    return question(puzzle, "pearl", i).answer(state)
 
 
 def leg_blocker(puzzle, state: State, i: int, d: str) -> str:
     """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
-    return _answer(puzzle, state, "leg", i, d, _leg_blocker)
+    return question(puzzle, "leg", i, d).answer(state)
 
 
 def axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
     """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
-    return _answer(puzzle, state, "axis", i, axis, _axis_blocker)
+    return question(puzzle, "axis", i, axis).answer(state)
 
 
 # --- the edges each rule reads -----------------------------------------------------------------
@@ -128,9 +147,6 @@ def pearl_inputs(puzzle, i: int) -> tuple[int, ...]:
     if puzzle.pearls[i] == WHITE:
         return near
     return tuple(sorted(set(near).union(*(leg_inputs(puzzle, i, d) for d in DIRS))))
-
-
-_INPUTS = {"pearl": lambda puzzle, i, _: pearl_inputs(puzzle, i), "leg": leg_inputs, "axis": axis_inputs}
 
 
 def _crossed(puzzle, state: State, i: int, d: str) -> bool:
@@ -202,3 +218,7 @@ def _axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
 
 def edge_name(puzzle, i: int, d: str) -> str:
     return puzzle.graph.edge_names[puzzle.graph.edge_of_var[puzzle.edge_var(i, d)]]
+
+
+_RULES = {"pearl": (pearl_inputs, _pearl_problem), "leg": (leg_inputs, _leg_blocker),
+          "axis": (axis_inputs, _axis_blocker)}

@@ -55,28 +55,55 @@ class MasyuPuzzle(GridLoop, Puzzle):
         g = self.graph
         near: dict[int, set[int]] = {}
         for p in self.pearl_cells:
-            pr, pc = divmod(p, self.cols)
-            for r in range(max(0, pr - 4), min(self.rows, pr + 5)):
-                for c in range(max(0, pc - 4), min(self.cols, pc + 5)):
-                    if abs(r - pr) + abs(c - pc) <= 4:
-                        for e in g.incident[r * self.cols + c]:
-                            near.setdefault(g.edge_vars[e], set()).add(p)
+            for i in self.cells_within(p, 4):
+                for e in g.incident[i]:
+                    near.setdefault(g.edge_vars[e], set()).add(p)
         return {v: tuple(sorted(ps)) for v, ps in near.items()}
 
     @functools.cached_property
+    def pearls_of(self) -> dict[int, tuple[int, ...]]:
+        """WHITE and BLACK -> the pearls of that colour."""
+        return {kind: tuple(p for p in self.pearl_cells if self.pearls[p] == kind) for kind in (WHITE, BLACK)}
+
+    @functools.cached_property
+    def pearls_near_of(self) -> dict[int, dict[int, tuple[int, ...]]]:
+        """WHITE and BLACK -> pearls_near for the pearls of that colour only."""
+        out: dict[int, dict[int, tuple[int, ...]]] = {WHITE: {}, BLACK: {}}
+        for v, near in self.pearls_near.items():
+            for kind, of_kind in out.items():
+                pearls = tuple(p for p in near if self.pearls[p] == kind)
+                if pearls:
+                    of_kind[v] = pearls
+        return out
+
+    @functools.cached_property
     def pearl_memo(self) -> dict:
-        """Answers of pearl_problem, leg_blocker and axis_blocker (see there)."""
+        """The Questions of grader.kernels.pearls.question, which remember their answers."""
         return {}
 
     @functools.cached_property
     def pearls_close(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the pearls at most two steps away (what a way through it can affect)."""
-        out = []
-        for i in range(self.rows * self.cols):
+        out: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        for p in self.pearl_cells:          # (in order, so each cell's pearls come sorted)
+            for i in self.cells_within(p, 2):
+                out[i].append(p)
+        return tuple(map(tuple, out))
+
+    def cells_within(self, i: int, radius: int) -> tuple[int, ...]:
+        """The cells at most `radius` steps from cell i, in row-major order (made once)."""
+        got = self._cells_within.get((i, radius))
+        if got is None:
             r0, c0 = divmod(i, self.cols)
-            out.append(tuple(p for p in self.pearl_cells
-                             if abs(p // self.cols - r0) + abs(p % self.cols - c0) <= 2))
-        return tuple(out)
+            got = self._cells_within[i, radius] = tuple(
+                r * self.cols + c for r in range(max(0, r0 - radius), min(self.rows, r0 + radius + 1))
+                for c in range(max(0, c0 - radius), min(self.cols, c0 + radius + 1))
+                if abs(r - r0) + abs(c - c0) <= radius)
+        return got
+
+    @functools.cached_property
+    def _cells_within(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        return {}
 
     def required(self, state: State, v: int) -> bool | None:
         """Pearls must be visited; other cells may be."""
