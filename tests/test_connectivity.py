@@ -173,17 +173,22 @@ def test_one_walk_reports_every_split_to_its_hook():
     assert walk.size[1] == 3 and walk.witness[1] == 3
 
 
-def test_splits_marked_match_brute_force():
-    rng = random.Random(13)
-    split = 0
-    for _ in range(500):
+def random_cuts(seed: int, count: int = 500):
+    """(graph, possible cells, the biggest area, cells of it removed) on random small grids."""
+    rng = random.Random(seed)
+    for _ in range(count):
         g = cn.GridGraph(rng.randint(2, 7), rng.randint(2, 7))
         possible = [rng.random() < 0.75 for _ in range(g.size)]
         base = cn.components(g, possible)
-        if not base.cells:
-            continue
-        area = set(max(base.cells, key=len))
-        removed = {i for i in area if rng.random() < 0.2}
+        if base.cells:
+            area = set(max(base.cells, key=len))
+            yield g, possible, area, {i for i in area if rng.random() < 0.2}
+
+
+def test_splits_marked_match_brute_force():
+    rng = random.Random(14)
+    split = 0
+    for g, possible, area, removed in random_cuts(13):
         rest = sorted(area - removed)
         if not removed or not rest:
             continue
@@ -199,16 +204,8 @@ def test_splits_marked_match_brute_force():
 def test_pieces_cut_off_reached_joins_the_seeds_when_nothing_is_cut_off():
     """`reached` holds the seeds, only cells of the area left, and (when no piece comes out)
     is connected: what a caller may keep as proof that the seeds still meet."""
-    rng = random.Random(29)
     joined = 0
-    for _ in range(500):
-        g = cn.GridGraph(rng.randint(2, 7), rng.randint(2, 7))
-        possible = [rng.random() < 0.75 for _ in range(g.size)]
-        base = cn.components(g, possible)
-        if not base.cells:
-            continue
-        area = set(max(base.cells, key=len))
-        removed = {i for i in area if rng.random() < 0.2}
+    for g, possible, area, removed in random_cuts(29):
         seeds = sorted({n for r in removed for n in g.neighbours[r] if n in area and n not in removed})
         if len(seeds) < 2:
             continue

@@ -11,7 +11,7 @@ from grader.genres import get
 from grader.core.registry import REGISTRY
 from tests.support import (CORPUS, assert_never_contradicted, assert_solved_soundly,
                            assert_sound_from_partial_states, decided_by, fires, janko, marks, native, reference,
-                           refused, assert_sound_from_each_decided_cell)
+                           refused, assert_sound_from_each_decided_cell, states_of_solve)
 
 G = get("kuromasu")
 
@@ -179,11 +179,16 @@ def test_extensions():
     assert not fires("kuromasu.extensions", p, marks(p, "3 # .\n# . .\n. . ."))
 
 
+def every_sixth_state():
+    """A 13x13 Range puzzle and every sixth state along its solve."""
+    p = load(str(CORPUS / "kuromasu" / "range-13x13-grader-1.yaml"))
+    return p, [state for n, state in states_of_solve(p) if n % 6 == 0]
+
+
 def test_ways_are_checked_against_every_number_in_their_lines():
     """`legal` checks only the numbers whose rays reach a changed cell, on those rays: all
     along a solve it keeps the same ways as a check of every number in the lines touched."""
     import heuristics.kuromasu as K
-    from grader.core.engine import Solver
     from grader.genres.kuromasu.model import clue_range
     from grader.kernels.shading import B_WHITE, SHADED, WHITE
 
@@ -206,13 +211,9 @@ def test_ways_are_checked_against_every_number_in_their_lines():
                 return None
         return out
 
-    p = load(str(CORPUS / "kuromasu" / "range-13x13-grader-1.yaml"))
-    trace = Solver(p).solve()
-    states = [trace.start]
-    for step in trace.steps:
-        states.append(step.deduction.apply(states[-1]))
+    p, states = every_sixth_state()
     compared = 0
-    for state in states[::6]:
+    for state in states:
         for k in p.numbered:
             los, his = clue_range(p, state.cands, k)
             n = p.clues[k]
@@ -232,16 +233,11 @@ def test_ways_are_listed_and_filtered_as_the_plain_product_would_be():
     legal_ways drops before the whole check only ways that legal() would refuse."""
     import itertools
     import heuristics.kuromasu as K
-    from grader.core.engine import Solver
     from grader.genres.kuromasu.model import clue_range
 
-    p = load(str(CORPUS / "kuromasu" / "range-13x13-grader-1.yaml"))
-    trace = Solver(p).solve()
-    states = [trace.start]
-    for step in trace.steps:
-        states.append(step.deduction.apply(states[-1]))
+    p, states = every_sixth_state()
     compared = 0
-    for state in states[::6]:
+    for state in states:
         for k in p.numbered:
             los, his = clue_range(p, state.cands, k)
             total = p.clues[k] - 1
