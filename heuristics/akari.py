@@ -717,7 +717,7 @@ def broken_chains(puzzle: AkariPuzzle, state: State, cells: Iterable[int], value
                   shortest: int = 0) -> Iterator[Chain]:
     # chains that broke no rule earlier, until a cell they read changes: kept with the puzzle,
     # so the count of what a step's level offers finds them too
-    quiet = Remembered(puzzle.__dict__.setdefault("_akari_quiet_chains", {}), state)
+    quiet = Remembered(puzzle.once("_akari_quiet_chains", dict), state)
     for x in cells:
         if out_of_time():
             return

@@ -400,7 +400,7 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
     g = groups(puzzle, state)
     # islands whose ways agreed on nothing, until a slot that told changes: kept with the
     # puzzle, so the count of what a step's level offers finds them too
-    quiet = Remembered(puzzle.__dict__.setdefault("_hashi_quiet_islands", {}), state)
+    quiet = Remembered(puzzle.once("_hashi_quiet_islands", dict), state)
     for i in islands_across(puzzle, focus):
         if quiet.get(i, False):
             continue
@@ -433,7 +433,7 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
     # slots whose pair of islands agreed on nothing, until a slot that told changes (a way
     # or pair of ways legal stays legal while what it read stays, and more can only join):
     # kept with the puzzle, so the count of what a step's level offers finds them too
-    quiet = Remembered(puzzle.__dict__.setdefault("_hashi_quiet_pairs", {}), state)
+    quiet = Remembered(puzzle.once("_hashi_quiet_pairs", dict), state)
     ways_of: dict[int, tuple[list[int], list[tuple[int, ...]], set[int]]] = {}
 
     def legal_ways(i: int) -> tuple[list[int], list[tuple[int, ...]], set[int]]:

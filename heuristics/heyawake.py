@@ -359,7 +359,7 @@ def options_agreed(puzzle: HeyawakePuzzle, state: State, k: int) -> dict[int, in
 
 def _support(puzzle: HeyawakePuzzle, k: int):
     """A getter of the candidates within two steps of room k (what room_options reads)."""
-    supports = puzzle.__dict__.setdefault("_heyawake_support", {})
+    supports = puzzle.once("_heyawake_support", dict)
     if k not in supports:
         cells = shading.cells_near(puzzle, puzzle.rooms[k], 2)
         supports[k] = operator.itemgetter(*cells) if len(cells) > 1 else (lambda c, i=cells[0]: (c[i],))
@@ -489,11 +489,8 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
 
 def line_pattern(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, ...]:
     """The candidates of line k's cells, in order."""
-    getters = puzzle.__dict__.get("_heyawake_line_getters")
-    if getters is None:
-        getters = puzzle.__dict__["_heyawake_line_getters"] = [
-            operator.itemgetter(*line) if len(line) > 1 else (lambda c, i=line[0]: (c[i],))
-            for line, _ in puzzle.lines]
+    getters = puzzle.once("_heyawake_line_getters", lambda: [
+        operator.itemgetter(*line) if len(line) > 1 else (lambda c, i=line[0]: (c[i],)) for line, _ in puzzle.lines])
     return getters[k](cands)
 
 

@@ -72,10 +72,7 @@ def views_in(puzzle: KuromasuPuzzle, state: State) -> Lazy:
 def recent_views(puzzle: KuromasuPuzzle) -> Recent:
     """The views of the last two states and of one come back to: on a small board, searching
     a longer list (recent_of keeps 48) for a state to update from costs more than it saves."""
-    recent = puzzle.__dict__.get("_recent_views")
-    if recent is None:
-        recent = puzzle.__dict__["_recent_views"] = Recent(size=2, pins=1)
-    return recent
+    return puzzle.once("_recent_views", lambda: Recent(size=2, pins=1))
 
 
 def fresh_views(puzzle: KuromasuPuzzle, cands: Sequence[int]) -> Lazy:

@@ -27,7 +27,7 @@ from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
 from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name,
                                    leg_blocker, pearl_inputs, pearl_problem, question)
-from grader.kernels.recent import narrowed
+from grader.kernels.recent import last_answer, narrowed
 
 GENRE = "masyu"
 
@@ -47,14 +47,9 @@ def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
     another with the same focus: the last answer for each kind is kept."""
     if focus is None:
         return puzzle.pearls_of[kind]
-    last = puzzle.__dict__.setdefault("_masyu_last_pearls", {})
-    kept = last.get(kind)
-    if kept is not None and kept[0] == focus:
-        return kept[1]
     near = puzzle.pearls_near_of[kind]
-    found = sorted({p for v in focus for p in near.get(v, ())})
-    last[kind] = (focus, found)
-    return found
+    return last_answer(puzzle, f"_masyu_last_pearls_{kind}", focus,
+                       lambda: sorted({p for v in focus for p in near.get(v, ())}))
 
 
 # --- level 1: pearls -------------------------------------------------------------------------
@@ -63,11 +58,7 @@ def _table(puzzle: MasyuPuzzle, name: str, make) -> dict:
     """A per-puzzle table of what a level-1 pearl rule would put at each pearl and side (it
     depends only on the grid): a rule skips a pearl whose put is already decided before it
     reads the pearl's surroundings, as most pearls near what changed are."""
-    tables = puzzle.__dict__.setdefault("_masyu_puts", {})
-    table = tables.get(name)
-    if table is None:
-        table = tables[name] = make(puzzle)
-    return table
+    return puzzle.once(f"_masyu_puts_{name}", lambda: make(puzzle))
 
 
 @attrs.frozen(eq=False)
@@ -284,7 +275,7 @@ def _problem(puzzle: MasyuPuzzle):
 @heuristic(id="masyu.cell-shapes", genre=GENRE)
 def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ways, problem = _ways(puzzle, state), _problem(puzzle)
-    memo = puzzle.__dict__.setdefault("_masyu_shapes", {})
+    memo = puzzle.once("_masyu_shapes", dict)
     for i in cells_near(puzzle, focus, 1):
         if not puzzle.pearls_close[i]:
             continue
@@ -303,7 +294,7 @@ def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
 def _shape_inputs(puzzle: MasyuPuzzle, i: int):
     """A getter for every edge `cell-shapes` reads at cell i: the edges of i and of the cells
     beside it (degrees) and the inputs of the pearls within two steps (pearl rules)."""
-    getters = puzzle.__dict__.setdefault("_masyu_shape_getters", {})
+    getters = puzzle.once("_masyu_shape_getters", dict)
     got = getters.get(i)
     if got is None:
         vars_ = {v for j in (i, *puzzle.dir_cells[i].values()) for v in puzzle.dir_vars[j].values()}

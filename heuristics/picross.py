@@ -119,12 +119,12 @@ def open_stretch(now: tuple[int, ...]) -> tuple[int, int]:
     return first, last
 
 
-
 def narrows(now: tuple[int, ...], allowed) -> bool:
     """Whether `allowed` takes a candidate from a line holding `now`. The cached rules below
     answer only when it does: most lines they read give nothing new, and the answer for a line
     is then one look-up instead of a check against the state at every step."""
     return any(m & ~a for m, a in zip(now, allowed))
+
 
 @functools.lru_cache(maxsize=50000)
 def simple_boxes_of(now: tuple[int, ...], clue: tuple[int, ...]

@@ -16,6 +16,7 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, degree, split
+from grader.kernels.recent import last_answer
 
 GENRE = "yajilin"
 BRANCH_LEVEL = 3
@@ -26,30 +27,23 @@ def cells_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
     techniques ask this one after another with the same focus: the last answer is kept."""
     if focus is None:
         return puzzle.free_cells
-    kept = puzzle.__dict__.get("_yajilin_last_cells")
-    if kept is not None and kept[0] == focus:
-        return kept[1]
     near = _free_cells_near(puzzle)
-    out: set[int] = set()
-    for v in focus:
-        out.update(near.get(v, ()))
-    cells = puzzle.__dict__["_yajilin_last_cells"] = (focus, sorted(out))
-    return cells[1]
+    return last_answer(puzzle, "_yajilin_last_cells", focus,
+                       lambda: sorted({c for v in focus for c in near.get(v, ())}))
 
 
 def _free_cells_near(puzzle: YajilinPuzzle) -> dict[int, tuple[int, ...]]:
     """For each variable, the free cells it touches (its cell or the ends of its edge) and
     the free cells beside those."""
-    near = puzzle.__dict__.get("_yajilin_free_near")
-    if near is None:
+    def make() -> dict[int, tuple[int, ...]]:
         near = {}
         for v, cells in puzzle.graph.vertices_of_var.items():
             out = set(cells)
             for c in cells:
                 out.update(puzzle.neighbours[c])
             near[v] = tuple(c for c in out if puzzle.clues[c] is None)
-        puzzle.__dict__["_yajilin_free_near"] = near
-    return near
+        return near
+    return puzzle.once("_yajilin_free_near", make)
 
 
 def clues_to_check(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
@@ -69,12 +63,9 @@ def open_edges(puzzle: YajilinPuzzle, state: State, i: int, without: int | None 
 def _links(puzzle: YajilinPuzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
     """For each cell, (edge variable, cell beyond) in each direction (once per puzzle: open_edges
     runs for every cell near each change, inside every trial)."""
-    links = puzzle.__dict__.get("_yajilin_links")
-    if links is None:
-        links = puzzle.__dict__["_yajilin_links"] = tuple(
-            tuple((var, puzzle.dir_cells[i][d]) for d, var in puzzle.dir_vars[i].items())
-            for i in range(puzzle.rows * puzzle.cols))
-    return links
+    return puzzle.once("_yajilin_links", lambda: tuple(
+        tuple((var, puzzle.dir_cells[i][d]) for d, var in puzzle.dir_vars[i].items())
+        for i in range(puzzle.rows * puzzle.cols)))
 
 
 def _edge_names(puzzle: YajilinPuzzle, vars_: Iterable[int]) -> list[str]:
@@ -196,11 +187,9 @@ def line_options(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], co
     """Which cells can be shaded, and which unshaded, in some way of shading exactly `count`
     of `cells` (no two side by side) that the candidates allow; None if there is no way.
     Remembered per line and its cells' candidates: trials ask the same lines again and again."""
-    memo = puzzle.__dict__.setdefault("_yajilin_line_options", {})
+    memo = puzzle.memo("_yajilin_line_options", 60_000)
     key = (cells, count, tuple(state.cands[j] for j in cells))
     if key not in memo:
-        if len(memo) > 60_000:
-            memo.clear()
         found = _line_options(puzzle, key[2], cells, count)
         memo[key] = found and (tuple(found[0]), tuple(found[1]))
     return memo[key]

@@ -237,6 +237,32 @@ def test_agreed_removals_are_the_candidates_no_branch_keeps():
     assert agreed_removals(s, []) == ((0, 7), (1, 3), (2, 1), (3, 6))
 
 
+def test_a_puzzle_makes_a_table_once_and_empties_a_memo_past_its_limit():
+    from grader.io.read import load
+    from tests.support import CORPUS
+    p = load(str(CORPUS / "akari" / "lightup-7x7b20s2d2-grader-1.yaml"))
+    made = []
+    assert p.once("_test_table", lambda: made.append(1) or (1, 2)) == (1, 2)
+    assert p.once("_test_table", lambda: made.append(1) or (3,)) == (1, 2) and made == [1]
+    memo = p.memo("_test_memo", 2)
+    memo.update(a=1, b=2)
+    assert p.memo("_test_memo", 2) == {"a": 1, "b": 2}          # at the limit: kept
+    memo["c"] = 3
+    assert p.memo("_test_memo", 2) == {} and p.memo("_test_memo", 2) is memo
+
+
+def test_last_answer_is_reused_for_an_equal_key_only():
+    from grader.kernels.recent import last_answer
+
+    class Owner:
+        pass
+    owner, calls = Owner(), []
+
+    def ask(key):
+        return last_answer(owner, "_test", key, lambda: calls.append(key) or len(calls))
+    assert [ask(frozenset({1})), ask(frozenset({1})), ask(frozenset({2})), ask(frozenset({1}))] == [1, 1, 2, 3]
+
+
 def test_tried_puts_stale_hypotheses_last_until_something_near_changes():
     from grader.core import engine
     from grader.core.probing import Tried

@@ -50,6 +50,23 @@ class Puzzle:
     # The puzzle's Genre (rules, formats, rendering), set once when the genre registers.
     genre: ClassVar["Genre"]
 
+    def once(self, name: str, make: Callable[[], Any]) -> Any:
+        """A fact of the puzzle alone (a lookup table, say) made on first use and kept with it:
+        cached_property for code outside the genre's class, such as a technique's tables."""
+        try:
+            return self.__dict__[name]
+        except KeyError:
+            value = self.__dict__[name] = make()
+            return value
+
+    def memo(self, name: str, limit: int) -> dict:
+        """A dict of remembered answers kept with the puzzle (each keyed on all it read, so
+        it holds in any state and any solve), emptied once it holds more than `limit`."""
+        memo = self.__dict__.setdefault(name, {})
+        if len(memo) > limit:
+            memo.clear()
+        return memo
+
 
 def bit(value: int) -> int:
     return 1 << value

@@ -172,7 +172,7 @@ def _fixed_witnesses(rule: Rule, ev: Evaluator, puzzle: Puzzle, anchors: Sequenc
     order a look finds them (everywhere, or as focused_witnesses near `anchors`). They are
     the same in every state, so each piece is worked out once per puzzle (and width, which
     the masks depend on)."""
-    table = puzzle.__dict__.setdefault("_dsl_fixed_witnesses", {}).setdefault((rule, width), {})
+    table = puzzle.once("_dsl_fixed_witnesses", dict).setdefault((rule, width), {})
     pieces = [None] if anchors is None else \
         [(var.name, x) for var in rule.prefix if var.type is ast.Type.POS for x in anchors]
     for piece in pieces:

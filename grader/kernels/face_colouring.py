@@ -39,16 +39,15 @@ class Colouring:
 
 def face_links(puzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
     """For each face (the outside is index len(cells)), its (edge, face beyond) pairs."""
-    cache = puzzle.__dict__.get("_slitherlink_face_links")
-    if cache is None:
+    def make() -> tuple[tuple[tuple[int, int], ...], ...]:
         n = len(puzzle.cells)
         out: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
         for e, (a, b) in enumerate(puzzle.faces_of_edge):
             b = n if b == OUTSIDE else b
             out[a].append((e, b))
             out[b].append((e, a))
-        cache = puzzle.__dict__["_slitherlink_face_links"] = tuple(tuple(x) for x in out)
-    return cache
+        return tuple(tuple(x) for x in out)
+    return puzzle.once("_slitherlink_face_links", make)
 
 
 def colouring(puzzle, state: State) -> Colouring:
@@ -134,8 +133,5 @@ def full_colouring(puzzle, state: State,
 
 def _open_links(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """face_links with a relation of -1 on each link: read it from the edge's value."""
-    cache = puzzle.__dict__.get("_slitherlink_open_links")
-    if cache is None:
-        cache = puzzle.__dict__["_slitherlink_open_links"] = tuple(
-            tuple((e, g, -1) for e, g in links) for links in face_links(puzzle))
-    return cache
+    return puzzle.once("_slitherlink_open_links", lambda: tuple(
+        tuple((e, g, -1) for e, g in links) for links in face_links(puzzle)))

@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Sequence
 import attrs
 
 from grader.core.model import State, Violation
-from grader.kernels.recent import recent_of
+from grader.kernels.recent import last_answer, recent_of
 
 CROSS, LINE = 0, 1
 B_CROSS, B_LINE = 1 << CROSS, 1 << LINE
@@ -134,16 +134,9 @@ class LoopGraph:
         """Every vertex, or only those next to a changed variable."""
         if focus is None:
             return range(self.n_vertices)
-        # the vertex rules ask one after another with the same focus: the last answer is kept
-        kept = self.__dict__.get("_vertices_to_check")
-        if kept is not None and kept[0] == focus:
-            return kept[1]
-        near: set[int] = set()
-        for var in focus:
-            near.update(self.vertices_of_var.get(var, ()))
-        out = tuple(sorted(near))
-        self.__dict__["_vertices_to_check"] = (frozenset(focus), out)
-        return out
+        near = self.vertices_of_var
+        return last_answer(self, "_vertices_to_check", frozenset(focus),
+                           lambda: tuple(sorted({v for var in focus for v in near.get(var, ())})))
 
     @classmethod
     def cell_grid(cls, rows: int, cols: int, first_var: int = 0,

@@ -161,18 +161,11 @@ class Walls:
 
 @functools.lru_cache(maxsize=16)
 def touching_cells(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """Walls.touching of every cell, worked out once per board size (whites_cut asks it of
-    every cell a way would shade)."""
-    edge = rows * cols
-    out = []
-    for i in range(edge):
-        r, c = divmod(i, cols)
-        near = [(r + dr) * cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
-        if r in (0, rows - 1) or c in (0, cols - 1):
-            near.append(edge)
-        out.append(tuple(near))
-    return tuple(out)
+    """Walls.touching of every cell: its ring's cells, and the edge when the ring runs off the
+    grid; worked out once per board size (whites_cut asks it of every cell a way would shade)."""
+    edge = (rows * cols,)
+    return tuple(tuple(j for j in ring if j >= 0) + (edge if -1 in ring else ())
+                 for ring in rings(rows, cols))
 
 
 def walls(puzzle, state: State) -> Walls:

@@ -83,25 +83,21 @@ def numbers_apart(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
 
 def numbers_side_by_side_at(puzzle: NumberlinkPuzzle) -> dict[int, tuple[int, ...]]:
     """Per numbered cell, where its joins stand in numbers_side_by_side."""
-    known = puzzle.__dict__.get("_numbers_side_by_side_at")
-    if known is None:
+    def make() -> dict[int, tuple[int, ...]]:
         at: dict[int, list[int]] = {}
         for k, (i, _, j) in enumerate(numbers_side_by_side(puzzle)):
             at.setdefault(i, []).append(k)
             at.setdefault(j, []).append(k)
-        known = puzzle.__dict__["_numbers_side_by_side_at"] = {x: tuple(ks) for x, ks in at.items()}
-    return known
+        return {x: tuple(ks) for x, ks in at.items()}
+    return puzzle.once("_numbers_side_by_side_at", make)
 
 
 def numbers_side_by_side(puzzle: NumberlinkPuzzle) -> tuple[tuple[int, int, int], ...]:
     """The joins (cell, side, neighbour) between two different numbers, found once per puzzle:
     the technique is asked at every step of every fill, and there are only a few."""
-    known = puzzle.__dict__.get("_numbers_side_by_side")
-    if known is None:
-        labels = puzzle.labels
-        known = puzzle.__dict__["_numbers_side_by_side"] = tuple(
-            (i, d, j) for i, d, j in puzzle.edges if labels[i] and labels[j] and labels[i] != labels[j])
-    return known
+    labels = puzzle.labels
+    return puzzle.once("_numbers_side_by_side", lambda: tuple(
+        (i, d, j) for i, d, j in puzzle.edges if labels[i] and labels[j] and labels[i] != labels[j]))
 
 
 @heuristic(id="numberlink.broken-line", genre=GENRE)

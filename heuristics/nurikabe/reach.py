@@ -71,12 +71,10 @@ def open_blocks_reached(puzzle: NurikabePuzzle, state: State, k: int) -> frozens
 
 def open_blocks_of_reach(puzzle: NurikabePuzzle, state: State, dist: dict[int, int]) -> frozenset[int]:
     """open_blocks_reached, of a reach of the state's `reaches`."""
-    memo = puzzle.__dict__.setdefault("_nurikabe_reach_blocks", {})
+    memo = puzzle.memo("_nurikabe_reach_blocks", BLOCKS_KEPT)
     hit = memo.get(id(dist))
     if hit is not None and hit[0] is dist:
         return hit[1]
-    if len(memo) > BLOCKS_KEPT:
-        memo.clear()
     cands, blocks_of = state.cands, puzzle.graph.blocks_of
     found = frozenset(q for i in dist if cands[i] == FREE for q in blocks_of[i])
     memo[id(dist)] = (dist, found)      # the reach is kept with it, so its id stays its own
@@ -122,9 +120,7 @@ def _by_part(puzzle: NurikabePuzzle, state: State, isl: Islands, old: dict, chan
     for i in changed:
         if isl.of[i] >= 0:
             touched.update(isl.parts[isl.of[i]])
-    cache = puzzle.__dict__.setdefault("_nurikabe_reach", {})
-    if len(cache) > CACHE_LIMIT:
-        cache.clear()
+    cache = puzzle.memo("_nurikabe_reach", CACHE_LIMIT)
     cands = state.cands
     numbers = None
     out = {}

@@ -43,7 +43,7 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
         if found is None:
             found = _local_shapes(isl, k, limit)
             if found is not None:
-                wider = puzzle.__dict__.setdefault("_nurikabe_wider", {}).setdefault(isl.clues[k][0], [])
+                wider = puzzle.once("_nurikabe_wider", dict).setdefault(isl.clues[k][0], [])
                 wider.append((isl.cands, found))
                 del wider[:-WIDER_KEPT]
         cache[key] = found
@@ -62,7 +62,7 @@ def shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozenset[int
 
 def _shape_cache(puzzle: NurikabePuzzle) -> dict:
     """Shapes found before, by island and the state of its neighbourhood (kept per puzzle)."""
-    return puzzle.__dict__.setdefault("_nurikabe_shapes", {})
+    return puzzle.once("_nurikabe_shapes", dict)
 
 
 WIDER_KEPT = 6             # per island, the latest full lists kept for states that narrow them
@@ -73,7 +73,7 @@ def _from_wider(isl: Islands, k: int) -> list[frozenset[int]] | None:
     include every candidate here, such as the state a hypothesis started from): narrowing the
     candidates only ever rules shapes out, so checking each old shape again gives them all."""
     cands = isl.cands
-    for wide, found in reversed(isl.puzzle.__dict__.get("_nurikabe_wider", {}).get(isl.clues[k][0], ())):
+    for wide, found in reversed(isl.puzzle.once("_nurikabe_wider", dict).get(isl.clues[k][0], ())):
         if wide is cands or all(c & ~w == 0 for c, w in zip(cands, wide)):
             return [s for s in found if _fits(isl, k, s)]
     return None
@@ -209,10 +209,7 @@ def _joined_before(puzzle: NurikabePuzzle) -> dict[frozenset[int], tuple[int, ..
     """For each shape whose border cells were last seen to meet: cells of possible walls,
     connected and holding the border, that joined them then (pieces_cut_off's `reached`).
     While all of them may still be walls the border still meets, in any state."""
-    joined = puzzle.__dict__.setdefault("_nurikabe_walls_joined", {})
-    if len(joined) > JOINED_KEPT:
-        joined.clear()
-    return joined
+    return puzzle.memo("_nurikabe_walls_joined", JOINED_KEPT)
 
 
 def shapes_of(puzzle: NurikabePuzzle, state: State, k: int) -> list[frozenset[int]] | None:

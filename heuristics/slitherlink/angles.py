@@ -60,17 +60,15 @@ PAIR_SPAN = tuple(tuple(_pair_span(ma, mb) for mb in range(4)) for ma in range(4
 def pairs_near(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
     """For each edge, the corners whose count can depend on it: every corner at its dots and
     every corner of its cells (once per puzzle)."""
-    cache = puzzle.__dict__.get("_slitherlink_pairs_near")
-    if cache is None:
+    def make() -> tuple[tuple[int, ...], ...]:
         A, g = puzzle.angles, puzzle.graph
         at_dot: dict[int, list[int]] = {}
         for i, (d, k, _) in enumerate(A.pairs):
             at_dot.setdefault(d, []).append(i)
-        cache = puzzle.__dict__["_slitherlink_pairs_near"] = tuple(
-            tuple(sorted({i for d in g.ends[e] for i in at_dot.get(d, ())} |
-                         {i for k in puzzle.cells_of_edge[e] for i in A.of_cell[k]}))
-            for e in range(len(puzzle.ends)))
-    return cache
+        return tuple(tuple(sorted({i for d in g.ends[e] for i in at_dot.get(d, ())} |
+                                  {i for k in puzzle.cells_of_edge[e] for i in A.of_cell[k]}))
+                     for e in range(len(puzzle.ends)))
+    return puzzle.once("_slitherlink_pairs_near", make)
 
 
 class CornerFacts:

@@ -68,11 +68,8 @@ def jordan(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deductio
 
 def face_pairs(puzzle: SlitherPuzzle) -> tuple[tuple[int, int], ...]:
     """The two faces of each edge, the outside numbered len(cells) (once per puzzle)."""
-    cache = puzzle.__dict__.get("_slitherlink_face_pairs")
-    if cache is None:
-        cache = puzzle.__dict__["_slitherlink_face_pairs"] = tuple(
-            (face(puzzle, a), face(puzzle, b)) for a, b in puzzle.faces_of_edge)
-    return cache
+    return puzzle.once("_slitherlink_face_pairs", lambda: tuple(
+        (face(puzzle, a), face(puzzle, b)) for a, b in puzzle.faces_of_edge))
 
 
 def _same_or_opposite(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterator[Deduction]:

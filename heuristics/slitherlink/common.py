@@ -6,6 +6,7 @@ from typing import Iterable
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.model import State
 from grader.kernels.loops import B_CROSS, B_LINE
+from grader.kernels.recent import last_answer
 
 GENRE = "slitherlink"
 
@@ -19,17 +20,12 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
     """Cells with an edge in `focus` (every cell when focus is None)."""
     if focus is None:
         return puzzle.clued if clued_only else range(len(puzzle.cells))
-    # the techniques of one level ask one after another, mostly with the same focus: the last
-    # answer is kept
-    kept = puzzle.__dict__.get("_slitherlink_cells_near")
-    if kept is not None and kept[0] == clued_only and kept[1] == focus:
-        return kept[2]
-    out = {k for e in focus for k in puzzle.cells_of_edge[e]}
-    if clued_only:
-        out = {k for k in out if puzzle.clues[k] is not None}
-    cells = tuple(sorted(out))
-    puzzle.__dict__["_slitherlink_cells_near"] = (clued_only, focus, cells)
-    return cells
+    def compute() -> tuple[int, ...]:
+        out = {k for e in focus for k in puzzle.cells_of_edge[e]}
+        if clued_only:
+            out = {k for k in out if puzzle.clues[k] is not None}
+        return tuple(sorted(out))
+    return last_answer(puzzle, "_slitherlink_cells_near", (clued_only, focus), compute)
 
 
 def lines_word(n: int) -> str:

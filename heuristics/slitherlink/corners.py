@@ -100,12 +100,10 @@ def corner_forces(puzzle: SlitherPuzzle, state: State, i: int) -> tuple[set[int]
     """The possible counts of corner i (see pair_options) and what they force (see `forced`;
     nothing when every count or none is possible), remembered per corner and the marks of
     its cell's and its dot's edges."""
-    memo = puzzle.__dict__.setdefault("_slitherlink_corner_forces", {})
+    memo = puzzle.memo("_slitherlink_corner_forces", MAX_REMEMBERED)
     key = (i, _corner_marks(puzzle)[i](state.cands))
     found = memo.get(key)
     if found is None:
-        if len(memo) >= MAX_REMEMBERED:
-            memo.clear()
         d, k, pair = puzzle.angles.pairs[i]
         rest, others = puzzle.angles.cell_rest[i], puzzle.angles.dot_rest[i]
         xs = pair_options(puzzle, state, k, d, pair, rest, others)
@@ -116,10 +114,6 @@ def corner_forces(puzzle: SlitherPuzzle, state: State, i: int) -> tuple[set[int]
 
 def _corner_marks(puzzle: SlitherPuzzle) -> tuple:
     """For each corner, a getter of the marks its answer depends on (once per puzzle)."""
-    getters = puzzle.__dict__.get("_slitherlink_corner_marks")
-    if getters is None:
-        A = puzzle.angles
-        getters = puzzle.__dict__["_slitherlink_corner_marks"] = tuple(
-            operator.itemgetter(*pair, *A.cell_rest[i], *A.dot_rest[i])
-            for i, (_, _, pair) in enumerate(A.pairs))
-    return getters
+    A = puzzle.angles
+    return puzzle.once("_slitherlink_corner_marks", lambda: tuple(
+        operator.itemgetter(*pair, *A.cell_rest[i], *A.dot_rest[i]) for i, (_, _, pair) in enumerate(A.pairs)))

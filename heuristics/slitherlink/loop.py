@@ -130,11 +130,8 @@ def _put_open(cands: list[int], edges: tuple[int, ...], value: int, put) -> None
 
 def _clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
     """The clued cells beside each edge (once per puzzle: forced_chain asks for every edge it sets)."""
-    table = puzzle.__dict__.get("_slitherlink_clued_of_edge")
-    if table is None:
-        table = puzzle.__dict__["_slitherlink_clued_of_edge"] = tuple(
-            tuple(k for k in ks if puzzle.clues[k] is not None) for ks in puzzle.cells_of_edge)
-    return table
+    return puzzle.once("_slitherlink_clued_of_edge", lambda: tuple(
+        tuple(k for k in ks if puzzle.clues[k] is not None) for ks in puzzle.cells_of_edge))
 
 
 def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:

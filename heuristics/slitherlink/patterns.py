@@ -70,11 +70,8 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
 def _three_pairs(puzzle: SlitherPuzzle) -> tuple[ThreePair, ...]:
     """Each 3 with a 3 to the right (else below), with the pattern's edges (once per puzzle:
     the pattern is looked at after every change, and most boards have few such pairs)."""
-    cache = puzzle.__dict__.get("_slitherlink_adjacent_threes")
-    if cache is None:
-        cache = puzzle.__dict__["_slitherlink_adjacent_threes"] = tuple(
-            pair for k in puzzle.clued if puzzle.clues[k] == 3 if (pair := _three_pair(puzzle, k)))
-    return cache
+    return puzzle.once("_slitherlink_adjacent_threes", lambda: tuple(
+        pair for k in puzzle.clued if puzzle.clues[k] == 3 if (pair := _three_pair(puzzle, k))))
 
 
 def _three_pair(puzzle: SlitherPuzzle, k: int) -> ThreePair | None:

@@ -36,8 +36,7 @@ class Window:
 
 def windows(puzzle: SlitherPuzzle) -> tuple[Window, ...]:
     """Pairs of clued cells that share a dot, computed once per puzzle."""
-    cache = puzzle.__dict__.setdefault("_slitherlink_windows", [])
-    if not cache:
+    def make() -> tuple[Window, ...]:
         g = puzzle.graph
         dots = [frozenset(v for e in es for v in g.ends[e]) for es in puzzle.cells]
         by_dot: dict[int, list[int]] = {}
@@ -49,8 +48,8 @@ def windows(puzzle: SlitherPuzzle) -> tuple[Window, ...]:
         for a, b in pairs:
             marks = tuple(sorted({e for v in dots[a] | dots[b] for e in g.incident[v]}))
             out.append(Window(a, b, marks, operator.itemgetter(*marks)))
-        cache.append(tuple(out))
-    return cache[0]
+        return tuple(out)
+    return puzzle.once("_slitherlink_windows", make)
 
 
 MAX_REMEMBERED = 50_000       # window answers kept per puzzle (trials ask the same ones again)
@@ -58,12 +57,10 @@ MAX_REMEMBERED = 50_000       # window answers kept per puzzle (trials ask the s
 
 def window_ways(puzzle: SlitherPuzzle, state: State, w: Window) -> dict[int, int] | None:
     """_window_ways, remembered per window and the marks it depends on."""
-    memo = puzzle.__dict__.setdefault("_slitherlink_window_ways", {})
+    memo = puzzle.memo("_slitherlink_window_ways", MAX_REMEMBERED)
     key = (w.k1, w.k2, w.marks_of(state.cands))
     found = memo.get(key, memo)
     if found is memo:
-        if len(memo) >= MAX_REMEMBERED:
-            memo.clear()
         found = memo[key] = _window_ways(puzzle, state, w.k1, w.k2)
     return found
 

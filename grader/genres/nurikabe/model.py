@@ -135,11 +135,9 @@ NEAR_KEPT = 50000       # island parts whose cells with their neighbours are kep
 
 def _with_neighbours(puzzle: NurikabePuzzle, part: tuple[int, ...]) -> frozenset[int]:
     """The cells of an island part and their neighbours (a part lasts many states)."""
-    memo = puzzle.__dict__.setdefault("_nurikabe_part_near", {})
+    memo = puzzle.memo("_nurikabe_part_near", NEAR_KEPT)
     found = memo.get(part)
     if found is None:
-        if len(memo) > NEAR_KEPT:
-            memo.clear()
         found = memo[part] = frozenset(puzzle.graph.around(part, 1))
     return found
 
