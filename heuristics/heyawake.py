@@ -24,7 +24,7 @@ import attrs
 
 from grader.core.explain import counted
 from grader.genres import get
-from grader.genres.heyawake.model import HeyawakePuzzle, nearby_violations, room_counts, white_runs
+from grader.genres.heyawake.model import HeyawakePuzzle, line_pattern, nearby_violations, room_counts, white_runs
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
@@ -485,13 +485,6 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     order). Both read only the line's own cells, so they are kept per pattern of the line: a
     what-if screens cell after cell of one state, each a change or two away from it."""
     return line_facts(puzzle, k, line_pattern(puzzle, cands, k))
-
-
-def line_pattern(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, ...]:
-    """The candidates of line k's cells, in order."""
-    getters = puzzle.once("_heyawake_line_getters", lambda: [
-        operator.itemgetter(*line) if len(line) > 1 else (lambda c, i=line[0]: (c[i],)) for line, _ in puzzle.lines])
-    return getters[k](cands)
 
 
 def line_facts(puzzle: HeyawakePuzzle, k: int, pattern: tuple[int, ...]) -> tuple[bool, tuple[int, ...]]:

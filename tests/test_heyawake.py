@@ -14,6 +14,7 @@ from grader.core.registry import REGISTRY
 from grader.core.model import Cell, State
 from grader.kernels import shading
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE
+from grader.genres.heyawake.model import crossing_lines, white_runs
 from tests.support import (CORPUS, assert_all_sound, assert_each_finds_only_truths, assert_never_contradicted,
                            assert_solved_soundly, assert_sound_from_partial_states, decided_by, fires, janko, marks,
                            native, random_partial, reference, refusal, refused)
@@ -382,8 +383,21 @@ def test_room_listings_and_strip_checks_agree_with_a_fresh_look():
             for option in fresh or ():
                 new = frozenset(i for i, v in option.items() if v == shading.WHITE and state.cands[i] == FREE)
                 whole = any(crossed >= 2 for line in {k2 for i in new for k2 in p.lines_of(i)}
-                            for _, _, crossed in hw.white_runs(p, state.cands, line, new))
+                            for _, _, crossed in white_runs(p, state.cands, line, new))
                 assert hw.crosses_two_borders(p, state.cands, option) == whole
+
+
+def test_crossing_lines_kept_per_pattern_agree_with_the_runs():
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    rng = random.Random(12)
+    found = 0
+    for _ in range(300):
+        cands = [rng.choice((B_WHITE, B_WHITE, B_WHITE, FREE, B_SHADED)) for _ in range(p.size)]
+        expected = [k for k in range(len(p.lines)) if any(c >= 2 for _, _, c in white_runs(p, cands, k))]
+        assert crossing_lines(p, cands) == expected
+        assert crossing_lines(p, cands) == expected      # now from the memo
+        found += len(expected)
+    assert found > 50
 
 
 def test_line_strips_in_one_pass_agree_with_the_runs_and_makers():
@@ -394,7 +408,7 @@ def test_line_strips_in_one_pass_agree_with_the_runs_and_makers():
     for _ in range(300):
         cands = [rng.choice((B_WHITE, B_WHITE, B_WHITE, FREE, FREE, B_SHADED, 0)) for _ in range(p.size)]
         for k, (line, borders) in enumerate(p.lines):
-            expected = (any(crossed >= 2 for _, _, crossed in hw.white_runs(p, cands, k)),
+            expected = (any(crossed >= 2 for _, _, crossed in white_runs(p, cands, k)),
                         tuple(i for i, _, _ in hw.strip_makers(p, cands, k)))
             assert hw.line_strips(p, cands, k) == expected
             makers += len(expected[1])

@@ -16,6 +16,7 @@ A clue cell may be shaded. Native files carry the room grid:
 from __future__ import annotations
 
 import functools
+import operator
 import sys
 from typing import Any, Sequence
 
@@ -121,6 +122,32 @@ def white_runs(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
     return out
 
 
+def line_pattern(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, ...]:
+    """The candidates of line k's cells, in order."""
+    getters = puzzle.once("_heyawake_line_getters", lambda: [
+        operator.itemgetter(*line) if len(line) > 1 else (lambda c, i=line[0]: (c[i],)) for line, _ in puzzle.lines])
+    return getters[k](cands)
+
+
+CROSSING_KEPT = 50000       # line patterns whose verdict crossing_lines keeps per puzzle
+
+
+def crossing_lines(puzzle: HeyawakePuzzle, cands: Sequence[int]) -> list[int]:
+    """The lines holding a run of white cells across two room borders, in order. A line's
+    verdict reads only its own cells, so it is kept per pattern: the fills of trials ask at
+    every state they end in, and most lines look as they did in many states before."""
+    memo = puzzle.memo("_heyawake_crossing", CROSSING_KEPT)
+    out = []
+    for k in range(len(puzzle.lines)):
+        key = (k, line_pattern(puzzle, cands, k))
+        crossed = memo.get(key)
+        if crossed is None:
+            crossed = memo[key] = any(c >= 2 for _, _, c in white_runs(puzzle, cands, k))
+        if crossed:
+            out.append(k)
+    return out
+
+
 def room_counts(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, list[int]]:
     """Shaded cells of a room, and its undecided cells."""
     return tally(cands, puzzle.rooms[k], B_SHADED, FREE)
@@ -140,7 +167,8 @@ def room_violations(puzzle: HeyawakePuzzle, state: State) -> list[Violation]:
         elif shaded + len(free) < n:
             out.append(Violation(f"the room of the {n} at {puzzle.room_cell(k)} can no longer hold "
                                  f"{n} shaded cells", (puzzle.room_cell(k),)))
-    for k, (line, _) in enumerate(puzzle.lines):
+    for k in crossing_lines(puzzle, cands):
+        line = puzzle.lines[k][0]
         for first, last, crossed in white_runs(puzzle, cands, k):
             if crossed >= 2:
                 out.append(Violation(f"the white cells {puzzle.cell(line[first])} to {puzzle.cell(line[last])} "
