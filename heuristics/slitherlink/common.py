@@ -6,7 +6,6 @@ from typing import Iterable
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.model import State
 from grader.kernels.loops import B_CROSS, B_LINE
-from grader.kernels.recent import last_answer
 
 GENRE = "slitherlink"
 
@@ -20,12 +19,20 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
     """Cells with an edge in `focus` (every cell when focus is None)."""
     if focus is None:
         return puzzle.clued if clued_only else range(len(puzzle.cells))
-    def compute() -> tuple[int, ...]:
+    # several focuses take turns within a step (a technique's own, one grown by a ring of
+    # edges), so a few answers are kept, not only the last
+    memo = puzzle.memo("_slitherlink_cells_near", NEAR_REMEMBERED)
+    key = (clued_only, focus)
+    found = memo.get(key)
+    if found is None:
         out = {k for e in focus for k in puzzle.cells_of_edge[e]}
         if clued_only:
             out = {k for k in out if puzzle.clues[k] is not None}
-        return tuple(sorted(out))
-    return last_answer(puzzle, "_slitherlink_cells_near", (clued_only, focus), compute)
+        found = memo[key] = tuple(sorted(out))
+    return found
+
+
+NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)
 
 
 def lines_word(n: int) -> str:

@@ -14,6 +14,7 @@ from grader.core.registry import heuristic
 from grader.core.model import Cell, State
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE
+from grader.kernels.recent import last_answer
 
 from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop
 
@@ -227,4 +228,5 @@ def _grow(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozenset[int]
     if focus is None:
         return None
     g = puzzle.graph
-    return frozenset(e2 for e in focus for d in g.ends[e] for e2 in g.incident[d])
+    return last_answer(puzzle, "_slitherlink_grown_focus", focus, lambda: frozenset(
+        e2 for e in focus for d in g.ends[e] for e2 in g.incident[d]))
