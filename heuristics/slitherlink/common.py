@@ -6,6 +6,7 @@ from typing import Iterable
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.model import State
 from grader.kernels.loops import B_CROSS, B_LINE
+from grader.kernels.recent import last_answer
 
 GENRE = "slitherlink"
 
@@ -33,6 +34,16 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
 
 
 NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)
+
+
+def grown_focus(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozenset[int] | None:
+    """The changed edges plus every edge at their dots (a corner change matters to a cell),
+    kept for the next technique of the step, which asks with the same focus."""
+    if focus is None:
+        return None
+    g = puzzle.graph
+    return last_answer(puzzle, "_slitherlink_grown_focus", focus, lambda: frozenset(
+        e2 for e in focus for d in g.ends[e] for e2 in g.incident[d]))
 
 
 def lines_word(n: int) -> str:
