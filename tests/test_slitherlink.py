@@ -650,3 +650,28 @@ def test_illegal_loop_reuses_only_chains_whose_reads_are_unchanged():
     near = first.restrict(p.h(0, 1), B_CROSS)            # beside the line's end at dot (0, 1)
     assert all(p.dot(0, 1) not in chain.dots for chain in _chains_still_forced(p, near, memory).values())
     assert _chains_still_forced(p, State(tuple([B_CROSS] * len(p.ends))), memory) == {}
+
+
+def test_pattern_search_ways_meet_both_clues():
+    """The window's ways, made from each clue's own ways, are exactly those of all 2^n masks
+    that give each clue its count."""
+    from itertools import product
+    from heuristics.slitherlink.searcher import _both_clues_met
+    for mask1, mask2 in ((0b0001111, 0b1111000), (0b0000111, 0b0111100), (0b0001111, 0b0011110)):
+        full = mask1 | mask2
+        for need1, need2 in product(range(-1, 5), repeat=2):
+            every = {w for w in range(full + 1) if w & ~full == 0 and (w & mask1).bit_count() == need1
+                     and (w & mask2).bit_count() == need2}
+            made = list(_both_clues_met(need1, mask1, need2, mask2))
+            assert sorted(made) == sorted(every) and len(made) == len(set(made))
+
+
+def test_corner_pair_keep_table():
+    """corner-chain's table of what a pair of edges keeps for a mask of counts."""
+    from heuristics.slitherlink.angles import PAIR_KEEP
+    from grader.kernels.loops import B_CROSS, B_LINE, OPEN
+    assert PAIR_KEEP[OPEN][OPEN][0b001] == (B_CROSS, B_CROSS)        # neither
+    assert PAIR_KEEP[OPEN][OPEN][0b100] == (B_LINE, B_LINE)          # both
+    assert PAIR_KEEP[B_LINE][OPEN][0b010] == (B_LINE, B_CROSS)       # exactly one, one drawn
+    assert PAIR_KEEP[OPEN][OPEN][0b010] == (OPEN, OPEN)              # exactly one: either
+    assert PAIR_KEEP[B_LINE][B_LINE][0b011] == (0, 0)                # nothing fits

@@ -173,18 +173,28 @@ def corner_facts(puzzle: SlitherPuzzle, state: State) -> CornerFacts:
     return state.derived("slitherlink.corners", compute)
 
 
+def _kept_pair(ma: int, mb: int, xs: int) -> tuple[int, int]:
+    """The candidates of two edges (marks ma and mb) that fit a count in xs."""
+    ka = kb = 0
+    for va in (0, 1):
+        if not ma >> va & 1:
+            continue
+        for vb in (0, 1):
+            if mb >> vb & 1 and xs >> (va + vb) & 1:
+                ka |= 1 << va
+                kb |= 1 << vb
+    return ka, kb
+
+
+# _kept_pair for every pair of marks and mask of counts, looked up by corner-chain's scan
+PAIR_KEEP = tuple(tuple(tuple(_kept_pair(ma, mb, xs) for xs in range(8)) for mb in range(4)) for ma in range(4))
+
+
 def pair_keep(state: State, pair: tuple[int, int], xs: int) -> dict[int, int]:
     """The candidates of each edge of a pair that fit a count in xs."""
     a, b = pair
-    keep = {a: 0, b: 0}
-    for va in (0, 1):
-        if not state.cands[a] >> va & 1:
-            continue
-        for vb in (0, 1):
-            if state.cands[b] >> vb & 1 and xs >> (va + vb) & 1:
-                keep[a] |= 1 << va
-                keep[b] |= 1 << vb
-    return keep
+    ka, kb = PAIR_KEEP[state.cands[a]][state.cands[b]][xs]
+    return {a: ka, b: kb}
 
 
 @heuristic(id="slitherlink.corner-chain", genre=GENRE)
@@ -203,14 +213,15 @@ def corner_chain(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
     for i, (d, k, pair) in enumerate(A.pairs):
         if facts.why[i] is None or facts.X[i] == facts.initial[i]:
             continue
-        keep = pair_keep(state, pair, facts.X[i])
-        if not any(cands[e] & ~mask for e, mask in keep.items()):
+        a, b = pair
+        if PAIR_KEEP[cands[a]][cands[b]][facts.X[i]] == (cands[a], cands[b]):
             continue                    # nothing new here (most corners, at most steps)
+        keep = pair_keep(state, pair, facts.X[i])
         ded = Deduction.build(state, keep=keep)
         if ded:
             chain = facts.chain(i)
             root = A.pairs[_root(facts, i)][0]
-            yield Deduction.build(state, keep=pair_keep(state, pair, facts.X[i]),
+            yield Deduction.build(state, keep=keep,
                                   cells=[puzzle.cell(k)] if puzzle.square else [],
                                   params={"chain": chain, "start": puzzle.graph.vertex_names[root],
                                           "result": describe_removals(puzzle, state, ded.removals)})

@@ -20,12 +20,30 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
     """Cells with an edge in `focus` (every cell when focus is None)."""
     if focus is None:
         return puzzle.clued if clued_only else range(len(puzzle.cells))
-    def compute() -> tuple[int, ...]:
+    # several focuses take turns within a step (a technique's own, one grown by a ring of
+    # edges), so a few answers are kept, not only the last
+    memo = puzzle.memo("_slitherlink_cells_near", NEAR_REMEMBERED)
+    key = (clued_only, focus)
+    found = memo.get(key)
+    if found is None:
         out = {k for e in focus for k in puzzle.cells_of_edge[e]}
         if clued_only:
             out = {k for k in out if puzzle.clues[k] is not None}
-        return tuple(sorted(out))
-    return last_answer(puzzle, "_slitherlink_cells_near", (clued_only, focus), compute)
+        found = memo[key] = tuple(sorted(out))
+    return found
+
+
+NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)
+
+
+def grown_focus(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozenset[int] | None:
+    """The changed edges plus every edge at their dots (a corner change matters to a cell),
+    kept for the next technique of the step, which asks with the same focus."""
+    if focus is None:
+        return None
+    g = puzzle.graph
+    return last_answer(puzzle, "_slitherlink_grown_focus", focus, lambda: frozenset(
+        e2 for e in focus for d in g.ends[e] for e2 in g.incident[d]))
 
 
 def lines_word(n: int) -> str:

@@ -18,7 +18,7 @@ from grader.core.steps import Deduction
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN
 from grader.kernels.tally import tally
 
-from heuristics.slitherlink.common import GENRE, cells_near
+from heuristics.slitherlink.common import GENRE, cells_near, grown_focus
 
 
 def pair_options(puzzle: SlitherPuzzle, state: State, k: int, d: int, pair: tuple[int, int],
@@ -74,7 +74,7 @@ def phrase(xs: set[int]) -> str:
 @heuristic(id="slitherlink.corner-pair", genre=GENRE)
 def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     g = puzzle.graph
-    near = None if focus is None else frozenset(e2 for e in focus for d in g.ends[e] for e2 in g.incident[d])
+    near = grown_focus(puzzle, focus)
     A = puzzle.angles
     for k in cells_near(puzzle, near):
         if all(state.cands[e] != OPEN for e in puzzle.cells[k]):

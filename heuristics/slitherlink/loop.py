@@ -34,24 +34,19 @@ class Chain:
 def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Chain:
     """Draw edge e and follow only the forced moves: at dots (a line with one way on goes on,
     two lines cross the rest) and at numbers (a satisfied number crosses its other edges, one
-    that needs all its open edges takes them), until a rule breaks or nothing is forced."""
+    that needs all its open edges takes them), until a rule breaks or nothing is forced.
+
+    The hottest loop of the trials' fills, so drawing is written out inline."""
     g = puzzle.graph
     incident, ends = g.incident, g.ends
     cell_edges, clues, clued_of = puzzle.cells, puzzle.clues, _clued_cells_of_edge(puzzle)
     cands = list(state.cands)
-    todo: list[int] = []
-    cells: list[int] = []
-    puts: list[tuple[int, int]] = []
+    cands[e] = B_LINE
+    todo: list[int] = list(ends[e])
+    cells: list[int] = list(clued_of[e])
+    puts: list[tuple[int, int]] = [(e, B_LINE)]
     dots_read: set[int] = set()
     cells_read: set[int] = set()
-
-    def put(f: int, value: int) -> None:
-        cands[f] = value
-        todo.extend(ends[f])
-        cells.extend(clued_of[f])
-        puts.append((f, value))
-
-    put(e, B_LINE)
     broken = ""
     steps = 0
     while (todo or cells) and steps < limit:
@@ -59,25 +54,39 @@ def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Cha
         if cells:
             k = cells.pop()
             cells_read.add(k)
-            lines, open_ = _counts(cands, cell_edges[k])
-            if open_ and lines == clues[k]:
-                _put_open(cands, cell_edges[k], B_CROSS, put)
-            elif open_ and lines + open_ == clues[k]:
-                _put_open(cands, cell_edges[k], B_LINE, put)
-            continue
-        v = todo.pop()
-        dots_read.add(v)
-        lines, open_ = _counts(cands, incident[v])
-        if lines > 2:
-            broken = f"three lines would meet at {g.vertex_names[v]}"
-            break
-        if lines == 2:
-            _put_open(cands, incident[v], B_CROSS, put)
-        elif lines == 1 and open_ == 1:
-            _put_open(cands, incident[v], B_LINE, put)
-        elif lines == 1 and not open_:
-            broken = f"the line would end at {g.vertex_names[v]}"
-            break
+            edges = cell_edges[k]
+            lines, open_ = _counts(cands, edges)
+            if not open_:
+                continue
+            if lines == clues[k]:
+                value = B_CROSS
+            elif lines + open_ == clues[k]:
+                value = B_LINE
+            else:
+                continue
+        else:
+            v = todo.pop()
+            dots_read.add(v)
+            edges = incident[v]
+            lines, open_ = _counts(cands, edges)
+            if lines > 2:
+                broken = f"three lines would meet at {g.vertex_names[v]}"
+                break
+            if lines == 2:
+                value = B_CROSS
+            elif lines == 1 and open_ == 1:
+                value = B_LINE
+            elif lines == 1 and not open_:
+                broken = f"the line would end at {g.vertex_names[v]}"
+                break
+            else:
+                continue
+        for f in edges:             # every edge still open takes the forced value, in order
+            if cands[f] == OPEN:
+                cands[f] = value
+                todo.extend(ends[f])
+                cells.extend(clued_of[f])
+                puts.append((f, value))
     return Chain(tuple(puts), tuple(f for f, value in puts if value == B_LINE), broken,
                  frozenset(dots_read), frozenset(cells_read))
 
@@ -119,13 +128,6 @@ def _counts(cands: list[int], edges: tuple[int, ...]) -> tuple[int, int]:
         elif m == OPEN:
             open_ += 1
     return lines, open_
-
-
-def _put_open(cands: list[int], edges: tuple[int, ...], value: int, put) -> None:
-    """Put `value` on each of the edges still open, in order."""
-    for f in edges:
-        if cands[f] == OPEN:
-            put(f, value)
 
 
 def _clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:

@@ -15,7 +15,7 @@ from grader.core.model import Cell, State
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE
 
-from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop
+from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop, grown_focus
 
 
 def corners(puzzle: SlitherPuzzle, k: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
@@ -136,7 +136,7 @@ def diagonal_three_two_three(puzzle: SlitherPuzzle, state: State, focus=None) ->
 def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.square:
         return
-    for k in cells_near(puzzle, _grow(puzzle, focus)):
+    for k in cells_near(puzzle, grown_focus(puzzle, focus)):
         if puzzle.clues[k] != 3:
             continue
         for d, mine, others in corners(puzzle, k):
@@ -164,7 +164,7 @@ def one_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Itera
 def _blocked_corner(puzzle: SlitherPuzzle, state: State, focus, n: int, value: int) -> Iterator[Deduction]:
     if not puzzle.square:
         return
-    for k in cells_near(puzzle, _grow(puzzle, focus)):
+    for k in cells_near(puzzle, grown_focus(puzzle, focus)):
         if puzzle.clues[k] != n:
             continue
         for d, mine, others in corners(puzzle, k):
@@ -220,11 +220,3 @@ def _nothing_new(state: State, edges, value: int) -> bool:
     pattern seen again after every change skips its wording then."""
     cands, want = state.cands, 1 << value
     return all(cands[e] == want or not cands[e] for e in edges)
-
-
-def _grow(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozenset[int] | None:
-    """The changed edges plus every edge at their dots (a corner change matters to a cell)."""
-    if focus is None:
-        return None
-    g = puzzle.graph
-    return frozenset(e2 for e in focus for d in g.ends[e] for e2 in g.incident[d])
