@@ -25,8 +25,8 @@ from heuristics.common import cell_loops, whatif
 from heuristics.common.loops import premature_loop
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
-from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, can_turn, edge_name,
-                                   leg_blocker, pearl_inputs, pearl_problem, question)
+from grader.kernels.pearls import (BLACK, NONE, WHITE, axis_blocker, axis_inputs, can_turn, edge_name,
+                                   leg_blocker, leg_inputs, pearl_inputs, pearl_problem, question)
 from grader.kernels.recent import last_answer, narrowed
 
 GENRE = "masyu"
@@ -43,13 +43,33 @@ def _leg_vars(puzzle: MasyuPuzzle, i: int, d: str) -> list[int]:
 
 
 def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
-    """The pearls of `kind` near what changed. The level-1 pearl rules ask this one after
-    another with the same focus: the last answer for each kind is kept."""
+    """The pearls of `kind` near what changed (within 4 cells; all without a focus), for the
+    what-ifs' subjects: the last answer for each kind is kept."""
     if focus is None:
         return puzzle.pearls_of[kind]
     near = puzzle.pearls_near_of[kind]
     return last_answer(puzzle, f"_masyu_last_pearls_{kind}", focus,
                        lambda: sorted({p for v in focus for p in near.get(v, ())}))
+
+
+def pearls_reading(puzzle: MasyuPuzzle, rule: str, reads, focus) -> Iterable[int]:
+    """The pearls (in order) where the level-1 pearl rule `rule` reads a changed edge, all its
+    pearls without a focus. `reads(puzzle)` gives {pearl: the edges the rule reads there}: a
+    pearl where none of them changed since the rule last found nothing still gives nothing."""
+    readers = puzzle.once(f"_masyu_readers_{rule}", lambda: _readers(reads(puzzle)))
+    if focus is None:
+        return readers[None]
+    return last_answer(puzzle, f"_masyu_last_readers_{rule}", focus,
+                       lambda: sorted({p for v in focus for p in readers.get(v, ())}))
+
+
+def _readers(reads: dict[int, Iterable[int]]) -> dict:
+    """{edge: the pearls reading it}, and under None every pearl, in order."""
+    out: dict = {None: tuple(sorted(reads))}
+    for p in out[None]:
+        for v in set(reads[p]):
+            out.setdefault(v, []).append(p)
+    return out
 
 
 # --- level 1: pearls -------------------------------------------------------------------------
@@ -95,10 +115,17 @@ def _blocked_puts(puzzle: MasyuPuzzle) -> dict:
     return out
 
 
+def _blocked_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
+    """Black pearl -> what black-leg-blocked reads there: its puts and the legs' questions."""
+    puts = _table(puzzle, "blocked", _blocked_puts)
+    return {i: [v for d in DIRS for v in (*puts[i, d][0].values, *leg_inputs(puzzle, i, d))]
+            for i in puzzle.pearls_of[BLACK]}
+
+
 @heuristic(id="masyu.black-leg-blocked", genre=GENRE)
 def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     puts, cands = _table(puzzle, "blocked", _blocked_puts), state.cands
-    for i in pearls_to_check(puzzle, BLACK, focus):
+    for i in pearls_reading(puzzle, "blocked", _blocked_reads, focus):
         for d in DIRS:
             put, legs, blocked = puts[i, d]
             if put.done(cands):
@@ -135,10 +162,16 @@ def _extend_puts(puzzle: MasyuPuzzle) -> dict:
     return out
 
 
+def _extend_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
+    """Black pearl -> what black-leg-extend reads there: each side's first edge and put."""
+    puts = _table(puzzle, "extend", _extend_puts)
+    return {i: [v for _, first, put in sides for v in (first, *put.values)] for i, sides in puts.items()}
+
+
 @heuristic(id="masyu.black-leg-extend", genre=GENRE)
 def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     puts, cands = _table(puzzle, "extend", _extend_puts), state.cands
-    for i in pearls_to_check(puzzle, BLACK, focus):
+    for i in pearls_reading(puzzle, "extend", _extend_reads, focus):
         for d, first, put in puts[i]:
             if cands[first] != B_LINE or put.done(cands):
                 continue
@@ -162,11 +195,18 @@ def _axis_puts(puzzle: MasyuPuzzle) -> dict:
     return out
 
 
+def _axis_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
+    """White pearl -> what white-axis reads there: its puts and the axes' questions."""
+    puts = _table(puzzle, "axis", _axis_puts)
+    return {i: [v for axis in ("ew", "ns") for v in (*puts[i, axis][0].values, *axis_inputs(puzzle, i, axis))]
+            for i in puzzle.pearls_of[WHITE]}
+
+
 @heuristic(id="masyu.white-axis", genre=GENRE)
 def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     words = {"ew": "across", "ns": "up and down"}
     puts, cands = _table(puzzle, "axis", _axis_puts), state.cands
-    for i in pearls_to_check(puzzle, WHITE, focus):
+    for i in pearls_reading(puzzle, "axis", _axis_reads, focus):
         for axis, other in (("ew", "ns"), ("ns", "ew")):
             put, keep, blocked = puts[i, axis]
             if put.done(cands):
@@ -202,10 +242,19 @@ def _turn_checks(puzzle: MasyuPuzzle) -> dict:
     return out
 
 
+def _turn_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
+    """White pearl -> what white-turn reads there: the axis, the far edge and the cell
+    where the line would have to turn (can_turn reads its edges)."""
+    checks = _table(puzzle, "turn", _turn_checks)
+    return {i: [v for pair, sides in axes for v in (*pair, *(w for _, a, _, far in sides
+                                                            for w in (far, *puzzle.dir_vars[a].values())))]
+            for i, axes in checks.items()}
+
+
 @heuristic(id="masyu.white-turn", genre=GENRE)
 def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     checks, cands = _table(puzzle, "turn", _turn_checks), state.cands
-    for i in pearls_to_check(puzzle, WHITE, focus):
+    for i in pearls_reading(puzzle, "turn", _turn_reads, focus):
         for (x, y), sides in checks[i]:
             if cands[x] != B_LINE or cands[y] != B_LINE:
                 continue
@@ -236,11 +285,13 @@ def cells_near(puzzle: MasyuPuzzle, focus, radius: int = 2) -> Iterable[int]:
 def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
     """What a way through cell i breaks right beside it: a neighbour with three lines or a
     line that ends there, or a pearl within two cells."""
-    for j in puzzle.dir_cells[i].values():
-        lines_j, open_j = split(puzzle.graph, trial.cands, j)
-        if len(lines_j) > 2:
+    cands = trial.cands
+    for j, read in _neighbour_reads(puzzle)[i]:
+        marks = read(cands)
+        lines = marks.count(B_LINE)
+        if lines > 2:
             return f"{puzzle.cell(j)} would get three lines"
-        if lines_j and len(lines_j) + len(open_j) < 2:
+        if lines and lines + marks.count(OPEN) < 2:
             return f"the line would end at {puzzle.cell(j)}"
     for p in puzzle.pearls_close[i]:
         if settled(puzzle, trial, p):
@@ -251,15 +302,31 @@ def near_problem(puzzle: MasyuPuzzle, trial: State, i: int) -> str:
     return ""
 
 
+def _edge_reader(puzzle: MasyuPuzzle, i: int) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A getter of the candidates of cell i's edges, always as a tuple (to count marks in C)."""
+    vars_ = tuple(puzzle.dir_vars[i].values())
+    if len(vars_) < 2:          # (itemgetter of one index gives the item itself)
+        return lambda cands: tuple(cands[v] for v in vars_)
+    return operator.itemgetter(*vars_)
+
+
+def _neighbour_reads(puzzle: MasyuPuzzle) -> tuple:
+    """For each cell, (neighbour j, the getter of j's edge candidates) for its neighbours:
+    near_problem and settled read these for every way through a cell."""
+    return puzzle.once("_masyu_neighbour_reads", lambda: tuple(
+        tuple((j, _edge_reader(puzzle, j)) for j in puzzle.dir_cells[i].values())
+        for i in range(puzzle.rows * puzzle.cols)))
+
+
 def settled(puzzle: MasyuPuzzle, state: State, p: int) -> bool:
     """The pearl has its two lines and so does each cell beside it on the loop: whatever is
     still open elsewhere cannot break its rule without breaking a degree rule first."""
     cands = state.cands
     seen = 0
-    for d, v in puzzle.dir_vars[p].items():
+    for v, (_, read) in zip(puzzle.dir_vars[p].values(), _neighbour_reads(puzzle)[p]):
         if cands[v] == B_LINE:
             seen += 1
-            if sum(1 for w in puzzle.dir_vars[puzzle.dir_cells[p][d]].values() if cands[w] == B_LINE) != 2:
+            if read(cands).count(B_LINE) != 2:
                 return False
     return seen == 2
 

@@ -104,8 +104,12 @@ def _getter(variables: tuple[int, ...]) -> Callable[[Sequence[int]], Hashable]:
 
 
 def pearl_problem(puzzle, state: State, i: int) -> str:
-    """What a pearl's lines already get wrong, or ''."""
-    return question(puzzle, "pearl", i).answer(state)
+    """What a pearl's lines already get wrong, or ''. (Asked the most, in trials: its
+    Question is also kept under the bare cell number, a key with nothing to build.)"""
+    q = puzzle.pearl_memo.get(i)
+    if q is None:
+        q = puzzle.pearl_memo[i] = question(puzzle, "pearl", i)
+    return q.answer(state)
 
 
 def leg_blocker(puzzle, state: State, i: int, d: str) -> str:
