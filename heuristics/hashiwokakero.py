@@ -20,7 +20,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.recent import Remembered
+from grader.kernels.recent import Remembered, last_answer
 
 GENRE = "hashiwokakero"
 
@@ -264,10 +264,15 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 @heuristic(id="hashi.would-starve", genre=GENRE)
 def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    # slots whose bridge starves no island, until a slot that told changes
+    quiet = Remembered(puzzle.once("_hashi_quiet_starving", dict), state)
     for s in range(len(puzzle.slots)):
-        if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s]:
-            found = starved(puzzle, state, {s: 1})
-            if found:
+        if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s] and not quiet.get(s, False):
+            read = {s}
+            found = starved(puzzle, state, {s: 1}, read)
+            if not found:
+                quiet.put(s, read)
+            else:
                 i, most, crossed = found
                 yield Deduction.build(state, put={s: 0}, cells=[puzzle.cell(i)], params={
                     "bridge": puzzle.slot_name(s), "crossed": names(puzzle, crossed),
@@ -276,27 +281,41 @@ def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 @heuristic(id="hashi.no-closed-group", genre=GENRE)
 def no_closed_group(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    g = groups(puzzle, state)
+    # slots no count of which shuts a group in, until a slot that told changes (groups only
+    # grow, so a no holds while what it read stays); the groups are made only when needed
+    quiet = Remembered(puzzle.once("_hashi_quiet_closing", dict), state)
+    g = None
     for s in range(len(puzzle.slots)):
         m = state.cands[s]
-        if not m & (m - 1):
+        if not m & (m - 1) or quiet.get(s, False):
             continue
+        g = g or groups(puzzle, state)
+        read = {s}
         for k in values_of(m):
             if k <= lo(m):
                 continue
-            shut = closes_group(puzzle, g, {s: k - lo(m)})
+            shut = closes_group(puzzle, g, {s: k - lo(m)}, read)
             if shut:
                 yield Deduction.build(state, exclude={s: k}, region=[], cells=[puzzle.cell(i) for i in shut],
                                       params={"count": bridges(k), "bridge": puzzle.slot_name(s),
                                               "islands": [puzzle.cell(i) for i in shut]})
                 return
+        quiet.put(s, read)
 
 
 def cut_slots(puzzle: HashiPuzzle, state: State) -> list[int]:
-    """Slots that are the only link left between two parts of the islands (Tarjan's bridges)."""
+    """Slots that are the only link left between two parts of the islands (Tarjan's bridges);
+    the same while no slot loses its last bridge, so the last answer is kept."""
+    shut = tuple(s for s, m in enumerate(state.cands) if not m & ~1)
+    return last_answer(puzzle, "_hashi_cut_slots", shut, lambda: find_cut_slots(puzzle, shut))
+
+
+def find_cut_slots(puzzle: HashiPuzzle, shut: tuple[int, ...]) -> list[int]:
+    """cut_slots over the slots not in `shut` (those that can still carry a bridge)."""
+    closed = set(shut)
     adj: dict[int, list[tuple[int, int]]] = {i: [] for i in puzzle.islands}
     for s, slot in enumerate(puzzle.slots):
-        if state.cands[s] & ~1:
+        if s not in closed:
             adj[slot.a].append((slot.b, s))
             adj[slot.b].append((slot.a, s))
     order: dict[int, int] = {}
@@ -397,13 +416,14 @@ def allows_everything(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[i
 
 @heuristic(id="hashi.all-distributions", genre=GENRE)
 def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    g = groups(puzzle, state)
+    g = None            # the groups, made only when an island is not quiet
     # islands whose ways agreed on nothing, until a slot that told changes: kept with the
     # puzzle, so the count of what a step's level offers finds them too
     quiet = Remembered(puzzle.once("_hashi_quiet_islands", dict), state)
     for i in islands_across(puzzle, focus):
         if quiet.get(i, False):
             continue
+        g = g or groups(puzzle, state)
         todo, ways = distributions(puzzle, state, i)
         read = set(puzzle.slots_of[i])
         legal: dict[tuple[int, ...], bool] = {}
