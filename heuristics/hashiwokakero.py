@@ -57,8 +57,9 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: 
                  ) -> list[int] | None:
     """The islands that `changes` (slot -> new least count, all sharing one island or one
     slot) would join into a complete group with no bridge left to give, cut off from the
-    rest; None when they would not. `read` (when given) gets the slots a None rests on: the
-    slots of the island that tells (groups only grow, so the rest holds)."""
+    rest; None when they would not. `read` (when given) gets the slots the answer rests on:
+    for a None the slots of the island that tells (groups only grow, so the rest holds), for
+    a group the slots of its islands (its groups and their counts stay while those do)."""
     extra: dict[int, int] = {}
     roots: set[int] = set()
     for s, k in changes.items():
@@ -84,7 +85,10 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: 
             if read is not None:
                 read.update(puzzle.slots_of[y])
             return None
-    return sorted(y for r in roots for y in g.members[r])
+    shut = sorted(y for r in roots for y in g.members[r])
+    if read is not None:
+        read.update(s for y in shut for s in puzzle.slots_of[y])
+    return shut
 
 
 def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int], read: set[int] | None = None
@@ -389,7 +393,7 @@ def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way
               read: set[int] | None = None) -> bool:
     """Whether a way to share an island's bridges (`way`: the count on each slot of `todo`)
     shuts no group in and blocks no bridge another island needs. `read` (when given) gets the
-    slots a yes rests on."""
+    slots the answer rests on."""
     return (not closes_group(puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, way)}, read)
             and not starved(puzzle, state, dict(zip(todo, way)), read))
 
@@ -416,33 +420,46 @@ def allows_everything(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[i
 
 @heuristic(id="hashi.all-distributions", genre=GENRE)
 def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    g = None            # the groups, made only when an island is not quiet
-    # islands whose ways agreed on nothing, until a slot that told changes: kept with the
-    # puzzle, so the count of what a step's level offers finds them too
-    quiet = Remembered(puzzle.once("_hashi_quiet_islands", dict), state)
+    g = None            # the groups, made only when an island is not known
+    # what each island's ways gave (True: they agreed on nothing, else the deduction), until
+    # a slot that told changes: kept with the puzzle, so the count of what a step's level
+    # offers finds them too (that count asks again at every step of the level)
+    known = Remembered(puzzle.once("_hashi_island_answers", dict), state)
     for i in islands_across(puzzle, focus):
-        if quiet.get(i, False):
-            continue
-        g = g or groups(puzzle, state)
-        todo, ways = distributions(puzzle, state, i)
-        read = set(puzzle.slots_of[i])
-        legal: dict[tuple[int, ...], bool] = {}
-        if not todo or allows_everything(puzzle, state, g, todo, ways, read, legal):
-            quiet.put(i, read)
-            continue
-        total = len(ways)
-        ways = [w for w in ways if (legal[w] if w in legal else legal_way(puzzle, state, g, todo, w))]
-        keep = {s: 0 for s in todo}
-        for w in ways:
-            for s, v in zip(todo, w):
-                keep[s] |= 1 << v
-        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)], params={})
-        if d:
-            legal = (f"there {'is' if total == 1 else 'are'} {total}" if total == len(ways) else
-                     f"{len(ways)} of {total} cut off no group and block no bridge another island needs")
-            yield attrs.evolve(d, params={
-                "island": puzzle.cell(i), "n": puzzle.board[i], "slots": names(puzzle, todo),
-                "legal": legal, "result": describe_removals(puzzle, state, d.removals)})
+        answer = known.get(i)
+        if answer is None:
+            g = g or groups(puzzle, state)
+            answer = island_answer(puzzle, state, g, i, known)
+        if answer is not True:
+            yield answer
+
+
+def island_answer(puzzle: HashiPuzzle, state: State, g: Groups, i: int, known: Remembered
+                  ) -> Deduction | bool:
+    """all-distributions at island i: what its legal ways agree on, or True when nothing (kept
+    in `known` with every slot the answer read)."""
+    todo, ways = distributions(puzzle, state, i)
+    read = set(puzzle.slots_of[i])
+    legal: dict[tuple[int, ...], bool] = {}
+    if not todo or allows_everything(puzzle, state, g, todo, ways, read, legal):
+        known.put(i, read)
+        return True
+    total = len(ways)
+    ways = [w for w in ways if (legal[w] if w in legal else legal_way(puzzle, state, g, todo, w, read))]
+    keep = {s: 0 for s in todo}
+    for w in ways:
+        for s, v in zip(todo, w):
+            keep[s] |= 1 << v
+    d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)], params={})
+    if not d:
+        return True     # not kept: a way left out agrees on nothing new (cannot happen)
+    legal_text = (f"there {'is' if total == 1 else 'are'} {total}" if total == len(ways) else
+                  f"{len(ways)} of {total} cut off no group and block no bridge another island needs")
+    d = attrs.evolve(d, params={
+        "island": puzzle.cell(i), "n": puzzle.board[i], "slots": names(puzzle, todo),
+        "legal": legal_text, "result": describe_removals(puzzle, state, d.removals)})
+    known.put(i, read, d)
+    return d
 
 
 # --- level 4 ------------------------------------------------------------------------------
