@@ -20,7 +20,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.recent import Remembered
+from grader.kernels.recent import Remembered, last_answer
 
 GENRE = "hashiwokakero"
 
@@ -57,8 +57,9 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: 
                  ) -> list[int] | None:
     """The islands that `changes` (slot -> new least count, all sharing one island or one
     slot) would join into a complete group with no bridge left to give, cut off from the
-    rest; None when they would not. `read` (when given) gets the slots a None rests on: the
-    slots of the island that tells (groups only grow, so the rest holds)."""
+    rest; None when they would not. `read` (when given) gets the slots the answer rests on:
+    for a None the slots of the island that tells (groups only grow, so the rest holds), for
+    a group the slots of its islands (its groups and their counts stay while those do)."""
     extra: dict[int, int] = {}
     roots: set[int] = set()
     for s, k in changes.items():
@@ -84,7 +85,10 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: 
             if read is not None:
                 read.update(puzzle.slots_of[y])
             return None
-    return sorted(y for r in roots for y in g.members[r])
+    shut = sorted(y for r in roots for y in g.members[r])
+    if read is not None:
+        read.update(s for y in shut for s in puzzle.slots_of[y])
+    return shut
 
 
 def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int], read: set[int] | None = None
@@ -264,10 +268,15 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 @heuristic(id="hashi.would-starve", genre=GENRE)
 def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    # slots whose bridge starves no island, until a slot that told changes
+    quiet = Remembered(puzzle.once("_hashi_quiet_starving", dict), state)
     for s in range(len(puzzle.slots)):
-        if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s]:
-            found = starved(puzzle, state, {s: 1})
-            if found:
+        if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s] and not quiet.get(s, False):
+            read = {s}
+            found = starved(puzzle, state, {s: 1}, read)
+            if not found:
+                quiet.put(s, read)
+            else:
                 i, most, crossed = found
                 yield Deduction.build(state, put={s: 0}, cells=[puzzle.cell(i)], params={
                     "bridge": puzzle.slot_name(s), "crossed": names(puzzle, crossed),
@@ -276,27 +285,41 @@ def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 @heuristic(id="hashi.no-closed-group", genre=GENRE)
 def no_closed_group(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    g = groups(puzzle, state)
+    # slots no count of which shuts a group in, until a slot that told changes (groups only
+    # grow, so a no holds while what it read stays); the groups are made only when needed
+    quiet = Remembered(puzzle.once("_hashi_quiet_closing", dict), state)
+    g = None
     for s in range(len(puzzle.slots)):
         m = state.cands[s]
-        if not m & (m - 1):
+        if not m & (m - 1) or quiet.get(s, False):
             continue
+        g = g or groups(puzzle, state)
+        read = {s}
         for k in values_of(m):
             if k <= lo(m):
                 continue
-            shut = closes_group(puzzle, g, {s: k - lo(m)})
+            shut = closes_group(puzzle, g, {s: k - lo(m)}, read)
             if shut:
                 yield Deduction.build(state, exclude={s: k}, region=[], cells=[puzzle.cell(i) for i in shut],
                                       params={"count": bridges(k), "bridge": puzzle.slot_name(s),
                                               "islands": [puzzle.cell(i) for i in shut]})
                 return
+        quiet.put(s, read)
 
 
 def cut_slots(puzzle: HashiPuzzle, state: State) -> list[int]:
-    """Slots that are the only link left between two parts of the islands (Tarjan's bridges)."""
+    """Slots that are the only link left between two parts of the islands (Tarjan's bridges);
+    the same while no slot loses its last bridge, so the last answer is kept."""
+    shut = tuple(s for s, m in enumerate(state.cands) if not m & ~1)
+    return last_answer(puzzle, "_hashi_cut_slots", shut, lambda: find_cut_slots(puzzle, shut))
+
+
+def find_cut_slots(puzzle: HashiPuzzle, shut: tuple[int, ...]) -> list[int]:
+    """cut_slots over the slots not in `shut` (those that can still carry a bridge)."""
+    closed = set(shut)
     adj: dict[int, list[tuple[int, int]]] = {i: [] for i in puzzle.islands}
     for s, slot in enumerate(puzzle.slots):
-        if state.cands[s] & ~1:
+        if s not in closed:
             adj[slot.a].append((slot.b, s))
             adj[slot.b].append((slot.a, s))
     order: dict[int, int] = {}
@@ -370,7 +393,7 @@ def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way
               read: set[int] | None = None) -> bool:
     """Whether a way to share an island's bridges (`way`: the count on each slot of `todo`)
     shuts no group in and blocks no bridge another island needs. `read` (when given) gets the
-    slots a yes rests on."""
+    slots the answer rests on."""
     return (not closes_group(puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, way)}, read)
             and not starved(puzzle, state, dict(zip(todo, way)), read))
 
@@ -397,32 +420,46 @@ def allows_everything(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[i
 
 @heuristic(id="hashi.all-distributions", genre=GENRE)
 def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    g = groups(puzzle, state)
-    # islands whose ways agreed on nothing, until a slot that told changes: kept with the
-    # puzzle, so the count of what a step's level offers finds them too
-    quiet = Remembered(puzzle.once("_hashi_quiet_islands", dict), state)
+    g = None            # the groups, made only when an island is not known
+    # what each island's ways gave (True: they agreed on nothing, else the deduction), until
+    # a slot that told changes: kept with the puzzle, so the count of what a step's level
+    # offers finds them too (that count asks again at every step of the level)
+    known = Remembered(puzzle.once("_hashi_island_answers", dict), state)
     for i in islands_across(puzzle, focus):
-        if quiet.get(i, False):
-            continue
-        todo, ways = distributions(puzzle, state, i)
-        read = set(puzzle.slots_of[i])
-        legal: dict[tuple[int, ...], bool] = {}
-        if not todo or allows_everything(puzzle, state, g, todo, ways, read, legal):
-            quiet.put(i, read)
-            continue
-        total = len(ways)
-        ways = [w for w in ways if (legal[w] if w in legal else legal_way(puzzle, state, g, todo, w))]
-        keep = {s: 0 for s in todo}
-        for w in ways:
-            for s, v in zip(todo, w):
-                keep[s] |= 1 << v
-        d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)], params={})
-        if d:
-            legal = (f"there {'is' if total == 1 else 'are'} {total}" if total == len(ways) else
-                     f"{len(ways)} of {total} cut off no group and block no bridge another island needs")
-            yield attrs.evolve(d, params={
-                "island": puzzle.cell(i), "n": puzzle.board[i], "slots": names(puzzle, todo),
-                "legal": legal, "result": describe_removals(puzzle, state, d.removals)})
+        answer = known.get(i)
+        if answer is None:
+            g = g or groups(puzzle, state)
+            answer = island_answer(puzzle, state, g, i, known)
+        if answer is not True:
+            yield answer
+
+
+def island_answer(puzzle: HashiPuzzle, state: State, g: Groups, i: int, known: Remembered
+                  ) -> Deduction | bool:
+    """all-distributions at island i: what its legal ways agree on, or True when nothing (kept
+    in `known` with every slot the answer read)."""
+    todo, ways = distributions(puzzle, state, i)
+    read = set(puzzle.slots_of[i])
+    legal: dict[tuple[int, ...], bool] = {}
+    if not todo or allows_everything(puzzle, state, g, todo, ways, read, legal):
+        known.put(i, read)
+        return True
+    total = len(ways)
+    ways = [w for w in ways if (legal[w] if w in legal else legal_way(puzzle, state, g, todo, w, read))]
+    keep = {s: 0 for s in todo}
+    for w in ways:
+        for s, v in zip(todo, w):
+            keep[s] |= 1 << v
+    d = Deduction.build(state, keep=keep, cells=[puzzle.cell(i)], params={})
+    if not d:
+        return True     # not kept: a way left out agrees on nothing new (cannot happen)
+    legal_text = (f"there {'is' if total == 1 else 'are'} {total}" if total == len(ways) else
+                  f"{len(ways)} of {total} cut off no group and block no bridge another island needs")
+    d = attrs.evolve(d, params={
+        "island": puzzle.cell(i), "n": puzzle.board[i], "slots": names(puzzle, todo),
+        "legal": legal_text, "result": describe_removals(puzzle, state, d.removals)})
+    known.put(i, read, d)
+    return d
 
 
 # --- level 4 ------------------------------------------------------------------------------

@@ -129,11 +129,13 @@ def test_all_distributions():
     assert found("hashi.all-distributions", q, reference(q)) == {}
 
 
-@pytest.mark.parametrize("hid, memory", [("hashi.all-distributions", "_hashi_quiet_islands"),
-                                         ("hashi.pair-ways", "_hashi_quiet_pairs")])
+@pytest.mark.parametrize("hid, memory", [("hashi.all-distributions", "_hashi_island_answers"),
+                                         ("hashi.pair-ways", "_hashi_quiet_pairs"),
+                                         ("hashi.would-starve", "_hashi_quiet_starving"),
+                                         ("hashi.no-closed-group", "_hashi_quiet_closing")])
 def test_remembering_techniques_find_only_what_a_fresh_look_finds(hid, memory):
-    """Islands (pairs of islands) whose ways agreed on nothing are remembered with the puzzle
-    until a slot that told changes: all along a solve, and from each state's own recent ones,
+    """What islands (pairs of islands, slots) gave is remembered with the puzzle until a slot
+    that told changes: all along a solve, and from each state's own recent ones,
     the technique finds what it finds on a fresh copy of the puzzle, where nothing is
     remembered (every other state is looked at, so what is remembered comes from a state some
     steps back)."""
