@@ -141,6 +141,35 @@ def test_chains_kept_up_to_date_agree_with_a_fresh_look():
         assert fact(chains(p, later)) == fact(Chains(p, State(later.cands)))
 
 
+def test_free_areas_are_the_areas_of_a_plain_flood():
+    """free_areas names each area by its first cell: the areas a plain flood over the free
+    cells finds, all along a solve and in its trials' boards."""
+    from grader.kernels.cell_shapes import OPPOSITE, B_EMPTY, chains, free_areas
+
+    def flood(p, state) -> list[int]:
+        ch, cands = chains(p, state), state.cands
+        free = [not ch.labels[i] and cands[i] > B_EMPTY for i in range(len(cands))]
+        comp = [-1] * len(cands)
+        for start in range(len(cands)):
+            if free[start] and comp[start] < 0:
+                comp[start], todo = start, [start]
+                while todo:
+                    x = todo.pop(0)
+                    for d, y in p.neighbour[x].items():
+                        if free[y] and comp[y] < 0 and ch.can[x] & d and ch.can[y] & OPPOSITE[d]:
+                            comp[y] = start
+                            todo.append(y)
+        return comp
+
+    p = load(str(CORPUS / "numberlink" / "arukone-7x7-grader-1.yaml"))
+    state = NL.initial_state(p)
+    for step in Solver(p).solve().steps:
+        for trial in step.deduction.detail:
+            assert free_areas(p, trial.trace.final.cands, chains(p, trial.trace.final)) == flood(p, trial.trace.final)
+        state = step.deduction.apply(state)
+        assert free_areas(p, state.cands, chains(p, state)) == flood(p, state)
+
+
 # --- level 2 ------------------------------------------------------------------------------------
 
 def test_different_lines():

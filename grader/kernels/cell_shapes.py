@@ -16,7 +16,6 @@ from typing import Sequence
 
 from grader.core.model import State
 from grader.kernels.recent import recent_of
-from grader.kernels.walk import label_walk
 
 N, E, S, W = 1, 2, 4, 8
 SIDES = (N, E, S, W)
@@ -193,17 +192,33 @@ def chains(puzzle, state: State) -> Chains:
 def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
     """Per cell, the area it belongs to among cells on no number's line yet (not certainly
     empty), joined over sides both cells may use; -1 for the other cells. Any line may cross
-    such an area, so whether a pair can still be joined is a question about these areas."""
-    can, labels, nb = ch.can, ch.labels, puzzle.neighbour
+    such an area, so whether a pair can still be joined is a question about these areas.
+    An area is named by its first cell. (The walk is written out here, not label_walk: it
+    runs at the end of every fill of every look-ahead.)"""
+    can, labels, steps = ch.can, ch.labels, side_steps(puzzle)
     comp = [-1] * len(cands)
-    starts = (i for i in range(len(cands)) if not labels[i] and cands[i] > B_EMPTY)
-    for start, x, todo in label_walk(comp, starts):
-        cx = can[x]
-        for d, y in nb[x].items():
-            if cx & d and comp[y] < 0 and not labels[y] and cands[y] > B_EMPTY and can[y] & OPPOSITE[d]:
-                comp[y] = start
-                todo.append(y)
+    for start, m in enumerate(cands):
+        if m <= B_EMPTY or labels[start] or comp[start] >= 0:
+            continue
+        comp[start] = start
+        todo = [start]
+        while todo:
+            x = todo.pop()
+            cx = can[x]
+            for d, y, e in steps[x]:
+                if cx & d and comp[y] < 0 and can[y] & e and cands[y] > B_EMPTY and not labels[y]:
+                    comp[y] = start
+                    todo.append(y)
     return comp
+
+
+def side_steps(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per cell, (side, neighbour, the neighbour's side facing back), made once per puzzle."""
+    steps = puzzle.__dict__.get("_side_steps")
+    if steps is None:
+        steps = puzzle.__dict__["_side_steps"] = tuple(
+            tuple((d, y, OPPOSITE[d]) for d, y in nb.items()) for nb in puzzle.neighbour)
+    return steps
 
 
 def areas_beside(puzzle, cands: Sequence[int], ch: Chains, comp: list[int],

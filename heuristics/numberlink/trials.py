@@ -14,10 +14,9 @@ from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
 from grader.kernels.cell_shapes import OPPOSITE, chains
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import (Branch, cases_deduction, cell_assumptions, cell_deduction, explore,
-                                 probe_order)
+from grader.core.probing import Branch, cases_deduction, cell_assumptions, cell_deduction, probe_order
 from grader.core.probing import fill as probing_fill
-from grader.core.steps import Deduction, Status
+from grader.core.steps import Deduction, Status, Trace
 from grader.kernels.recent import narrowed
 
 from heuristics.numberlink import territory
@@ -102,17 +101,51 @@ class Item:
             assumptions = [(f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}",
                             state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]]), (x, y))
                            for d, y in self.ways]
-            branches = explore(puzzle, state, assumptions, level, steps, lower, stop_on_refutation=False,
-                               greedy=True)
+            branches = explore_each(puzzle, assumptions, level, steps, lower, stop_on_refutation=False)
             found = cases_deduction(puzzle, state, branches)
         else:
-            branches = explore(puzzle, state, cell_assumptions(puzzle, state, self.cell), level, steps, lower,
-                               greedy=True)
+            branches = explore_each(puzzle, cell_assumptions(puzzle, state, self.cell), level, steps, lower)
             found = cell_deduction(puzzle, state, self.cell, branches)
         if found is not None:
             found = attrs.evolve(found, params={**found.params, "how": self.how, "cell": puzzle.cell(self.cell)},
                                  cells=(puzzle.cell(self.cell),))
         return found, branches
+
+
+def explore_each(puzzle: NumberlinkPuzzle, assumptions, level: int, steps: int, lower,
+                 stop_on_refutation: bool = True) -> list[Branch]:
+    """grader.core.probing.explore, greedy, with the fills of `filled`."""
+    branches = []
+    for label, assumed, changed in assumptions:
+        branches.append(Branch(label, filled(puzzle, assumed, changed, level, steps, lower)))
+        if stop_on_refutation and branches[-1].refuted:
+            break
+    return branches
+
+
+# The look-aheads' fills use the rules for lines (and the pairwise product), which read
+# nothing but the board: the same fill of the same board is the same trace. Trials ask for
+# the same one again and again (on janko 038 a tenth to a fifth of 10,000 fills), so a solve
+# keeps the last FILLS_KEPT, by board, where the fill starts looking, and budget. Fills with
+# a look-ahead in them read the solve's memory too (what the look-aheads tried before), so
+# those are never kept.
+FILLS_KEPT = 4000
+
+
+def filled(puzzle: NumberlinkPuzzle, state: State, changed, level: int, steps: int, lower) -> Trace:
+    """A greedy fill (grader.core.probing.fill), or the same fill made earlier in the solve."""
+    if end_lookahead in lower:
+        return probing_fill(puzzle, state, changed, level, steps, lower, greedy=True)
+    kept = solve_memory().setdefault("numberlink.fills", {})
+    key = (state.cands, frozenset(changed), level, steps, tuple(lower))
+    trace = kept.get(key)
+    if trace is None:
+        trace = probing_fill(puzzle, state, changed, level, steps, lower, greedy=True)
+        if trace.status is not Status.BUDGET or len(trace.steps) >= steps:    # (not stopped on time)
+            if len(kept) >= FILLS_KEPT:
+                kept.clear()
+            kept[key] = trace
+    return trace
 
 
 def end_items(puzzle: NumberlinkPuzzle, state: State) -> list[Item]:
@@ -338,7 +371,7 @@ def resume(puzzle: NumberlinkPuzzle, state: State, branch: Branch, level: int, s
         return taken_up
     if deeper or branch.trace.status is Status.BUDGET:
         changed = sorted(set(changed).union(branch.trace.start.diff(branch.trace.final)))
-    more = probing_fill(puzzle, taken_up.trace.final, changed, level, steps, lower, greedy=True)
+    more = filled(puzzle, taken_up.trace.final, changed, level, steps, lower)
     return Branch(branch.label, attrs.evolve(more, start=branch.trace.start, steps=branch.trace.steps + more.steps,
                                              seconds=branch.trace.seconds + more.seconds))
 

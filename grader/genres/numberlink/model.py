@@ -90,6 +90,11 @@ class NumberlinkPuzzle(Puzzle):
         return tuple(sum(nb) for nb in self.neighbour)
 
     @functools.cached_property
+    def border_cells(self) -> tuple[tuple[int, int], ...]:
+        """(cell, the sides that have a neighbour) for the cells at the border, in order."""
+        return tuple((i, sides) for i, sides in enumerate(self.border_sides) if sides != N | E | S | W)
+
+    @functools.cached_property
     def pairs(self) -> dict[int, tuple[int, int]]:
         """Label -> its two endpoint cells."""
         out: dict[int, list[int]] = {}
@@ -186,7 +191,7 @@ class Numberlink(GridMarks, Genre):
             out.append(Violation(f"the line at {puzzle.cell(i)} and {puzzle.cell(j)} does not join up",
                                  (puzzle.cell(i), puzzle.cell(j))))
             return out
-        for i, sides in enumerate(puzzle.border_sides):
+        for i, sides in puzzle.border_cells:
             if must[i] & ~sides:
                 out.append(Violation(f"the line at {puzzle.cell(i)} leaves the grid", (puzzle.cell(i),)))
                 return out
