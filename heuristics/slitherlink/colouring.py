@@ -35,20 +35,29 @@ def colouring(puzzle: SlitherPuzzle, state: State, corners: bool = False) -> Col
 def _corner_links(puzzle: SlitherPuzzle, state: State) -> dict[int, list[tuple[int, int, int]]]:
     """Per face, (edge, face beyond, relation) for the faces that corner counts relate."""
     from heuristics.slitherlink.angles import corner_facts
-    faces = puzzle.faces_of_edge
-    n = len(puzzle.cells)
     facts = corner_facts(puzzle, state)
+    faces = _corner_faces(puzzle)
     extra: dict[int, list[tuple[int, int, int]]] = {}
-    for i, (d, k, (ea, eb)) in enumerate(puzzle.angles.pairs):
-        xs = facts.X[i]
+    for i, xs in enumerate(facts.X):
         if xs in (0b010, 0b101):
-            fa = [f for f in faces[ea] if f != k][0]
-            fb = [f for f in faces[eb] if f != k][0]
-            fa, fb = (n if fa == OUTSIDE else fa), (n if fb == OUTSIDE else fb)
+            ea, fa, fb = faces[i]
             rel = 1 if xs == 0b010 else 0
             extra.setdefault(fa, []).append((ea, fb, rel))
             extra.setdefault(fb, []).append((ea, fa, rel))
     return extra
+
+
+def _corner_faces(puzzle: SlitherPuzzle) -> tuple[tuple[int, int, int], ...]:
+    """For each corner (a cell's edges ea and eb at a dot): ea, and the faces beyond ea and
+    beyond eb, the outside numbered len(cells) (once per puzzle)."""
+    def make() -> tuple[tuple[int, int, int], ...]:
+        out = []
+        for _, k, (ea, eb) in puzzle.angles.pairs:
+            fa = [f for f in puzzle.faces_of_edge[ea] if f != k][0]
+            fb = [f for f in puzzle.faces_of_edge[eb] if f != k][0]
+            out.append((ea, face(puzzle, fa), face(puzzle, fb)))
+        return tuple(out)
+    return puzzle.once("_slitherlink_corner_faces", make)
 
 
 def face(puzzle: SlitherPuzzle, f: int) -> int:

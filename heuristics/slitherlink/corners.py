@@ -8,7 +8,7 @@ the "at most one / at least one" reasoning of Simon Tatham's normal tier.
 from __future__ import annotations
 
 import operator
-from typing import Iterator
+from typing import Callable, Iterator
 
 from grader.core.explain import describe_removals
 from grader.genres.slitherlink.model import SlitherPuzzle
@@ -76,11 +76,12 @@ def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
     g = puzzle.graph
     near = grown_focus(puzzle, focus)
     A = puzzle.angles
+    forces = corner_forces(puzzle, state)
     for k in cells_near(puzzle, near):
         if all(state.cands[e] != OPEN for e in puzzle.cells[k]):
             continue
         for i in A.of_cell[k]:
-            xs, put = corner_forces(puzzle, state, i)
+            xs, put = forces(i)
             if not put:
                 continue
             ded = Deduction.build(state, put=put)
@@ -96,20 +97,26 @@ def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
 MAX_REMEMBERED = 50_000       # corner answers kept per puzzle (trials ask the same ones again)
 
 
-def corner_forces(puzzle: SlitherPuzzle, state: State, i: int) -> tuple[set[int], dict[int, int]]:
-    """The possible counts of corner i (see pair_options) and what they force (see `forced`;
-    nothing when every count or none is possible), remembered per corner and the marks of
-    its cell's and its dot's edges."""
+def corner_forces(puzzle: SlitherPuzzle, state: State) -> Callable[[int], tuple[set[int], dict[int, int]]]:
+    """For a corner i, its possible counts in this state (see pair_options) and what they
+    force (see `forced`; nothing when every count or none is possible), remembered per corner
+    and the marks of its cell's and its dot's edges (the memo and the getters of those marks
+    fetched once per state: a look asks for dozens of corners)."""
     memo = puzzle.memo("_slitherlink_corner_forces", MAX_REMEMBERED)
-    key = (i, _corner_marks(puzzle)[i](state.cands))
-    found = memo.get(key)
-    if found is None:
-        d, k, pair = puzzle.angles.pairs[i]
-        rest, others = puzzle.angles.cell_rest[i], puzzle.angles.dot_rest[i]
-        xs = pair_options(puzzle, state, k, d, pair, rest, others)
-        put = forced(puzzle, state, k, d, pair, xs, rest, others) if xs and len(xs) < 3 else {}
-        found = memo[key] = (xs, put)
-    return found
+    marks = _corner_marks(puzzle)
+    cands = state.cands
+
+    def forces(i: int) -> tuple[set[int], dict[int, int]]:
+        key = (i, marks[i](cands))
+        found = memo.get(key)
+        if found is None:
+            d, k, pair = puzzle.angles.pairs[i]
+            rest, others = puzzle.angles.cell_rest[i], puzzle.angles.dot_rest[i]
+            xs = pair_options(puzzle, state, k, d, pair, rest, others)
+            put = forced(puzzle, state, k, d, pair, xs, rest, others) if xs and len(xs) < 3 else {}
+            found = memo[key] = (xs, put)
+        return found
+    return forces
 
 
 def _corner_marks(puzzle: SlitherPuzzle) -> tuple:
