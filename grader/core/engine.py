@@ -206,7 +206,7 @@ class Solver:
         status, reason = Status.STUCK, ""
         can_go_on = False
         # Kept up to date from each deduction's changes, so a step costs what it changes.
-        undecided = sum(1 for m in state.cands if m & (m - 1))
+        undecided = sum(state.cands.count(m) for m in set(state.cands) if m & (m - 1))
         broken = 0 in state.cands
         top = 0                         # the hardest level used so far
         while True:

@@ -21,6 +21,7 @@ the rows of its table (rules/techniques/<genre>.yaml) that name one of them, in 
 """
 from __future__ import annotations
 
+import collections
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import attrs
@@ -291,15 +292,20 @@ def _classes(order: list[int], up: list[int], label: dict[int, int], off_tree: l
              labels: Sequence[int]) -> list[tuple[list[int], list[int]]]:
     """Groups of two or more edges with one label: (tree vertices below their edges, shallowest
     first; edges off the tree, at most one)."""
+    # most labels are on one edge only: find the others first, at C speed
+    on_tree = collections.Counter(label.values())
+    off = set(map(labels.__getitem__, off_tree))
+    shared = {x for x, n in on_tree.items() if x and (n > 1 or x in off)}
     by_label: dict[int, tuple[list[int], list[int]]] = {}
-    for v in order:
-        e = up[v]
-        if e >= 0 and label[e]:
-            by_label.setdefault(label[e], ([], []))[0].append(v)
-    for e in off_tree:
-        if labels[e] in by_label:
-            by_label[labels[e]][1].append(e)
-    return [(vs, extra) for vs, extra in by_label.values() if len(vs) + len(extra) >= 2]
+    if shared:
+        for v in order:
+            e = up[v]
+            if e >= 0 and label[e] in shared:
+                by_label.setdefault(label[e], ([], []))[0].append(v)
+        for e in off_tree:
+            if labels[e] in shared:
+                by_label[labels[e]][1].append(e)
+    return list(by_label.values())
 
 
 def _cut_classes(graph: LoopGraph, state: State) -> list[tuple[int, ...]]:
