@@ -55,6 +55,21 @@ def test_cycle_through():
     assert kernel.cycle_through(g, branched, square[0]) is None
 
 
+def test_local_loop_problem_closing_and_open_lines():
+    """Several new lines of one open piece say nothing (the piece is walked once); a new line
+    that closes the loop with another line left outside is named."""
+    g = square_2x2()
+    square = [edge(g, "r1c1", "r1c2"), edge(g, "r1c2", "r2c2"), edge(g, "r2c2", "r2c1"), edge(g, "r2c1", "r1c1")]
+    never = lambda state, v: None       # noqa: E731
+    assert kernel.local_loop_problem(g, state_of(g, lines=square[:3]), [g.edge_vars[e] for e in square[:3]],
+                                     never) == ""
+    outside = edge(g, "r3c2", "r3c3")
+    closed = state_of(g, lines=square + [outside])
+    assert kernel.local_loop_problem(g, closed, [g.edge_vars[square[0]]], never) == \
+        "the loop would close with other lines outside it"
+    assert kernel.local_loop_problem(g, state_of(g, lines=square), [g.edge_vars[e] for e in square], never) == ""
+
+
 def test_vertex_full_fires_and_not():
     g = square_2x2()
     s = state_of(g, lines=[edge(g, "r2c1", "r2c2"), edge(g, "r1c2", "r2c2")])

@@ -473,9 +473,13 @@ def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], requi
             return f"{len(lines)} lines would meet at {graph.vertex_names[v]}"
         if (lines or required(state, v)) and len(lines) + len(open_) < 2:
             return f"the line would end at {graph.vertex_names[v]}"
+    on_open_lines: set[int] = set()     # vertices of pieces already walked and found open
     for e in new_lines:
-        cycle = cycle_through(graph, state, e)
-        if cycle is None:
+        if graph.ends[e][0] in on_open_lines:
+            continue        # (a piece is one closed loop from every edge of it, or from none)
+        closed, cycle = _walk_line(graph, cands, e)
+        if not closed:
+            on_open_lines.update(cycle)
             continue
         n_lines = sum(1 for var in graph.edge_vars if cands[var] == B_LINE)
         if n_lines > len(cycle):
@@ -490,20 +494,27 @@ def local_loop_problem(graph: LoopGraph, state: State, changed: list[int], requi
 
 def cycle_through(graph: LoopGraph, state: State, e: int) -> list[int] | None:
     """The vertices of the closed loop of lines through edge e, or None if it is a path."""
-    a, b = graph.ends[e]
-    cands, arcs = state.cands, graph.arcs
+    closed, walked = _walk_line(graph, state.cands, e)
+    return walked if closed else None
+
+
+def _walk_line(graph: LoopGraph, cands: Sequence[int], e: int) -> tuple[bool, list[int]]:
+    """(whether the line through edge e closes into a simple loop, the vertices walked): the
+    walk leaves e at one end and follows the line until it returns, ends or branches."""
+    a = graph.ends[e][0]
+    arcs = graph.arcs
     out, prev_edge, v = [a], e, a
     for _ in range(graph.n_vertices):
         nxt = None
         for f, var, w in arcs[v]:
             if f != prev_edge and cands[var] == B_LINE:
                 if nxt is not None:
-                    return None             # a branch: not a simple loop
+                    return False, out       # a branch: not a simple loop
                 nxt = (f, w)
         if nxt is None:
-            return None
+            return False, out
         prev_edge, v = nxt
         if v == a:
-            return out
+            return True, out
         out.append(v)
-    return None
+    return False, out

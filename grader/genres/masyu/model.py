@@ -52,13 +52,7 @@ class MasyuPuzzle(GridLoop, Puzzle):
     @functools.cached_property
     def pearls_near(self) -> dict[int, tuple[int, ...]]:
         """For each edge variable, the pearls whose legs or axes it may affect (within 4 cells)."""
-        g = self.graph
-        near: dict[int, set[int]] = {}
-        for p in self.pearl_cells:
-            for i in self.cells_within(p, 4):
-                for e in g.incident[i]:
-                    near.setdefault(g.edge_vars[e], set()).add(p)
-        return {v: tuple(sorted(ps)) for v, ps in near.items()}
+        return self._pearls_near_edges(self.pearl_cells)
 
     @functools.cached_property
     def pearls_of(self) -> dict[int, tuple[int, ...]]:
@@ -68,12 +62,20 @@ class MasyuPuzzle(GridLoop, Puzzle):
     @functools.cached_property
     def pearls_near_of(self) -> dict[int, dict[int, tuple[int, ...]]]:
         """WHITE and BLACK -> pearls_near for the pearls of that colour only."""
-        out: dict[int, dict[int, tuple[int, ...]]] = {WHITE: {}, BLACK: {}}
-        for v, near in self.pearls_near.items():
-            for kind, of_kind in out.items():
-                pearls = tuple(p for p in near if self.pearls[p] == kind)
-                if pearls:
-                    of_kind[v] = pearls
+        return {kind: self._pearls_near_edges(pearls) for kind, pearls in self.pearls_of.items()}
+
+    def _pearls_near_edges(self, pearls: Sequence[int]) -> dict[int, tuple[int, ...]]:
+        """{edge variable: the pearls (of those given, in order) within 4 cells of either end},
+        for the edges with some: made from each cell's pearls, not each pearl's edges."""
+        around: list[list[int]] = [[] for _ in range(self.rows * self.cols)]
+        for p in pearls:
+            for i in self.cells_within(p, 4):
+                around[i].append(p)
+        out = {}
+        for var, (a, b) in zip(self.graph.edge_vars, self.graph.ends):
+            near_a, near_b = around[a], around[b]
+            if near_a or near_b:
+                out[var] = tuple(near_b if not near_a else near_a if not near_b else sorted({*near_a, *near_b}))
         return out
 
     @functools.cached_property
