@@ -245,6 +245,9 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
     near = None if focus is None else puzzle.graph.around(focus, 2)
     order = [i for i in probe_first(puzzle, state) if near is None or i in near][:CHAIN_CELLS]
     quiet = Quiet("nurikabe.forcing-chain")
+    # (cell, value, level) -> (its steps, the cells it changed) for a chain that came to a
+    # stop before its step limit without breaking a rule: a longer limit gives the same chain
+    stopped: dict[tuple[int, int, int], tuple[int, set[int]]] = {}
     for steps, level in CHAIN_PASSES:
         for i in order:
             for value, other in ((ISLAND, WALL), (WALL, ISLAND)):
@@ -252,9 +255,16 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
                     return
                 if quiet.skip(state, (i, value, steps, level)):
                     continue
+                known = stopped.get((i, value, level))
+                if known is not None and known[0] < steps:
+                    quiet.failed(puzzle, state, (i, value, steps, level), known[1])
+                    continue
                 trace = short_chain(puzzle, state.assume({i: value}), (i,), steps, level)
                 if trace.status is not Status.CONTRADICTION:
-                    quiet.failed(puzzle, state, (i, value, steps, level), {i, *state.diff(trace.final)})
+                    touched = {i, *state.diff(trace.final)}
+                    quiet.failed(puzzle, state, (i, value, steps, level), touched)
+                    if trace.status is not Status.BUDGET and len(trace.steps) < steps:
+                        stopped[(i, value, level)] = (len(trace.steps), touched)
                     continue
                 said = ("is island" if value == ISLAND else "is a wall",
                         "is island" if other == ISLAND else "is a wall")
