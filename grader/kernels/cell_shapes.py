@@ -214,11 +214,8 @@ def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
 
 def side_steps(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Per cell, (side, neighbour, the neighbour's side facing back), made once per puzzle."""
-    steps = puzzle.__dict__.get("_side_steps")
-    if steps is None:
-        steps = puzzle.__dict__["_side_steps"] = tuple(
-            tuple((d, y, OPPOSITE[d]) for d, y in nb.items()) for nb in puzzle.neighbour)
-    return steps
+    return puzzle.once("_side_steps", lambda: tuple(
+        tuple((d, y, OPPOSITE[d]) for d, y in nb.items()) for nb in puzzle.neighbour))
 
 
 def areas_beside(puzzle, cands: Sequence[int], ch: Chains, comp: list[int],

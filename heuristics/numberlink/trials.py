@@ -126,10 +126,11 @@ def explore_each(puzzle: NumberlinkPuzzle, assumptions, level: int, steps: int, 
 # The look-aheads' fills use the rules for lines (and the pairwise product), which read
 # nothing but the board: the same fill of the same board is the same trace. Trials ask for
 # the same one again and again (on janko 038 a tenth to a fifth of 10,000 fills), so a solve
-# keeps the last FILLS_KEPT, by board, where the fill starts looking, and budget. Fills with
-# a look-ahead in them read the solve's memory too (what the look-aheads tried before), so
-# those are never kept.
-FILLS_KEPT = 4000
+# keeps the last ones, by board, where the fill starts looking, and budget: FILLS_KEPT cells'
+# worth, as a fill's trace takes memory in proportion to the board (4000 fills of a 15x15
+# board, about 100 MB). Fills with a look-ahead in them read the solve's memory too (what
+# the look-aheads tried before), so those are never kept.
+FILLS_KEPT = 900_000
 
 
 def filled(puzzle: NumberlinkPuzzle, state: State, changed, level: int, steps: int, lower) -> Trace:
@@ -142,7 +143,7 @@ def filled(puzzle: NumberlinkPuzzle, state: State, changed, level: int, steps: i
     if trace is None:
         trace = probing_fill(puzzle, state, changed, level, steps, lower, greedy=True)
         if trace.status is not Status.BUDGET or len(trace.steps) >= steps:    # (not stopped on time)
-            if len(kept) >= FILLS_KEPT:
+            if len(kept) >= FILLS_KEPT // len(state.cands):
                 kept.clear()
             kept[key] = trace
     return trace
