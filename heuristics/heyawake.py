@@ -31,7 +31,7 @@ from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels import blocks
-from grader.kernels.recent import narrowed
+from grader.kernels.recent import last_answer, narrowed
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
 
@@ -46,11 +46,16 @@ ENCLOSURE_CELLS = 12    # most cells a level-3 enclosure closes off (a larger ar
 
 
 def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable[int]:
-    """Numbered rooms that hold or touch a changed cell."""
+    """Numbered rooms that hold or touch a changed cell (kept for the last focus asked: the
+    room techniques ask one after another, most often with the same focus). Callers must
+    not change the list."""
     if focus is None:
         return puzzle.numbered
-    near = {puzzle.room_of[j] for j in around(puzzle, focus)}
-    return [k for k in puzzle.numbered if k in near]
+
+    def near_focus() -> list[int]:
+        near = {puzzle.room_of[j] for j in around(puzzle, focus)}
+        return [k for k in puzzle.numbered if k in near]
+    return last_answer(puzzle, "_heyawake_rooms_near", focus, near_focus)
 
 
 # The shading families of heuristics/common/shading.py: the rows of rules/techniques/heyawake.yaml
