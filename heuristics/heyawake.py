@@ -24,13 +24,14 @@ import attrs
 
 from grader.core.explain import counted
 from grader.genres import get
-from grader.genres.heyawake.model import HeyawakePuzzle, line_pattern, nearby_violations, room_counts, white_runs
+from grader.genres.heyawake.model import (HeyawakePuzzle, line_getters, line_pattern, nearby_violations,
+                                         room_counts, white_runs)
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels import blocks
-from grader.kernels.recent import narrowed
+from grader.kernels.recent import last_answer, narrowed
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
 
@@ -45,11 +46,16 @@ ENCLOSURE_CELLS = 12    # most cells a level-3 enclosure closes off (a larger ar
 
 
 def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable[int]:
-    """Numbered rooms that hold or touch a changed cell."""
+    """Numbered rooms that hold or touch a changed cell (kept for the last focus asked: the
+    room techniques ask one after another, most often with the same focus). Callers must
+    not change the list."""
     if focus is None:
         return puzzle.numbered
-    near = {puzzle.room_of[j] for j in around(puzzle, focus)}
-    return [k for k in puzzle.numbered if k in near]
+
+    def near_focus() -> list[int]:
+        near = {puzzle.room_of[j] for j in around(puzzle, focus)}
+        return [k for k in puzzle.numbered if k in near]
+    return last_answer(puzzle, "_heyawake_rooms_near", focus, near_focus)
 
 
 # The shading families of heuristics/common/shading.py: the rows of rules/techniques/heyawake.yaml
@@ -294,15 +300,25 @@ def cache_of(puzzle: HeyawakePuzzle, name: str, limit: int = CACHE_LIMIT) -> dic
     hold in any state, in any solve: the ways to fill a room, a line's strips), emptied when
     it grows past `limit`; only the newest few puzzles keep theirs. Outside the solve's
     memory, so the difficulty count's scratch memory finds them too."""
+    cache = puzzle.__dict__.get("_heyawake_caches", _NO_CACHES).get(name)
+    if cache is None:
+        cache = _new_cache(puzzle, name)
+    elif len(cache) > limit:
+        cache.clear()
+    return cache
+
+
+_NO_CACHES: dict = {}       # a puzzle's caches before it has any (never filled)
+
+
+def _new_cache(puzzle: HeyawakePuzzle, name: str) -> dict:
+    """cache_of's first call for `name` on this puzzle (or since its caches were emptied)."""
     caches = puzzle.__dict__.setdefault("_heyawake_caches", {})
     if not caches and all(c is not caches for c in _LIVE):     # new, or emptied as too old
         _LIVE.append(caches)
         while len(_LIVE) > LIVE_PUZZLES:
             _LIVE.popleft().clear()
-    cache = caches.setdefault(name, {})
-    if len(cache) > limit:
-        cache.clear()
-    return cache
+    return caches.setdefault(name, {})
 
 
 def options_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[dict[int, int]] | None:
@@ -487,9 +503,12 @@ def line_strips(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[b
     return line_facts(puzzle, k, line_pattern(puzzle, cands, k))
 
 
-def line_facts(puzzle: HeyawakePuzzle, k: int, pattern: tuple[int, ...]) -> tuple[bool, tuple[int, ...]]:
-    """line_strips of line k with these candidates."""
-    cache = cache_of(puzzle, "lines")
+def line_facts(puzzle: HeyawakePuzzle, k: int, pattern: tuple[int, ...], cache: dict | None = None
+               ) -> tuple[bool, tuple[int, ...]]:
+    """line_strips of line k with these candidates; `cache`: cache_of(puzzle, "lines"), for
+    loops that read many lines."""
+    if cache is None:
+        cache = cache_of(puzzle, "lines")
     got = cache.get((k, pattern))
     if got is None:
         got = cache[k, pattern] = _strips_of(*puzzle.lines[k], pattern)
@@ -919,6 +938,7 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     cells: set[int] = set()
     rooms_read: set[int] = set()
     patterns: set[tuple[int, tuple[int, ...]]] = set()
+    getters, strips = line_getters(puzzle), cache_of(puzzle, "lines")
 
     def put(j: int, v: int) -> None:
         if not c[j] & (1 << v) or new.get(j, v) != v:
@@ -959,9 +979,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     for j in free:
                         put(j, SHADED)
             for k in lines:
-                pattern = line_pattern(puzzle, c, k)
+                pattern = getters[k](c)
                 patterns.add((k, pattern))
-                crossed, makers = line_facts(puzzle, k, pattern)
+                crossed, makers = line_facts(puzzle, k, pattern, strips)
                 if crossed:
                     raise shading.Broken
                 for j in makers:

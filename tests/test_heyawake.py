@@ -638,3 +638,20 @@ def test_trials_fill_in_without_the_case_splits():
     assert CASE_SPLITS <= set(every) and not CASE_SPLITS & set(left)
     assert left == [i for i in every if i not in CASE_SPLITS]
     assert trial_rules("heyawake", 4) == REGISTRY.for_genre("heyawake", 4)
+
+
+def test_cells_and_rooms_near_kept_for_the_last_focus_agree_with_a_fresh_look():
+    from heuristics import heyawake as hw
+    from heuristics.common import shading as common
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    rng = random.Random(4)
+    for _ in range(50):
+        focus = frozenset(rng.sample(range(p.size), rng.randint(1, 4)))
+        for steps in (1, 2, 1):
+            near = shading.around(p, focus)
+            for _ in range(steps - 1):
+                near = shading.around(p, near)
+            assert common.cells_near(p, focus, steps) == sorted(near)
+        rooms = {p.room_of[j] for j in shading.around(p, focus)}
+        assert hw.rooms_near(p, focus) == [k for k in p.numbered if k in rooms]
+        assert hw.rooms_near(p, frozenset(focus)) == [k for k in p.numbered if k in rooms]

@@ -15,6 +15,7 @@ from grader.core.registry import REGISTRY, Family
 from grader.core.model import State, Violation
 from grader.core.probing import Branch, Tried, branch_deduction, trial_rules
 from grader.core.steps import Deduction, Status
+from grader.kernels.recent import last_answer
 from grader.kernels.shading import (B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side,
                                     joined_around, pieces_without, small_area)
 
@@ -39,13 +40,17 @@ def busiest_first(puzzle, state: State) -> list[int]:
 
 def cells_near(puzzle, focus, steps: int = 1) -> Iterable[int]:
     """Where to look: every cell without a focus, else the focus cells and those up to `steps`
-    steps from them, in order."""
+    steps from them, in order (kept for the last focus asked: the techniques of a level ask
+    one after another, most often with the same focus). Callers must not change the list."""
     if focus is None:
         return range(puzzle.size)
-    near = around(puzzle, focus)
-    for _ in range(steps - 1):
-        near = around(puzzle, near)
-    return sorted(near)
+
+    def near_focus() -> list[int]:
+        near = around(puzzle, focus)
+        for _ in range(steps - 1):
+            near = around(puzzle, near)
+        return sorted(near)
+    return last_answer(puzzle, f"_shading_cells_near_{steps}", focus, near_focus)
 
 
 # --- techniques shared by the genres -------------------------------------------------------

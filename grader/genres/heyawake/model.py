@@ -124,9 +124,13 @@ def white_runs(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int,
 
 def line_pattern(puzzle: HeyawakePuzzle, cands: Sequence[int], k: int) -> tuple[int, ...]:
     """The candidates of line k's cells, in order."""
-    getters = puzzle.once("_heyawake_line_getters", lambda: [
+    return line_getters(puzzle)[k](cands)
+
+
+def line_getters(puzzle: HeyawakePuzzle) -> list:
+    """Per line, a getter of line_pattern (for loops that read many lines)."""
+    return puzzle.once("_heyawake_line_getters", lambda: [
         operator.itemgetter(*line) if len(line) > 1 else (lambda c, i=line[0]: (c[i],)) for line, _ in puzzle.lines])
-    return getters[k](cands)
 
 
 CROSSING_KEPT = 50000       # line patterns whose verdict crossing_lines keeps per puzzle
@@ -138,8 +142,8 @@ def crossing_lines(puzzle: HeyawakePuzzle, cands: Sequence[int]) -> list[int]:
     every state they end in, and most lines look as they did in many states before."""
     memo = puzzle.memo("_heyawake_crossing", CROSSING_KEPT)
     out = []
-    for k in range(len(puzzle.lines)):
-        key = (k, line_pattern(puzzle, cands, k))
+    for k, pattern_of in enumerate(line_getters(puzzle)):
+        key = (k, pattern_of(cands))
         crossed = memo.get(key)
         if crossed is None:
             crossed = memo[key] = any(c >= 2 for _, _, c in white_runs(puzzle, cands, k))
