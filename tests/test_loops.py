@@ -275,3 +275,44 @@ def test_cut_rules_sound_on_random_states(genre):
             for hid in fired:
                 fired[hid] += assert_all_sound(REGISTRY.get(f"{genre}.{hid}"), p, state, solution)
     assert all(fired.values()), fired
+
+
+def test_sides_agree_with_a_search_along_links():
+    """The union-find with parities gives the relation a search along the links gives, and
+    says `broken` exactly when a ring of links disagrees."""
+    from heuristics.common.cell_loops import Sides, _searched_sides
+    rng = random.Random(7)
+    for _ in range(200):
+        n = rng.randint(2, 12)
+        links = [[] for _ in range(n)]
+        sides = Sides.empty(n)
+        for _ in range(rng.randint(0, n + 2)):
+            a, b, side = rng.randrange(n), rng.randrange(n), rng.randint(0, 1)
+            links[a].append((b, side, 0))
+            links[b].append((a, side, 0))
+            sides.link(a, b, side)
+        searched = _searched_sides(links)
+        agree = all(searched.side[a] ^ searched.side[b] == side
+                    for a in range(n) for b, side, _ in links[a])
+        assert sides.broken == (not agree)
+        if agree:
+            assert all(sides.relation(a, b) == searched.relation(a, b) for a in range(n) for b in range(n))
+
+
+def test_corner_sides_updated_step_by_step_equal_a_new_search():
+    """The corner sides kept from state to state (edges of the answer decided one by one)
+    relate the corners on either side of each edge as a new search along the links does."""
+    from heuristics.common import cell_loops
+    (p,) = janko("yajilin", 1, max_cells=100)
+    g, first = p.graph, p.graph.edge_vars[0]
+    answer = p.genre.solution_state(p).cands
+    cands = list(p.genre.initial_state(p).cands)
+    _, pairs, _ = cell_loops._corners(p.rows, p.cols, first)
+    for var in random.Random(2).sample(list(g.edge_vars), len(g.edge_vars)):
+        cands[var] = answer[var]
+        state = State(tuple(cands))
+        kept = cell_loops._shared_sides(p.rows, p.cols, first, g, state, ())
+        searched = cell_loops._searched_sides(cell_loops._corner_links(p.rows, p.cols, first, state.cands, ()))
+        assert not kept.broken
+        assert all(kept.relation(a, b) == searched.relation(a, b) for a, b in pairs)
+

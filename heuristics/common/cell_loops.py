@@ -38,7 +38,7 @@ from grader.core.registry import Family
 
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths,
                                   split)
-from grader.kernels.recent import narrowed
+from grader.kernels.recent import narrowed, recent_of
 from grader.kernels.union_find import UnionFind
 
 from heuristics.common import loops
@@ -157,37 +157,18 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
     runs, each pair of opposite corners lies on opposite sides. An open edge between two
     corners of one group is decided. Generalizes cut_parity from straight cuts to any chain
     of decided edges."""
-    evars, pairs, names = _corners(rows, cols, graph.edge_vars[0] if graph.edge_vars else 0)
+    first_var = graph.edge_vars[0] if graph.edge_vars else 0
+    evars, pairs, names = _corners(rows, cols, first_var)
     cands = state.cands
-    n = len(names)
-    links: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    straight = tuple(straight)
+    sides = _shared_sides(rows, cols, first_var, graph, state, straight)
+    root, side, linked = sides.root, sides.side, sides.linked
+    links = None
     for var, (a, b) in zip(evars, pairs):
-        m = cands[var]
-        if m == B_LINE or m == B_CROSS:
-            side = 1 if m == B_LINE else 0
-            links[a].append((b, side, var))
-            links[b].append((a, side, var))
-    for x in straight:                          # a link through cell x is written -1 - x
-        r, c = divmod(x, cols)
-        for a, b in ((_point(rows, cols, r, c), _point(rows, cols, r + 1, c + 1)),
-                     (_point(rows, cols, r, c + 1), _point(rows, cols, r + 1, c))):
-            links[a].append((b, 1, -1 - x))
-            links[b].append((a, 1, -1 - x))
-    group, flip = [-1] * n, [0] * n
-    for start in range(n):
-        if group[start] >= 0 or not links[start]:
+        if cands[var] != OPEN or not linked[a] or root[a] != root[b]:
             continue
-        group[start], stack = start, [start]
-        while stack:
-            a = stack.pop()
-            for b, side, var in links[a]:
-                if group[b] < 0:
-                    group[b], flip[b] = start, flip[a] ^ side
-                    stack.append(b)
-    for var, (a, b) in zip(evars, pairs):
-        if cands[var] != OPEN or group[a] < 0 or group[a] != group[b]:
-            continue
-        other = flip[a] ^ flip[b]
+        other = side[a] ^ side[b]
+        links = links or _corner_links(rows, cols, first_var, cands, straight)
         used = _shortest_link(links, a, b)          # the reasons a reader checks
         through = sorted(-1 - v for v in used if v < 0)
         e = graph.edge_of_var[var]
@@ -201,6 +182,146 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
             "edge": graph.edge_names[e], "a": names[a], "b": names[b], "lines": "an odd" if other else "an even",
             "via": via, "sides": "opposite sides" if other else "the same side",
             "value": "must carry the loop" if other else "is crossed out"})
+
+
+def _corner_links(rows: int, cols: int, first_var: int, cands, straight: tuple[int, ...]
+                  ) -> list[list[tuple[int, int, int]]]:
+    """For each corner, its links (corner beyond, 1 if the sides differ, edge variable or -1 - cell)."""
+    evars, pairs, names = _corners(rows, cols, first_var)
+    links: list[list[tuple[int, int, int]]] = [[] for _ in names]
+    for var, (a, b) in zip(evars, pairs):
+        m = cands[var]
+        if m == B_LINE or m == B_CROSS:
+            side = 1 if m == B_LINE else 0
+            links[a].append((b, side, var))
+            links[b].append((a, side, var))
+    for x in straight:                          # a link through cell x is written -1 - x
+        for a, b in _straight_pairs(rows, cols, x):
+            links[a].append((b, 1, -1 - x))
+            links[b].append((a, 1, -1 - x))
+    return links
+
+
+def _straight_pairs(rows: int, cols: int, x: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two pairs of opposite corners of cell x."""
+    r, c = divmod(x, cols)
+    return ((_point(rows, cols, r, c), _point(rows, cols, r + 1, c + 1)),
+            (_point(rows, cols, r, c + 1), _point(rows, cols, r + 1, c)))
+
+
+@attrs.define
+class Sides:
+    """Corners joined by links (decided edges, straight cells) into groups, each corner with
+    its side relative to its group: root[x] names x's group, side[x] is 0 or 1, and two
+    corners of one group are on opposite sides when their sides differ. A group joining
+    another takes the larger one's name (every member relabelled: a look then reads two
+    lists, no search). `broken` when a ring of links disagrees (a contradiction); a search
+    then gives the sides, as before."""
+    root: list[int]
+    side: list[int]
+    linked: bytearray               # corners with a link
+    members: dict[int, list[int]]   # of each group of two or more corners, by name
+    broken: bool = False
+
+    @classmethod
+    def empty(cls, n: int) -> "Sides":
+        return cls(list(range(n)), [0] * n, bytearray(n), {})
+
+    def copy(self) -> "Sides":
+        return Sides(list(self.root), list(self.side), bytearray(self.linked), dict(self.members), self.broken)
+
+    def link(self, a: int, b: int, side: int) -> None:
+        root, sides = self.root, self.side
+        self.linked[a] = self.linked[b] = 1
+        ra, rb = root[a], root[b]
+        if ra == rb:
+            if sides[a] ^ sides[b] != side:
+                self.broken = True
+            return
+        small, large = self.members.pop(ra, [ra]), self.members.get(rb, [rb])
+        if len(small) > len(large):
+            (small, ra), (large, rb) = (large, rb), (small, ra)
+            self.members.pop(ra, None)
+        flip = sides[a] ^ sides[b] ^ side
+        for y in small:
+            root[y] = rb
+            sides[y] ^= flip
+        self.members[rb] = large + small
+
+    def relation(self, a: int, b: int) -> int | None:
+        """1 if corners a and b are on opposite sides, 0 if on the same, None if not known."""
+        if not self.linked[a] or self.root[a] != self.root[b]:
+            return None
+        return self.side[a] ^ self.side[b]
+
+
+def _searched_sides(links: list[list[tuple[int, int, int]]]) -> Sides:
+    """The sides by a search along links (for a state whose links disagree somewhere: which
+    side each corner gets then depends on the search's order, as it always did)."""
+    n = len(links)
+    group, flip = [-1] * n, [0] * n
+    for start in range(n):
+        if group[start] >= 0 or not links[start]:
+            continue
+        group[start], stack = start, [start]
+        while stack:
+            a = stack.pop()
+            for b, side, _ in links[a]:
+                if group[b] < 0:
+                    group[b], flip[b] = start, flip[a] ^ side
+                    stack.append(b)
+    return Sides(group, flip, bytearray(g >= 0 for g in group), {}, broken=True)
+
+
+def _shared_sides(rows: int, cols: int, first_var: int, graph: LoopGraph, state: State,
+                  straight: tuple[int, ...]) -> Sides:
+    """The sides of the corners in a state (once per state; a recent state's, with the edges
+    decided since linked in)."""
+    evars, pairs, names = _corners(rows, cols, first_var)
+    pair_of_var = _corner_pairs_of_var(rows, cols, first_var)
+
+    def full() -> tuple[tuple[int, ...], Sides]:
+        sides = Sides.empty(len(names))
+        cands = state.cands
+        for var, (a, b) in zip(evars, pairs):
+            m = cands[var]
+            if m == B_LINE or m == B_CROSS:
+                sides.link(a, b, 1 if m == B_LINE else 0)
+        for x in straight:
+            for a, b in _straight_pairs(rows, cols, x):
+                sides.link(a, b, 1)
+        return straight, sides
+
+    def update(fact, old: tuple[int, ...], changed: list[int]):
+        kept, sides = fact
+        if kept != straight:
+            return None
+        cands = state.cands
+        fresh = None
+        for var in changed:
+            pair = pair_of_var.get(var)
+            if pair is None:
+                continue
+            m = cands[var]
+            if m == B_LINE or m == B_CROSS:
+                if old[var] != OPEN:
+                    return None
+                fresh = fresh or sides.copy()
+                fresh.link(pair[0], pair[1], 1 if m == B_LINE else 0)
+            elif old[var] != OPEN and old[var] != m:
+                return None                 # a link is gone (an emptied edge): search again
+        return (straight, fresh or sides)
+
+    def compute():
+        sides = recent_of(graph, "corner sides").get(state, full, update)[1]
+        return sides if not sides.broken else _searched_sides(_corner_links(rows, cols, first_var, state.cands, straight))
+    return state.derived(("cell_loops.sides", id(graph)), compute)
+
+
+@functools.cache
+def _corner_pairs_of_var(rows: int, cols: int, first_var: int) -> dict[int, tuple[int, int]]:
+    evars, pairs, _ = _corners(rows, cols, first_var)
+    return dict(zip(evars, pairs))
 
 
 def _shortest_link(links: list[list[tuple[int, int, int]]], a: int, b: int) -> list[int]:

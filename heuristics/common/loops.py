@@ -222,6 +222,7 @@ class _Tree:
     """A depth-first spanning forest of the edges not crossed out, with cut labels."""
     order: list[int]             # vertices, parents first
     up: list[int]                # the tree edge to the parent, or -1 at a root
+    parent: list[int]            # the vertex at the other end of that edge, or -1
     depth: list[int]
     root_of: list[int]
     label: dict[int, int]        # tree edge -> XOR of the labels of the edges jumping over it
@@ -250,7 +251,7 @@ def _shared_tree(graph: LoopGraph, state: State) -> _Tree:
 def _tree(graph: LoopGraph, state: State) -> _Tree:
     n, cands, adj = graph.n_vertices, state.cands, graph.arcs
     labels = graph.cut_labels
-    depth, up, root_of, acc = [-1] * n, [-1] * n, [-1] * n, [0] * n
+    depth, up, parent, root_of, acc = [-1] * n, [-1] * n, [-1] * n, [-1] * n, [0] * n
     order: list[int] = []
     off_tree: list[int] = []
     for root in range(n):
@@ -265,7 +266,7 @@ def _tree(graph: LoopGraph, state: State) -> _Tree:
                 if e == up[v] or not cands[var] & B_LINE:
                     continue
                 if depth[w] < 0:
-                    depth[w], up[w], root_of[w] = depth[v] + 1, e, root
+                    depth[w], up[w], parent[w], root_of[w] = depth[v] + 1, e, v, root
                     order.append(w)
                     stack.append((w, iter(adj[w])))
                     break
@@ -276,15 +277,13 @@ def _tree(graph: LoopGraph, state: State) -> _Tree:
             else:
                 stack.pop()
     label = {}
-    ends = graph.ends
     for v in reversed(order):
         e = up[v]
         if e >= 0:
-            a, b = ends[e]
-            acc[b if a == v else a] ^= acc[v]
+            acc[parent[v]] ^= acc[v]
             label[e] = acc[v]
     bridges = [v for v in order if up[v] >= 0 and not label[up[v]]]
-    return _Tree(order, up, depth, root_of, label, off_tree, bridges,
+    return _Tree(order, up, parent, depth, root_of, label, off_tree, bridges,
                  _classes(order, up, label, off_tree, labels))
 
 
@@ -319,10 +318,11 @@ def _gaps(graph: LoopGraph, state: State, required: Required | None) -> Gaps:
     must = _must_visit(graph, state, p, required)
     t = _shared_tree(graph, state)
     sub = [0] * graph.n_vertices          # must-visit vertices in each subtree
+    parent = t.parent
     for v in reversed(t.order):
         sub[v] += must[v]
-        if t.up[v] >= 0:
-            sub[graph.other(t.up[v], v)] += sub[v]
+        if parent[v] >= 0:
+            sub[parent[v]] += sub[v]
     bridges = []
     for v in t.bridges:
         e = t.up[v]
