@@ -666,3 +666,24 @@ def test_longer_what_ifs_look_at_the_nearest_few():
     assert len(near) == plugin.FAILS_SUBJECTS and near[0][0] == p.cell(0)
     assert all(c.r + c.c <= 3 for c, _ in near)
     assert len(plugin._nearest(p, subjects[:3], None)) == 3
+
+
+def test_pearl_rules_with_a_focus_find_what_they_find_everywhere():
+    """The level-1 pearl rules look only at pearls where they read a changed edge: after a
+    state where a rule found nothing, it finds with the changes as focus exactly what it finds
+    looking at every pearl (along the solve path of a few puzzles)."""
+    ids = ("masyu.black-leg-blocked", "masyu.black-leg-extend", "masyu.white-axis", "masyu.white-turn")
+    rules = [h for h in REGISTRY.for_genre("masyu", 1) if h.id in ids]
+    assert len(rules) == len(ids)
+    for f in ("pearl-8x8dt-grader-1.yaml", "pearl-6x6dt-grader-3.yaml"):
+        p = load(str(CORPUS / "masyu" / f))
+        trace = Solver(p).solve()
+        states, state = [trace.start], trace.start
+        for step in trace.steps:
+            states.append(state := step.deduction.apply(state))
+        for before, after in zip(states, states[1:]):
+            focus = frozenset(before.diff(after))
+            for h in rules:
+                if not list(h.find(p, before)):
+                    everywhere = [d.removals for d in h.find(p, after)]
+                    assert [d.removals for d in h.find(p, after, focus)] == everywhere, h.id
