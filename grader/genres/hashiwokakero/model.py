@@ -55,7 +55,12 @@ class HashiPuzzle(Puzzle):
     no_loops: bool = False        # Tatham's `L`: the bridges must form a tree
 
     def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
+        return self.cell_table[i]
+
+    @functools.cached_property
+    def cell_table(self) -> tuple[Cell, ...]:
+        """The Cell of each board index (explanations name them at every step)."""
+        return tuple(Cell(*divmod(i, self.cols)) for i in range(self.rows * self.cols))
 
     @functools.cached_property
     def islands(self) -> tuple[int, ...]:
@@ -111,8 +116,11 @@ class HashiPuzzle(Puzzle):
         return slot.b if slot.a == island else slot.a
 
     def slot_name(self, s: int) -> str:
-        slot = self.slots[s]
-        return f"{self.cell(slot.a)}–{self.cell(slot.b)}"
+        return self.slot_names[s]
+
+    @functools.cached_property
+    def slot_names(self) -> tuple[str, ...]:
+        return tuple(f"{self.cell(slot.a)}–{self.cell(slot.b)}" for slot in self.slots)
 
 
 def lo(mask: int) -> int:
@@ -129,15 +137,16 @@ class Groups:
     def __init__(self, puzzle: HashiPuzzle, state: State):
         joined = UnionFind(len(puzzle.board))
         self.loop: int | None = None        # a slot that closes a loop of certain bridges
+        least = [lo(m) for m in state.cands]
         for s, slot in enumerate(puzzle.slots):
-            if lo(state.cands[s]) >= 1 and not joined.union(slot.a, slot.b) and self.loop is None:
+            if least[s] >= 1 and not joined.union(slot.a, slot.b) and self.loop is None:
                 self.loop = s
         self.root = {i: joined.find(i) for i in puzzle.islands}
         members: dict[int, list[int]] = {}
         for i in puzzle.islands:
             members.setdefault(self.root[i], []).append(i)
         self.members = members
-        self.have = {i: sum(lo(state.cands[s]) for s in puzzle.slots_of[i]) for i in puzzle.islands}
+        self.have = {i: sum([least[s] for s in puzzle.slots_of[i]]) for i in puzzle.islands}
         # root -> its islands that still lack a certain bridge (most groups hold none or few)
         self.short: dict[int, list[int]] = {}
         for i in puzzle.islands:
