@@ -28,6 +28,7 @@ from grader.io import board, svg, text
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.io.grid_marks import GridMarks
+from grader.kernels.recent import last_answer
 from grader.kernels.union_find import UnionFind
 from grader.genres.hashiwokakero import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
@@ -132,12 +133,12 @@ def hi(mask: int) -> int:
 
 
 class Groups:
-    """Derived from a state once: the groups of islands already joined by bridges."""
+    """The groups of islands already joined by bridges: made from each slot's least count
+    (`least`), and read only."""
 
-    def __init__(self, puzzle: HashiPuzzle, state: State):
+    def __init__(self, puzzle: HashiPuzzle, least: tuple[int, ...]):
         joined = UnionFind(len(puzzle.board))
         self.loop: int | None = None        # a slot that closes a loop of certain bridges
-        least = [lo(m) for m in state.cands]
         for s, slot in enumerate(puzzle.slots):
             if least[s] >= 1 and not joined.union(slot.a, slot.b) and self.loop is None:
                 self.loop = s
@@ -158,7 +159,12 @@ class Groups:
 
 
 def groups(puzzle: HashiPuzzle, state: State) -> Groups:
-    return state.derived("hashi.groups", lambda: Groups(puzzle, state))
+    """A state's groups, made once; the last ones serve again while no slot's least count
+    changes (a step that only rules out more bridges keeps them)."""
+    def make() -> Groups:
+        least = tuple(lo(m) for m in state.cands)
+        return last_answer(puzzle, "_hashi_groups", least, lambda: Groups(puzzle, least))
+    return state.derived("hashi.groups", make)
 
 
 def reachable(puzzle: HashiPuzzle, state: State, start: int) -> set[int]:
