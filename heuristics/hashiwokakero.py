@@ -29,6 +29,12 @@ def bridges(n: int) -> str:
     return {0: "no bridges", 1: "one bridge"}.get(n, f"{n} bridges")
 
 
+def remembered(puzzle: HashiPuzzle, name: str, state: State) -> Remembered:
+    """The results kept with the puzzle under `name`; what changed since the states they were
+    worked out in is found once per state, for all the techniques that ask."""
+    return Remembered(puzzle.once(name, dict), state, last_answer(puzzle, "_hashi_diffs", state.cands, dict))
+
+
 def islands_to_check(puzzle: HashiPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
     if focus is None:
         return puzzle.islands
@@ -269,7 +275,7 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 @heuristic(id="hashi.would-starve", genre=GENRE)
 def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # slots whose bridge starves no island, until a slot that told changes
-    quiet = Remembered(puzzle.once("_hashi_quiet_starving", dict), state)
+    quiet = remembered(puzzle, "_hashi_quiet_starving", state)
     for s in range(len(puzzle.slots)):
         if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s] and not quiet.get(s, False):
             read = {s}
@@ -287,7 +293,7 @@ def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 def no_closed_group(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     # slots no count of which shuts a group in, until a slot that told changes (groups only
     # grow, so a no holds while what it read stays); the groups are made only when needed
-    quiet = Remembered(puzzle.once("_hashi_quiet_closing", dict), state)
+    quiet = remembered(puzzle, "_hashi_quiet_closing", state)
     g = None
     for s in range(len(puzzle.slots)):
         m = state.cands[s]
@@ -424,7 +430,7 @@ def all_distributions(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator
     # what each island's ways gave (True: they agreed on nothing, else the deduction), until
     # a slot that told changes: kept with the puzzle, so the count of what a step's level
     # offers finds them too (that count asks again at every step of the level)
-    known = Remembered(puzzle.once("_hashi_island_answers", dict), state)
+    known = remembered(puzzle, "_hashi_island_answers", state)
     for i in islands_across(puzzle, focus):
         answer = known.get(i)
         if answer is None:
@@ -470,7 +476,7 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
     # slots whose pair of islands agreed on nothing, until a slot that told changes (a way
     # or pair of ways legal stays legal while what it read stays, and more can only join):
     # kept with the puzzle, so the count of what a step's level offers finds them too
-    quiet = Remembered(puzzle.once("_hashi_quiet_pairs", dict), state)
+    quiet = remembered(puzzle, "_hashi_quiet_pairs", state)
     ways_of: dict[int, tuple[list[int], list[tuple[int, ...]], set[int]]] = {}
 
     def legal_ways(i: int) -> tuple[list[int], list[tuple[int, ...]], set[int]]:

@@ -107,6 +107,17 @@ def test_a_remembered_result_holds_until_a_variable_it_read_changes():
     assert not Remembered(entries, State((3, 1, 1, 1))).get("quiet", False)
 
 
+def test_lookups_in_one_state_can_share_the_diffs():
+    start, entries, other = State((3, 3, 3, 1)), {}, {}
+    Remembered(entries, start).put("quiet", read=[0])
+    Remembered(other, start).put("quiet", read=[1])
+    now, diffs = start.remove(((1, 1),)), {}
+    assert Remembered(entries, now, diffs).get("quiet", False)
+    assert len(diffs) == 1          # the diff from `start`, worked out once...
+    assert not Remembered(other, now, diffs).get("quiet", False)     # ...and read again here
+    assert len(diffs) == 1
+
+
 def test_phrases():
     assert phrase_list([]) == "" and phrase_list(["a"]) == "a"
     assert phrase_list([Cell(0, 0), Cell(2, 3), Cell(9, 9)]) == "r1c1, r3c4 and r10c10"

@@ -121,10 +121,12 @@ class Remembered:
     solve's path): decided variables never change there, so only the undecided ones read are
     kept. (Looking it up in another branch of a trial as well was tried and never hit.)"""
 
-    def __init__(self, entries: dict, state: State):
+    def __init__(self, entries: dict, state: State, diffs: dict | None = None):
         self.entries = entries
         self.cands = state.cands
-        self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
+        # what changed since each state a result was worked out in; `diffs`, when given, is
+        # shared with other lookups in the same state (each diff is a look along the board)
+        self.diffs: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {} if diffs is None else diffs
 
     @classmethod
     def in_solve(cls, name: str, state: State) -> "Remembered":

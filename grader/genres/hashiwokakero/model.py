@@ -28,6 +28,7 @@ from grader.io import board, svg, text
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.io.grid_marks import GridMarks
+from grader.kernels.recent import last_answer
 from grader.kernels.union_find import UnionFind
 from grader.genres.hashiwokakero import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
@@ -55,7 +56,12 @@ class HashiPuzzle(Puzzle):
     no_loops: bool = False        # Tatham's `L`: the bridges must form a tree
 
     def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
+        return self.cell_table[i]
+
+    @functools.cached_property
+    def cell_table(self) -> tuple[Cell, ...]:
+        """The Cell of each board index (explanations name them at every step)."""
+        return tuple(Cell(*divmod(i, self.cols)) for i in range(self.rows * self.cols))
 
     @functools.cached_property
     def islands(self) -> tuple[int, ...]:
@@ -111,8 +117,11 @@ class HashiPuzzle(Puzzle):
         return slot.b if slot.a == island else slot.a
 
     def slot_name(self, s: int) -> str:
-        slot = self.slots[s]
-        return f"{self.cell(slot.a)}–{self.cell(slot.b)}"
+        return self.slot_names[s]
+
+    @functools.cached_property
+    def slot_names(self) -> tuple[str, ...]:
+        return tuple(f"{self.cell(slot.a)}–{self.cell(slot.b)}" for slot in self.slots)
 
 
 def lo(mask: int) -> int:
@@ -124,20 +133,21 @@ def hi(mask: int) -> int:
 
 
 class Groups:
-    """Derived from a state once: the groups of islands already joined by bridges."""
+    """The groups of islands already joined by bridges: made from each slot's least count
+    (`least`), and read only."""
 
-    def __init__(self, puzzle: HashiPuzzle, state: State):
+    def __init__(self, puzzle: HashiPuzzle, least: tuple[int, ...]):
         joined = UnionFind(len(puzzle.board))
         self.loop: int | None = None        # a slot that closes a loop of certain bridges
         for s, slot in enumerate(puzzle.slots):
-            if lo(state.cands[s]) >= 1 and not joined.union(slot.a, slot.b) and self.loop is None:
+            if least[s] >= 1 and not joined.union(slot.a, slot.b) and self.loop is None:
                 self.loop = s
         self.root = {i: joined.find(i) for i in puzzle.islands}
         members: dict[int, list[int]] = {}
         for i in puzzle.islands:
             members.setdefault(self.root[i], []).append(i)
         self.members = members
-        self.have = {i: sum(lo(state.cands[s]) for s in puzzle.slots_of[i]) for i in puzzle.islands}
+        self.have = {i: sum([least[s] for s in puzzle.slots_of[i]]) for i in puzzle.islands}
         # root -> its islands that still lack a certain bridge (most groups hold none or few)
         self.short: dict[int, list[int]] = {}
         for i in puzzle.islands:
@@ -149,7 +159,12 @@ class Groups:
 
 
 def groups(puzzle: HashiPuzzle, state: State) -> Groups:
-    return state.derived("hashi.groups", lambda: Groups(puzzle, state))
+    """A state's groups, made once; the last ones serve again while no slot's least count
+    changes (a step that only rules out more bridges keeps them)."""
+    def make() -> Groups:
+        least = tuple(lo(m) for m in state.cands)
+        return last_answer(puzzle, "_hashi_groups", least, lambda: Groups(puzzle, least))
+    return state.derived("hashi.groups", make)
 
 
 def reachable(puzzle: HashiPuzzle, state: State, start: int) -> set[int]:
