@@ -49,6 +49,9 @@ def puzzles(per_genre: int, max_cells: int, genres: set[str] | None = None):
             yield str(Path(name).resolve().relative_to(ROOT)), p
     shared = evaluation_corpus()
     if shared is None:
+        # said aloud: a checkout elsewhere (a worktree under /tmp) would otherwise record
+        # only corpus/ and a compare against a full record would look like a clean pass
+        print("no evaluation corpus (set GRADER_CORPUS): recording corpus/ only", file=sys.stderr)
         return
     for path in sorted((shared / "janko").glob("*.jsonl")):
         if genres and path.stem not in genres:
