@@ -52,7 +52,9 @@ def islands_across(puzzle: HashiPuzzle, focus: frozenset[int] | None) -> Iterabl
 
 
 def open_slots(puzzle: HashiPuzzle, state: State, i: int) -> list[int]:
-    return [s for s in puzzle.slots_of[i] if not state.decided(s)]
+    """The slots of island i not decided (an empty one counts as open, as State.decided says)."""
+    cands = state.cands
+    return [s for s in puzzle.slots_of[i] if cands[s] & (cands[s] - 1) or not cands[s]]
 
 
 def names(puzzle: HashiPuzzle, slots: Iterable[int]) -> list[str]:
@@ -174,9 +176,10 @@ def one_each_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 @heuristic(id="hashi.small-neighbour", genre=GENRE)
 def small_neighbour(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    smaller = puzzle.once("_hashi_smaller_end", lambda: tuple(
+        min((slot.a, slot.b), key=lambda x: puzzle.board[x]) for slot in puzzle.slots))
     for s in (range(len(puzzle.slots)) if focus is None else sorted(focus)):
-        slot = puzzle.slots[s]
-        i = min((slot.a, slot.b), key=lambda x: puzzle.board[x])
+        i = smaller[s]
         n = puzzle.board[i]
         if n < hi(state.cands[s]):
             yield Deduction.build(state, keep={s: (1 << (n + 1)) - 1}, cells=[puzzle.cell(i)], params={
