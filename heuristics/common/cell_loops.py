@@ -231,21 +231,22 @@ class Sides:
         return Sides(list(self.root), list(self.side), bytearray(self.linked), dict(self.members), self.broken)
 
     def link(self, a: int, b: int, side: int) -> None:
-        root, sides = self.root, self.side
+        """Corners a and b are on opposite sides (side 1) or on the same side (side 0)."""
+        root, side_of = self.root, self.side
         self.linked[a] = self.linked[b] = 1
         ra, rb = root[a], root[b]
         if ra == rb:
-            if sides[a] ^ sides[b] != side:
+            if side_of[a] ^ side_of[b] != side:
                 self.broken = True
             return
         small, large = self.members.pop(ra, [ra]), self.members.get(rb, [rb])
         if len(small) > len(large):
             (small, ra), (large, rb) = (large, rb), (small, ra)
             self.members.pop(ra, None)
-        flip = sides[a] ^ sides[b] ^ side
+        flip = side_of[a] ^ side_of[b] ^ side
         for y in small:
             root[y] = rb
-            sides[y] ^= flip
+            side_of[y] ^= flip
         self.members[rb] = large + small
 
     def relation(self, a: int, b: int) -> int | None:
@@ -320,6 +321,7 @@ def _shared_sides(rows: int, cols: int, first_var: int, graph: LoopGraph, state:
 
 @functools.cache
 def _corner_pairs_of_var(rows: int, cols: int, first_var: int) -> dict[int, tuple[int, int]]:
+    """The two corners each edge variable passes between."""
     evars, pairs, _ = _corners(rows, cols, first_var)
     return dict(zip(evars, pairs))
 

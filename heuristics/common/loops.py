@@ -262,15 +262,16 @@ def _tree(graph: LoopGraph, state: State) -> _Tree:
         stack = [(root, iter(adj[root]))]
         while stack:
             v, it = stack[-1]
+            came, dv = up[v], depth[v]
             for e, var, w in it:
-                if e == up[v] or not cands[var] & B_LINE:
+                if e == came or not cands[var] & B_LINE:
                     continue
                 if depth[w] < 0:
-                    depth[w], up[w], parent[w], root_of[w] = depth[v] + 1, e, v, root
+                    depth[w], up[w], parent[w], root_of[w] = dv + 1, e, v, root
                     order.append(w)
                     stack.append((w, iter(adj[w])))
                     break
-                if depth[w] < depth[v]:          # an edge back to an ancestor, seen from below
+                if depth[w] < dv:                # an edge back to an ancestor, seen from below
                     acc[v] ^= labels[e]
                     acc[w] ^= labels[e]
                     off_tree.append(e)
