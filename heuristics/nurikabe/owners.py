@@ -14,7 +14,7 @@ from grader.core.engine import out_of_time
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.probing import Branch
-from grader.core.steps import Deduction, Status
+from grader.core.steps import Deduction, Status, Trace
 
 from heuristics.nurikabe.cases import CASE_LEVEL, CASE_STEPS, SHORT_LEVEL, Quiet, after, broken_rule, short_chain
 from heuristics.nurikabe.common import GENRE
@@ -38,6 +38,7 @@ def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
     near = None if focus is None else g.around(focus, 2) | {
         i for k in islands_to_check(puzzle, state, focus) for i in reaches(puzzle, state)[k]}
     quiet = Quiet("nurikabe.cell-owners")
+    chains: dict[tuple[frozenset[int], int], Trace] = {}    # a way comes up for every cell it takes in
     tried = []
     for x, m in enumerate(state.cands):
         who = index.get(x, ())
@@ -53,9 +54,11 @@ def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
             continue
         refuted, touched = [], {x}
         for k, s in ways:
-            assumed = assume_shape(puzzle, state, s)
             for level in (CASE_LEVEL, SHORT_LEVEL):      # easy steps first, then short ones
-                trace = short_chain(puzzle, assumed, state.diff(assumed), CASE_STEPS, level)
+                if (s, level) not in chains:
+                    assumed = assume_shape(puzzle, state, s)
+                    chains[s, level] = short_chain(puzzle, assumed, state.diff(assumed), CASE_STEPS, level)
+                trace = chains[s, level]
                 touched.update(state.diff(trace.final))
                 if trace.status is Status.CONTRADICTION:
                     break
