@@ -19,7 +19,7 @@ from grader.kernels import connectivity as cn
 from heuristics.nurikabe.common import GENRE, cells_of, members, verdict
 from heuristics.nurikabe.reach import (islands_to_check, open_blocks_of_reach, open_blocks_reached, reach, reach_index,
                                       reaches)
-from heuristics.nurikabe.shapes import count_ways, say_shared, shapes_of, shared_by
+from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, shared_by
 
 
 def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int, ...]]:
@@ -162,13 +162,13 @@ def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
 @heuristic(id="nurikabe.pool-owner-ways", genre=GENRE)
 def pool_owner_ways(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Of the ways to finish an island (shapes.py), only those that break every 2x2 block
-    only it can reach are left; what they all share is settled. An island's ways are listed
-    only when it owns a block (listing every island's ways costs more than the rest)."""
+    only it can reach are left; what they all share is settled."""
     isl = islands(puzzle, state)
+    shapes = island_shapes(puzzle, state)
     for k in islands_to_check(puzzle, state, focus):
-        blocks = owned_blocks(puzzle, state, k)
-        ways = shapes_of(puzzle, state, k) if blocks else None
-        if not ways:
+        ways = shapes.get(k)
+        blocks = owned_blocks(puzzle, state, k) if ways else []
+        if not blocks:
             continue
         left = [s for s in ways if all(s.intersection(b) for b in blocks)]
         if not left or len(left) == len(ways):
