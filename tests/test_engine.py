@@ -190,6 +190,23 @@ def test_a_solve_inside_a_solve_keeps_the_outer_deadline():
     assert not engine.out_of_time()
 
 
+def test_a_fill_inside_a_step_counts_steps_not_seconds(monkeypatch):
+    """A trial's fill stops on its step count, never on a clock of its own: under any load it
+    finds the same (the running solve's deadline alone may end it)."""
+    import itertools
+    from grader.core import engine, probing
+    p = native(AKARI_SMALL)
+    start = Solver(p).initial_state()
+    everywhere = range(len(start.cands))
+    calm = probing.fill(p, start, everywhere, 4, 50)
+    clock = itertools.count(step=1000.0)            # every look at the clock: 1000 s later
+    monkeypatch.setattr(engine.time, "perf_counter", lambda: next(clock))
+    hurried = probing.fill(p, start, everywhere, 4, 50)
+    def path(trace):
+        return [(s.heuristic.id, s.deduction.removals) for s in trace.steps], trace.status
+    assert calm.steps and path(hurried) == path(calm)
+
+
 def test_solve_memory_lives_with_the_outermost_solve():
     """Fills inside a solve share its scratch memory; each new solve starts afresh, so the
     same puzzle always gets the same trace."""

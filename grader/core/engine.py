@@ -89,6 +89,13 @@ class Budget:
     max_steps: int = 20000
     max_seconds: float = 120.0
 
+    @classmethod
+    def steps_only(cls, max_steps: int) -> "Budget":
+        """The budget of a fill inside a step (a trial, a short chain): a count of steps, the
+        same on every machine, so what the fill finds (and the path) cannot depend on load;
+        the running solve's deadline still ends it."""
+        return cls(max_steps=max_steps, max_seconds=math.inf)
+
 
 def collect_less_often() -> None:
     """A solve makes millions of small objects that die young, beside long-lived ones (the

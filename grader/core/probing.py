@@ -8,7 +8,6 @@ budget first, so the shortest refutation is the one a reader sees.
 """
 from __future__ import annotations
 
-import math
 import operator
 from typing import Callable, Collection, Iterable, Iterator, Sequence
 
@@ -45,12 +44,11 @@ class Branch:
 
 
 def fill(puzzle: Puzzle, state: State, changed: Iterable[int], max_level: int,
-         max_steps: int, heuristics: Sequence[Heuristic] | None = None, greedy: bool = False,
-         seconds: float = 30.0) -> Trace:
+         max_steps: int, heuristics: Sequence[Heuristic] | None = None, greedy: bool = False) -> Trace:
     """Greedy fill from an assumed state with the heuristics below level 5 (greedy: see
-    Solver), within `seconds` and the running solve's own time."""
+    Solver), within `max_steps` and the running solve's own time."""
     solver = Solver(puzzle, max_level=max_level, heuristics=heuristics,
-                    budget=Budget(max_steps=max_steps, max_seconds=seconds), greedy=greedy)
+                    budget=Budget.steps_only(max_steps), greedy=greedy)
     return solver.solve(state, focus=frozenset(changed))
 
 
@@ -70,10 +68,10 @@ def _removed(cands: Sequence[int], kept: Sequence[int]) -> Iterator[tuple[int, i
 
 def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
             max_level: int, max_steps: int, heuristics: Sequence[Heuristic] | None = None,
-            stop_on_refutation: bool = True, greedy: bool = False, seconds: float = 30.0) -> list[Branch]:
+            stop_on_refutation: bool = True, greedy: bool = False) -> list[Branch]:
     branches = []
     for label, assumed, changed in assumptions:
-        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy, seconds)
+        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy)
         branches.append(Branch(label, trace))
         if stop_on_refutation and branches[-1].refuted:
             break
@@ -183,7 +181,7 @@ def ways_left(state: State, alive: Iterable[dict[int, int]]) -> tuple[tuple[int,
 def _look(puzzle: Puzzle, state: State, put: dict[int, int], steps: int, rules: Sequence[Heuristic],
           max_level: int) -> Look:
     """One way followed afresh (as fill does), keeping its solver to go on with."""
-    solver = Solver(puzzle, max_level=max_level, heuristics=rules, budget=Budget(max_steps=steps, max_seconds=30.0))
+    solver = Solver(puzzle, max_level=max_level, heuristics=rules, budget=Budget.steps_only(steps))
     return Look(solver.solve(state.assume(put), focus=frozenset(put)), solver)
 
 
@@ -211,11 +209,9 @@ def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps
 
 
 def probe_with_branches(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
-                        heuristics: Sequence[Heuristic], seconds: float = 30.0
-                        ) -> tuple[Deduction | None, list[Branch]]:
+                        heuristics: Sequence[Heuristic]) -> tuple[Deduction | None, list[Branch]]:
     """probe_cell, and the branches it followed."""
-    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics,
-                       seconds=seconds)
+    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics)
     return cell_deduction(puzzle, state, var, branches), branches
 
 
@@ -419,7 +415,7 @@ def _round(puzzle: Puzzle, state: State, info: HeuristicInfo, inner: Callable[[]
     for var in order_of(puzzle, state):
         if out_of_time() or memory.get(SEVERAL):
             return None
-        d, branches = probe_with_branches(puzzle, state, var, 4, steps, heuristics, seconds=math.inf)
+        d, branches = probe_with_branches(puzzle, state, var, 4, steps, heuristics)
         if sum(1 for b in branches if b.trace.status is Status.SOLVED) >= 2:
             memory[SEVERAL] = True       # two values of one variable both lead to solutions
             return None

@@ -261,7 +261,7 @@ def short_what_if(puzzle, state: State, genre: str, refutes, broken: Callable[[S
             if already[0]:
                 return  # broken already (inside a hypothesis): nothing to learn here
             trace = Solver(puzzle, heuristics=REGISTRY.for_genre(genre, 2),
-                           budget=Budget(max_steps=steps, max_seconds=float("inf"))  # no clock: same path anywhere
+                           budget=Budget.steps_only(steps)
                            ).solve(state.restrict(i, 1 << value), focus=frozenset((i,)),
                                    until=lambda s: bool(broken(s)))
             if 0 not in trace.final.cands:

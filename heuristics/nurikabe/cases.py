@@ -68,10 +68,8 @@ def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CA
     chain a reader follows). The rules are looked at once at the end first (the look is what
     costs), and step by step only for a chain that breaks one."""
     def run(until=None) -> Trace:
-        # bounded by its steps alone (and the whole solve's time), never by a clock of its own:
-        # a clock would make the path depend on the machine's load
         return Solver(puzzle, heuristics=direct_steps(level), greedy=True,
-                      budget=Budget(max_steps=steps, max_seconds=float("inf"))
+                      budget=Budget.steps_only(steps)
                       ).solve(assumed, focus=frozenset(changed), until=until)
     trace = run()
     if trace.status is not Status.CONTRADICTION:
