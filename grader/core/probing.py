@@ -68,10 +68,13 @@ def _removed(cands: Sequence[int], kept: Sequence[int]) -> Iterator[tuple[int, i
 
 def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State, Iterable[int]]],
             max_level: int, max_steps: int, heuristics: Sequence[Heuristic] | None = None,
-            stop_on_refutation: bool = True, greedy: bool = False) -> list[Branch]:
+            stop_on_refutation: bool = True, greedy: bool = False,
+            fill_with: Callable[..., Trace] | None = None) -> list[Branch]:
+    """A fill per assumption, stopping at the first refuted one (unless told not to).
+    `fill_with` takes fill's arguments: a genre's own fill (one that remembers, say)."""
     branches = []
     for label, assumed, changed in assumptions:
-        trace = fill(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy)
+        trace = (fill_with or fill)(puzzle, assumed, changed, max_level, max_steps, heuristics, greedy)
         branches.append(Branch(label, trace))
         if stop_on_refutation and branches[-1].refuted:
             break

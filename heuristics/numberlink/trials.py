@@ -14,7 +14,8 @@ from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
 from grader.kernels.cell_shapes import OPPOSITE, chains
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
-from grader.core.probing import Branch, cases_deduction, cell_assumptions, cell_deduction, probe_order
+from grader.core.probing import (Branch, cases_deduction, cell_assumptions, cell_deduction, explore,
+                                 probe_order)
 from grader.core.probing import fill as probing_fill
 from grader.core.steps import Deduction, Status, Trace
 from grader.kernels.recent import narrowed
@@ -101,26 +102,17 @@ class Item:
             assumptions = [(f"the line goes from {puzzle.cell(x)} to {puzzle.cell(y)}",
                             state.restrict(x, WITH_SIDE[d]).restrict(y, WITH_SIDE[OPPOSITE[d]]), (x, y))
                            for d, y in self.ways]
-            branches = explore_each(puzzle, assumptions, level, steps, lower, stop_on_refutation=False)
+            branches = explore(puzzle, state, assumptions, level, steps, lower, stop_on_refutation=False,
+                               greedy=True, fill_with=filled)
             found = cases_deduction(puzzle, state, branches)
         else:
-            branches = explore_each(puzzle, cell_assumptions(puzzle, state, self.cell), level, steps, lower)
+            branches = explore(puzzle, state, cell_assumptions(puzzle, state, self.cell), level, steps, lower,
+                               greedy=True, fill_with=filled)
             found = cell_deduction(puzzle, state, self.cell, branches)
         if found is not None:
             found = attrs.evolve(found, params={**found.params, "how": self.how, "cell": puzzle.cell(self.cell)},
                                  cells=(puzzle.cell(self.cell),))
         return found, branches
-
-
-def explore_each(puzzle: NumberlinkPuzzle, assumptions, level: int, steps: int, lower,
-                 stop_on_refutation: bool = True) -> list[Branch]:
-    """grader.core.probing.explore, greedy, with the fills of `filled`."""
-    branches = []
-    for label, assumed, changed in assumptions:
-        branches.append(Branch(label, filled(puzzle, assumed, changed, level, steps, lower)))
-        if stop_on_refutation and branches[-1].refuted:
-            break
-    return branches
 
 
 # The look-aheads' fills use the rules for lines (and the pairwise product), which read
@@ -133,15 +125,16 @@ def explore_each(puzzle: NumberlinkPuzzle, assumptions, level: int, steps: int, 
 FILLS_KEPT = 900_000
 
 
-def filled(puzzle: NumberlinkPuzzle, state: State, changed, level: int, steps: int, lower) -> Trace:
-    """A greedy fill (grader.core.probing.fill), or the same fill made earlier in the solve."""
+def filled(puzzle: NumberlinkPuzzle, state: State, changed, level: int, steps: int, lower,
+           greedy: bool = True) -> Trace:
+    """A fill (grader.core.probing.fill), or the same fill made earlier in the solve."""
     if end_lookahead in lower:
-        return probing_fill(puzzle, state, changed, level, steps, lower, greedy=True)
+        return probing_fill(puzzle, state, changed, level, steps, lower, greedy)
     kept = solve_memory().setdefault("numberlink.fills", {})
-    key = (state.cands, frozenset(changed), level, steps, tuple(lower))
+    key = (state.cands, frozenset(changed), level, steps, tuple(lower), greedy)
     trace = kept.get(key)
     if trace is None:
-        trace = probing_fill(puzzle, state, changed, level, steps, lower, greedy=True)
+        trace = probing_fill(puzzle, state, changed, level, steps, lower, greedy)
         if trace.status is not Status.BUDGET or len(trace.steps) >= steps:    # (not stopped on time)
             if len(kept) >= FILLS_KEPT // len(state.cands):
                 kept.clear()
