@@ -380,13 +380,21 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
     read: set[int] = set()
     rows, cols = puzzle.rows, puzzle.cols
     changes = 0
+    # (candidates, what the simple rules allow) of the crossing lines checked for a break,
+    # while nothing in them has changed since: most are queued too, and read again when their
+    # turn comes
+    checked: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     while queue:
         line = queue.popleft()
         queued.discard(line)
         read.add(line)
         cells = puzzle.lines[line]
-        now = line_of(puzzle, cands, line)
-        allowed = simple_rules(now, puzzle.clues[line])
+        got = checked.pop(line, None)
+        if got is None:
+            now = line_of(puzzle, cands, line)
+            allowed = simple_rules(now, puzzle.clues[line])
+        else:
+            now, allowed = got
         if allowed is None:
             return changes + 1, read
         if allowed == now:
@@ -407,9 +415,12 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
             changes += 1
             # a crossing line this broke is seen at once, before the lines queued earlier
             for other in crossing:
-                if simple_rules(line_of(puzzle, cands, other), puzzle.clues[other]) is None:
+                seen = line_of(puzzle, cands, other)
+                kept = simple_rules(seen, puzzle.clues[other])
+                if kept is None:
                     read.add(other)
                     return (changes + 1, read) if changes < most else (None, read)
+                checked[other] = (seen, kept)
             if changes >= most:
                 return None, read
     return None, read
@@ -546,21 +557,25 @@ def most_constrained(puzzle: PicrossPuzzle, state: State) -> list[int]:
     return sorted(free, key=lambda i: open_count[puzzle.lines_of[i][0]] + open_count[puzzle.lines_of[i][1]])
 
 
-def propagate(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int]) -> list[int] | None:
+def propagate(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int],
+              written: list[int] | None = None) -> list[int] | None:
     """Run the line solver over `lines` and every line they change, to a fixpoint: the greedy
-    fill of levels 1-4, without recording steps. None when a line breaks."""
+    fill of levels 1-4, without recording steps. None when a line breaks. `written`, when
+    given, gets every cell it changes in `cands`."""
     queue = set(lines)
     rows, cols = puzzle.rows, puzzle.cols
     while queue:
         line = queue.pop()
         cells = puzzle.lines[line]
-        now = tuple(cands[i] for i in cells)
+        now = line_of(puzzle, cands, line)
         allowed = solve_line(now, puzzle.clues[line]).kept
         if allowed is None:
             return None
         for k, i in enumerate(cells):
             if allowed[k] != now[k]:
                 cands[i] = allowed[k]
+                if written is not None:
+                    written.append(i)
                 queue.add(rows + i % cols if line < rows else i // cols)
     return cands
 
@@ -569,15 +584,17 @@ def promising(puzzle: PicrossPuzzle, state: State, var: int) -> bool:
     """A quick unrecorded look: does assuming either value of `var` break a line, or do both
     assumptions agree on some other cell?"""
     finals = []
+    written = [var]
     for value in (B_EMPTY, B_FILLED):
         cands = list(state.cands)
         cands[var] = value
-        final = propagate(puzzle, cands, puzzle.lines_of[var])
+        final = propagate(puzzle, cands, puzzle.lines_of[var], written)
         if final is None:
             return True
         finals.append(final)
     a, b = finals
-    return any((x | y) != m for x, y, m in zip(a, b, state.cands))
+    # the cells neither look wrote are as in the state: only the written ones can agree
+    return any((a[i] | b[i]) != state.cands[i] for i in written)
 
 
 @heuristic(id="picross.trial-and-error", genre=GENRE)
