@@ -31,6 +31,7 @@ from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels import blocks
+from grader.kernels.tally import tally
 from grader.kernels.recent import last_answer, narrowed
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
@@ -520,7 +521,7 @@ def _strips_of(line: Sequence[int], borders: Sequence[bool], pattern: Sequence[i
     """line_strips' answer from the line's candidates (`pattern`), in one pass: the white
     runs (white_runs), then the undecided cells just beside them (strip_makers)."""
     runs = []       # (first, last position, borders crossed)
-    start = crossed = 0
+    start = crossed = most = 0
     inside = False
     for t, m in enumerate(pattern):
         if m == B_WHITE:
@@ -530,9 +531,11 @@ def _strips_of(line: Sequence[int], borders: Sequence[bool], pattern: Sequence[i
                 start, crossed, inside = t, 0, True
         elif inside:
             runs.append((start, t - 1, crossed))
+            most = max(most, crossed)
             inside = False
     if inside:
         runs.append((start, len(pattern) - 1, crossed))
+        most = max(most, crossed)
     makers = []
     last = len(pattern) - 1
     for r, (first, end, crossed) in enumerate(runs):
@@ -546,7 +549,7 @@ def _strips_of(line: Sequence[int], borders: Sequence[bool], pattern: Sequence[i
                 joined += borders[t] + runs[r + 1][2]
             if joined >= 2:
                 makers.append(line[t])
-    return any(crossed >= 2 for _, _, crossed in runs), tuple(makers)
+    return most >= 2, tuple(makers)
 
 
 @heuristic(id="heyawake.pocket", genre=GENRE)
@@ -764,8 +767,10 @@ def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
     near = None if focus is None else shading.cells_near(puzzle, focus, 2)
+    caches = ScreenCaches.of(puzzle)        # once per look: it screens cell after cell
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
-        puzzle, state, i, value, rounds, connectivity), chain_rules(puzzle, state, connectivity), candidates=near)
+        puzzle, state, i, value, rounds, connectivity, caches), chain_rules(puzzle, state, connectivity),
+        candidates=near)
 
 
 def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
@@ -830,31 +835,46 @@ def broken_near(puzzle: HeyawakePuzzle, cands: Sequence[int], changed: Iterable[
 
 
 def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,
-                  connectivity: bool) -> bool:
+                  connectivity: bool, caches: "ScreenCaches | None" = None) -> bool:
     """Whether giving cell i `value` breaks a rule within a few rounds of the easy rules
     (shaded cells never touch, room counts, strips, a white cell's only way out), and with
     `connectivity`, whether the white cells are then cut apart. The easy rounds' outcome is
     remembered with what they read, and taken again in a later state where none of that
     changed (the next step's look, or the difficulty count's, screens the same cells again);
     the white area, which they do not read, is asked of the state at hand."""
-    memo = cache_of(puzzle, "what-ifs")
-    got = _remembered(puzzle, state, memo, i, value, rounds)
+    if caches is None:
+        caches = ScreenCaches.of(puzzle)
+    got = _remembered(puzzle, state, caches, i, value, rounds)
     if got is None:
-        got = memo[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds))
+        got = caches.screens[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds))
     _, _, broken, shaded, white, _ = got
     return broken or (connectivity and bool(shaded) and whites_cut(puzzle, state, shaded, white))
 
 
-def _remembered(puzzle: HeyawakePuzzle, state: State, memo: dict, i: int, value: int, rounds: int):
+@attrs.frozen
+class ScreenCaches:
+    """The puzzle's caches a what-if's screens use (cache_of), looked up once per look."""
+    screens: dict       # (cell, value, rounds) -> (candidates then, *_screen's answer)
+    diffs: dict         # _narrowed's Changes
+    lines: dict         # line_facts'
+
+    @classmethod
+    def of(cls, puzzle: HeyawakePuzzle) -> "ScreenCaches":
+        return cls(cache_of(puzzle, "what-ifs"), cache_of(puzzle, "what-if diffs", limit=64),
+                   cache_of(puzzle, "lines"))
+
+
+def _remembered(puzzle: HeyawakePuzzle, state: State, caches: ScreenCaches, i: int, value: int, rounds: int):
     """A remembered screen of cell i's `value` that holds in `state`: one of as many rounds,
     or of the other what-if's number of rounds when it settled (found nothing more, or broke
     a rule) within these (the level-4 what-if screens the cells level 3 has just screened)."""
+    memo = caches.screens
     for r in (rounds, WHAT_IF_ROUNDS if rounds == NEARBY_ROUNDS else NEARBY_ROUNDS):
         got = memo.get((i, value, r))
         if got is None or (r != rounds and (got[5] is None or got[5] > rounds)):
             continue
-        changes = _narrowed(puzzle, got[0], state.cands)
-        if changes is not None and not got[1].touched_by(puzzle, changes):
+        changes = _narrowed(puzzle, caches.diffs, got[0], state.cands)
+        if changes is not None and not got[1].touched_by(puzzle, changes, caches.lines):
             return got
     return None
 
@@ -868,12 +888,12 @@ class Read:
     rooms: frozenset[int]
     patterns: tuple[tuple[int, tuple[int, ...]], ...]
 
-    def touched_by(self, puzzle: HeyawakePuzzle, changes: "Changes") -> bool:
+    def touched_by(self, puzzle: HeyawakePuzzle, changes: "Changes", lines: dict | None = None) -> bool:
         """Whether the changes change what the screen read: one of its cells or rooms, or the
         strips of a line it read. A cell the screen decided itself is one of its cells,
         beside one, in one of its rooms, or a strip maker of a line it read (which then loses
         that maker), so a line's pattern takes the new candidates of the cells that changed
-        as they are."""
+        as they are. `lines`: cache_of(puzzle, "lines"), when the caller has it."""
         if not self.cells.isdisjoint(changes.cells) or not self.rooms.isdisjoint(changes.rooms):
             return True
         along, now, cols = changes.along, changes.now, puzzle.cols
@@ -884,7 +904,7 @@ class Read:
             moved = list(pattern)
             for j in cells:
                 moved[j % cols if k < puzzle.rows else j // cols] = now[j]
-            if line_facts(puzzle, k, tuple(moved)) != line_facts(puzzle, k, pattern):
+            if line_facts(puzzle, k, tuple(moved), lines) != line_facts(puzzle, k, pattern, lines):
                 return True
         return False
 
@@ -910,11 +930,10 @@ class Changes:
         return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now)
 
 
-def _narrowed(puzzle: HeyawakePuzzle, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
+def _narrowed(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
     """The Changes from `then` to `now`, when `now` narrows `then` at no more than
-    NARROWED_LIMIT cells; kept for the pair: one look screens many cells against the same
-    few states."""
-    diffs = cache_of(puzzle, "what-if diffs", limit=64)
+    NARROWED_LIMIT cells; kept for the pair in `diffs` (ScreenCaches.diffs): one look
+    screens many cells against the same few states."""
     got = diffs.get((id(then), id(now)))
     if got is None or got[0] is not then or got[1] is not now:
         changed = narrowed(then, now, NARROWED_LIMIT)
@@ -939,6 +958,7 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     rooms_read: set[int] = set()
     patterns: set[tuple[int, tuple[int, ...]]] = set()
     getters, strips = line_getters(puzzle), cache_of(puzzle, "lines")
+    room_of, clues, room_cells, lines_of = puzzle.room_of, puzzle.clues, puzzle.rooms, cell_lines(puzzle)
 
     def put(j: int, v: int) -> None:
         if not c[j] & (1 << v) or new.get(j, v) != v:
@@ -954,22 +974,22 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
             for f in changed:
                 cells.add(f)
                 cells.update(nbrs[f])
-                rooms.add(puzzle.room_of[f])
+                rooms.add(room_of[f])
                 if c[f] == B_SHADED:
                     for n in nbrs[f]:
                         put(n, WHITE)
                 else:
-                    lines.update(puzzle.lines_of(f))
+                    lines.update(lines_of[f])
                     whites.add(f)
                 for n in nbrs[f]:
                     if c[n] == B_WHITE:
                         whites.add(n)
             rooms_read |= rooms
             for k in rooms:
-                n = puzzle.clues[k]
+                n = clues[k]
                 if n < 0:
                     continue
-                shaded, free = room_counts(puzzle, c, k)
+                shaded, free = tally(c, room_cells[k], B_SHADED, FREE)
                 if shaded > n or shaded + len(free) < n:
                     raise shading.Broken
                 if free and shaded == n:
@@ -1009,6 +1029,11 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     except shading.Broken:
         return _read(cells, rooms_read, patterns), True, [], [], done
     return _read(cells, rooms_read, patterns), False, newly_shaded, newly_white, settled
+
+
+def cell_lines(puzzle: HeyawakePuzzle) -> tuple[tuple[int, int], ...]:
+    """puzzle.lines_of of every cell (for loops that ask it of many cells)."""
+    return puzzle.once("_heyawake_cell_lines", lambda: tuple(puzzle.lines_of(i) for i in range(puzzle.size)))
 
 
 def _read(cells: set[int], rooms: set[int], patterns: set[tuple[int, tuple[int, ...]]]) -> Read:
