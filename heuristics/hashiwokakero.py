@@ -34,41 +34,21 @@ def remembered(puzzle: HashiPuzzle, name: str, state: State) -> Remembered:
     worked out in is found once per state, for all the techniques that ask."""
     kept = puzzle.__dict__.get("_hashi_diffs")
     if kept is None or (kept[0] is not state.cands and kept[0] != state.cands):
-        diffs = Diffs(*kept) if kept is not None else Diffs()
-        diffs.follow(state.cands)
+        diffs = diffs_after(*kept, state.cands) if kept is not None else {}
         kept = puzzle.__dict__["_hashi_diffs"] = (state.cands, diffs)
     return Remembered(puzzle.once(name, dict), state, kept[1])
 
 
-class Diffs(dict):
-    """Remembered's diffs of one state (id of an earlier state -> (that state, the variables
-    changed since, None if this state does not narrow it)), worked out from the diffs of the
-    state looked at before, where that one narrows it and this one narrows that: the changes
-    since then are those up to it and those after it, without a look along the board for
-    every earlier state."""
-
-    def __init__(self, before: tuple[int, ...] | None = None, before_diffs: "Diffs | None" = None):
-        super().__init__()
-        self.before, self.before_diffs = before, before_diffs
-        self.since_before: frozenset[int] | None = None
-
-    def follow(self, cands: tuple[int, ...]) -> None:
-        """Note what changed since the state before (looked along the board once)."""
-        if self.before is not None:
-            changed = narrowed(self.before, cands, len(cands))
-            self.since_before = None if changed is None else frozenset(changed)
-        if self.since_before is None:
-            self.before_diffs = None
-        elif self.before_diffs is not None:
-            self.before_diffs.before_diffs = None    # one state back is enough: no chain kept
-
-    def get(self, key: int, default=None):
-        got = dict.get(self, key)
-        if got is None and self.before_diffs is not None:
-            earlier = dict.get(self.before_diffs, key)
-            if earlier is not None and earlier[1] is not None:
-                got = self[key] = (earlier[0], earlier[1] | self.since_before)
-        return default if got is None else got
+def diffs_after(before: tuple[int, ...], before_diffs: dict, cands: tuple[int, ...]) -> dict:
+    """Remembered's diffs for `cands` (id of an earlier state -> (that state, the variables
+    changed since)), made from those of the state looked at before when `cands` narrows it:
+    the changes since an earlier state are those up to it and those after it, found with one
+    look along the board, not one per earlier state. The rest are found when asked."""
+    since = narrowed(before, cands, len(cands))
+    if since is None:
+        return {}
+    after = frozenset(since)
+    return {k: (then, changed | after) for k, (then, changed) in before_diffs.items() if changed is not None}
 
 
 def islands_to_check(puzzle: HashiPuzzle, focus: frozenset[int] | None) -> Iterable[int]:

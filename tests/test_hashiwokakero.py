@@ -155,8 +155,8 @@ def test_remembering_techniques_find_only_what_a_fresh_look_finds(hid, memory):
 
 
 def test_diffs_made_from_the_state_before_are_a_fresh_look():
-    """What changed since each earlier state, as the remembering techniques' Diffs give it
-    from the previous state's (a fresh Diffs every step, asked about every earlier state, and
+    """What changed since each earlier state, as the remembering techniques' diffs give it
+    from the previous state's (new diffs every step, asked about every earlier state, and
     about a state it does not narrow), is what a look along the board gives."""
     from grader.kernels.recent import narrowed
     from heuristics.hashiwokakero import remembered
