@@ -474,12 +474,13 @@ def wall_ways(puzzle: AkariPuzzle, state: State, w: int, old: WallWays | None = 
     read |= always_dark
     put = {x: BULB for x in always_bulb}
     put.update({x: EMPTY for x in always_dark if state.cands[x] == FREE and x not in always_bulb})
-    d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free, params={
-        "n": n, "wall": puzzle.cell(w), "need": counted(need, "bulb"),
-        "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
-        "conclusion": ""})
+    d = Deduction.build(state, put=put, cells=[puzzle.cell(w)], region=free)
     if d:
-        d.params["conclusion"] = describe_removals(puzzle, state, d.removals)
+        # its words only for a step (most walls' ways give none: nothing new to put)
+        d.params.update({
+            "n": n, "wall": puzzle.cell(w), "need": counted(need, "bulb"),
+            "free": [puzzle.cell(f) for f in free], "total": len(ways), "rejected": len(ways) - len(good),
+            "conclusion": describe_removals(puzzle, state, d.removals)})
     return WallWays(tuple(free), ways, d, frozenset(read))
 
 

@@ -20,7 +20,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
-from grader.kernels.recent import Remembered, last_answer
+from grader.kernels.recent import Remembered, last_answer, narrowed
 
 GENRE = "hashiwokakero"
 
@@ -32,7 +32,23 @@ def bridges(n: int) -> str:
 def remembered(puzzle: HashiPuzzle, name: str, state: State) -> Remembered:
     """The results kept with the puzzle under `name`; what changed since the states they were
     worked out in is found once per state, for all the techniques that ask."""
-    return Remembered(puzzle.once(name, dict), state, last_answer(puzzle, "_hashi_diffs", state.cands, dict))
+    kept = puzzle.__dict__.get("_hashi_diffs")
+    if kept is None or (kept[0] is not state.cands and kept[0] != state.cands):
+        diffs = diffs_after(*kept, state.cands) if kept is not None else {}
+        kept = puzzle.__dict__["_hashi_diffs"] = (state.cands, diffs)
+    return Remembered(puzzle.once(name, dict), state, kept[1])
+
+
+def diffs_after(before: tuple[int, ...], before_diffs: dict, cands: tuple[int, ...]) -> dict:
+    """Remembered's diffs for `cands` (id of an earlier state -> (that state, the variables
+    changed since)), made from those of the state looked at before when `cands` narrows it:
+    the changes since an earlier state are those up to it and those after it, found with one
+    look along the board, not one per earlier state. The rest are found when asked."""
+    since = narrowed(before, cands, len(cands))
+    if since is None:
+        return {}
+    after = frozenset(since)
+    return {k: (then, changed | after) for k, (then, changed) in before_diffs.items() if changed is not None}
 
 
 def islands_to_check(puzzle: HashiPuzzle, focus: frozenset[int] | None) -> Iterable[int]:

@@ -154,6 +154,28 @@ def test_remembering_techniques_find_only_what_a_fresh_look_finds(hid, memory):
         assert looked >= 10 and p.__dict__.get(memory)
 
 
+def test_diffs_made_from_the_state_before_are_a_fresh_look():
+    """What changed since each earlier state, as the remembering techniques' diffs give it
+    from the previous state's (new diffs every step, asked about every earlier state, and
+    about a state it does not narrow), is what a look along the board gives."""
+    from grader.kernels.recent import narrowed
+    from heuristics.hashiwokakero import remembered
+    p = load("corpus/hashiwokakero/grown-9x9-grader-2.yaml")
+    earlier = [HASHI.initial_state(p).cands]
+    chained = 0
+    for n, state in states_of_solve(p):
+        diffs = remembered(p, "_test_diffs", state).diffs
+        for then in earlier + [tuple(reversed(state.cands))]:
+            changed = narrowed(then, state.cands, len(then))
+            got = diffs.get(id(then))
+            chained += got is not None
+            if got is None:
+                got = diffs[id(then)] = (then, None if changed is None else frozenset(changed))
+            assert got[1] == (None if changed is None else frozenset(changed)), f"after step {n}"
+        earlier.append(state.cands)
+    assert chained > 10
+
+
 # --- level 4 -------------------------------------------------------------------------------
 
 def test_pair_ways():
