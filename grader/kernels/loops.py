@@ -436,6 +436,7 @@ def open_regions(graph: LoopGraph, state: State, allowed: Callable[[int], bool] 
     n = graph.n_vertices
     seen = [False] * n
     out = []
+    cands, links = state.cands, graph.links
     for s in range(n):
         if seen[s] or (allowed and not allowed(s)):
             continue
@@ -444,12 +445,10 @@ def open_regions(graph: LoopGraph, state: State, allowed: Callable[[int], bool] 
         while stack:
             v = stack.pop()
             group.append(v)
-            for e in graph.incident[v]:
-                if state.cands[graph.edge_vars[e]] & B_LINE:
-                    w = graph.other(e, v)
-                    if not seen[w] and not (allowed and not allowed(w)):
-                        seen[w] = True
-                        stack.append(w)
+            for var, w in links[v]:         # (the edges at v, in the order of graph.incident)
+                if cands[var] & B_LINE and not seen[w] and not (allowed and not allowed(w)):
+                    seen[w] = True
+                    stack.append(w)
         out.append(sorted(group))
     return out
 
