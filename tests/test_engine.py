@@ -96,6 +96,19 @@ def test_a_narrowed_state_knows_what_changed_and_facts_update_from_it():
     assert recent.get(end, lambda: -1, update) == 2 and updates == [[0, 1]]
 
 
+def test_recent_of_keeps_as_many_states_as_asked():
+    from grader.kernels.recent import recent_of
+
+    class Owner:
+        pass
+    owner = Owner()
+    kept = recent_of(owner, "fact", size=3)
+    assert recent_of(owner, "fact") is kept and recent_of(Owner(), "fact").size == 48
+    for i in range(5):
+        kept.get(State((i,)), lambda: i, lambda fact, old, changed: None)
+    assert [cands for cands, _ in kept.items] == [(2,), (3,), (4,)]
+
+
 def test_a_remembered_result_holds_until_a_variable_it_read_changes():
     start = State((3, 3, 3, 1))
     entries: dict = {}

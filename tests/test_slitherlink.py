@@ -490,6 +490,7 @@ def test_colour_groups_updated_step_by_step_equal_recounted():
             s = State(tuple(cands))
             fast, full = col.colouring(p, s), full_colouring(p, s)
             assert (fast.conflict >= 0) == (full.conflict >= 0)
+            assert fast.known_open == full.known_open
             if full.conflict < 0:
                 assert groups(fast) == groups(full)
 

@@ -24,11 +24,14 @@ OUTSIDE = -1
 class Colouring:
     """root[f]: the group of face f (the outer area is index n; group numbers are labels);
     flip[f]: 1 when f's colour is the opposite of its group root's; members: the faces of
-    each group (kept so a new edge can merge two groups without a full recount)."""
+    each group (kept so a new edge can merge two groups without a full recount); known_open:
+    the edges not decided in the state whose two faces are in one group, so whose value the
+    colours tell (Jordan's rule), kept up to date with the groups so no look scans the board."""
     root: tuple[int, ...]
     flip: tuple[int, ...]
     conflict: int = -1       # an edge whose value contradicts the colours, or -1
     members: dict[int, tuple[int, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+    known_open: frozenset[int] = attrs.field(default=frozenset(), eq=False, repr=False)
 
     def relation(self, a: int, b: int) -> int | None:
         """0 same colour, 1 different, None unknown."""
@@ -50,6 +53,13 @@ def face_links(puzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
     return puzzle.once("_slitherlink_face_links", make)
 
 
+def face_pairs(puzzle) -> tuple[tuple[int, int], ...]:
+    """The two faces of each edge, the outside numbered len(cells) (once per puzzle)."""
+    n = len(puzzle.cells)
+    return puzzle.once("_slitherlink_face_pairs", lambda: tuple(
+        (n if a == OUTSIDE else a, n if b == OUTSIDE else b) for a, b in puzzle.faces_of_edge))
+
+
 def colouring(puzzle, state: State) -> Colouring:
     """Colour groups from the decided edges (once per state, updated from a recent state's)."""
     return state.derived(("slitherlink.colouring", False), lambda: recent_of(puzzle, "colouring").get(
@@ -63,10 +73,9 @@ def _add_edges(puzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, .
     edge lost its value, which only a broken state does: recount then)."""
     if col.members is None:
         return None
-    root, flip, members = None, None, None
+    root, flip, members, known = None, None, None, None
     conflict = col.conflict
-    faces = puzzle.faces_of_edge
-    n = len(puzzle.cells)
+    faces, links = face_pairs(puzzle), face_links(puzzle)
     for e in changed:
         if old[e] != OPEN:
             return None
@@ -74,9 +83,9 @@ def _add_edges(puzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, .
         if m not in (B_LINE, B_CROSS):
             continue
         if root is None:
-            root, flip, members = list(col.root), list(col.flip), dict(col.members)
+            root, flip, members, known = list(col.root), list(col.flip), dict(col.members), set(col.known_open)
+        known.discard(e)
         a, b = faces[e]
-        b = n if b == OUTSIDE else b
         ra, rb = root[a], root[b]
         rel = 1 if m == B_LINE else 0
         if ra == rb:
@@ -89,10 +98,14 @@ def _add_edges(puzzle, col: Colouring, old: tuple[int, ...], cands: tuple[int, .
         for f in members[rb]:
             root[f] = ra
             flip[f] ^= turn
+        for f in members[rb]:           # the edges between the two groups, now tied
+            for edge, beyond in links[f]:
+                if root[beyond] == ra and cands[edge] not in (B_LINE, B_CROSS):
+                    known.add(edge)
         members[ra] = members[ra] + members.pop(rb)
     if root is None:
         return col
-    return Colouring(tuple(root), tuple(flip), conflict, members)
+    return Colouring(tuple(root), tuple(flip), conflict, members, frozenset(known))
 
 
 def full_colouring(puzzle, state: State,
@@ -128,7 +141,9 @@ def full_colouring(puzzle, state: State,
     groups: dict[int, list[int]] = {}
     for f, r in enumerate(root):
         groups.setdefault(r, []).append(f)
-    return Colouring(tuple(root), tuple(flip), conflict, {r: tuple(fs) for r, fs in groups.items()})
+    known = frozenset(e for e, (a, b) in enumerate(face_pairs(puzzle))
+                      if root[a] == root[b] and cands[e] not in (B_LINE, B_CROSS))
+    return Colouring(tuple(root), tuple(flip), conflict, {r: tuple(fs) for r, fs in groups.items()}, known)
 
 
 def _open_links(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:

@@ -339,10 +339,16 @@ def paths(graph: LoopGraph, state: State) -> Paths:
     """The pieces of line in a state (once per state, shared by every heuristic; updated from
     a recent state's pieces when only a few edges changed)."""
     def compute() -> Paths:
-        return recent_of(graph, "paths").get(
+        return recent_of(graph, "paths", size=PATHS_REMEMBERED).get(
             state, lambda: _compute_paths(graph, state),
             lambda p, old, changed: _add_lines(graph, p, old, state.cands, changed))
     return state.derived(("loops.paths", id(graph)), compute)
+
+
+# States whose pieces are kept. Every state of a solve asks for its pieces, so a trial's
+# fill of 150 steps pushed out of 48 the state the trial started from, and each next branch
+# counted the pieces afresh (Slitherlink 0091 and 0095: 678 full counts; with 200, 2)
+PATHS_REMEMBERED = 200
 
 
 # --- violations ----------------------------------------------------------------------------------
@@ -436,6 +442,7 @@ def open_regions(graph: LoopGraph, state: State, allowed: Callable[[int], bool] 
     n = graph.n_vertices
     seen = [False] * n
     out = []
+    cands, links = state.cands, graph.links
     for s in range(n):
         if seen[s] or (allowed and not allowed(s)):
             continue
@@ -444,12 +451,10 @@ def open_regions(graph: LoopGraph, state: State, allowed: Callable[[int], bool] 
         while stack:
             v = stack.pop()
             group.append(v)
-            for e in graph.incident[v]:
-                if state.cands[graph.edge_vars[e]] & B_LINE:
-                    w = graph.other(e, v)
-                    if not seen[w] and not (allowed and not allowed(w)):
-                        seen[w] = True
-                        stack.append(w)
+            for var, w in links[v]:         # (the edges at v, in the order of graph.incident)
+                if cands[var] & B_LINE and not seen[w] and not (allowed and not allowed(w)):
+                    seen[w] = True
+                    stack.append(w)
         out.append(sorted(group))
     return out
 

@@ -100,14 +100,15 @@ class Recent:
         return value
 
 
-def recent_of(owner: Any, name: str, limit: int = 96) -> Recent:
+def recent_of(owner: Any, name: str, limit: int = 96, size: int = 48) -> Recent:
     """The Recent cache of one per-state fact of `owner` (a puzzle or a loop graph: anything
     with a __dict__), made on first use; one per owner, so puzzles never mix their states.
-    limit: the most changed variables an update is asked to handle (see Recent)."""
+    limit: the most changed variables an update is asked to handle; size: the states kept
+    (see Recent)."""
     caches = owner.__dict__.setdefault("_recent_caches", {})
     cache = caches.get(name)
     if cache is None:
-        cache = caches[name] = Recent(limit=limit)
+        cache = caches[name] = Recent(size=size, limit=limit)
     return cache
 
 

@@ -15,7 +15,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
-from grader.kernels.face_colouring import OUTSIDE, Colouring, full_colouring
+from grader.kernels.face_colouring import OUTSIDE, Colouring, face_pairs, full_colouring
 from grader.kernels.face_colouring import colouring as decided_colouring
 from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN
 
@@ -75,17 +75,12 @@ def jordan(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deductio
     yield from _same_or_opposite(puzzle, state, colouring(puzzle, state))
 
 
-def face_pairs(puzzle: SlitherPuzzle) -> tuple[tuple[int, int], ...]:
-    """The two faces of each edge, the outside numbered len(cells) (once per puzzle)."""
-    return puzzle.once("_slitherlink_face_pairs", lambda: tuple(
-        (face(puzzle, a), face(puzzle, b)) for a, b in puzzle.faces_of_edge))
-
-
 def _same_or_opposite(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterator[Deduction]:
-    cands, root, flip = state.cands, col.root, col.flip
-    for e, (fa, fb) in enumerate(face_pairs(puzzle)):
-        if cands[e] != OPEN or root[fa] != root[fb]:
+    cands, flip, pairs = state.cands, col.flip, face_pairs(puzzle)
+    for e in sorted(col.known_open):    # (the open edges whose faces share a group)
+        if cands[e] != OPEN:
             continue
+        fa, fb = pairs[e]
         a, b = puzzle.faces_of_edge[e]
         rel = flip[fa] ^ flip[fb]
         yield Deduction.build(state, put={e: LINE if rel else CROSS},
