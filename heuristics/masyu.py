@@ -343,6 +343,7 @@ def _problem(puzzle: MasyuPuzzle):
 def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ways, problem = _ways(puzzle, state), _problem(puzzle)
     memo = puzzle.once("_masyu_shapes", dict)
+    board = None        # the ways are drawn on one copy of the board (near_problem keeps nothing)
     for i in cells_near(puzzle, focus, 1):
         if not puzzle.pearls_close[i]:
             continue
@@ -353,8 +354,10 @@ def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
         if found is None:
             if len(memo) > 60_000:
                 memo.clear()
+            if board is None:
+                board = list(state.cands)
             found = memo[key] = tuple(cell_loops.every_way_through(puzzle, puzzle.graph, state, [i], ways, problem,
-                                                                   self_loops=False))
+                                                                   self_loops=False, board=board))
         yield from found
 
 
@@ -397,7 +400,7 @@ def short_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_near(puzzle, focus, 1))
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),
-                                        _problem(puzzle), self_loops=True)
+                                        _problem(puzzle), self_loops=True, board=list(state.cands))
 
 
 # --- level 4 ----------------------------------------------------------------------------------
