@@ -344,8 +344,9 @@ def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
     ways, problem = _ways(puzzle, state), _problem(puzzle)
     memo = puzzle.once("_masyu_shapes", dict)
     board = None        # the ways are drawn on one copy of the board (near_problem keeps nothing)
+    reads = _own_reads(puzzle)
     for i in cells_near(puzzle, focus, 1):
-        if not puzzle.pearls_close[i]:
+        if not puzzle.pearls_close[i] or not _several_ways(puzzle, reads[i](state.cands), i):
             continue
         # what every way through a cell gives depends only on the edges it reads (trials ask
         # the same cells the same question again and again): remembered per those edges
@@ -359,6 +360,20 @@ def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
             found = memo[key] = tuple(cell_loops.every_way_through(puzzle, puzzle.graph, state, [i], ways, problem,
                                                                    self_loops=False, board=board))
         yield from found
+
+
+def _own_reads(puzzle: MasyuPuzzle) -> tuple:
+    """For each cell, the getter of its edge candidates."""
+    return puzzle.once("_masyu_own_reads", lambda: tuple(_edge_reader(puzzle, i) for i in range(puzzle.rows * puzzle.cols)))
+
+
+def _several_ways(puzzle: MasyuPuzzle, marks: tuple[int, ...], i: int) -> bool:
+    """Could the loop still pass cell i (with these marks on its edges) in two ways or more?
+    Else every_way_through has nothing to compare there (the count of cell_loops.ways_through)."""
+    lines, open_ = marks.count(B_LINE), marks.count(OPEN)
+    if lines == 1:
+        return open_ >= 2
+    return not lines and (open_ >= 3 or (open_ == 2 and puzzle.pearls[i] == NONE))
 
 
 def _shape_inputs(puzzle: MasyuPuzzle, i: int):
