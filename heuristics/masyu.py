@@ -383,8 +383,11 @@ def _shape_inputs(puzzle: MasyuPuzzle, i: int):
     got = getters.get(i)
     if got is None:
         vars_ = {v for j in (i, *puzzle.dir_cells[i].values()) for v in puzzle.dir_vars[j].values()}
+        inputs = puzzle.once("_masyu_pearl_inputs", dict)     # (each pearl's, for the ~13 cells near it)
         for p in puzzle.pearls_close[i]:
-            vars_.update(pearl_inputs(puzzle, p))
+            if p not in inputs:
+                inputs[p] = pearl_inputs(puzzle, p)
+            vars_.update(inputs[p])
         got = getters[i] = operator.itemgetter(*sorted(vars_))
     return got
 
