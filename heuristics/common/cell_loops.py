@@ -561,7 +561,10 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
         options = ways(v)
         if len(options) < 2:
             continue
-        alive, dead = [], []
+        # the candidates no way left keeps so far (what they agree on): once there are none,
+        # nothing can be said of this vertex, and its other ways are not drawn
+        unkept = {var: m for var in {var for way in options for var in way.put} if (m := state.cands[var])}
+        alive, dead = False, []
         for way in options:
             why = ""
             if self_loops and closes_small_loop(graph, state, v, way):
@@ -569,14 +572,15 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
             else:
                 why, drawn = _try_way(state, board, way, emptied, lambda trial: problem(trial, v, way))
                 if not why:
-                    alive.append(drawn)
+                    alive = True
+                    unkept = {var: left for var, m in unkept.items() if (left := m & ~drawn.get(var, state.cands[var]))}
             if why:
                 dead.append((way, why))
-        if not dead or not alive:
+            if not unkept:
+                break
+        if not dead or not alive or not unkept:
             continue
-        removals = _agreed(state, alive, {var for way in options for var in way.put})
-        if not removals:
-            continue
+        removals = tuple(sorted(unkept.items()))
         refuted = "; ".join(f"if it {way_name(graph, v, w)}, {why}" for w, why in dead)
         yield Deduction(removals, {"cell": graph.vertex_names[v], "count": len(options), "refuted": refuted,
                                    "result": describe_removals(puzzle, state, removals)},
@@ -584,12 +588,12 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
 
 
 def _try_way(state: State, board: list[int] | None, way: Way, emptied: bool,
-             problem: Callable[[State], str]) -> tuple[str, State | dict[int, int]]:
-    """(what drawing the way breaks or '', the candidates it leaves: the trial state, or on a
-    scratch `board`, drawn on and restored, those of the way's variables)."""
+             problem: Callable[[State], str]) -> tuple[str, dict[int, int]]:
+    """(what drawing the way breaks or '', the candidates it leaves to the way's variables),
+    on a trial state or on a scratch `board` (drawn on and restored)."""
     if board is None:
         trial = state.assume(way.put)
-        return _emptied(trial.cands, way, emptied) or problem(trial), trial
+        return _emptied(trial.cands, way, emptied) or problem(trial), {var: trial.cands[var] for var in way.put}
     saved = [(var, board[var]) for var in way.put]
     for var, val in way.put.items():
         board[var] &= 1 << val
@@ -604,14 +608,13 @@ def _emptied(cands, way: Way, emptied: bool) -> str:
     return "a cell would be left with no value" if emptied or not all(cands[var] for var in way.put) else ""
 
 
-def _agreed(state: State, finals: list[State | dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
-    """Candidates of `vars_` that no final state keeps (the only variables the trials set; a
-    final may give only those, keyed by variable)."""
+def _agreed(state: State, finals: list[State], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """Candidates of `vars_` that no final state keeps (the only variables the trials set)."""
     out = []
     for v in sorted(vars_):
         union = 0
         for f in finals:
-            union |= f[v]
+            union |= f.cands[v]
         if state.cands[v] & ~union:
             out.append((v, state.cands[v] & ~union))
     return tuple(out)
