@@ -343,8 +343,10 @@ def _problem(puzzle: MasyuPuzzle):
 def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ways, problem = _ways(puzzle, state), _problem(puzzle)
     memo = puzzle.once("_masyu_shapes", dict)
+    board = None        # the ways are drawn on one copy of the board (near_problem keeps nothing)
+    reads = _own_reads(puzzle)
     for i in cells_near(puzzle, focus, 1):
-        if not puzzle.pearls_close[i]:
+        if not puzzle.pearls_close[i] or not _several_ways(puzzle, reads[i](state.cands), i):
             continue
         # what every way through a cell gives depends only on the edges it reads (trials ask
         # the same cells the same question again and again): remembered per those edges
@@ -353,9 +355,25 @@ def cell_shapes_rule(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[
         if found is None:
             if len(memo) > 60_000:
                 memo.clear()
+            if board is None:
+                board = list(state.cands)
             found = memo[key] = tuple(cell_loops.every_way_through(puzzle, puzzle.graph, state, [i], ways, problem,
-                                                                   self_loops=False))
+                                                                   self_loops=False, board=board))
         yield from found
+
+
+def _own_reads(puzzle: MasyuPuzzle) -> tuple:
+    """For each cell, the getter of its edge candidates."""
+    return puzzle.once("_masyu_own_reads", lambda: tuple(_edge_reader(puzzle, i) for i in range(puzzle.rows * puzzle.cols)))
+
+
+def _several_ways(puzzle: MasyuPuzzle, marks: tuple[int, ...], i: int) -> bool:
+    """Could the loop still pass cell i (with these marks on its edges) in two ways or more?
+    Else every_way_through has nothing to compare there (the count of cell_loops.ways_through)."""
+    lines, open_ = marks.count(B_LINE), marks.count(OPEN)
+    if lines == 1:
+        return open_ >= 2
+    return not lines and (open_ >= 3 or (open_ == 2 and puzzle.pearls[i] == NONE))
 
 
 def _shape_inputs(puzzle: MasyuPuzzle, i: int):
@@ -365,8 +383,11 @@ def _shape_inputs(puzzle: MasyuPuzzle, i: int):
     got = getters.get(i)
     if got is None:
         vars_ = {v for j in (i, *puzzle.dir_cells[i].values()) for v in puzzle.dir_vars[j].values()}
+        inputs = puzzle.once("_masyu_pearl_inputs", dict)     # (each pearl's, for the ~13 cells near it)
         for p in puzzle.pearls_close[i]:
-            vars_.update(pearl_inputs(puzzle, p))
+            if p not in inputs:
+                inputs[p] = pearl_inputs(puzzle, p)
+            vars_.update(inputs[p])
         got = getters[i] = operator.itemgetter(*sorted(vars_))
     return got
 
@@ -397,7 +418,7 @@ def short_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_near(puzzle, focus, 1))
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),
-                                        _problem(puzzle), self_loops=True)
+                                        _problem(puzzle), self_loops=True, board=list(state.cands))
 
 
 # --- level 4 ----------------------------------------------------------------------------------

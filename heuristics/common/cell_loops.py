@@ -548,10 +548,12 @@ def closes_small_loop(graph: LoopGraph, state: State, v: int, way: Way) -> bool:
 
 def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable[int],
                       ways: Callable[[int], list[Way]], problem: Callable[[State, int, Way], str],
-                      self_loops: bool) -> Iterator[Deduction]:
+                      self_loops: bool, board: list[int] | None = None) -> Iterator[Deduction]:
     """For each vertex, try every way through it (`ways(v)`): a way that breaks a rule nearby
     (`problem(trial, v, way)` names it) or, with `self_loops`, closes a small loop is refuted;
-    what all the ways left agree on holds.
+    what all the ways left agree on holds. `board`, a list of the state's candidates, is drawn
+    on and restored for each way instead of a copy of the board per way (the cost on large
+    boards): then `problem` must read its trial only while it runs (no state.derived).
     Params: {cell} {count} {refuted} (a sentence per refuted way) {result}."""
     from grader.core.explain import describe_removals
     emptied = 0 in state.cands      # else only a variable a way sets can be left empty
@@ -559,32 +561,51 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
         options = ways(v)
         if len(options) < 2:
             continue
-        alive, dead = [], []
+        # the candidates no way left keeps so far (what they agree on): once there are none,
+        # nothing can be said of this vertex, and its other ways are not drawn
+        unkept = {var: m for var in {var for way in options for var in way.put} if (m := state.cands[var])}
+        alive, dead = False, []
         for way in options:
             why = ""
             if self_loops and closes_small_loop(graph, state, v, way):
                 why = "the line would close into a loop with other lines left outside it"
             else:
-                cands = list(state.cands)
-                for var, val in way.put.items():
-                    cands[var] &= 1 << val
-                trial = State(tuple(cands))
-                why = "a cell would be left with no value" if emptied or not all(
-                    cands[var] for var in way.put) else ""
-                why = why or problem(trial, v, way)
+                why, drawn = _try_way(state, board, way, emptied, lambda trial: problem(trial, v, way))
                 if not why:
-                    alive.append(trial)
+                    alive = True
+                    unkept = {var: left for var, m in unkept.items() if (left := m & ~drawn.get(var, state.cands[var]))}
             if why:
                 dead.append((way, why))
-        if not dead or not alive:
+            if not unkept:
+                break
+        if not dead or not alive or not unkept:
             continue
-        removals = _agreed(state, alive, {var for way in options for var in way.put})
-        if not removals:
-            continue
+        removals = tuple(sorted(unkept.items()))
         refuted = "; ".join(f"if it {way_name(graph, v, w)}, {why}" for w, why in dead)
         yield Deduction(removals, {"cell": graph.vertex_names[v], "count": len(options), "refuted": refuted,
                                    "result": describe_removals(puzzle, state, removals)},
                         cells=(puzzle.cell(v),))
+
+
+def _try_way(state: State, board: list[int] | None, way: Way, emptied: bool,
+             problem: Callable[[State], str]) -> tuple[str, dict[int, int]]:
+    """(what drawing the way breaks or '', the candidates it leaves to the way's variables),
+    on a trial state or on a scratch `board` (drawn on and restored)."""
+    if board is None:
+        trial = state.assume(way.put)
+        return _emptied(trial.cands, way, emptied) or problem(trial), {var: trial.cands[var] for var in way.put}
+    saved = [(var, board[var]) for var in way.put]
+    for var, val in way.put.items():
+        board[var] &= 1 << val
+    try:
+        return _emptied(board, way, emptied) or problem(State(board)), {var: board[var] for var in way.put}
+    finally:
+        for var, mask in saved:
+            board[var] = mask
+
+
+def _emptied(cands, way: Way, emptied: bool) -> str:
+    return "a cell would be left with no value" if emptied or not all(cands[var] for var in way.put) else ""
 
 
 def _agreed(state: State, finals: list[State], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
