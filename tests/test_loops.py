@@ -211,7 +211,7 @@ def test_gaps_agree_with_brute_force():
 
 
 def test_facts_kept_by_crossings_equal_new_ones():
-    """Within a solve, the parts and tree of a state are kept by its crossings:
+    """Within a solve, the parts, open degrees and tree of a state are kept by its crossings:
     a state with other lines but the same crossings gets the same object, and each equals one
     worked out afresh."""
     from grader.core.engine import remembering
@@ -224,6 +224,8 @@ def test_facts_kept_by_crossings_equal_new_ones():
             s, bare = state_of(g, lines=lines, crosses=crossed), state_of(g, crosses=crossed)
             same_part = lambda part: [[x == y for y in part] for x in part]
             assert same_part(kernel.open_parts(g, s)) == same_part(loops._parts_without(g, s, ()))
+            assert kernel.open_degrees(g, s) == [len(kernel.split(g, s.cands, v)[0] + kernel.split(g, s.cands, v)[1])
+                                                 for v in range(g.n_vertices)]
             assert kernel.open_parts(g, bare) is kernel.open_parts(g, s)
             assert loops._shared_tree(g, bare) is loops._shared_tree(g, s) == loops._tree(g, s)
 

@@ -365,17 +365,16 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
     # without required vertices only line ends can be stuck
     check = (range(graph.n_vertices) if required is not None
              else sorted(v for es in p.ends.values() for v in es))
+    ways = open_degrees(graph, state)
     for v in check:
         d = p.degree[v]
-        if d > 2:
-            continue
+        if d > 2 or (not d and ways[v] > 1):
+            continue                            # (no line, and room to pass: nothing broken)
         must = required(state, v) if required is not None else None
-        if d == 1 or (must and not d):          # (two lines pass: never stuck)
-            lines, open_ = split(graph, state.cands, v)
-            if len(lines) + len(open_) < 2:
-                what = "the line ends" if d == 1 else "the loop cannot pass"
-                out.append(Violation(f"{what} at {graph.vertex_names[v]}",
-                                     vars=tuple(vars_of(graph, lines))))
+        if (d == 1 or (must and not d)) and ways[v] < 2:    # (two lines pass: never stuck)
+            lines, _ = split(graph, state.cands, v)
+            what = "the line ends" if d == 1 else "the loop cannot pass"
+            out.append(Violation(f"{what} at {graph.vertex_names[v]}", vars=tuple(vars_of(graph, lines))))
         if d and must is False:
             out.append(Violation(f"the loop passes {graph.vertex_names[v]}, which it must not visit"))
     if p.loops and (p.pieces > 1 or len(p.loops) > 1):
@@ -445,6 +444,22 @@ def open_parts(graph: LoopGraph, state: State) -> list[int]:
     out share one (once per state, and per crossings in a solve)."""
     return state.derived(("loops.open_parts", id(graph)), lambda: by_crossings(
         graph, state, "loops.open_parts", lambda: _label_parts(graph, state.cands)))
+
+
+def open_degrees(graph: LoopGraph, state: State) -> list[int]:
+    """For each vertex, how many of its edges are not crossed out (once per state, and per
+    crossings in a solve)."""
+    return state.derived(("loops.open_degrees", id(graph)), lambda: by_crossings(
+        graph, state, "loops.open_degrees", lambda: _count_open(graph, state.cands)))
+
+
+def _count_open(graph: LoopGraph, cands: Sequence[int]) -> list[int]:
+    out = [0] * graph.n_vertices
+    for (a, b), var in zip(graph.ends, graph.edge_vars):
+        if cands[var] & B_LINE:
+            out[a] += 1
+            out[b] += 1
+    return out
 
 
 def _label_parts(graph: LoopGraph, cands: Sequence[int]) -> list[int]:
