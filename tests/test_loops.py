@@ -228,6 +228,10 @@ def test_facts_kept_by_crossings_equal_new_ones():
                                                  for v in range(g.n_vertices)]
             assert kernel.open_parts(g, bare) is kernel.open_parts(g, s)
             assert loops._shared_tree(g, bare) is loops._shared_tree(g, s) == loops._tree(g, s)
+    with remembering():                # a tree made first gives the parts: the same labels
+        fresh = State(s.cands)
+        loops._shared_tree(g, fresh)
+        assert kernel.open_parts(g, fresh) == kernel._label_parts(g, fresh.cands)
 
 
 def test_crossings_key_on_scattered_variables():
