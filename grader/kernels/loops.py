@@ -410,8 +410,9 @@ def _cut_off(graph: LoopGraph, state: State, p: Paths, required: Required | None
 
 # --- facts of the edges not crossed out ------------------------------------------------------
 
-# the facts a solve keeps per kind, by their crossings
-KEPT_BY_CROSSINGS = 128
+# How many facts a solve keeps per kind, by their crossings: as many as make this many
+# vertices in all (a cut tree is about 200 bytes a vertex: some 40 MB), and at least 128.
+KEPT_VERTICES = 200_000
 _OPEN_OR_LINE = bytes(m & B_LINE for m in range(256))   # a byte per edge: 0 when crossed out
 
 
@@ -434,7 +435,7 @@ def by_crossings(graph: LoopGraph, state: State, kind: str, compute: Callable[[]
     value = facts.get(key)
     if value is None:
         value = facts[key] = compute()
-        if len(facts) > KEPT_BY_CROSSINGS:
+        if len(facts) > max(128, KEPT_VERTICES // max(graph.n_vertices, 1)):
             del facts[next(iter(facts))]            # the oldest
     return value
 

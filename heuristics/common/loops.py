@@ -231,8 +231,8 @@ class _Tree:
 
 
 def _shared_tree(graph: LoopGraph, state: State) -> _Tree:
-    """The tree of a state: it depends only on which edges are crossed out (about 65 kB on a
-    25x25 board, and the solve keeps the last KEPT_BY_CROSSINGS)."""
+    """The tree of a state: it depends only on which edges are crossed out (kept by the solve
+    under its crossings, see by_crossings)."""
     def kept() -> _Tree:
         t = by_crossings(graph, state, "loops.tree", lambda: _tree(graph, state))
         # each tree's root is the smallest vertex of its part: the parts of the board, too
