@@ -57,15 +57,7 @@ def open_edges(puzzle: YajilinPuzzle, state: State, i: int, without: int | None 
     """Edge variables at cell i that are not crossed out (optionally ignoring the edge to
     cell `without`)."""
     cands = state.cands
-    return [var for var, j in _links(puzzle)[i] if cands[var] != B_CROSS and j != without]
-
-
-def _links(puzzle: YajilinPuzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """For each cell, (edge variable, cell beyond) in each direction (once per puzzle: open_edges
-    runs for every cell near each change, inside every trial)."""
-    return puzzle.once("_yajilin_links", lambda: tuple(
-        tuple((var, puzzle.dir_cells[i][d]) for d, var in puzzle.dir_vars[i].items())
-        for i in range(puzzle.rows * puzzle.cols)))
+    return [var for var, j in puzzle.cell_links[i] if cands[var] != B_CROSS and j != without]
 
 
 def _edge_names(puzzle: YajilinPuzzle, vars_: Iterable[int]) -> list[str]:

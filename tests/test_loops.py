@@ -210,6 +210,40 @@ def test_gaps_agree_with_brute_force():
         assert {(e, f) for cls in found for i, e in enumerate(cls) for f in cls[i + 1:]} == cut_pairs
 
 
+def test_facts_kept_by_crossings_equal_new_ones():
+    """Within a solve, the parts, open degrees and tree of a state are kept by its crossings:
+    a state with other lines but the same crossings gets the same object, and each equals one
+    worked out afresh."""
+    from grader.core.engine import remembering
+    g = LoopGraph.cell_grid(4, 5)
+    rng = random.Random(7)
+    with remembering():
+        for _ in range(30):
+            crossed = [e for e in range(g.n_edges) if rng.random() < 0.35]
+            lines = [e for e in range(g.n_edges) if e not in crossed and rng.random() < 0.3]
+            s, bare = state_of(g, lines=lines, crosses=crossed), state_of(g, crosses=crossed)
+            same_part = lambda part: [[x == y for y in part] for x in part]
+            assert same_part(kernel.open_parts(g, s)) == same_part(loops._parts_without(g, s, ()))
+            assert kernel.open_degrees(g, s) == [len(kernel.split(g, s.cands, v)[0] + kernel.split(g, s.cands, v)[1])
+                                                 for v in range(g.n_vertices)]
+            assert kernel.open_parts(g, bare) is kernel.open_parts(g, s)
+            assert loops._shared_tree(g, bare) is loops._shared_tree(g, s) == loops._tree(g, s)
+    with remembering():                # a tree made first gives the parts: the same labels
+        fresh = State(s.cands)
+        loops._shared_tree(g, fresh)
+        assert kernel.open_parts(g, fresh) == kernel._label_parts(g, fresh.cands)
+
+
+def test_crossings_key_on_scattered_variables():
+    """Edge variables out of one run are read one by one: the same key for the same crossings."""
+    g = LoopGraph(("a", "b", "c"), ((0, 1), (1, 2), (2, 0)), (7, 2, 4))
+    cands = [OPEN] * 8
+    cands[2] = B_CROSS
+    key = kernel.crossings(g, cands)
+    cands[7] = B_LINE
+    assert kernel.crossings(g, cands) == key != kernel.crossings(g, [OPEN] * 8)
+
+
 def test_narrowed_lists_only_narrowings():
     old, new = (3, 3, 3, 2), (3, 1, 3, 2)
     assert narrowed(old, new, 5) == [1]

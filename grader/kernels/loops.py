@@ -14,14 +14,16 @@ be visited: a shaded Yajilin cell) or None (not known, or not a rule: a Slitherl
 loop leaving lines or required vertices outside, lines that crossed edges keep apart); on a
 complete state it is exact for the loop rule. `local_loop_problem` is the quick version near a
 few changed edges (look-ahead). `paths(graph, state)` gives the pieces of line (shared per
-state); `open_regions` the areas the loop could still use. The techniques built on these are
+state); `open_regions` the areas the loop could still use. A fact that depends only on which
+edges are crossed out (`open_parts`, the cut tree of heuristics/common/loops.py) is kept by the
+running solve under those crossings (`by_crossings`): trials come back to them again and again. The techniques built on these are
 in heuristics/common/loops.py.
 """
 from __future__ import annotations
 
 import functools
 import random
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 
@@ -369,17 +371,16 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
     # without required vertices only line ends can be stuck
     check = (range(graph.n_vertices) if required is not None
              else sorted(v for es in p.ends.values() for v in es))
+    ways = open_degrees(graph, state)
     for v in check:
         d = p.degree[v]
-        if d > 2:
-            continue
+        if d > 2 or (not d and ways[v] > 1):
+            continue                            # (no line, and room to pass: nothing broken)
         must = required(state, v) if required is not None else None
-        if d == 1 or (must and not d):          # (two lines pass: never stuck)
-            lines, open_ = split(graph, state.cands, v)
-            if len(lines) + len(open_) < 2:
-                what = "the line ends" if d == 1 else "the loop cannot pass"
-                out.append(Violation(f"{what} at {graph.vertex_names[v]}",
-                                     vars=tuple(vars_of(graph, lines))))
+        if (d == 1 or (must and not d)) and ways[v] < 2:    # (two lines pass: never stuck)
+            lines, _ = split(graph, state.cands, v)
+            what = "the line ends" if d == 1 else "the loop cannot pass"
+            out.append(Violation(f"{what} at {graph.vertex_names[v]}", vars=tuple(vars_of(graph, lines))))
         if d and must is False:
             out.append(Violation(f"the loop passes {graph.vertex_names[v]}, which it must not visit"))
     if p.loops and (p.pieces > 1 or len(p.loops) > 1):
@@ -401,24 +402,87 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
 def _cut_off(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> int | None:
     """A vertex with a line (or one that must be visited) that the other lines can no longer
     reach through edges that are not crossed: the loop could never be one piece."""
-    start = next(iter(p.members.values()))[0]
-    seen = bytearray(graph.n_vertices)
-    seen[start] = 1
-    stack = [start]
-    cands, links = state.cands, graph.links
-    while stack:
-        for var, w in links[stack.pop()]:
-            if not seen[w] and cands[var] & B_LINE:
-                seen[w] = 1
-                stack.append(w)
-    cut = [min(piece) for piece in p.members.values() if not seen[piece[0]]]
+    part = open_parts(graph, state)
+    mine = part[next(iter(p.members.values()))[0]]
+    cut = [min(piece) for piece in p.members.values() if part[piece[0]] != mine]
     if cut:
         return min(cut)
     if required is not None:
         for v in range(graph.n_vertices):
-            if not seen[v] and required(state, v):
+            if part[v] != mine and required(state, v):
                 return v
     return None
+
+
+# --- facts of the edges not crossed out ------------------------------------------------------
+
+# How many facts a solve keeps per kind, by their crossings: as many as make this many
+# vertices in all (a cut tree is about 200 bytes a vertex: some 40 MB), and at least 128.
+KEPT_VERTICES = 200_000
+_OPEN_OR_LINE = bytes(m & B_LINE for m in range(256))   # a byte per edge: 0 when crossed out
+
+
+def crossings(graph: LoopGraph, cands: Sequence[int]) -> bytes:
+    """Which edges are crossed out, as a key (the edges' variables are one run on every graph
+    of ours: read at C speed then)."""
+    ev = graph.edge_vars
+    if ev and ev[-1] - ev[0] == len(ev) - 1:
+        return bytes(cands[ev[0]:ev[-1] + 1]).translate(_OPEN_OR_LINE)
+    return bytes(cands[var] & B_LINE for var in ev)
+
+
+def by_crossings(graph: LoopGraph, state: State, kind: str, compute: Callable[[], Any]) -> Any:
+    """compute(): a fact that depends only on which edges are crossed out, kept by the running
+    solve under those crossings. The fills of trials come back to the same crossings again and
+    again (each case of a case analysis, at every step of the solve)."""
+    from grader.core.engine import solve_memory      # (the engine needs no kernel to load)
+    facts = solve_memory().setdefault((kind, id(graph)), {})
+    key = crossings(graph, state.cands)
+    value = facts.get(key)
+    if value is None:
+        value = facts[key] = compute()
+        if len(facts) > max(128, KEPT_VERTICES // max(graph.n_vertices, 1)):
+            del facts[next(iter(facts))]            # the oldest
+    return value
+
+
+def open_parts(graph: LoopGraph, state: State) -> list[int]:
+    """For each vertex, a label of its part of the board: vertices joined by edges not crossed
+    out share one (once per state, and per crossings in a solve)."""
+    return state.derived(("loops.open_parts", id(graph)), lambda: by_crossings(
+        graph, state, "loops.open_parts", lambda: _label_parts(graph, state.cands)))
+
+
+def open_degrees(graph: LoopGraph, state: State) -> list[int]:
+    """For each vertex, how many of its edges are not crossed out (once per state, and per
+    crossings in a solve)."""
+    return state.derived(("loops.open_degrees", id(graph)), lambda: by_crossings(
+        graph, state, "loops.open_degrees", lambda: _count_open(graph, state.cands)))
+
+
+def _count_open(graph: LoopGraph, cands: Sequence[int]) -> list[int]:
+    out = [0] * graph.n_vertices
+    for (a, b), var in zip(graph.ends, graph.edge_vars):
+        if cands[var] & B_LINE:
+            out[a] += 1
+            out[b] += 1
+    return out
+
+
+def _label_parts(graph: LoopGraph, cands: Sequence[int]) -> list[int]:
+    part = [-1] * graph.n_vertices
+    links = graph.links
+    for s in range(graph.n_vertices):
+        if part[s] >= 0:
+            continue
+        part[s] = s
+        stack = [s]
+        while stack:
+            for var, w in links[stack.pop()]:
+                if part[w] < 0 and cands[var] & B_LINE:
+                    part[w] = s
+                    stack.append(w)
+    return part
 
 
 def is_loop_done(graph: LoopGraph, state: State) -> bool:

@@ -29,9 +29,8 @@ import attrs
 from grader.core.model import State
 from grader.core.registry import Family
 from grader.core.steps import Deduction
-from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required,
+from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required, by_crossings,
                                   cycle_through, names_of, open_regions, paths, split, vars_of)
-from grader.kernels.recent import recent_of
 
 
 # --- vertex degree rules (level 1) -----------------------------------------------------------
@@ -232,20 +231,14 @@ class _Tree:
 
 
 def _shared_tree(graph: LoopGraph, state: State) -> _Tree:
-    """The tree of a state, kept while only lines are drawn: it depends only on which edges
-    are not crossed out, so a recent state's tree serves until an edge is crossed."""
-    edge_of = graph.edge_of_var
-
-    def update(t: _Tree, old: tuple[int, ...], changed: list[int]) -> _Tree:
-        cands = state.cands
-        for var in changed:
-            if var in edge_of and not cands[var] & B_LINE:
-                # a new tree now rather than None: the older states Recent would try next
-                # nearly always miss the same crossed edge, and comparing each costs more
-                return _tree(graph, state)
+    """The tree of a state: it depends only on which edges are crossed out (kept by the solve
+    under its crossings, see by_crossings)."""
+    def kept() -> _Tree:
+        t = by_crossings(graph, state, "loops.tree", lambda: _tree(graph, state))
+        # each tree's root is the smallest vertex of its part: the parts of the board, too
+        by_crossings(graph, state, "loops.open_parts", lambda: t.root_of)
         return t
-    return state.derived(("loops.tree", id(graph)), lambda: recent_of(graph, "tree").get(
-        state, lambda: _tree(graph, state), update))
+    return state.derived(("loops.tree", id(graph)), kept)
 
 
 def _tree(graph: LoopGraph, state: State) -> _Tree:

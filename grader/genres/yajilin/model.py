@@ -99,6 +99,13 @@ class YajilinPuzzle(GridLoop, Puzzle):
     def neighbours(self) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(self.dir_cells[i].values()) for i in range(self.rows * self.cols))
 
+    @functools.cached_property
+    def cell_links(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each cell, (edge variable, cell beyond) in each direction (read for every cell
+        near each change, inside every trial: an attribute, not a lookup)."""
+        return tuple(tuple((var, self.dir_cells[i][d]) for d, var in self.dir_vars[i].items())
+                     for i in range(self.rows * self.cols))
+
     def required(self, state: State, v: int) -> bool | None:
         """Loop cells must be visited; shaded and clue cells must not."""
         m = state.cands[v]
