@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 from grader.genres import get
@@ -350,3 +351,16 @@ def test_corner_sides_updated_step_by_step_equal_a_new_search():
         assert not kept.broken
         assert all(kept.relation(a, b) == searched.relation(a, b) for a, b in pairs)
 
+
+
+def test_cut_off_names_the_same_vertex_whatever_the_order_of_pieces():
+    """Pieces on two sides of crossed edges: the reason names the first vertex cut off from
+    the part of the first vertex with a line, however the pieces happen to be listed."""
+    g = LoopGraph.cell_grid(4, 4)
+    wall = [edge(g, f"r{r}c2", f"r{r}c3") for r in range(1, 5)]
+    s = state_of(g, lines=[edge(g, "r1c1", "r2c1"), edge(g, "r3c4", "r4c4")], crosses=wall)
+    p = kernel.paths(g, s)
+    flipped = attrs.evolve(p, members=dict(reversed(list(p.members.items()))))
+    assert list(flipped.members) != list(p.members)
+    named = {g.vertex_names[kernel._cut_off(g, s, q, None)] for q in (p, flipped)}
+    assert named == {"r3c4"}

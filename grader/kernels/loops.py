@@ -401,10 +401,13 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
 
 def _cut_off(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> int | None:
     """A vertex with a line (or one that must be visited) that the other lines can no longer
-    reach through edges that are not crossed: the loop could never be one piece."""
+    reach through edges that are not crossed: the loop could never be one piece. Named from
+    the part of the first vertex with a line, whatever order the pieces are kept in (an update
+    and a full count of the pieces may list them differently)."""
     part = open_parts(graph, state)
-    mine = part[next(iter(p.members.values()))[0]]
-    cut = [min(piece) for piece in p.members.values() if part[piece[0]] != mine]
+    lows = [min(piece) for piece in p.members.values()]
+    mine = part[min(lows)]
+    cut = [low for low in lows if part[low] != mine]
     if cut:
         return min(cut)
     if required is not None:
