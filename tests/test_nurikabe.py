@@ -465,6 +465,22 @@ def test_teams_are_the_groups_and_the_joined_pairs_of_groups():
             assert _teams(groups, size) == sorted(tuple(sorted(t)) for t in every)
 
 
+def test_a_teams_blocks_are_those_of_every_group_it_holds():
+    """_blocks_of looks up each set of the team's islands: the blocks of every group whose
+    owners all lie in the team, as a look through every group finds them."""
+    from heuristics.nurikabe.counting import MOST_TEAM, _blocks_of
+    rng = random.Random(7)
+    for _ in range(300):
+        islands_ = rng.randint(1, 9)
+        groups: dict = {}
+        for q in range(rng.randint(0, 30)):
+            who = tuple(sorted(rng.sample(range(islands_), rng.randint(1, min(islands_, 3)))))
+            groups.setdefault(who, []).append(q)
+        team = tuple(sorted(rng.sample(range(islands_), rng.randint(1, min(islands_, MOST_TEAM)))))
+        assert _blocks_of(groups, team) == sorted(q for who, qs in groups.items() if set(team).issuperset(who)
+                                                  for q in qs)
+
+
 def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():
     """A shape is rejected when it walls in an island nearby; that island's liberties lie one
     step beyond it, so the remembered list must be keyed by those cells too. Here r1c10 is a
