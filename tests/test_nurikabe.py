@@ -465,6 +465,43 @@ def test_teams_are_the_groups_and_the_joined_pairs_of_groups():
             assert _teams(groups, size) == sorted(tuple(sorted(t)) for t in every)
 
 
+def test_a_teams_blocks_are_those_of_every_group_it_holds():
+    """_blocks_of looks up each set of the team's islands: the blocks of every group whose
+    owners all lie in the team, as a look through every group finds them."""
+    from heuristics.nurikabe.counting import MOST_TEAM, _blocks_of
+    rng = random.Random(7)
+    for _ in range(300):
+        islands_ = rng.randint(1, 9)
+        groups: dict = {}
+        for q in range(rng.randint(0, 30)):
+            who = tuple(sorted(rng.sample(range(islands_), rng.randint(1, min(islands_, 3)))))
+            groups.setdefault(who, []).append(q)
+        team = tuple(sorted(rng.sample(range(islands_), rng.randint(1, min(islands_, MOST_TEAM)))))
+        assert _blocks_of(groups, team) == sorted(q for who, qs in groups.items() if set(team).issuperset(who)
+                                                  for q in qs)
+
+
+def test_a_chain_followed_again_from_the_same_candidates_is_the_one_followed_first():
+    """short_chain remembers its latest chains within a solve: asked again from the same
+    candidates (another State) it gives the chain it found, the one followed afresh."""
+    from grader.core.engine import remembering
+    from grader.genres.nurikabe.model import ISLAND, WALL
+    from heuristics.nurikabe.cases import _short_chain, short_chain
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    state = p.genre.initial_state(p)
+    free = [i for i, m in enumerate(state.cands) if m == 3][:6]
+    with remembering():
+        for i in free:
+            for value in (ISLAND, WALL):
+                first = short_chain(p, state.assume({i: value}), (i,), 6, 3)
+                again = short_chain(p, state.assume({i: value}), (i,), 6, 3)
+                fresh = _short_chain(p, state.assume({i: value}), (i,), 6, 3)
+                assert again is first
+                assert [(s.heuristic.id, s.deduction.removals) for s in first.steps] == \
+                    [(s.heuristic.id, s.deduction.removals) for s in fresh.steps]
+                assert (first.status, first.reason, first.final.cands) == (fresh.status, fresh.reason, fresh.final.cands)
+
+
 def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():
     """A shape is rejected when it walls in an island nearby; that island's liberties lie one
     step beyond it, so the remembered list must be keyed by those cells too. Here r1c10 is a

@@ -61,11 +61,28 @@ def direct_steps(level: int) -> list:
     return [h for h in REGISTRY.for_genre(GENRE, level) if h.info.counted]
 
 
+CHAINS_KEPT = 48    # chains remembered per solve (the latest): each keeps its final state
+
+
 def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS,
                 level: int = CASE_LEVEL) -> Trace:
     """Easy (level 1-2) steps from an assumed state, up to `steps` of them; a trace that
     ends CONTRADICTION refutes the assumption, and then stops at the first broken rule (the
-    chain a reader follows). The rules are looked at once at the end first (the look is what
+    chain a reader follows). A chain followed a little earlier from the same candidates is
+    not followed again (island-cases and cell-owners follow the same ways in one state): the
+    techniques it is followed with remember nothing of the solve, so it is the same chain."""
+    memory = solve_memory().setdefault("nurikabe.short-chains", {})
+    key = (assumed.cands, frozenset(changed), steps, level)
+    trace = memory.get(key)
+    if trace is None:
+        trace = memory[key] = _short_chain(puzzle, assumed, changed, steps, level)
+        if len(memory) > CHAINS_KEPT:
+            del memory[next(iter(memory))]
+    return trace
+
+
+def _short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int, level: int) -> Trace:
+    """short_chain followed: the rules are looked at once at the end first (the look is what
     costs), and step by step only for a chain that breaks one."""
     def run(until=None) -> Trace:
         return Solver(puzzle, heuristics=direct_steps(level), greedy=True,

@@ -10,6 +10,7 @@ touches one of its islands, is a wall. More blocks than cells left is a broken r
 """
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Iterator
 
 from grader.genres.nurikabe.model import FREE, WALL, Islands, NurikabePuzzle, islands
@@ -133,8 +134,10 @@ def _teams(groups: dict[tuple[int, ...], list[int]], size: int) -> list[tuple[in
 
 
 def _blocks_of(groups: dict[tuple[int, ...], list[int]], team: tuple[int, ...]) -> list[int]:
-    mine = set(team)
-    return sorted(q for who, qs in groups.items() if mine.issuperset(who) for q in qs)
+    """The blocks of the groups whose owners all lie in the team (a sorted tuple, as the
+    owners are): looked up by each set of its islands, not found among every group."""
+    return sorted(q for size in range(1, len(team) + 1) for who in combinations(team, size)
+                  for q in groups.get(who, ()))
 
 
 def _apart(blocks: list[int], cells: tuple[tuple[int, ...], ...], want: int, enough: int) -> list[int]:

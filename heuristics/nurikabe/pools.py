@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import attrs
+
 from grader.genres.nurikabe.model import B_ISLAND, FREE, ISLAND, WALL, Islands, NurikabePuzzle, islands
 from grader.core.explain import phrase_list
 from grader.core.registry import heuristic
@@ -46,12 +48,70 @@ def block_owners(puzzle: NurikabePuzzle, state: State):
 
 def _block_reachers(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[int, ...]]:
     """For each 2x2 block an island reaches an open cell of, those islands, in order: made
-    from each reach's blocks (kept with the reach), not from the blocks' cells one by one."""
-    found: dict[int, list[int]] = {}
-    for k, dist in sorted(reaches(puzzle, state).items()):
-        for q in open_blocks_of_reach(puzzle, state, dist):
-            found.setdefault(q, []).append(k)
-    return {q: tuple(ks) for q, ks in found.items()}
+    from each reach's blocks (kept with the reach), not from the blocks' cells one by one.
+    Updated from the last state's where the numbered islands are the same: only the islands
+    whose reach changed move (a state changes few reaches)."""
+    isl = islands(puzzle, state)
+    dists = reaches(puzzle, state)
+    parts = {isl.clues[k][0]: k for k in dists}     # each island's part, by its number's cell
+    last = puzzle.__dict__.get("_nurikabe_last_reachers")
+    if last is None or last.parts.keys() != parts.keys():
+        found: dict[int, list[int]] = {}
+        for k in sorted(dists):
+            for q in open_blocks_of_reach(puzzle, state, dists[k]):
+                found.setdefault(q, []).append(k)
+        reachers = {q: tuple(ks) for q, ks in found.items()}
+        kept = {k: (dist, open_blocks_of_reach(puzzle, state, dist)) for k, dist in dists.items()}
+    else:
+        reachers, kept = _renumbered(last, parts)
+        for k, dist in dists.items():
+            old_dist, old_blocks = kept[k]
+            if old_dist is not dist:
+                blocks = open_blocks_of_reach(puzzle, state, dist)
+                _move_reacher(reachers, k, old_blocks, blocks)
+                kept[k] = (dist, blocks)
+    puzzle.__dict__["_nurikabe_last_reachers"] = _Reachers(parts, kept, reachers)
+    return reachers
+
+
+@attrs.frozen
+class _Reachers:
+    """The block reachers of the last state they were made for, with the reach (and its
+    blocks) of each numbered island they were made from."""
+    parts: dict[int, int]       # each numbered island's part, by its number's cell
+    kept: dict[int, tuple[dict[int, int], frozenset[int]]]
+    reachers: dict[int, tuple[int, ...]]
+
+
+def _renumbered(last: _Reachers, parts: dict[int, int]
+                ) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[dict[int, int], frozenset[int]]]]:
+    """Copies of last's reachers and reaches, with the part of each island in this state (an
+    island part made or joined before it shifts the parts after it, and an island that grows
+    can move before another)."""
+    if parts == last.parts:
+        return dict(last.reachers), dict(last.kept)
+    new_part = {last.parts[cell]: k for cell, k in parts.items()}
+    renamed: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def rename(who: tuple[int, ...]) -> tuple[int, ...]:
+        out = renamed.get(who)
+        if out is None:
+            out = renamed[who] = tuple(sorted(new_part[k] for k in who))
+        return out
+    return ({q: rename(who) for q, who in last.reachers.items()},
+            {new_part[k]: seen for k, seen in last.kept.items()})
+
+
+def _move_reacher(reachers: dict[int, tuple[int, ...]], k: int, old: frozenset[int], new: frozenset[int]) -> None:
+    """Island k now reaches the blocks `new` instead of `old`."""
+    for q in old - new:
+        left = tuple(x for x in reachers[q] if x != k)
+        if left:
+            reachers[q] = left
+        else:
+            del reachers[q]
+    for q in new - old:
+        reachers[q] = tuple(sorted((*reachers.get(q, ()), k)))
 
 
 @heuristic(id="nurikabe.pool-owner", genre=GENRE)
@@ -76,6 +136,8 @@ class _Once:
     def __init__(self):
         self.without: dict[int, dict[int, int]] = {}
         self.from_island: dict[int, int] | None = None
+        self.in_reach: list[bool] = []      # by cell: in the island's reach
+        self.only_mine: list[int] = []      # the open cells only the island reaches, in order
 
 
 def _say(puzzle: NurikabePuzzle, isl: Islands, k: int, block: tuple[int, ...]) -> dict[str, object]:
@@ -133,14 +195,16 @@ def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     has at least half the sum of their three distances (in cells, within the island's reach)
     new cells."""
     dist = reaches(puzzle, state)[k]
-    index = reach_index(puzzle, state)
     g = puzzle.graph
-    passable = members(len(puzzle.clues), dist)
     targets = [i for i in block if i in dist]
     if once.from_island is None:
-        once.from_island = cn.reach(g, isl.parts[k], passable)
+        index, cands = reach_index(puzzle, state), state.cands
+        once.in_reach = members(len(puzzle.clues), dist)
+        once.from_island = cn.reach(g, isl.parts[k], once.in_reach)
+        once.only_mine = sorted(x for x in dist if cands[x] == FREE and index.get(x) == [k])
     from_island = once.from_island
     to_block = min(from_island[i] for i in targets)
+    passable = once.in_reach.copy()
     for i in isl.parts[k]:
         passable[i] = False         # a way from the block through the island is counted below
     from_block = cn.reach(g, targets, passable)
@@ -149,8 +213,7 @@ def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     def fewest(x: int) -> int:
         a = from_island[x]
         return (a + to_block + min(from_block.get(x, a + to_block), a + to_block) + 1) // 2
-    far = sorted(x for x in dist if state.cands[x] == FREE and index.get(x) == [k] and x not in block
-                 and fewest(x) > need)
+    far = [x for x in once.only_mine if x not in block and fewest(x) > need]
     if not far:
         return None
     return Deduction.build(state, put={x: WALL for x in far}, premises=isl.parts[k], region=block, params={
