@@ -47,12 +47,22 @@ class Way(NamedTuple):
 
 
 def way(puzzle: NumberlinkPuzzle, ch: Chains, x: int, value: int, skip: int) -> Way:
-    shape = SHAPES[value]
-    joined = [z for e, z in puzzle.neighbour[x].items() if shape & e and e != skip]
-    roots = frozenset(ch.root[z] for z in joined)
-    labels = frozenset(ch.labels[z] for z in joined if ch.labels[z]) | (
-        {puzzle.labels[x]} if puzzle.labels[x] else frozenset())
-    return Way(value, shape, joined, roots, labels, len(roots) == len(joined) and len(labels) <= 1)
+    joined = joined_by(puzzle)[x, value, skip]
+    root, on_line = ch.root, ch.labels
+    roots = frozenset([root[z] for z in joined])
+    own = puzzle.labels[x]
+    labels = frozenset([lab for lab in [on_line[z] for z in joined] + [own] if lab])
+    return Way(value, SHAPES[value], list(joined), roots, labels, len(roots) == len(joined) and len(labels) <= 1)
+
+
+def joined_by(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int, int], tuple[int, ...]]:
+    """(cell, value, a side to leave out) -> the neighbours the shape joins on its other sides,
+    made once per puzzle: the pairwise product asks at every step of the fills."""
+    def make() -> dict[tuple[int, int, int], tuple[int, ...]]:
+        return {(x, v, skip): tuple(z for e, z in nb.items() if shape & e and e != skip)
+                for x, nb in enumerate(puzzle.neighbour) for v, shape in enumerate(SHAPES)
+                for skip in SIDES}
+    return puzzle.once("_numberlink_joined_by", make)
 
 
 def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int, sj: int,
@@ -112,7 +122,12 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         return bool(must[x])
 
     def reaches(x: int, skip: int, flag) -> bool:
-        return flag(x) or any(flag(y) for y in puzzle.neighbour[x].values() if y != skip)
+        if flag(x):
+            return True
+        for y in puzzle.neighbour[x].values():
+            if y != skip and flag(y):
+                return True
+        return False
     # the joins at the cells near what changed, in board order (inside a trial's fill the
     # board is large and what changed small)
     edges = puzzle.edges if focus is None else \
