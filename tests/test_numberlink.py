@@ -515,6 +515,23 @@ def test_pair_product_drops_a_u_turn():
     assert fires("numberlink.no-u-turn", alone, state)
 
 
+def test_remembered_pair_products_agree_with_fresh_ones():
+    # the pairwise product remembers its outcomes within a solve by what they read: over many
+    # boards in one solve's memory it finds what a fresh look at each board finds
+    from grader.core.engine import remembering
+    p = load(str(shared("janko/numberlink.jsonl")) + "#arukone/181")
+    rng = random.Random(5)
+    boards = [random_partial(p, NL.solution_state(p), rng, rng.choice((0.3, 0.5, 0.7))) for _ in range(60)]
+
+    def looks(board):
+        return [(d.removals, d.params) for d in fires("numberlink.pair-product", p, board)]
+    fresh = [looks(board) for board in boards]
+    with remembering() as memory:
+        assert [looks(board) for board in boards] == fresh
+        assert memory["numberlink.pair-products"]
+    assert any(fresh)
+
+
 def test_a_cell_no_line_can_reach_breaks_the_rules():
     p = puzzle("1 . 1\n2 . 2\n. . .", cover=True)
     drawn = marks(p, "1 ━ 1\n2 ━ 2\n. . .")
