@@ -515,6 +515,44 @@ def test_pair_product_drops_a_u_turn():
     assert fires("numberlink.no-u-turn", alone, state)
 
 
+def test_remembered_pair_products_agree_with_fresh_ones():
+    # the pairwise product remembers its outcomes within a solve by what they read: over many
+    # boards in one solve's memory it finds what a fresh look at each board finds
+    from grader.core.engine import remembering
+    p = load(str(shared("janko/numberlink.jsonl")) + "#arukone/181")
+    rng = random.Random(5)
+    boards = [random_partial(p, NL.solution_state(p), rng, rng.choice((0.3, 0.5, 0.7))) for _ in range(60)]
+
+    def looks(board):
+        return [(d.removals, d.params) for d in fires("numberlink.pair-product", p, board)]
+    fresh = [looks(board) for board in boards]
+    with remembering() as memory:
+        assert [looks(board) for board in boards] == fresh
+        assert memory["numberlink.pair-products"]
+    assert any(fresh)
+
+
+def test_violations_kept_by_board_agree_with_a_fresh_check():
+    # a solve keeps what violations said of each board: asked again in one solve's memory, of
+    # the same boards and of another puzzle's boards of the same size, it says what it says fresh
+    from grader.core.engine import remembering
+    first, second = (load(str(shared("janko/numberlink.jsonl")) + f"#arukone/{k}") for k in ("181", "163"))
+    rng = random.Random(7)
+
+    def board(p, fraction: float, wrong: bool):
+        """A random share of the solution, with one cell given another shape when `wrong`."""
+        state = random_partial(p, NL.solution_state(p), rng, fraction)
+        v = rng.choice([v for v, lab in enumerate(p.labels) if not lab])
+        other = rng.choice([k for k in range(len(SHAPES)) if NL.solution_state(p).cands[v] != 1 << k])
+        return state.restrict(v, 1 << other) if wrong else state
+    boards = [(p, board(p, fraction, wrong)) for p in (first, second) for fraction in (0.2, 0.5, 1.0)
+              for wrong in (False, True) for _ in range(4)]
+    fresh = [NL.violations(p, board) for p, board in boards]
+    assert any(fresh) and not all(fresh)
+    with remembering():
+        assert [NL.violations(p, board) for p, board in boards + boards] == fresh + fresh
+
+
 def test_a_cell_no_line_can_reach_breaks_the_rules():
     p = puzzle("1 . 1\n2 . 2\n. . .", cover=True)
     drawn = marks(p, "1 ━ 1\n2 ━ 2\n. . .")

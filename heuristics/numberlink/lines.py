@@ -16,6 +16,8 @@ from heuristics.numberlink.common import GENRE, cells_near, join_off, join_on, m
 
 # the two sides of each link shape (values 5 to 10), in the order of SIDES
 LINK_SIDES = {v: tuple(d for d in SIDES if SHAPES[v] & d) for v in range(5, len(SHAPES))}
+# per candidate mask, its link values in increasing order (looked up for every cell of a look)
+LINKS_IN = tuple(tuple(v for v in range(5, len(SHAPES)) if m >> v & 1) for m in range(1 << len(SHAPES)))
 
 # --- level 1 ------------------------------------------------------------------------------
 
@@ -163,11 +165,9 @@ def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
             continue
         nb = puzzle.neighbour[x]
         # a loop needs two neighbours on one piece, a clash two on numbers' lines
-        if sum(1 for z in nb.values() if labels[z] or root[z] in pieces) < 2:
+        if not on_lines_beside(nb, labels, root, pieces, 2):
             continue
-        for v in range(5, len(SHAPES)):
-            if not m >> v & 1:
-                continue
+        for v in LINKS_IN[m]:
             d1, d2 = LINK_SIDES[v]
             y, z = nb.get(d1, -1), nb.get(d2, -1)
             if y < 0 or z < 0:
@@ -176,6 +176,16 @@ def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
             if root[y] == root[z] or (labels[y] and labels[z] and labels[y] != labels[z]):
                 yield Deduction(((x, 1 << v),), Later(between_words, puzzle, x, v, y, z, root[y] == root[z],
                                                       labels[y], labels[z]), (y, z))
+
+
+def on_lines_beside(nb: dict[int, int], labels: list[int], root: list[int], pieces: dict, count: int) -> bool:
+    """Whether at least `count` of these neighbours lie on a number's line or a drawn piece."""
+    for z in nb.values():
+        if labels[z] or root[z] in pieces:
+            count -= 1
+            if not count:
+                return True
+    return False
 
 
 def between_words(puzzle: NumberlinkPuzzle, x: int, v: int, y: int, z: int, loop: bool, ly: int, lz: int
@@ -200,13 +210,12 @@ def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
 def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list[tuple[int, int]]:
     """Where drawn pieces r1 and r2 lie side by side away from the end numbers: the pairs
     (cell of r1, cell of r2), at least one of the two drawn, in board order. Asked of a few
-    pieces at a time, so looked up from the smaller piece and remembered with the chains
-    (but for a lone cell, whose few neighbours are quicker to look at again)."""
-    lone = r1 not in ch.members or r2 not in ch.members
-    memo = None if lone else ch.memo.get("side by side")
-    if memo is None and not lone:
+    pieces at a time (and again for each shape of a cell beside them), so looked up from the
+    smaller piece and remembered with the chains."""
+    memo = ch.memo.get("side by side")
+    if memo is None:
         memo = ch.memo["side by side"] = {}
-    elif memo is not None:
+    else:
         found = memo.get((r1, r2))
         if found is not None:
             return found
@@ -220,9 +229,9 @@ def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list
         for w in nb[u].values():
             if root[w] == other and not labels[w] and (must[u] or must[w]):
                 out.append((w, u) if flip else (u, w))
-    out.sort(key=lambda p: (min(p), max(p)))
-    if memo is not None:
-        memo[r1, r2] = out
+    if len(out) > 1:
+        out.sort(key=lambda p: (min(p), max(p)))
+    memo[r1, r2] = out
     return out
 
 
@@ -270,14 +279,18 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
     already lie side by side, or pieces that carry the same number."""
     ch = chains(puzzle, state)
     root, pieces, labels, cands = ch.root, ch.members, puzzle.labels, state.cands
+    neighbour = puzzle.neighbour
     for x in cells_near(puzzle, ch.along(focus)):     # a join far away can bring a line beside x
         m = cands[x]
-        # with no piece of line beside x, no shape of x brings one beside itself
-        if labels[x] or not m & (m - 1) or not any(root[z] in pieces for z in puzzle.neighbour[x].values()):
+        if labels[x] or not m & (m - 1):
             continue
-        for v in range(5, len(SHAPES)):
-            if not m >> v & 1:
-                continue
+        # with no piece of line beside x, no shape of x brings one beside itself
+        for z in neighbour[x].values():
+            if root[z] in pieces:
+                break
+        else:
+            continue
+        for v in LINKS_IN[m]:
             near = beside_itself(puzzle, ch, x, v)
             if near is not None:
                 yield Deduction(((x, 1 << v),), Later(lambda x, v, near: {

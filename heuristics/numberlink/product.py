@@ -1,10 +1,11 @@
 """Level 4: the pairwise product of the notes (spec/numberlink-notes.txt)."""
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from grader.genres.numberlink.model import WITH_SIDE, WITHOUT_SIDE, NumberlinkPuzzle
 from grader.kernels.cell_shapes import OPPOSITE, SHAPES, SIDES, Chains, chains
+from grader.core.engine import solve_memory
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
@@ -47,18 +48,30 @@ class Way(NamedTuple):
 
 
 def way(puzzle: NumberlinkPuzzle, ch: Chains, x: int, value: int, skip: int) -> Way:
-    shape = SHAPES[value]
-    joined = [z for e, z in puzzle.neighbour[x].items() if shape & e and e != skip]
-    roots = frozenset(ch.root[z] for z in joined)
-    labels = frozenset(ch.labels[z] for z in joined if ch.labels[z]) | (
-        {puzzle.labels[x]} if puzzle.labels[x] else frozenset())
-    return Way(value, shape, joined, roots, labels, len(roots) == len(joined) and len(labels) <= 1)
+    joined = joined_by(puzzle)[x, value, skip]
+    root, on_line = ch.root, ch.labels
+    roots = frozenset([root[z] for z in joined])
+    own = puzzle.labels[x]
+    labels = frozenset([lab for lab in [on_line[z] for z in joined] + [own] if lab])
+    return Way(value, SHAPES[value], list(joined), roots, labels, len(roots) == len(joined) and len(labels) <= 1)
+
+
+def joined_by(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int, int], tuple[int, ...]]:
+    """(cell, value, a side to leave out) -> the neighbours the shape joins on its other sides,
+    made once per puzzle: the pairwise product asks at every step of the fills."""
+    def make() -> dict[tuple[int, int, int], tuple[int, ...]]:
+        return {(x, v, skip): tuple(z for e, z in nb.items() if shape & e and e != skip)
+                for x, nb in enumerate(puzzle.neighbour) for v, shape in enumerate(SHAPES)
+                for skip in SIDES}
+    return puzzle.once("_numberlink_joined_by", make)
 
 
 def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int, sj: int,
-            joined: list[int], roots: frozenset[int], labels: frozenset[int]) -> bool:
+            joined: list[int], roots: frozenset[int], labels: frozenset[int],
+            apart: Callable[[int, int], bool]) -> bool:
     """Whether joining neighbours i and j (shapes si, sj) into one line, with the pieces
-    `roots`, would bring that line beside itself away from the end numbers."""
+    `roots`, would bring that line beside itself away from the end numbers; apart(r1, r2)
+    says whether pieces r1 and r2 already lie side by side away from i and j."""
     i, j = pair
     for x, shape in ((i, si), (j, sj)):
         if puzzle.labels[x]:
@@ -74,10 +87,41 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int
     listed = sorted(roots)
     for k, r1 in enumerate(listed):
         for r2 in listed[k + 1:]:
-            for pair_ in side_by_side(puzzle, ch, r1, r2):
-                if i not in pair_ and j not in pair_:
-                    return True
+            if apart(r1, r2):
+                return True
     return False
+
+
+def side_by_side_apart(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int, i: int, j: int) -> bool:
+    """Whether pieces r1 and r2 lie side by side somewhere away from cells i and j."""
+    return any(i not in p and j not in p for p in side_by_side(puzzle, ch, min(r1, r2), max(r1, r2)))
+
+
+# The product of two cells reads only the candidates of the two and of their neighbours, which
+# of those neighbours share a piece or a number's line, and (asked as it goes) whether two
+# pieces it would join already lie side by side. The fills of the look-aheads meet the same
+# few of these again and again (janko 426: 46,000 products, 4,200 different neighbourhoods),
+# so a solve remembers each outcome by what it read: the neighbourhood (`product_key`) and the
+# answers to its questions about pieces, asked again of the board at hand before one is used.
+KEPT_PRODUCTS = 200_000
+
+
+def product_cells(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Per join (i, j): i, j and their neighbours, each once, made once per puzzle."""
+    def make() -> dict[tuple[int, int], tuple[int, ...]]:
+        nb = puzzle.neighbour
+        return {(i, j): tuple(dict.fromkeys((i, j, *nb[i].values(), *nb[j].values())))
+                for i, _, j in puzzle.edges}
+    return puzzle.once("_numberlink_product_cells", make)
+
+
+def product_key(state: State, ch: Chains, i: int, j: int, cells: tuple[int, ...]) -> tuple[tuple, dict[int, int]]:
+    """What the product of i and j reads of the board, and each piece there by its first cell
+    in `cells` (pieces are named by a cell that differs from board to board)."""
+    cands, root, labels = state.cands, ch.root, ch.labels
+    first: dict[int, int] = {}
+    pattern = tuple([first.setdefault(root[c], k) for k, c in enumerate(cells)])
+    return (i, j, tuple([cands[c] for c in cells]), pattern, tuple([labels[c] for c in cells])), first
 
 
 @heuristic(id="numberlink.pair-product", genre=GENRE)
@@ -87,23 +131,12 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
     itself, keep what survives."""
     ch = chains(puzzle, state)
     near = set(cells_near(puzzle, focus))
-    options: dict[int, list[tuple[int, int, int]]] = {}
-    seen: dict[tuple[int, int, int], Way] = {}
-
-    def ways(x: int, v: int, shape: int, skip: int) -> Way:
-        key = (x, v, skip & shape)
-        if key not in seen:
-            seen[key] = way(puzzle, ch, x, v, skip)
-        return seen[key]
-
-    def fit(a: Way, b: Way) -> bool:
-        """Whether shapes a at i and b at j, each fine alone (Way.alone), can stand together."""
-        if not a.shape & d:
-            return True
-        return a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
-            and not touches(puzzle, ch, (i, j), a.shape, b.shape, a.joined + b.joined, a.roots | b.roots,
-                            a.labels | b.labels)
-    labels, on_line, must = puzzle.labels, ch.labels, ch.must
+    product = Product(puzzle, state, ch)
+    kept = solve_memory().setdefault("numberlink.pair-products", {})
+    if len(kept) > KEPT_PRODUCTS:
+        kept.clear()
+    labels, on_line, must, root = puzzle.labels, ch.labels, ch.must, ch.root
+    neighbour, around = puzzle.neighbour, product_cells(puzzle)
 
     def labelled(x: int) -> bool:
         return bool(labels[x] or on_line[x])
@@ -112,7 +145,12 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         return bool(must[x])
 
     def reaches(x: int, skip: int, flag) -> bool:
-        return flag(x) or any(flag(y) for y in puzzle.neighbour[x].values() if y != skip)
+        if flag(x):
+            return True
+        for y in neighbour[x].values():
+            if y != skip and flag(y):
+                return True
+        return False
     # the joins at the cells near what changed, in board order (inside a trial's fill the
     # board is large and what changed small)
     edges = puzzle.edges if focus is None else \
@@ -126,17 +164,68 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         if not (reaches(i, j, labelled) and reaches(j, i, labelled)) and \
                 not (reaches(i, j, drawn) and reaches(j, i, drawn)):
             continue
+        cells = around[i, j]
+        key, first = product_key(state, ch, i, j, cells)
+        outcomes = kept.setdefault(key, [])
+        outcome = next((out for asked, out in outcomes
+                        if all(side_by_side_apart(puzzle, ch, root[cells[a]], root[cells[b]], i, j) == yes
+                               for a, b, yes in asked)), None) if outcomes else None
+        if outcome is None:
+            asked: list[tuple[int, int, bool]] = []
+
+            def apart(r1: int, r2: int) -> bool:
+                yes = side_by_side_apart(puzzle, ch, r1, r2, i, j)
+                asked.append((first[r1], first[r2], yes))
+                return yes
+            outcome = product.of(i, d, j, apart)
+            outcomes.append((tuple(asked), outcome))
+        keep_i, keep_j, combinations = outcome
+        if combinations is not None:
+            yield Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
+                "a": puzzle.cell(i), "b": puzzle.cell(j),
+                "kept": f"{combinations} combination" + ("" if combinations == 1 else "s")})
+
+
+class Product:
+    """The pairwise product of two neighbouring cells on one board, with the shapes of each
+    cell (shape_options) and what each shape joins (way) worked out once for the board."""
+
+    def __init__(self, puzzle: NumberlinkPuzzle, state: State, ch: Chains):
+        self.puzzle, self.state, self.ch = puzzle, state, ch
+        self.options: dict[int, list[tuple[int, int, int]]] = {}
+        self.seen: dict[tuple[int, int, int], Way] = {}
+
+    def ways(self, x: int, v: int, shape: int, skip: int) -> Way:
+        key = (x, v, skip & shape)
+        if key not in self.seen:
+            self.seen[key] = way(self.puzzle, self.ch, x, v, skip)
+        return self.seen[key]
+
+    def shapes(self, x: int) -> list[tuple[int, int, int]]:
+        if x not in self.options:
+            self.options[x] = shape_options(self.puzzle, self.state, x)
+        return self.options[x]
+
+    def of(self, i: int, d: int, j: int, apart: Callable[[int, int], bool]) -> tuple[int, int, int | None]:
+        """The values of i and j that some combination keeps, and how many combinations
+        survive (None when every value is kept)."""
+        puzzle, ch, ways = self.puzzle, self.ch, self.ways
+
+        def fit(a: Way, b: Way) -> bool:
+            """Whether shapes a at i and b at j, each fine alone (Way.alone), can stand together."""
+            if not a.shape & d:
+                return True
+            return a.roots.isdisjoint(b.roots) and len(a.labels | b.labels) <= 1 \
+                and not touches(puzzle, ch, (i, j), a.shape, b.shape, a.joined + b.joined, a.roots | b.roots,
+                                a.labels | b.labels, apart)
         od = OPPOSITE[d]
-        if i not in options:
-            options[i] = shape_options(puzzle, state, i)
-        if j not in options:
-            options[j] = shape_options(puzzle, state, j)
+        options_i, options_j = self.shapes(i), self.shapes(j)
         # the shapes that agree with every neighbour but the partner, by whether they join it;
         # a shape that alone closes a loop or mixes two numbers fits no partner (fit)
-        fit_j = ([w for vj, sj, bad in options[j] if not bad & ~od and not sj & od
+        fit_j = ([w for vj, sj, bad in options_j if not bad & ~od and not sj & od
                   if (w := ways(j, vj, sj, od)).alone],
-                 [w for vj, sj, bad in options[j] if not bad & ~od and sj & od if (w := ways(j, vj, sj, od)).alone])
-        fit_i = [w for vi, si, bad in options[i] if not bad & ~d if (w := ways(i, vi, si, d)).alone]
+                 [w for vj, sj, bad in options_j if not bad & ~od and sj & od if (w := ways(j, vj, sj, od)).alone])
+        fit_i = [w for vi, si, bad in options_i if not bad & ~d if (w := ways(i, vi, si, d)).alone]
         keep_i = keep_j = 0
         for a in fit_i:
             for b in fit_j[bool(a.shape & d)]:
@@ -144,8 +233,7 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
                 if not (keep_i >> a.value & 1 and keep_j >> b.value & 1) and fit(a, b):
                     keep_i |= 1 << a.value
                     keep_j |= 1 << b.value
-        if keep_i == mi and keep_j == mj:
-            continue
-        kept = sum(1 for a in fit_i for b in fit_j[bool(a.shape & d)] if fit(a, b))
-        yield Deduction.build(state, keep={i: keep_i, j: keep_j}, params={
-            "a": puzzle.cell(i), "b": puzzle.cell(j), "kept": f"{kept} combination" + ("" if kept == 1 else "s")})
+        cands = self.state.cands
+        if keep_i == cands[i] and keep_j == cands[j]:
+            return keep_i, keep_j, None
+        return keep_i, keep_j, sum(1 for a in fit_i for b in fit_j[bool(a.shape & d)] if fit(a, b))
