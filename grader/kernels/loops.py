@@ -16,8 +16,8 @@ complete state it is exact for the loop rule. `local_loop_problem` is the quick 
 few changed edges (look-ahead). `paths(graph, state)` gives the pieces of line (shared per
 state); `open_regions` the areas the loop could still use. A fact that depends only on which
 edges are crossed out (`open_parts`, the cut tree of heuristics/common/loops.py) is kept by the
-running solve under those crossings (`by_crossings`): trials come back to them again and again. The techniques built on these are
-in heuristics/common/loops.py.
+running solve under those crossings (`by_crossings`): trials come back to them again and
+again. The techniques built on these are in heuristics/common/loops.py.
 """
 from __future__ import annotations
 
