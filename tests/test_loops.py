@@ -232,7 +232,7 @@ def test_facts_kept_by_crossings_equal_new_ones():
     with remembering():                # a tree made first gives the parts: the same labels
         fresh = State(s.cands)
         loops._shared_tree(g, fresh)
-        assert kernel.open_parts(g, fresh) == kernel._label_parts(g, fresh.cands)
+        assert kernel.open_parts(g, fresh) == kernel.label_parts(g, fresh.cands)
 
 
 def test_crossings_key_on_scattered_variables():

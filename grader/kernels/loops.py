@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Collection, Iterable, Sequence
 
 import attrs
 
@@ -453,7 +453,7 @@ def open_parts(graph: LoopGraph, state: State) -> list[int]:
     """For each vertex, a label of its part of the board: vertices joined by edges not crossed
     out share one (once per state, and per crossings in a solve)."""
     return state.derived(("loops.open_parts", id(graph)), lambda: by_crossings(
-        graph, state, "loops.open_parts", lambda: _label_parts(graph, state.cands)))
+        graph, state, "loops.open_parts", lambda: label_parts(graph, state.cands)))
 
 
 def open_degrees(graph: LoopGraph, state: State) -> list[int]:
@@ -472,7 +472,9 @@ def _count_open(graph: LoopGraph, cands: Sequence[int]) -> list[int]:
     return out
 
 
-def _label_parts(graph: LoopGraph, cands: Sequence[int]) -> list[int]:
+def label_parts(graph: LoopGraph, cands: Sequence[int], gone: Collection[int] = ()) -> list[int]:
+    """For each vertex, the smallest vertex of its part of the board: the vertices joined by
+    edges neither crossed out nor among the edge variables `gone`."""
     part = [-1] * graph.n_vertices
     links = graph.links
     for s in range(graph.n_vertices):
@@ -482,7 +484,7 @@ def _label_parts(graph: LoopGraph, cands: Sequence[int]) -> list[int]:
         stack = [s]
         while stack:
             for var, w in links[stack.pop()]:
-                if part[w] < 0 and cands[var] & B_LINE:
+                if part[w] < 0 and cands[var] & B_LINE and var not in gone:
                     part[w] = s
                     stack.append(w)
     return part

@@ -30,7 +30,7 @@ from grader.core.model import State
 from grader.core.registry import Family
 from grader.core.steps import Deduction
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required, by_crossings,
-                                  cycle_through, names_of, open_regions, paths, split, vars_of)
+                                  cycle_through, label_parts, names_of, open_regions, paths, split, vars_of)
 
 
 # --- vertex degree rules (level 1) -----------------------------------------------------------
@@ -340,23 +340,7 @@ def _gaps(graph: LoopGraph, state: State, required: Required | None) -> Gaps:
 
 def _parts_without(graph: LoopGraph, state: State, removed: Iterable[int]) -> list[int]:
     """The part of every vertex once the `removed` edges (and crossed ones) are gone."""
-    gone = set(removed)
-    comp = [-1] * graph.n_vertices
-    cands, incident, links = state.cands, graph.incident, graph.links
-    k = 0
-    for s in range(graph.n_vertices):
-        if comp[s] >= 0:
-            continue
-        comp[s] = k
-        stack = [s]
-        while stack:
-            v = stack.pop()
-            for e, (var, w) in zip(incident[v], links[v]):
-                if comp[w] < 0 and e not in gone and cands[var] & B_LINE:
-                    comp[w] = k
-                    stack.append(w)
-        k += 1
-    return comp
+    return label_parts(graph, state.cands, {graph.edge_vars[e] for e in removed})
 
 
 def _ring(graph: LoopGraph, comp: list[int], edges: Sequence[int]) -> bool:
