@@ -31,7 +31,6 @@ from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels import blocks
-from grader.kernels.tally import tally
 from grader.kernels.recent import last_answer, narrowed
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
@@ -957,7 +956,7 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     cells: set[int] = set()
     rooms_read: set[int] = set()
     patterns: set[tuple[int, tuple[int, ...]]] = set()
-    getters, strips = line_getters(puzzle), cache_of(puzzle, "lines")
+    getters, strips, room_getters = line_getters(puzzle), cache_of(puzzle, "lines"), room_getters_of(puzzle)
     room_of, clues, room_cells, lines_of = puzzle.room_of, puzzle.clues, puzzle.rooms, cell_lines(puzzle)
 
     def put(j: int, v: int) -> None:
@@ -989,19 +988,20 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                 n = clues[k]
                 if n < 0:
                     continue
-                shaded, free = tally(c, room_cells[k], B_SHADED, FREE)
-                if shaded > n or shaded + len(free) < n:
+                values = room_getters[k](c)     # counted in C: most rooms are far from full
+                shaded, open_ = values.count(B_SHADED), values.count(FREE)
+                if shaded > n or shaded + open_ < n:
                     raise shading.Broken
-                if free and shaded == n:
-                    for j in free:
-                        put(j, WHITE)
-                elif free and shaded + len(free) == n:
-                    for j in free:
-                        put(j, SHADED)
+                if open_ and (shaded == n or shaded + open_ == n):
+                    v = WHITE if shaded == n else SHADED
+                    for j in room_cells[k]:
+                        if c[j] == FREE:
+                            put(j, v)
             for k in lines:
-                pattern = getters[k](c)
-                patterns.add((k, pattern))
-                crossed, makers = line_facts(puzzle, k, pattern, strips)
+                key = (k, getters[k](c))
+                patterns.add(key)
+                got = strips.get(key)
+                crossed, makers = got if got is not None else line_facts(puzzle, k, key[1], strips)
                 if crossed:
                     raise shading.Broken
                 for j in makers:
@@ -1034,6 +1034,12 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
 def cell_lines(puzzle: HeyawakePuzzle) -> tuple[tuple[int, int], ...]:
     """puzzle.lines_of of every cell (for loops that ask it of many cells)."""
     return puzzle.once("_heyawake_cell_lines", lambda: tuple(puzzle.lines_of(i) for i in range(puzzle.size)))
+
+
+def room_getters_of(puzzle: HeyawakePuzzle) -> list:
+    """Per room, a getter of its cells' candidates, in order (as line_getters for lines)."""
+    return puzzle.once("_heyawake_room_getters", lambda: [
+        operator.itemgetter(*room) if len(room) > 1 else (lambda c, i=room[0]: (c[i],)) for room in puzzle.rooms])
 
 
 def _read(cells: set[int], rooms: set[int], patterns: set[tuple[int, tuple[int, ...]]]) -> Read:
