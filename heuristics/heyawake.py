@@ -781,17 +781,23 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
     def full(s: State) -> list:
         return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
     clean: list[bool] = []
+    last: list = [None, None]       # the state asked last and its answer
 
     def rules(s: State) -> list:
         if s is state:      # once per state: both what-ifs ask, and the difficulty count again
             return state.derived(("heyawake.chain-rules", connectivity), lambda: full(state))
+        if s is last[0]:    # the chain's last state: its stop asked, then short_what_if asks why
+            return last[1]
         if not clean:
             clean.append(not rules(state) and (connectivity or state.cands.count(B_WHITE) > 1))
         changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
         if changed is not None and not broken_near(puzzle, s.cands, changed) and \
                 not (connectivity and whites_parted(puzzle, state, s.cands, changed)):
-            return []
-        return full(s)
+            found = []
+        else:
+            found = full(s)
+        last[:] = s, found
+        return found
     return rules
 
 
