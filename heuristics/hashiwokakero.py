@@ -10,12 +10,13 @@ still need (level 3). Level 4 works on two islands at once; level 5 tries ways a
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Iterable, Iterator
 
 import attrs
 
 from grader.core.explain import describe_removals
-from grader.genres.hashiwokakero.model import MOST, HashiPuzzle, Groups, groups, hi, lo, reachable
+from grader.genres.hashiwokakero.model import LEAST, MOST, HashiPuzzle, Groups, groups, hi, lo, reachable
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
@@ -64,8 +65,11 @@ class RememberedReads(Remembered):
         if diff is None or not diff.isdisjoint(whole):
             return default
         now = self.cands
-        if (any(lo(then[v]) != lo(now[v]) for v in diff & least)
-                or any(hi(then[v]) != hi(now[v]) for v in diff & most)):
+        changed = diff & least
+        if changed and any(LEAST[then[v]] != LEAST[now[v]] for v in changed):
+            return default
+        changed = diff & most
+        if changed and any(MOST[then[v]] != MOST[now[v]] for v in changed):
             return default
         return value
 
@@ -441,15 +445,26 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
                   ) -> tuple[list[int], list[tuple[int, ...]]]:
     """The open slots of island i and every way to share its remaining bridges among them
     (within their candidates; with `g`, leaving out ways that shut a group in)."""
+    cands = state.cands
     todo = open_slots(puzzle, state, i)
-    need = puzzle.board[i] - sum(lo(state.cands[s]) for s in puzzle.slots_of[i] if s not in todo)
-    options = [values_of(state.cands[s]) for s in todo]
+    need = puzzle.board[i] - sum(lo(cands[s]) for s in puzzle.slots_of[i] if s not in todo)
+    ways = list(shares(need, tuple([cands[s] for s in todo])))
+    if g is not None:
+        ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
+    return todo, ways
+
+
+@functools.lru_cache(maxsize=4096)
+def shares(need: int, masks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to share `need` bridges among slots with these candidate masks, in order (the
+    same few masks and needs come back on every island and board: kept, at most 4096)."""
+    options = [values_of(m) for m in masks]
     tops = [max(o) for o in options]
     rest = [sum(tops[k:]) for k in range(len(tops) + 1)]
     ways: list[tuple[int, ...]] = []
 
     def walk(k: int, left: int, chosen: tuple[int, ...]) -> None:
-        if k == len(todo):
+        if k == len(masks):
             if left == 0:
                 ways.append(chosen)
             return
@@ -457,9 +472,7 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
             if v <= left and left - v <= rest[k + 1]:
                 walk(k + 1, left - v, chosen + (v,))
     walk(0, need, ())
-    if g is not None:
-        ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
-    return todo, ways
+    return tuple(ways)
 
 
 def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way: tuple[int, ...],
