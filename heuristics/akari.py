@@ -10,9 +10,10 @@ up to three links near what changed (akari.bulb-chain, akari.empty-chain), then 
 Every find(puzzle, state, focus) yields Deductions; `focus` holds the cells changed since the
 technique last found nothing, so it only looks where something may have changed. The
 techniques whose look would read the whole board each step (bulb-starves-wall,
-bulb-darkens-cell, two-pairs, wall-combinations) keep what they find per state instead, updated
-from a recent state's (grader/kernels/recent.py): only what a changed cell can reach is looked
-at again, and they find what a look at the whole board finds, in the same order.
+bulb-darkens-cell, two-pairs, wall-combinations, and the wall counts of a look without a
+focus) keep what they find per state instead, updated from a recent state's
+(grader/kernels/recent.py): only what a changed cell can reach is looked at again, and they
+find what a look at the whole board finds, in the same order.
 """
 from __future__ import annotations
 
@@ -47,11 +48,37 @@ def walls_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterabl
 def open_walls(puzzle: AkariPuzzle, state: State, focus: frozenset[int] | None
                ) -> Iterator[tuple[int, int, int, list[int]]]:
     """(wall, its number, bulbs beside it, its free neighbours) for the numbered walls near the
-    focus that still have a free neighbour."""
+    focus that still have a free neighbour (all of them, in board order, without a focus)."""
+    if focus is None:
+        for w, (bulbs, free) in counts_of_open_walls(puzzle, state).items():
+            yield w, puzzle.board[w], bulbs, free
+        return
     for w in walls_to_check(puzzle, focus):
         bulbs, free = wall_counts(puzzle, state, w)
         if free:
             yield w, puzzle.board[w], bulbs, free
+
+
+def counts_of_open_walls(puzzle: AkariPuzzle, state: State) -> dict[int, tuple[int, list[int]]]:
+    """Numbered wall -> wall_counts, for the walls with a free neighbour, in board order; updated
+    from a recent state's (a look at the whole board would count every wall each step): a
+    wall's counts change only with its neighbours, and a wall left with no free neighbour never
+    gets one again, so the order stands."""
+    def counted_walls(walls: Iterable[int]) -> dict[int, tuple[int, list[int]]]:
+        out = {}
+        for w in walls:
+            bulbs, free = wall_counts(puzzle, state, w)
+            if free:
+                out[w] = bulbs, free
+        return out
+
+    def update(old: dict, _: tuple[int, ...], changed: list[int]) -> dict:
+        looked = {w for c in changed for w in puzzle.walls_next_to[c]}.intersection(old)
+        again = counted_walls(looked)
+        return {w: again[w] if w in looked else got for w, got in old.items() if w not in looked or w in again}
+
+    return state.derived("akari.open-walls", lambda: recent_of(puzzle, "akari.open-walls", limit=CHANGES).get(
+        state, lambda: counted_walls(puzzle.numbered), update))
 
 
 def cells_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:

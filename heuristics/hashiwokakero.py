@@ -10,12 +10,13 @@ still need (level 3). Level 4 works on two islands at once; level 5 tries ways a
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+import functools
+from typing import Any, Iterable, Iterator
 
 import attrs
 
 from grader.core.explain import describe_removals
-from grader.genres.hashiwokakero.model import HashiPuzzle, Groups, groups, hi, lo, reachable
+from grader.genres.hashiwokakero.model import LEAST, MOST, HashiPuzzle, Groups, groups, hi, lo, reachable
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
@@ -29,14 +30,58 @@ def bridges(n: int) -> str:
     return {0: "no bridges", 1: "one bridge"}.get(n, f"{n} bridges")
 
 
-def remembered(puzzle: HashiPuzzle, name: str, state: State) -> Remembered:
+@attrs.define
+class Reads:
+    """The slots an answer rests on: some read in full (`whole`), some only for their least
+    count (`least`: what an island has, which islands are joined) or only for their most
+    (`most`: whether a slot can still carry a bridge, what an island can still get). Along a
+    solve a slot often loses a count at one end while the other end stays."""
+    whole: set[int] = attrs.field(factory=set)
+    least: set[int] = attrs.field(factory=set)
+    most: set[int] = attrs.field(factory=set)
+
+    def __or__(self, other: "Reads") -> "Reads":
+        return Reads(self.whole | other.whole, self.least | other.least, self.most | other.most)
+
+
+class RememberedReads(Remembered):
+    """Remembered, for answers that say what they read in Reads: an answer holds while no slot
+    it read in full changed and every slot it read one end of kept that end."""
+
+    def put(self, key: Any, read: Reads, value: Any = True) -> None:
+        cands = self.cands
+
+        def open_(slots: set[int]) -> frozenset[int]:
+            return frozenset(j for j in slots if cands[j] & (cands[j] - 1))
+        whole = open_(read.whole)
+        self.entries[key] = (cands, whole, open_(read.least) - whole, open_(read.most) - whole, value)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        got = self.entries.get(key)
+        if got is None:
+            return default
+        then, whole, least, most, value = got
+        diff = self.changed_since(then)
+        if diff is None or not diff.isdisjoint(whole):
+            return default
+        now = self.cands
+        changed = diff & least
+        if changed and any(LEAST[then[v]] != LEAST[now[v]] for v in changed):
+            return default
+        changed = diff & most
+        if changed and any(MOST[then[v]] != MOST[now[v]] for v in changed):
+            return default
+        return value
+
+
+def remembered(puzzle: HashiPuzzle, name: str, state: State) -> RememberedReads:
     """The results kept with the puzzle under `name`; what changed since the states they were
     worked out in is found once per state, for all the techniques that ask."""
     kept = puzzle.__dict__.get("_hashi_diffs")
     if kept is None or (kept[0] is not state.cands and kept[0] != state.cands):
         diffs = diffs_after(*kept, state.cands) if kept is not None else {}
         kept = puzzle.__dict__["_hashi_diffs"] = (state.cands, diffs)
-    return Remembered(puzzle.once(name, dict), state, kept[1])
+    return RememberedReads(puzzle.once(name, dict), state, kept[1])
 
 
 def diffs_after(before: tuple[int, ...], before_diffs: dict, cands: tuple[int, ...]) -> dict:
@@ -77,24 +122,25 @@ def names(puzzle: HashiPuzzle, slots: Iterable[int]) -> list[str]:
     return [puzzle.slot_name(s) for s in slots]
 
 
-def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: set[int] | None = None
+def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: Reads | None = None
                  ) -> list[int] | None:
     """The islands that `changes` (slot -> new least count, all sharing one island or one
     slot) would join into a complete group with no bridge left to give, cut off from the
-    rest; None when they would not. `read` (when given) gets the slots the answer rests on:
-    for a None the slots of the island that tells (groups only grow, so the rest holds), for
-    a group the slots of its islands (its groups and their counts stay while those do)."""
+    rest; None when they would not. `read` (when given) gets the slots whose least counts the
+    answer rests on: for a None the slots of the island that tells (groups only grow, so the
+    rest holds), for a group the slots of its islands (its groups and their counts stay while
+    those do)."""
     extra: dict[int, int] = {}
     roots: set[int] = set()
+    ends, root = puzzle.ends, g.root
     for s, k in changes.items():
-        slot = puzzle.slots[s]
-        a, b = slot.a, slot.b
+        a, b = ends[s]
         extra[a] = extra.get(a, 0) + k
         extra[b] = extra.get(b, 0) + k
         if k:
-            roots.add(g.root[a])
-            roots.add(g.root[b])
-    if not roots or sum(len(g.members[r]) for r in roots) == len(puzzle.islands):
+            roots.add(root[a])
+            roots.add(root[b])
+    if not roots or sum([len(g.members[r]) for r in roots]) == len(puzzle.islands):
         return None
     # every island of the merged groups ends with its count: those short of it now get
     # exactly what they lack, the others get nothing (read per group, not per island)
@@ -102,36 +148,42 @@ def closes_group(puzzle: HashiPuzzle, g: Groups, changes: dict[int, int], read: 
         for y in g.short.get(r, ()):
             if g.have[y] + extra.get(y, 0) != puzzle.board[y]:
                 if read is not None:
-                    read.update(puzzle.slots_of[y])
+                    read.least.update(puzzle.slots_of[y])
                 return None
     for y, k in extra.items():
         if k and g.root[y] in roots and g.have[y] == puzzle.board[y]:
             if read is not None:
-                read.update(puzzle.slots_of[y])
+                read.least.update(puzzle.slots_of[y])
             return None
     shut = sorted(y for r in roots for y in g.members[r])
     if read is not None:
-        read.update(s for y in shut for s in puzzle.slots_of[y])
+        read.least.update(s for y in shut for s in puzzle.slots_of[y])
     return shut
 
 
-def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int], read: set[int] | None = None
+def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int], read: Reads | None = None
             ) -> tuple[int, int, list[int]] | None:
     """An island that the bridges `chosen` (slot -> count) would starve by blocking the slots
     they cross: (island, the most it could still get, the blocked slots); None if none.
-    `read` (when given) gets the slots the answer rests on."""
-    cands = state.cands
-    crossed = [t for s, v in chosen.items() if v for t in puzzle.crossings[s]]
+    `read` (when given) gets the other slots the answer rests on, of which it reads only the
+    most counts."""
+    cands, crossings = state.cands, puzzle.crossings
+    crossed = [t for s, v in chosen.items() if v for t in crossings[s]]
     if read is not None:
-        read.update(crossed)
-    blocked = sorted({t for t in crossed if cands[t] & ~1})
+        read.most.update(crossed)
+    blocked = sorted({t for t in crossed if cands[t] > 1})      # can carry a bridge
     if not blocked:
         return None         # most ways cross nothing open: asked for every way of every island
     shut = set(blocked)
-    for i in sorted({x for t in blocked for x in (puzzle.slots[t].a, puzzle.slots[t].b)}):
+    ends = puzzle.ends
+    for i in sorted({x for t in blocked for x in ends[t]}):
+        slots = puzzle.slots_of[i]
         if read is not None:
-            read.update(puzzle.slots_of[i])
-        most = sum(chosen[t] if t in chosen else hi(cands[t]) for t in puzzle.slots_of[i] if t not in shut)
+            read.most.update(slots)
+        most = 0
+        for t in slots:
+            if t not in shut:
+                most += chosen[t] if t in chosen else MOST[cands[t]]
         if most < puzzle.board[i]:
             return i, most, blocked
     return None
@@ -297,7 +349,7 @@ def would_starve(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
     quiet = remembered(puzzle, "_hashi_quiet_starving", state)
     for s in range(len(puzzle.slots)):
         if state.cands[s] & 1 and state.cands[s] != 1 and puzzle.crossings[s] and not quiet.get(s, False):
-            read = {s}
+            read = Reads({s})
             found = starved(puzzle, state, {s: 1}, read)
             if not found:
                 quiet.put(s, read)
@@ -319,7 +371,7 @@ def no_closed_group(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[D
         if not m & (m - 1) or quiet.get(s, False):
             continue
         g = g or groups(puzzle, state)
-        read = {s}
+        read = Reads({s})
         for k in values_of(m):
             if k <= lo(m):
                 continue
@@ -393,15 +445,26 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
                   ) -> tuple[list[int], list[tuple[int, ...]]]:
     """The open slots of island i and every way to share its remaining bridges among them
     (within their candidates; with `g`, leaving out ways that shut a group in)."""
+    cands = state.cands
     todo = open_slots(puzzle, state, i)
-    need = puzzle.board[i] - sum(lo(state.cands[s]) for s in puzzle.slots_of[i] if s not in todo)
-    options = [values_of(state.cands[s]) for s in todo]
+    need = puzzle.board[i] - sum(lo(cands[s]) for s in puzzle.slots_of[i] if s not in todo)
+    ways = list(shares(need, tuple([cands[s] for s in todo])))
+    if g is not None:
+        ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
+    return todo, ways
+
+
+@functools.lru_cache(maxsize=4096)
+def shares(need: int, masks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to share `need` bridges among slots with these candidate masks, in order (the
+    same few masks and needs come back on every island and board: kept, at most 4096)."""
+    options = [values_of(m) for m in masks]
     tops = [max(o) for o in options]
     rest = [sum(tops[k:]) for k in range(len(tops) + 1)]
     ways: list[tuple[int, ...]] = []
 
     def walk(k: int, left: int, chosen: tuple[int, ...]) -> None:
-        if k == len(todo):
+        if k == len(masks):
             if left == 0:
                 ways.append(chosen)
             return
@@ -409,13 +472,11 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
             if v <= left and left - v <= rest[k + 1]:
                 walk(k + 1, left - v, chosen + (v,))
     walk(0, need, ())
-    if g is not None:
-        ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
-    return todo, ways
+    return tuple(ways)
 
 
 def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way: tuple[int, ...],
-              read: set[int] | None = None) -> bool:
+              read: Reads | None = None) -> bool:
     """Whether a way to share an island's bridges (`way`: the count on each slot of `todo`)
     shuts no group in and blocks no bridge another island needs. `read` (when given) gets the
     slots the answer rests on."""
@@ -424,7 +485,7 @@ def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way
 
 
 def allows_everything(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int],
-                      ways: list[tuple[int, ...]], read: set[int], legal: dict[tuple[int, ...], bool]) -> bool:
+                      ways: list[tuple[int, ...]], read: Reads, legal: dict[tuple[int, ...], bool]) -> bool:
     """Whether the legal ones of `ways` leave every candidate of the slots `todo` possible (so
     they agree on nothing); `read` gets the slots a yes rests on besides the island's own, and
     `legal` whether each way it checked is legal. A way that would allow nothing new is not
@@ -464,7 +525,7 @@ def island_answer(puzzle: HashiPuzzle, state: State, g: Groups, i: int, known: R
     """all-distributions at island i: what its legal ways agree on, or True when nothing (kept
     in `known` with every slot the answer read)."""
     todo, ways = distributions(puzzle, state, i)
-    read = set(puzzle.slots_of[i])
+    read = Reads(set(puzzle.slots_of[i]))
     legal: dict[tuple[int, ...], bool] = {}
     if not todo or allows_everything(puzzle, state, g, todo, ways, read, legal):
         known.put(i, read)
@@ -496,12 +557,12 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
     # or pair of ways legal stays legal while what it read stays, and more can only join):
     # kept with the puzzle, so the count of what a step's level offers finds them too
     quiet = remembered(puzzle, "_hashi_quiet_pairs", state)
-    ways_of: dict[int, tuple[list[int], list[tuple[int, ...]], set[int]]] = {}
+    ways_of: dict[int, tuple[list[int], list[tuple[int, ...]], Reads]] = {}
 
-    def legal_ways(i: int) -> tuple[list[int], list[tuple[int, ...]], set[int]]:
+    def legal_ways(i: int) -> tuple[list[int], list[tuple[int, ...]], Reads]:
         """Island i's open slots, its legal ways and the slots they read (made once a look)."""
         if i not in ways_of:
-            read = set(puzzle.slots_of[i])
+            read = Reads(set(puzzle.slots_of[i]))
             todo, ways = distributions(puzzle, state, i)
             ways_of[i] = todo, [w for w in ways if legal_way(puzzle, state, g, todo, w, read)], read
         return ways_of[i]

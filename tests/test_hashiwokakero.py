@@ -342,3 +342,17 @@ def test_degenerate_boards_solve(grid, answer):
     p = puzzle(grid)
     trace = Solver(p, assume_unique=False).solve()
     assert trace.status is Status.SOLVED and HASHI.render_text(p, trace.final) == answer
+
+
+def test_remembered_reads_hold_while_the_ends_read_stay():
+    from grader.core.model import State
+    from heuristics.hashiwokakero import Reads, RememberedReads
+    start, entries = State((7, 7, 7, 7)), {}
+    RememberedReads(entries, start).put("answer", Reads({0}, least={1}, most={2}), "kept")
+
+    def after(var: int, gone: int):
+        return RememberedReads(entries, start.remove(((var, gone),))).get("answer")
+    assert after(1, 4) == "kept" and after(2, 1) == "kept" and after(3, 1) == "kept"
+    assert after(0, 4) is None          # read in full
+    assert after(1, 1) is None          # its least count went up
+    assert after(2, 4) is None          # its most count went down

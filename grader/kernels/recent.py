@@ -140,13 +140,18 @@ class Remembered:
         if got is None:
             return default
         then, read, value = got
+        diff = self.changed_since(then)
+        return value if diff is not None and diff.isdisjoint(read) else default
+
+    def changed_since(self, then: tuple[int, ...]) -> frozenset[int] | None:
+        """The variables changed since the candidates `then`; None unless this state narrows
+        them. Found once per earlier state (shared through `diffs`)."""
         seen = self.diffs.get(id(then))
         if seen is None:
             changed = narrowed(then, self.cands, len(then))
             seen = self.diffs[id(then)] = (then, None if changed is None else frozenset(changed))
             # `then` is kept with it: its id stays its own
-        diff = seen[1]
-        return value if diff is not None and diff.isdisjoint(read) else default
+        return seen[1]
 
     def put(self, key: Any, read: Iterable[int], value: Any = True) -> None:
         """Remember `value` for `key`, read off the variables `read`."""

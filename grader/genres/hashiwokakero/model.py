@@ -82,6 +82,11 @@ class HashiPuzzle(Puzzle):
         return tuple(out)
 
     @functools.cached_property
+    def ends(self) -> tuple[tuple[int, int], ...]:
+        """The two islands of each slot."""
+        return tuple((slot.a, slot.b) for slot in self.slots)
+
+    @functools.cached_property
     def slots_of(self) -> dict[int, tuple[int, ...]]:
         """Slots at each island."""
         out: dict[int, list[int]] = {i: [] for i in self.islands}
@@ -132,6 +137,12 @@ def hi(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+# lo and hi of every candidate mask (slots carry at most 4 bridges), for the hot loops: a
+# table look-up costs a fraction of a call
+LEAST = tuple(lo(m) for m in range(1 << 5))
+MOST = tuple(hi(m) for m in range(1 << 5))
+
+
 class Groups:
     """The groups of islands already joined by bridges: made from each slot's least count
     (`least`), and read only."""
@@ -162,7 +173,7 @@ def groups(puzzle: HashiPuzzle, state: State) -> Groups:
     """A state's groups, made once; the last ones serve again while no slot's least count
     changes (a step that only rules out more bridges keeps them)."""
     def make() -> Groups:
-        least = tuple(lo(m) for m in state.cands)
+        least = tuple(map(LEAST.__getitem__, state.cands))
         return last_answer(puzzle, "_hashi_groups", least, lambda: Groups(puzzle, least))
     return state.derived("hashi.groups", make)
 
