@@ -108,13 +108,15 @@ def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
 
 @heuristic(id="yajilin.shading-strands", genre=GENRE)
 def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    cands, clues, links = state.cands, puzzle.clues, puzzle.cell_links
     for i in cells_to_check(puzzle, focus):
-        if state.cands[i] != FREE:
+        if cands[i] != FREE:
             continue
         for j in puzzle.neighbours[i]:
-            if puzzle.clues[j] is not None or not state.cands[j] & B_LOOP:
+            if clues[j] is not None or not cands[j] & B_LOOP:
                 continue
-            ways = open_edges(puzzle, state, j, without=i)
+            # open_edges(puzzle, state, j, without=i), inline: this runs at every step
+            ways = [var for var, k in links[j] if cands[var] != B_CROSS and k != i]
             if len(ways) < 2:
                 count = "no way in or out" if not ways else f"only {_edge_names(puzzle, ways)[0]}"
                 yield Deduction.build(state, put={i: LOOP}, premises=ways,
@@ -428,10 +430,26 @@ def _enclosure_ways(puzzle: YajilinPuzzle, state: State, unique: bool):
         max_cells=cell_loops.ENCLOSURE_CELLS, max_ends=cell_loops.ENCLOSURE_ENDS)
 
 
+def way_count(puzzle: YajilinPuzzle, state: State, i: int) -> int:
+    """How many ways cell_ways gives, counted without making them (most cells have more
+    than a look-ahead tries, or none)."""
+    m = state.cands[i]
+    if not m & B_LOOP:
+        return 0
+    lines, open_ = split(puzzle.graph, state.cands, i)
+    if len(lines) >= 2:
+        return 0
+    if lines:
+        return len(open_)                  # the line and one open edge
+    return len(open_) * (len(open_) - 1) // 2 + (1 if m & B_SHADED else 0)
+
+
 def _fill_options(puzzle: YajilinPuzzle, state: State):
     """Look-ahead subjects: each free cell with two or three ways to fill it."""
     g = puzzle.graph
     for i in puzzle.free_cells:
+        if not 2 <= way_count(puzzle, state, i) <= 3:
+            continue
         ways = cell_ways(puzzle, state, i)
         if 2 <= len(ways) <= 3:
             yield puzzle.cell(i), [(f"{puzzle.cell(i)} {cell_loops.way_name(g, i, w)}"

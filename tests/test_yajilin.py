@@ -226,6 +226,17 @@ def test_cell_lookahead():
     assert found("yajilin.cell-lookahead", p, draw(p, loop=["r1c2", "r4c3", "r4c4"], lines=["r4c3-r4c4"])) == {}
 
 
+def test_way_count():
+    # way_count counts cell_ways without making them, on cells of every kind
+    from heuristics.yajilin import cell_ways, way_count
+    p = puzzle("\n".join([". . . ."] * 4))
+    states = [YAJILIN.initial_state(p), draw(p, loop=["r1c2"], lines=["r4c3-r4c4"], crosses=["r2c1-r3c1"]),
+              draw(p, shaded=["r2c2"], loop=["r3c3"], lines=["r3c3-r3c4", "r3c3-r4c3"])]
+    for s in states:
+        for i in p.free_cells:
+            assert way_count(p, s, i) == len(cell_ways(p, s, i))
+
+
 def test_enclosure():
     # row 1 between r1c1 and r1c5 is closed off; those two loose ends can only be tied through it
     p = puzzle("\n".join([". . . . ."] * 4))

@@ -349,8 +349,15 @@ def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> tup
     where two lines meet, cross the rest. Only forced moves, so it is sound from `var`.
     Returns the new state and the variables it changed."""
     cands = list(state.cands)
+    changed: list[int] = []
+    follow_on(graph, cands, var, changed, limit)
+    return State(tuple(cands)), changed
+
+
+def follow_on(graph: LoopGraph, cands: list[int], var: int, changed: list[int], limit: int = 10_000) -> None:
+    """follow, drawn on a list of candidates; the variables it changes are added to `changed`."""
     cands[var] &= B_LINE
-    changed = [var]
+    changed.append(var)
     e = graph.edge_of_var[var]
     todo = list(graph.ends[e])
     while todo and limit:
@@ -366,7 +373,6 @@ def follow(graph: LoopGraph, state: State, var: int, limit: int = 10_000) -> tup
             cands[graph.edge_vars[open_[0]]] = B_LINE
             changed.append(graph.edge_vars[open_[0]])
             todo.append(graph.other(open_[0], v))
-    return State(tuple(cands)), changed
 
 
 END_LOOKAHEAD_TEXT = {
@@ -896,14 +902,14 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
             cands = list(state.cands)
             for var, val in put.items():
                 cands[var] &= 1 << val
-            trial, changed = State(tuple(cands)), list(put)
+            changed = list(put)
             why = "" if all(cands) else "a cell would be left with no value"
             if not why:
                 for var, val in put.items():
                     if val == LINE and var in graph.edge_of_var:
-                        trial, more = follow(graph, trial, var)
-                        changed.extend(more)
-                why = check(trial, changed)
+                        follow_on(graph, cands, var, changed)
+            trial = State(tuple(cands))
+            why = why or check(trial, changed)
             touched.update(changed)
             if why:
                 dead.append(f"if {label}, {why}")

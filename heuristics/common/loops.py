@@ -372,6 +372,8 @@ def dead_end_areas(graph: LoopGraph, state: State, required: Required | None = N
     Params: {edge} {vertex} (a vertex beyond it)"""
     if focus is not None and all(var not in graph.edge_of_var or state.cands[var] & B_LINE for var in focus):
         return          # no edge crossed out since this found nothing: the bridges are the same
+    if not _shared_tree(graph, state).bridges:
+        return          # (kept by crossings) no bridge: no need for the parts the loop must visit
     for e, beyond in gaps(graph, state, required).bridges:
         comp = _parts_without(graph, state, (e,))
         a, b = graph.ends[e]
