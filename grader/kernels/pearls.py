@@ -14,7 +14,7 @@ import attrs
 
 from grader.core.model import State
 from grader.kernels.cell_loops import DIRS, SIDE, TURNS
-from grader.kernels.loops import B_CROSS, B_LINE, degree
+from grader.kernels.loops import B_CROSS, B_LINE
 
 NONE, WHITE, BLACK = 0, 1, 2
 
@@ -167,7 +167,11 @@ def can_turn(puzzle, state: State, j: int | None, d: str) -> bool:
     v = at.get(d)
     if v is not None and cands[v] == B_LINE:
         return False
-    return any((v := at.get(t)) is not None and cands[v] != B_CROSS for t in TURNS[d])
+    for t in TURNS[d]:          # (a loop, not any() over a generator: asked in every trial)
+        v = at.get(t)
+        if v is not None and cands[v] != B_CROSS:
+            return True
+    return False
 
 
 # The two below read the grid through dir_vars and dir_cells directly (not edge_var and
@@ -187,9 +191,11 @@ def _leg_blocker(puzzle, state: State, i: int, d: str) -> str:
     if puzzle.pearls[j] == BLACK:
         return f"the loop would run straight through the black pearl at {puzzle.cell(j)}"
     at_j = edges[j]
-    if any((v := at_j.get(t)) is not None and cands[v] == B_LINE for t in TURNS[d]):
-        return f"a line already turns at {puzzle.cell(j)}"
-    if cands[at_j[d]] != B_LINE and degree(puzzle.graph, state, k) >= 2:
+    for t in TURNS[d]:
+        v = at_j.get(t)
+        if v is not None and cands[v] == B_LINE:
+            return f"a line already turns at {puzzle.cell(j)}"
+    if cands[at_j[d]] != B_LINE and [cands[v] for v in edges[k].values()].count(B_LINE) >= 2:
         return f"{puzzle.cell(k)} already has two lines"
     if puzzle.pearls[k] == WHITE:
         if _crossed(puzzle, state, k, d):

@@ -562,7 +562,6 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
     boards): then `problem` must read its trial only while it runs (no state.derived).
     Params: {cell} {count} {refuted} (a sentence per refuted way) {result}."""
     from grader.core.explain import describe_removals
-    emptied = 0 in state.cands      # else only a variable a way sets can be left empty
     for v in vertices:
         options = ways(v)
         if len(options) < 2:
@@ -576,7 +575,7 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
             if self_loops and closes_small_loop(graph, state, v, way):
                 why = "the line would close into a loop with other lines left outside it"
             else:
-                why, drawn = _try_way(state, board, way, emptied, lambda trial: problem(trial, v, way))
+                why, drawn = _try_way(state, board, way, lambda trial: problem(trial, v, way))
                 if not why:
                     alive = True
                     unkept = {var: left for var, m in unkept.items() if (left := m & ~drawn.get(var, state.cands[var]))}
@@ -586,6 +585,10 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
                 break
         if not dead or not alive or not unkept:
             continue
+        if 0 in state.cands:
+            # a variable was empty already, so every way breaks a rule and none is left: asked
+            # only here, as a look along the whole board costs more than the ways on a big one
+            return
         removals = tuple(sorted(unkept.items()))
         refuted = "; ".join(f"if it {way_name(graph, v, w)}, {why}" for w, why in dead)
         yield Deduction(removals, {"cell": graph.vertex_names[v], "count": len(options), "refuted": refuted,
@@ -593,25 +596,26 @@ def every_way_through(puzzle, graph: LoopGraph, state: State, vertices: Iterable
                         cells=(puzzle.cell(v),))
 
 
-def _try_way(state: State, board: list[int] | None, way: Way, emptied: bool,
+def _try_way(state: State, board: list[int] | None, way: Way,
              problem: Callable[[State], str]) -> tuple[str, dict[int, int]]:
     """(what drawing the way breaks or '', the candidates it leaves to the way's variables),
-    on a trial state or on a scratch `board` (drawn on and restored)."""
+    on a trial state or on a scratch `board` (drawn on and restored). A variable left empty is
+    looked for among the way's own only (see every_way_through)."""
     if board is None:
         trial = state.assume(way.put)
-        return _emptied(trial.cands, way, emptied) or problem(trial), {var: trial.cands[var] for var in way.put}
+        return _emptied(trial.cands, way) or problem(trial), {var: trial.cands[var] for var in way.put}
     saved = [(var, board[var]) for var in way.put]
     for var, val in way.put.items():
         board[var] &= 1 << val
     try:
-        return _emptied(board, way, emptied) or problem(State(board)), {var: board[var] for var in way.put}
+        return _emptied(board, way) or problem(State(board)), {var: board[var] for var in way.put}
     finally:
         for var, mask in saved:
             board[var] = mask
 
 
-def _emptied(cands, way: Way, emptied: bool) -> str:
-    return "a cell would be left with no value" if emptied or not all(cands[var] for var in way.put) else ""
+def _emptied(cands, way: Way) -> str:
+    return "a cell would be left with no value" if not all(cands[var] for var in way.put) else ""
 
 
 def _agreed(state: State, finals: list[State], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
