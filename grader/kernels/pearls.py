@@ -22,8 +22,9 @@ NONE, WHITE, BLACK = 0, 1, 2
 def _pearl_problem(puzzle, state: State, i: int) -> str:
     """What a pearl's lines already get wrong, or ''."""
     cands, at = state.cands, puzzle.dir_vars[i]
-    lines = {d for d in DIRS if (v := at.get(d)) is not None and cands[v] == B_LINE}
-    straight = lines in ({"n", "s"}, {"e", "w"})
+    # in the fixed order of DIRS (a set's order changes with the hash seed: so would the reason)
+    lines = tuple(d for d in DIRS if (v := at.get(d)) is not None and cands[v] == B_LINE)
+    straight = set(lines) in ({"n", "s"}, {"e", "w"})
     if puzzle.pearls[i] == BLACK:
         if straight:
             return "has the loop running straight through it"
