@@ -676,3 +676,26 @@ def test_corner_pair_keep_table():
     assert PAIR_KEEP[B_LINE][OPEN][0b010] == (B_LINE, B_CROSS)       # exactly one, one drawn
     assert PAIR_KEEP[OPEN][OPEN][0b010] == (OPEN, OPEN)              # exactly one: either
     assert PAIR_KEEP[B_LINE][B_LINE][0b011] == (0, 0)                # nothing fits
+
+
+def test_a_fill_is_made_once_per_solve():
+    """The same hypothesis from the same state with the same rules of levels 1-3 gives the
+    trace made the first time (heuristics/slitherlink/fills.py); with a level-4 rule it is
+    filled again."""
+    from grader.core.engine import remembering
+    from grader.core.probing import fill
+    from grader.core.registry import REGISTRY
+    from heuristics.slitherlink.fills import remembered_fill
+    p = grid("3 . .", ". 2 .", ". . 1")
+    state = G.initial_state(p).assume({p.h(0, 0): 1})
+    easy = REGISTRY.for_genre("slitherlink", 2)
+    with remembering():
+        first = remembered_fill(p, state, [p.h(0, 0)], 2, 12, easy)
+        assert remembered_fill(p, State(state.cands), (p.h(0, 0),), 4, 12, list(easy)) is first
+        assert remembered_fill(p, state, [p.h(0, 0)], 2, 11, easy) is not first
+        hard = REGISTRY.for_genre("slitherlink", 4)
+        assert remembered_fill(p, state, [p.h(0, 0)], 4, 12, hard) is not remembered_fill(
+            p, state, [p.h(0, 0)], 4, 12, hard)
+    again = fill(p, state, [p.h(0, 0)], 2, 12, easy)
+    assert [s.deduction.removals for s in again.steps] == [s.deduction.removals for s in first.steps]
+    assert again.final == first.final and again.status is first.status

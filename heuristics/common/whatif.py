@@ -15,7 +15,7 @@ from grader.core.engine import out_of_time
 from grader.core.model import State
 from grader.core.probing import Branch, explore, failing_ways
 from grader.core.registry import Heuristic
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, Trace
 from grader.kernels.recent import Remembered
 
 Options = Sequence[tuple[str, dict[int, int]]]       # (label, {var: value}): every way, together
@@ -25,9 +25,10 @@ Around = Callable[[list[State], Options], Iterable[int]]
 def what_if(puzzle, state: State, subjects: Iterable[tuple[Any, Options]], memory: str,
             rules: Sequence[Heuristic], level: int, steps: int,
             conclude: Callable[[Options, list[Branch]], Deduction | None],
-            around: Around) -> Iterator[tuple[Any, Deduction]]:
+            around: Around, fill_with: Callable[..., Trace] | None = None) -> Iterator[tuple[Any, Deduction]]:
     """(key, deduction) for the first subject (key, options) whose ways, each followed `steps`
-    steps with `rules` (levels up to `level`), let conclude(options, branches) find something."""
+    steps with `rules` (levels up to `level`), let conclude(options, branches) find something.
+    `fill_with`: a genre's own fill (see probing.explore)."""
     told_nothing = Remembered.in_solve(memory, state)
     for key, options in subjects:
         if told_nothing.get(key, False):
@@ -35,7 +36,8 @@ def what_if(puzzle, state: State, subjects: Iterable[tuple[Any, Options]], memor
         if out_of_time():
             return
         assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
-        branches = explore(puzzle, state, assumptions, level, steps, rules, stop_on_refutation=False)
+        branches = explore(puzzle, state, assumptions, level, steps, rules, stop_on_refutation=False,
+                           fill_with=fill_with)
         d = conclude(options, branches)
         if d is not None:
             yield key, d

@@ -15,26 +15,36 @@ from heuristics.slitherlink.common import GENRE, carry, cells_near, is_are, line
 
 @heuristic(id="slitherlink.zero", genre=GENRE)
 def zero(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in (puzzle.clued if focus is None else cells_near(puzzle, focus)):
-        if puzzle.clues[k] == 0:
-            _, open_ = clue_counts(puzzle, state, k)
-            if open_:
-                yield Deduction.build(state, put={e: CROSS for e in open_}, cells=_cells(puzzle, k),
-                                      params={"cell": puzzle.cell_label(k), "are": is_are(open_),
-                                              "edges": [puzzle.edge_label(e) for e in open_]})
+    for k, n, _, open_ in clue_lines(puzzle, state, focus):
+        if n == 0:
+            yield Deduction.build(state, put={e: CROSS for e in open_}, cells=_cells(puzzle, k),
+                                  params={"cell": puzzle.cell_label(k), "are": is_are(open_),
+                                          "edges": [puzzle.edge_label(e) for e in open_]})
 
 
-def clue_lines(puzzle: SlitherPuzzle, state: State, focus) -> Iterator[tuple[int, int, list[int], list[int]]]:
-    """(cell, its number, its edges with a line, its open edges) for each clued cell near focus."""
-    for k in cells_near(puzzle, focus):
-        lines, open_ = clue_counts(puzzle, state, k)
-        yield k, puzzle.clues[k], lines, open_
+def clue_lines(puzzle: SlitherPuzzle, state: State, focus) -> tuple[tuple[int, int, list[int], list[int]], ...]:
+    """(cell, its number, its edges with a line, its open edges) for each clued cell near focus
+    with an open edge. The three counts at numbers look one after another at every step of a
+    fill, in one state with one focus: the last answer is kept with the puzzle, by the state's
+    candidates themselves. (Not in the state's memo: a state whose memo stays empty lets the
+    next one be known as a narrowing of the state before it, whose facts the caches hold.)"""
+    cands = state.cands
+    kept = puzzle.__dict__.get(CLUE_LINES_KEY)
+    if kept is not None and kept[0] is cands and kept[1] == focus:
+        return kept[2]
+    found = tuple((k, puzzle.clues[k], lines, open_) for k in cells_near(puzzle, focus)
+                  for lines, open_ in (clue_counts(puzzle, state, k),) if open_)
+    puzzle.__dict__[CLUE_LINES_KEY] = (cands, focus, found)
+    return found
+
+
+CLUE_LINES_KEY = "_slitherlink_clue_lines"
 
 
 @heuristic(id="slitherlink.clue-satisfied", genre=GENRE)
 def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k, n, lines, open_ in clue_lines(puzzle, state, focus):
-        if open_ and len(lines) == n:
+        if len(lines) == n:
             yield Deduction.build(state, put={e: CROSS for e in open_}, premises=lines,
                                   cells=_cells(puzzle, k),
                                   params={"n": n, "cell": puzzle.cell_label(k), "lines": lines_word(n),
@@ -44,7 +54,7 @@ def clue_satisfied(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[
 @heuristic(id="slitherlink.clue-needs-all", genre=GENRE)
 def clue_needs_all(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for k, n, lines, open_ in clue_lines(puzzle, state, focus):
-        if open_ and len(lines) + len(open_) == n:
+        if len(lines) + len(open_) == n:
             crossed = [e for e in puzzle.cells[k] if e not in lines and e not in open_]
             yield Deduction.build(state, put={e: LINE for e in open_}, premises=crossed,
                                   cells=_cells(puzzle, k),

@@ -41,9 +41,15 @@ def grown_focus(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozense
     kept for the next technique of the step, which asks with the same focus."""
     if focus is None:
         return None
+    return last_answer(puzzle, "_slitherlink_grown_focus", focus, lambda: frozenset().union(
+        *map(_edges_at_ends(puzzle).__getitem__, focus)))
+
+
+def _edges_at_ends(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
+    """For each edge, every edge at its two dots, itself included (once per puzzle)."""
     g = puzzle.graph
-    return last_answer(puzzle, "_slitherlink_grown_focus", focus, lambda: frozenset(
-        e2 for e in focus for d in g.ends[e] for e2 in g.incident[d]))
+    return puzzle.once("_slitherlink_edges_at_ends", lambda: tuple(
+        tuple(e2 for d in g.ends[e] for e2 in g.incident[d]) for e in range(len(g.ends))))
 
 
 def lines_word(n: int) -> str:

@@ -77,9 +77,10 @@ def corner_pair(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
     near = grown_focus(puzzle, focus)
     A = puzzle.angles
     forces = corner_forces(puzzle, state)
+    cands = state.cands
     for k in cells_near(puzzle, near):
-        if all(state.cands[e] != OPEN for e in puzzle.cells[k]):
-            continue
+        if OPEN not in map(cands.__getitem__, puzzle.cells[k]):
+            continue                    # (every edge of the cell decided)
         for i in A.of_cell[k]:
             xs, put = forces(i)
             if not put:

@@ -18,10 +18,14 @@ from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE
 from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop, grown_focus
 
 
-def corners(puzzle: SlitherPuzzle, k: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-    """(dot, the cell's two edges there, the other edges there) for each corner of cell k."""
-    A = puzzle.angles
-    return [(A.pairs[i][0], A.pairs[i][2], A.dot_rest[i]) for i in A.of_cell[k]]
+def corners(puzzle: SlitherPuzzle, k: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    """(dot, the cell's two edges there, the other edges there) for each corner of cell k
+    (listed once per puzzle: the patterns ask at every step of a fill)."""
+    def make():
+        A = puzzle.angles
+        return tuple(tuple((A.pairs[i][0], A.pairs[i][2], A.dot_rest[i]) for i in of)
+                     for of in A.of_cell)
+    return puzzle.once("_slitherlink_corners", make)[k]
 
 
 def clue_at(puzzle: SlitherPuzzle, r: int, c: int) -> int | None:
@@ -164,11 +168,12 @@ def one_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Itera
 def _blocked_corner(puzzle: SlitherPuzzle, state: State, focus, n: int, value: int) -> Iterator[Deduction]:
     if not puzzle.square:
         return
+    cands = state.cands
     for k in cells_near(puzzle, grown_focus(puzzle, focus)):
         if puzzle.clues[k] != n:
             continue
         for d, mine, others in corners(puzzle, k):
-            if all(state.cands[e] == B_CROSS for e in others) and not _nothing_new(state, mine, value):
+            if _all_crossed(cands, others) and not _nothing_new(state, mine, value):
                 ded = Deduction.build(state, put={e: value for e in mine}, premises=others,
                                       cells=[puzzle.cell(k)],
                                       params={"vertex": puzzle.graph.vertex_names[d], "cell": puzzle.cell(k),
@@ -213,6 +218,14 @@ def two_in_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[D
         if clue_at(puzzle, r, c) == 2:
             yield Deduction.build(state, put={e: LINE for e in lines}, cells=[Cell(r, c)],
                                   params={"cell": Cell(r, c), "lines": _names(puzzle, lines)})
+
+
+def _all_crossed(cands: tuple[int, ...], edges) -> bool:
+    """Every one of the edges is crossed (a loop, not all(): asked for every corner near a change)."""
+    for e in edges:
+        if cands[e] != B_CROSS:
+            return False
+    return True
 
 
 def _nothing_new(state: State, edges, value: int) -> bool:

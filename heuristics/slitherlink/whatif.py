@@ -24,6 +24,7 @@ from grader.kernels.recent import narrowed
 
 from heuristics.common import whatif
 from heuristics.slitherlink.common import GENRE
+from heuristics.slitherlink.fills import remembered_fill
 
 WHAT_IF_STEPS = 12      # steps of the level-1 and -2 rules per way (a chain a reader follows by eye)
 WHAT_IF_LEVEL = 2       # the rules a way is followed with
@@ -83,7 +84,8 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
                            WHAT_IF_LEVEL, WHAT_IF_STEPS,
                            lambda options, branches: (_refuted_ways(puzzle, state, options, branches)
                                                       or cases_deduction(puzzle, state, branches)),
-                           lambda finals, options: _around(puzzle, state, finals, options))
+                           lambda finals, options: _around(puzzle, state, finals, options),
+                           fill_with=remembered_fill)
     for key, d in found:
         yield _worded(puzzle, d, {**d.params, field: names[key]}, field, key)
 
