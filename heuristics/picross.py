@@ -380,47 +380,36 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
     read: set[int] = set()
     rows, cols = puzzle.rows, puzzle.cols
     changes = 0
-    # (candidates, what the simple rules allow) of the crossing lines checked for a break,
-    # while nothing in them has changed since: most are queued too, and read again when their
-    # turn comes
-    checked: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    # what the simple rules narrow in the crossing lines checked for a break, while nothing in
+    # them has changed since: most are queued too, and read again when their turn comes
+    checked: dict[int, tuple[tuple[int, int], ...]] = {}
     while queue:
         line = queue.popleft()
         queued.discard(line)
         read.add(line)
         cells = puzzle.lines[line]
         got = checked.pop(line, None)
-        if got is None:
-            now = line_of(puzzle, cands, line)
-            allowed = simple_rules(now, puzzle.clues[line])
-        else:
-            now, allowed = got
-        if allowed is None:
+        narrowing = simple_narrowing(line_of(puzzle, cands, line), puzzle.clues[line]) if got is None else got
+        if narrowing is None:
             return changes + 1, read
-        if allowed == now:
-            continue                # nothing to narrow here
-        changed = False
         crossing = []
-        for k, i in enumerate(cells):
-            new = now[k] & allowed[k]
-            if new != now[k]:
-                cands[i] = new
-                changed = True
-                other = rows + i % cols if line < rows else i // cols
-                crossing.append(other)
-                if other not in queued:
-                    queued.add(other)
-                    queue.append(other)
-        if changed:
+        for k, new in narrowing:
+            i = cells[k]
+            cands[i] = new
+            other = rows + i % cols if line < rows else i // cols
+            crossing.append(other)
+            if other not in queued:
+                queued.add(other)
+                queue.append(other)
+        if crossing:
             changes += 1
             # a crossing line this broke is seen at once, before the lines queued earlier
             for other in crossing:
-                seen = line_of(puzzle, cands, other)
-                kept = simple_rules(seen, puzzle.clues[other])
+                kept = simple_narrowing(line_of(puzzle, cands, other), puzzle.clues[other])
                 if kept is None:
                     read.add(other)
                     return (changes + 1, read) if changes < most else (None, read)
-                checked[other] = (seen, kept)
+                checked[other] = kept
             if changes >= most:
                 return None, read
     return None, read
@@ -435,10 +424,15 @@ def line_of(puzzle: PicrossPuzzle, cands: list[int], line: int) -> tuple[int, ..
 
 
 @functools.lru_cache(maxsize=50000)
-def simple_rules(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[int, ...] | None:
-    """What the simple line rules allow in a line (None: it cannot show its clue)."""
-    solver = solve_line(now, clue)
-    return tuple(simple_allowed(solver, clue, len(now))) if solver.solvable else None
+def simple_narrowing(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None:
+    """What the simple line rules narrow in a line: (place in the line, candidates left) for
+    each cell they narrow, in line order (None: it cannot show its clue). Only those cells, as
+    most of a line is left as it was and a screen reads a line many times."""
+    solver = Line(now, clue)        # not solve_line: a screen's lines are seldom seen again
+    if not solver.solvable:
+        return None
+    allowed = simple_allowed(solver, clue, len(now))
+    return tuple((k, m & a) for k, (m, a) in enumerate(zip(now, allowed)) if m & a != m)
 
 
 def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[int, int]]:
