@@ -255,14 +255,17 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     The ways that showed it last time (in any state of the solve) are tried before anything
     else: they usually still disagree, where the ends may agree for a long while. Only a
     `None` is taken from them, so the answer is the same whichever ways they are."""
+    disagreeing = solve_memory().setdefault("kuromasu.disagreeing-ways", {})
+    if k in disagreeing:
+        # before listing the ways: the remembered ones add up to the count, so a way is
+        # possible when each length is within what the number can see
+        los, his = view_of(puzzle, state, k)
+        possible = [t for t in disagreeing[k] if all(lo <= a <= hi for lo, a, hi in zip(los, t, his))]
+        if agreement(puzzle, state, k, possible)[0] == {}:
+            return None
     lengths = view_lengths(puzzle, state, k, limit)
     if not lengths:
         return None
-    disagreeing = solve_memory().setdefault("kuromasu.disagreeing-ways", {})
-    if k in disagreeing:
-        possible = set(lengths)
-        if agreement(puzzle, state, k, [t for t in disagreeing[k] if t in possible])[0] == {}:
-            return None
     ends = {pick(lengths, key=lambda t: t[d]) for d in range(4) for pick in (min, max)}
     agreed, ways, narrowing = agreement(puzzle, state, k, sorted(ends) + [t for t in lengths if t not in ends])
     if agreed == {}:

@@ -25,7 +25,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
 from grader.core.steps import Deduction, Status, Step, Trace
-from grader.kernels.lines import Line, fill_of, minimum_length, solve_line
+from grader.kernels.lines import block_starts, fill_of, minimum_length, solve_line, span_of
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
@@ -288,14 +288,15 @@ def lone_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 
 # --- level 3 ------------------------------------------------------------------------------
 
-def overlap_allowed(solver: Line, clue: tuple[int, ...], n: int) -> tuple[list[int], dict[int, int]]:
-    """What pushing the blocks to both ends shows (a solvable line): each cell's allowed
-    values, and the cells some block covers either way, with that block's size."""
+def overlap_allowed(spans: list[tuple[int, int]], clue: tuple[int, ...], n: int
+                    ) -> tuple[list[int], dict[int, int]]:
+    """What pushing the blocks to both ends shows (a solvable line, the left-most and right-most
+    start of each block): each cell's allowed values, and the cells some block covers either
+    way, with that block's size."""
     allowed = [B_EMPTY | B_FILLED] * n
     reach = [False] * n
     covered: dict[int, int] = {}          # cell -> the block that covers it either way
-    for j, size in enumerate(clue):
-        lo, hi = solver.span(j)
+    for (lo, hi), size in zip(spans, clue):
         for i in range(lo, hi + size):
             reach[i] = True
         for i in range(hi, lo + size):
@@ -307,14 +308,14 @@ def overlap_allowed(solver: Line, clue: tuple[int, ...], n: int) -> tuple[list[i
     return allowed, covered
 
 
-def simple_allowed(solver: Line, clue: tuple[int, ...], n: int) -> list[int]:
+def simple_allowed(start_sets: list[int], clue: tuple[int, ...], n: int) -> list[int]:
     """What the simple line rules (levels 1 and 3: one way, block overlap) allow in a
-    solvable line."""
+    solvable line whose blocks may start where `start_sets` say (block_starts)."""
     if not clue:
         return [B_EMPTY] * n
-    if solver.settled:
-        return solver.kept
-    return overlap_allowed(solver, clue, n)[0]
+    if all(s & (s - 1) == 0 for s in start_sets):       # one start each: the line's one way
+        return fill_of(n, clue, [s.bit_length() - 1 for s in start_sets])
+    return overlap_allowed([span_of(s) for s in start_sets], clue, n)[0]
 
 
 @functools.lru_cache(maxsize=50000)
@@ -325,7 +326,7 @@ def overlap_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], 
     solver = solve_line(now, clue)
     if not clue or not solver.solvable:
         return None
-    allowed, covered = overlap_allowed(solver, clue, len(now))
+    allowed, covered = overlap_allowed([solver.span(j) for j in range(len(clue))], clue, len(now))
     return (allowed, covered) if narrows(now, allowed) else None
 
 
@@ -380,47 +381,36 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
     read: set[int] = set()
     rows, cols = puzzle.rows, puzzle.cols
     changes = 0
-    # (candidates, what the simple rules allow) of the crossing lines checked for a break,
-    # while nothing in them has changed since: most are queued too, and read again when their
-    # turn comes
-    checked: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    # what the simple rules narrow in the crossing lines checked for a break, while nothing in
+    # them has changed since: most are queued too, and read again when their turn comes
+    checked: dict[int, tuple[tuple[int, int], ...]] = {}
     while queue:
         line = queue.popleft()
         queued.discard(line)
         read.add(line)
         cells = puzzle.lines[line]
         got = checked.pop(line, None)
-        if got is None:
-            now = line_of(puzzle, cands, line)
-            allowed = simple_rules(now, puzzle.clues[line])
-        else:
-            now, allowed = got
-        if allowed is None:
+        narrowing = simple_narrowing(line_of(puzzle, cands, line), puzzle.clues[line]) if got is None else got
+        if narrowing is None:
             return changes + 1, read
-        if allowed == now:
-            continue                # nothing to narrow here
-        changed = False
         crossing = []
-        for k, i in enumerate(cells):
-            new = now[k] & allowed[k]
-            if new != now[k]:
-                cands[i] = new
-                changed = True
-                other = rows + i % cols if line < rows else i // cols
-                crossing.append(other)
-                if other not in queued:
-                    queued.add(other)
-                    queue.append(other)
-        if changed:
+        for k, new in narrowing:
+            i = cells[k]
+            cands[i] = new
+            other = rows + i % cols if line < rows else i // cols
+            crossing.append(other)
+            if other not in queued:
+                queued.add(other)
+                queue.append(other)
+        if crossing:
             changes += 1
             # a crossing line this broke is seen at once, before the lines queued earlier
             for other in crossing:
-                seen = line_of(puzzle, cands, other)
-                kept = simple_rules(seen, puzzle.clues[other])
+                kept = simple_narrowing(line_of(puzzle, cands, other), puzzle.clues[other])
                 if kept is None:
                     read.add(other)
                     return (changes + 1, read) if changes < most else (None, read)
-                checked[other] = (seen, kept)
+                checked[other] = kept
             if changes >= most:
                 return None, read
     return None, read
@@ -435,10 +425,17 @@ def line_of(puzzle: PicrossPuzzle, cands: list[int], line: int) -> tuple[int, ..
 
 
 @functools.lru_cache(maxsize=50000)
-def simple_rules(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[int, ...] | None:
-    """What the simple line rules allow in a line (None: it cannot show its clue)."""
-    solver = solve_line(now, clue)
-    return tuple(simple_allowed(solver, clue, len(now))) if solver.solvable else None
+def simple_narrowing(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None:
+    """What the simple line rules narrow in a line: (place in the line, candidates left) for
+    each cell they narrow, in line order (None: it cannot show its clue). Only those cells, as
+    most of a line is left as it was and a screen reads a line many times."""
+    # not solve_line's shared Lines: a screen's lines are seldom seen again, and what each
+    # cell keeps is more than the simple rules need
+    start_sets = block_starts(now, clue)
+    if start_sets is None:
+        return None
+    allowed = simple_allowed(start_sets, clue, len(now))
+    return tuple((k, m & a) for k, (m, a) in enumerate(zip(now, allowed)) if m & a != m)
 
 
 def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[int, int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from grader.kernels.lines import E, F, Line, fill_of, minimum_length, runs
+from grader.kernels.lines import E, F, Line, block_starts, fill_of, minimum_length, runs, span_of
 
 
 def brute(cands, clue):
@@ -96,3 +96,17 @@ def test_simple_line_rules_keep_every_solution():
             for bits in sols:
                 assert all(found[0][i] >> b & 1 for i, b in enumerate(bits)), (cands, clue, found)
     assert fired > 300
+
+
+def test_block_starts_are_the_lines_start_sets():
+    # the screen's cheaper look (no per-cell intersection) must place the blocks as Line does
+    rng = random.Random(11)
+    for _ in range(400):
+        n = rng.randint(1, 12)
+        clue = [rng.randint(1, 4) for _ in range(rng.randint(0, 4))]
+        cands = [rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n)]
+        line = Line(cands, clue)
+        got = block_starts(cands, clue)
+        assert got == (line.start_sets if line.solvable else None)
+        for j, starts in enumerate(got or ()):
+            assert span_of(starts) == line.span(j) == (min(line.starts[j]), max(line.starts[j]))

@@ -345,3 +345,27 @@ def test_degenerate_boards_solve(text, answer):
     p = native("genre: picross\n" + text)
     trace = Solver(p, assume_unique=False).solve()
     assert trace.status is Status.SOLVED and get("picross").render_text(p, trace.final) == answer
+
+
+def test_simple_narrowing_is_what_the_simple_rules_of_the_full_line_solver_narrow():
+    # the what-if screen reads block starts only; the simple rules read off a whole Line
+    # (one way when the line is settled, else block overlap) must narrow the same cells
+    from grader.kernels.lines import E, F, Line
+    from heuristics.picross import overlap_allowed, simple_narrowing
+    rng = random.Random(5)
+    for _ in range(400):
+        n = rng.randint(1, 12)
+        clue = tuple(rng.randint(1, 4) for _ in range(rng.randint(0, 4)))
+        now = tuple(rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n))
+        line = Line(now, clue)
+        if not line.solvable:
+            assert simple_narrowing(now, clue) is None
+            continue
+        if not clue:
+            allowed = [E] * n
+        elif line.settled:
+            allowed = line.kept
+        else:
+            allowed = overlap_allowed([line.span(j) for j in range(len(clue))], clue, n)[0]
+        assert simple_narrowing(now, clue) == tuple(
+            (k, m & a) for k, (m, a) in enumerate(zip(now, allowed)) if m & a != m)

@@ -43,46 +43,65 @@ def _spread(seeds: int, through: int, n: int, right: bool) -> int:
     return reach
 
 
+def _tables(cands: Sequence[int], clue: tuple[int, ...]) -> tuple[int, list[int], list[int], list[int]]:
+    """(the cells that can be empty, the prefix table, the suffix table, the start set of each
+    block) of a line, as bit sets (see Line: bit s of a start set, block j starts at s in
+    some solution; the line is solvable when bit n of the last prefix row is set)."""
+    n, k = len(cands), len(clue)
+    # Rows of the tables are bit sets over positions 0..n, so each is a few word operations.
+    masks = bytes(cands)[::-1]
+    can_e, can_f = int(masks.translate(_CAN_E) or b"0", 2), int(masks.translate(_CAN_F) or b"0", 2)
+    fits: dict[int, int] = {}                 # size -> the starts of a run of that many fillable cells
+
+    def fit(size: int) -> int:
+        if size not in fits:
+            run, length = can_f, 1
+            while length < size:              # bit s: cells s .. s + length - 1 all fillable
+                more = min(length, size - length)
+                run &= run >> more
+                length += more
+            fits[size] = run & ((1 << (n - size + 1)) - 1) if size <= n else 0
+        return fits[size]
+
+    # pre[j], bit i: cells [0, i) can hold exactly blocks 0..j-1 (the rest of them empty)
+    pre = [_spread(1, can_e, n, True)]
+    # before[j], bit s: block j may start at s as far as the cells before it go
+    before = []
+    for j in range(k):
+        before.append(((pre[j] & can_e) << 1) | (1 if j == 0 else 0))
+        pre.append(_spread((before[j] & fit(clue[j])) << clue[j], can_e, n, True))
+    # suf[j], bit i: cells [i, n) can hold exactly blocks j..k-1
+    suf = [0] * (k + 1)
+    suf[k] = _spread(1 << n, can_e, n, False)
+    after = [0] * k         # bit s: block j may start at s as far as the cells after it go
+    for j in range(k - 1, -1, -1):
+        size = clue[j]
+        after[j] = ((((suf[j + 1] >> 1) & can_e) >> size)
+                    | ((1 << (n - size)) if j == k - 1 and size <= n else 0))
+        suf[j] = _spread(after[j] & fit(size), can_e, n, False)
+    return can_e, pre, suf, [fit(clue[j]) & before[j] & after[j] for j in range(k)]
+
+
+def block_starts(cands: Sequence[int], clue: Sequence[int]) -> list[int] | None:
+    """The start set of each block (Line.start_sets), or None when the line cannot show its
+    clue: a Line without what each cell keeps, for a look that needs only where the blocks
+    may lie (a quarter of the cost)."""
+    _, pre, _, start_sets = _tables(cands, tuple(clue))
+    return start_sets if pre[-1] >> len(cands) & 1 else None
+
+
+def span_of(start_set: int) -> tuple[int, int]:
+    """Left-most start and right-most start of a block, from its (non-empty) start set."""
+    return (start_set & -start_set).bit_length() - 1, start_set.bit_length() - 1
+
+
 class Line:
     """What the clue and the current candidates allow in one line."""
 
     def __init__(self, cands: Sequence[int], clue: Sequence[int]):
-        n, k = len(cands), len(clue)
-        self.n, self.clue = n, tuple(clue)
-        # Rows of the tables are bit sets over positions 0..n, so each is a few word operations.
-        masks = bytes(cands)[::-1]
-        can_e, can_f = int(masks.translate(_CAN_E) or b"0", 2), int(masks.translate(_CAN_F) or b"0", 2)
-        fits: dict[int, int] = {}                 # size -> the starts of a run of that many fillable cells
-
-        def fit(size: int) -> int:
-            if size not in fits:
-                run, length = can_f, 1
-                while length < size:              # bit s: cells s .. s + length - 1 all fillable
-                    more = min(length, size - length)
-                    run &= run >> more
-                    length += more
-                fits[size] = run & ((1 << (n - size + 1)) - 1) if size <= n else 0
-            return fits[size]
-
-        # pre[j], bit i: cells [0, i) can hold exactly blocks 0..j-1 (the rest of them empty)
-        pre = [_spread(1, can_e, n, True)]
-        # before[j], bit s: block j may start at s as far as the cells before it go
-        before = []
-        for j in range(k):
-            before.append(((pre[j] & can_e) << 1) | (1 if j == 0 else 0))
-            pre.append(_spread((before[j] & fit(clue[j])) << clue[j], can_e, n, True))
-        # suf[j], bit i: cells [i, n) can hold exactly blocks j..k-1
-        suf = [0] * (k + 1)
-        suf[k] = _spread(1 << n, can_e, n, False)
-        after = [0] * k         # bit s: block j may start at s as far as the cells after it go
-        for j in range(k - 1, -1, -1):
-            size = clue[j]
-            after[j] = ((((suf[j + 1] >> 1) & can_e) >> size)
-                        | ((1 << (n - size)) if j == k - 1 and size <= n else 0))
-            suf[j] = _spread(after[j] & fit(size), can_e, n, False)
-        self.solvable = bool(pre[k] >> n & 1)
-        # bit s of start_sets[j]: block j starts at s in some solution
-        self.start_sets = [fit(clue[j]) & before[j] & after[j] for j in range(k)]
+        self.n, self.clue = len(cands), tuple(clue)
+        can_e, pre, suf, self.start_sets = _tables(cands, self.clue)
+        self.solvable = bool(pre[-1] >> self.n & 1)
         self._cands = tuple(cands)
         # what each cell keeps over all solutions (None: no solution); read-only
         self.kept: list[int] | None = None
@@ -141,8 +160,7 @@ class Line:
 
     def span(self, j: int) -> tuple[int, int]:
         """Left-most start and right-most start of block j (of a solvable line)."""
-        ok = self.start_sets[j]
-        return (ok & -ok).bit_length() - 1, ok.bit_length() - 1
+        return span_of(self.start_sets[j])
 
     def count(self, cap: int = 10 ** 9) -> int:
         """How many solutions the line has (at most `cap`)."""
