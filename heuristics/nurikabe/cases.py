@@ -61,8 +61,7 @@ def direct_steps(level: int) -> list:
     return [h for h in REGISTRY.for_genre(GENRE, level) if h.info.counted]
 
 
-CHAINS_KEPT = 48    # starts remembered per solve (the latest), each with at most a chain per
-                    # (steps, level) the callers ask for (eight): each chain keeps its final state
+CHAINS_KEPT = 48    # chains remembered per solve (the latest): each keeps its final state
 
 
 def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CASE_STEPS,
@@ -78,14 +77,12 @@ def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CA
     the lower ones find nothing, would never have been asked."""
     memory = solve_memory().setdefault("nurikabe.short-chains", {})
     start = (assumed.cands, frozenset(changed))
-    chains = memory.get(start)
-    if chains is None:
-        chains = memory[start] = {}
-        if len(memory) > CHAINS_KEPT:
-            del memory[next(iter(memory))]
+    chains = memory.setdefault(start, {})     # (steps, level) -> (chain, _stands_for)
     found = chains.get((steps, level)) or _twin(chains, steps, level)
     if found is None:
         found = chains[steps, level] = _short_chain(puzzle, assumed, changed, steps, level)
+        while sum(map(len, memory.values())) > CHAINS_KEPT:
+            del memory[next(iter(memory))]      # the oldest start, with its chains
     return found[0]
 
 
