@@ -495,11 +495,60 @@ def test_a_chain_followed_again_from_the_same_candidates_is_the_one_followed_fir
             for value in (ISLAND, WALL):
                 first = short_chain(p, state.assume({i: value}), (i,), 6, 3)
                 again = short_chain(p, state.assume({i: value}), (i,), 6, 3)
-                fresh = _short_chain(p, state.assume({i: value}), (i,), 6, 3)
+                fresh, _ = _short_chain(p, state.assume({i: value}), (i,), 6, 3)
                 assert again is first
                 assert [(s.heuristic.id, s.deduction.removals) for s in first.steps] == \
                     [(s.heuristic.id, s.deduction.removals) for s in fresh.steps]
                 assert (first.status, first.reason, first.final.cands) == (fresh.status, fresh.reason, fresh.final.cands)
+
+
+def _chain_facts(trace):
+    return ([(s.heuristic.id, s.deduction.removals) for s in trace.steps], trace.status, trace.reason,
+            trace.final.cands)
+
+
+def test_a_chain_taken_from_its_easier_twin_is_the_one_followed_afresh():
+    """A level-3 chain answered by the level-2 chain from the same start (one that found a
+    step in every state it looked in) is the level-3 chain followed afresh."""
+    from grader.core.engine import remembering
+    from grader.genres.nurikabe.model import ISLAND, WALL
+    from heuristics.nurikabe.cases import _short_chain, short_chain
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    state = p.genre.initial_state(p)
+    free = [i for i, m in enumerate(state.cands) if m == 3][:8]
+    twins = 0
+    with remembering():
+        for i in free:
+            for value in (ISLAND, WALL):
+                easy = short_chain(p, state.assume({i: value}), (i,), 4, 2)
+                harder = short_chain(p, state.assume({i: value}), (i,), 4, 3)
+                twins += harder is easy
+                assert _chain_facts(harder) == _chain_facts(_short_chain(p, state.assume({i: value}), (i,), 4, 3)[0])
+    assert twins
+
+
+def test_a_chain_that_breaks_a_rule_stops_where_a_check_before_every_step_would():
+    """_short_chain cuts a chain that breaks a rule at the first state it looked in that
+    breaks one: the chain a solve told to stop there follows."""
+    from grader.core.engine import Budget, Solver, remembering
+    from grader.genres.nurikabe.model import ISLAND, WALL
+    from grader.core.steps import Status
+    from heuristics.nurikabe.cases import _short_chain, broken_rule, direct_steps
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    state = p.genre.initial_state(p)
+    refuted = 0
+    with remembering():
+        for i in [i for i, m in enumerate(state.cands) if m == 3][:12]:
+            for value in (ISLAND, WALL):
+                trace, _ = _short_chain(p, state.assume({i: value}), (i,), 8, 2)
+                if trace.status is not Status.CONTRADICTION:
+                    continue
+                refuted += 1
+                checked = Solver(p, heuristics=direct_steps(2), greedy=True, budget=Budget.steps_only(8)).solve(
+                    state.assume({i: value}), focus=frozenset((i,)), until=lambda s: broken_rule(p, s) is not None)
+                assert _chain_facts(trace)[:1] + _chain_facts(trace)[3:] == \
+                    _chain_facts(checked)[:1] + _chain_facts(checked)[3:]
+    assert refuted
 
 
 def test_shapes_remembered_by_their_neighbourhood_see_every_liberty_of_an_island_nearby():

@@ -70,34 +70,87 @@ def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CA
     ends CONTRADICTION refutes the assumption, and then stops at the first broken rule (the
     chain a reader follows). A chain followed a little earlier from the same candidates is
     not followed again (island-cases and cell-owners follow the same ways in one state): the
-    techniques it is followed with remember nothing of the solve, so it is the same chain."""
+    techniques it is followed with remember nothing of the solve, so it is the same chain.
+    Nor is one whose twin from the same start, followed with the techniques of a lower level
+    (a prefix of this level's) or for fewer steps, found a step in every state it looked in,
+    to the end of this chain's steps: the techniques of the higher level, tried only where
+    the lower ones find nothing, would never have been asked."""
     memory = solve_memory().setdefault("nurikabe.short-chains", {})
-    key = (assumed.cands, frozenset(changed), steps, level)
-    trace = memory.get(key)
-    if trace is None:
-        trace = memory[key] = _short_chain(puzzle, assumed, changed, steps, level)
-        if len(memory) > CHAINS_KEPT:
-            del memory[next(iter(memory))]
-    return trace
+    start = (assumed.cands, frozenset(changed))
+    chains = memory.setdefault(start, {})     # (steps, level) -> (chain, _stands_for)
+    found = chains.get((steps, level)) or _twin(chains, steps, level)
+    if found is None:
+        found = chains[steps, level] = _short_chain(puzzle, assumed, changed, steps, level)
+        while sum(map(len, memory.values())) > CHAINS_KEPT:
+            del memory[next(iter(memory))]      # the oldest start, with its chains
+    return found[0]
 
 
-def _short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int, level: int) -> Trace:
-    """short_chain followed: the rules are looked at once at the end first (the look is what
-    costs), and step by step only for a chain that breaks one."""
-    def run(until=None) -> Trace:
-        return Solver(puzzle, heuristics=direct_steps(level), greedy=True,
-                      budget=Budget.steps_only(steps)
-                      ).solve(assumed, focus=frozenset(changed), until=until)
-    trace = run()
-    if trace.status is not Status.CONTRADICTION:
-        if broken_rule(puzzle, trace.final) is None:
-            return trace
-    trace = run(lambda s: broken_rule(puzzle, s) is not None)
-    if trace.status is not Status.CONTRADICTION:
-        why = broken_rule(puzzle, trace.final)
+def _twin(chains: dict, steps: int, level: int) -> tuple[Trace, float] | None:
+    """A chain from the same start that a chain of `steps` steps of levels up to `level`
+    would follow step for step (see short_chain)."""
+    for (s, lv), found in chains.items():
+        if lv <= level and s <= steps <= found[1]:
+            return found
+    return None
+
+
+def _short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int, level: int
+                 ) -> tuple[Trace, float]:
+    """short_chain followed, with the most steps of a chain from the same start that follows
+    it step for step with more techniques (0: none; see _stands_for). The rules are looked at
+    once at the end first (the look is what costs); for a chain that breaks one, at each
+    state where the chain stopped to look for a step, in order, and the chain is cut at the
+    first that breaks one (the chain a check before every step would have followed: the same
+    steps up to there, no further)."""
+    looked: list[State] = []
+
+    def note(state: State) -> bool:
+        looked.append(state)
+        return False
+    trace = Solver(puzzle, heuristics=direct_steps(level), greedy=True, budget=Budget.steps_only(steps)
+                   ).solve(assumed, focus=frozenset(changed), until=note)
+    stands = _stands_for(trace, steps)
+    if trace.status is not Status.CONTRADICTION and broken_rule(puzzle, trace.final) is None:
+        return trace, stands
+    for state in looked:
+        why = broken_rule(puzzle, state)
         if why is not None:
-            trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=why)
-    return trace
+            return attrs.evolve(trace, steps=trace.steps[:_steps_to(trace, state)], final=state,
+                                status=Status.CONTRADICTION, reason=why), stands
+    if trace.status is not Status.CONTRADICTION:
+        trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=broken_rule(puzzle, trace.final))
+    return trace, stands
+
+
+def _stands_for(trace: Trace, steps: int) -> float:
+    """For how many steps a chain from the same start followed with more techniques is this
+    one (a solve limited to `steps`; 0: for none). The techniques added come after these and
+    are tried only where all of these find nothing, so it is the same chain when this one
+    found a step in every state it looked in: when it stopped on its step count (the same
+    for as many steps; more would go further), or before that on a cell with no value left
+    or every cell decided, both seen before a look (the same for any number of steps)."""
+    if trace.status is Status.BUDGET:
+        return steps if len(trace.steps) >= steps else 0
+    cands = trace.final.cands
+    if trace.status is Status.SOLVED or (trace.status is Status.CONTRADICTION and (0 in cands or FREE not in cands)):
+        return steps if len(trace.steps) >= steps else float("inf")
+    return 0
+
+
+def _steps_to(trace: Trace, state: State) -> int:
+    """How many of the trace's steps lead to `state`, a state on its way: every step takes
+    out at least one candidate, so the count of candidates taken out tells."""
+    left = _candidates(trace.start) - _candidates(state)
+    n = 0
+    while left > 0:
+        left -= sum(m.bit_count() for _, m in trace.steps[n].deduction.removals)
+        n += 1
+    return n
+
+
+def _candidates(state: State) -> int:
+    return sum(m.bit_count() for m in state.cands)
 
 
 class Quiet:
