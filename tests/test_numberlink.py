@@ -170,6 +170,28 @@ def test_free_areas_are_the_areas_of_a_plain_flood():
         assert free_areas(p, state.cands, chains(p, state)) == flood(p, state)
 
 
+def test_what_lies_near_a_focus_kept_or_not_is_a_plain_look():
+    """cells_near and listed_at keep their answers: asked twice, or after other focuses, they
+    (and Chains.along) give what a plain look gives, all along a solve."""
+    from heuristics.numberlink.common import cells_near, listed_at
+    from grader.kernels.cell_shapes import chains
+
+    p = load(str(CORPUS / "numberlink" / "arukone-7x7-grader-1.yaml"))
+    n, rng = p.rows * p.cols, random.Random(5)
+    state = NL.initial_state(p)
+    for step in Solver(p).solve().steps:
+        state = step.deduction.apply(state)
+        ch = chains(p, state)
+        for _ in range(2):
+            focus = frozenset(rng.sample(range(n), rng.randint(1, 6)))
+            for _ in range(2):
+                near = sorted({y for x in focus for y in p.around[x]})
+                assert list(cells_near(p, focus)) == near
+                assert list(listed_at(p, "edges_of", focus)) == sorted({k for x in focus for k in p.edges_of[x]})
+                assert list(listed_at(p, "blocks_of", focus)) == sorted({k for x in focus for k in p.blocks_of[x]})
+                assert ch.along(focus) == {y for y in range(n) if ch.root[y] in {ch.root[x] for x in focus}}
+
+
 # --- level 2 ------------------------------------------------------------------------------------
 
 def test_different_lines():

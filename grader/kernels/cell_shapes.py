@@ -170,9 +170,9 @@ class Chains:
         """The cells with every piece they lie on (None stays None: everywhere)."""
         if cells is None:
             return None
-        root, members = self.root, self.members
+        members = self.members
         out: set[int] = set()
-        for r in {root[i] for i in cells}:
+        for r in set(map(self.root.__getitem__, cells)):
             out.update(members.get(r) or (r,))
         return frozenset(out)
 
@@ -195,18 +195,22 @@ def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
     such an area, so whether a pair can still be joined is a question about these areas.
     An area is named by its first cell. (The walk is written out here, not label_walk: it
     runs at the end of every fill of every look-ahead.)"""
-    can, labels, steps = ch.can, ch.labels, side_steps(puzzle)
+    can, steps = ch.can, side_steps(puzzle)
     comp = [-1] * len(cands)
-    for start, m in enumerate(cands):
-        if m <= B_EMPTY or labels[start] or comp[start] >= 0:
+    # the cells named already, or in no area: one look per neighbour in the walk
+    done = [m <= B_EMPTY or lab > 0 for m, lab in zip(cands, ch.labels)]
+    for start in range(len(cands)):
+        if done[start]:
             continue
+        done[start] = True
         comp[start] = start
         todo = [start]
         while todo:
             x = todo.pop()
             cx = can[x]
             for d, y, e in steps[x]:
-                if cx & d and comp[y] < 0 and can[y] & e and cands[y] > B_EMPTY and not labels[y]:
+                if cx & d and not done[y] and can[y] & e:
+                    done[y] = True
                     comp[y] = start
                     todo.append(y)
     return comp
@@ -222,13 +226,13 @@ def areas_beside(puzzle, cands: Sequence[int], ch: Chains, comp: list[int],
                  a: int, b: int) -> set[int]:
     """The free areas (see free_areas) the drawn line from end a can step into, with -1 among
     them when it can step straight onto the line drawn from b."""
-    can, root, nb = ch.can, ch.root, puzzle.neighbour
+    can, root, steps = ch.can, ch.root, side_steps(puzzle)
     rb = root[b]
     out: set[int] = set()
     for x in ch.members.get(root[a]) or (a,):
         cx = can[x]
-        for d, y in nb[x].items():
-            if cx & d and can[y] & OPPOSITE[d] and cands[y] > B_EMPTY:
+        for d, y, e in steps[x]:
+            if cx & d and can[y] & e and cands[y] > B_EMPTY:
                 if comp[y] >= 0:
                     out.add(comp[y])
                 elif root[y] == rb:

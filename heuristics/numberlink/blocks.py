@@ -11,7 +11,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction, Later
 
-from heuristics.numberlink.common import GENRE
+from heuristics.numberlink.common import GENRE, listed_at
 
 # Inside a 2x2 block (cells top left, top right, bottom left, bottom right) a line can take
 # the four inner joins top, bottom, left and right; each cell faces two of them.
@@ -77,11 +77,16 @@ def no_u_turn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[De
     """Three joins among the four cells of a 2x2 block form a U whose ends lie side by side
     on one line without being joined, which the no-touch rule forbids unless one end is a
     number; four joins close a loop. A shape no allowed way of joining the block fits goes."""
-    numbered = puzzle.block_numbered
+    allowed = allowed_patterns(puzzle)
     for k, block, ms in open_blocks(puzzle, state, focus):
-        keep = block_keep(*ms, block_patterns(numbered[k]))
+        keep = block_keep(*ms, allowed[k])
         if keep != ms:
             yield block_deduction(puzzle, state, block, ms, keep)
+
+
+def allowed_patterns(puzzle: NumberlinkPuzzle) -> tuple[int, ...]:
+    """Per 2x2 block, block_patterns of its numbered cells, made once per puzzle."""
+    return puzzle.once("_numberlink_block_patterns", lambda: tuple(map(block_patterns, puzzle.block_numbered)))
 
 
 def open_blocks(puzzle: NumberlinkPuzzle, state: State, cells: frozenset[int] | None
@@ -89,7 +94,7 @@ def open_blocks(puzzle: NumberlinkPuzzle, state: State, cells: frozenset[int] | 
     """The 2x2 blocks with a cell among `cells` (None: all) and a cell still undecided:
     (index, cells, their candidates)."""
     cands = state.cands
-    which = range(len(puzzle.blocks)) if cells is None else sorted({k for i in cells for k in puzzle.blocks_of[i]})
+    which = range(len(puzzle.blocks)) if cells is None else listed_at(puzzle, "blocks_of", cells)
     for k in which:
         block = puzzle.blocks[k]
         ms = a, b, c, d = cands[block[0]], cands[block[1]], cands[block[2]], cands[block[3]]

@@ -12,13 +12,34 @@ GENRE = "numberlink"
 
 
 def cells_near(puzzle: NumberlinkPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    """The cells of `focus` and their neighbours, in board order (every cell for None)."""
     if focus is None:
         return range(puzzle.rows * puzzle.cols)
-    around = puzzle.around
-    out = set()
-    for f in focus:
-        out.update(around[f])
-    return sorted(out)
+    # the techniques quiet at one step are all asked with the same focus at the next, so a
+    # few answers are kept, not only the last
+    memo = puzzle.memo("_numberlink_cells_near", NEAR_REMEMBERED)
+    found = memo.get(focus)
+    if found is None:
+        around = puzzle.around
+        out = set()
+        for f in focus:
+            out.update(around[f])
+        found = memo[focus] = tuple(sorted(out))
+    return found
+
+
+NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)
+
+
+def listed_at(puzzle: NumberlinkPuzzle, table: str, cells: frozenset[int]) -> tuple[int, ...]:
+    """What the puzzle's `table` (per cell, indices: of its joins, its 2x2 blocks) lists for
+    `cells`, each once, in order; a few answers kept, as in cells_near."""
+    memo = puzzle.memo("_numberlink_listed_at_" + table, NEAR_REMEMBERED)
+    found = memo.get(cells)
+    if found is None:
+        of = getattr(puzzle, table)
+        found = memo[cells] = tuple(sorted({k for i in cells for k in of[i]}))
+    return found
 
 
 def phrase(items: list[str]) -> str:

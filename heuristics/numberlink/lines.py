@@ -6,13 +6,13 @@ from typing import Iterator
 
 from grader.genres.numberlink.model import WAYS
 from grader.genres.numberlink.model import WITH_SIDE, NumberlinkPuzzle
-from grader.kernels.cell_shapes import (OPPOSITE, SHAPES, SIDES, SIDES_CAN, SIDES_LACK, Chains, chains,
-                                        sides_can)
+from grader.kernels.cell_shapes import (SHAPES, SIDES, SIDES_CAN, SIDES_LACK, Chains, chains,
+                                        side_steps, sides_can)
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction, Later
 
-from heuristics.numberlink.common import GENRE, cells_near, join_off, join_on, min_mask, the
+from heuristics.numberlink.common import GENRE, cells_near, join_off, join_on, listed_at, min_mask, the
 
 # the two sides of each link shape (values 5 to 10), in the order of SIDES
 LINK_SIDES = {v: tuple(d for d in SIDES if SHAPES[v] & d) for v in range(5, len(SHAPES))}
@@ -31,11 +31,12 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
         yield Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
             "cell": "the border", "reason": "lines stay inside the grid",
             "result": "no line leaves a cell across the edge"})
+    steps = side_steps(puzzle)
     for i in near:
         ci = cands[i]
         can_i, lack_i = SIDES_CAN[ci], SIDES_LACK[ci]
-        for d, j in puzzle.neighbour[i].items():
-            cj, e = cands[j], OPPOSITE[d]
+        for d, j, e in steps[i]:
+            cj = cands[j]
             can_j, lack_j = SIDES_CAN[cj], SIDES_LACK[cj]
             on = can_i & d and can_j & e
             off = lack_i & d and lack_j & e
@@ -120,16 +121,18 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
         # both cells lie on one piece: only the pieces through what changed can have grown
         # beside themselves (the others were looked at when they last grew)
         cells = range(len(root)) if focus is None else \
-            sorted(x for r in {root[f] for f in focus} if r in pieces for x in pieces[r])
+            sorted([x for r in set(map(root.__getitem__, focus)) if r in pieces for x in pieces[r]])
         for i in cells:
             mi, ri = must[i], root[i]
             if not mi or labels[i] or ri not in pieces:     # (a cell on no piece is beside none)
                 continue
-            j = next((j for d, j in nb[i].items()
-                      if root[j] == ri and not mi & d and must[j] and not labels[j]), None)
-            if j is not None:
-                at, problem = i, f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}"
-                break
+            for d, j in nb[i].items():
+                if root[j] == ri and not mi & d and must[j] and not labels[j]:
+                    break
+            else:
+                continue
+            at, problem = i, f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}"
+            break
     if at is not None:
         yield Deduction(((at, state.cands[at]),), {"problem": problem[0].upper() + problem[1:],
                                                    "cell": puzzle.cell(at)}, (at,))
@@ -139,13 +142,13 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
 
 @heuristic(id="numberlink.different-lines", genre=GENRE)
 def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    ch = chains(puzzle, state)
+    labels = chains(puzzle, state).labels
     for i in cells_near(puzzle, focus):
-        la = ch.label(i)
+        la = labels[i]
         if not la:
             continue
         for d, j in puzzle.neighbour[i].items():
-            lb = ch.label(j)
+            lb = labels[j]
             if lb and lb != la and state.cands[i] & WITH_SIDE[d]:
                 yield join_off(state, i, d, j, params=Later(lambda i, j, la, lb: {
                     "a": puzzle.cell(i), "b": puzzle.cell(j), "first": the(puzzle, [la])[0],
@@ -200,10 +203,10 @@ def between_words(puzzle: NumberlinkPuzzle, x: int, v: int, y: int, z: int, loop
 @heuristic(id="numberlink.no-loop", genre=GENRE)
 def no_loop(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ch = chains(puzzle, state)
+    root, must, cands, steps = ch.root, ch.must, state.cands, side_steps(puzzle)
     for i in cells_near(puzzle, focus):
-        for d, j in puzzle.neighbour[i].items():
-            if ch.root[i] == ch.root[j] and not (ch.must[i] & d) and state.cands[i] & WITH_SIDE[d] \
-                    and state.cands[j] & WITH_SIDE[OPPOSITE[d]]:
+        for d, j, e in steps[i]:
+            if root[i] == root[j] and not (must[i] & d) and cands[i] & WITH_SIDE[d] and cands[j] & WITH_SIDE[e]:
                 yield join_off(state, i, d, j, params={"a": puzzle.cell(i), "b": puzzle.cell(j)})
 
 
@@ -304,7 +307,7 @@ def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int],
     consecutive on it, since a line may not touch itself. Looks at the pairs of `cells`
     (None: everywhere)."""
     labels, edges = puzzle.labels, puzzle.edges
-    which = range(len(edges)) if cells is None else sorted({k for i in cells for k in puzzle.edges_of[i]})
+    which = range(len(edges)) if cells is None else listed_at(puzzle, "edges_of", cells)
     for k in which:
         i, d, j = edges[k]
         lab = owner[i]

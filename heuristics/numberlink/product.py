@@ -10,7 +10,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 
-from heuristics.numberlink.common import GENRE, cells_near
+from heuristics.numberlink.common import GENRE, cells_near, listed_at
 from heuristics.numberlink.lines import side_by_side
 
 # --- level 4 ------------------------------------------------------------------------------
@@ -130,39 +130,35 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
     combinations that break a join, mix two numbers, close a loop or bring a line beside
     itself, keep what survives."""
     ch = chains(puzzle, state)
-    near = set(cells_near(puzzle, focus))
     product = Product(puzzle, state, ch)
     kept = solve_memory().setdefault("numberlink.pair-products", {})
     if len(kept) > KEPT_PRODUCTS:
         kept.clear()
-    labels, on_line, must, root = puzzle.labels, ch.labels, ch.must, ch.root
+    # a cell is on a number's line when its piece carries a label (an end number's always
+    # does), and drawn when it must use a side
+    on_line, must, root = ch.labels, ch.must, ch.root
     neighbour, around = puzzle.neighbour, product_cells(puzzle)
 
-    def labelled(x: int) -> bool:
-        return bool(labels[x] or on_line[x])
-
-    def drawn(x: int) -> bool:
-        return bool(must[x])
-
-    def reaches(x: int, skip: int, flag) -> bool:
-        if flag(x):
+    def reaches(x: int, skip: int, marked: list[int]) -> bool:
+        """Whether x or one of its neighbours but `skip` is marked."""
+        if marked[x]:
             return True
         for y in neighbour[x].values():
-            if y != skip and flag(y):
+            if y != skip and marked[y]:
                 return True
         return False
     # the joins at the cells near what changed, in board order (inside a trial's fill the
     # board is large and what changed small)
     edges = puzzle.edges if focus is None else \
-        [puzzle.edges[k] for k in sorted({k for x in near for k in puzzle.edges_of[x]})]
+        [puzzle.edges[k] for k in listed_at(puzzle, "edges_of", frozenset(cells_near(puzzle, focus)))]
     for i, d, j in edges:
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):
             continue
         # two shapes that each agree with their other neighbours clash only through numbers
         # or drawn lines that both cells reach (a 2x2 block alone is the level-2 rules' work)
-        if not (reaches(i, j, labelled) and reaches(j, i, labelled)) and \
-                not (reaches(i, j, drawn) and reaches(j, i, drawn)):
+        if not (reaches(i, j, on_line) and reaches(j, i, on_line)) and \
+                not (reaches(i, j, must) and reaches(j, i, must)):
             continue
         cells = around[i, j]
         key, first = product_key(state, ch, i, j, cells)
