@@ -13,25 +13,30 @@ def brute(cands, clue):
             if all(cands[i] >> b & 1 for i, b in enumerate(bits)) and runs(bits) == list(clue)]
 
 
+def random_line(rng: random.Random, longest: int, most_blocks: int) -> tuple[list[int], list[int]]:
+    """A line of 1..longest cells, mostly open, and a clue of up to most_blocks blocks."""
+    n = rng.randint(1, longest)
+    clue = [rng.randint(1, 4) for _ in range(rng.randint(0, most_blocks))]
+    return [rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n)], clue
+
+
 def test_agrees_with_brute_force():
     rng = random.Random(7)
     for _ in range(300):
-        n = rng.randint(1, 8)
-        clue = [rng.randint(1, 4) for _ in range(rng.randint(0, 3))]
-        cands = [rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n)]
+        cands, clue = random_line(rng, 8, 3)
         sols = brute(cands, clue)
         line = Line(cands, clue)
         if not sols:
             assert line.allowed() is None and line.count() == 0
             continue
-        expected = [0] * n
+        expected = [0] * len(cands)
         for bits in sols:
             for i, b in enumerate(bits):
                 expected[i] |= 1 << b
         assert line.allowed() == expected
         assert line.count() == len(sols)
         placed = line.solutions(len(sols))
-        assert sorted(fill_of(n, clue, s) for s in placed) == sorted(
+        assert sorted(fill_of(len(cands), clue, s) for s in placed) == sorted(
             [F if b else E for b in bits] for bits in sols)
 
 
@@ -41,9 +46,7 @@ def test_same_solutions_holds_exactly_when_a_narrowing_keeps_every_solution():
     rng = random.Random(5)
     same = 0
     for _ in range(2000):
-        n = rng.randint(1, 8)
-        clue = [rng.randint(1, 4) for _ in range(rng.randint(0, 3))]
-        cands = [rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n)]
+        cands, clue = random_line(rng, 8, 3)
         line = Line(cands, clue)
         narrower = [m if rng.random() < 0.6 else m & rng.choice((E, F)) for m in cands]
         sols = brute(narrower, clue)
@@ -102,9 +105,7 @@ def test_block_starts_are_the_lines_start_sets():
     # the screen's cheaper look (no per-cell intersection) must place the blocks as Line does
     rng = random.Random(11)
     for _ in range(400):
-        n = rng.randint(1, 12)
-        clue = [rng.randint(1, 4) for _ in range(rng.randint(0, 4))]
-        cands = [rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n)]
+        cands, clue = random_line(rng, 12, 4)
         line = Line(cands, clue)
         got = block_starts(cands, clue)
         assert got == (line.start_sets if line.solvable else None)
