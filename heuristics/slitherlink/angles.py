@@ -166,7 +166,12 @@ class CornerFacts:
 def corner_facts(puzzle: SlitherPuzzle, state: State) -> CornerFacts:
     """The corner facts of a state, updated from a recent state's when few edges changed."""
     def update(base: CornerFacts, old, changed: list[int]) -> CornerFacts | None:
-        return None if base.broken >= 0 else CornerFacts(puzzle, state, base, changed)
+        if base.broken >= 0:
+            return None
+        facts = CornerFacts(puzzle, state, base, changed)
+        # a broken position: which corner empties first depends on where the propagation
+        # started, so it is found afresh (the same corner, and reason, whatever came before)
+        return None if facts.broken >= 0 else facts
 
     def compute() -> CornerFacts:
         return recent_of(puzzle, "corners").get(state, lambda: CornerFacts(puzzle, state), update)
