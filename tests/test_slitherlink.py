@@ -495,6 +495,20 @@ def test_colour_groups_updated_step_by_step_equal_recounted():
                 assert groups(fast) == groups(full)
 
 
+def test_a_broken_colouring_is_explained_the_same_however_it_was_reached():
+    import random
+    from grader.kernels.loops import B_CROSS, B_LINE, OPEN
+    rows = ("3 . . 2", ". 1 . .", ". . 0 .")
+    p = grid(*rows)                     # its colourings are updated step by step
+    rng = random.Random(3)
+    for _ in range(40):
+        cands = [OPEN] * len(p.ends)
+        for e in rng.sample(range(len(p.ends)), len(p.ends)):
+            cands[e] = rng.choice([B_LINE, B_CROSS])
+            updated = [v.message for v in G.violations(p, State(tuple(cands)))]
+            fresh = [v.message for v in G.violations(grid(*rows), State(tuple(cands)))]
+            assert updated == fresh
+
 def test_trial_and_error_fires_and_not():
     from grader.io.read import load
     from support import reference

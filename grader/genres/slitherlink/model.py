@@ -30,7 +30,7 @@ from grader.core.model import Cell, Meta, Puzzle, State, Violation
 from grader.io import board, svg
 from grader.genres import register
 from grader.core.genre import Genre
-from grader.kernels.face_colouring import colouring
+from grader.kernels.face_colouring import colouring, full_colouring
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, line_span, loop_violations
 from grader.kernels.tilings import square_grid
 from grader.kernels import layout
@@ -299,6 +299,10 @@ class Slitherlink(Genre):
         if puzzle.faces_of_edge is not None and not out:
             e = colouring(puzzle, state).conflict
             if e >= 0:
+                # named from a fresh count: an update meets the conflict where its changes
+                # happen to be, so the same state could be explained two ways
+                fresh = full_colouring(puzzle, state).conflict
+                e = fresh if fresh >= 0 else e
                 out.append(Violation(f"the lines cross a closed path of cells an odd number of times "
                                      f"(at {puzzle.edge_label(e)}), so no loop fits", vars=(e,)))
         return out
