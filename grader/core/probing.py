@@ -206,15 +206,19 @@ def probe_order(state: State, candidates: Iterable[int] | None = None) -> list[i
 
 
 def probe_cell(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
-               heuristics: Sequence[Heuristic]) -> Deduction | None:
-    """Try every candidate of one variable; refute one, or keep what all agree on."""
-    return probe_with_branches(puzzle, state, var, max_level, max_steps, heuristics)[0]
+               heuristics: Sequence[Heuristic], fill_with: Callable[..., Trace] | None = None
+               ) -> Deduction | None:
+    """Try every candidate of one variable; refute one, or keep what all agree on
+    (`fill_with`: see explore)."""
+    return probe_with_branches(puzzle, state, var, max_level, max_steps, heuristics, fill_with)[0]
 
 
 def probe_with_branches(puzzle: Puzzle, state: State, var: int, max_level: int, max_steps: int,
-                        heuristics: Sequence[Heuristic]) -> tuple[Deduction | None, list[Branch]]:
+                        heuristics: Sequence[Heuristic], fill_with: Callable[..., Trace] | None = None
+                        ) -> tuple[Deduction | None, list[Branch]]:
     """probe_cell, and the branches it followed."""
-    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics)
+    branches = explore(puzzle, state, cell_assumptions(puzzle, state, var), max_level, max_steps, heuristics,
+                       fill_with=fill_with)
     return cell_deduction(puzzle, state, var, branches), branches
 
 

@@ -11,8 +11,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import (PASSES, branch_deduction, cell_assumptions, cell_deduction, explore, probe_order,
-                                 trial_rules)
+from grader.core.probing import PASSES, branch_deduction, probe_cell, probe_order, trial_rules
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
 from grader.kernels.recent import narrowed
@@ -64,8 +63,7 @@ def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
         for var in order:
             if out_of_time():       # the solve's budget is spent: end as out of budget
                 return
-            d = cell_deduction(puzzle, state, var, explore(puzzle, state, cell_assumptions(puzzle, state, var),
-                                                           4, steps, easier, fill_with=remembered_fill))
+            d = probe_cell(puzzle, state, var, 4, steps, easier, fill_with=remembered_fill)
             if d is not None:
                 solve_memory()[MEMO_KEY] = (state.cands, fail_short, fail_long)
                 yield d
