@@ -12,7 +12,7 @@ from grader.core.registry import (HeuristicInfo, Registry, RegistrationError, Te
                                   register_families)
 from grader.core.hints import hint
 from grader.core.model import Cell, State
-from grader.core.steps import Deduction, Later, Status
+from grader.core.steps import Deduction, Later, Status, resuming
 from grader.kernels.recent import Recent, Remembered
 from support import native
 
@@ -186,6 +186,51 @@ def test_a_solve_that_ran_out_of_steps_goes_on_as_one_longer_solve():
     assert longer.start == short.start
     assert solver.go_on(longer, 60) is None or longer.status is Status.BUDGET
     assert Solver(p, max_level=2).go_on(short, 40) is None       # not this solver's solve
+
+
+def test_a_look_goes_on_from_where_the_last_one_found_something():
+    """Deduction.resume: a technique that found something looks next from that site on (and
+    where the step changed something), not from its first site again; the path and the
+    counts of what was on offer stay the same."""
+    reg = Registry()
+    looked_at: dict[bool, list[int]] = {False: [], True: []}
+
+    def lowest_value(state, focus, resume):
+        """Sites are the variables in order: an undecided one keeps only its lowest value."""
+        cands = state.cands
+        sites = range(len(cands)) if focus is None else sorted(focus)
+        for at, v in enumerate(sites):
+            looked_at[resume].append(v)
+            m = cands[v]
+            if m & (m - 1):
+                d = Deduction(((v, m & (m - 1)),), {"x": f"variable {v}"})
+                yield resuming(d, sites, at) if resume else d
+
+    @heuristic(id="t.again", name="Again", genre="akari", level=2, template="{x}.", nudge="Look.",
+               registry=reg)
+    def again(puzzle, state, focus=None):
+        return lowest_value(state, focus, False)
+
+    @heuristic(id="t.on", name="On", genre="akari", level=2, template="{x}.", nudge="Look.",
+               registry=reg)
+    def on(puzzle, state, focus=None):
+        return lowest_value(state, focus, True)
+
+    p = native(AKARI_SMALL)
+    def path(trace):
+        return [(st.deduction.removals, st.available) for st in trace.steps], trace.status
+    for count in (False, True):
+        looked_at[False].clear()
+        looked_at[True].clear()
+        before = Solver(p, heuristics=[again], count_available=count).solve()
+        after = Solver(p, heuristics=[on], count_available=count).solve()
+        assert len(before.steps) > 3 and path(after) == path(before)
+        assert len(looked_at[True]) < len(looked_at[False])
+        if not count:   # each variable looked at once, and again the one a step decided
+            assert len(looked_at[True]) <= 2 * len(before.start.cands) + 1 < len(looked_at[False])
+    key = [10 * v for v in range(16)]
+    assert resuming(None, [1], 0) is None
+    assert list(resuming(before.steps[0].deduction, [3, 5, 7], 1, key).resume()) == [50, 70]
 
 
 def test_a_solve_inside_a_solve_keeps_the_outer_deadline():

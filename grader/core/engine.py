@@ -2,7 +2,8 @@
 
 Each heuristic keeps a set of variables that changed since it last found nothing
 ("pending"); a heuristic with nothing pending is skipped, and the pending set is passed as
-its focus so it can look only where something changed (Tatham's todo lists).
+its focus so it can look only where something changed (Tatham's todo lists). A look that
+finds something may say where its next look can go on from (Deduction.resume).
 """
 from __future__ import annotations
 
@@ -250,6 +251,7 @@ class Solver:
             available = (self._available(state, pending, k, d, more)
                          if self.count_available and h.level == top else None)
             batch: set[int] = set()
+            resume = d.resume
             looked_at_all = False
             while True:
                 steps.append(Step(len(steps) + 1, h.info, d, available))
@@ -274,6 +276,10 @@ class Solver:
                 # it has looked at everything it was asked to: what is left to see is only
                 # what its own deductions changed
                 pending[k] = batch
+            elif resume is not None:
+                # the sites its look passed before it found this gave nothing: the next look
+                # goes on from there (and wherever the step changed something)
+                pending[k] = batch.union(resume())
         trace = Trace(start, tuple(steps), status, state, time.perf_counter() - t0, reason)
         self._paused = (trace, pending) if can_go_on else None
         return trace

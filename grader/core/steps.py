@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
+import functools
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -48,6 +49,11 @@ class Deduction:
     region: other cells worth highlighting (a lane, a room, an island).
     params: the fields of the heuristic's explanation template (a dict, or Later).
     detail: sub-steps, for hypotheses (what happened in each branch).
+    resume: for the solve loop, not the explanation: where the heuristic's next look may go on
+    from, as a focus (worked out only when asked for) whose look visits every site (number,
+    pearl, line...) that this look would still visit after this deduction's, this one
+    included, in the same order. The sites before it gave nothing, and give nothing again
+    until something they read changes. None: look where this look looked again.
     """
     removals: tuple[tuple[int, int], ...]
     params: Mapping[str, Any] = attrs.field(factory=dict)
@@ -55,6 +61,7 @@ class Deduction:
     cells: tuple[Cell, ...] = ()
     region: tuple[int, ...] = ()
     detail: tuple[Any, ...] = ()
+    resume: Callable[[], Iterable[int]] | None = None
 
     @property
     def targets(self) -> tuple[int, ...]:
@@ -98,6 +105,21 @@ class Deduction:
         if self.region:
             out.append(("region", tuple(self.region)))
         return out
+
+
+def resuming(d: Deduction | None, sites: Sequence[int], at: int,
+             key: Sequence[int] | None = None) -> Deduction | None:
+    """d, found at sites[at] by a look that visits `sites` in order, resuming from there
+    (Deduction.resume): at those sites themselves, or at a variable `key[site]` of each whose
+    focused look visits that site."""
+    if d is None:
+        return None
+    return attrs.evolve(d, resume=functools.partial(_sites_from, sites, at, key))
+
+
+def _sites_from(sites: Sequence[int], at: int, key: Sequence[int] | None) -> Iterable[int]:
+    rest = sites[at:]
+    return rest if key is None else [key[s] for s in rest]
 
 
 class Status(str, enum.Enum):
