@@ -20,7 +20,7 @@ from grader.genres.masyu.model import MasyuPuzzle
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import register_probing, register_last_resort
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, resuming
 from heuristics.common import cell_loops, whatif
 from heuristics.common.loops import premature_loop
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
@@ -52,7 +52,7 @@ def pearls_to_check(puzzle: MasyuPuzzle, kind: int, focus) -> Iterable[int]:
                        lambda: sorted({p for v in focus for p in near.get(v, ())}))
 
 
-def pearls_reading(puzzle: MasyuPuzzle, rule: str, reads, focus) -> Iterable[int]:
+def pearls_reading(puzzle: MasyuPuzzle, rule: str, reads, focus) -> Sequence[int]:
     """The pearls (in order) where the level-1 pearl rule `rule` reads a changed edge, all its
     pearls without a focus. `reads(puzzle)` gives {pearl: the edges the rule reads there}: a
     pearl where none of them changed since the rule last found nothing still gives nothing."""
@@ -61,6 +61,15 @@ def pearls_reading(puzzle: MasyuPuzzle, rule: str, reads, focus) -> Iterable[int
         return readers[None]
     return last_answer(puzzle, f"_masyu_last_readers_{rule}", focus,
                        lambda: sorted({p for v in focus for p in readers.get(v, ())}))
+
+
+def pearls_and_keys(puzzle: MasyuPuzzle, rule: str, reads, focus) -> tuple[Sequence[int], dict[int, int]]:
+    """pearls_reading, and per pearl an edge the rule reads there that as few other pearls
+    read as can be: a look resumed at a pearl (Deduction.resume) asks for it by that edge."""
+    def keys() -> dict[int, int]:
+        readers = puzzle.once(f"_masyu_readers_{rule}", lambda: _readers(reads(puzzle)))
+        return {p: min(set(vs), key=lambda v: (len(readers[v]), v)) for p, vs in reads(puzzle).items()}
+    return pearls_reading(puzzle, rule, reads, focus), puzzle.once(f"_masyu_resume_keys_{rule}", keys)
 
 
 def _readers(reads: dict[int, Iterable[int]]) -> dict:
@@ -125,7 +134,8 @@ def _blocked_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
 @heuristic(id="masyu.black-leg-blocked", genre=GENRE)
 def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     puts, cands = _table(puzzle, "blocked", _blocked_puts), state.cands
-    for i in pearls_reading(puzzle, "blocked", _blocked_reads, focus):
+    pearls, keys = pearls_and_keys(puzzle, "blocked", _blocked_reads, focus)
+    for at, i in enumerate(pearls):
         for d in DIRS:
             put, legs, blocked = puts[i, d]
             if put.done(cands):
@@ -133,10 +143,11 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
             reason = blocked.answer(state)
             if not reason:
                 continue
-            yield Deduction.build(state, put=put.values, cells=[puzzle.cell(i)],
-                                  params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason,
-                                          "opposite": SIDE[OPPOSITE[d]],
-                                          "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]})
+            yield resuming(Deduction.build(
+                state, put=put.values, cells=[puzzle.cell(i)],
+                params={"pearl": puzzle.cell(i), "side": SIDE[d], "reason": reason, "opposite": SIDE[OPPOSITE[d]],
+                        "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in legs]}),
+                pearls, at, keys)
 
 
 def _extend_puts(puzzle: MasyuPuzzle) -> dict:
@@ -171,15 +182,16 @@ def _extend_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
 @heuristic(id="masyu.black-leg-extend", genre=GENRE)
 def black_leg_extend(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     puts, cands = _table(puzzle, "extend", _extend_puts), state.cands
-    for i in pearls_reading(puzzle, "extend", _extend_reads, focus):
+    pearls, keys = pearls_and_keys(puzzle, "extend", _extend_reads, focus)
+    for at, i in enumerate(pearls):
         for d, first, put in puts[i]:
             if cands[first] != B_LINE or put.done(cands):
                 continue
             j = puzzle.next_cell(i, d)
             edge = edge_name(puzzle, j, d) if puzzle.edge_var(j, d) is not None else "the border"
-            yield Deduction.build(state, put=put.values, premises=[first], cells=[puzzle.cell(i)],
-                                  params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
-                                          "opposite": SIDE[OPPOSITE[d]]})
+            yield resuming(Deduction.build(state, put=put.values, premises=[first], cells=[puzzle.cell(i)],
+                                           params={"pearl": puzzle.cell(i), "side": SIDE[d], "edge": edge,
+                                                   "opposite": SIDE[OPPOSITE[d]]}), pearls, at, keys)
 
 
 def _axis_puts(puzzle: MasyuPuzzle) -> dict:
@@ -206,7 +218,8 @@ def _axis_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
 def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     words = {"ew": "across", "ns": "up and down"}
     puts, cands = _table(puzzle, "axis", _axis_puts), state.cands
-    for i in pearls_reading(puzzle, "axis", _axis_reads, focus):
+    pearls, keys = pearls_and_keys(puzzle, "axis", _axis_reads, focus)
+    for at, i in enumerate(pearls):
         for axis, other in (("ew", "ns"), ("ns", "ew")):
             put, keep, blocked = puts[i, axis]
             if put.done(cands):
@@ -214,10 +227,11 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
             reason = blocked.answer(state)
             if not reason:
                 continue
-            yield Deduction.build(state, put=put.values, cells=[puzzle.cell(i)],
-                                  params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other],
-                                          "reason": reason,
-                                          "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]})
+            yield resuming(Deduction.build(
+                state, put=put.values, cells=[puzzle.cell(i)],
+                params={"pearl": puzzle.cell(i), "axis": words[axis], "other": words[other], "reason": reason,
+                        "edges": [puzzle.graph.edge_names[puzzle.graph.edge_of_var[v]] for v in keep]}),
+                pearls, at, keys)
 
 
 def _turn_checks(puzzle: MasyuPuzzle) -> dict:
@@ -254,7 +268,8 @@ def _turn_reads(puzzle: MasyuPuzzle) -> dict[int, list[int]]:
 @heuristic(id="masyu.white-turn", genre=GENRE)
 def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     checks, cands = _table(puzzle, "turn", _turn_checks), state.cands
-    for i in pearls_reading(puzzle, "turn", _turn_reads, focus):
+    pearls, keys = pearls_and_keys(puzzle, "turn", _turn_reads, focus)
+    for at, i in enumerate(pearls):
         for (x, y), sides in checks[i]:
             if cands[x] != B_LINE or cands[y] != B_LINE:
                 continue
@@ -262,9 +277,10 @@ def white_turn(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
                 if cands[v] == B_CROSS or can_turn(puzzle, state, a, d):
                     continue        # (already crossed out: nothing new to put)
                 o = OPPOSITE[d]
-                yield Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)], premises=[x, y],
-                                      params={"pearl": puzzle.cell(i), "blocked": puzzle.cell(a),
-                                              "cell": puzzle.cell(b), "edge": edge_name(puzzle, b, o)})
+                yield resuming(Deduction.build(state, put={v: CROSS}, cells=[puzzle.cell(i)], premises=[x, y],
+                                               params={"pearl": puzzle.cell(i), "blocked": puzzle.cell(a),
+                                                       "cell": puzzle.cell(b), "edge": edge_name(puzzle, b, o)}),
+                               pearls, at, keys)
 
 
 # --- level 1: the loop ------------------------------------------------------------------------

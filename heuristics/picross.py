@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.explain import counted, describe_removals, var_name
@@ -24,7 +24,7 @@ from grader.genres.picross.model import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE,
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
-from grader.core.steps import Deduction, Status, Step, Trace
+from grader.core.steps import Deduction, Status, Step, Trace, resuming
 from grader.kernels.lines import block_starts, fill_of, minimum_length, solve_line, span_of
 
 GENRE = "picross"
@@ -34,15 +34,23 @@ CHAIN_STEPS = 8           # what-if: the most line steps, the broken line includ
                           # the simple line rules (levels 1 and 3)
 
 
-def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Sequence[int]:
     return range(len(puzzle.lines)) if focus is None else puzzle.lines_through(focus)
 
 
-def open_lines(puzzle: PicrossPuzzle, state: State, focus: frozenset[int] | None) -> Iterator[int]:
-    """Lines that still hold an undecided cell."""
-    for line in lines_to_check(puzzle, focus):
+def open_lines(puzzle: PicrossPuzzle, state: State, lines: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """(place in `lines`, line) for the lines that still hold an undecided cell."""
+    for at, line in enumerate(lines):
         if FREE in line_cands(puzzle, state, line):
-            yield line
+            yield at, line
+
+
+def resumed(puzzle: PicrossPuzzle, d: Deduction | None, lines: Sequence[int], at: int) -> Deduction | None:
+    """d, found in lines[at] by a look at `lines`: the next look goes on from that line
+    (Deduction.resume), asked for by the last cell of each line (which holds no line before
+    it but the last row)."""
+    last_cells = puzzle.once("_picross_last_cells", lambda: tuple(cells[-1] for cells in puzzle.lines))
+    return resuming(d, lines, at, last_cells)
 
 
 def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list[int],
@@ -81,16 +89,19 @@ def broken_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deductio
 
 @heuristic(id="picross.empty-line", genre=GENRE)
 def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in lines_to_check(puzzle, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in enumerate(lines):
         if not puzzle.clues[line]:
-            yield line_deduction(puzzle, state, line, [B_EMPTY] * len(puzzle.lines[line]))
+            d = line_deduction(puzzle, state, line, [B_EMPTY] * len(puzzle.lines[line]))
+            yield resumed(puzzle, d, lines, place)
 
 
 @heuristic(id="picross.one-way", genre=GENRE)
 def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in open_lines(puzzle, state, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in open_lines(puzzle, state, lines):
         if puzzle.clues[line] and line_solver(puzzle, state, line).settled:
-            yield one_way_deduction(puzzle, state, line)
+            yield resumed(puzzle, one_way_deduction(puzzle, state, line), lines, place)
 
 
 def one_way_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction | None:
@@ -206,15 +217,17 @@ def line_cells_named(puzzle: PicrossPuzzle, line: int, first: int, last: int) ->
 
 @heuristic(id="picross.simple-boxes", genre=GENRE)
 def simple_boxes(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in open_lines(puzzle, state, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in open_lines(puzzle, state, lines):
         found = simple_boxes_of(line_cands(puzzle, state, line), puzzle.clues[line])
         if found is None:
             continue
         allowed, room, spare, long_blocks = found
         clue = puzzle.clues[line]
-        yield line_deduction(puzzle, state, line, list(allowed), need=counted(minimum_length(clue), "cell"),
-                             room=room, spare=counted(spare, "cell"),
-                             blocks="the " + " and the ".join(map(str, sorted(set(long_blocks), reverse=True))))
+        d = line_deduction(puzzle, state, line, list(allowed), need=counted(minimum_length(clue), "cell"),
+                           room=room, spare=counted(spare, "cell"),
+                           blocks="the " + " and the ".join(map(str, sorted(set(long_blocks), reverse=True))))
+        yield resumed(puzzle, d, lines, place)
 
 
 @functools.lru_cache(maxsize=50000)
@@ -238,16 +251,19 @@ def full_blocks_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[t
 
 @heuristic(id="picross.full-block", genre=GENRE)
 def full_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in open_lines(puzzle, state, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in open_lines(puzzle, state, lines):
         clue = puzzle.clues[line]
         for allowed, first, last in full_blocks_of(line_cands(puzzle, state, line), clue):
-            yield line_deduction(puzzle, state, line, list(allowed), size=max(clue),
-                                 run=line_cells_named(puzzle, line, first, last))
+            d = line_deduction(puzzle, state, line, list(allowed), size=max(clue),
+                               run=line_cells_named(puzzle, line, first, last))
+            yield resumed(puzzle, d, lines, place)
 
 
 @heuristic(id="picross.glue", genre=GENRE)
 def glue(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in open_lines(puzzle, state, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in open_lines(puzzle, state, lines):
         clue = puzzle.clues[line]
         for from_end in (False, True):
             found = glue_of(line_cands(puzzle, state, line), clue, from_end)
@@ -257,9 +273,10 @@ def glue(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]
             size = clue[-1] if from_end else clue[0]
             is_row = line < puzzle.rows
             end = ("right" if is_row else "bottom") if from_end else ("left" if is_row else "top")
-            yield line_deduction(puzzle, state, line, list(allowed), cell=var_name(puzzle, puzzle.lines[line][at]),
-                                 end=end, which="last" if from_end else "first", size=size,
-                                 reach=counted(size, "cell"))
+            d = line_deduction(puzzle, state, line, list(allowed), cell=var_name(puzzle, puzzle.lines[line][at]),
+                               end=end, which="last" if from_end else "first", size=size,
+                               reach=counted(size, "cell"))
+            yield resumed(puzzle, d, lines, place)
 
 
 def lone_block_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], int, int] | None:
@@ -276,14 +293,16 @@ def lone_block_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int
 
 @heuristic(id="picross.lone-block", genre=GENRE)
 def lone_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in open_lines(puzzle, state, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in open_lines(puzzle, state, lines):
         found = lone_block_of(line_cands(puzzle, state, line), puzzle.clues[line])
         if found is None:
             continue
         allowed, first, last = found
         cells = puzzle.lines[line]
-        yield line_deduction(puzzle, state, line, allowed, size=puzzle.clues[line][0],
-                             cells=" and ".join(var_name(puzzle, cells[i]) for i in sorted({first, last})))
+        d = line_deduction(puzzle, state, line, allowed, size=puzzle.clues[line][0],
+                           cells=" and ".join(var_name(puzzle, cells[i]) for i in sorted({first, last})))
+        yield resumed(puzzle, d, lines, place)
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -332,9 +351,10 @@ def overlap_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], 
 
 @heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in open_lines(puzzle, state, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in open_lines(puzzle, state, lines):
         if overlap_of(line_cands(puzzle, state, line), puzzle.clues[line]) is not None:
-            yield overlap_deduction(puzzle, state, line)
+            yield resumed(puzzle, overlap_deduction(puzzle, state, line), lines, place)
 
 
 def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deduction | None:
@@ -363,11 +383,12 @@ def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deducti
 
 @heuristic(id="picross.line-solver", genre=GENRE)
 def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for line in open_lines(puzzle, state, focus):
+    lines = lines_to_check(puzzle, focus)
+    for place, line in open_lines(puzzle, state, lines):
         allowed = line_solver(puzzle, state, line).allowed()
         if allowed is None:
             continue
-        yield line_deduction(puzzle, state, line, allowed)
+        yield resumed(puzzle, line_deduction(puzzle, state, line, allowed), lines, place)
 
 
 def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], most: int
@@ -614,7 +635,7 @@ def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator
 @heuristic(id="picross.line-cases", genre=GENRE)
 def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     options = []
-    for line in open_lines(puzzle, state, None):
+    for _, line in open_lines(puzzle, state, lines_to_check(puzzle, None)):
         count = line_solver(puzzle, state, line).count(LINE_CASES_MAX + 1)
         if 2 <= count <= LINE_CASES_MAX:
             options.append((count, line))

@@ -233,6 +233,33 @@ def test_a_look_goes_on_from_where_the_last_one_found_something():
     assert list(resuming(before.steps[0].deduction, [3, 5, 7], 1, key).resume()) == [50, 70]
 
 
+@pytest.mark.parametrize("genre, name, rules", [
+    ("masyu", "pearl-10x10de-grader-1.yaml",
+     ("black-leg-blocked", "black-leg-extend", "white-axis", "white-turn")),
+    ("picross", "pattern-15x15-grader-1.yaml",
+     ("empty-line", "one-way", "simple-boxes", "full-block", "glue", "lone-block", "block-overlap", "line-solver")),
+])
+def test_a_look_resumed_at_the_first_deduction_finds_what_a_look_at_everything_finds(genre, name, rules):
+    """The techniques that say where to go on (Deduction.resume): in a state where a look at
+    the whole board found something, a look at the focus it resumes at finds the same, in the
+    same order (the sites before the first deduction gave nothing)."""
+    from grader.io.read import load
+    from grader.core.registry import REGISTRY
+    from support import CORPUS
+    p = load(str(CORPUS / genre / name))
+    found = {h.id: h for h in REGISTRY.for_genre(genre, 5)}
+    looks = 0
+    for _, state, _ in list(Solver(p, max_level=4).solve().states())[::2]:
+        for rule in rules:
+            everything = list(found[f"{genre}.{rule}"].find(p, state))
+            if everything:
+                looks += 1
+                resumed = list(found[f"{genre}.{rule}"].find(p, state, frozenset(everything[0].resume())))
+                assert [(d.removals, dict(d.params)) for d in resumed] == [
+                    (d.removals, dict(d.params)) for d in everything]
+    assert looks > 10
+
+
 def test_a_solve_inside_a_solve_keeps_the_outer_deadline():
     """A trial's fill inherits the puzzle's deadline, so one level-5 step cannot overrun it;
     a step that gave up on time ends the solve as out of budget, not as stuck."""

@@ -108,7 +108,7 @@ class Deduction:
 
 
 def resuming(d: Deduction | None, sites: Sequence[int], at: int,
-             key: Sequence[int] | None = None) -> Deduction | None:
+             key: Sequence[int] | Mapping[int, int] | None = None) -> Deduction | None:
     """d, found at sites[at] by a look that visits `sites` in order, resuming from there
     (Deduction.resume): at those sites themselves, or at a variable `key[site]` of each whose
     focused look visits that site."""
@@ -117,7 +117,8 @@ def resuming(d: Deduction | None, sites: Sequence[int], at: int,
     return attrs.evolve(d, resume=functools.partial(_sites_from, sites, at, key))
 
 
-def _sites_from(sites: Sequence[int], at: int, key: Sequence[int] | None) -> Iterable[int]:
+def _sites_from(sites: Sequence[int], at: int, key: Sequence[int] | Mapping[int, int] | None
+                ) -> Iterable[int]:
     rest = sites[at:]
     return rest if key is None else [key[s] for s in rest]
 
