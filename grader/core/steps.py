@@ -61,7 +61,8 @@ class Deduction:
     cells: tuple[Cell, ...] = ()
     region: tuple[int, ...] = ()
     detail: tuple[Any, ...] = ()
-    resume: Callable[[], Iterable[int]] | None = None
+    # not part of what the deduction says, so two deductions differing only here are equal
+    resume: Callable[[], Iterable[int]] | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def targets(self) -> tuple[int, ...]:
