@@ -199,10 +199,35 @@ def overlap(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction
                                       "outcome": outcome(puzzle, safe, mines)})
 
 
+COMBINATIONS_KEPT = 10_000     # remembered answers of legal_combinations (a key: up to 49 cells)
+
+
+def combination_reads(puzzle: MinesPuzzle) -> tuple[tuple[int, ...], ...]:
+    """The cells legal_combinations reads for each number: its own covered neighbours and
+    those of the numbers sharing them."""
+    def make() -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(sorted({v for j in (i, *puzzle.nearby_numbers[i]) for v in puzzle.around[j]}))
+                     for i in range(puzzle.size))
+    return puzzle.once("_minesweeper_combination_reads", make)
+
+
 def legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, free: list[int]
-                       ) -> tuple[int, list[frozenset[int]], list[int]]:
+                       ) -> tuple[int, tuple[frozenset[int], ...], tuple[int, ...]]:
     """Every way to place a number's missing mines that the numbers sharing its cells allow:
-    (all ways, the legal ones, the neighbours that were checked)."""
+    (all ways, the legal ones, the neighbours that were checked). Remembered with the
+    candidates of every cell it reads (the count-of-offers looks at every number again on
+    each counted step, most of them unchanged)."""
+    cands = state.cands
+    key = (i, tuple([cands[v] for v in combination_reads(puzzle)[i]]))
+    memo = puzzle.memo("_minesweeper_legal_combinations", COMBINATIONS_KEPT)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _legal_combinations(puzzle, state, i, need, free)
+    return got
+
+
+def _legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, free: list[int]
+                        ) -> tuple[int, tuple[frozenset[int], ...], tuple[int, ...]]:
     others = []
     for j in puzzle.nearby_numbers[i]:
         mines, fj = number_counts(puzzle, state, j)
@@ -221,7 +246,7 @@ def legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, fre
                 break
         if ok:
             legal.append(frozenset(chosen))
-    return ways, legal, [j for j, _, _ in others]
+    return ways, tuple(legal), tuple(j for j, _, _ in others)     # shared by the memo: kept whole
 
 
 @heuristic(id="minesweeper.combinations", genre=GENRE)

@@ -93,6 +93,25 @@ def test_combinations():
     assert found("minesweeper.combinations", puzzle(". ./1 1")) == {}
 
 
+def test_remembered_combinations_match_fresh_ones():
+    """legal_combinations is remembered with the candidates it read: in every state of a solve
+    (and of random narrowings of them) it answers as a fresh computation does."""
+    from heuristics.minesweeper import _legal_combinations, legal_combinations
+    from grader.genres.minesweeper.model import number_counts
+    rng = random.Random(7)
+    for p in janko("minesweeper", 3, seed=5, max_cells=100) + [DEEP]:
+        states = [s for _, s, _ in Solver(p).solve().states()]
+        states += [s.remove([(v, s.cands[v] & -s.cands[v])]) for s in states for v in
+                   rng.sample(range(len(s.cands)), 3) if s.cands[v] & (s.cands[v] - 1)]
+        for state in states:
+            for i in p.numbers:
+                mines, free = number_counts(p, state, i)
+                need = p.board[i] - mines
+                if free and 0 < need < len(free):
+                    assert legal_combinations(p, state, i, need, free) == \
+                        _legal_combinations(p, state, i, need, free)
+
+
 # --- level 4 -------------------------------------------------------------------------------
 
 def test_mine_count_regions():
