@@ -166,8 +166,9 @@ def closed_state(graph: LoopGraph, state: State, e: int) -> State:
 # --- connectivity: the loop is one piece ----------------------------------------------------------
 
 def _must_visit(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> list[bool]:
-    return [bool(p.degree[v]) or bool(required is not None and required(state, v))
-            for v in range(graph.n_vertices)]
+    if required is None:
+        return [d > 0 for d in p.degree]
+    return [d > 0 or bool(required(state, v)) for v, d in enumerate(p.degree)]
 
 
 def isolated_areas(graph: LoopGraph, state: State, required: Required | None = None,
