@@ -109,16 +109,14 @@ def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
 
 @heuristic(id="yajilin.shading-strands", genre=GENRE)
 def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands, clues, links = state.cands, puzzle.clues, puzzle.cell_links
-    getters = _edge_getters(puzzle)
+    cands, links, beside = state.cands, puzzle.cell_links, _free_neighbours(puzzle)
     for i in cells_to_check(puzzle, focus):
         if cands[i] != FREE:
             continue
-        for j in puzzle.neighbours[i]:
-            if clues[j] is not None or not cands[j] & B_LOOP:
+        for j, get, n_edges in beside[i]:
+            if not cands[j] & B_LOOP:
                 continue
-            get = getters[j]
-            if get is not None and len(links[j]) - get(cands).count(B_CROSS) > 2:
+            if get is not None and n_edges - get(cands).count(B_CROSS) > 2:
                 continue        # three edges not crossed out: one is left whatever i does
             # open_edges(puzzle, state, j, without=i), inline: this runs at every step
             ways = [var for var, k in links[j] if cands[var] != B_CROSS and k != i]
@@ -129,11 +127,16 @@ def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator
                 break
 
 
-def _edge_getters(puzzle: YajilinPuzzle) -> tuple[operator.itemgetter | None, ...]:
-    """For each cell, the candidates of its edges in one call (None with fewer than two):
-    most neighbours shading_strands asks about have ways to spare, counted at C speed."""
-    return puzzle.once("_yajilin_edge_getters", lambda: tuple(
-        operator.itemgetter(*(var for var, _ in links)) if len(links) >= 2 else None for links in puzzle.cell_links))
+def _free_neighbours(puzzle: YajilinPuzzle) -> tuple[tuple[tuple[int, operator.itemgetter | None, int], ...], ...]:
+    """For each cell, its neighbours without a clue, each with the candidates of its edges in
+    one call (None with fewer than two) and how many edges it has: most neighbours
+    shading_strands asks about have ways to spare, counted at C speed."""
+    def make():
+        links = puzzle.cell_links
+        getters = [operator.itemgetter(*(var for var, _ in ls)) if len(ls) >= 2 else None for ls in links]
+        return tuple(tuple((j, getters[j], len(links[j])) for j in puzzle.neighbours[i] if puzzle.clues[j] is None)
+                     for i in range(puzzle.rows * puzzle.cols))
+    return puzzle.once("_yajilin_free_neighbours", make)
 
 
 @heuristic(id="yajilin.clue-done", genre=GENRE)
