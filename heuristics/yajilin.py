@@ -167,7 +167,14 @@ def loop_closed(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
 def clue_segment(puzzle: YajilinPuzzle, k: int) -> tuple[tuple[int, ...], int, int | None]:
     """The cells a clue constrains exactly and how many of them are shaded: its whole ray, or,
     when another clue further along points the same way, the cells up to it (the difference
-    of the two numbers). Returns (cells, count, the other clue or None)."""
+    of the two numbers). Returns (cells, count, the other clue or None). Made once per clue."""
+    segments = puzzle.once("_yajilin_clue_segments", dict)
+    if k not in segments:
+        segments[k] = _clue_segment(puzzle, k)
+    return segments[k]
+
+
+def _clue_segment(puzzle: YajilinPuzzle, k: int) -> tuple[tuple[int, ...], int, int | None]:
     clue = puzzle.clues[k]
     j = puzzle.next_cell(k, clue.d)
     cells = []

@@ -887,8 +887,14 @@ def cells_by_ends(graph: LoopGraph, state: State, vertices: Iterable[int]) -> li
     if p.pieces <= 1:
         return []
     cands, ev = state.cands, graph.edge_vars
+    # only a loose end or a vertex beside one can qualify (a quick test, kept in order)
+    near = set(p.end_of)
+    for a in p.end_of:
+        near.update(graph.other(e, a) for e in graph.incident[a])
     out = []
     for v in vertices:
+        if v not in near:
+            continue
         d = p.degree[v]
         if d >= 2:
             continue
