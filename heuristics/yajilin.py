@@ -382,22 +382,34 @@ def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
     """The rules (verifyboard) checked around the cells a shading pattern decided: loop cells
     with fewer than two ways, shaded cells that touch, clues over or under their count."""
     from grader.genres.yajilin.model import clue_problem
-    near = set(cells)
-    for j in cells:
-        near.update(puzzle.neighbours[j])
+    free_near, clues = _pattern_near(puzzle, cells)
     cands = state.cands
-    for j in near:
-        if puzzle.clues[j] is not None:
-            continue
+    for j in free_near:
         if cands[j] == B_LOOP and len(open_edges(puzzle, state, j)) < 2:
             return f"{puzzle.cell(j)} would have no way through"
         if cands[j] == B_SHADED and any(cands[n] == B_SHADED for n in puzzle.neighbours[j]):
             return f"shaded cells would touch at {puzzle.cell(j)}"
-    for k in sorted({k for j in near for k in puzzle.clues_seeing[j]}):
+    for k in clues:
         problem = clue_problem(puzzle, state, k)
         if problem:
             return problem
     return ""
+
+
+def _pattern_near(puzzle: YajilinPuzzle, cells) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The free cells among or beside `cells` (in the order a set of them gives, as always)
+    and the clues that see any of those cells, sorted; remembered per cells (a clue's
+    segment, an enclosure's), at most 20,000 of them."""
+    memo = puzzle.memo("_yajilin_pattern_near", 20_000)
+    key = tuple(cells)
+    found = memo.get(key)
+    if found is None:
+        near = set(cells)
+        for j in cells:
+            near.update(puzzle.neighbours[j])
+        found = memo[key] = (tuple(j for j in near if puzzle.clues[j] is None),
+                             tuple(sorted({k for j in near for k in puzzle.clues_seeing[j]})))
+    return found
 
 
 @heuristic(id="yajilin.clue-verify", genre=GENRE)
