@@ -6,6 +6,7 @@ lines are counted with a small dynamic programme over the cells an arrow sees.
 """
 from __future__ import annotations
 
+import operator
 from typing import Iterable, Iterator
 
 from grader.genres.yajilin.model import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
@@ -108,13 +109,15 @@ def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[
 
 @heuristic(id="yajilin.shading-strands", genre=GENRE)
 def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cands, clues, links = state.cands, puzzle.clues, puzzle.cell_links
+    cands, links, beside = state.cands, puzzle.cell_links, _free_neighbours(puzzle)
     for i in cells_to_check(puzzle, focus):
         if cands[i] != FREE:
             continue
-        for j in puzzle.neighbours[i]:
-            if clues[j] is not None or not cands[j] & B_LOOP:
+        for j, get, n_edges in beside[i]:
+            if not cands[j] & B_LOOP:
                 continue
+            if get is not None and n_edges - get(cands).count(B_CROSS) > 2:
+                continue        # three edges not crossed out: one is left whatever i does
             # open_edges(puzzle, state, j, without=i), inline: this runs at every step
             ways = [var for var, k in links[j] if cands[var] != B_CROSS and k != i]
             if len(ways) < 2:
@@ -122,6 +125,18 @@ def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator
                 yield Deduction.build(state, put={i: LOOP}, premises=ways,
                                       params={"cell": puzzle.cell(i), "other": puzzle.cell(j), "count": count})
                 break
+
+
+def _free_neighbours(puzzle: YajilinPuzzle) -> tuple[tuple[tuple[int, operator.itemgetter | None, int], ...], ...]:
+    """For each cell, its neighbours without a clue, each with the candidates of its edges in
+    one call (None with fewer than two) and how many edges it has: most neighbours
+    shading_strands asks about have ways to spare, counted at C speed."""
+    def make():
+        links = puzzle.cell_links
+        getters = [operator.itemgetter(*(var for var, _ in ls)) if len(ls) >= 2 else None for ls in links]
+        return tuple(tuple((j, getters[j], len(links[j])) for j in puzzle.neighbours[i] if puzzle.clues[j] is None)
+                     for i in range(puzzle.rows * puzzle.cols))
+    return puzzle.once("_yajilin_free_neighbours", make)
 
 
 @heuristic(id="yajilin.clue-done", genre=GENRE)
@@ -152,7 +167,14 @@ def loop_closed(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
 def clue_segment(puzzle: YajilinPuzzle, k: int) -> tuple[tuple[int, ...], int, int | None]:
     """The cells a clue constrains exactly and how many of them are shaded: its whole ray, or,
     when another clue further along points the same way, the cells up to it (the difference
-    of the two numbers). Returns (cells, count, the other clue or None)."""
+    of the two numbers). Returns (cells, count, the other clue or None). Made once per clue."""
+    segments = puzzle.once("_yajilin_clue_segments", dict)
+    if k not in segments:
+        segments[k] = _clue_segment(puzzle, k)
+    return segments[k]
+
+
+def _clue_segment(puzzle: YajilinPuzzle, k: int) -> tuple[tuple[int, ...], int, int | None]:
     clue = puzzle.clues[k]
     j = puzzle.next_cell(k, clue.d)
     cells = []
@@ -360,22 +382,34 @@ def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
     """The rules (verifyboard) checked around the cells a shading pattern decided: loop cells
     with fewer than two ways, shaded cells that touch, clues over or under their count."""
     from grader.genres.yajilin.model import clue_problem
-    near = set(cells)
-    for j in cells:
-        near.update(puzzle.neighbours[j])
+    free_near, clues = _pattern_near(puzzle, cells)
     cands = state.cands
-    for j in near:
-        if puzzle.clues[j] is not None:
-            continue
+    for j in free_near:
         if cands[j] == B_LOOP and len(open_edges(puzzle, state, j)) < 2:
             return f"{puzzle.cell(j)} would have no way through"
         if cands[j] == B_SHADED and any(cands[n] == B_SHADED for n in puzzle.neighbours[j]):
             return f"shaded cells would touch at {puzzle.cell(j)}"
-    for k in sorted({k for j in near for k in puzzle.clues_seeing[j]}):
+    for k in clues:
         problem = clue_problem(puzzle, state, k)
         if problem:
             return problem
     return ""
+
+
+def _pattern_near(puzzle: YajilinPuzzle, cells) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The free cells among or beside `cells` (in the order a set of them gives, as always)
+    and the clues that see any of those cells, sorted; remembered per cells (a clue's
+    segment, an enclosure's), at most 20,000 of them."""
+    memo = puzzle.memo("_yajilin_pattern_near", 20_000)
+    key = tuple(cells)
+    found = memo.get(key)
+    if found is None:
+        near = set(cells)
+        for j in cells:
+            near.update(puzzle.neighbours[j])
+        found = memo[key] = (tuple(j for j in near if puzzle.clues[j] is None),
+                             tuple(sorted({k for j in near for k in puzzle.clues_seeing[j]})))
+    return found
 
 
 @heuristic(id="yajilin.clue-verify", genre=GENRE)

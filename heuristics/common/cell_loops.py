@@ -38,7 +38,7 @@ from grader.core.registry import Family
 
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths,
                                   split)
-from grader.kernels.recent import narrowed, recent_of
+from grader.kernels.recent import last_answer, narrowed, recent_of
 from grader.kernels.union_find import UnionFind
 
 from heuristics.common import loops
@@ -809,23 +809,17 @@ def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int
     on holds. With `unique_ok` (the uniqueness variant), a pairing of the ends that can be
     drawn in two or more ways is dropped first, since swapping the two drawings would give
     a second solution; unique_ok says whether the area is free of clues that could tell the
-    drawings apart.
+    drawings apart. The enclosures of the last state asked and their checked tyings are kept
+    with the graph, for the other variant's look at the same state (so a genre's callbacks
+    must depend only on the state: the same for both).
     Params: {ends} {cells} {ways} {alive} {refuted} {result} (and {pairs} dropped as not unique)."""
     from grader.core.explain import describe_removals
-    for enc in enclosures(graph, state, usable, max_cells=max_cells, max_ends=max_ends):
-        ways = tyings(graph, state, enc, must_visit, visit_values)
-        if not ways:
-            continue
-        changed = sorted({graph.edge_vars[e] for v in enc.cells | set(enc.ends) for e in graph.incident[v]}
-                         | {var for v in enc.cells if (var := graph.vertex_vars[v]) is not None})
-        alive, reasons = [], []
-        for w in ways:
-            why = "" if all(w.state.cands) else "a cell would be left with no value"
-            why = why or problem(w.state, changed)
-            if why:
-                reasons.append(why)
-            else:
-                alive.append(w)
+    found, checked = last_answer(graph, "_cell_loops_enclosures", (state.cands, max_cells, max_ends, visit_values),
+                                 lambda: (enclosures(graph, state, usable, max_cells=max_cells, max_ends=max_ends), {}))
+    for enc in found:
+        if enc not in checked:
+            checked[enc] = _checked_tyings(graph, state, enc, must_visit, problem, visit_values)
+        n_ways, alive, reasons, changed = checked[enc]
         if not alive:
             continue
         dropped: list[frozenset[frozenset[int]]] = []
@@ -847,13 +841,34 @@ def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int
             continue
         names = graph.vertex_names
         yield Deduction(removals, {
-            "ends": [names[a] for a in enc.ends], "cells": len(enc.cells), "ways": len(ways),
+            "ends": [names[a] for a in enc.ends], "cells": len(enc.cells), "ways": n_ways,
             "alive": len(alive), "refuted": _reasons(reasons),
             "pairs": "; ".join(" and ".join(f"{names[a]} to {names[b]}" for a, b in sorted(map(sorted, k)))
                                for k in dropped) if dropped else "none",
             "result": describe_removals(puzzle, state, removals)},
             cells=tuple(puzzle.cell(a) for a in enc.ends), region=tuple(puzzle.cell(v) for v in sorted(enc.cells)))
         return
+
+
+def _checked_tyings(graph: LoopGraph, state: State, enc: Enclosure, must_visit: Callable[[int], bool],
+                    problem: Callable[[State, list[int]], str], visit_values: tuple[int, int] | None
+                    ) -> tuple[int, list[Tying], list[str], list[int]]:
+    """(how many tyings an enclosure has, those that break no rule, what the others break, the
+    variables they set); no tyings when there are too many."""
+    ways = tyings(graph, state, enc, must_visit, visit_values)
+    if not ways:
+        return 0, [], [], []
+    changed = sorted({graph.edge_vars[e] for v in enc.cells | set(enc.ends) for e in graph.incident[v]}
+                     | {var for v in enc.cells if (var := graph.vertex_vars[v]) is not None})
+    alive, reasons = [], []
+    for w in ways:
+        why = "" if all(w.state.cands) else "a cell would be left with no value"
+        why = why or problem(w.state, changed)
+        if why:
+            reasons.append(why)
+        else:
+            alive.append(w)
+    return len(ways), alive, reasons, changed
 
 
 def _reasons(reasons: list[str]) -> str:
@@ -872,8 +887,14 @@ def cells_by_ends(graph: LoopGraph, state: State, vertices: Iterable[int]) -> li
     if p.pieces <= 1:
         return []
     cands, ev = state.cands, graph.edge_vars
+    # only a loose end or a vertex beside one can qualify (a quick test, kept in order)
+    near = set(p.end_of)
+    for a in p.end_of:
+        near.update(graph.other(e, a) for e in graph.incident[a])
     out = []
     for v in vertices:
+        if v not in near:
+            continue
         d = p.degree[v]
         if d >= 2:
             continue
@@ -895,38 +916,69 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
     """For each subject (name, [(label, {var: value})] covering every possibility), draw each
     option, extend its new lines while each has only one way on (`follow`), and check the
     rules near what changed (`check(trial, changed)` names a broken one). What every option
-    left agrees on holds. No filling with other techniques: only forced line moves.
+    left agrees on holds. No filling with other techniques: only forced line moves. Each
+    option is drawn on one scratch board and rubbed out again (a copy of the board per option
+    was most of the cost on large boards): `check` reads its trial only while it runs.
     Params: {subject} {count} {refuted} {result}."""
     from grader.core.explain import describe_removals
+    if 0 in state.cands:
+        return              # every option would leave a variable empty: none is left
+    board = list(state.cands)
     for name, options in subjects:
         if len(options) < 2:
             continue
         alive, dead, touched = [], [], set()
         for label, put in options:
-            cands = list(state.cands)
-            for var, val in put.items():
-                cands[var] &= 1 << val
-            changed = list(put)
-            why = "" if all(cands) else "a cell would be left with no value"
-            if not why:
-                for var, val in put.items():
-                    if val == LINE and var in graph.edge_of_var:
-                        follow_on(graph, cands, var, changed)
-            trial = State(tuple(cands))
-            why = why or check(trial, changed)
-            touched.update(changed)
+            why, drawn = _follow_option(graph, state, board, put, check)
+            touched.update(drawn)
             if why:
                 dead.append(f"if {label}, {why}")
             else:
-                alive.append(trial)
+                alive.append(drawn)
         if not alive:
             continue
-        removals = _agreed(state, alive, touched)
+        removals = _agreed_drawn(state, alive, touched)
         if removals:
             yield Deduction(removals, {"subject": name, "count": len(options),
                                        "refuted": "; ".join(dead) if dead else "none breaks a rule at once",
                                        "result": describe_removals(puzzle, state, removals)})
             return
+
+
+def _follow_option(graph: LoopGraph, state: State, board: list[int], put: dict[int, int],
+                   check: Callable[[State, list[int]], str]) -> tuple[str, dict[int, int]]:
+    """(what the option breaks or '', the candidates it left to the variables it changed):
+    `put` drawn on `board` (the state's candidates) and followed while forced, then rubbed out."""
+    changed = list(put)
+    try:
+        for var, val in put.items():
+            board[var] &= 1 << val
+        if not all(board[var] for var in put):
+            why = "a cell would be left with no value"
+        else:
+            for var, val in put.items():
+                if val == LINE and var in graph.edge_of_var:
+                    follow_on(graph, board, var, changed)
+            why = check(State(board), changed)
+        return why, {var: board[var] for var in changed}
+    finally:
+        cands = state.cands
+        for var in changed:
+            board[var] = cands[var]
+
+
+def _agreed_drawn(state: State, drawn: list[dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """_agreed, from what each final state left to the variables it changed (the others keep
+    the state's candidates)."""
+    cands = state.cands
+    out = []
+    for v in sorted(vars_):
+        union = 0
+        for d in drawn:
+            union |= d.get(v, cands[v])
+        if cands[v] & ~union:
+            out.append((v, cands[v] & ~union))
+    return tuple(out)
 
 
 # --- the family every cell-loop genre registers ------------------------------------------------

@@ -63,8 +63,10 @@ def vertex_required(graph: LoopGraph, state: State, required: Required,
                     focus=None) -> Iterator[Deduction]:
     """A vertex the loop must visit, with exactly two edges not crossed: both carry the line."""
     for v in graph.vertices_to_check(focus):
+        if not required(state, v):
+            continue                # (asked first: cheaper than the edges)
         lines, open_ = split(graph, state.cands, v)
-        if open_ and len(lines) < 2 and len(lines) + len(open_) == 2 and required(state, v):
+        if open_ and len(lines) < 2 and len(lines) + len(open_) == 2:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
             yield Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
                                   premises=vars_of(graph, crossed),
@@ -88,8 +90,10 @@ def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
                      focus=None) -> Iterator[Deduction]:
     """A vertex the loop cannot visit: every open edge at it is crossed."""
     for v in graph.vertices_to_check(focus):
+        if required(state, v) is not False:
+            continue                # (asked first: cheaper than the edges)
         lines, open_ = split(graph, state.cands, v)
-        if open_ and required(state, v) is False:
+        if open_:
             yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
                                   params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)})
 
@@ -166,8 +170,9 @@ def closed_state(graph: LoopGraph, state: State, e: int) -> State:
 # --- connectivity: the loop is one piece ----------------------------------------------------------
 
 def _must_visit(graph: LoopGraph, state: State, p: Paths, required: Required | None) -> list[bool]:
-    return [bool(p.degree[v]) or bool(required is not None and required(state, v))
-            for v in range(graph.n_vertices)]
+    if required is None:
+        return [d > 0 for d in p.degree]
+    return [d > 0 or bool(required(state, v)) for v, d in enumerate(p.degree)]
 
 
 def isolated_areas(graph: LoopGraph, state: State, required: Required | None = None,

@@ -12,6 +12,7 @@ shaded, `-` for clue cells (and, in marks, `+` a cell known to be on the loop, `
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, Sequence
 
 import attrs
@@ -85,6 +86,12 @@ class YajilinPuzzle(GridLoop, Puzzle):
                 j = self.next_cell(j, d)
             out[i] = tuple(cells)
         return out
+
+    @functools.cached_property
+    def ray_getters(self) -> dict[int, operator.itemgetter | None]:
+        """For each counting clue, the candidates along its ray in one call (None for an empty
+        ray): the key under which clue_problem remembers its answer."""
+        return {k: operator.itemgetter(*cells) if cells else None for k, cells in self.rays.items()}
 
     @functools.cached_property
     def clues_seeing(self) -> tuple[tuple[int, ...], ...]:
@@ -420,7 +427,22 @@ class Yajilin(GridMarks, Genre):
 
 
 def clue_problem(puzzle: YajilinPuzzle, state: State, k: int) -> str:
-    """A clue already over its count, or one that can no longer reach it, or ''."""
+    """A clue already over its count, or one that can no longer reach it, or ''. Remembered
+    per clue and the candidates along its ray (every trial asks again, mostly unchanged);
+    at most CLUE_ANSWERS kept."""
+    get = puzzle.ray_getters[k]
+    key = (k, get(state.cands) if get is not None else ())
+    memo = puzzle.memo("_yajilin_clue_problems", CLUE_ANSWERS)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _clue_problem(puzzle, state, k)
+    return found
+
+
+CLUE_ANSWERS = 50_000       # each a key of a ray's candidates: a few MB at most
+
+
+def _clue_problem(puzzle: YajilinPuzzle, state: State, k: int) -> str:
     n = puzzle.clues[k].n
     shaded, room = shade_room(puzzle, state, puzzle.rays[k])
     if shaded > n:
