@@ -422,6 +422,32 @@ def test_reaches_kept_from_a_recent_state_are_those_found_afresh():
     assert checked > 500
 
 
+def test_cells_within_two_steps_are_those_around_them():
+    """reach._within_two, the support of a reach, is graph.around(cells, 2)."""
+    import random
+    from heuristics.nurikabe.reach import _within_two
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    rng = random.Random(7)
+    for n in (1, 2, 5, 20):
+        cells = rng.sample(range(p.graph.size), n)
+        assert _within_two(p, cells) == p.graph.around(cells, 2)
+
+
+def test_the_count_check_remembered_in_a_solve_is_the_one_made_afresh():
+    """too_few_cells keeps its answers in the running solve by the candidates: asked of
+    another State with the same candidates it gives what _too_few_cells finds afresh."""
+    from grader.core.engine import remembering
+    from grader.core.model import State
+    from heuristics.nurikabe.counting import _too_few_cells, too_few_cells
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    trace = Solver(p).solve()
+    with remembering():
+        for _, before, _ in trace.states():
+            too_few_cells(p, before)
+        for _, before, _ in trace.states():
+            assert too_few_cells(p, State(before.cands)) == _too_few_cells(p, State(before.cands))
+
+
 def test_blocks_and_wall_checks_kept_between_states_are_those_found_afresh():
     """Along a solve (with short chains on the way): the 2x2 blocks kept with each reach give
     each block's owners as a look at its cells does, and a way's wall check remembered from

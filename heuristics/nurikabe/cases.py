@@ -111,7 +111,7 @@ def _short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int, le
     trace = Solver(puzzle, heuristics=direct_steps(level), greedy=True, budget=Budget.steps_only(steps)
                    ).solve(assumed, focus=frozenset(changed), until=note)
     stands = _stands_for(trace, steps)
-    if trace.status is not Status.CONTRADICTION and broken_rule(puzzle, trace.final) is None:
+    if trace.status is not Status.CONTRADICTION and _broken_at_end(puzzle, trace) is None:
         return trace, stands
     for state in looked:
         why = broken_rule(puzzle, state)
@@ -121,6 +121,14 @@ def _short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int, le
     if trace.status is not Status.CONTRADICTION:
         trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=broken_rule(puzzle, trace.final))
     return trace, stands
+
+
+def _broken_at_end(puzzle: NurikabePuzzle, trace: Trace) -> str | None:
+    """broken_rule of a chain's last state. A chain stuck there has had its rules looked at
+    (a solve does where no technique finds a step) and found kept: only the count is left."""
+    if trace.status is Status.STUCK:
+        return too_few_cells(puzzle, trace.final)
+    return broken_rule(puzzle, trace.final)
 
 
 def _stands_for(trace: Trace, steps: int) -> float:

@@ -14,6 +14,7 @@ from itertools import combinations
 from typing import Iterator
 
 from grader.genres.nurikabe.model import FREE, WALL, Islands, NurikabePuzzle, islands
+from grader.core.engine import solve_memory
 from grader.core.explain import phrase_list
 from grader.core.registry import heuristic
 from grader.core.model import State
@@ -26,6 +27,7 @@ from heuristics.nurikabe.reach import islands_to_check, open_blocks_of_reach, re
 MOST_CELLS = 12     # teams with more cells left than this are not counted
 MOST_TEAM = 3       # islands counted together at most (_teams joins groups into threes)
 SEARCH_NODES = 300   # the search for blocks that share no cell gives up after this many
+CHECKS_KEPT = 256    # too_few_cells answers kept per solve (the latest), by the candidates
 
 
 @heuristic(id="nurikabe.pool-count", genre=GENRE)
@@ -43,7 +45,20 @@ def too_few_cells(puzzle: NurikabePuzzle, state: State) -> str | None:
     """What the islands' reach shows can no longer be done, or None: an island that cannot
     reach the cells it still needs, an island or a 2x2 block no number can reach, or blocks
     that need more island cells than the only islands that reach them have left."""
-    return state.derived("nurikabe.too-few-cells", lambda: _too_few_cells(puzzle, state))
+    return state.derived("nurikabe.too-few-cells", lambda: _remembered(puzzle, state))
+
+
+def _remembered(puzzle: NurikabePuzzle, state: State) -> str | None:
+    """_too_few_cells, kept for a while in the running solve by the candidates it reads:
+    short chains from different starts, or with more techniques, often end in the same state."""
+    kept = solve_memory().setdefault("nurikabe.too-few-cells", {})
+    cands = state.cands
+    if cands in kept:
+        return kept[cands]
+    found = kept[cands] = _too_few_cells(puzzle, state)
+    if len(kept) > CHECKS_KEPT:
+        del kept[next(iter(kept))]
+    return found
 
 
 def _too_few_cells(puzzle: NurikabePuzzle, state: State) -> str | None:

@@ -142,11 +142,19 @@ def _by_part(puzzle: NurikabePuzzle, state: State, isl: Islands, old: dict, chan
                 out[key] = (dist, support)
                 continue
         dist = reach(isl, k)
-        support = frozenset(puzzle.graph.around(set(dist) | set(key), 2))
+        support = _within_two(puzzle, (*dist, *key))
         look = operator.itemgetter(*sorted(support))
         cache[key] = (dist, support, look, (look(cands), look(numbers)))
         out[key] = (dist, support)
     return out
+
+
+def _within_two(puzzle: NurikabePuzzle, cells) -> frozenset[int]:
+    """The cells within two steps of `cells` (graph.around(cells, 2)): a union of each
+    cell's own, kept with the puzzle, which is quicker than a walk."""
+    balls = puzzle.once("_nurikabe_within_two", lambda: tuple(
+        frozenset(puzzle.graph.around((i,), 2)) for i in range(puzzle.graph.size)))
+    return frozenset().union(*map(balls.__getitem__, cells))
 
 
 def owners(puzzle: NurikabePuzzle, state: State) -> dict[int, set[int]]:
