@@ -556,7 +556,10 @@ class Chain:
 
     def __init__(self, puzzle: AkariPuzzle, state: State, start: int, value: int, depth: int):
         self.puzzle, self.limit, self.start = puzzle, depth, start
-        self.c = list(state.cands)
+        cands = state.cands
+        # the state's chains share one copy of its candidates, each putting back what it wrote
+        # (a copy per chain would cost a large board's size thousands of times a step)
+        self.c = state.derived("akari.chain-board", lambda: list(cands))
         light = lighting(puzzle, state)
         self.lit_before, self.lighters_before = light.lit, light.lighters
         self.known_lighters = light.known_lighters
@@ -572,6 +575,9 @@ class Chain:
         except Broken as b:
             self.broken = b
             self.broken_depth = 1 + max((self.depth.get(p, 0) for p in b.premises), default=0)
+        finally:
+            for v in self.order:        # every cell the chain wrote
+                self.c[v] = cands[v]
 
     def value(self, v: int) -> int | None:
         return self.why[v][0] if v in self.why else None
