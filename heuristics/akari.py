@@ -522,8 +522,10 @@ def wall_combination_steps(puzzle: AkariPuzzle, state: State) -> dict[int, WallW
         return {w: kept if kept.read.isdisjoint(changed_set) else wall_ways(puzzle, state, w, kept, changed_set)
                 for w, kept in old.items()}
 
-    return state.derived("akari.wall-combinations",
-                         lambda: recent_of(puzzle, "akari.wall-combinations", limit=CHANGES).get(state, full, update))
+    # updated however many cells changed: a wall whose ways read none of them costs nothing,
+    # and a remade one no more than in full()
+    return state.derived("akari.wall-combinations", lambda: recent_of(
+        puzzle, "akari.wall-combinations", limit=len(state.cands)).get(state, full, update))
 
 
 @heuristic(id="akari.wall-combinations", genre=GENRE)
