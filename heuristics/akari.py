@@ -522,8 +522,10 @@ def wall_combination_steps(puzzle: AkariPuzzle, state: State) -> dict[int, WallW
         return {w: kept if kept.read.isdisjoint(changed_set) else wall_ways(puzzle, state, w, kept, changed_set)
                 for w, kept in old.items()}
 
-    return state.derived("akari.wall-combinations",
-                         lambda: recent_of(puzzle, "akari.wall-combinations", limit=CHANGES).get(state, full, update))
+    # updated however many cells changed: a wall whose ways read none of them costs nothing,
+    # and a remade one no more than in full()
+    return state.derived("akari.wall-combinations", lambda: recent_of(
+        puzzle, "akari.wall-combinations", limit=len(state.cands)).get(state, full, update))
 
 
 @heuristic(id="akari.wall-combinations", genre=GENRE)
@@ -556,7 +558,10 @@ class Chain:
 
     def __init__(self, puzzle: AkariPuzzle, state: State, start: int, value: int, depth: int):
         self.puzzle, self.limit, self.start = puzzle, depth, start
-        self.c = list(state.cands)
+        cands = state.cands
+        # the state's chains share one copy of its candidates, each putting back what it wrote
+        # (a copy per chain would cost a large board's size thousands of times a step)
+        self.c = state.derived("akari.chain-board", lambda: list(cands))
         light = lighting(puzzle, state)
         self.lit_before, self.lighters_before = light.lit, light.lighters
         self.known_lighters = light.known_lighters
@@ -572,6 +577,9 @@ class Chain:
         except Broken as b:
             self.broken = b
             self.broken_depth = 1 + max((self.depth.get(p, 0) for p in b.premises), default=0)
+        finally:
+            for v in self.order:        # every cell the chain wrote
+                self.c[v] = cands[v]
 
     def value(self, v: int) -> int | None:
         return self.why[v][0] if v in self.why else None

@@ -180,7 +180,8 @@ def test_facts_kept_up_to_date_agree_with_a_fresh_look():
         return (lighting(p, s).lit, A.starved_walls(p, s), A.choices(p, s), A.darkening_bulbs(p, s),
                 {w: said(ways.step) for w, ways in A.wall_combination_steps(p, s).items()},
                 {k: [said(d) for d in found] for k, (found, _) in A.two_pairs_steps(p, s)[1].items()},
-                A.interchangeable_pairs(p, s), list(A.counts_of_open_walls(p, s).items()))
+                A.interchangeable_pairs(p, s), list(A.counts_of_open_walls(p, s).items()),
+                [lighting(p, s).lighters(i) for i in p.whites])
 
     for path in ("corpus/akari/lightup-14x14b20s2d2-grader-1.yaml", "corpus/akari/lightup-10x10b20s2d2-grader-2.yaml"):
         p, kept = load(path), 0

@@ -32,6 +32,8 @@ WHITE, WALL = -1, -2          # board values; 0..4 are numbered walls
 NUMBERED_WALLS = {str(n): n for n in range(5)}
 JANKO_TOKENS = {"-": WHITE, "x": WALL, **NUMBERED_WALLS}
 B_EMPTY, B_BULB = 1 << EMPTY, 1 << BULB
+# the recent states whose lighters a state's Lighting starts from (see Lighting.lighters)
+WIDER_LIGHTERS = 4
 
 
 @attrs.frozen(kw_only=True, slots=False)
@@ -160,8 +162,11 @@ class Lighting:
 
     def __init__(self, puzzle: AkariPuzzle, state: State):
         self.puzzle, self.state, self.cands = puzzle, state, state.cands
-        # cell -> lighters(cell), for the cells asked so far (a hot loop reads it directly)
-        self.known_lighters: dict[int, tuple[int, ...]] = {}
+        # cell -> lighters(cell), for the cells asked so far (a hot loop reads it directly), and
+        # the same of a few recent states this one narrows, newest first
+        self.known_lighters: dict[int, tuple[int, ...]]
+        self.known_lighters, *self.wider = recent_of(puzzle, "akari.lighters", limit=len(state.cands)).get(
+            state, lambda: ({},), lambda old, _, changed: ({}, *old[:WIDER_LIGHTERS]))
 
     @functools.cached_property
     def bulbs(self) -> list[int]:
@@ -195,12 +200,29 @@ class Lighting:
         per cell (the ways around walls ask for the same cells again and again)."""
         got = self.known_lighters.get(i)
         if got is None:
-            c = self.cands
-            out = [j for j in self.puzzle.sight.lines(i) if c[j] == B_EMPTY | B_BULB]
-            if c[i] == B_EMPTY | B_BULB:
-                out.append(i)
-            got = self.known_lighters[i] = tuple(sorted(out))
+            got = self._lighters_from_wider(i)
+            if got is None:
+                got = self._lighters_afresh(i)
+            self.known_lighters[i] = got
         return got
+
+    def _lighters_afresh(self, i: int) -> tuple[int, ...]:
+        c = self.cands
+        out = [j for j in self.puzzle.sight.lines(i) if c[j] == B_EMPTY | B_BULB]
+        if c[i] == B_EMPTY | B_BULB:
+            out.append(i)
+        return tuple(sorted(out))
+
+    def _lighters_from_wider(self, i: int) -> tuple[int, ...] | None:
+        """Cell i's lighters in a recent wider state, less those decided since (a decided
+        cell never becomes free again); None when none of them asked."""
+        for known in self.wider:
+            before = known.get(i)
+            if before is not None:
+                c = self.cands
+                still = [j for j in before if c[j] == B_EMPTY | B_BULB]
+                return before if len(still) == len(before) else tuple(still)
+        return None
 
 
 def lighting(puzzle: AkariPuzzle, state: State) -> Lighting:
