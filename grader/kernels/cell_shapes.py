@@ -183,9 +183,12 @@ class Chains:
 
 def chains(puzzle, state: State) -> Chains:
     def compute() -> Chains:
+        # an update only joins pieces: a cell emptied (a broken state) leaves the pieces it
+        # was on, so such a state's chains are found afresh
         return recent_of(puzzle, "chains").get(
             state, lambda: Chains(puzzle, state),
-            lambda old, _, changed: old.updated(puzzle, state.cands, changed))
+            lambda old, _, changed: None if any(not state.cands[i] for i in changed)
+            else old.updated(puzzle, state.cands, changed))
     return state.derived("numberlink.chains", compute)
 
 
