@@ -222,3 +222,21 @@ def test_nurikabe():
 
 def test_kuromasu():
     assert_same_updated_and_fresh("kuromasu", kuromasu_views, techniques("kuromasu", 3))
+
+
+def test_numberlink_clash_named_alike_however_reached():
+    """Two numbers' lines joined by one cell: the clash (and the label each cell carries) is
+    the same when the chains are updated from a state with both pieces drawn as when they are
+    found afresh (walks seldom join two lines; a look-ahead's fill often does)."""
+    from grader.kernels.cell_shapes import SHAPES, E, W
+    from support import native
+    p = native("genre: numberlink\ngrid: |\n  1 . . . 2\n  1 . . . 2\n")
+    ends, link = 1 << SHAPES.index(E), 1 << SHAPES.index(E | W)
+    s = p.genre.initial_state(p)
+    both_drawn = s.remove([(0, s.cands[0] & ~ends), (1, s.cands[1] & ~link), (3, s.cands[3] & ~link),
+                           (4, s.cands[4] & ~(1 << SHAPES.index(W)))])
+    chains(p, both_drawn)
+    joined = both_drawn.restrict(2, link)
+    updated = chains(p, joined)
+    with afresh():
+        assert updated == chains(p, State(joined.cands))

@@ -182,13 +182,17 @@ class Chains:
 
 
 def chains(puzzle, state: State) -> Chains:
+    def update(old: Chains, _, changed: list[int]) -> Chains:
+        # an update joins pieces in the order the changes come: a broken position (a cell
+        # emptied, which leaves its pieces; a clash or a loop, named by the join that made
+        # it, and the labels it spread) is found afresh, the same whatever came before
+        if any(not state.cands[i] for i in changed):
+            return Chains(puzzle, state)
+        new = old.updated(puzzle, state.cands, changed)
+        return Chains(puzzle, state) if new.clash or new.loop is not None else new
+
     def compute() -> Chains:
-        # an update only joins pieces: a cell emptied (a broken state) leaves the pieces it
-        # was on, so such a state's chains are found afresh
-        return recent_of(puzzle, "chains").get(
-            state, lambda: Chains(puzzle, state),
-            lambda old, _, changed: None if any(not state.cands[i] for i in changed)
-            else old.updated(puzzle, state.cands, changed))
+        return recent_of(puzzle, "chains").get(state, lambda: Chains(puzzle, state), update)
     return state.derived("numberlink.chains", compute)
 
 
