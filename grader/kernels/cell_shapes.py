@@ -182,10 +182,17 @@ class Chains:
 
 
 def chains(puzzle, state: State) -> Chains:
+    def update(old: Chains, _, changed: list[int]) -> Chains:
+        # an update joins pieces in the order the changes come: a broken position (a cell
+        # emptied, which leaves its pieces; a clash or a loop, named by the join that made
+        # it, and the labels it spread) is found afresh, the same whatever came before
+        if any(not state.cands[i] for i in changed):
+            return Chains(puzzle, state)
+        new = old.updated(puzzle, state.cands, changed)
+        return Chains(puzzle, state) if new.clash or new.loop is not None else new
+
     def compute() -> Chains:
-        return recent_of(puzzle, "chains").get(
-            state, lambda: Chains(puzzle, state),
-            lambda old, _, changed: old.updated(puzzle, state.cands, changed))
+        return recent_of(puzzle, "chains").get(state, lambda: Chains(puzzle, state), update)
     return state.derived("numberlink.chains", compute)
 
 

@@ -46,7 +46,10 @@ class Recent:
     A solve moves from a state to one with a few candidates fewer, and a trial starts one
     assumption away from the state it tests; so a fact for a new state is usually an update of
     the fact for a recent one, from the few variables that changed. Facts must depend only on
-    the state (an update must give what a full computation gives, up to arbitrary labels)."""
+    the state (an update must give what a full computation gives, up to arbitrary labels). A
+    broken position (a variable emptied, a clash, a conflict) is where updates most often fall
+    short, since what they name follows the order the changes came in: most facts are found
+    afresh there. tests/test_recent_facts.py checks each fact against a fresh one."""
 
     def __init__(self, size: int = 48, limit: int = 96, pins: int = 4):
         self.size, self.limit, self.pins = size, limit, pins

@@ -176,6 +176,14 @@ class Territory:
     def labels(self, x: int) -> set[int]:
         return self.who[x]
 
+    def unsolvable(self, puzzle: NumberlinkPuzzle, state: State) -> bool:
+        """A pair has no route left, or a cell that must be used lies on no line nor route."""
+        if any(self.routes[lab] is None for lab in self.open):
+            return True
+        drawn = chains(puzzle, state).labels
+        return any(not m & B_EMPTY and not who and not lab and not given
+                   for m, who, lab, given in zip(state.cands, self.who, drawn, puzzle.labels))
+
     def join_users(self, x: int, y: int) -> set[int]:
         """The pairs with a route over the join between neighbours x and y (a join both
         cells may use). Every join between two cells on a pair's route lies in one of its
@@ -187,8 +195,13 @@ class Territory:
 
 
 def territory(puzzle: NumberlinkPuzzle, state: State) -> Territory:
+    def update(old: Territory, _, changed) -> Territory:
+        # in a position without solution what a pair owns depends on the states it came
+        # through (a cell it owned there may now be out of its reach): found afresh then
+        t = Territory(puzzle, state, old)
+        return Territory(puzzle, state) if t.unsolvable(puzzle, state) else t
     return state.derived("numberlink.territory", lambda: recent_of(puzzle, "territory").get(
-        state, lambda: Territory(puzzle, state), lambda old, _, changed: Territory(puzzle, state, old)))
+        state, lambda: Territory(puzzle, state), update))
 
 
 @heuristic(id="numberlink.out-of-reach", genre=GENRE)

@@ -104,9 +104,11 @@ def _entries(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[dict[int, 
     isl = islands(puzzle, state)
 
     def compute() -> dict[int, tuple[dict[int, int], frozenset[int]]]:
+        # (a cell emptied, in a broken state, can split an island, which an update misses)
         by_part = recent_of(puzzle, "nurikabe.reach").get(
             state, lambda: _by_part(puzzle, state, isl, {}, ()),
-            lambda old, _, changed: _by_part(puzzle, state, isl, old, changed))
+            lambda old, _, changed: None if any(not state.cands[i] for i in changed)
+            else _by_part(puzzle, state, isl, old, changed))
         return {k: by_part[isl.parts[k]] for k in isl.numbered_parts()}
     return state.derived("nurikabe.reach-entries", compute)
 

@@ -183,7 +183,9 @@ class Lighting:
                 lit |= puzzle.sight[b]
             return frozenset(lit)
 
-        def update(old: frozenset[int], _: tuple[int, ...], changed: list[int]) -> frozenset[int]:
+        def update(old: frozenset[int], before: tuple[int, ...], changed: list[int]) -> frozenset[int] | None:
+            if any(before[b] == B_BULB and not cands[b] for b in changed):
+                return None         # a bulb emptied (a broken state) took its light with it
             new = [b for b in changed if cands[b] == B_BULB]
             return old.union(new, *(puzzle.sight[b] for b in new)) if new else old
 
