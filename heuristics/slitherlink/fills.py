@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import Budget, Solver, out_of_time, solve_memory
 from grader.core.model import State
-from grader.core.probing import fill
+from grader.core.probing import Look, fill
 from grader.core.registry import Heuristic
-from grader.core.steps import Trace
+from grader.core.steps import Status, Trace
 from grader.genres.slitherlink.model import SlitherPuzzle
 
 FILLS_KEY = "slitherlink.fills"
@@ -43,3 +43,35 @@ def remembered_fill(puzzle: SlitherPuzzle, state: State, changed: Iterable[int],
                 del kept[next(iter(kept))]          # the oldest
             kept[key] = trace
     return trace
+
+
+def remembered_look(puzzle: SlitherPuzzle, state: State, put: dict[int, int], steps: int,
+                    rules: Sequence[Heuristic], max_level: int) -> Look:
+    """grader.core.probing._look (a way of a subject followed `steps` steps with `rules`), taken
+    on from a fill made earlier in the solve with the first of those rules from the same start
+    (a what-if's, with the rules of levels 1-2): its steps are the look's first ones, and where
+    it stopped before its step count without being stuck, the whole look."""
+    start, focus = state.assume(put), frozenset(put)
+    solver = Solver(puzzle, max_level=max_level, heuristics=rules, budget=Budget.steps_only(steps))
+    kept = solve_memory().get(FILLS_KEY, {})
+    for level in sorted({h.level for h in rules}, reverse=True):
+        first = tuple(h for h in rules if h.level <= level)
+        trace = kept.get((start.cands, focus, steps, first, False))
+        if trace is None or tuple(rules[:len(first)]) != first:
+            continue
+        if _stuck(trace):
+            return Look(solver.go_on_past(trace, sum(h.level <= level for h in solver.heuristics), focus),
+                        solver)
+        if trace.status is not Status.BUDGET or len(trace.steps) >= steps:
+            return Look(trace, solver)      # (a look the solve's deadline cut short: afresh)
+    return Look(solver.solve(start, focus=focus), solver)
+
+
+def _stuck(trace: Trace) -> bool:
+    """Whether a solve stopped because none of its techniques found anything (stuck, or a
+    rule found broken then), not on a variable emptied, a full board or its step count."""
+    if trace.status is Status.STUCK:
+        return True
+    final = trace.final.cands
+    return (trace.status is Status.CONTRADICTION and 0 not in final
+            and any(m & (m - 1) for m in final))
