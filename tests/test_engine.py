@@ -510,3 +510,25 @@ def test_a_solve_that_ends_solved_shows_uniqueness_without_the_exact_solver(monk
     assert asked and a.grade.status is Status.SOLVED and a.uniqueness.shown_by == "the exact solver"
     # --no-unique: nothing is checked
     assert analyse(link, check_unique=False).uniqueness is None
+
+
+def test_a_stuck_solve_goes_on_with_more_techniques_as_one_solve_with_them_all():
+    """go_on_past takes up a solve that its techniques left stuck, with more techniques after
+    them: the same path as a fresh solve with them all, from the same start and focus."""
+    from grader.core.registry import REGISTRY
+    from grader.io.read import load
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+    start = Solver(p).initial_state()
+    focus = frozenset(range(len(start.cands)))
+
+    def path(trace):
+        return [(st.number, st.heuristic.id, sorted(st.deduction.removals)) for st in trace.steps]
+    for fewer, more in ((1, 3), (2, 3)):
+        first = REGISTRY.for_genre("slitherlink", fewer)
+        stuck = Solver(p, heuristics=first, budget=Budget.steps_only(60)).solve(start, focus=focus)
+        assert stuck.status is Status.STUCK
+        rules = REGISTRY.for_genre("slitherlink", more)
+        went_on = Solver(p, heuristics=rules, budget=Budget.steps_only(60)).go_on_past(stuck, len(first), focus)
+        whole = Solver(p, heuristics=rules, budget=Budget.steps_only(60)).solve(start, focus=focus)
+        assert path(went_on) == path(whole) and len(whole.steps) > len(stuck.steps)
+        assert (went_on.status, went_on.final, went_on.start) == (whole.status, whole.final, whole.start)

@@ -187,6 +187,17 @@ class Solver:
             more = self._solve(trace.final, t0, deadline, None, None, (list(trace.steps), paused[1]))
         return attrs.evolve(more, start=trace.start, seconds=trace.seconds + more.seconds)
 
+    def go_on_past(self, trace: Trace, first: int, focus: frozenset[int]) -> Trace:
+        """Go on from a stuck solve (`trace`, from `focus`, not greedy) of a solver with only
+        this one's `first` techniques: the path this solver takes from the same start with the
+        same focus, without taking the first steps again. Until the first `first` find nothing,
+        the later ones are never asked, so the steps are the same; then those have still to look
+        at the focus and at everything the steps changed."""
+        seen = set(focus).union(*({v for v, _ in st.deduction.removals} for st in trace.steps))
+        pending = {i: (set() if i < first else set(seen)) for i in range(len(self.heuristics))}
+        self._paused = (trace, pending)
+        return self.go_on(trace, self.budget.max_steps)
+
     @contextlib.contextmanager
     def _running(self, deadline: float) -> Iterator[None]:
         """The solve's context, which the fills inside its trials inherit: its deadline, whether

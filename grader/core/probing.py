@@ -137,7 +137,7 @@ class Look:
 
 def failing_ways(puzzle: Puzzle, state: State, key, options: Sequence[tuple[str, dict[int, int]]],
                  rules: Sequence[Heuristic], steps: int, looks: dict, *, max_level: int = 3,
-                 exact: bool = True) -> Deduction | None:
+                 exact: bool = True, look_with: Callable[..., "Look"] | None = None) -> Deduction | None:
     """The ways that fail: each way of one subject (`options`: (label, {var: value}), together
     covering every possibility) followed up to `steps` steps with `rules`; the ways that reach
     a contradiction drop out, and what the ways left set alike holds (not what their fills
@@ -146,14 +146,15 @@ def failing_ways(puzzle: Puzzle, state: State, key, options: Sequence[tuple[str,
     `looks` keeps each way's look by (key, way) across calls with more steps. A look that ran
     out of steps goes on: with `exact`, along the very path a fresh fill with the larger budget
     would take; otherwise as a new look from where it stopped, at whatever changed since the
-    assumption. Params: count, refuted (each dead way with its steps and broken rule), result;
-    the caller adds its subject and cells."""
+    assumption. `look_with` takes _look's arguments: a genre's own first look (one that goes on
+    from a fill it remembers, say). Params: count, refuted (each dead way with its steps and
+    broken rule), result; the caller adds its subject and cells."""
     from grader.core.explain import describe_removals
     alive, dead, branches = [], [], []
     for i, (label, put) in enumerate(options):
         look = looks.get((key, i))
         if look is None:
-            look = looks[key, i] = _look(puzzle, state, put, steps, rules, max_level)
+            look = looks[key, i] = (look_with or _look)(puzzle, state, put, steps, rules, max_level)
         elif look.trace.status is Status.BUDGET and len(look.trace.steps) < steps:
             longer = look.solver.go_on(look.trace, steps) if exact else _from_changes(
                 puzzle, state, look.trace, steps, rules, max_level)

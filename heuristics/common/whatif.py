@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from grader.core.engine import out_of_time
 from grader.core.model import State
-from grader.core.probing import Branch, explore, failing_ways
+from grader.core.probing import Branch, Look, explore, failing_ways
 from grader.core.registry import Heuristic
 from grader.core.steps import Deduction, Trace
 from grader.kernels.recent import Remembered
@@ -47,10 +47,12 @@ def what_if(puzzle, state: State, subjects: Iterable[tuple[Any, Options]], memor
 
 def ways_that_fail(puzzle, state: State, subjects: Iterable[tuple[Any, Options]], memory: str,
                    rules: Sequence[Heuristic], passes: Sequence[int], around: Around,
-                   exact: bool = True) -> Iterator[tuple[Any, Deduction]]:
+                   exact: bool = True, look_with: Callable[..., Look] | None = None
+                   ) -> Iterator[tuple[Any, Deduction]]:
     """(key, deduction) for the first subject (key, options) where some ways, followed with
     `rules` first passes[0] steps (the short failures a reader sees first), then passes[1]...,
-    reach a contradiction and what the ways left share is new (probing.failing_ways)."""
+    reach a contradiction and what the ways left share is new (probing.failing_ways, which
+    takes `look_with`)."""
     told_nothing = Remembered.in_solve(memory, state)
     subjects = [(key, options) for key, options in subjects if not told_nothing.get(key, False)]
     looks: dict = {}        # (key, way) -> how far it was followed (see probing.failing_ways)
@@ -58,7 +60,7 @@ def ways_that_fail(puzzle, state: State, subjects: Iterable[tuple[Any, Options]]
         for key, options in subjects:
             if out_of_time():
                 return
-            d = failing_ways(puzzle, state, key, options, rules, steps, looks, exact=exact)
+            d = failing_ways(puzzle, state, key, options, rules, steps, looks, exact=exact, look_with=look_with)
             if d is not None:
                 yield key, d
                 return

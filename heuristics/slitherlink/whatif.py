@@ -24,7 +24,7 @@ from grader.kernels.recent import narrowed
 
 from heuristics.common import whatif
 from heuristics.slitherlink.common import GENRE
-from heuristics.slitherlink.fills import remembered_fill
+from heuristics.slitherlink.fills import remembered_fill, remembered_look
 
 WHAT_IF_STEPS = 12      # steps of the level-1 and -2 rules per way (a chain a reader follows by eye)
 WHAT_IF_LEVEL = 2       # the rules a way is followed with
@@ -187,7 +187,8 @@ def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -
     found = whatif.ways_that_fail(puzzle, state, [(key, options) for _, key, options in subjects],
                                   f"slitherlink.way-fails.{field}", REGISTRY.for_genre(GENRE, 3),
                                   (WHAT_IF_STEPS, FAILS_STEPS),
-                                  lambda finals, options: _around(puzzle, state, finals, options), exact=False)
+                                  lambda finals, options: _around(puzzle, state, finals, options), exact=False,
+                                  look_with=remembered_look)
     for key, d in found:
         yield _worded(puzzle, d, {field: names[key], **d.params}, field, key)
 
