@@ -188,6 +188,14 @@ def nurikabe_facts(puzzle: Puzzle, state: State) -> Any:
                        for k, (dist, support) in reach._entries(puzzle, state).items())
 
 
+def corner_counts(puzzle: Puzzle, state: State) -> Any:
+    """heuristics/slitherlink/angles.py: the count each corner may still have, and a corner
+    with none (a broken position)."""
+    from heuristics.slitherlink.angles import corner_facts
+    facts = corner_facts(puzzle, state)
+    return facts.X, facts.broken
+
+
 def kuromasu_views(puzzle: Puzzle, state: State) -> Any:
     from heuristics.kuromasu import views_in
     views = views_in(puzzle, state)
@@ -204,6 +212,10 @@ def test_pieces_of_line(genre):
 @pytest.mark.parametrize("genre", ["masyu", "yajilin"])
 def test_corner_sides(genre):
     assert_same_updated_and_fresh(genre, corner_sides, [h for h in techniques(genre, 5) if h.endswith("inside-outside")])
+
+
+def test_slitherlink_corner_chain():
+    assert_same_updated_and_fresh("slitherlink", corner_counts, ["slitherlink.corner-chain"])
 
 
 def test_numberlink_chains_and_territory():

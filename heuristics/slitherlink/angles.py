@@ -16,7 +16,7 @@ from grader.core.explain import describe_removals
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, Later
 from grader.kernels.loops import B_LINE, OPEN, line_span
 from grader.kernels.recent import recent_of
 
@@ -48,6 +48,8 @@ def _sum_filter(xs: int, ys_values, totals: tuple[int, ...]) -> int:
 
 
 def _pair_span(ma: int, mb: int) -> int:
+    if not ma or not mb:
+        return 0                        # an emptied edge: no count fits (a broken position)
     lo = (ma == B_LINE) + (mb == B_LINE)
     hi = (ma in (B_LINE, OPEN)) + (mb in (B_LINE, OPEN))
     return span(lo, hi)
@@ -91,6 +93,9 @@ class CornerFacts:
             self.initial = list(X)
             self.why: list[tuple[int, str] | None] = [None] * n
             todo: list[int] = list(range(n))
+            # an emptied edge leaves its corners no count: broken from the start, whatever
+            # order the propagation would have met them in
+            self.broken = next((i for i, x in enumerate(X) if not x), -1)
         else:
             X, self.initial, self.why = list(base.X), list(base.initial), list(base.why)
             near = pairs_near(puzzle)
@@ -99,10 +104,10 @@ class CornerFacts:
                 a, b = A.pairs[i][2]
                 self.initial[i] = init = PAIR_SPAN[cands[a]][cands[b]]
                 X[i] &= init
-                if X[i] == init:
-                    self.why[i] = None
-                elif not X[i]:
+                if not X[i]:
                     self.broken = i
+                elif X[i] == init:
+                    self.why[i] = None
         queue = deque(todo)
         queued = [False] * n
         for i in todo:
@@ -224,13 +229,20 @@ def corner_chain(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
         keep = pair_keep(state, pair, facts.X[i])
         ded = Deduction.build(state, keep=keep)
         if ded:
-            chain = facts.chain(i)
-            root = A.pairs[_root(facts, i)][0]
             yield Deduction.build(state, keep=keep,
                                   cells=[puzzle.cell(k)] if puzzle.square else [],
-                                  params={"chain": chain, "start": puzzle.graph.vertex_names[root],
-                                          "result": describe_removals(puzzle, state, ded.removals)})
+                                  params=Later(_chain_words, puzzle, state, i, ded.removals))
             return
+
+
+def _chain_words(puzzle: SlitherPuzzle, state: State, i: int, removals) -> dict:
+    """The chain that narrowed corner i, from facts worked out afresh: an update reaches the
+    same counts, but by a path that depends on the state it started from, so its chain would
+    depend on what the cache held."""
+    facts = CornerFacts(puzzle, state)
+    root = puzzle.angles.pairs[_root(facts, i)][0]
+    return {"chain": facts.chain(i), "start": puzzle.graph.vertex_names[root],
+            "result": describe_removals(puzzle, state, removals)}
 
 
 def _root(facts: CornerFacts, i: int) -> int:
