@@ -167,14 +167,22 @@ class Chains:
         return self.labels[i]
 
     def along(self, cells: frozenset[int] | None) -> frozenset[int] | None:
-        """The cells with every piece they lie on (None stays None: everywhere)."""
+        """The cells with every piece they lie on (None stays None: everywhere). Kept per
+        `cells`: the techniques quiet at one step are mostly all asked with the same cells at
+        the next, and the same answer keeps the answers kept by it elsewhere (cells_near)."""
         if cells is None:
             return None
-        members = self.members
-        out: set[int] = set()
-        for r in set(map(self.root.__getitem__, cells)):
-            out.update(members.get(r) or (r,))
-        return frozenset(out)
+        kept = self.memo.get("along")
+        if kept is None:
+            kept = self.memo["along"] = {}
+        found = kept.get(cells)
+        if found is None:
+            members = self.members
+            out: set[int] = set()
+            for r in set(map(self.root.__getitem__, cells)):
+                out.update(members.get(r) or (r,))
+            found = kept[cells] = frozenset(out)
+        return found
 
     def joined(self, lab: int, puzzle) -> bool:
         a, b = puzzle.pairs[lab]
