@@ -167,22 +167,14 @@ class Chains:
         return self.labels[i]
 
     def along(self, cells: frozenset[int] | None) -> frozenset[int] | None:
-        """The cells with every piece they lie on (None stays None: everywhere). The last
-        answer is kept: the techniques quiet at one step are mostly all asked with the same
-        cells at the next (on janko 031, 55% of asks; keeping more answers found no more),
-        and the same answer keeps the answers kept by it elsewhere (cells_near)."""
+        """The cells with every piece they lie on (None stays None: everywhere)."""
         if cells is None:
             return None
-        last = self.memo.get("along")
-        if last is not None and last[0] == cells:
-            return last[1]
         members = self.members
         out: set[int] = set()
         for r in set(map(self.root.__getitem__, cells)):
             out.update(members.get(r) or (r,))
-        found = frozenset(out)
-        self.memo["along"] = (cells, found)
-        return found
+        return frozenset(out)
 
     def joined(self, lab: int, puzzle) -> bool:
         a, b = puzzle.pairs[lab]
