@@ -117,25 +117,33 @@ def broken_line(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
     elif ch.loop is not None:
         at, problem = ch.loop, f"the line through {puzzle.cell(ch.loop)} closes a loop"
     else:
-        root, must, labels, nb, pieces = ch.root, ch.must, puzzle.labels, puzzle.neighbour, ch.members
         # both cells lie on one piece: only the pieces through what changed can have grown
         # beside themselves (the others were looked at when they last grew)
-        cells = range(len(root)) if focus is None else \
-            sorted([x for r in set(map(root.__getitem__, focus)) if r in pieces for x in pieces[r]])
-        for i in cells:
-            mi, ri = must[i], root[i]
-            if not mi or labels[i] or ri not in pieces:     # (a cell on no piece is beside none)
-                continue
-            for d, j in nb[i].items():
-                if root[j] == ri and not mi & d and must[j] and not labels[j]:
-                    break
-            else:
-                continue
-            at, problem = i, f"the line runs beside itself at {puzzle.cell(i)} and {puzzle.cell(j)}"
-            break
+        found = first_beside_itself(puzzle, ch, ch.members if focus is None else {ch.root[x] for x in focus})
+        if found is not None:
+            at, beside = found
+            problem = f"the line runs beside itself at {puzzle.cell(at)} and {puzzle.cell(beside)}"
     if at is not None:
         yield Deduction(((at, state.cands[at]),), {"problem": problem[0].upper() + problem[1:],
                                                    "cell": puzzle.cell(at)}, (at,))
+
+
+def first_beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, roots) -> tuple[int, int] | None:
+    """On the pieces `roots`, the first cell in board order with a drawn neighbour on its
+    own piece that it is not joined to (end numbers left out), and the first such neighbour.
+    (Taken piece by piece, the lowest found: the cells need no sorting.)"""
+    root, must, labels, nb, pieces = ch.root, ch.must, puzzle.labels, puzzle.neighbour, ch.members
+    best = None
+    for r in roots:
+        for i in pieces.get(r, ()):     # (a cell on no piece is beside none)
+            mi = must[i]
+            if not mi or labels[i] or (best is not None and i > best[0]):
+                continue
+            for d, j in nb[i].items():
+                if root[j] == r and not mi & d and must[j] and not labels[j]:
+                    best = (i, j)
+                    break
+    return best
 
 
 # --- level 2 ------------------------------------------------------------------------------

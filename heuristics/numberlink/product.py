@@ -41,19 +41,19 @@ class Way(NamedTuple):
     close a loop or mix two numbers."""
     value: int
     shape: int
-    joined: list[int]
+    joined: tuple[int, ...]
     roots: frozenset[int]
     labels: frozenset[int]
     alone: bool
 
 
-def way(puzzle: NumberlinkPuzzle, ch: Chains, x: int, value: int, skip: int) -> Way:
-    joined = joined_by(puzzle)[x, value, skip]
+def way(ch: Chains, own: int, value: int, joined: tuple[int, ...]) -> Way:
+    """Value `value` of a cell with number `own` (0: none) that joins the neighbours `joined`
+    (joined_by) besides its partner."""
     root, on_line = ch.root, ch.labels
     roots = frozenset([root[z] for z in joined])
-    own = puzzle.labels[x]
     labels = frozenset([lab for lab in [on_line[z] for z in joined] + [own] if lab])
-    return Way(value, SHAPES[value], list(joined), roots, labels, len(roots) == len(joined) and len(labels) <= 1)
+    return Way(value, SHAPES[value], joined, roots, labels, len(roots) == len(joined) and len(labels) <= 1)
 
 
 def joined_by(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int, int], tuple[int, ...]]:
@@ -67,7 +67,7 @@ def joined_by(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int, int], tuple[int,
 
 
 def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int, sj: int,
-            joined: list[int], roots: frozenset[int], labels: frozenset[int],
+            joined: tuple[int, ...], roots: frozenset[int], labels: frozenset[int],
             apart: Callable[[int, int], bool]) -> bool:
     """Whether joining neighbours i and j (shapes si, sj) into one line, with the pieces
     `roots`, would bring that line beside itself away from the end numbers; apart(r1, r2)
@@ -190,12 +190,14 @@ class Product:
         self.puzzle, self.state, self.ch = puzzle, state, ch
         self.options: dict[int, list[tuple[int, int, int]]] = {}
         self.seen: dict[tuple[int, int, int], Way] = {}
+        self.joined = joined_by(puzzle)
 
     def ways(self, x: int, v: int, shape: int, skip: int) -> Way:
         key = (x, v, skip & shape)
-        if key not in self.seen:
-            self.seen[key] = way(self.puzzle, self.ch, x, v, skip)
-        return self.seen[key]
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = way(self.ch, self.puzzle.labels[x], v, self.joined[x, v, skip])
+        return found
 
     def shapes(self, x: int) -> list[tuple[int, int, int]]:
         if x not in self.options:
