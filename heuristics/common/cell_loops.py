@@ -618,15 +618,17 @@ def _emptied(cands, way: Way) -> str:
     return "a cell would be left with no value" if not all(cands[var] for var in way.put) else ""
 
 
-def _agreed(state: State, finals: list[State], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
-    """Candidates of `vars_` that no final state keeps (the only variables the trials set)."""
+def _agreed(state: State, finals: list[dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """Candidates of `vars_` (the only variables the trials set) that no trial keeps: each
+    final gives what a trial left to the variables it set, the others keep the state's."""
+    cands = state.cands
     out = []
     for v in sorted(vars_):
         union = 0
         for f in finals:
-            union |= f.cands[v]
-        if state.cands[v] & ~union:
-            out.append((v, state.cands[v] & ~union))
+            union |= f.get(v, cands[v])
+        if cands[v] & ~union:
+            out.append((v, cands[v] & ~union))
     return tuple(out)
 
 
@@ -796,7 +798,10 @@ def _tying(graph: LoopGraph, state: State, touched: list[int], lines: set[int],
 
 
 def tying_removals(state: State, ways: list[Tying], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
-    return _agreed(state, [w.state for w in ways], vars_) if ways else ()
+    if not ways:
+        return ()
+    vars_ = list(vars_)
+    return _agreed(state, [{v: w.state.cands[v] for v in vars_} for w in ways], vars_)
 
 
 def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int], bool],
@@ -937,7 +942,7 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
                 alive.append(drawn)
         if not alive:
             continue
-        removals = _agreed_drawn(state, alive, touched)
+        removals = _agreed(state, alive, touched)
         if removals:
             yield Deduction(removals, {"subject": name, "count": len(options),
                                        "refuted": "; ".join(dead) if dead else "none breaks a rule at once",
@@ -965,20 +970,6 @@ def _follow_option(graph: LoopGraph, state: State, board: list[int], put: dict[i
         cands = state.cands
         for var in changed:
             board[var] = cands[var]
-
-
-def _agreed_drawn(state: State, drawn: list[dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
-    """_agreed, from what each final state left to the variables it changed (the others keep
-    the state's candidates)."""
-    cands = state.cands
-    out = []
-    for v in sorted(vars_):
-        union = 0
-        for d in drawn:
-            union |= d.get(v, cands[v])
-        if cands[v] & ~union:
-            out.append((v, cands[v] & ~union))
-    return tuple(out)
 
 
 # --- the family every cell-loop genre registers ------------------------------------------------
