@@ -1,6 +1,7 @@
 """The engine, independent of any one genre's techniques: registry, loop, grading, hints, exact."""
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from grader.core import exact
@@ -532,3 +533,14 @@ def test_a_stuck_solve_goes_on_with_more_techniques_as_one_solve_with_them_all()
         whole = Solver(p, heuristics=rules, budget=Budget.steps_only(60)).solve(start, focus=focus)
         assert path(went_on) == path(whole) and len(whole.steps) > len(stuck.steps)
         assert (went_on.status, went_on.final, went_on.start) == (whole.status, whole.final, whole.start)
+
+
+def test_resuming_keeps_every_field_of_the_deduction():
+    # resuming builds the deduction field by field (cheaper than attrs.evolve): a field added
+    # to Deduction and left out there would be lost
+    d = Deduction(((3, 2),), {"x": 1}, premises=(1,), cells=(Cell(0, 1),), region=(5,), detail=("branch",))
+    r = resuming(d, [7, 8, 9], 1)
+    for f in attrs.fields(Deduction):
+        if f.name != "resume":
+            assert getattr(r, f.name) == getattr(d, f.name), f.name
+    assert list(r.resume()) == [8, 9]
