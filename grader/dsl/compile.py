@@ -240,6 +240,9 @@ def reads_state(rule: Rule, sig: Signature) -> bool:
 
 
 QUIET = "dsl.quiet-fixed-rules"     # solve_memory key: rules of the puzzle alone, found quiet
+# solve_memory key: per rule of the puzzle alone (and width), how many of its witnesses a whole
+# look passed before its first find, and in which state (one entry each: a few in all)
+PASSED = "dsl.passed-fixed-witnesses"
 
 
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
@@ -268,9 +271,18 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
         width = state.derived("dsl.width", lambda: max(state.cands, default=0).bit_length())
         new = False
         if fixed:
-            for env, keep in _fixed_witnesses(rule, ev, puzzle, anchors, width):
+            # A whole look goes on from the first find of the last whole look in a state this
+            # one narrows: the witnesses before it gave nothing there, and candidates only go,
+            # so what they keep stays kept. (The rule's looks get one step's deductions each.)
+            passed = None if anchors is not None else \
+                Remembered(solve_memory().setdefault(PASSED, {}), state, quiet.diffs)
+            start = 0 if passed is None else passed.get((rule.id, width), 0)
+            found = itertools.islice(_fixed_witnesses(rule, ev, puzzle, anchors, width), start, None)
+            for at, (env, keep) in enumerate(found, start):
                 d = rule_deduction(rule, ev, puzzle, state, env, describe, width, keep)
                 if d is not None:
+                    if passed is not None and not new:
+                        passed.put((rule.id, width), (), at)
                     new = True
                     yield d
         else:
