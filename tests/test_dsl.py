@@ -433,3 +433,29 @@ def test_witnesses_agree_with_plain_enumeration(body: str):
     slow = {vals for vals in itertools.product(*(ev.domain(n) for n in names))
             if naive(ev, core, dict(zip(names, vals)))}
     assert fast == slow
+
+
+def test_a_whole_look_of_a_rule_of_the_puzzle_alone_goes_on_from_its_last_first_find():
+    """Its next whole look, in a state narrowing the last one's, starts at the witness of the
+    last first find (those before it gave nothing, and candidates only go): it finds what a
+    look in a solve of its own finds, and in a state that narrows nothing kept, starts over."""
+    from grader.core.engine import remembering
+    *_, room = compile_rules(load_rules(SPEC_EXAMPLES, SIGNATURE, "<rules>"), SIGNATURE, ArrowsWorld,
+                             "toy", Registry())
+    p = puzzle("""→. →. ↓. ←.
+                  ↑. ←. →. ↓.
+                  →. ↑. ←. ↑.""")
+    states, looked = [], []
+    with remembering():
+        state = ARROWS.initial_state(p)
+        while True:
+            states.append(state)
+            looked.append(list(room.find(p, state)))
+            if not looked[-1]:
+                break
+            state = looked[-1][0].apply(state)      # the step a solve takes: the first find
+        states.append(states[1])                    # back to an earlier state
+        looked.append(list(room.find(p, states[1])))
+    assert len(states) > 4
+    assert [[d.removals for d in found] for found in looked] == \
+        [[d.removals for d in room.find(p, s)] for s in states]   # each in a solve of its own
