@@ -433,3 +433,75 @@ def test_witnesses_agree_with_plain_enumeration(body: str):
     slow = {vals for vals in itertools.product(*(ev.domain(n) for n in names))
             if naive(ev, core, dict(zip(names, vals)))}
     assert fast == slow
+
+
+def test_a_whole_look_of_a_rule_of_the_puzzle_alone_goes_on_from_its_last_first_find():
+    """Its next whole look, in a state narrowing the last one's, starts at the witness of the
+    last first find (those before it gave nothing, and candidates only go): it finds what a
+    look in a solve of its own finds, and in a state that narrows nothing kept, starts over."""
+    from grader.core.engine import remembering
+    *_, room = compile_rules(load_rules(SPEC_EXAMPLES, SIGNATURE, "<rules>"), SIGNATURE, ArrowsWorld,
+                             "toy", Registry())
+    p = puzzle("""→. →. ↓. ←.
+                  ↑. ←. →. ↓.
+                  →. ↑. ←. ↑.""")
+    states, looked = [], []
+    with remembering():
+        state = ARROWS.initial_state(p)
+        while True:
+            states.append(state)
+            looked.append(list(room.find(p, state)))
+            if not looked[-1]:
+                break
+            state = looked[-1][0].apply(state)      # the step a solve takes: the first find
+        states.append(states[1])                    # back to an earlier state
+        looked.append(list(room.find(p, states[1])))
+    assert len(states) > 4
+    assert [[d.removals for d in found] for found in looked] == \
+        [[d.removals for d in room.find(p, s)] for s in states]   # each in a solve of its own
+
+
+def arrows_solve_states():
+    """(puzzle, the states along its solve) for the corpus/ arrows puzzles."""
+    from pathlib import Path
+    from grader.io.read import load
+    from support import states_of_solve
+    for path in sorted((Path(__file__).parent.parent / "corpus" / "arrows").glob("*.yaml")):
+        p = load(str(path))
+        yield p, [ARROWS.initial_state(p)] + [state for _, state in states_of_solve(p)]
+
+
+def test_a_rule_with_one_witness_position_lists_its_witnesses_position_by_position():
+    """A whole look of such a rule goes on from the position of its last first find (compile.py
+    only_position): it relies on witnesses(rule, ev) listing them position by position, as
+    looks at each position in turn would."""
+    from grader.dsl.compile import only_position, witnesses
+    from heuristics.arrows import load as arrows_rules
+    rules = [(r, only_position(r, SIGNATURE)) for r in arrows_rules() if not hasattr(r, "depth")]
+    rules = [(r, name) for r, name in rules if name is not None]
+    assert {r.id for r, _ in rules} >= {"already-seen", "line-complete", "room-for-new"}
+    compared = 0
+    for p, states in arrows_solve_states():
+        for state in states[::3]:
+            ev = Evaluator(SIGNATURE, ArrowsWorld(p, state))
+            for rule, name in rules:
+                by_position = [w for x in range(p.size) for w in witnesses(rule, ev, {name: x})]
+                assert list(witnesses(rule, ev)) == by_position, rule.id
+                compared += 1
+    assert compared > 100
+
+
+def test_whole_looks_that_go_on_from_their_last_first_find_find_what_fresh_looks_find():
+    """Along a solve, every rule's whole look (in the solve's memory, going on from where its
+    last whole look first found something) finds what a look in a solve of its own finds."""
+    from grader.core.engine import remembering
+    from heuristics.arrows import HEURISTICS, load as arrows_rules
+    rules = {f"arrows.{r.id}" for r in arrows_rules() if not hasattr(r, "depth")}    # no trials
+    looks = [h for h in HEURISTICS if h.id in rules]
+    compared = 0
+    for p, states in arrows_solve_states():
+        with remembering():
+            resumed = [[[d.removals for d in h.find(p, s)] for h in looks] for s in states]
+        assert resumed == [[[d.removals for d in h.find(p, s)] for h in looks] for s in states]
+        compared += len(states)
+    assert compared > 50

@@ -17,7 +17,7 @@ established and by which rule (worked out again only for the hypothesis that is 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -142,6 +142,38 @@ def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iter
                 yield from solve(ev, {name: x}) if not missing else witnesses(rule, ev, {name: x})
 
 
+def only_position(rule: Rule, sig: Signature) -> str | None:
+    """The name of a local rule's one witness position, if it has only one: its witnesses come
+    position by position, each reading that position and the cells it points at."""
+    names = [v.name for v in rule.prefix if v.type is ast.Type.POS]
+    return names[0] if len(names) == 1 and is_local(rule, sig) else None
+
+
+def positions_from(passed: Remembered, key: Any, affected: Callable[[frozenset[int]], Iterable[int]],
+                   size: int) -> Iterable[int] | None:
+    """The positions a whole look of a rule with one witness position visits, in order: from
+    the position of the last whole look's first find (kept under `key`) in a state this one
+    narrows, after the positions before it near a change since; None: all of them."""
+    got = passed.entries.get(key)
+    changed = None if got is None else passed.changed_since(got[0])
+    if changed is None:
+        return None
+    start = got[2]
+    return itertools.chain(sorted(x for x in affected(changed) if x < start), range(start, size))
+
+
+def _by_position(rule: Rule, ev: Evaluator, name: str, sites: Iterable[int] | None
+                 ) -> Iterator[dict[str, Any]]:
+    """The witnesses of a rule with one witness position `name`, at `sites` in turn (None:
+    every position, as witnesses(rule, ev) lists them)."""
+    if sites is None:
+        yield from witnesses(rule, ev)
+        return
+    solve, missing = _body_solver(rule, (name,), ev)
+    for x in sites:
+        yield from solve(ev, {name: x}) if not missing else witnesses(rule, ev, {name: x})
+
+
 _KEEP_FNS: dict[int, tuple[Rule, list]] = {}
 
 
@@ -240,6 +272,10 @@ def reads_state(rule: Rule, sig: Signature) -> bool:
 
 
 QUIET = "dsl.quiet-fixed-rules"     # solve_memory key: rules of the puzzle alone, found quiet
+# solve_memory key: per rule of the puzzle alone or with one witness position (and width), how
+# many of its witnesses, or of its positions, a whole look passed before its first find, and in
+# which state (one entry each: a few in all)
+PASSED = "dsl.passed-witnesses"
 
 
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
@@ -248,6 +284,7 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
     # A rule of the puzzle alone (an arrow off the grid) always has the same witnesses and
     # conclusions: once a whole look finds nothing new, nothing narrower ever gives it more.
     fixed = not reads_state(rule, sig)
+    single = only_position(rule, sig)
     anchors_key = ("dsl.anchors", id(sig))
     evaluator_key = ("dsl.evaluator", id(sig))
 
@@ -268,9 +305,34 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
         width = state.derived("dsl.width", lambda: max(state.cands, default=0).bit_length())
         new = False
         if fixed:
-            for env, keep in _fixed_witnesses(rule, ev, puzzle, anchors, width):
+            # A whole look goes on from the first find of the last whole look in a state this
+            # one narrows: the witnesses before it gave nothing there, and candidates only go,
+            # so what they keep stays kept. (The rule's looks get one step's deductions each.)
+            passed = None if anchors is not None else \
+                Remembered(solve_memory().setdefault(PASSED, {}), state, quiet.diffs)
+            start = 0 if passed is None else passed.get((rule.id, width), 0)
+            found = itertools.islice(_fixed_witnesses(rule, ev, puzzle, anchors, width), start, None)
+            for at, (env, keep) in enumerate(found, start):
                 d = rule_deduction(rule, ev, puzzle, state, env, describe, width, keep)
                 if d is not None:
+                    if passed is not None and not new:
+                        passed.put((rule.id, width), (), at)
+                    new = True
+                    yield d
+        elif anchors is None and single is not None:
+            # A whole look visits the positions in order (the order of witnesses(rule, ev) for
+            # such a rule: tests/test_dsl.py checks the shipped ones), and goes on from the
+            # first find of the last whole look in a state this one narrows: the positions
+            # before it gave nothing there, and give nothing still unless a cell they read
+            # changed since.
+            passed = Remembered(solve_memory().setdefault(PASSED, {}), state)
+            key = (rule.id, width)
+            sites = positions_from(passed, key, lambda changed: sig.affected(ev.world, changed), puzzle.size)
+            for env in _by_position(rule, ev, single, sites):
+                d = rule_deduction(rule, ev, puzzle, state, env, describe, width)
+                if d is not None:
+                    if not new:
+                        passed.put(key, (), env[single])
                     new = True
                     yield d
         else:
