@@ -398,30 +398,40 @@ def pair_options(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> li
 
 def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list[dict[int, int]] | None:
     """The ways to fill two rooms together: pairs of their own ways that agree, re-checked
-    together (a white cell may be walled in from both sides). None when they are too many,
-    or as soon as the ways so far agree on no undecided cell (room-pair then has nothing to
-    say, and most pairs of rooms end there after a few ways)."""
+    together (a white cell may be walled in from both sides), in the order of the first
+    room's ways, then the second's. None when they are too many, or as soon as the ways so
+    far agree on no undecided cell (room-pair then has nothing to say, and most pairs of
+    rooms end there after a few ways: they are tried with both rooms' ways changing from one
+    pair to the next, which parts them sooner)."""
     first, second = options_of(puzzle, state, k), options_of(puzzle, state, other)
     if not first or not second or len(first) * len(second) > PAIR_LIMIT:
         return None
     cands = state.cands
     free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
-    seconds = [_as_masks(b) for b in second]
-    out = []
+    firsts, seconds = [_as_masks(a) for a in first], [_as_masks(b) for b in second]
+    found = {}      # (place of the first room's way, of the second's) -> their way together
     shared: dict[int, int] | None = None      # what the ways so far agree on (agreed)
-    for a in first:
-        white, shaded, picks = _as_masks(a)
-        for other_white, other_shaded, other_picks in seconds:
-            if white & other_shaded or shaded & other_white:
-                continue        # they disagree on a cell
-            option = consequences(puzzle, cands, free, picks + other_picks)
-            if option is not None:
-                shared = agreed(state, [option]) if shared is None else \
-                    {i: v for i, v in shared.items() if option.get(i) == v}
-                if not shared:
-                    return None
-                out.append(option)
-    return out
+    for a, b in pairs_across(len(first), len(second)):
+        white, shaded, picks = firsts[a]
+        other_white, other_shaded, other_picks = seconds[b]
+        if white & other_shaded or shaded & other_white:
+            continue        # they disagree on a cell
+        option = consequences(puzzle, cands, free, picks + other_picks)
+        if option is not None:
+            shared = agreed(state, [option]) if shared is None else \
+                {i: v for i, v in shared.items() if option.get(i) == v}
+            if not shared:
+                return None
+            found[a, b] = option
+    return [found[key] for key in sorted(found)]
+
+
+def pairs_across(n: int, m: int) -> Iterator[tuple[int, int]]:
+    """Every pair (a, b) with a < n and b < m once, in rounds where b runs one further ahead of
+    a each round: within a round both change from one pair to the next."""
+    for shift in range(m):
+        for a in range(n):
+            yield a, (a + shift) % m
 
 
 def _as_masks(option: dict[int, int]) -> tuple[int, int, list[int]]:

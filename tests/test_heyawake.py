@@ -333,6 +333,17 @@ def test_whites_cut_agrees_with_a_full_search():
     assert cut > 20     # the sample holds real cuts, not only harmless shading
 
 
+def test_ring_joined_counts_the_runs_round_a_cell_that_hold_a_side():
+    """ring_joined (joined_around's table): open cells round a cell, sides at even places."""
+    t, f = True, False
+    assert shading.ring_joined((t,) * 8)
+    assert shading.ring_joined((t, t, t, f, f, f, f, f))         # one run, two sides in it
+    assert not shading.ring_joined((t, f, t, f, t, f, t, f))     # four sides, corners shut
+    assert not shading.ring_joined((t, t, t, f, t, f, f, f))     # a side alone past a shut one
+    assert shading.ring_joined((f, t, f, f, f, t, f, f))         # corners alone hold no side
+    assert len(shading.JOINED_RINGS) == 256
+
+
 def test_neighbours_joined_round_a_cell_reach_the_same_area():
     """joined_around: a cell's open neighbours joined round it each reach, without it, the
     same cells (so pocket_white floods from one of them only); and the ring check does see
@@ -655,3 +666,10 @@ def test_cells_and_rooms_near_kept_for_the_last_focus_agree_with_a_fresh_look():
         rooms = {p.room_of[j] for j in shading.around(p, focus)}
         assert hw.rooms_near(p, focus) == [k for k in p.numbered if k in rooms]
         assert hw.rooms_near(p, frozenset(focus)) == [k for k in p.numbered if k in rooms]
+
+
+def test_pairs_across_gives_every_pair_once():
+    from heuristics import heyawake as hw
+    for n, m in ((1, 1), (1, 4), (3, 2), (4, 7)):
+        pairs = list(hw.pairs_across(n, m))
+        assert sorted(pairs) == [(a, b) for a in range(n) for b in range(m)]

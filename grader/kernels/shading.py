@@ -9,6 +9,7 @@ computed once per state by grader.kernels.connectivity.
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Iterable, Sequence
 
 from grader.core.model import State, Violation
@@ -114,10 +115,15 @@ def joined_around(rows: int, cols: int, cands: Sequence[int], i: int) -> bool:
     """Whether cell i's neighbours that are not shaded are joined through the cells round it
     (sides and corners) that are not shaded: without i they still lie in one area, so every
     one of them reaches the same cells (small_area gives the same from each)."""
-    open_ = [j >= 0 and cands[j] != B_SHADED for j in rings(rows, cols)[i]]
+    return JOINED_RINGS[tuple([j >= 0 and cands[j] != B_SHADED for j in rings(rows, cols)[i]])]
+
+
+def ring_joined(open_: Sequence[bool]) -> bool:
+    """joined_around's answer from which of the eight cells round a cell (RING) are open: at
+    most one run of open cells round it holds a side neighbour."""
     if all(open_):
         return True
-    start = open_.index(False)
+    start = list(open_).index(False)
     arcs = 0            # runs of open cells round i that hold a side neighbour
     side = False
     for k in range(start + 1, start + 9):
@@ -128,6 +134,10 @@ def joined_around(rows: int, cols: int, cands: Sequence[int], i: int) -> bool:
             arcs += 1
             side = False
     return arcs <= 1
+
+
+# ring_joined of every ring, by its cells' openness (a pocket look asks it of cell after cell)
+JOINED_RINGS = {ring: ring_joined(ring) for ring in itertools.product((False, True), repeat=8)}
 
 
 class Walls:
