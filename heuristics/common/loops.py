@@ -28,74 +28,89 @@ import attrs
 
 from grader.core.model import State
 from grader.core.registry import Family
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, resuming
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required, by_crossings,
                                   cycle_through, label_parts, names_of, open_regions, paths, split, vars_of)
 
 
 # --- vertex degree rules (level 1) -----------------------------------------------------------
 
+# A vertex rule reads only the vertex's edges (and its own variable): a vertex its look passed
+# gives nothing until one of those changes, so the next look goes on from where this one found
+# something (Deduction.resume), asked for by each later vertex's key (LoopGraph.vertex_keys).
+# A solve whose level-1 rules keep finding no longer rescans the board from its first vertex.
+
 def vertex_full(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """Two lines meet at a vertex: its other edges are crossed."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         lines, open_ = split(graph, state.cands, v)
         if len(lines) == 2 and open_:
-            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
-                                  premises=vars_of(graph, lines),
-                                  params={"vertex": graph.vertex_names[v],
-                                          "lines": names_of(graph, lines), "edges": names_of(graph, open_)})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
+                                           premises=vars_of(graph, lines),
+                                           params={"vertex": graph.vertex_names[v],
+                                                   "lines": names_of(graph, lines), "edges": names_of(graph, open_)}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_extend(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """One line reaches a vertex with a single open edge left: the line goes on through it."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         lines, open_ = split(graph, state.cands, v)
         if len(lines) == 1 and len(open_) == 1:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
-            yield Deduction.build(state, put={graph.edge_vars[open_[0]]: LINE},
-                                  premises=vars_of(graph, lines + crossed),
-                                  params={"vertex": graph.vertex_names[v],
-                                          "line": graph.edge_names[lines[0]],
-                                          "edge": graph.edge_names[open_[0]]})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[open_[0]]: LINE},
+                                           premises=vars_of(graph, lines + crossed),
+                                           params={"vertex": graph.vertex_names[v],
+                                                   "line": graph.edge_names[lines[0]],
+                                                   "edge": graph.edge_names[open_[0]]}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_required(graph: LoopGraph, state: State, required: Required,
                     focus=None) -> Iterator[Deduction]:
     """A vertex the loop must visit, with exactly two edges not crossed: both carry the line."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         if not required(state, v):
             continue                # (asked first: cheaper than the edges)
         lines, open_ = split(graph, state.cands, v)
         if open_ and len(lines) < 2 and len(lines) + len(open_) == 2:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
-            yield Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
-                                  premises=vars_of(graph, crossed),
-                                  params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
+                                           premises=vars_of(graph, crossed),
+                                           params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_dead_end(graph: LoopGraph, state: State, required: Required | None = None,
                     focus=None) -> Iterator[Deduction]:
     """A vertex without a line and only one open edge: the loop cannot pass, so it is crossed.
     (A vertex that must be visited is left to violations: that is a contradiction.)"""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         lines, open_ = split(graph, state.cands, v)
         if not lines and len(open_) == 1 and not (required and required(state, v)):
             crossed = [e for e in graph.incident[v] if e != open_[0]]
-            yield Deduction.build(state, put={graph.edge_vars[open_[0]]: CROSS},
-                                  premises=vars_of(graph, crossed),
-                                  params={"vertex": graph.vertex_names[v], "edge": graph.edge_names[open_[0]]})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[open_[0]]: CROSS},
+                                           premises=vars_of(graph, crossed),
+                                           params={"vertex": graph.vertex_names[v], "edge": graph.edge_names[open_[0]]}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
                      focus=None) -> Iterator[Deduction]:
     """A vertex the loop cannot visit: every open edge at it is crossed."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         if required(state, v) is not False:
             continue                # (asked first: cheaper than the edges)
         lines, open_ = split(graph, state.cands, v)
         if open_:
-            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
-                                  params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
+                                           params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)}),
+                           sites, at, graph.vertex_keys)
 
 
 def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
