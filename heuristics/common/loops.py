@@ -197,10 +197,12 @@ def isolated_areas(graph: LoopGraph, state: State, required: Required | None = N
     p = paths(graph, state)
     if not p.lines or p.loops:
         return
-    must = _must_visit(graph, state, p, required)
-    for group in open_regions(graph, state):
-        if any(must[v] for v in group):
-            continue
+    if focus is not None and _looked_with_lines(graph, state, p, focus):
+        groups = _areas_split_off(graph, state, p, required, focus)
+    else:
+        must = _must_visit(graph, state, p, required)
+        groups = [group for group in open_regions(graph, state) if not any(must[v] for v in group)]
+    for group in groups:
         members = set(group)
         edges = sorted({e for v in group for e in graph.incident[v]
                         if state.cands[graph.edge_vars[e]] == OPEN and graph.other(e, v) in members})
@@ -208,6 +210,50 @@ def isolated_areas(graph: LoopGraph, state: State, required: Required | None = N
             yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in edges},
                                   params={"edges": names_of(graph, edges), "vertex": graph.vertex_names[group[0]]})
             return
+
+
+def _looked_with_lines(graph: LoopGraph, state: State, p: Paths, focus: frozenset[int]) -> bool:
+    """Did the look that last found nothing (before the changes in `focus`) see a line, in a
+    state that was not broken? Then every area it passed held a vertex the loop must visit, or
+    no open edge: a line is never taken back, nor is a vertex the loop must visit."""
+    cands, edge_of_var = state.cands, graph.edge_of_var
+    if any(not cands[var] for var in focus):
+        return False
+    new_lines = sum(1 for var in focus if var in edge_of_var and cands[var] == B_LINE)
+    return p.lines > new_lines
+
+
+def _areas_split_off(graph: LoopGraph, state: State, p: Paths, required: Required | None,
+                     focus: frozenset[int]) -> list[list[int]]:
+    """The areas without a vertex the loop must visit that edges crossed out since the last
+    look split off, by their smallest vertex (the order of open_regions). Every other area is
+    one that look passed. The walk from an end of a crossed edge stops at the first vertex the
+    loop must visit: usually a step or two into the board's big area."""
+    cands, links, degree = state.cands, graph.links, p.degree
+    seeds = sorted({v for var in focus if var in graph.edge_of_var and not cands[var] & B_LINE
+                    for v in graph.ends[graph.edge_of_var[var]]})
+    walk_of: dict[int, int] = {}        # vertex -> the seed whose walk reached it
+    out = []
+    for s in seeds:
+        if s in walk_of:
+            continue            # (in an area walked already: split off, or one with a must-visit)
+        walk_of[s] = s
+        group, stack, needed = [], [s], False
+        while stack and not needed:
+            v = stack.pop()
+            group.append(v)
+            if degree[v] or (required is not None and required(state, v)):
+                needed = True
+            for var, w in links[v]:
+                if cands[var] & B_LINE:
+                    if w not in walk_of:
+                        walk_of[w] = s
+                        stack.append(w)
+                    elif walk_of[w] != s:
+                        needed = True   # the area of an earlier walk, which stopped at a must-visit
+        if not needed:
+            out.append(sorted(group))
+    return sorted(out)
 
 
 # --- cuts: a loop crosses any cut of the board an even number of times ------------------------
