@@ -364,3 +364,31 @@ def test_cut_off_names_the_same_vertex_whatever_the_order_of_pieces():
     assert list(flipped.members) != list(p.members)
     named = {g.vertex_names[kernel._cut_off(g, s, q, None)] for q in (p, flipped)}
     assert named == {"r3c4"}
+
+
+def test_isolated_areas_focused_look_equals_full_one():
+    """After a look that found nothing, a look at what changed since (edges drawn or crossed
+    out) finds what a look at the whole board finds, area and wording alike."""
+    g = LoopGraph.cell_grid(5, 6)
+    pearls = {3, 14, 22}
+    required = lambda state, v: True if v in pearls else None
+    rng = random.Random(11)
+    found = 0
+    for _ in range(300):
+        cands = [OPEN] * g.n_edges
+        for e in rng.sample(range(g.n_edges), 4):
+            cands[g.edge_vars[e]] = rng.choice((B_LINE, B_CROSS))
+        quiet = State(tuple(cands))
+        for req in (None, required):
+            if list(loops.isolated_areas(g, quiet, req)):
+                continue
+            later = list(cands)
+            changed = rng.sample([e for e in range(g.n_edges) if cands[e] == OPEN], 14)
+            for e in changed:
+                later[g.edge_vars[e]] = rng.choice((B_LINE, B_CROSS, B_CROSS, B_CROSS))
+            now = State(tuple(later))
+            focus = frozenset(g.edge_vars[e] for e in changed)
+            full = [(d.removals, d.params) for d in loops.isolated_areas(g, now, req)]
+            assert [(d.removals, d.params) for d in loops.isolated_areas(g, now, req, focus)] == full
+            found += bool(full)
+    assert found > 20

@@ -97,6 +97,14 @@ class LoopGraph:
         return {var: tuple(sorted(vs)) for var, vs in out.items()}
 
     @functools.cached_property
+    def vertex_keys(self) -> tuple[int | None, ...]:
+        """For each vertex, a variable whose focused look visits it (see vertices_to_check):
+        its own, else its first edge's (None for a vertex without either, which no vertex
+        rule can act on)."""
+        return tuple(var if var is not None else (self.edge_vars[es[0]] if es else None)
+                     for var, es in zip(self.vertex_vars, self.incident))
+
+    @functools.cached_property
     def between(self) -> dict[tuple[int, int], tuple[int, ...]]:
         """The edges joining two vertices, keyed by (smaller, larger)."""
         out: dict[tuple[int, int], list[int]] = {}

@@ -28,74 +28,89 @@ import attrs
 
 from grader.core.model import State
 from grader.core.registry import Family
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, resuming
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, Paths, Required, by_crossings,
                                   cycle_through, label_parts, names_of, open_regions, paths, split, vars_of)
 
 
 # --- vertex degree rules (level 1) -----------------------------------------------------------
 
+# A vertex rule reads only the vertex's edges (and its own variable): a vertex its look passed
+# gives nothing until one of those changes, so the next look goes on from where this one found
+# something (Deduction.resume), asked for by each later vertex's key (LoopGraph.vertex_keys).
+# A solve whose level-1 rules keep finding no longer rescans the board from its first vertex.
+
 def vertex_full(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """Two lines meet at a vertex: its other edges are crossed."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         lines, open_ = split(graph, state.cands, v)
         if len(lines) == 2 and open_:
-            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
-                                  premises=vars_of(graph, lines),
-                                  params={"vertex": graph.vertex_names[v],
-                                          "lines": names_of(graph, lines), "edges": names_of(graph, open_)})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
+                                           premises=vars_of(graph, lines),
+                                           params={"vertex": graph.vertex_names[v],
+                                                   "lines": names_of(graph, lines), "edges": names_of(graph, open_)}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_extend(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """One line reaches a vertex with a single open edge left: the line goes on through it."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         lines, open_ = split(graph, state.cands, v)
         if len(lines) == 1 and len(open_) == 1:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
-            yield Deduction.build(state, put={graph.edge_vars[open_[0]]: LINE},
-                                  premises=vars_of(graph, lines + crossed),
-                                  params={"vertex": graph.vertex_names[v],
-                                          "line": graph.edge_names[lines[0]],
-                                          "edge": graph.edge_names[open_[0]]})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[open_[0]]: LINE},
+                                           premises=vars_of(graph, lines + crossed),
+                                           params={"vertex": graph.vertex_names[v],
+                                                   "line": graph.edge_names[lines[0]],
+                                                   "edge": graph.edge_names[open_[0]]}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_required(graph: LoopGraph, state: State, required: Required,
                     focus=None) -> Iterator[Deduction]:
     """A vertex the loop must visit, with exactly two edges not crossed: both carry the line."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         if not required(state, v):
             continue                # (asked first: cheaper than the edges)
         lines, open_ = split(graph, state.cands, v)
         if open_ and len(lines) < 2 and len(lines) + len(open_) == 2:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
-            yield Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
-                                  premises=vars_of(graph, crossed),
-                                  params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
+                                           premises=vars_of(graph, crossed),
+                                           params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_dead_end(graph: LoopGraph, state: State, required: Required | None = None,
                     focus=None) -> Iterator[Deduction]:
     """A vertex without a line and only one open edge: the loop cannot pass, so it is crossed.
     (A vertex that must be visited is left to violations: that is a contradiction.)"""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         lines, open_ = split(graph, state.cands, v)
         if not lines and len(open_) == 1 and not (required and required(state, v)):
             crossed = [e for e in graph.incident[v] if e != open_[0]]
-            yield Deduction.build(state, put={graph.edge_vars[open_[0]]: CROSS},
-                                  premises=vars_of(graph, crossed),
-                                  params={"vertex": graph.vertex_names[v], "edge": graph.edge_names[open_[0]]})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[open_[0]]: CROSS},
+                                           premises=vars_of(graph, crossed),
+                                           params={"vertex": graph.vertex_names[v], "edge": graph.edge_names[open_[0]]}),
+                           sites, at, graph.vertex_keys)
 
 
 def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
                      focus=None) -> Iterator[Deduction]:
     """A vertex the loop cannot visit: every open edge at it is crossed."""
-    for v in graph.vertices_to_check(focus):
+    sites = graph.vertices_to_check(focus)
+    for at, v in enumerate(sites):
         if required(state, v) is not False:
             continue                # (asked first: cheaper than the edges)
         lines, open_ = split(graph, state.cands, v)
         if open_:
-            yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
-                                  params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)})
+            yield resuming(Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
+                                           params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)}),
+                           sites, at, graph.vertex_keys)
 
 
 def loop_closed(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
@@ -182,10 +197,12 @@ def isolated_areas(graph: LoopGraph, state: State, required: Required | None = N
     p = paths(graph, state)
     if not p.lines or p.loops:
         return
-    must = _must_visit(graph, state, p, required)
-    for group in open_regions(graph, state):
-        if any(must[v] for v in group):
-            continue
+    if focus is not None and _looked_with_lines(graph, state, p, focus):
+        groups = _areas_split_off(graph, state, p, required, focus)
+    else:
+        must = _must_visit(graph, state, p, required)
+        groups = [group for group in open_regions(graph, state) if not any(must[v] for v in group)]
+    for group in groups:
         members = set(group)
         edges = sorted({e for v in group for e in graph.incident[v]
                         if state.cands[graph.edge_vars[e]] == OPEN and graph.other(e, v) in members})
@@ -193,6 +210,50 @@ def isolated_areas(graph: LoopGraph, state: State, required: Required | None = N
             yield Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in edges},
                                   params={"edges": names_of(graph, edges), "vertex": graph.vertex_names[group[0]]})
             return
+
+
+def _looked_with_lines(graph: LoopGraph, state: State, p: Paths, focus: frozenset[int]) -> bool:
+    """Did the look that last found nothing (before the changes in `focus`) see a line, in a
+    state that was not broken? Then every area it passed held a vertex the loop must visit, or
+    no open edge: a line is never taken back, nor is a vertex the loop must visit."""
+    cands, edge_of_var = state.cands, graph.edge_of_var
+    if any(not cands[var] for var in focus):
+        return False
+    new_lines = sum(1 for var in focus if var in edge_of_var and cands[var] == B_LINE)
+    return p.lines > new_lines
+
+
+def _areas_split_off(graph: LoopGraph, state: State, p: Paths, required: Required | None,
+                     focus: frozenset[int]) -> list[list[int]]:
+    """The areas without a vertex the loop must visit that edges crossed out since the last
+    look split off, by their smallest vertex (the order of open_regions). Every other area is
+    one that look passed. The walk from an end of a crossed edge stops at the first vertex the
+    loop must visit: usually a step or two into the board's big area."""
+    cands, links, degree = state.cands, graph.links, p.degree
+    seeds = sorted({v for var in focus if var in graph.edge_of_var and not cands[var] & B_LINE
+                    for v in graph.ends[graph.edge_of_var[var]]})
+    walk_of: dict[int, int] = {}        # vertex -> the seed whose walk reached it
+    out = []
+    for s in seeds:
+        if s in walk_of:
+            continue            # (in an area walked already: split off, or one with a must-visit)
+        walk_of[s] = s
+        group, stack, needed = [], [s], False
+        while stack and not needed:
+            v = stack.pop()
+            group.append(v)
+            if degree[v] or (required is not None and required(state, v)):
+                needed = True
+            for var, w in links[v]:
+                if cands[var] & B_LINE:
+                    if w not in walk_of:
+                        walk_of[w] = s
+                        stack.append(w)
+                    elif walk_of[w] != s:
+                        needed = True   # the area of an earlier walk, which stopped at a must-visit
+        if not needed:
+            out.append(sorted(group))
+    return sorted(out)
 
 
 # --- cuts: a loop crosses any cut of the board an even number of times ------------------------
