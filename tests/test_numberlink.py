@@ -246,6 +246,28 @@ def test_no_touch_two_pieces_side_by_side():
     assert by_cell <= {1, 2, 9, 10}     # only cells beside the piece whose shape would join it twice
 
 
+def test_a_lone_cell_beside_a_piece_is_found_as_side_by_side_finds_it():
+    # no-touch's shortcut for a lone cell and a piece gives side_by_side's first pair without x
+    from grader.kernels.cell_shapes import chains
+    from heuristics.numberlink.lines import lone_cell_beside, side_by_side
+    rng = random.Random(3)
+    asked = 0
+    for name in ("arukone-7x7-grader-1.yaml", "arukone-7x7-grader-2.yaml"):
+        p = load(str(CORPUS / "numberlink" / name))
+        solution = reference(p)
+        for _ in range(20):
+            ch = chains(p, random_partial(p, solution, rng, rng.random()))
+            for x in range(len(p.labels)):
+                for y in p.neighbour[x].values():
+                    for z in p.neighbour[x].values():
+                        r1, r2 = ch.root[y], ch.root[z]
+                        if (r1 in ch.members) != (r2 in ch.members):
+                            asked += 1
+                            want = next((q for q in side_by_side(p, ch, r1, r2) if x not in q), None)
+                            assert lone_cell_beside(p, ch, x, r1, r2) == want
+    assert asked > 1000
+
+
 def test_no_touch_keeps_two_halves_of_one_number_apart():
     # both halves of the 1 are drawn: r1c2 (from r1c1) and r3c2 (from r3c3); r2c2 may join
     # both (┃) or neither (━), never just one, which would run beside the other

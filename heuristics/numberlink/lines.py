@@ -275,10 +275,31 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple
     pieces = ch.members
     if r1 == r2 or not (r1 in pieces or r2 in pieces):
         return None                     # two lone cells on two sides of x are never side by side
+    if r1 not in pieces or r2 not in pieces:
+        return lone_cell_beside(puzzle, ch, x, r1, r2)
     for pair in side_by_side(puzzle, ch, r1, r2):
         if x not in pair:               # x beside a piece it joins is the join itself
             return pair
     return None
+
+
+def lone_cell_beside(puzzle: NumberlinkPuzzle, ch: Chains, x: int, r1: int, r2: int) -> tuple[int, int] | None:
+    """The first pair of side_by_side(r1, r2) without x, where one of r1 and r2 is a lone cell
+    (on no piece) and the other a piece: beside_itself asks this for nearly every shape of a
+    loose end, and the answer is the lone cell's lowest neighbour that qualifies (the pairs
+    all hold the lone cell, so their board order is that of the other cells)."""
+    numbered, root, must = puzzle.labels, ch.root, ch.must
+    lone, piece = (r2, r1) if r1 in ch.members else (r1, r2)
+    if numbered[lone]:
+        return None
+    drawn = must[lone]
+    first = None
+    for u in puzzle.neighbour[lone].values():
+        if root[u] == piece and u != x and not numbered[u] and (drawn or must[u]) and (first is None or u < first):
+            first = u
+    if first is None:
+        return None
+    return (first, lone) if piece == r1 else (lone, first)
 
 
 @heuristic(id="numberlink.no-touch", genre=GENRE)
