@@ -40,11 +40,14 @@ def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Seque
     return range(len(puzzle.lines)) if focus is None else puzzle.lines_through(focus)
 
 
-def open_lines(puzzle: PicrossPuzzle, state: State, lines: Sequence[int]) -> Iterator[tuple[int, int]]:
-    """(place in `lines`, line) for the lines that still hold an undecided cell."""
+def open_lines(puzzle: PicrossPuzzle, state: State, lines: Sequence[int]
+               ) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """(place in `lines`, line, its candidates) for the lines that still hold an undecided
+    cell."""
     for at, line in enumerate(lines):
-        if FREE in line_cands(puzzle, state, line):
-            yield at, line
+        now = line_cands(puzzle, state, line)
+        if FREE in now:
+            yield at, line, now
 
 
 def resumed(puzzle: PicrossPuzzle, d: Deduction | None, lines: Sequence[int], at: int) -> Deduction | None:
@@ -118,7 +121,7 @@ def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 @heuristic(id="picross.one-way", genre=GENRE)
 def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, _ in open_lines(puzzle, state, lines):
         if puzzle.clues[line] and line_solver(puzzle, state, line).settled:
             yield resumed(puzzle, one_way_deduction(puzzle, state, line), lines, place)
 
@@ -237,13 +240,13 @@ def line_cells_named(puzzle: PicrossPuzzle, line: int, first: int, last: int) ->
 @heuristic(id="picross.simple-boxes", genre=GENRE)
 def simple_boxes(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
-        found = simple_boxes_of(line_cands(puzzle, state, line), puzzle.clues[line])
+    for place, line, now in open_lines(puzzle, state, lines):
+        found = simple_boxes_of(now, puzzle.clues[line])
         if found is None:
             continue
         allowed, room, spare, long_blocks = found
         clue = puzzle.clues[line]
-        d = line_deduction(puzzle, state, line, list(allowed), need=counted(minimum_length(clue), "cell"),
+        d = line_deduction(puzzle, state, line, allowed, need=counted(minimum_length(clue), "cell"),
                            room=room, spare=counted(spare, "cell"),
                            blocks="the " + " and the ".join(map(str, sorted(set(long_blocks), reverse=True))))
         yield resumed(puzzle, d, lines, place)
@@ -271,10 +274,10 @@ def full_blocks_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[t
 @heuristic(id="picross.full-block", genre=GENRE)
 def full_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, now in open_lines(puzzle, state, lines):
         clue = puzzle.clues[line]
-        for allowed, first, last in full_blocks_of(line_cands(puzzle, state, line), clue):
-            d = line_deduction(puzzle, state, line, list(allowed), size=max(clue),
+        for allowed, first, last in full_blocks_of(now, clue):
+            d = line_deduction(puzzle, state, line, allowed, size=max(clue),
                                run=line_cells_named(puzzle, line, first, last))
             yield resumed(puzzle, d, lines, place)
 
@@ -282,17 +285,17 @@ def full_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 @heuristic(id="picross.glue", genre=GENRE)
 def glue(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, now in open_lines(puzzle, state, lines):
         clue = puzzle.clues[line]
         for from_end in (False, True):
-            found = glue_of(line_cands(puzzle, state, line), clue, from_end)
+            found = glue_of(now, clue, from_end)
             if found is None:
                 continue
             allowed, at = found
             size = clue[-1] if from_end else clue[0]
             is_row = line < puzzle.rows
             end = ("right" if is_row else "bottom") if from_end else ("left" if is_row else "top")
-            d = line_deduction(puzzle, state, line, list(allowed), cell=var_name(puzzle, puzzle.lines[line][at]),
+            d = line_deduction(puzzle, state, line, allowed, cell=var_name(puzzle, puzzle.lines[line][at]),
                                end=end, which="last" if from_end else "first", size=size,
                                reach=counted(size, "cell"))
             yield resumed(puzzle, d, lines, place)
@@ -313,8 +316,8 @@ def lone_block_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int
 @heuristic(id="picross.lone-block", genre=GENRE)
 def lone_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
-        found = lone_block_of(line_cands(puzzle, state, line), puzzle.clues[line])
+    for place, line, now in open_lines(puzzle, state, lines):
+        found = lone_block_of(now, puzzle.clues[line])
         if found is None:
             continue
         allowed, first, last = found
@@ -371,8 +374,8 @@ def overlap_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], 
 @heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
-        if overlap_of(line_cands(puzzle, state, line), puzzle.clues[line]) is not None:
+    for place, line, now in open_lines(puzzle, state, lines):
+        if overlap_of(now, puzzle.clues[line]) is not None:
             yield resumed(puzzle, overlap_deduction(puzzle, state, line), lines, place)
 
 
@@ -407,7 +410,7 @@ def overlap_reason(cells: tuple[int, ...], allowed: list[int], covered: dict[int
 @heuristic(id="picross.line-solver", genre=GENRE)
 def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, _ in open_lines(puzzle, state, lines):
         allowed = line_solver(puzzle, state, line).allowed()
         if allowed is None:
             continue
@@ -658,7 +661,7 @@ def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator
 @heuristic(id="picross.line-cases", genre=GENRE)
 def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     options = []
-    for _, line in open_lines(puzzle, state, lines_to_check(puzzle, None)):
+    for _, line, _ in open_lines(puzzle, state, lines_to_check(puzzle, None)):
         count = line_solver(puzzle, state, line).count(LINE_CASES_MAX + 1)
         if 2 <= count <= LINE_CASES_MAX:
             options.append((count, line))
