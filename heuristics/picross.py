@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
+
+import attrs
 
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.explain import counted, describe_removals, var_name
@@ -24,7 +26,7 @@ from grader.genres.picross.model import (B_EMPTY, B_FILLED, EMPTY, FILLED, FREE,
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
-from grader.core.steps import Deduction, Status, Step, Trace, resuming
+from grader.core.steps import Deduction, Later, Status, Step, Trace, resuming
 from grader.kernels.lines import block_starts, fill_of, minimum_length, solve_line, span_of
 
 GENRE = "picross"
@@ -38,11 +40,14 @@ def lines_to_check(puzzle: PicrossPuzzle, focus: frozenset[int] | None) -> Seque
     return range(len(puzzle.lines)) if focus is None else puzzle.lines_through(focus)
 
 
-def open_lines(puzzle: PicrossPuzzle, state: State, lines: Sequence[int]) -> Iterator[tuple[int, int]]:
-    """(place in `lines`, line) for the lines that still hold an undecided cell."""
+def open_lines(puzzle: PicrossPuzzle, state: State, lines: Sequence[int]
+               ) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """(place in `lines`, line, its candidates) for the lines that still hold an undecided
+    cell."""
     for at, line in enumerate(lines):
-        if FREE in line_cands(puzzle, state, line):
-            yield at, line
+        now = line_cands(puzzle, state, line)
+        if FREE in now:
+            yield at, line, now
 
 
 def resumed(puzzle: PicrossPuzzle, d: Deduction | None, lines: Sequence[int], at: int) -> Deduction | None:
@@ -53,20 +58,37 @@ def resumed(puzzle: PicrossPuzzle, d: Deduction | None, lines: Sequence[int], at
     return resuming(d, lines, at, last_cells)
 
 
-def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: list[int],
+def line_deduction(puzzle: PicrossPuzzle, state: State, line: int, allowed: Sequence[int],
+                   more_words: Callable[[tuple[tuple[int, int], ...]], dict] | None = None,
                    **params) -> Deduction | None:
-    cells = puzzle.lines[line]
-    if all(state.cands[i] & ~m == 0 for i, m in zip(cells, allowed)):
-        return None                       # nothing new: the common case, so checked first
-    keep = {i: m for i, m in zip(cells, allowed)}
-    decided = [i for i in cells if state.cands[i] != FREE]
-    d = Deduction.build(state, keep=keep)
-    if d is None:
+    """What `allowed` takes from the line, explained by `params` and, when given, the fields
+    `more_words` works out from the removals. The explanation is worked out only when read
+    (Later): most line deductions are counted or made inside trials, never shown."""
+    cells, cands = puzzle.lines[line], state.cands
+    # the line's cells are in increasing order, so these are sorted as Deduction.build sorts
+    removals = tuple((i, cands[i] & ~m) for i, m in zip(cells, allowed) if cands[i] & ~m)
+    if not removals:
         return None
-    targets = set(d.targets)
-    return Deduction(d.removals, {"line": puzzle.line_name(line), "clue": puzzle.clue_text(line),
-                                  "outcome": describe_removals(puzzle, state, d.removals), **params},
-                     tuple(decided), region=tuple(i for i in cells if i not in targets))
+    targets = {i for i, _ in removals}
+    before = CandsBefore({i: cands[i] for i in targets})
+    return Deduction(removals, Later(line_words, puzzle, before, line, removals, params, more_words),
+                     tuple(i for i in cells if cands[i] != FREE),
+                     region=tuple(i for i in cells if i not in targets))
+
+
+@attrs.frozen
+class CandsBefore:
+    """What describe_removals reads of a state (`cands[var]`), for the variables a deduction
+    narrows only: an unread explanation that kept the whole state would hold its board and
+    everything worked out on it (a 75x50 grade peaked at 83 MB instead of 51)."""
+    cands: dict[int, int]
+
+
+def line_words(puzzle: PicrossPuzzle, before: CandsBefore, line: int, removals: tuple[tuple[int, int], ...],
+               params: dict, more_words: Callable[[tuple[tuple[int, int], ...]], dict] | None) -> dict:
+    return {"line": puzzle.line_name(line), "clue": puzzle.clue_text(line),
+            "outcome": describe_removals(puzzle, before, removals), **params,
+            **(more_words(removals) if more_words else {})}
 
 
 # --- level 1 ------------------------------------------------------------------------------
@@ -99,7 +121,7 @@ def empty_line(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 @heuristic(id="picross.one-way", genre=GENRE)
 def one_way(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, _ in open_lines(puzzle, state, lines):
         if puzzle.clues[line] and line_solver(puzzle, state, line).settled:
             yield resumed(puzzle, one_way_deduction(puzzle, state, line), lines, place)
 
@@ -218,13 +240,13 @@ def line_cells_named(puzzle: PicrossPuzzle, line: int, first: int, last: int) ->
 @heuristic(id="picross.simple-boxes", genre=GENRE)
 def simple_boxes(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
-        found = simple_boxes_of(line_cands(puzzle, state, line), puzzle.clues[line])
+    for place, line, now in open_lines(puzzle, state, lines):
+        found = simple_boxes_of(now, puzzle.clues[line])
         if found is None:
             continue
         allowed, room, spare, long_blocks = found
         clue = puzzle.clues[line]
-        d = line_deduction(puzzle, state, line, list(allowed), need=counted(minimum_length(clue), "cell"),
+        d = line_deduction(puzzle, state, line, allowed, need=counted(minimum_length(clue), "cell"),
                            room=room, spare=counted(spare, "cell"),
                            blocks="the " + " and the ".join(map(str, sorted(set(long_blocks), reverse=True))))
         yield resumed(puzzle, d, lines, place)
@@ -252,10 +274,10 @@ def full_blocks_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[t
 @heuristic(id="picross.full-block", genre=GENRE)
 def full_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, now in open_lines(puzzle, state, lines):
         clue = puzzle.clues[line]
-        for allowed, first, last in full_blocks_of(line_cands(puzzle, state, line), clue):
-            d = line_deduction(puzzle, state, line, list(allowed), size=max(clue),
+        for allowed, first, last in full_blocks_of(now, clue):
+            d = line_deduction(puzzle, state, line, allowed, size=max(clue),
                                run=line_cells_named(puzzle, line, first, last))
             yield resumed(puzzle, d, lines, place)
 
@@ -263,17 +285,17 @@ def full_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Dedu
 @heuristic(id="picross.glue", genre=GENRE)
 def glue(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, now in open_lines(puzzle, state, lines):
         clue = puzzle.clues[line]
         for from_end in (False, True):
-            found = glue_of(line_cands(puzzle, state, line), clue, from_end)
+            found = glue_of(now, clue, from_end)
             if found is None:
                 continue
             allowed, at = found
             size = clue[-1] if from_end else clue[0]
             is_row = line < puzzle.rows
             end = ("right" if is_row else "bottom") if from_end else ("left" if is_row else "top")
-            d = line_deduction(puzzle, state, line, list(allowed), cell=var_name(puzzle, puzzle.lines[line][at]),
+            d = line_deduction(puzzle, state, line, allowed, cell=var_name(puzzle, puzzle.lines[line][at]),
                                end=end, which="last" if from_end else "first", size=size,
                                reach=counted(size, "cell"))
             yield resumed(puzzle, d, lines, place)
@@ -294,8 +316,8 @@ def lone_block_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int
 @heuristic(id="picross.lone-block", genre=GENRE)
 def lone_block(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
-        found = lone_block_of(line_cands(puzzle, state, line), puzzle.clues[line])
+    for place, line, now in open_lines(puzzle, state, lines):
+        found = lone_block_of(now, puzzle.clues[line])
         if found is None:
             continue
         allowed, first, last = found
@@ -352,8 +374,8 @@ def overlap_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], 
 @heuristic(id="picross.block-overlap", genre=GENRE)
 def block_overlap(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
-        if overlap_of(line_cands(puzzle, state, line), puzzle.clues[line]) is not None:
+    for place, line, now in open_lines(puzzle, state, lines):
+        if overlap_of(now, puzzle.clues[line]) is not None:
             yield resumed(puzzle, overlap_deduction(puzzle, state, line), lines, place)
 
 
@@ -363,10 +385,15 @@ def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deducti
     if found is None:
         return None
     allowed, covered = found
-    d = line_deduction(puzzle, state, line, allowed, reason="")
-    if d is None:
-        return None
-    cells, targets = puzzle.lines[line], set(d.targets)
+    return line_deduction(puzzle, state, line, allowed,
+                          functools.partial(overlap_reason, puzzle.lines[line], allowed, covered))
+
+
+def overlap_reason(cells: tuple[int, ...], allowed: list[int], covered: dict[int, int],
+                   removals: tuple[tuple[int, int], ...]) -> dict:
+    """Why block overlap decides the cells it does: blocks that cover them either way, cells
+    out of reach of every block, or both."""
+    targets = {i for i, _ in removals}
     new_filled = [k for k, i in enumerate(cells) if i in targets and allowed[k] == B_FILLED]
     blocks = sorted({covered[k] for k in new_filled})
     reasons = []
@@ -375,8 +402,7 @@ def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deducti
         reasons.append(f"the {' and the '.join(map(str, blocks))} {verb} the same cells either way")
     if len(new_filled) < len(targets):
         reasons.append("some cells lie out of reach of every block")
-    return Deduction(d.removals, {**d.params, "reason": " and ".join(reasons)}, d.premises,
-                     region=d.region)
+    return {"reason": " and ".join(reasons)}
 
 
 # --- level 4 ------------------------------------------------------------------------------
@@ -384,7 +410,7 @@ def overlap_deduction(puzzle: PicrossPuzzle, state: State, line: int) -> Deducti
 @heuristic(id="picross.line-solver", genre=GENRE)
 def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     lines = lines_to_check(puzzle, focus)
-    for place, line in open_lines(puzzle, state, lines):
+    for place, line, _ in open_lines(puzzle, state, lines):
         allowed = line_solver(puzzle, state, line).allowed()
         if allowed is None:
             continue
@@ -635,7 +661,7 @@ def trial_and_error(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator
 @heuristic(id="picross.line-cases", genre=GENRE)
 def line_cases(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     options = []
-    for _, line in open_lines(puzzle, state, lines_to_check(puzzle, None)):
+    for _, line, _ in open_lines(puzzle, state, lines_to_check(puzzle, None)):
         count = line_solver(puzzle, state, line).count(LINE_CASES_MAX + 1)
         if 2 <= count <= LINE_CASES_MAX:
             options.append((count, line))
