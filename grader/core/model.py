@@ -161,7 +161,9 @@ class State:
         cands = list(self.cands)
         for var, value in put.items():
             cands[var] &= 1 << value
-        return State(tuple(cands))
+        # known as a narrowing of this state, so facts kept for this one update to it
+        changed = sorted(var for var in put if cands[var] != self.cands[var])
+        return State(tuple(cands), origin=(self.cands, changed))
 
     def restrict(self, var: int, mask: int) -> "State":
         """This state with `var` limited to the candidates in `mask`."""

@@ -8,7 +8,6 @@ what changed.
 from __future__ import annotations
 
 import collections
-import itertools
 from typing import Any, Callable, Iterable
 
 from grader.core.model import State
@@ -57,13 +56,16 @@ class Recent:
         # states come back to after a detour (the state a trial starts from, again and again
         # after each branch): kept apart so long branches do not push them out
         self.pinned: list[tuple[tuple[int, ...], Any]] = []
+        # the newest entry of `items` for each candidates object, by id: a state's origin is
+        # found without a walk along `items` (the entries hold their candidates, so ids stay theirs)
+        self.by_id: dict[int, tuple[tuple[int, ...], Any]] = {}
         # a batch keeps every puzzle it lists: only the newest caches keep their states
         _LIVE.append(self)
         while len(_LIVE) > MAX_LIVE:
             _LIVE.popleft().clear()
 
     def clear(self) -> None:
-        self.items, self.pinned = [], []
+        self.items, self.pinned, self.by_id = [], [], {}
 
     def get(self, state: State, full: Callable[[], Any],
             update: Callable[[Any, tuple[int, ...], list[int]], Any]) -> Any:
@@ -77,13 +79,14 @@ class Recent:
         if origin is not None and len(origin[1]) <= self.limit:
             # made by narrowing a remembered state: what changed is known
             base, changed = origin
-            for k, (old, fact) in enumerate(itertools.chain(reversed(items), reversed(self.pinned))):
-                if old is base:
-                    value = update(fact, base, changed) if changed else fact
-                    if value is not None and k > 0 and all(old is not p for p, _ in self.pinned):
-                        self.pinned.append((old, fact))
-                        del self.pinned[:-self.pins]
-                    break
+            entry = self.by_id.get(id(base))
+            if entry is None:
+                entry = next((kept for kept in reversed(self.pinned) if kept[0] is base), None)
+            if entry is not None:
+                old, fact = entry
+                value = update(fact, base, changed) if changed else fact
+                if value is not None and entry is not (items[-1] if items else None):
+                    self._pin(old, fact)
         order = [] if value is not None else items[-1:] + self.pinned[::-1] + items[-2::-1]
         for i, (old, fact) in enumerate(order):
             changed = narrowed(old, cands, self.limit)
@@ -91,16 +94,25 @@ class Recent:
                 continue
             value = update(fact, old, changed) if changed else fact
             if value is not None:
-                if i > 0 and all(old is not p for p, _ in self.pinned):
-                    self.pinned.append((old, fact))
-                    del self.pinned[:-self.pins]
+                if i > 0:
+                    self._pin(old, fact)
                 break
         if value is None:
             value = full()
-        items.append((cands, value))
+        entry = (cands, value)
+        items.append(entry)
+        self.by_id[id(cands)] = entry
         if len(items) > self.size:
-            del items[0]
+            gone = items.pop(0)
+            if self.by_id.get(id(gone[0])) is gone:
+                del self.by_id[id(gone[0])]
         return value
+
+    def _pin(self, old: tuple[int, ...], fact: Any) -> None:
+        """Keep a state an update came back to past the newest (see `pinned`), once."""
+        if all(old is not p for p, _ in self.pinned):
+            self.pinned.append((old, fact))
+            del self.pinned[:-self.pins]
 
 
 def recent_of(owner: Any, name: str, limit: int = 96, size: int = 48) -> Recent:

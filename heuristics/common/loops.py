@@ -140,13 +140,12 @@ def premature_loop(graph: LoopGraph, state: State, closes_ok: Callable[[State], 
     crossed and says whether it is a solution (the genre's other rules: clues, pearls). It is
     only asked when no other line and no required vertex is left outside."""
     p = paths(graph, state)
-    # a change anywhere can finish or spoil the rest of the board, so every end is checked
-    starts = sorted(p.end_of)
-    for a in starts:
+    # a change anywhere can finish or spoil the rest of the board, so every end is checked;
+    # only a path whose ends an edge joins can close (looked up before sorting: most cannot)
+    between = graph.between
+    for a in sorted(a for a, b in p.end_of.items() if a < b and (a, b) in between):
         b = p.end_of[a]
-        if b < a:
-            continue
-        for e in graph.edges_between(a, b):
+        for e in between[a, b]:
             var = graph.edge_vars[e]
             if state.cands[var] != OPEN:
                 continue

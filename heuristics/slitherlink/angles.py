@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from itertools import compress
+from operator import ne
 from typing import Iterator
 
 from grader.core.explain import describe_removals
@@ -220,9 +222,12 @@ def corner_chain(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
                                    f"{puzzle.graph.vertex_names[d]}: the position is impossible"})
         return
     cands = state.cands
-    for i, (d, k, pair) in enumerate(A.pairs):
-        if facts.why[i] is None or facts.X[i] == facts.initial[i]:
+    # only corners whose count propagation narrowed can tell something (a scan at C speed:
+    # few of a board's corners, at most steps)
+    for i in compress(range(len(A.pairs)), map(ne, facts.X, facts.initial)):
+        if facts.why[i] is None:
             continue
+        _, k, pair = A.pairs[i]
         a, b = pair
         if PAIR_KEEP[cands[a]][cands[b]][facts.X[i]] == (cands[a], cands[b]):
             continue                    # nothing new here (most corners, at most steps)
