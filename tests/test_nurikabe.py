@@ -422,6 +422,31 @@ def test_reaches_kept_from_a_recent_state_are_those_found_afresh():
     assert checked > 500
 
 
+def test_wall_starves_skips_only_cells_whose_wall_leaves_enough():
+    """growth.cells_kept_without never counts more cells than an island's reach keeps once
+    the cell is a wall (wall-starves then skips that cell's look), in every state of a
+    solve; and it often spares the look."""
+    from grader.genres.nurikabe.model import FREE, islands
+    from heuristics.nurikabe.growth import cells_kept_without
+    from heuristics.nurikabe.reach import reach, reaches
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    trace = Solver(p).solve()
+    checked = spared = 0
+    for _, before, _ in trace.states():
+        isl = islands(p, before)
+        for k, dist in reaches(p, before).items():
+            if not isl.need(k):
+                continue
+            kept = cells_kept_without(dist, isl.parts[k])
+            for v in dist:
+                if before.cands[v] == FREE:
+                    left = len(reach(isl, k, frozenset((v,)))) - len(isl.parts[k])
+                    assert kept(v) <= left
+                    checked += 1
+                    spared += kept(v) >= isl.need(k)
+    assert checked > 500 and spared > 50
+
+
 def test_cells_within_two_steps_are_those_around_them():
     """reach._within_two, the support of a reach, is graph.around(cells, 2)."""
     import random
