@@ -592,11 +592,14 @@ class Chain:
         else:
             self.c[v] = B_EMPTY
 
-    def _set(self, v: int, value: int, rule: str, about, premises: Iterable[int], queue: list) -> None:
+    def _set(self, vs: Iterable[int], value: int, rule: str, about, premises: Iterable[int], queue: list) -> None:
+        """Facts v = value for each v of `vs`, found by `rule` from the same `premises` (worked
+        out once: a wall forces its free cells together)."""
         premises = tuple(p for p in dict.fromkeys(premises) if p in self.why)
         d = 1 + max((self.depth[p] for p in premises), default=0)
         if d <= self.limit:
-            self._record(v, value, rule, about, premises, d, queue)
+            for v in vs:
+                self._record(v, value, rule, about, premises, d, queue)
 
     def _record(self, v: int, value: int, rule: str, about, premises: tuple[int, ...], d: int, queue: list
                 ) -> None:
@@ -671,11 +674,9 @@ class Chain:
         if len(bulbs) + len(free) < n:
             raise Broken(f"the {n} at {p.cell(w)} could no longer get {counted(n, 'bulb')}", empties + bulbs)
         if free and len(bulbs) == n:
-            for x in free:
-                self._set(x, EMPTY, "full", w, bulbs, queue)
+            self._set(free, EMPTY, "full", w, bulbs, queue)
         elif free and len(bulbs) + len(free) == n:
-            for x in free:
-                self._set(x, BULB, "needs", w, empties + bulbs, queue)
+            self._set(free, BULB, "needs", w, empties + bulbs, queue)
 
     def _dark(self, y: int, lighter: int, queue: list) -> None:
         """Dark cell y with at most one cell left to light it (`lighter`, -1: none)."""
@@ -684,7 +685,7 @@ class Chain:
         gone = [j for j in p.sight.cell_and_lines(y) if c[j] == B_EMPTY]
         if lighter < 0:
             raise Broken(f"no bulb could light {p.cell(y)}", gone)
-        self._set(lighter, BULB, "only", y, gone, queue)
+        self._set((lighter,), BULB, "only", y, gone, queue)
 
     def trail(self, facts: Iterable[int]) -> list[int]:
         """The facts `facts` rest on, themselves included, in the order they were found."""
