@@ -37,6 +37,10 @@ FREE = B_EMPTY | B_BULB
 # The most cells a per-state fact is updated for rather than remade: the level-1 steps between
 # two looks of a harder technique can decide a few hundred cells on a large board.
 CHANGES = 1000
+# The most way shapes (WayShape) kept with a puzzle before they are made afresh: a wall has at
+# most 81 (each neighbour chosen, unchosen or neither), a solve meets few (akari/530, 10000
+# cells and 1050 numbered walls: 2427); each holds two sets of the lines of at most 3 bulbs.
+SHAPES_KEPT = 5_000
 
 
 def walls_to_check(puzzle: AkariPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
@@ -390,9 +394,13 @@ def unlit_lighters(puzzle: AkariPuzzle, state: State, cells: Iterable[int], barr
     added to `by_lighter` (that cell -> the cells it lights); the first cell that has none and
     that a barred cell could light (None: there is none). A cell no barred cell could light is
     not this way's concern: it is left out."""
-    lighters = lighting(puzzle, state).lighters
+    light = lighting(puzzle, state)
+    known, lighters = light.known_lighters, light.lighters
     for y in cells:
-        for j in lighters(y):
+        ways = known.get(y)         # read directly: asked for ten thousand cells a step
+        if ways is None:
+            ways = lighters(y)
+        for j in ways:
             if j not in barred:
                 break
         else:
@@ -420,7 +428,32 @@ def wall_broken(puzzle: AkariPuzzle, state: State, w: int, chosen: tuple[int, ..
     return have > puzzle.board[w] or have + could < puzzle.board[w]
 
 
-def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: Iterable[int],
+@attrs.frozen(eq=False)
+class WayShape:
+    """What bulbs on `chosen` and none on `unchosen` touch, whatever the state: the cells the
+    bulbs light (`shone`), the cells left without a bulb (`barred`: shone and unchosen), the
+    numbered walls beside those or the bulbs, in board order, and whether the bulbs light each
+    other (`clash`)."""
+    shone: frozenset[int]
+    barred: frozenset[int]
+    walls: tuple[int, ...]
+    clash: bool
+
+    @classmethod
+    def of(cls, puzzle: AkariPuzzle, chosen: tuple[int, ...], unchosen: tuple[int, ...]) -> "WayShape":
+        """Kept with the puzzle (at most SHAPES_KEPT): a wall's ways come back every step."""
+        memo = puzzle.memo("_akari_way_shapes", SHAPES_KEPT)
+        got = memo.get((chosen, unchosen))
+        if got is None:
+            sight = puzzle.sight
+            shone = frozenset().union(*(sight[c] for c in chosen))
+            barred = shone.union(unchosen)
+            walls = tuple(sorted({w for x in barred.union(chosen) for w in puzzle.walls_next_to[x]}))
+            got = memo[chosen, unchosen] = cls(shone, barred, walls, not shone.isdisjoint(chosen))
+        return got
+
+
+def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: tuple[int, ...],
               old: Way | None = None, changed: frozenset[int] = frozenset()) -> Way:
     """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby: light each other,
     give a numbered wall too many or too few bulbs, or leave a cell no bulb can light?
@@ -428,16 +461,16 @@ def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchos
     unchosen cells the same, or more of them that are empty now); only what changed, and what
     a cell that left `unchosen` reached, is looked at again."""
     sight, white_neighbours = puzzle.sight, puzzle.white_neighbours
-    shone = set().union(*(sight[c] for c in chosen))      # what the chosen bulbs light
-    if not shone.isdisjoint(chosen):
+    shape = WayShape.of(puzzle, chosen, unchosen)
+    if shape.clash:
         return Way(chosen, frozenset(), True, frozenset())
-    barred = frozenset(shone.union(unchosen))
-    same = old is not None and old.barred == barred
+    shone, barred = shape.shone, shape.barred
+    same = old is not None and (old.barred is barred or old.barred == barred)
     if same and old.broken and old.read.isdisjoint(changed):
         return old
     if old is not None and old.broken:
         old, same = None, False
-    walls = old.walls if same else tuple(sorted({w for x in barred.union(chosen) for w in puzzle.walls_next_to[x]}))
+    walls = shape.walls
     for w in walls:
         if (old is None or not changed.isdisjoint(white_neighbours[w])) and wall_broken(puzzle, state, w, chosen, barred):
             return Way(chosen, barred, True, frozenset(white_neighbours[w]))
@@ -490,7 +523,7 @@ def wall_ways(puzzle: AkariPuzzle, state: State, w: int, old: WallWays | None = 
     # the ways checked before, where only cells that are empty now have left the free ones
     before = ({way.chosen: way for way in old.ways}
               if old is not None and old.ways and len(old.ways[0].chosen) == need else {})
-    ways = tuple(check_way(puzzle, state, c, [f for f in free if f not in c], before.get(c), changed)
+    ways = tuple(check_way(puzzle, state, c, tuple(f for f in free if f not in c), before.get(c), changed)
                  for c in combinations(free, need))
     read = set(puzzle.white_neighbours[w]).union(*(way.read for way in ways), *(way.lighters for way in ways))
     good = [way for way in ways if not way.broken]
@@ -592,11 +625,14 @@ class Chain:
         else:
             self.c[v] = B_EMPTY
 
-    def _set(self, v: int, value: int, rule: str, about, premises: Iterable[int], queue: list) -> None:
+    def _set(self, vs: Iterable[int], value: int, rule: str, about, premises: Iterable[int], queue: list) -> None:
+        """Facts v = value for each v of `vs`, found by `rule` from the same `premises` (worked
+        out once: a wall forces its free cells together)."""
         premises = tuple(p for p in dict.fromkeys(premises) if p in self.why)
         d = 1 + max((self.depth[p] for p in premises), default=0)
         if d <= self.limit:
-            self._record(v, value, rule, about, premises, d, queue)
+            for v in vs:
+                self._record(v, value, rule, about, premises, d, queue)
 
     def _record(self, v: int, value: int, rule: str, about, premises: tuple[int, ...], d: int, queue: list
                 ) -> None:
@@ -671,11 +707,9 @@ class Chain:
         if len(bulbs) + len(free) < n:
             raise Broken(f"the {n} at {p.cell(w)} could no longer get {counted(n, 'bulb')}", empties + bulbs)
         if free and len(bulbs) == n:
-            for x in free:
-                self._set(x, EMPTY, "full", w, bulbs, queue)
+            self._set(free, EMPTY, "full", w, bulbs, queue)
         elif free and len(bulbs) + len(free) == n:
-            for x in free:
-                self._set(x, BULB, "needs", w, empties + bulbs, queue)
+            self._set(free, BULB, "needs", w, empties + bulbs, queue)
 
     def _dark(self, y: int, lighter: int, queue: list) -> None:
         """Dark cell y with at most one cell left to light it (`lighter`, -1: none)."""
@@ -684,7 +718,7 @@ class Chain:
         gone = [j for j in p.sight.cell_and_lines(y) if c[j] == B_EMPTY]
         if lighter < 0:
             raise Broken(f"no bulb could light {p.cell(y)}", gone)
-        self._set(lighter, BULB, "only", y, gone, queue)
+        self._set((lighter,), BULB, "only", y, gone, queue)
 
     def trail(self, facts: Iterable[int]) -> list[int]:
         """The facts `facts` rest on, themselves included, in the order they were found."""

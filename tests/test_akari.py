@@ -146,6 +146,18 @@ def test_sight_orders_hold_the_cells_of_its_lines():
         assert p.sight.in_board_order(i) == tuple(sorted(p.sight[i]))
 
 
+def test_way_shape_is_what_the_bulbs_light_and_the_cells_left_out():
+    from heuristics.akari import WayShape
+    p = puzzle(". . 1\n. . .\n# . .")
+    a, b = p.index(0, 1), p.index(1, 2)          # the 1's neighbours: a bulb on r1c2, none on r2c3
+    shape = WayShape.of(p, (a,), (b,))
+    assert shape.shone == {p.index(0, 0), p.index(1, 1), p.index(2, 1)} == p.sight[a]
+    assert shape.barred == shape.shone | {b}
+    assert shape.walls == (p.index(0, 2),) and not shape.clash
+    assert WayShape.of(p, (a,), (b,)) is shape    # kept with the puzzle
+    assert WayShape.of(p, (a, p.index(1, 1)), ()).clash       # r1c2 and r2c2 light each other
+
+
 def test_trial_and_error_finds_a_sound_step_on_a_hard_puzzle():
     p = load("corpus/akari/lightup-7x7b20s2d2-grader-2.yaml")
     from grader.core.engine import Solver
