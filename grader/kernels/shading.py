@@ -123,7 +123,7 @@ def ring_joined(open_: Sequence[bool]) -> bool:
     most one run of open cells round it holds a side neighbour."""
     if all(open_):
         return True
-    start = list(open_).index(False)
+    start = open_.index(False)
     arcs = 0            # runs of open cells round i that hold a side neighbour
     side = False
     for k in range(start + 1, start + 9):

@@ -135,8 +135,6 @@ def wall_starves(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[D
                 return
 
 
-
-
 def cells_kept_without(dist: dict[int, int], part) -> Callable[[int], int]:
     """For a cell v of an island's reach (`dist`, from reach()), how many cells outside the
     island its reach keeps for sure once v is a wall: those no further than v. A path
