@@ -546,7 +546,7 @@ def test_a_chain_followed_again_from_the_same_candidates_is_the_one_followed_fir
             for value in (ISLAND, WALL):
                 first = short_chain(p, state.assume({i: value}), (i,), 6, 3)
                 again = short_chain(p, state.assume({i: value}), (i,), 6, 3)
-                fresh, _ = _short_chain(p, state.assume({i: value}), (i,), 6, 3)
+                fresh = _short_chain(p, state.assume({i: value}), (i,), 6, 3).trace
                 assert again is first
                 assert [(s.heuristic.id, s.deduction.removals) for s in first.steps] == \
                     [(s.heuristic.id, s.deduction.removals) for s in fresh.steps]
@@ -574,8 +574,31 @@ def test_a_chain_taken_from_its_easier_twin_is_the_one_followed_afresh():
                 easy = short_chain(p, state.assume({i: value}), (i,), 4, 2)
                 harder = short_chain(p, state.assume({i: value}), (i,), 4, 3)
                 twins += harder is easy
-                assert _chain_facts(harder) == _chain_facts(_short_chain(p, state.assume({i: value}), (i,), 4, 3)[0])
+                assert _chain_facts(harder) == _chain_facts(_short_chain(p, state.assume({i: value}), (i,), 4, 3).trace)
     assert twins
+
+
+def test_a_chain_that_goes_on_from_a_stuck_easier_one_is_the_one_followed_afresh():
+    """A level-3 (or level-4) chain whose level-2 twin from the same start got stuck goes on
+    from where the twin stopped: the same steps, end, reason and states looked in as the
+    chain followed afresh."""
+    from grader.core.engine import remembering
+    from grader.genres.nurikabe.model import ISLAND, WALL
+    from heuristics.nurikabe.cases import _short_chain
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    state = p.genre.initial_state(p)
+    went_on = 0
+    with remembering():
+        for i in [i for i, m in enumerate(state.cands) if m == 3][:12]:
+            for value in (ISLAND, WALL):
+                easy = _short_chain(p, state.assume({i: value}), (i,), 3, 2)
+                for steps, level in ((4, 3), (2, 3), (6, 4)):
+                    chain = _short_chain(p, state.assume({i: value}), (i,), steps, level, [easy])
+                    fresh = _short_chain(p, state.assume({i: value}), (i,), steps, level)
+                    went_on += bool(easy.looked) and len(easy.trace.steps) < steps
+                    assert _chain_facts(chain.trace) == _chain_facts(fresh.trace)
+                    assert (chain.stands, [s.cands for s in chain.looked]) == (fresh.stands, [s.cands for s in fresh.looked])
+    assert went_on
 
 
 def test_a_chain_that_breaks_a_rule_stops_where_a_check_before_every_step_would():
@@ -591,7 +614,7 @@ def test_a_chain_that_breaks_a_rule_stops_where_a_check_before_every_step_would(
     with remembering():
         for i in [i for i, m in enumerate(state.cands) if m == 3][:12]:
             for value in (ISLAND, WALL):
-                trace, _ = _short_chain(p, state.assume({i: value}), (i,), 8, 2)
+                trace = _short_chain(p, state.assume({i: value}), (i,), 8, 2).trace
                 if trace.status is not Status.CONTRADICTION:
                     continue
                 refuted += 1

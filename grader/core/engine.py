@@ -172,11 +172,13 @@ class Solver:
         with self._running(deadline):
             return self._solve(start, t0, deadline, until, focus)
 
-    def go_on(self, trace: Trace, max_steps: int) -> Trace | None:
+    def go_on(self, trace: Trace, max_steps: int, until: Callable[[State], bool] | None = None
+              ) -> Trace | None:
         """Go on from this solver's last solve (`trace`), which ran out of steps, up to
         `max_steps` steps in all: the same path as one solve with that budget from the same
         start, without taking the first steps again (every technique looks next where it would
-        have). None when that solve did not stop on its step count."""
+        have). None when that solve did not stop on its step count. `until`: as in solve, from
+        the state it goes on from."""
         paused, self._paused = self._paused, None
         if paused is None or paused[0] is not trace:
             return None
@@ -184,19 +186,21 @@ class Solver:
         t0 = time.perf_counter()
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         with self._running(deadline):
-            more = self._solve(trace.final, t0, deadline, None, None, (list(trace.steps), paused[1]))
+            more = self._solve(trace.final, t0, deadline, until, None, (list(trace.steps), paused[1]))
         return attrs.evolve(more, start=trace.start, seconds=trace.seconds + more.seconds)
 
-    def go_on_past(self, trace: Trace, first: int, focus: frozenset[int]) -> Trace:
-        """Go on from a stuck solve (`trace`, from `focus`, not greedy) of a solver with only
-        this one's `first` techniques: the path this solver takes from the same start with the
-        same focus, without taking the first steps again. Until the first `first` find nothing,
-        the later ones are never asked, so the steps are the same; then those have still to look
-        at the focus and at everything the steps changed."""
+    def go_on_past(self, trace: Trace, first: int, focus: frozenset[int],
+                   until: Callable[[State], bool] | None = None) -> Trace:
+        """Go on from a stuck solve (`trace`, from `focus`) of a solver with only this one's
+        `first` techniques and as greedy as this one: the path this solver takes from the same
+        start with the same focus, without taking the first steps again. Until the first `first`
+        find nothing, the later ones are never asked, so the steps are the same; then those have
+        still to look at the focus and at everything the steps changed. (Greedy, the trace must
+        have fewer steps than this solver's budget: then no batch of it was cut short.)"""
         seen = set(focus).union(*({v for v, _ in st.deduction.removals} for st in trace.steps))
         pending = {i: (set() if i < first else set(seen)) for i in range(len(self.heuristics))}
         self._paused = (trace, pending)
-        return self.go_on(trace, self.budget.max_steps)
+        return self.go_on(trace, self.budget.max_steps, until)
 
     @contextlib.contextmanager
     def _running(self, deadline: float) -> Iterator[None]:

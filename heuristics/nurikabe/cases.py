@@ -74,53 +74,83 @@ def short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int = CA
     Nor is one whose twin from the same start, followed with the techniques of a lower level
     (a prefix of this level's) or for fewer steps, found a step in every state it looked in,
     to the end of this chain's steps: the techniques of the higher level, tried only where
-    the lower ones find nothing, would never have been asked."""
+    the lower ones find nothing, would never have been asked. One whose lower-level twin got
+    stuck within fewer steps goes on from where the twin stopped (see Chain)."""
     memory = solve_memory().setdefault("nurikabe.short-chains", {})
     start = (assumed.cands, frozenset(changed))
-    chains = memory.setdefault(start, {})     # (steps, level) -> (chain, _stands_for)
+    chains = memory.setdefault(start, {})     # (steps, level) -> Chain
     found = chains.get((steps, level)) or _twin(chains, steps, level)
     if found is None:
-        found = chains[steps, level] = _short_chain(puzzle, assumed, changed, steps, level)
+        found = chains[steps, level] = _short_chain(puzzle, assumed, changed, steps, level, chains.values())
         while sum(map(len, memory.values())) > CHAINS_KEPT:
             del memory[next(iter(memory))]      # the oldest start, with its chains
-    return found[0]
+    return found.trace
 
 
-def _twin(chains: dict, steps: int, level: int) -> tuple[Trace, float] | None:
+@attrs.frozen(eq=False)
+class Chain:
+    """A chain followed (_short_chain): its trace; for how many steps it stands for a chain
+    from the same start with more techniques (see _stands_for); and, for a stuck chain, what
+    a chain with more techniques goes on from. Those are never asked until these find
+    nothing, so such a chain takes the stuck one's steps first (Solver.go_on_past), looking
+    at the same states: the techniques it was followed with and the states it looked in
+    (at most one more than its steps)."""
+    trace: Trace
+    stands: float
+    rules: tuple = ()
+    looked: tuple[State, ...] = ()
+
+
+def _twin(chains: dict, steps: int, level: int) -> Chain | None:
     """A chain from the same start that a chain of `steps` steps of levels up to `level`
     would follow step for step (see short_chain)."""
     for (s, lv), found in chains.items():
-        if lv <= level and s <= steps <= found[1]:
+        if lv <= level and s <= steps <= found.stands:
             return found
     return None
 
 
-def _short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int, level: int
-                 ) -> tuple[Trace, float]:
-    """short_chain followed, with the most steps of a chain from the same start that follows
-    it step for step with more techniques (0: none; see _stands_for). The rules are looked at
-    once at the end first (the look is what costs); for a chain that breaks one, at each
-    state where the chain stopped to look for a step, in order, and the chain is cut at the
-    first that breaks one (the chain a check before every step would have followed: the same
-    steps up to there, no further)."""
+def _stuck_twin(chains, solver: Solver) -> Chain | None:
+    """Of `chains` (from one start), a stuck one that `solver` goes on from (see Chain):
+    followed with the first of its techniques, fewer steps than its budget (so no greedy batch
+    of it was cut short). The one with the most techniques: the least is left to do."""
+    rules = tuple(solver.heuristics)
+    fits = [c for c in chains if c.looked and len(c.rules) < len(rules) and rules[:len(c.rules)] == c.rules
+            and len(c.trace.steps) < solver.budget.max_steps]
+    return max(fits, key=lambda c: len(c.rules), default=None)
+
+
+def _short_chain(puzzle: NurikabePuzzle, assumed: State, changed, steps: int, level: int,
+                 chains=()) -> Chain:
+    """short_chain followed (from a stuck chain of `chains`, from the same start, where one
+    fits: see Chain). The rules are looked at once at the end first (the look is what costs);
+    for a chain that breaks one, at each state where the chain stopped to look for a step, in
+    order, and the chain is cut at the first that breaks one (the chain a check before every
+    step would have followed: the same steps up to there, no further)."""
     looked: list[State] = []
 
     def note(state: State) -> bool:
         looked.append(state)
         return False
-    trace = Solver(puzzle, heuristics=direct_steps(level), greedy=True, budget=Budget.steps_only(steps)
-                   ).solve(assumed, focus=frozenset(changed), until=note)
+    solver = Solver(puzzle, heuristics=direct_steps(level), greedy=True, budget=Budget.steps_only(steps))
+    stuck = _stuck_twin(chains, solver)
+    if stuck is None:
+        trace = solver.solve(assumed, focus=frozenset(changed), until=note)
+    else:
+        looked.extend(stuck.looked[:-1])    # it goes on by looking in the last one again
+        trace = solver.go_on_past(stuck.trace, len(stuck.rules), frozenset(changed), until=note)
     stands = _stands_for(trace, steps)
     if trace.status is not Status.CONTRADICTION and _broken_at_end(puzzle, trace) is None:
-        return trace, stands
+        kept = tuple(looked) if trace.status is Status.STUCK else ()
+        return Chain(trace, stands, tuple(solver.heuristics), kept)
     for state in looked:
         why = broken_rule(puzzle, state)
         if why is not None:
-            return attrs.evolve(trace, steps=trace.steps[:_steps_to(trace, state)], final=state,
-                                status=Status.CONTRADICTION, reason=why), stands
+            return Chain(attrs.evolve(trace, steps=trace.steps[:_steps_to(trace, state)], final=state,
+                                      status=Status.CONTRADICTION, reason=why), stands)
     if trace.status is not Status.CONTRADICTION:
         trace = attrs.evolve(trace, status=Status.CONTRADICTION, reason=broken_rule(puzzle, trace.final))
-    return trace, stands
+    return Chain(trace, stands)
 
 
 def _broken_at_end(puzzle: NurikabePuzzle, trace: Trace) -> str | None:
