@@ -72,6 +72,21 @@ def test_room_ways_read_two_steps_out():
         "r3c3": "is white", "r3c4": "is shaded", "r2c4": "is white", "r4c4": "is white", "r3c5": "is white"}
 
 
+def by_name(puzzle, *names: str) -> frozenset[int]:
+    """The variables of these names (an edge r5c4-r5c5, a cell r3c1)."""
+    genre = puzzle.genre
+    return frozenset(v for v in range(len(genre.initial_state(puzzle).cands)) if genre.var_name(puzzle, v) in names)
+
+
+def test_small_loop_sees_a_second_line_drawn_far_off():
+    # r1c2 and r2c1 are the two ends of one line; once the line r5c4-r5c5 is drawn, running
+    # through r1c1 would close a loop with a line left outside, so r1c1 stays empty
+    p = native("genre: masyu\ngrid: |\n" + "  . . . . .\n" * 5)
+    s = marks(p, ". s . . .\ns ns . . .\nne nw . . .\n. . . . .\n. . . e w")
+    found = REGISTRY.get("masyu.small-loop").find(p, s, by_name(p, "r5c4-r5c5"))
+    assert decided_by(found, p, s) == {"r1c1-r1c2": "is crossed out", "r1c1-r2c1": "is crossed out"}
+
+
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",
           "nurikabe", "picross", "slitherlink", "yajilin"]
 
