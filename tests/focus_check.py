@@ -40,7 +40,6 @@ KNOWN_MISSES = frozenset({
     "nurikabe.cell-owners", "nurikabe.enclosure-crossing", "nurikabe.one-wall-inside",
     "nurikabe.pool-owner", "nurikabe.pool-owner-ways", "nurikabe.shape-intersection", "yajilin.self-loop",
     "heyawake.nearby-what-if", "heyawake.what-if", "heyawake.room-strips",
-    "nurikabe.group-fillings",
 })
 
 

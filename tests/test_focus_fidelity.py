@@ -20,7 +20,7 @@ from focus_check import KNOWN_MISSES, focus_misses, janko_sample
 
 
 def focused(hid: str, puzzle, state, *cells: Cell) -> dict[str, str]:
-    """What a technique finds when only `cells` changed (heyawake: a cell is its variable)."""
+    """What a technique finds when only `cells` changed (a genre whose variables are cells)."""
     focus = frozenset(puzzle.index(c.r, c.c) for c in cells)
     return decided_by(REGISTRY.get(hid).find(puzzle, state, focus), puzzle, state)
 
@@ -85,6 +85,15 @@ def test_small_loop_sees_a_second_line_drawn_far_off():
     s = marks(p, ". s . . .\ns ns . . .\nne nw . . .\n. . . . .\n. . . e w")
     found = REGISTRY.get("masyu.small-loop").find(p, s, by_name(p, "r5c4-r5c5"))
     assert decided_by(found, p, s) == {"r1c1-r1c2": "is crossed out", "r1c1-r2c1": "is crossed out"}
+
+
+def test_group_fillings_sees_an_island_joined_far_off():
+    # r2c5 joins the island r2c4-r2c6 to the 6: filling the block at r1c2 all with island
+    # would now join the 4 to the 6, so of its fillings those left wall r2c3
+    p = native("genre: nurikabe\ngrid: |\n" + "".join(
+        f"  {row}\n" for row in (". . . . . . .", ". 4 . . . . 6", ". . . . . . .", ". . . . . . .")))
+    s = marks(p, ". . . . . . .\n. 4 . + + + 6\n. . . . . . .\n. . . . . . .")
+    assert focused("nurikabe.group-fillings", p, s, Cell(1, 4)) == {"r2c3": "is wall"}
 
 
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",
