@@ -34,6 +34,7 @@ from grader.kernels import blocks
 from grader.kernels.recent import last_answer, narrowed
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
+from heuristics.common.focus import near_then_the_rest
 
 GENRE = "heyawake"
 COMB_LIMIT = 1_000_000  # (room size choose number) above which a room is not listed (catalogue)
@@ -638,7 +639,10 @@ def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
 # of 209 traces (janko boards up to 400 cells). Room-cases looks everywhere, fewest ways first.
 @heuristic(id="heyawake.room-strips", genre=GENRE)
 def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in rooms_near(puzzle, focus):
+    # a room's kept ways read whole lines and the white area (splits_white): a change
+    # anywhere can alter them, so the rooms far off follow the rooms near the focus
+    rooms = puzzle.numbered if focus is None else near_then_the_rest(rooms_near(puzzle, focus), puzzle.numbered)
+    for k in rooms:
         if room_counts(puzzle, state.cands, k)[1]:
             ways = strip_ways(puzzle, state, k)
             if ways.share_something():
@@ -792,7 +796,9 @@ def what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduct
 def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
-    near = None if focus is None else shading.cells_near(puzzle, focus, 2)
+    # a cell's screen reads rounds of consequences, whole rooms and lines, and (level 4) the
+    # white area, as far as they go: no radius holds them, so the rest of the board follows
+    near = None if focus is None else near_then_the_rest(shading.cells_near(puzzle, focus, 2), range(puzzle.size))
     caches = ScreenCaches.of(puzzle)        # once per look: it screens cell after cell
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
         puzzle, state, i, value, rounds, connectivity, caches), chain_rules(puzzle, state, connectivity),

@@ -39,7 +39,6 @@ KNOWN_MISSES = frozenset({
     "akari.bulb-chain", "minesweeper.subset", "numberlink.different-lines", "numberlink.pair-product",
     "nurikabe.cell-owners", "nurikabe.enclosure-crossing", "nurikabe.one-wall-inside",
     "nurikabe.pool-owner", "nurikabe.pool-owner-ways", "nurikabe.shape-intersection", "yajilin.self-loop",
-    "heyawake.nearby-what-if", "heyawake.what-if", "heyawake.room-strips",
 })
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from grader.core.engine import Solver
 from grader.core.model import Cell
 from grader.core.registry import REGISTRY
 from grader.kernels.shading import B_SHADED, FREE
 from heuristics.common.focus import near_then_the_rest
 from heuristics.common.shading import open_within
-from support import SHARED, decided_by, marks, native
+from grader.io.read import load
+from support import CORPUS, SHARED, decided_by, marks, native
 from focus_check import KNOWN_MISSES, focus_misses, janko_sample
 
 
@@ -70,6 +72,32 @@ def test_room_ways_read_two_steps_out():
     s = marks(DOMINO, ". . . . .\n. # . . .\n# . . . .\n. # . . .\n. . . . .")
     assert focused("heyawake.room-combinations", DOMINO, s, Cell(2, 0)) == {
         "r3c3": "is white", "r3c4": "is shaded", "r2c4": "is white", "r4c4": "is white", "r3c5": "is white"}
+
+
+def heyawake_position(hid: str):
+    """Our generated 8x8 Heyawake at the first step of `hid` on its solve path."""
+    p = load(str(CORPUS / "heyawake" / "heyawake-8x8-11-1.yaml"))
+    return p, next(before for step, before, _ in Solver(p).solve().states() if step.heuristic.id == hid)
+
+
+@pytest.mark.parametrize("hid, far, decides", [
+    # shading r1c8 would make a strip across two borders (4 easy steps): seen from a change at r8c1
+    ("heyawake.nearby-what-if", Cell(7, 0), {"r1c8": "is white"}),
+    # shading r3c4 would cut the white area apart: seen from a change at r8c8
+    ("heyawake.what-if", Cell(7, 7), {"r3c4": "is white"}),
+])
+def test_what_ifs_screen_cells_far_from_the_focus(hid, far, decides):
+    p, state = heyawake_position(hid)
+    assert decides.items() <= focused(hid, p, state, far).items()
+
+
+def test_room_strips_looks_at_rooms_far_from_the_focus():
+    # the room of r7c1 keeps 11 of its ways (test_heyawake.test_room_strips); its kept ways
+    # read the white area, which a change at r1c8 can cut
+    p = load(str(CORPUS / "heyawake" / "heyawake-8x8-11-1.yaml"))
+    state = marks(p, "+ + . . . + . .\n+ + . . . + . .\n+ + . . . . . .\n. . . . + . . .\n"
+                     ". . . + # + . +\n. . . . + # + #\n. . . . . + . +\n. . . . . . . .")
+    assert {"r7c1": "is white", "r7c5": "is white"}.items() <= focused("heyawake.room-strips", p, state, Cell(0, 7)).items()
 
 
 def by_name(puzzle, *names: str) -> frozenset[int]:
