@@ -16,9 +16,9 @@ from grader.core.model import State, Violation
 from grader.core.probing import Branch, Tried, branch_deduction, trial_rules
 from grader.core.steps import Deduction, Status
 from grader.kernels.recent import last_answer
-from heuristics.common.focus import near_then_the_rest
 from grader.kernels.shading import (B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side,
                                     joined_around, pieces_without, small_area)
+from heuristics.common.focus import near_then_the_rest
 
 
 def busiest_first(puzzle, state: State) -> list[int]:
@@ -203,8 +203,8 @@ def pocket_sites(puzzle, state: State, focus, most: int) -> Iterable[int]:
         return range(puzzle.size)
     near = cells_near(puzzle, focus, 2)
     cands = state.cands
-    if any(cands[f] == B_WHITE for f in focus) and \
-            sum(1 for j, m in enumerate(cands) if m == B_WHITE and j not in focus) <= most:
+    new_white = sum([1 for f in focus if cands[f] == B_WHITE])
+    if new_white and cands.count(B_WHITE) - new_white <= most:
         far: Iterable[int] = range(puzzle.size)
     else:
         far = sorted(open_within(puzzle.neighbours, cands, [f for f in focus if cands[f] == B_SHADED],
