@@ -34,6 +34,7 @@ from grader.kernels import blocks
 from grader.kernels.recent import last_answer, narrowed
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
+from heuristics.common.focus import near_then_the_rest
 
 GENRE = "heyawake"
 COMB_LIMIT = 1_000_000  # (room size choose number) above which a room is not listed (catalogue)
@@ -45,17 +46,27 @@ POCKET_CELLS = 4        # most cells a level-2 pocket walls in (seen at a glance
 ENCLOSURE_CELLS = 12    # most cells a level-3 enclosure closes off (a larger area)
 
 
-def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None) -> Iterable[int]:
-    """Numbered rooms that hold or touch a changed cell (kept for the last focus asked: the
+def rooms_near(puzzle: HeyawakePuzzle, focus: frozenset[int] | None, steps: int = 1) -> Iterable[int]:
+    """Numbered rooms that hold or touch a changed cell, then (steps 2: what a room's ways
+    read, room_key) those with a cell two steps from one (kept for the last focus asked: the
     room techniques ask one after another, most often with the same focus). Callers must
     not change the list."""
     if focus is None:
         return puzzle.numbered
 
     def near_focus() -> list[int]:
-        near = {puzzle.room_of[j] for j in around(puzzle, focus)}
-        return [k for k in puzzle.numbered if k in near]
-    return last_answer(puzzle, "_heyawake_rooms_near", focus, near_focus)
+        touched = numbered_rooms(puzzle, around(puzzle, focus))
+        if steps == 1:
+            return touched
+        reached = numbered_rooms(puzzle, shading.cells_near(puzzle, focus, steps))
+        return touched + [k for k in reached if k not in touched]
+    return last_answer(puzzle, f"_heyawake_rooms_near_{steps}", focus, near_focus)
+
+
+def numbered_rooms(puzzle: HeyawakePuzzle, cells: Iterable[int]) -> list[int]:
+    """The numbered rooms that hold some of `cells`, in order."""
+    near = {puzzle.room_of[j] for j in cells}
+    return [k for k in puzzle.numbered if k in near]
 
 
 # The shading families of heuristics/common/shading.py: the rows of rules/techniques/heyawake.yaml
@@ -280,7 +291,7 @@ def pattern_of(puzzle: HeyawakePuzzle, k: int) -> str | None:
 
 @heuristic(id="heyawake.room-pattern", genre=GENRE)
 def room_pattern(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in rooms_near(puzzle, focus):
+    for k in rooms_near(puzzle, focus, 2):
         pattern = pattern_of(puzzle, k)
         if pattern is None:
             continue
@@ -578,7 +589,7 @@ def enclosure(puzzle, state, focus=None):
 
 @heuristic(id="heyawake.room-combinations", genre=GENRE)
 def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in rooms_near(puzzle, focus):
+    for k in rooms_near(puzzle, focus, 2):
         if room_counts(puzzle, state.cands, k)[1] and (put := options_agreed(puzzle, state, k)):
             yield room_deduction(puzzle, state, [k], options_of(puzzle, state, k), {"n": puzzle.clues[k]}, put)
 
@@ -586,12 +597,14 @@ def room_combinations(puzzle: HeyawakePuzzle, state: State, focus=None) -> Itera
 @heuristic(id="heyawake.room-pair", genre=GENRE)
 def room_pair(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     cands = state.cands
-    open_rooms = [k for k in rooms_near(puzzle, focus) if room_counts(puzzle, cands, k)[1]]
-    for k in open_rooms:
+    looked: set[tuple[int, int]] = set()
+    for k in rooms_near(puzzle, focus, 2):
+        if not room_counts(puzzle, cands, k)[1]:
+            continue
         for other in puzzle.room_neighbours[k]:
-            if puzzle.clues[other] < 0 or (other < k and other in open_rooms) or \
-                    not room_counts(puzzle, cands, other)[1]:
+            if puzzle.clues[other] < 0 or (other, k) in looked or not room_counts(puzzle, cands, other)[1]:
                 continue
+            looked.add((k, other))
             yield room_deduction(puzzle, state, [k, other], pair_options(puzzle, state, k, other),
                                  {"n": puzzle.clues[k], "m": puzzle.clues[other],
                                   "other": puzzle.room_cell(other)})
@@ -626,7 +639,10 @@ def block_count(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[De
 # of 209 traces (janko boards up to 400 cells). Room-cases looks everywhere, fewest ways first.
 @heuristic(id="heyawake.room-strips", genre=GENRE)
 def room_strips(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in rooms_near(puzzle, focus):
+    # a room's kept ways read whole lines and the white area (splits_white): a change
+    # anywhere can alter them, so the rooms far off follow the rooms near the focus
+    rooms = puzzle.numbered if focus is None else near_then_the_rest(rooms_near(puzzle, focus), puzzle.numbered)
+    for k in rooms:
         if room_counts(puzzle, state.cands, k)[1]:
             ways = strip_ways(puzzle, state, k)
             if ways.share_something():
@@ -780,7 +796,9 @@ def what_if(puzzle: HeyawakePuzzle, state: State, focus=None) -> Iterator[Deduct
 def look_ahead(puzzle: HeyawakePuzzle, state: State, focus, rounds: int,
                connectivity: bool) -> Iterator[Deduction]:
     """Level 3 looks at the rules nearby only; level 4 at the white area as a whole too."""
-    near = None if focus is None else shading.cells_near(puzzle, focus, 2)
+    # a cell's screen reads rounds of consequences, whole rooms and lines, and (level 4) the
+    # white area, as far as they go: no radius holds them, so the rest of the board follows
+    near = None if focus is None else near_then_the_rest(shading.cells_near(puzzle, focus, 2), range(puzzle.size))
     caches = ScreenCaches.of(puzzle)        # once per look: it screens cell after cell
     return shading.short_what_if(puzzle, state, GENRE, lambda i, value: quick_refutes(
         puzzle, state, i, value, rounds, connectivity, caches), chain_rules(puzzle, state, connectivity),

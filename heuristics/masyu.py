@@ -22,6 +22,7 @@ from grader.core.model import State
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction, resuming
 from heuristics.common import cell_loops, whatif
+from heuristics.common.focus import near_then_the_rest
 from heuristics.common.loops import premature_loop
 from grader.kernels.cell_loops import DIRS, OPPOSITE, SIDE, TURNS
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, OPEN, loose_ends, paths, split
@@ -432,7 +433,12 @@ def short_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
 
 @heuristic(id="masyu.small-loop", genre=GENRE)
 def small_loop(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_near(puzzle, focus, 1))
+    # a cell qualifies by the ends of one line beside it, which a line drawn far off (joining
+    # two lines, or starting a second) changes: the cells far off follow those near the focus
+    # (only cells beside a loose end qualify, so the whole board costs little more)
+    near = cells_near(puzzle, focus, 1)
+    cells = cell_loops.cells_by_ends(puzzle.graph, state, near if focus is None else
+                                     near_then_the_rest(near, range(puzzle.rows * puzzle.cols)))
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells, _ways(puzzle, state),
                                         _problem(puzzle), self_loops=True, board=list(state.cands))
 

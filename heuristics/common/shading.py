@@ -18,6 +18,7 @@ from grader.core.steps import Deduction, Status
 from grader.kernels.recent import last_answer
 from grader.kernels.shading import (B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side,
                                     joined_around, pieces_without, small_area)
+from heuristics.common.focus import near_then_the_rest
 
 
 def busiest_first(puzzle, state: State) -> list[int]:
@@ -165,7 +166,7 @@ def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[De
     would be shut in a pocket away from other white cells. Params: cell, pocket, outside."""
     cands = state.cands
     nbrs = puzzle.neighbours
-    cells = cells_near(puzzle, focus, 2)
+    cells = pocket_sites(puzzle, state, focus, most)
     any_white = B_WHITE in cands
     for i in cells:
         if cands[i] != FREE:
@@ -189,6 +190,37 @@ def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[De
                                           "pocket": [puzzle.cell(j) for j in sorted(pocket)],
                                           "outside": puzzle.cell(outside)})
             break
+
+
+def pocket_sites(puzzle, state: State, focus, most: int) -> Iterable[int]:
+    """Where pocket_white looks: every cell without a focus; else the cells within two steps
+    of it (first, in order), then every other cell whose answer a change can have altered.
+    A cell's answer reads the pocket's cells and the walls round them, up to most + 1 steps
+    away through cells not shaded, so a cell newly shaded can close a pocket that far off;
+    and whether any white cell lies outside a pocket, anywhere: a new white cell can give a
+    pocket its outside only while the other white cells are few enough to fit in one."""
+    if focus is None:
+        return range(puzzle.size)
+    near = cells_near(puzzle, focus, 2)
+    cands = state.cands
+    new_white = sum([1 for f in focus if cands[f] == B_WHITE])
+    if new_white and cands.count(B_WHITE) - new_white <= most:
+        far: Iterable[int] = range(puzzle.size)
+    else:
+        far = sorted(open_within(puzzle.neighbours, cands, [f for f in focus if cands[f] == B_SHADED],
+                                 most + 1))
+    return near_then_the_rest(near, far)
+
+
+def open_within(nbrs, cands: Sequence[int], starts: Sequence[int], steps: int) -> set[int]:
+    """The cells not shaded that some cell of `starts` reaches in at most `steps` steps
+    through cells not shaded."""
+    reached: set[int] = set()
+    frontier = set(starts)
+    for _ in range(steps):
+        frontier = {u for v in frontier for u in nbrs[v] if cands[u] != B_SHADED} - reached
+        reached |= frontier
+    return reached
 
 
 # The families, for grader.core.registry.register_families: a genre's table names them.

@@ -14,11 +14,13 @@ from grader.core.probing import branch_deduction
 from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
+from heuristics.common.focus import near_then_the_rest
 from heuristics.nurikabe.common import FILL_LEVEL, GENRE
 
 MAX_GROUPS = 30            # blocks tried per call
 BRANCH_STEPS = 12          # steps per branch at level 5: 2^n branches, so only a quick look
 TRIAL_GROUPS = 12          # blocks tried at level 5
+FILL_SIZES = range(2, 5)   # free cells of a block whose every filling level 4 checks
 
 
 def groups(puzzle: NurikabePuzzle, state: State, focus, sizes: range) -> list[list[int]]:
@@ -114,9 +116,19 @@ def _island_broken(puzzle: NurikabePuzzle, cands, starts: set[int]) -> str | Non
     return None
 
 
+def _groups_to_fill(puzzle: NurikabePuzzle, state: State, focus) -> list[tuple[int, ...]]:
+    """The groups near the focus, then those a look at the whole board takes: a filling's
+    check reads whole islands, the count of walls and the walls' and islands' areas, so a
+    change anywhere can break a filling of a group far from it."""
+    near = [tuple(cells) for cells in groups(puzzle, state, focus, FILL_SIZES)]
+    if focus is None:
+        return near
+    return near_then_the_rest(near, (tuple(cells) for cells in groups(puzzle, state, None, FILL_SIZES)))
+
+
 @heuristic(id="nurikabe.group-fillings", genre=GENRE)
 def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for cells in groups(puzzle, state, focus, range(2, 5)):
+    for cells in _groups_to_fill(puzzle, state, focus):
         live, broken = [], []
         for values, filled in fillings(state, cells):
             bad = broken_near(puzzle, state, filled, cells)
