@@ -337,13 +337,12 @@ class Solver:
 
         A heuristic the solve has not reached yet looks at the whole board here, on purpose.
         Keeping quiet sets for the count (after a count's look finds nothing, look next only
-        where something changed) was tried in stop 41 and changed counts: a focused look need
-        not find all that a whole look finds. Heyawake pocket and enclosure read past
-        cells_near(focus, 2); short_what_if (Heyawake nearby-what-if) stops at its first
-        find, so a focused look finds another cell; Masyu small-loop and Nurikabe
-        group-fillings differ too. Where the counts stayed the same, no CPU was saved: quiet
-        looks are cheap, and the count's cost is in looks that find something. Keeping one
-        scratch memory for all the counts of a solve saved nothing either."""
+        where something changed) was tried in stop 41 and changed counts: a focused look that
+        stops at its first find (short_what_if) finds another deduction than a whole look,
+        and some focused looks missed finds altogether (tests/focus_check.py names those
+        still known to). Where the counts stayed the same, no CPU was saved: quiet looks are
+        cheap, and the count's cost is in looks that find something. Keeping one scratch
+        memory for all the counts of a solve saved nothing either."""
         level = self.heuristics[k].level
         if level >= 5:
             return None
