@@ -142,6 +142,7 @@ def test_long_chain():
 def test_sight_orders_hold_the_cells_of_its_lines():
     p = puzzle(". . # .\n. . . .\n# . 1 .")
     for i in p.whites:
+        assert p.sight[i] == frozenset(p.sight.lines(i)) and i not in p.sight[i]
         assert p.sight.cell_and_lines(i) == (i, *p.sight.lines(i))
         assert p.sight.in_board_order(i) == tuple(sorted(p.sight[i]))
 
