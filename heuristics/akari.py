@@ -157,9 +157,15 @@ def starved_wall(puzzle: AkariPuzzle, state: State, x: int, counts: dict[int, tu
         if got is None:
             got = counts[w] = wall_counts(puzzle, state, w)
         bulbs, free = got
-        beside = x in puzzle.white_neighbours[w]
-        still = [f for f in free if f != x and f not in seen]
-        if bulbs + beside > n or bulbs + beside + len(still) < n:
+        need = n - bulbs - (x in puzzle.white_neighbours[w])      # with a bulb at x
+        if need < 0:
+            return w
+        for f in free:          # counted only until enough are left that x leaves free
+            if need == 0:
+                break
+            if f != x and f not in seen:
+                need -= 1
+        if need:
             return w
     return None
 
@@ -456,9 +462,9 @@ def wall_broken(puzzle: AkariPuzzle, state: State, w: int, chosen: tuple[int, ..
 
 def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], shape: WayShape,
               old: Way | None = None, changed: frozenset[int] = frozenset()) -> Way:
-    """Would bulbs on `chosen` (and none on the wall's other free cells: `shape`, what they
-    touch) break a rule nearby: light each other,
-    give a numbered wall too many or too few bulbs, or leave a cell no bulb can light?
+    """Would bulbs on `chosen` (and none on the wall's other free cells; `shape`: what they
+    touch) break a rule nearby: light each other, give a numbered wall too many or too few
+    bulbs, or leave a cell no bulb can light?
     `old`: the same bulbs checked in a wider state, whose changed cells are `changed` (its
     unchosen cells the same, or more of them that are empty now); only what changed, and what
     a cell that left `unchosen` reached, is looked at again."""
