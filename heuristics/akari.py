@@ -157,9 +157,15 @@ def starved_wall(puzzle: AkariPuzzle, state: State, x: int, counts: dict[int, tu
         if got is None:
             got = counts[w] = wall_counts(puzzle, state, w)
         bulbs, free = got
-        beside = x in puzzle.white_neighbours[w]
-        still = [f for f in free if f != x and f not in seen]
-        if bulbs + beside > n or bulbs + beside + len(still) < n:
+        need = n - bulbs - (x in puzzle.white_neighbours[w])      # with a bulb at x
+        if need < 0:
+            return w
+        for f in free:          # counted only until enough are left that x leaves free
+            if need == 0:
+                break
+            if f != x and f not in seen:
+                need -= 1
+        if need:
             return w
     return None
 
@@ -372,6 +378,31 @@ def two_pairs(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deducti
 
 
 @attrs.frozen(eq=False)
+class WayShape:
+    """What bulbs on `chosen` and none on `unchosen` touch, whatever the state: the cells the
+    bulbs light (`shone`), the cells left without a bulb (`barred`: shone and unchosen), the
+    numbered walls beside those or the bulbs, in board order, and whether the bulbs light each
+    other (`clash`)."""
+    shone: frozenset[int]
+    barred: frozenset[int]
+    walls: tuple[int, ...]
+    clash: bool
+
+    @classmethod
+    def of(cls, puzzle: AkariPuzzle, chosen: tuple[int, ...], unchosen: tuple[int, ...]) -> "WayShape":
+        """Kept with the puzzle (at most SHAPES_KEPT): a wall's ways come back every step."""
+        memo = puzzle.memo("_akari_way_shapes", SHAPES_KEPT)
+        got = memo.get((chosen, unchosen))
+        if got is None:
+            sight = puzzle.sight
+            shone = frozenset().union(*(sight[c] for c in chosen))
+            barred = shone.union(unchosen)
+            walls = tuple(sorted({w for x in barred.union(chosen) for w in puzzle.walls_next_to[x]}))
+            got = memo[chosen, unchosen] = cls(shone, barred, walls, not shone.isdisjoint(chosen))
+        return got
+
+
+@attrs.frozen(eq=False)
 class Way:
     """One way of placing a wall's missing bulbs (on `chosen`, none on the wall's other free
     cells), checked against the rules nearby. `barred`: the cells it leaves without a bulb;
@@ -379,8 +410,9 @@ class Way:
     for a way that breaks nothing, the cells around those walls. A way that breaks nothing also
     keeps, for every cell it could leave dark, one cell outside `barred` that can still light it
     (`lighters`: that cell -> the cells it answers for). So when cells change, only the walls
-    around them and the cells they answered for look again."""
+    around them and the cells they answered for look again. `shape`: what its bulbs touch."""
     chosen: tuple[int, ...]
+    shape: WayShape
     barred: frozenset[int]
     broken: bool
     read: frozenset[int]
@@ -428,42 +460,17 @@ def wall_broken(puzzle: AkariPuzzle, state: State, w: int, chosen: tuple[int, ..
     return have > puzzle.board[w] or have + could < puzzle.board[w]
 
 
-@attrs.frozen(eq=False)
-class WayShape:
-    """What bulbs on `chosen` and none on `unchosen` touch, whatever the state: the cells the
-    bulbs light (`shone`), the cells left without a bulb (`barred`: shone and unchosen), the
-    numbered walls beside those or the bulbs, in board order, and whether the bulbs light each
-    other (`clash`)."""
-    shone: frozenset[int]
-    barred: frozenset[int]
-    walls: tuple[int, ...]
-    clash: bool
-
-    @classmethod
-    def of(cls, puzzle: AkariPuzzle, chosen: tuple[int, ...], unchosen: tuple[int, ...]) -> "WayShape":
-        """Kept with the puzzle (at most SHAPES_KEPT): a wall's ways come back every step."""
-        memo = puzzle.memo("_akari_way_shapes", SHAPES_KEPT)
-        got = memo.get((chosen, unchosen))
-        if got is None:
-            sight = puzzle.sight
-            shone = frozenset().union(*(sight[c] for c in chosen))
-            barred = shone.union(unchosen)
-            walls = tuple(sorted({w for x in barred.union(chosen) for w in puzzle.walls_next_to[x]}))
-            got = memo[chosen, unchosen] = cls(shone, barred, walls, not shone.isdisjoint(chosen))
-        return got
-
-
-def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchosen: tuple[int, ...],
+def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], shape: WayShape,
               old: Way | None = None, changed: frozenset[int] = frozenset()) -> Way:
-    """Would bulbs on `chosen` (and none on `unchosen`) break a rule nearby: light each other,
-    give a numbered wall too many or too few bulbs, or leave a cell no bulb can light?
+    """Would bulbs on `chosen` (and none on the wall's other free cells; `shape`: what they
+    touch) break a rule nearby: light each other, give a numbered wall too many or too few
+    bulbs, or leave a cell no bulb can light?
     `old`: the same bulbs checked in a wider state, whose changed cells are `changed` (its
     unchosen cells the same, or more of them that are empty now); only what changed, and what
     a cell that left `unchosen` reached, is looked at again."""
     sight, white_neighbours = puzzle.sight, puzzle.white_neighbours
-    shape = WayShape.of(puzzle, chosen, unchosen)
     if shape.clash:
-        return Way(chosen, frozenset(), True, frozenset())
+        return Way(chosen, shape, frozenset(), True, frozenset())
     shone, barred = shape.shone, shape.barred
     same = old is not None and (old.barred is barred or old.barred == barred)
     if same and old.broken and old.read.isdisjoint(changed):
@@ -473,7 +480,7 @@ def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchos
     walls = shape.walls
     for w in walls:
         if (old is None or not changed.isdisjoint(white_neighbours[w])) and wall_broken(puzzle, state, w, chosen, barred):
-            return Way(chosen, barred, True, frozenset(white_neighbours[w]))
+            return Way(chosen, shape, barred, True, frozenset(white_neighbours[w]))
     if old is None:
         # the cells it could leave dark: those a barred cell could light (lit now is lit for good)
         dark = set().union(barred, *(sight[x] for x in barred))
@@ -493,11 +500,11 @@ def check_way(puzzle: AkariPuzzle, state: State, chosen: tuple[int, ...], unchos
     fresh: dict[int, list[int]] = {}
     unlightable = unlit_lighters(puzzle, state, again, barred, fresh)
     if unlightable is not None:
-        return Way(chosen, barred, True, sight[unlightable].union((unlightable,)))
+        return Way(chosen, shape, barred, True, sight[unlightable].union((unlightable,)))
     for j, ys in fresh.items():
         lighters[j] = lighters[j] + ys if j in lighters else ys
     read = old.read if same else frozenset().union(*(white_neighbours[w] for w in walls))
-    return Way(chosen, barred, False, read, walls, lighters)
+    return Way(chosen, shape, barred, False, read, walls, lighters)
 
 
 @attrs.frozen(eq=False)
@@ -520,11 +527,17 @@ def wall_ways(puzzle: AkariPuzzle, state: State, w: int, old: WallWays | None = 
     need = n - bulbs
     if not free or need <= 0 or need == len(free):
         return WallWays(tuple(free), (), None, frozenset(puzzle.white_neighbours[w]))
-    # the ways checked before, where only cells that are empty now have left the free ones
-    before = ({way.chosen: way for way in old.ways}
-              if old is not None and old.ways and len(old.ways[0].chosen) == need else {})
-    ways = tuple(check_way(puzzle, state, c, tuple(f for f in free if f not in c), before.get(c), changed)
-                 for c in combinations(free, need))
+    if old is not None and old.ways and old.free == tuple(free):
+        # the same free cells (so the same bulbs missing): the same ways, in the same order,
+        # each with the same shape
+        ways = tuple(check_way(puzzle, state, way.chosen, way.shape, way, changed) for way in old.ways)
+    else:
+        # the ways checked before, where only cells that are empty now have left the free ones
+        before = ({way.chosen: way for way in old.ways}
+                  if old is not None and old.ways and len(old.ways[0].chosen) == need else {})
+        ways = tuple(check_way(puzzle, state, c, WayShape.of(puzzle, c, tuple(f for f in free if f not in c)),
+                               before.get(c), changed)
+                     for c in combinations(free, need))
     read = set(puzzle.white_neighbours[w]).union(*(way.read for way in ways), *(way.lighters for way in ways))
     good = [way for way in ways if not way.broken]
     if not good:

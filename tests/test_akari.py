@@ -142,8 +142,16 @@ def test_long_chain():
 def test_sight_orders_hold_the_cells_of_its_lines():
     p = puzzle(". . # .\n. . . .\n# . 1 .")
     for i in p.whites:
+        assert p.sight[i] == frozenset(p.sight.lines(i)) and i not in p.sight[i]
         assert p.sight.cell_and_lines(i) == (i, *p.sight.lines(i))
         assert p.sight.in_board_order(i) == tuple(sorted(p.sight[i]))
+
+
+def test_a_grid_cell_is_made_once_and_names_its_row_and_column():
+    from grader.core.model import Cell
+    p = puzzle(". . .\n. # .\n. . .")
+    assert [p.cell(i) for i in range(9)] == [Cell(r, c) for r in range(3) for c in range(3)]
+    assert p.cell(5) is p.cell(5)
 
 
 def test_way_shape_is_what_the_bulbs_light_and_the_cells_left_out():

@@ -96,7 +96,17 @@ class GridPuzzle(Puzzle):
     cols: int
 
     def cell(self, i: int) -> Cell:
-        return Cell(*divmod(i, self.cols))
+        """Made once per cell: a solve's explanations ask for the same cells thousands of
+        times (Cell is frozen, so one object serves every caller)."""
+        got = self._cells.get(i)
+        if got is None:
+            got = self._cells[i] = Cell(*divmod(i, self.cols))
+        return got
+
+    @functools.cached_property
+    def _cells(self) -> dict[int, Cell]:
+        """The Cell of each index asked so far (at most one per cell of the grid)."""
+        return {}
 
     def index(self, r: int, c: int) -> int:
         return r * self.cols + c

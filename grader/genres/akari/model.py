@@ -111,25 +111,21 @@ class AkariPuzzle(GridPuzzle):
         return out
 
 
-class Sight(Sequence[frozenset[int]]):
+class Sight(dict[int, frozenset[int]]):
     """Lines of sight, made per cell on first use: on a large open board they hold rows plus
     columns for every cell (a 200x200 board: 16 million entries), which no solve within its
-    budget ever looks at in full."""
+    budget ever looks at in full. A dict, so a cell asked again (hundreds of thousands of
+    times a solve) is a plain lookup; `__missing__` makes a cell's on its first ask."""
 
     def __init__(self, lanes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]):
+        super().__init__()
         self._lanes = lanes
-        self._made: dict[int, frozenset[int]] = {}
         self._in_order: dict[int, tuple[int, ...]] = {}
         self._sorted: dict[int, tuple[int, ...]] = {}
 
-    def __len__(self) -> int:
-        return len(self._lanes)
-
-    def __getitem__(self, i):  # type: ignore[override]
-        got = self._made.get(i)
-        if got is None:
-            a, b = self._lanes[i]
-            got = self._made[i] = frozenset(a + b) - {i}
+    def __missing__(self, i: int) -> frozenset[int]:
+        a, b = self._lanes[i]
+        got = self[i] = frozenset(a + b) - {i}
         return got
 
     def lines(self, i: int) -> Iterator[int]:
