@@ -450,7 +450,8 @@ def violations_since(graph: LoopGraph, start: State, state: State, required: Req
     a state breaks that its base did not reads a changed variable (a degree, a crossing that
     cuts the board, a pearl or clue); `nearby(state, changed)` asks the genre's own rules there
     (True when one may be broken). Anything else gets the full check, so the answer, down to
-    the first violation's wording, is always full(state)'s."""
+    the first violation's wording, is always full(state)'s. (`required(state, v)` must read
+    only v's own variable, if any, as every loop genre's does.)"""
     base = _clean_base(graph, start, required, full)
     if base is not None:
         changed = narrowed(base.cands, state.cands, len(state.cands))
