@@ -392,3 +392,39 @@ def test_isolated_areas_focused_look_equals_full_one():
             assert [(d.removals, d.params) for d in loops.isolated_areas(g, now, req, focus)] == full
             found += bool(full)
     assert found > 20
+
+
+@pytest.mark.parametrize("genre", ["masyu", "yajilin"])
+def test_violations_after_a_trial_equal_full_ones(genre):
+    """violations_after, which checks only near what a trial changed once the state it started
+    from is known to break nothing, gives what the full check gives: trials from one state
+    (most of their values true, some wrong) ending clean or broken, with or without lines."""
+    from grader.core.engine import remembering
+    from support import reference
+    from test_recent_facts import sample
+    rng = random.Random(5)
+    seen = {True: 0, False: 0}
+    for puzzle in sample(genre, 3):
+        g, truth = puzzle.genre, puzzle.genre.solution_state(puzzle) or reference(puzzle)
+        with remembering():
+            for _ in range(12):
+                base = _partly_true(g.initial_state(puzzle), truth, rng, rng.random(), wrong=0.0)
+                for _ in range(4):       # trials from the same state: the second one on checks nearby
+                    start = _partly_true(base, truth, rng, 0.02, wrong=0.5)
+                    start = base.assume({v: start.value(v) for v in base.diff(start) if start.value(v) is not None})
+                    end = _partly_true(start, truth, rng, rng.random() * 0.3, wrong=rng.choice((0.0, 0.1)))
+                    full = g.violations(puzzle, end)
+                    assert g.violations_after(puzzle, start, end) == full
+                    seen[not full] += 1
+    assert seen[True] and seen[False]
+
+
+def _partly_true(state: State, truth: State, rng: random.Random, share: float, wrong: float) -> State:
+    """The state with a share of its undecided variables decided, a share `wrong` of them wrongly."""
+    removals = []
+    for v in state.undecided():
+        if rng.random() < share:
+            m = state.cands[v]
+            keep = truth.cands[v] if rng.random() >= wrong else m & ~truth.cands[v]
+            removals.append((v, m & ~(keep or m)))
+    return state.remove(removals)

@@ -239,7 +239,7 @@ class Solver:
                 status, reason = Status.CONTRADICTION, self._empty_reason(state)
                 break
             if not undecided:
-                broken = self.genre.violations(self.puzzle, state)
+                broken = self.genre.violations_after(self.puzzle, start, state)
                 status = Status.CONTRADICTION if broken else Status.SOLVED
                 reason = broken[0].message if broken else ""
                 break
@@ -256,7 +256,7 @@ class Solver:
                 status, reason = Status.BUDGET, "budget exhausted"   # a step gave up on time
                 break
             if found is None:
-                broken = self.genre.violations(self.puzzle, state)
+                broken = self.genre.violations_after(self.puzzle, start, state)
                 status = Status.CONTRADICTION if broken else Status.STUCK
                 reason = broken[0].message if broken else "no technique applies"
                 break

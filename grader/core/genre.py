@@ -71,6 +71,12 @@ class Genre:
         """Rules already broken by a partial state (never guesses)."""
         raise NotImplementedError
 
+    def violations_after(self, puzzle: Puzzle, start: State, state: State) -> list[Violation]:
+        """violations(state), for a state a solve reached from `start` by removing candidates
+        (at the end of every trial): a genre may look only near what changed since a state
+        known to break nothing, as long as the answer is the same."""
+        return self.violations(puzzle, state)
+
     def solution_state(self, puzzle: Puzzle) -> State | None:
         """The given solution as a complete state, when the input carried one."""
         return None

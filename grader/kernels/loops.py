@@ -28,7 +28,7 @@ from typing import Any, Callable, Collection, Iterable, Sequence
 import attrs
 
 from grader.core.model import State, Violation
-from grader.kernels.recent import last_answer, recent_of
+from grader.kernels.recent import last_answer, narrowed, recent_of
 
 CROSS, LINE = 0, 1
 B_CROSS, B_LINE = 1 << CROSS, 1 << LINE
@@ -423,6 +423,169 @@ def _cut_off(graph: LoopGraph, state: State, p: Paths, required: Required | None
             if part[v] != mine and required(state, v):
                 return v
     return None
+
+
+# --- violations after a trial, from a state that broke none ---------------------------------------
+
+@attrs.frozen(eq=False)
+class CleanBase:
+    """A state that breaks no rule, with lines and no closed loop: every line and every vertex
+    the loop must visit lies in one part (`mine`) of its board of edges not crossed out
+    (`part`, as open_parts gives)."""
+    cands: tuple[int, ...]
+    part: list[int]
+    mine: int
+
+
+# Bases kept per solve (the states trials start from): each holds two lists of the board's size.
+CLEAN_BASES = 32
+
+
+def violations_since(graph: LoopGraph, start: State, state: State, required: Required | None,
+                     full: Callable[[State], list[Violation]],
+                     nearby: Callable[[State, list[int]], bool]) -> list[Violation]:
+    """full(state), the genre's violations, for a state a solve reached from `start`: [] at once
+    when the state it started from (the state `start` assumed something of, shared by every
+    trial from there) broke no rule and nothing near what changed since breaks one. Every rule
+    a state breaks that its base did not reads a changed variable (a degree, a crossing that
+    cuts the board, a pearl or clue); `nearby(state, changed)` asks the genre's own rules there
+    (True when one may be broken). Anything else gets the full check, so the answer, down to
+    the first violation's wording, is always full(state)'s. (`required(state, v)` must read
+    only v's own variable, if any, as every loop genre's does.)"""
+    base = _clean_base(graph, start, required, full)
+    if base is not None:
+        changed = narrowed(base.cands, state.cands, len(state.cands))
+        if changed is not None and not _loop_maybe_broken(graph, base, state, changed, required) \
+                and not nearby(state, changed):
+            return []
+    return full(state)
+
+
+def _clean_base(graph: LoopGraph, start: State, required: Required | None,
+                full: Callable[[State], list[Violation]]) -> CleanBase | None:
+    """The CleanBase of the state `start` was made from, or None. Checked (in full) the second
+    time a solve starts from it: a state only one solve starts from is not worth a check."""
+    from grader.core.engine import solve_memory      # (the engine needs no kernel to load)
+    if start.origin is None:
+        return None
+    cands = start.origin[0]
+    bases = solve_memory().setdefault(("loops.clean_bases", id(graph)), {})
+    kept = bases.get(id(cands))
+    if kept is None or kept[0] is not cands:
+        bases[id(cands)] = (cands, None)        # (the tuple is kept, so its id stays its own)
+        if len(bases) > CLEAN_BASES:
+            del bases[next(iter(bases))]        # the oldest
+        return None
+    if kept[1] is None:
+        kept = bases[id(cands)] = (cands, _checked_base(graph, State(cands), required, full) or False)
+    return kept[1] or None
+
+
+def _checked_base(graph: LoopGraph, base: State, required: Required | None,
+                  full: Callable[[State], list[Violation]]) -> CleanBase | None:
+    if full(base):
+        return None
+    p = paths(graph, base)
+    if not p.lines or p.loops:
+        return None         # (its check never asked whether crossings cut the lines apart)
+    part = open_parts(graph, base)
+    return CleanBase(base.cands, part, part[min(min(piece) for piece in p.members.values())])
+
+
+# How far a look goes round from one end of a newly crossed edge to the other, or round an area
+# the crossings closed off (a few cells)
+NEAR_VERTICES = 40
+
+
+def _loop_maybe_broken(graph: LoopGraph, base: CleanBase, state: State, changed: list[int],
+                       required: Required | None) -> bool:
+    """Could `state` break a loop rule (loop_violations) its clean base did not? False only
+    when no loop is closed, the vertices the changes touch keep their degrees within the rules,
+    and no line or must-visit vertex is cut off from the rest: known when each new one is in
+    the base's part of the lines and the newly crossed edges cut nothing apart that the loop
+    needs (see _cut_apart), else asked of the whole board."""
+    cands = state.cands
+    p = paths(graph, state)
+    if 0 in cands or p.loops:
+        return True
+    degree = p.degree
+    edge_of_var, vertices_of_var = graph.edge_of_var, graph.vertices_of_var
+    touched: set[int] = set()
+    crossed = []
+    for var in changed:
+        touched.update(vertices_of_var.get(var, ()))
+        if cands[var] == B_CROSS and var in edge_of_var:
+            crossed.append(edge_of_var[var])
+    arcs = graph.arcs
+    moved = False           # a vertex the loop needs now may be outside the base's part
+    for v in touched:
+        d = degree[v]
+        ways = sum(1 for _, var, _ in arcs[v] if cands[var] & B_LINE)
+        must = required(state, v) if required is not None else None
+        if d > 2 or ((d == 1 or (must and not d)) and ways < 2) or (d and must is False):
+            return True
+        moved = moved or bool((d or must) and base.part[v] != base.mine)
+
+    def needed(v: int) -> bool:
+        return bool(degree[v]) or (required is not None and bool(required(state, v)))
+    if moved or _cut_apart(graph, base, cands, crossed, needed):
+        # the one rule left, asked of the whole board (the full check asks it last)
+        return _cut_off(graph, state, p, required) is not None
+    return False
+
+
+def _cut_apart(graph: LoopGraph, base: CleanBase, cands: Sequence[int], crossed: list[int],
+               needed: Callable[[int], bool]) -> bool:
+    """Could the crossed edges have cut the base's part of the lines in two? False when the two
+    ends of each are still joined, or one end lies in a small area they closed off with no
+    line nor must-visit vertex in it, whose rim (the vertices the base joined it to) is still
+    joined: a way through such an area can go round it. (True may be wrong: only ever a reason
+    to check in full.)"""
+    links = graph.links
+    dead: set[int] = set()
+    for e in crossed:
+        a, b = graph.ends[e]
+        if a in dead or b in dead or _joined(links, cands, a, b):
+            continue
+        area = _closed_off(links, cands, a, needed) or _closed_off(links, cands, b, needed)
+        if area is None:
+            return True
+        rim = sorted({w for v in area for var, w in links[v] if w not in area and base.cands[var] & B_LINE})
+        if any(w in dead for w in rim) or not all(_joined(links, cands, rim[0], w) for w in rim[1:]):
+            return True
+        dead.update(area)
+    return False
+
+
+def _joined(links, cands: Sequence[int], a: int, b: int) -> bool:
+    """Are vertices a and b joined by edges not crossed out, within NEAR_VERTICES of a?"""
+    seen, todo = {a}, [a]
+    for v in todo:
+        for var, w in links[v]:
+            if w not in seen and cands[var] & B_LINE:
+                if w == b:
+                    return True
+                seen.add(w)
+                todo.append(w)
+        if len(seen) > NEAR_VERTICES:
+            return False
+    return False
+
+
+def _closed_off(links, cands: Sequence[int], s: int, needed: Callable[[int], bool]) -> set[int] | None:
+    """The area of vertex s (joined by edges not crossed out) when it has at most NEAR_VERTICES
+    vertices and none the loop needs, else None."""
+    seen, todo = {s}, [s]
+    for v in todo:
+        if needed(v):
+            return None
+        for var, w in links[v]:
+            if w not in seen and cands[var] & B_LINE:
+                seen.add(w)
+                todo.append(w)
+        if len(seen) > NEAR_VERTICES:
+            return None
+    return seen
 
 
 # --- facts of the edges not crossed out ------------------------------------------------------

@@ -32,8 +32,8 @@ from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.cell_loops import (EDGE_PHRASES, GridLoop, direction_token, edge_atoms,
                                        lines_from_tokens, loop_answer, read_directions)
-from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
-from grader.kernels.pearls import BLACK, NONE, WHITE, pearl_problem
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations, violations_since
+from grader.kernels.pearls import BLACK, NONE, WHITE, pearl_inputs, pearl_problem
 from grader.genres.masyu import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 PEARL_GLYPH = {NONE: ".", WHITE: "W", BLACK: "B"}
@@ -53,6 +53,15 @@ class MasyuPuzzle(GridLoop, Puzzle):
     def pearls_near(self) -> dict[int, tuple[int, ...]]:
         """For each edge variable, the pearls whose legs or axes it may affect (within 4 cells)."""
         return self._pearls_near_edges(self.pearl_cells)
+
+    @functools.cached_property
+    def pearls_reading(self) -> dict[int, tuple[int, ...]]:
+        """For each edge variable, the pearls whose rule (pearl_problem) reads it, in order."""
+        out: dict[int, list[int]] = {}
+        for p in self.pearl_cells:
+            for var in pearl_inputs(self, p):
+                out.setdefault(var, []).append(p)
+        return {var: tuple(ps) for var, ps in out.items()}
 
     @functools.cached_property
     def pearls_of(self) -> dict[int, tuple[int, ...]]:
@@ -146,6 +155,15 @@ class Masyu(GridMarks, Genre):
                 kind = "black" if puzzle.pearls[i] == BLACK else "white"
                 out.append(Violation(f"the {kind} pearl at {puzzle.cell(i)} {problem}", (puzzle.cell(i),)))
         return out
+
+    def violations_after(self, puzzle: MasyuPuzzle, start: State, state: State) -> list[Violation]:
+        """violations, looked for near what changed since the state the solve's start was made
+        from when that broke none (see violations_since): a pearl rule only reads edges nearby."""
+        def pearl_broken(state: State, changed: list[int]) -> bool:
+            reading = puzzle.pearls_reading
+            return any(pearl_problem(puzzle, state, p) for p in {p for var in changed for p in reading.get(var, ())})
+        return violations_since(puzzle.graph, start, state, puzzle.required,
+                                lambda state: self.violations(puzzle, state), pearl_broken)
 
     def local_problem(self, puzzle: MasyuPuzzle, state: State, changed: list[int]) -> str:
         """A rule broken near the changed edges (for quick look-ahead), or ''."""

@@ -31,7 +31,7 @@ from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.cell_loops import (DIRS, EDGE_PHRASES, GridLoop, direction_token, edge_atoms,
                                        lines_from_tokens, read_directions)
-from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, local_loop_problem, loop_violations, violations_since
 from grader.genres.yajilin import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
 CROSS, LINE, LOOP, SHADED, CLUE = 0, 1, 2, 3, 4
@@ -163,6 +163,19 @@ class Yajilin(GridMarks, Genre):
             if problem:
                 out.append(Violation(problem, (puzzle.cell(k),)))
         return out
+
+    def violations_after(self, puzzle: YajilinPuzzle, start: State, state: State) -> list[Violation]:
+        """violations, looked for near what changed since the state the solve's start was made
+        from when that broke none (see violations_since): two shaded cells that touch include a
+        changed one, a clue whose count is broken sees a changed cell."""
+        def cells_broken(state: State, changed: list[int]) -> bool:
+            cands, n = state.cands, puzzle.rows * puzzle.cols
+            cells = [i for i in changed if i < n]
+            if any(cands[i] == B_SHADED and any(cands[j] == B_SHADED for j in puzzle.neighbours[i]) for i in cells):
+                return True
+            return any(clue_problem(puzzle, state, k) for k in {k for i in cells for k in puzzle.clues_seeing[i]})
+        return violations_since(puzzle.graph, start, state, puzzle.required,
+                                lambda state: self.violations(puzzle, state), cells_broken)
 
     def local_problem(self, puzzle: YajilinPuzzle, state: State, changed: list[int]) -> str:
         """A rule broken near the changed edges (for quick look-ahead), or ''."""
