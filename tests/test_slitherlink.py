@@ -714,3 +714,21 @@ def test_a_fill_is_made_once_per_solve():
     again = fill(p, state, [p.h(0, 0)], 2, 12, easy)
     assert [s.deduction.removals for s in again.steps] == [s.deduction.removals for s in first.steps]
     assert again.final == first.final and again.status is first.status
+
+
+@pytest.mark.parametrize("hid, rows", [
+    ("slitherlink.diagonal-threes", ("3 .", ". 3")),
+    ("slitherlink.three-one-border", ("3 1 .", ". . .", ". . .")),
+    ("slitherlink.two-in-corner", ("2 . .", ". . .", ". . .")),
+    ("slitherlink.diagonal-three-two-three", (". . . .", ". 3 . .", ". . 2 .", ". . . 3"))])
+def test_clue_patterns_find_nothing_in_a_fill(hid, rows):
+    # left out of every fill's rules (common.CLUES_ONLY): a fill always looks with a focus,
+    # and these patterns find what they find only when looking at the whole board
+    from grader.core.registry import REGISTRY
+    from heuristics.slitherlink.common import CLUES_ONLY, fill_rules
+    p = grid(*rows)
+    h = REGISTRY.get(hid)
+    assert hid in CLUES_ONLY and h not in fill_rules(4)
+    state = G.initial_state(p)
+    assert list(h.find(p, state, None))
+    assert list(h.find(p, state, frozenset(range(len(state.cands))))) == []

@@ -17,12 +17,13 @@ from heuristics.slitherlink import (basics, patterns, corners, angles, loop, col
                                     probing)  # noqa: F401
 from grader.core.probing import register_nested
 from grader.core.registry import REGISTRY
-from heuristics.slitherlink.common import WHAT_IFS
+from heuristics.slitherlink.common import CLUES_ONLY, WHAT_IFS
 
 # the deepening nested trial (grader.core.probing.register_last_resort), whose fill uses every
 # other technique but the what-ifs of level 4: searches of their own, which inside trials inside
-# trials cost much and find what the fill finds a few steps later
+# trials cost much and find what the fill finds a few steps later; and the patterns of the clues
+# alone, which find nothing in a fill (CLUES_ONLY)
 _me: list = []
 _me.append(register_nested("slitherlink", lambda: [x for x in REGISTRY.for_genre("slitherlink")
-                                                   if x not in _me and x.id not in WHAT_IFS],
+                                                   if x not in _me and x.id not in WHAT_IFS + CLUES_ONLY],
                            order=10_000, first_round=False))

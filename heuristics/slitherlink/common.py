@@ -5,6 +5,8 @@ from typing import Iterable
 
 from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.model import State
+from grader.core.probing import trial_rules
+from grader.core.registry import Heuristic
 from grader.kernels.loops import B_CROSS, B_LINE
 from grader.kernels.recent import last_answer
 
@@ -14,6 +16,22 @@ GENRE = "slitherlink"
 # the fills of the trials of level 5
 WHAT_IFS = ("slitherlink.clue-what-if", "slitherlink.end-what-if", "slitherlink.edge-what-if",
             "slitherlink.clue-way-fails", "slitherlink.end-way-fails")
+
+# the patterns of the clues alone (heuristics/slitherlink/patterns.py), which look only at the
+# whole board (no focus), once at the start of a solve. A fill always looks from what it
+# assumed (a focus), so there they never find anything: they are left out of its rules rather
+# than asked at every step of every fill (tests/test_slitherlink.py checks that they find
+# nothing with a focus)
+CLUES_ONLY = ("slitherlink.diagonal-threes", "slitherlink.three-one-border", "slitherlink.two-in-corner",
+              "slitherlink.diagonal-three-two-three")
+
+
+def fill_rules(level: int) -> list[Heuristic]:
+    """The techniques a fill (a what-if's, a trial's) follows an assumption with: those up to
+    `level` but the what-ifs of level 4, which are searches of their own (a trial followed by
+    what-ifs at every step would cost many times as much and find what the trial's own fill
+    finds a few steps later), and the patterns of the clues alone (CLUES_ONLY)."""
+    return trial_rules(GENRE, level, WHAT_IFS + CLUES_ONLY)
 
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True
                ) -> Iterable[int]:

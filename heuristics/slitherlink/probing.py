@@ -11,12 +11,12 @@ from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.registry import heuristic
 from grader.core.model import State
-from grader.core.probing import PASSES, branch_deduction, probe_cell, probe_order, trial_rules
+from grader.core.probing import PASSES, branch_deduction, probe_cell, probe_order
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
 from grader.kernels.recent import narrowed
 
-from heuristics.slitherlink.common import GENRE, WHAT_IFS
+from heuristics.slitherlink.common import GENRE, fill_rules
 from heuristics.slitherlink.fills import remembered_fill
 
 
@@ -35,13 +35,6 @@ def probe_candidates(puzzle: SlitherPuzzle, state: State) -> list[int]:
 
 
 MEMO_KEY = "_slitherlink_trials"
-
-
-def fill_rules(level: int):
-    """The techniques a trial fills in with: those up to `level` but the what-ifs of level 4,
-    which are searches of their own (a trial followed by what-ifs at every step would cost many
-    times as much and find what the trial's own fill finds a few steps later)."""
-    return trial_rules(GENRE, level, WHAT_IFS)
 
 
 @heuristic(id="slitherlink.trial-and-error", genre=GENRE)
