@@ -224,6 +224,11 @@ def test_numberlink_chains_and_territory():
                                       "out-of-reach", "unused-join", "same-line", "bottleneck", "owned-no-touch")])
 
 
+def test_numberlink_open_joins():
+    from heuristics.numberlink.parity import open_joins
+    assert_same_updated_and_fresh("numberlink", open_joins, ["numberlink.parity"])
+
+
 def test_akari():
     assert_same_updated_and_fresh("akari", akari_facts, techniques("akari", 3) + ["akari.interchangeable-bulbs"])
 

@@ -6,29 +6,39 @@ from __future__ import annotations
 from typing import Iterator
 
 from grader.genres.numberlink.model import NumberlinkPuzzle
-from grader.kernels.cell_shapes import OPPOSITE, SIDES, chains
+from grader.kernels.cell_shapes import OPPOSITE, SIDES, Chains, chains, side_steps
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
+from grader.kernels.recent import recent_of
 
 from heuristics.numberlink.common import GENRE, join_off, join_on
 
 
-def join_states(puzzle: NumberlinkPuzzle, state: State) -> tuple[list[int], list[list[int]]]:
-    """Per cell, the joins certainly drawn at it, and its neighbours over joins not yet
-    settled either way."""
-    ch = chains(puzzle, state)
-    can, must, nb = ch.can, ch.must, puzzle.neighbour
-    drawn = [0] * len(can)
-    open_: list[list[int]] = [[] for _ in can]
-    for x in range(len(can)):
-        for d, y in nb[x].items():
-            od = OPPOSITE[d]
-            if must[x] & d or must[y] & od:
-                drawn[x] += 1
-            elif can[x] & d and can[y] & od:
-                open_[x].append(y)
-    return drawn, open_
+def open_joins(puzzle: NumberlinkPuzzle, state: State) -> list[tuple[int, ...]]:
+    """Per cell, its neighbours over joins not yet settled either way, in side order. Parity
+    asks for the whole board at every step of a trial's fill, and a step settles joins at a
+    few cells only: so the answer is updated from a recent state's, at the cells that changed
+    and their neighbours (a join reads nothing but its two cells)."""
+    def update(old: list[tuple[int, ...]], _, changed: list[int]) -> list[tuple[int, ...]]:
+        ch, around, out = chains(puzzle, state), puzzle.around, old[:]
+        for x in {y for c in changed for y in around[c]}:
+            out[x] = open_at(ch, steps[x], x)
+        return out
+
+    def fresh() -> list[tuple[int, ...]]:
+        ch = chains(puzzle, state)
+        return [open_at(ch, steps[x], x) for x in range(len(state.cands))]
+    steps = side_steps(puzzle)
+    return state.derived("numberlink.open-joins",
+                         lambda: recent_of(puzzle, "numberlink.open-joins").get(state, fresh, update))
+
+
+def open_at(ch: Chains, steps: tuple[tuple[int, int, int], ...], x: int) -> tuple[int, ...]:
+    """The neighbours of x over joins neither cell is sure of, that both cells may use."""
+    can, must = ch.can, ch.must
+    cx, mx = can[x], must[x]
+    return tuple([y for d, y, e in steps if cx & d and can[y] & e and not (mx & d or must[y] & e)])
 
 
 def parity_cuts(puzzle: NumberlinkPuzzle, state: State) -> Iterator[tuple[int, int, list[int], int, int]]:
@@ -37,9 +47,9 @@ def parity_cuts(puzzle: NumberlinkPuzzle, state: State) -> Iterator[tuple[int, i
     cell alone is its shape's business): (inner cell, outer cell, the area, end numbers in it,
     lines drawn across its border). A depth-first search over the unsettled joins finds the
     bridges; one side of a bridge is the subtree below it, the other the rest of its part."""
-    drawn, open_ = join_states(puzzle, state)
+    open_ = open_joins(puzzle, state)
     must, nb = chains(puzzle, state).must, puzzle.neighbour
-    n = len(drawn)
+    n = len(open_)
     ends = [1 if lab else 0 for lab in puzzle.labels]
     order, low, parent, size = [-1] * n, [0] * n, [-1] * n, [0] * n
     preorder: list[int] = []
