@@ -27,8 +27,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
 from grader.core.steps import Deduction, Later, Status, Step, Trace, resuming
-from grader.kernels.lines import (bit_block_starts, cell_bits, fill_of, minimum_length, solve_bits, solve_line,
-                                  span_of)
+from grader.kernels.lines import bit_block_starts, cell_bits, fill_of, minimum_length, solve_line, span_of
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
@@ -448,7 +447,12 @@ def chain_screen(puzzle: PicrossPuzzle, bits: Sequence[tuple[int, int]], var: in
             changed ^= low
             k = low.bit_length() - 1
             other, at = (rows + k, line) if line < rows else (k, line - rows)
-            narrowed_lines[other] = crossed(narrowed_lines.get(other) or bits[other], kept, low, at)
+            other_e, other_f = narrowed_lines.get(other) or bits[other]
+            if not kept[0] & low:
+                other_e &= ~(1 << at)
+            if not kept[1] & low:
+                other_f &= ~(1 << at)
+            narrowed_lines[other] = (other_e, other_f)
             crossing.append(other)
             if other not in queued:
                 queued.add(other)
@@ -615,41 +619,21 @@ def propagate(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int],
     fill of levels 1-4, without recording steps. None when a line breaks. `written`, when
     given, gets every cell it changes in `cands`."""
     queue = set(lines)
-    rows = puzzle.rows
-    held: dict[int, tuple[int, int]] = {}       # the lines read so far, as cell_bits
+    rows, cols = puzzle.rows, puzzle.cols
     while queue:
         line = queue.pop()
         cells = puzzle.lines[line]
-        bits = held.get(line) or cell_bits(line_of(puzzle, cands, line))
-        kept = solve_bits(*bits, len(cells), puzzle.clues[line])
-        if kept is None:
+        now = line_of(puzzle, cands, line)
+        allowed = solve_line(now, puzzle.clues[line]).kept
+        if allowed is None:
             return None
-        held[line] = kept
-        changed = (bits[0] ^ kept[0]) | (bits[1] ^ kept[1])
-        while changed:
-            low = changed & -changed
-            changed ^= low
-            k = low.bit_length() - 1
-            i = cells[k]
-            cands[i] = (B_EMPTY if kept[0] & low else 0) | (B_FILLED if kept[1] & low else 0)
-            if written is not None:
-                written.append(i)
-            other, at = (rows + k, line) if line < rows else (k, line - rows)
-            if other in held:
-                held[other] = crossed(held[other], kept, low, at)
-            queue.add(other)
+        for k, i in enumerate(cells):
+            if allowed[k] != now[k]:
+                cands[i] = allowed[k]
+                if written is not None:
+                    written.append(i)
+                queue.add(rows + i % cols if line < rows else i // cols)
     return cands
-
-
-def crossed(bits: tuple[int, int], kept: tuple[int, int], low: int, at: int) -> tuple[int, int]:
-    """A line's cell_bits after its cell at `at` is narrowed to what the crossing line keeps
-    there (`kept`, its cell_bits; `low`, the one bit of that cell)."""
-    can_e, can_f = bits
-    if not kept[0] & low:
-        can_e &= ~(1 << at)
-    if not kept[1] & low:
-        can_f &= ~(1 << at)
-    return can_e, can_f
 
 
 def promising(puzzle: PicrossPuzzle, state: State, var: int) -> bool:

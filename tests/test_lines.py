@@ -5,8 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from grader.kernels.lines import (E, F, Line, bit_block_starts, block_starts, cell_bits, fill_of, minimum_length, runs,
-                                  solve_bits, span_of)
+from grader.kernels.lines import E, F, Line, bit_block_starts, block_starts, cell_bits, fill_of, minimum_length, runs, span_of
 
 
 def brute(cands, clue):
@@ -121,13 +120,3 @@ def test_cell_bits_are_the_cells_that_can_be_empty_and_filled():
     assert [can_e >> i & 1 for i in range(5)] == [1, 0, 1, 0, 0]
     assert [can_f >> i & 1 for i in range(5)] == [0, 1, 1, 0, 1]
     assert cell_bits([]) == (0, 0)
-
-
-def test_solve_bits_keeps_what_the_line_solver_keeps():
-    # the fill of level-5 screens reads lines as bit sets: the same cells as Line.kept
-    rng = random.Random(13)
-    for _ in range(400):
-        cands, clue = random_line(rng, 12, 4)
-        line = Line(cands, clue)
-        got = solve_bits(*cell_bits(cands), len(cands), tuple(clue))
-        assert got == (cell_bits(line.kept) if line.solvable else None)

@@ -160,7 +160,16 @@ class Line:
 
     def _intersect(self, pre: list[int], suf: list[int], can_e: int) -> None:
         """Set kept and settled (every cell keeps a single candidate) of a solvable line."""
-        gaps, covered = _kept_bits(pre, suf, can_e, self.clue, self.start_sets)
+        # cell i can be empty when, for some j, blocks 0..j-1 fit before it and j.. after it
+        gaps = 0
+        for p_row, s_row in zip(pre, suf):
+            gaps |= p_row & (s_row >> 1)
+        gaps &= can_e
+        # and filled when some block's start covers it
+        covered = 0
+        for size, starts in zip(self.clue, self.start_sets):
+            for t in range(size):
+                covered |= starts << t
         n = self.n
         self.kept = list(map(operator.or_, format(gaps, f"0{n}b")[::-1].encode().translate(_AS_E),
                              format(covered, f"0{n}b")[::-1].encode().translate(_AS_F)))
@@ -211,33 +220,6 @@ class Line:
                 extend(j + 1, s + clue[j] + 1, acc + (s,))
         extend(0, 0, ())
         return out
-
-
-def _kept_bits(pre: list[int], suf: list[int], can_e: int, clue: tuple[int, ...], start_sets: list[int]
-               ) -> tuple[int, int]:
-    """(the cells that can be empty, the cells that can be filled) over all solutions of a
-    solvable line, as bit sets, from its tables."""
-    # cell i can be empty when, for some j, blocks 0..j-1 fit before it and j.. after it
-    gaps = 0
-    for p_row, s_row in zip(pre, suf):
-        gaps |= p_row & (s_row >> 1)
-    # and filled when some block's start covers it
-    covered = 0
-    for size, starts in zip(clue, start_sets):
-        for t in range(size):
-            covered |= starts << t
-    return gaps & can_e, covered
-
-
-@functools.lru_cache(maxsize=20000)
-def solve_bits(can_e: int, can_f: int, n: int, clue: tuple[int, ...]) -> tuple[int, int] | None:
-    """What the line solver leaves in a line of n cells held as cell_bits: its cell_bits over
-    all solutions (Line.kept), or None when it has none. For a fill that reads and writes
-    lines many times (no tuple of masks to build and hash, no Line to keep)."""
-    can_e, pre, suf, start_sets = _bit_tables(can_e, can_f, n, clue)
-    if not pre[-1] >> n & 1:
-        return None
-    return _kept_bits(pre, suf, can_e, clue, start_sets)
 
 
 @functools.lru_cache(maxsize=20000)
