@@ -504,17 +504,19 @@ def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[in
     the solve with the lines it read, and reused while those lines hold the same candidates."""
     memory = solve_memory().setdefault("picross.what-if", {})
     now = [line_cands(puzzle, state, line) for line in range(len(puzzle.lines))]
-    bits = [cell_bits(cands) for cands in now]
+    bits: list[tuple[int, int]] = []        # every line's cell_bits, made for the first screen
     for var in most_constrained(puzzle, state):
         if out_of_time():
             return
         for value in (FILLED, EMPTY):
-            seen = memory.get((var, value))
-            if seen is not None and all(now[line] == held for line, held in seen[1]):
+            seen = memory.get((var, value))     # (lines broken within, the lines read, as they were)
+            if seen is not None and tuple(map(now.__getitem__, seen[1])) == seen[2]:
                 n = seen[0]
             else:
+                bits = bits or [cell_bits(cands) for cands in now]
                 n, read = chain_screen(puzzle, bits, var, value, CHAIN_STEPS)
-                memory[(var, value)] = (n, tuple((line, now[line]) for line in read))
+                lines = tuple(read)
+                memory[(var, value)] = (n, lines, tuple(map(now.__getitem__, lines)))
             if n is not None:
                 yield var, value
 
