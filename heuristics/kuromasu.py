@@ -373,6 +373,8 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
     cands = state.cands
     trial: dict[int, int] = {}      # the cells the option decides (a copy of the board would
     for j, v in option.items():     # cost the board's size for every way)
+        if v == WHITE and cands[j] == B_WHITE:
+            continue                # white already (most of what a number surely sees)
         trial[j] = cands[j] & 1 << v
         if not trial[j]:
             return None

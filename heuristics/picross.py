@@ -27,7 +27,7 @@ from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State
 from grader.core.probing import Branch, branch_deduction, probe_cell, register_last_resort
 from grader.core.steps import Deduction, Later, Status, Step, Trace, resuming
-from grader.kernels.lines import block_starts, fill_of, minimum_length, solve_line, span_of
+from grader.kernels.lines import bit_block_starts, cell_bits, fill_of, minimum_length, solve_line, span_of
 
 GENRE = "picross"
 LINE_CASES_MAX = 40       # lines with at most this many placements are split on (screened first)
@@ -349,16 +349,6 @@ def overlap_allowed(spans: list[tuple[int, int]], clue: tuple[int, ...], n: int
     return allowed, covered
 
 
-def simple_allowed(start_sets: list[int], clue: tuple[int, ...], n: int) -> list[int]:
-    """What the simple line rules (levels 1 and 3: one way, block overlap) allow in a
-    solvable line whose blocks may start where `start_sets` say (block_starts)."""
-    if not clue:
-        return [B_EMPTY] * n
-    if all(s & (s - 1) == 0 for s in start_sets):       # one start each: the line's one way
-        return fill_of(n, clue, [s.bit_length() - 1 for s in start_sets])
-    return overlap_allowed([span_of(s) for s in start_sets], clue, n)[0]
-
-
 @functools.lru_cache(maxsize=50000)
 def overlap_of(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[list[int], dict[int, int]] | None:
     """overlap_allowed in a line with these candidates, when that narrows it (a solvable line
@@ -417,34 +407,52 @@ def line_solver_step(puzzle: PicrossPuzzle, state: State, focus=None) -> Iterato
         yield resumed(puzzle, line_deduction(puzzle, state, line, allowed), lines, place)
 
 
-def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], most: int
+def chain_screen(puzzle: PicrossPuzzle, bits: Sequence[tuple[int, int]], var: int, value: int, most: int
                  ) -> tuple[int | None, set[int]]:
-    """A quick unrecorded look at a what-if: the simple line rules applied line by line,
-    breadth first from `lines`, until a line can no longer show its clue. Returns how many
-    lines that took, counting the broken one (None when it takes more than `most`), and the
-    lines it read: the look goes the same way while those lines hold the same candidates."""
-    queue = deque(sorted(set(lines)))
+    """A quick unrecorded look at a what-if (`var` has `value`): the simple line rules applied
+    line by line, breadth first from the lines through var, until a line can no longer show
+    its clue. Returns how many lines that took, counting the broken one (None when it takes
+    more than `most`), and the lines it read: the look goes the same way while those lines
+    hold the same candidates. `bits` holds each line's cell_bits in the state (read only)."""
+    rows = puzzle.rows
+    # the lines the look has narrowed, as cell_bits: a line is two integers to hash, not a
+    # tuple of masks to build from a copy of the board
+    narrowed_lines: dict[int, tuple[int, int]] = {}
+    row, col = divmod(var, puzzle.cols)
+    for line, at in ((row, col), (rows + col, row)):
+        can_e, can_f = bits[line]
+        narrowed_lines[line] = (can_e & ~(1 << at), can_f) if value == FILLED else (can_e, can_f & ~(1 << at))
+    queue = deque(sorted(set(puzzle.lines_of[var])))
     queued = set(queue)
     read: set[int] = set()
-    rows, cols = puzzle.rows, puzzle.cols
     changes = 0
     # what the simple rules narrow in the crossing lines checked for a break, while nothing in
     # them has changed since: most are queued too, and read again when their turn comes
-    checked: dict[int, tuple[tuple[int, int], ...]] = {}
+    checked: dict[int, tuple[int, int]] = {}
     while queue:
         line = queue.popleft()
         queued.discard(line)
         read.add(line)
-        cells = puzzle.lines[line]
+        can_e, can_f = narrowed_lines.get(line) or bits[line]
         got = checked.pop(line, None)
-        narrowing = simple_narrowing(line_of(puzzle, cands, line), puzzle.clues[line]) if got is None else got
-        if narrowing is None:
+        kept = simple_narrowing(can_e, can_f, len(puzzle.lines[line]), puzzle.clues[line]) if got is None else got
+        if kept is None:
             return changes + 1, read
         crossing = []
-        for k, new in narrowing:
-            i = cells[k]
-            cands[i] = new
-            other = rows + i % cols if line < rows else i // cols
+        changed = (can_e ^ kept[0]) | (can_f ^ kept[1])
+        if changed:
+            narrowed_lines[line] = kept
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            k = low.bit_length() - 1
+            other, at = (rows + k, line) if line < rows else (k, line - rows)
+            other_e, other_f = narrowed_lines.get(other) or bits[other]
+            if not kept[0] & low:
+                other_e &= ~(1 << at)
+            if not kept[1] & low:
+                other_f &= ~(1 << at)
+            narrowed_lines[other] = (other_e, other_f)
             crossing.append(other)
             if other not in queued:
                 queued.add(other)
@@ -453,11 +461,11 @@ def chain_screen(puzzle: PicrossPuzzle, cands: list[int], lines: Iterable[int], 
             changes += 1
             # a crossing line this broke is seen at once, before the lines queued earlier
             for other in crossing:
-                kept = simple_narrowing(line_of(puzzle, cands, other), puzzle.clues[other])
-                if kept is None:
+                other_kept = simple_narrowing(*narrowed_lines[other], len(puzzle.lines[other]), puzzle.clues[other])
+                if other_kept is None:
                     read.add(other)
                     return (changes + 1, read) if changes < most else (None, read)
-                checked[other] = kept
+                checked[other] = other_kept
             if changes >= most:
                 return None, read
     return None, read
@@ -472,17 +480,22 @@ def line_of(puzzle: PicrossPuzzle, cands: list[int], line: int) -> tuple[int, ..
 
 
 @functools.lru_cache(maxsize=50000)
-def simple_narrowing(now: tuple[int, ...], clue: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None:
-    """What the simple line rules narrow in a line: (place in the line, candidates left) for
-    each cell they narrow, in line order (None: it cannot show its clue). Only those cells, as
-    most of a line is left as it was and a screen reads a line many times."""
+def simple_narrowing(can_e: int, can_f: int, n: int, clue: tuple[int, ...]) -> tuple[int, int] | None:
+    """What the simple line rules (levels 1 and 3: one way, block overlap) leave in a line of n
+    cells held as cell_bits: its cell_bits after them (None: it cannot show its clue). The
+    blocks' spans are enough: one way is block overlap where every block has one start."""
     # not solve_line's shared Lines: a screen's lines are seldom seen again, and what each
     # cell keeps is more than the simple rules need
-    start_sets = block_starts(now, clue)
+    start_sets = bit_block_starts(can_e, can_f, n, clue)
     if start_sets is None:
         return None
-    allowed = simple_allowed(start_sets, clue, len(now))
-    return tuple((k, m & a) for k, (m, a) in enumerate(zip(now, allowed)) if m & a != m)
+    reach = sure = 0        # the cells some block can cover; the cells a block covers either way
+    for start_set, size in zip(start_sets, clue):
+        lo, hi = span_of(start_set)
+        reach |= ((1 << (hi + size - lo)) - 1) << lo
+        if lo + size > hi:
+            sure |= ((1 << (lo + size - hi)) - 1) << hi
+    return can_e & ~sure, can_f & reach
 
 
 def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[int, int]]:
@@ -491,18 +504,19 @@ def what_if_candidates(puzzle: PicrossPuzzle, state: State) -> Iterator[tuple[in
     the solve with the lines it read, and reused while those lines hold the same candidates."""
     memory = solve_memory().setdefault("picross.what-if", {})
     now = [line_cands(puzzle, state, line) for line in range(len(puzzle.lines))]
+    bits: list[tuple[int, int]] = []        # every line's cell_bits, made for the first screen
     for var in most_constrained(puzzle, state):
         if out_of_time():
             return
         for value in (FILLED, EMPTY):
-            seen = memory.get((var, value))
-            if seen is not None and all(now[line] == held for line, held in seen[1]):
+            seen = memory.get((var, value))     # (lines broken within, the lines read, as they were)
+            if seen is not None and tuple(map(now.__getitem__, seen[1])) == seen[2]:
                 n = seen[0]
             else:
-                cands = list(state.cands)
-                cands[var] = 1 << value
-                n, read = chain_screen(puzzle, cands, puzzle.lines_of[var], CHAIN_STEPS)
-                memory[(var, value)] = (n, tuple((line, now[line]) for line in read))
+                bits = bits or [cell_bits(cands) for cands in now]
+                n, read = chain_screen(puzzle, bits, var, value, CHAIN_STEPS)
+                lines = tuple(read)
+                memory[(var, value)] = (n, lines, tuple(map(now.__getitem__, lines)))
             if n is not None:
                 yield var, value
 

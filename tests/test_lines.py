@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from grader.kernels.lines import E, F, Line, block_starts, fill_of, minimum_length, runs, span_of
+from grader.kernels.lines import E, F, Line, bit_block_starts, block_starts, cell_bits, fill_of, minimum_length, runs, span_of
 
 
 def brute(cands, clue):
@@ -109,5 +109,14 @@ def test_block_starts_are_the_lines_start_sets():
         line = Line(cands, clue)
         got = block_starts(cands, clue)
         assert got == (line.start_sets if line.solvable else None)
+        assert bit_block_starts(*cell_bits(cands), len(cands), tuple(clue)) == got
         for j, starts in enumerate(got or ()):
             assert span_of(starts) == line.span(j) == (min(line.starts[j]), max(line.starts[j]))
+
+
+def test_cell_bits_are_the_cells_that_can_be_empty_and_filled():
+    cands = [E, F, E | F, 0, F]
+    can_e, can_f = cell_bits(cands)
+    assert [can_e >> i & 1 for i in range(5)] == [1, 0, 1, 0, 0]
+    assert [can_f >> i & 1 for i in range(5)] == [0, 1, 1, 0, 1]
+    assert cell_bits([]) == (0, 0)

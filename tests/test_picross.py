@@ -348,9 +348,9 @@ def test_degenerate_boards_solve(text, answer):
 
 
 def test_simple_narrowing_is_what_the_simple_rules_of_the_full_line_solver_narrow():
-    # the what-if screen reads block starts only; the simple rules read off a whole Line
-    # (one way when the line is settled, else block overlap) must narrow the same cells
-    from grader.kernels.lines import E, F, Line
+    # the what-if screen reads block starts only, as bit sets; the simple rules read off a
+    # whole Line (one way when the line is settled, else block overlap) must leave the same
+    from grader.kernels.lines import E, F, Line, cell_bits
     from heuristics.picross import overlap_allowed, simple_narrowing
     rng = random.Random(5)
     for _ in range(400):
@@ -359,7 +359,7 @@ def test_simple_narrowing_is_what_the_simple_rules_of_the_full_line_solver_narro
         now = tuple(rng.choice((E | F, E | F, E | F, E, F)) for _ in range(n))
         line = Line(now, clue)
         if not line.solvable:
-            assert simple_narrowing(now, clue) is None
+            assert simple_narrowing(*cell_bits(now), n, clue) is None
             continue
         if not clue:
             allowed = [E] * n
@@ -367,5 +367,4 @@ def test_simple_narrowing_is_what_the_simple_rules_of_the_full_line_solver_narro
             allowed = line.kept
         else:
             allowed = overlap_allowed([line.span(j) for j in range(len(clue))], clue, n)[0]
-        assert simple_narrowing(now, clue) == tuple(
-            (k, m & a) for k, (m, a) in enumerate(zip(now, allowed)) if m & a != m)
+        assert simple_narrowing(*cell_bits(now), n, clue) == cell_bits([m & a for m, a in zip(now, allowed)])

@@ -43,14 +43,25 @@ def _spread(seeds: int, through: int, n: int, right: bool) -> int:
     return reach
 
 
+def cell_bits(cands: Sequence[int]) -> tuple[int, int]:
+    """(the cells that can be empty, the cells that can be filled) of a line, as bit sets (bit
+    i: cell i)."""
+    masks = bytes(cands)[::-1]
+    return int(masks.translate(_CAN_E) or b"0", 2), int(masks.translate(_CAN_F) or b"0", 2)
+
+
 def _tables(cands: Sequence[int], clue: tuple[int, ...]) -> tuple[int, list[int], list[int], list[int]]:
     """(the cells that can be empty, the prefix table, the suffix table, the start set of each
     block) of a line, as bit sets (see Line: bit s of a start set, block j starts at s in
     some solution; the line is solvable when bit n of the last prefix row is set)."""
-    n, k = len(cands), len(clue)
+    return _bit_tables(*cell_bits(cands), len(cands), clue)
+
+
+def _bit_tables(can_e: int, can_f: int, n: int, clue: tuple[int, ...]
+                ) -> tuple[int, list[int], list[int], list[int]]:
+    """_tables of a line of n cells held as cell_bits."""
+    k = len(clue)
     # Rows of the tables are bit sets over positions 0..n, so each is a few word operations.
-    masks = bytes(cands)[::-1]
-    can_e, can_f = int(masks.translate(_CAN_E) or b"0", 2), int(masks.translate(_CAN_F) or b"0", 2)
     fits: dict[int, int] = {}                 # size -> the starts of a run of that many fillable cells
 
     def fit(size: int) -> int:
@@ -86,8 +97,14 @@ def block_starts(cands: Sequence[int], clue: Sequence[int]) -> list[int] | None:
     """The start set of each block (Line.start_sets), or None when the line cannot show its
     clue: a Line without what each cell keeps, for a look that needs only where the blocks
     may lie (a quarter of the cost)."""
-    _, pre, _, start_sets = _tables(cands, tuple(clue))
-    return start_sets if pre[-1] >> len(cands) & 1 else None
+    return bit_block_starts(*cell_bits(cands), len(cands), tuple(clue))
+
+
+def bit_block_starts(can_e: int, can_f: int, n: int, clue: tuple[int, ...]) -> list[int] | None:
+    """block_starts of a line of n cells held as cell_bits (what the what-if screen keeps: no
+    tuple of masks to build and hash for every line it reads)."""
+    _, pre, _, start_sets = _bit_tables(can_e, can_f, n, clue)
+    return start_sets if pre[-1] >> n & 1 else None
 
 
 def span_of(start_set: int) -> tuple[int, int]:

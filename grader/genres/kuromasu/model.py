@@ -56,31 +56,28 @@ class KuromasuPuzzle(GridPuzzle):
         return tuple(tuple(sorted(v)) for v in out)
 
 
-class Rays(Sequence[tuple[tuple[int, ...], ...]]):
+class Rays(dict[int, tuple[tuple[int, ...], ...]]):
     """Each cell's four rays, made on first use: the techniques read only the numbers' rays,
-    and all of them on a 200x200 board would hold 16 million entries."""
+    and all of them on a 200x200 board would hold 16 million entries. A dict filled by
+    __missing__, so reading a ray made before is no Python call (legal() reads them a million
+    times on a big board)."""
 
     def __init__(self, rows: int, cols: int):
+        super().__init__()
         self.rows, self.cols = rows, cols
-        self._made: dict[int, tuple[tuple[int, ...], ...]] = {}
 
-    def __len__(self) -> int:
-        return self.rows * self.cols
-
-    def __getitem__(self, i):  # type: ignore[override]
-        got = self._made.get(i)
-        if got is None:
-            if not 0 <= i < len(self):
-                raise IndexError(i)
-            r, c = divmod(i, self.cols)
-            rays = []
-            for dr, dc in DIRECTIONS:
-                ray, r2, c2 = [], r + dr, c + dc
-                while 0 <= r2 < self.rows and 0 <= c2 < self.cols:
-                    ray.append(r2 * self.cols + c2)
-                    r2, c2 = r2 + dr, c2 + dc
-                rays.append(tuple(ray))
-            got = self._made[i] = tuple(rays)
+    def __missing__(self, i: int) -> tuple[tuple[int, ...], ...]:
+        if not 0 <= i < self.rows * self.cols:
+            raise IndexError(i)
+        r, c = divmod(i, self.cols)
+        rays = []
+        for dr, dc in DIRECTIONS:
+            ray, r2, c2 = [], r + dr, c + dc
+            while 0 <= r2 < self.rows and 0 <= c2 < self.cols:
+                ray.append(r2 * self.cols + c2)
+                r2, c2 = r2 + dr, c2 + dc
+            rays.append(tuple(ray))
+        got = self[i] = tuple(rays)
         return got
 
 
