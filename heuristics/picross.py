@@ -461,9 +461,10 @@ def chain_screen(puzzle: PicrossPuzzle, bits: Sequence[tuple[int, int]], var: in
             changes += 1
             # a crossing line this broke is seen at once, before the lines queued earlier
             for other in crossing:
+                # read even when it holds: were it narrower, it might break here
+                read.add(other)
                 other_kept = simple_narrowing(*narrowed_lines[other], len(puzzle.lines[other]), puzzle.clues[other])
                 if other_kept is None:
-                    read.add(other)
                     return (changes + 1, read) if changes < most else (None, read)
                 checked[other] = other_kept
             if changes >= most:

@@ -368,3 +368,29 @@ def test_simple_narrowing_is_what_the_simple_rules_of_the_full_line_solver_narro
         else:
             allowed = overlap_allowed([line.span(j) for j in range(len(clue))], clue, n)[0]
         assert simple_narrowing(*cell_bits(now), n, clue) == cell_bits([m & a for m, a in zip(now, allowed)])
+
+
+def test_what_if_screen_reads_every_line_its_answer_depends_on():
+    # a screen is kept with the lines it read and reused while they hold: narrowing lines it
+    # did not read (toward the solution) must leave its answer the same
+    from grader.kernels.lines import cell_bits
+    from grader.genres.picross.model import EMPTY, FILLED
+    from heuristics.picross import CHAIN_STEPS, chain_screen, line_cands
+    rng = random.Random(7)
+    for p in janko("picross", 4, seed=2, max_cells=225) + [DEEP]:
+        answer, full = reference(p).cands, p.genre.initial_state(p).cands
+        for keep in (0.2, 0.4, 0.6):
+            cands = [m if rng.random() < keep else f for m, f in zip(answer, full)]
+            state = State(tuple(cands))
+            bits = [cell_bits(line_cands(p, state, line)) for line in range(len(p.lines))]
+            for var in (v for v in range(len(answer)) if bin(cands[v]).count("1") > 1):
+                for value in (EMPTY, FILLED):
+                    n, read = chain_screen(p, bits, var, value, CHAIN_STEPS)
+                    unread = [v for v in range(len(answer)) if bin(cands[v]).count("1") > 1 and v != var
+                              and not read & set(p.lines_of[v])]
+                    narrowed = list(cands)
+                    for v in unread:
+                        narrowed[v] = answer[v]
+                    later = State(tuple(narrowed))
+                    later_bits = [cell_bits(line_cands(p, later, line)) for line in range(len(p.lines))]
+                    assert chain_screen(p, later_bits, var, value, CHAIN_STEPS)[0] == n, (p, var, value)
