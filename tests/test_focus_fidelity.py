@@ -125,6 +125,14 @@ def test_group_fillings_sees_an_island_joined_far_off():
     assert focused("nurikabe.group-fillings", p, s, Cell(1, 4)) == {"r2c3": "is wall"}
 
 
+def test_subset_sees_the_larger_number_change_far_from_the_smaller():
+    # r1c1 and r2c1 safe leave the 1 at r2c2 two cells, both the 2's; once r2c4 (beside the
+    # 2 only) is safe, the 2's one cell more, r1c4, holds its second mine
+    p = native("genre: minesweeper\ngrid: |\n  . . . .\n  . 1 2 .\n")
+    s = marks(p, "+ . . .\n+ 1 2 +")
+    assert focused("minesweeper.subset", p, s, Cell(1, 3)) == {"r1c4": "holds a mine"}
+
+
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",
           "nurikabe", "picross", "slitherlink", "yajilin"]
 
