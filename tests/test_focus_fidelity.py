@@ -133,6 +133,27 @@ def test_subset_sees_the_larger_number_change_far_from_the_smaller():
     assert focused("minesweeper.subset", p, s, Cell(1, 3)) == {"r1c4": "holds a mine"}
 
 
+def newly_found_after(hid: str, puzzle) -> list[tuple]:
+    """(state, changed variables) of each step on the solve path after which the whole
+    board's look of `hid` finds something where it found nothing before."""
+    h, out = REGISTRY.get(hid), []
+    states = [before for _, before, _ in Solver(puzzle).solve().states()]
+    for a, b in zip(states, states[1:]):
+        if next(h.find(puzzle, a, None), None) is None and next(h.find(puzzle, b, None), None) is not None:
+            out.append((b, frozenset(v for v, (x, y) in enumerate(zip(a.cands, b.cands)) if x != y)))
+    return out
+
+
+@pytest.mark.parametrize("hid", ["nurikabe.pool-owner-ways"])
+@pytest.mark.parametrize("name", ["nurikabe-10x10-grader-1.yaml", "nurikabe-9x9-hard-1.yaml"])
+def test_pool_owners_see_another_island_leave_a_block(hid, name):
+    # a block only one island can reach reads every island's reach: a change far from the
+    # island that makes it the block's only owner (another's reach shrinks) is seen
+    p = load(str(CORPUS / "nurikabe" / name))
+    cases = newly_found_after(hid, p)
+    assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
+
+
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",
           "nurikabe", "picross", "slitherlink", "yajilin"]
 
