@@ -17,7 +17,9 @@ from grader.kernels.shading import B_SHADED, FREE
 from heuristics.common.focus import near_then_the_rest
 from heuristics.common.shading import open_within
 from grader.io.read import load
-from support import CORPUS, SHARED, decided_by, marks, native
+from grader.io.janko import read_records
+from grader.io.read import from_record
+from support import CORPUS, SHARED, decided_by, marks, native, shared
 from focus_check import KNOWN_MISSES, focus_misses, janko_sample
 
 
@@ -150,6 +152,22 @@ def test_pool_owners_see_another_island_leave_a_block(hid, name):
     # a block only one island can reach reads every island's reach: a change far from the
     # island that makes it the block's only owner (another's reach shrinks) is seen
     p = load(str(CORPUS / "nurikabe" / name))
+    cases = newly_found_after(hid, p)
+    assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
+
+
+def janko_puzzle(genre: str, rid: str):
+    """One janko puzzle of the evaluation corpus, by its id (skips when the corpus is absent)."""
+    return next(from_record(r) for r in read_records(shared(f"janko/{genre}.jsonl"))
+                if not isinstance(r, Exception) and r.id == rid)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("hid", ["nurikabe.one-wall-inside", "nurikabe.enclosure-crossing"])
+def test_enclosures_see_walls_placed_far_off(hid):
+    # whether wall groups can meet outside an enclosure reads walls anywhere: a wall placed
+    # far from the enclosure (janko nurikabe 0485, steps 46-49) is seen
+    p = janko_puzzle("nurikabe", "nurikabe/0485")
     cases = newly_found_after(hid, p)
     assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
 
