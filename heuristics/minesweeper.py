@@ -26,6 +26,14 @@ def numbers_to_check(puzzle: MinesPuzzle, focus: frozenset[int] | None) -> Itera
     return puzzle.numbers if focus is None else puzzle.numbers_near(focus)
 
 
+def numbers_with_partners(puzzle: MinesPuzzle, focus: frozenset[int] | None) -> Iterable[int]:
+    """The numbers beside the focus and the numbers near them, in board order: what a look at
+    a pair or an area of numbers must read again when either number's cells changed."""
+    if focus is None:
+        return puzzle.numbers
+    return sorted({m for i in puzzle.numbers_near(focus) for m in (i, *puzzle.nearby_numbers[i])})
+
+
 def open_numbers(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[int, int, list[int]]]:
     """(number cell, mines it still needs, its undecided neighbours) for numbers with work left."""
     for i in numbers_to_check(puzzle, focus):
@@ -135,9 +143,10 @@ def all_left_are_mines(puzzle: MinesPuzzle, state: State, focus=None) -> Iterato
 
 # --- level 2 ------------------------------------------------------------------------------
 
-def pairs(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[tuple[int, int, set[int]],
+def pairs(puzzle: MinesPuzzle, state: State, numbers: Iterable[int]) -> Iterator[tuple[tuple[int, int, set[int]],
                                                                         tuple[int, int, set[int]]]]:
-    """Pairs of numbers with work left whose covered cells overlap, each as (cell, need, free)."""
+    """Pairs of numbers with work left whose covered cells overlap, each as (cell, need, free),
+    the first of each pair from `numbers`."""
     info = {}
 
     def get(i: int):
@@ -145,7 +154,7 @@ def pairs(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[tuple[int,
             mines, free = number_counts(puzzle, state, i)
             info[i] = (i, puzzle.board[i] - mines, set(free))
         return info[i]
-    for i in numbers_to_check(puzzle, focus):
+    for i in numbers:
         a = get(i)
         if not a[2]:
             continue
@@ -157,7 +166,9 @@ def pairs(puzzle: MinesPuzzle, state: State, focus) -> Iterator[tuple[tuple[int,
 
 @heuristic(id="minesweeper.subset", genre=GENRE)
 def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, focus):
+    # The pair is ordered (smaller, larger): a change beside only the larger number must
+    # bring the smaller one in as the pair's first.
+    for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, numbers_with_partners(puzzle, focus)):
         if not fa < fb:
             continue
         diff = need_b - need_a
@@ -175,7 +186,7 @@ def subset(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]
 
 @heuristic(id="minesweeper.overlap", genre=GENRE)
 def overlap(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, focus):
+    for (a, need_a, fa), (b, need_b, fb) in pairs(puzzle, state, numbers_to_check(puzzle, focus)):
         shared, only_a, only_b = fa & fb, fa - fb, fb - fa
         lo = max(need_a - len(only_a), need_b - len(only_b), 0)
         hi = min(need_a, need_b, len(shared))
@@ -252,8 +263,7 @@ def _legal_combinations(puzzle: MinesPuzzle, state: State, i: int, need: int, fr
 @heuristic(id="minesweeper.combinations", genre=GENRE)
 def combinations_around(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     seen = set()
-    targets = numbers_to_check(puzzle, focus) if focus is None else sorted(
-        {m for i in puzzle.numbers_near(focus) for m in (i, *puzzle.nearby_numbers[i])})
+    targets = numbers_with_partners(puzzle, focus)
     for i in targets:
         if i in seen:
             continue
@@ -329,8 +339,7 @@ def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[i
 
 @heuristic(id="minesweeper.area-search", genre=GENRE)
 def area_search(puzzle: MinesPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    targets = numbers_to_check(puzzle, focus) if focus is None else sorted(
-        {m for i in puzzle.numbers_near(focus) for m in (i, *puzzle.nearby_numbers[i])})
+    targets = numbers_with_partners(puzzle, focus)
     for i in targets:
         mines, free = number_counts(puzzle, state, i)
         if not free:

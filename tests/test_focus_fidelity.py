@@ -17,7 +17,9 @@ from grader.kernels.shading import B_SHADED, FREE
 from heuristics.common.focus import near_then_the_rest
 from heuristics.common.shading import open_within
 from grader.io.read import load
-from support import CORPUS, SHARED, decided_by, marks, native
+from grader.io.janko import read_records
+from grader.io.read import from_record
+from support import CORPUS, SHARED, decided_by, marks, native, shared
 from focus_check import KNOWN_MISSES, focus_misses, janko_sample
 
 
@@ -123,6 +125,51 @@ def test_group_fillings_sees_an_island_joined_far_off():
         f"  {row}\n" for row in (". . . . . . .", ". 4 . . . . 6", ". . . . . . .", ". . . . . . .")))
     s = marks(p, ". . . . . . .\n. 4 . + + + 6\n. . . . . . .\n. . . . . . .")
     assert focused("nurikabe.group-fillings", p, s, Cell(1, 4)) == {"r2c3": "is wall"}
+
+
+def test_subset_sees_the_larger_number_change_far_from_the_smaller():
+    # r1c1 and r2c1 safe leave the 1 at r2c2 two cells, both the 2's; once r2c4 (beside the
+    # 2 only) is safe, the 2's one cell more, r1c4, holds its second mine
+    p = native("genre: minesweeper\ngrid: |\n  . . . .\n  . 1 2 .\n")
+    s = marks(p, "+ . . .\n+ 1 2 +")
+    assert focused("minesweeper.subset", p, s, Cell(1, 3)) == {"r1c4": "holds a mine"}
+
+
+def newly_found_after(hid: str, puzzle) -> list[tuple]:
+    """(state, changed variables) of each step on the solve path after which the whole
+    board's look of `hid` finds something where it found nothing before."""
+    h, out = REGISTRY.get(hid), []
+    states = [before for _, before, _ in Solver(puzzle).solve().states()]
+    for a, b in zip(states, states[1:]):
+        if next(h.find(puzzle, a, None), None) is None and next(h.find(puzzle, b, None), None) is not None:
+            out.append((b, frozenset(v for v, (x, y) in enumerate(zip(a.cands, b.cands)) if x != y)))
+    return out
+
+
+@pytest.mark.parametrize("hid", ["nurikabe.pool-owner-ways"])
+@pytest.mark.parametrize("name", ["nurikabe-10x10-grader-1.yaml", "nurikabe-9x9-hard-1.yaml"])
+def test_pool_owners_see_another_island_leave_a_block(hid, name):
+    # a block only one island can reach reads every island's reach: a change far from the
+    # island that makes it the block's only owner (another's reach shrinks) is seen
+    p = load(str(CORPUS / "nurikabe" / name))
+    cases = newly_found_after(hid, p)
+    assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
+
+
+def janko_puzzle(genre: str, rid: str):
+    """One janko puzzle of the evaluation corpus, by its id (skips when the corpus is absent)."""
+    return next(from_record(r) for r in read_records(shared(f"janko/{genre}.jsonl"))
+                if not isinstance(r, Exception) and r.id == rid)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("hid", ["nurikabe.one-wall-inside", "nurikabe.enclosure-crossing"])
+def test_enclosures_see_walls_placed_far_off(hid):
+    # whether wall groups can meet outside an enclosure reads walls anywhere: a wall placed
+    # far from the enclosure (janko nurikabe 0485, steps 46-49) is seen
+    p = janko_puzzle("nurikabe", "nurikabe/0485")
+    cases = newly_found_after(hid, p)
+    assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
 
 
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",

@@ -19,7 +19,7 @@ from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, members, verdict
-from heuristics.nurikabe.reach import (islands_to_check, open_blocks_of_reach, open_blocks_reached, reach, reach_index,
+from heuristics.nurikabe.reach import (islands_near_then_the_rest, open_blocks_of_reach, open_blocks_reached, reach, reach_index,
                                       reaches)
 from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, shared_by
 
@@ -117,7 +117,7 @@ def _move_reacher(reachers: dict[int, tuple[int, ...]], k: int, old: frozenset[i
 @heuristic(id="nurikabe.pool-owner", genre=GENRE)
 def pool_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    for k in islands_to_check(puzzle, state, focus):
+    for k in islands_near_then_the_rest(puzzle, state, focus):
         need = isl.need(k)
         if not need:
             continue
@@ -228,7 +228,7 @@ def pool_owner_ways(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
     only it can reach are left; what they all share is settled."""
     isl = islands(puzzle, state)
     shapes = island_shapes(puzzle, state)
-    for k in islands_to_check(puzzle, state, focus):
+    for k in islands_near_then_the_rest(puzzle, state, focus):
         ways = shapes.get(k)
         blocks = owned_blocks(puzzle, state, k) if ways else []
         if not blocks:

@@ -16,6 +16,8 @@ from grader.genres.nurikabe.model import B_ISLAND, FREE, Islands, NurikabePuzzle
 from grader.core.model import State
 from grader.kernels.recent import recent_of
 
+from heuristics.common.focus import near_then_the_rest
+
 
 # --- reach: where an island can still grow -------------------------------------------------
 
@@ -87,6 +89,14 @@ def islands_to_check(puzzle: NurikabePuzzle, state: State, focus: frozenset[int]
     if focus is None:
         return sorted(entries)
     return [k for k, (_, support) in sorted(entries.items()) if not support.isdisjoint(focus)]
+
+
+def islands_near_then_the_rest(puzzle: NurikabePuzzle, state: State, focus: frozenset[int] | None) -> list[int]:
+    """islands_to_check first, then every other numbered island: for looks that read other
+    islands' reaches too (who else reaches a block), which a change far from the island can
+    narrow without touching its own reach."""
+    every = islands_to_check(puzzle, state, None)
+    return every if focus is None else near_then_the_rest(islands_to_check(puzzle, state, focus), every)
 
 
 def reach_index(puzzle: NurikabePuzzle, state: State) -> dict[int, list[int]]:

@@ -14,6 +14,7 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
+from heuristics.common.focus import near_then_the_rest
 from heuristics.nurikabe.common import GENRE, cells_of, clue_text, verdict
 
 
@@ -35,6 +36,15 @@ def wall_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Itera
             "cell": puzzle.cell(v), "a": puzzle.cell(a), "b": puzzle.cell(b)})
 
 
+def enclosures_near_then_the_rest(puzzle: NurikabePuzzle, parts, focus: frozenset[int] | None) -> list:
+    """The enclosures touching the focus first, then the rest: which wall groups can meet
+    outside an enclosure (_crossing) changes with a wall anywhere."""
+    if focus is None:
+        return list(parts)
+    near = puzzle.graph.around(focus, 1)
+    return near_then_the_rest([part for part in parts if any(i in near for i in part)], parts)
+
+
 @heuristic(id="nurikabe.one-wall-inside", genre=GENRE)
 def one_wall_inside(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """An enclosure with one number n and n + 1 cells holds exactly one wall. Its neighbours
@@ -43,12 +53,9 @@ def one_wall_inside(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterato
     if puzzle.wall_total is not None and puzzle.wall_total < 2:
         return
     isl = islands(puzzle, state)
-    near = None if focus is None else puzzle.graph.around(focus, 1)
-    for part in isl.side.possible_parts.cells:
+    for part in enclosures_near_then_the_rest(puzzle, isl.side.possible_parts.cells, focus):
         clues = [i for i in part if puzzle.clues[i] != NO_CLUE]
         if len(clues) != 1 or puzzle.clues[clues[0]] != len(part) - 1:
-            continue
-        if near is not None and not any(i in near for i in part):
             continue
         inside = set(part)
         free = [i for i in part if state.cands[i] == FREE]
@@ -77,13 +84,9 @@ def enclosure_crossing(puzzle: NurikabePuzzle, state: State, focus=None) -> Iter
     with at least (dA(x) + dB(x) + dAB - 1) / 2 cells of the enclosure (distances counted in its
     cells); when that is more than the walls it holds, x is island."""
     isl = islands(puzzle, state)
-    room = isl.side.possible_parts
-    near = None if focus is None else puzzle.graph.around(focus, 1)
-    for part in room.cells:
+    for part in enclosures_near_then_the_rest(puzzle, isl.side.possible_parts.cells, focus):
         clues = [i for i in part if puzzle.clues[i] != NO_CLUE]
         if len(clues) != 1 or puzzle.clues[clues[0]] == UNKNOWN:
-            continue
-        if near is not None and not any(i in near for i in part):
             continue
         free = [i for i in part if state.cands[i] == FREE]
         walls = len(part) - puzzle.clues[clues[0]]
