@@ -33,6 +33,7 @@ def fill_rules(level: int) -> list[Heuristic]:
     finds a few steps later), and the patterns of the clues alone (CLUES_ONLY)."""
     return trial_rules(GENRE, level, WHAT_IFS + CLUES_ONLY)
 
+
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True
                ) -> Iterable[int]:
     """Cells with an edge in `focus` (every cell when focus is None)."""
