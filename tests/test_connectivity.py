@@ -140,6 +140,30 @@ def test_splits_match_brute_force():
         assert base.of == side.possible_parts.of
 
 
+def test_side_like_another_equals_a_fresh_one():
+    """A Side made `like` one of another state takes over what its possible cells alone decide
+    only when they are the same, and then says what a fresh Side says."""
+    rng = random.Random(11)
+    taken = 0
+    for _ in range(300):
+        g = cn.GridGraph(rng.randint(1, 6), rng.randint(1, 6))
+        before = [rng.choice((ON, OFF, BOTH, BOTH, BOTH)) for _ in range(g.size)]
+        # a narrower state: some undecided cells decided, now and then one made non-member
+        after = [(rng.choice((ON, BOTH, BOTH, OFF if rng.random() < 0.2 else BOTH)) if m == BOTH else m)
+                 for m in before]
+        like = cn.Side(g, before, ON)
+        like.splits, like.possible_parts          # worked out there
+        side = cn.Side(g, after, ON, like=like)
+        fresh = cn.Side(g, after, ON)
+        same = like.possible == fresh.possible
+        taken += same
+        assert ("possible_splits" in side.__dict__) == same
+        assert side.splits == fresh.splits and list(side.splits) == list(fresh.splits)
+        assert side.possible_parts == fresh.possible_parts
+        assert side.stranded == fresh.stranded and side.apart == fresh.apart
+    assert 50 < taken < 250
+
+
 def test_cut_sizes_match_brute_force():
     rng = random.Random(9)
     for _ in range(300):

@@ -411,10 +411,18 @@ class Side:
     """What one state says about the cells of one colour (`bit`); see the module docstring.
     Build it with side(graph, state, bit) so it is computed once per state."""
 
-    def __init__(self, graph: GridGraph, cands: Sequence[int], bit: int):
+    def __init__(self, graph: GridGraph, cands: Sequence[int], bit: int, like: "Side | None" = None):
+        """`like` (optional): the Side of `bit` in another state. When its possible cells are
+        the same, what depends on them alone (possible_parts, possible_splits) is taken over
+        as far as it was worked out there."""
         self.graph, self.bit = graph, bit
         self.possible = [bool(m & bit) for m in cands]
         self.decided = [m == bit for m in cands]
+        if like is not None and like.bit == bit and like.possible == self.possible:
+            known = like.__dict__
+            for name in ("possible_parts", "possible_splits"):
+                if name in known:
+                    self.__dict__[name] = known[name]
 
     def narrowed(self, cands: Sequence[int], changed: Iterable[int]) -> "Side | None":
         """The Side of a state that only narrows this one's, where the cells `changed`
@@ -501,11 +509,16 @@ class Side:
     def splits(self) -> dict[int, tuple[int, int]]:
         """Articulation points of the possible cells (undecided ones only), each with two of
         its neighbours that would be separated without it."""
+        return {v: ab for v, ab in self.possible_splits.items() if not self.decided[v]}
+
+    @functools.cached_property
+    def possible_splits(self) -> dict[int, tuple[int, int]]:
+        """splits, decided cells included: a fact of the possible cells alone."""
         out: dict[int, tuple[int, int]] = {}
         for part in self.possible_parts.cells:
             if len(part) > 2:
                 out.update(articulation_points(self.graph, self.possible, part[0]))
-        return {v: ab for v, ab in out.items() if not self.decided[v]}
+        return out
 
     def liberties(self, k: int) -> list[int]:
         """Undecided cells beside decided part k that could still take `bit`."""

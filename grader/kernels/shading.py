@@ -31,8 +31,17 @@ def around(puzzle, focus: Iterable[int]) -> set[int]:
 
 def open_side(puzzle, state: State) -> connectivity.Side:
     """The cells that are, or may still be, white (connectivity.Side, once per state).
-    White cells must all end up in one area of these."""
-    return connectivity.side(puzzle.graph, state, B_WHITE)
+    White cells must all end up in one area of these. Most steps shade nothing, so what the
+    last side made for the puzzle found about its possible cells (its parts, its cut cells:
+    a walk along the whole board) is taken over when they are the same (Side's `like`)."""
+    def make() -> connectivity.Side:
+        side = connectivity.Side(puzzle.graph, state.cands, B_WHITE, like=puzzle.__dict__.get(LAST_SIDE))
+        puzzle.__dict__[LAST_SIDE] = side
+        return side
+    return state.derived(("connectivity.side", B_WHITE), make)
+
+
+LAST_SIDE = "_shading_last_open_side"      # the puzzle's newest open_side (one, so bounded)
 
 
 # --- violations ---------------------------------------------------------------------------
