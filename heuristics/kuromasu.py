@@ -255,11 +255,13 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     The ways that showed it last time (in any state of the solve) are tried before anything
     else: they usually still disagree, where the ends may agree for a long while. Only a
     `None` is taken from them, so the answer is the same whichever ways they are."""
+    los, his = view_of(puzzle, state, k)
+    if los == his:
+        return None     # what it sees is settled: its one way (if any) decides nothing new
     disagreeing = solve_memory().setdefault("kuromasu.disagreeing-ways", {})
     if k in disagreeing:
         # before listing the ways: the remembered ones add up to the count, so a way is
         # possible when each length is within what the number can see
-        los, his = view_of(puzzle, state, k)
         possible = [t for t in disagreeing[k] if all(lo <= a <= hi for lo, a, hi in zip(los, t, his))]
         if agreement(puzzle, state, k, possible)[0] == {}:
             return None
