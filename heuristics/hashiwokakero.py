@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator
 import attrs
 
 from grader.core.explain import describe_removals
-from grader.genres.hashiwokakero.model import LEAST, MOST, HashiPuzzle, Groups, groups, hi, lo, reachable
+from grader.genres.hashiwokakero.model import LEAST, MOST, HashiPuzzle, Groups, groups, reachable
 from grader.core.registry import REGISTRY, heuristic
 from grader.core.model import State, values_of
 from grader.core.probing import branch_deduction, register_probing, register_last_resort
@@ -194,7 +194,7 @@ def starved(puzzle: HashiPuzzle, state: State, chosen: dict[int, int], read: Rea
 @heuristic(id="hashi.crossing", genre=GENRE)
 def crossing(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for s in (range(len(puzzle.slots)) if focus is None else sorted(focus)):
-        if lo(state.cands[s]) >= 1:
+        if LEAST[state.cands[s]] >= 1:
             blocked = [t for t in puzzle.crossings[s] if state.cands[t] & ~1]
             if blocked:
                 yield Deduction.build(state, put={t: 0 for t in blocked}, premises=[s],
@@ -208,13 +208,13 @@ def only_one_way(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
         if not todo:
             continue
         n = puzzle.board[i]
-        least = sum(lo(state.cands[s]) for s in puzzle.slots_of[i])
+        least = sum(LEAST[state.cands[s]] for s in puzzle.slots_of[i])
         missing = n - least
         # each direction can add no more than it has room for, nor more than is missing
-        room = {s: min(hi(state.cands[s]), lo(state.cands[s]) + missing) for s in puzzle.slots_of[i]}
+        room = {s: min(MOST[state.cands[s]], LEAST[state.cands[s]] + missing) for s in puzzle.slots_of[i]}
         most = sum(room.values())
         if least == n:
-            keep = {s: 1 << lo(state.cands[s]) for s in todo}
+            keep = {s: 1 << LEAST[state.cands[s]] for s in todo}
             reason = f"already has {bridges(n)}"
             result = f"{', '.join(names(puzzle, todo))} get no more"
         elif most == n:
@@ -249,7 +249,7 @@ def small_neighbour(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[D
     for s in (range(len(puzzle.slots)) if focus is None else sorted(focus)):
         i = smaller[s]
         n = puzzle.board[i]
-        if n < hi(state.cands[s]):
+        if n < MOST[state.cands[s]]:
             yield Deduction.build(state, keep={s: (1 << (n + 1)) - 1}, cells=[puzzle.cell(i)], params={
                 "island": puzzle.cell(i), "n": n, "bridge": puzzle.slot_name(s), "most": bridges(n)})
 
@@ -259,11 +259,11 @@ def small_neighbour(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[D
 def lower_bounds(puzzle: HashiPuzzle, state: State, i: int) -> Iterator[tuple[int, int, int]]:
     """(slot, least count it must carry, most the other slots can give) around island i."""
     n = puzzle.board[i]
-    most = sum(hi(state.cands[s]) for s in puzzle.slots_of[i])
+    most = sum(MOST[state.cands[s]] for s in puzzle.slots_of[i])
     for s in open_slots(puzzle, state, i):
-        others = most - hi(state.cands[s])
+        others = most - MOST[state.cands[s]]
         need = n - others
-        if need > lo(state.cands[s]):
+        if need > LEAST[state.cands[s]]:
             yield s, need, others
 
 
@@ -316,7 +316,7 @@ def no_loop(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deduction
         return
     g = groups(puzzle, state)
     for s, slot in enumerate(puzzle.slots):
-        if lo(state.cands[s]) == 0 and state.cands[s] != 1 and g.root[slot.a] == g.root[slot.b]:
+        if LEAST[state.cands[s]] == 0 and state.cands[s] != 1 and g.root[slot.a] == g.root[slot.b]:
             yield Deduction.build(state, put={s: 0}, params={
                 "first": puzzle.cell(slot.a), "second": puzzle.cell(slot.b), "bridge": puzzle.slot_name(s),
                 "path": "bridges already drawn"})
@@ -331,11 +331,11 @@ def not_too_many(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Dedu
     # medium solvers know only the clues and finished islands.
     for i in islands_to_check(puzzle, focus):
         n = puzzle.board[i]
-        least = sum(lo(state.cands[s]) for s in puzzle.slots_of[i])
+        least = sum(LEAST[state.cands[s]] for s in puzzle.slots_of[i])
         for s in open_slots(puzzle, state, i):
-            have = least - lo(state.cands[s])
+            have = least - LEAST[state.cands[s]]
             most = n - have
-            if most < hi(state.cands[s]):
+            if most < MOST[state.cands[s]]:
                 # in a trial an island can already hold more than it needs: then nothing is left
                 keep = (1 << (most + 1)) - 1 if most >= 0 else 0
                 yield Deduction.build(state, keep={s: keep}, cells=[puzzle.cell(i)],
@@ -373,9 +373,9 @@ def no_closed_group(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[D
         g = g or groups(puzzle, state)
         read = Reads({s})
         for k in values_of(m):
-            if k <= lo(m):
+            if k <= LEAST[m]:
                 continue
-            shut = closes_group(puzzle, g, {s: k - lo(m)}, read)
+            shut = closes_group(puzzle, g, {s: k - LEAST[m]}, read)
             if shut:
                 yield Deduction.build(state, exclude={s: k}, region=[], cells=[puzzle.cell(i) for i in shut],
                                       params={"count": bridges(k), "bridge": puzzle.slot_name(s),
@@ -447,7 +447,7 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
     (within their candidates; with `g`, leaving out ways that shut a group in)."""
     cands = state.cands
     todo = open_slots(puzzle, state, i)
-    need = puzzle.board[i] - sum(lo(cands[s]) for s in puzzle.slots_of[i] if s not in todo)
+    need = puzzle.board[i] - sum(LEAST[cands[s]] for s in puzzle.slots_of[i] if s not in todo)
     ways = list(shares(need, tuple([cands[s] for s in todo])))
     if g is not None:
         ways = [w for w in ways if legal_way(puzzle, state, g, todo, w)]
@@ -480,7 +480,7 @@ def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way
     """Whether a way to share an island's bridges (`way`: the count on each slot of `todo`)
     shuts no group in and blocks no bridge another island needs. `read` (when given) gets the
     slots the answer rests on."""
-    return (not closes_group(puzzle, g, {s: v - lo(state.cands[s]) for s, v in zip(todo, way)}, read)
+    return (not closes_group(puzzle, g, {s: v - LEAST[state.cands[s]] for s, v in zip(todo, way)}, read)
             and not starved(puzzle, state, dict(zip(todo, way)), read))
 
 
@@ -584,7 +584,7 @@ def pair_ways(puzzle: HashiPuzzle, state: State, focus=None) -> Iterator[Deducti
                 chosen = dict(zip(todo_a, wa)) | dict(zip(todo_b, wb))
                 if any(chosen.get(u) for t, v in chosen.items() if v for u in puzzle.crossings[t]):
                     continue
-                if closes_group(puzzle, g, {t: v - lo(state.cands[t]) for t, v in chosen.items()}, read):
+                if closes_group(puzzle, g, {t: v - LEAST[state.cands[t]] for t, v in chosen.items()}, read):
                     continue
                 if starved(puzzle, state, chosen, read):
                     continue
