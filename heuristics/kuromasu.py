@@ -256,8 +256,8 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     else: they usually still disagree, where the ends may agree for a long while. Only a
     `None` is taken from them, so the answer is the same whichever ways they are."""
     los, his = view_of(puzzle, state, k)
-    if los == his:
-        return None     # what it sees is settled: its one way (if any) decides nothing new
+    if settled(puzzle, state, k, los, his):
+        return None
     disagreeing = solve_memory().setdefault("kuromasu.disagreeing-ways", {})
     if k in disagreeing:
         # before listing the ways: the remembered ones add up to the count, so a way is
@@ -271,19 +271,47 @@ def agreed_extension(puzzle: KuromasuPuzzle, state: State, k: int, limit: int
     ends = {pick(lengths, key=lambda t: t[d]) for d in range(4) for pick in (min, max)}
     agreed, ways, narrowing = agreement(puzzle, state, k, sorted(ends) + [t for t in lengths if t not in ends])
     if agreed == {}:
-        disagreeing[k] = narrowing
+        disagreeing[k] = covering_ways(state, narrowing)
     return None if not agreed or out_of_time() else (agreed, ways)
 
 
+def covering_ways(state: State, narrowing: list[tuple[Way, dict[int, int]]]) -> list[Way]:
+    """Of the ways that narrowed an agreement to nothing (with what each decides), the first
+    and as few others as still leave nothing agreed (greedy, the one that parts from the
+    first on most cells still agreed on next): the next look tries them first, and each way
+    it tries costs a legal() check."""
+    (first, option), rest = narrowing[0], narrowing[1:]
+    cands = state.cands
+    left = {j for j, v in option.items() if cands[j] == FREE}
+    apart = [(way, {j for j in left if other.get(j) != option[j]}) for way, other in rest]
+    out = [first]
+    while left:
+        way, cells = max(apart, key=lambda way_cells: len(way_cells[1] & left))
+        out.append(way)
+        left -= cells
+    return out
+
+
+def settled(puzzle: KuromasuPuzzle, state: State, k: int, los: Sequence[int], his: Sequence[int]) -> bool:
+    """Whether the number at k sees a settled view (the fewest and the most cells it can see
+    are the same) and no shaded cell that ends it has an undecided neighbour: then its one
+    way, if it adds up, decides nothing new (legal() would whiten those neighbours)."""
+    if los != his:
+        return False
+    cands, neighbours = state.cands, puzzle.neighbours
+    return not any(cands[u] == FREE for ray, lo in zip(puzzle.rays[k], los) if lo < len(ray)
+                   for u in neighbours[ray[lo]])
+
+
 def agreement(puzzle: KuromasuPuzzle, state: State, k: int, lengths: Iterable[Way]
-              ) -> tuple[dict[int, int] | None, int, list[Way]]:
+              ) -> tuple[dict[int, int] | None, int, list[tuple[Way, dict[int, int]]]]:
     """What the legal ways among `lengths` decide alike among the undecided cells (None: no
-    legal way), how many legal ways there are, and the ways that narrowed the agreement; it
-    stops as soon as the agreement is empty."""
+    legal way), how many legal ways there are, and the ways that narrowed the agreement (with
+    what each decides); it stops as soon as the agreement is empty."""
     cands = state.cands
     agreed: dict[int, int] | None = None
     ways = 0
-    narrowing: list[Way] = []
+    narrowing: list[tuple[Way, dict[int, int]]] = []
     for choice, option in legal_ways(puzzle, state, k, lengths):
         ways += 1
         if agreed is None:
@@ -291,7 +319,7 @@ def agreement(puzzle: KuromasuPuzzle, state: State, k: int, lengths: Iterable[Wa
         else:
             left = {j: v for j, v in agreed.items() if option.get(j) == v}
         if agreed is None or len(left) < len(agreed):
-            narrowing.append(choice)
+            narrowing.append((choice, option))
         agreed = left
         if not agreed:
             break

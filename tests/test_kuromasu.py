@@ -250,6 +250,30 @@ def test_ways_are_listed_and_filtered_as_the_plain_product_would_be():
     assert compared > 100
 
 
+def test_remembered_ways_still_agree_on_nothing_and_settled_numbers_give_nothing():
+    """covering_ways keeps, of the ways that narrowed an agreement to nothing, some that still
+    agree on nothing; a number whose view is settled gives no extension."""
+    import heuristics.kuromasu as K
+    from grader.genres.kuromasu.model import clue_range
+
+    p, states = every_sixth_state()
+    covered = settled = 0
+    for state in states:
+        for k in p.numbered:
+            los, his = clue_range(p, state.cands, k)
+            if K.settled(p, state, k, los, his):
+                assert K.agreement(p, state, k, K.length_choices(los, his, p.clues[k] - 1))[0] in ({}, None)
+                settled += 1
+                continue
+            agreed, _, narrowing = K.agreement(p, state, k, K.length_choices(los, his, p.clues[k] - 1))
+            if agreed == {}:
+                kept = K.covering_ways(state, narrowing)
+                assert kept[0] == narrowing[0][0] and set(kept) <= {way for way, _ in narrowing}
+                assert K.agreement(p, state, k, kept)[0] == {}
+                covered += 1
+    assert covered > 10 and settled > 10
+
+
 def test_level5_hypotheses_are_sound_and_quiet_when_nothing_follows():
     p = load(str(sorted((CORPUS / "kuromasu").glob("*7x7*.yaml"))[0]))
     solution = G.solution_state(p)
