@@ -370,9 +370,36 @@ Ray = tuple[int, int, int]       # (number, direction, place on the ray)
 def rays_at(puzzle: KuromasuPuzzle, state: State) -> Lazy:
     """Per cell j, what a change at j can do to the numbers in its row and column (ray_ends).
     Read once per state and cell, for the cells the ways touch only: what every number sees
-    would cost the board's size at every step."""
-    return state.derived("kuromasu.rays-at",
-                         lambda: Lazy(lambda j: ray_ends(puzzle, views_in(puzzle, state), j)))
+    would cost the board's size at every step. What a recent state read is taken over for
+    the cells whose row and column hold no number whose view changed (rays_after)."""
+    return state.derived("kuromasu.rays-at", lambda: recent_rays(puzzle).get(
+        state, lambda: fresh_rays(puzzle, state), lambda old, _, changed: rays_after(puzzle, state, old, changed)))
+
+
+def recent_rays(puzzle: KuromasuPuzzle) -> Recent:
+    """As recent_views: the last two states and one come back to."""
+    return puzzle.once("_recent_rays", lambda: Recent(size=2, pins=1))
+
+
+def fresh_rays(puzzle: KuromasuPuzzle, state: State) -> Lazy:
+    """rays_at with nothing filled in; `views` is the state's views it reads."""
+    views = views_in(puzzle, state)
+    rays = Lazy(lambda j: ray_ends(puzzle, views, j))
+    rays.views = views
+    return rays
+
+
+def rays_after(puzzle: KuromasuPuzzle, state: State, old: Lazy, changed: list[int]) -> Lazy:
+    """rays_at of `state` from that of a recent state (`old`), where the cells `changed`
+    changed: an entry reads only the views of the numbers in its cell's row and column, and
+    only the views of numbers in the lines of a changed cell can differ."""
+    rays = fresh_rays(puzzle, state)
+    views, old_views, seen_by = rays.views, old.views, puzzle.seen_by
+    moved = {c for j in changed for c in seen_by[j] if c in old_views and old_views[c] != views[c]}
+    cols = puzzle.cols
+    rows_moved, cols_moved = {c // cols for c in moved}, {c % cols for c in moved}
+    rays.update((j, ends) for j, ends in old.items() if j // cols not in rows_moved and j % cols not in cols_moved)
+    return rays
 
 
 def ray_ends(puzzle: KuromasuPuzzle, views: Lazy, j: int) -> tuple[list[Ray], list[Ray], bool]:

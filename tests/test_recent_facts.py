@@ -197,9 +197,10 @@ def corner_counts(puzzle: Puzzle, state: State) -> Any:
 
 
 def kuromasu_views(puzzle: Puzzle, state: State) -> Any:
-    from heuristics.kuromasu import views_in
-    views = views_in(puzzle, state)
-    return [views[k] for k in puzzle.numbered]
+    """Every number's view, and what a change at each cell can do to them (rays_at)."""
+    from heuristics.kuromasu import rays_at, views_in
+    views, rays = views_in(puzzle, state), rays_at(puzzle, state)
+    return [views[k] for k in puzzle.numbered], [rays[j] for j in range(puzzle.rows * puzzle.cols)]
 
 
 # --- the tests -------------------------------------------------------------------------------
