@@ -733,3 +733,39 @@ def test_what_the_islands_reach_cannot_do_breaks_a_rule(grid, marks, reason):
     from heuristics.nurikabe.counting import too_few_cells
     p = puzzle(grid)
     assert too_few_cells(p, NURIKABE.parse_marks(p, marks, Source("<marks>"))) == reason
+
+
+def test_too_far_finds_what_every_distance_from_the_block_finds():
+    """pool-owner's too-far cells, found with the block's distances only as far as asked,
+    are those the distances to the whole reach give (along solves, every owned block)."""
+    from grader.genres.nurikabe.model import FREE, islands
+    from grader.kernels import connectivity as cn
+    from heuristics.nurikabe.common import members
+    from heuristics.nurikabe.pools import _Once, _too_far, owned_blocks
+    from heuristics.nurikabe.reach import reach_index, reaches
+
+    def afresh(p, state, isl, k, block):
+        dist, index, g = reaches(p, state)[k], reach_index(p, state), p.graph
+        in_reach = members(len(p.clues), dist)
+        from_island = cn.reach(g, isl.parts[k], in_reach)
+        targets = [i for i in block if i in dist]
+        to_block = min(from_island[i] for i in targets)
+        passable = [ok and i not in isl.parts[k] for i, ok in enumerate(in_reach)]
+        from_block = cn.reach(g, targets, passable)
+        ring = {x: from_island[x] + to_block for x in dist}
+        return [x for x in sorted(dist) if state.cands[x] == FREE and index.get(x) == [k] and x not in block
+                and (ring[x] + min(from_block.get(x, ring[x]), ring[x]) + 1) // 2 > isl.need(k)]
+    checked = 0
+    for name in ("nurikabe-9x9-hard-1.yaml", "nurikabe-10x10-grader-1.yaml", "nurikabe-10x10-grader-3.yaml"):
+        p = load(str(CORPUS / name))
+        for _, state in states_of_solve(p):
+            isl = islands(p, state)
+            for k in range(len(isl.parts)):
+                if not isl.need(k):
+                    continue
+                once = _Once()
+                for block in owned_blocks(p, state, k):
+                    d = _too_far(p, state, isl, k, block, once)
+                    assert ([] if d is None else sorted(v for v, _ in d.removals)) == afresh(p, state, isl, k, block)
+                    checked += 1
+    assert checked > 50

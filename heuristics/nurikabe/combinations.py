@@ -126,13 +126,33 @@ def _groups_to_fill(puzzle: NurikabePuzzle, state: State, focus) -> list[tuple[i
     return near_then_the_rest(near, (tuple(cells) for cells in groups(puzzle, state, None, FILL_SIZES)))
 
 
+def _checked_fillings(puzzle: NurikabePuzzle, state: State, cells: tuple[int, ...]
+                      ) -> tuple[list, list] | None:
+    """(the fillings that break no rule, those that do with the rule), in order; None as soon
+    as those that break none give every cell both values: then no cell can be settled, and
+    the fillings left need no check."""
+    live, broken = [], []
+    seen: list[set[int]] = [set() for _ in cells]
+    for values, filled in fillings(state, cells):
+        bad = broken_near(puzzle, state, filled, cells)
+        if bad:
+            broken.append((values, bad))
+            continue
+        live.append((values, ""))
+        for n, v in enumerate(values):
+            seen[n].add(v)
+        if all(len(s) == 2 for s in seen):
+            return None
+    return live, broken
+
+
 @heuristic(id="nurikabe.group-fillings", genre=GENRE)
 def group_fillings(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for cells in _groups_to_fill(puzzle, state, focus):
-        live, broken = [], []
-        for values, filled in fillings(state, cells):
-            bad = broken_near(puzzle, state, filled, cells)
-            (broken if bad else live).append((values, bad or ""))
+        checked = _checked_fillings(puzzle, state, cells)
+        if checked is None:
+            continue
+        live, broken = checked
         if not broken or not live:
             continue
         put = {}

@@ -204,16 +204,21 @@ def _too_far(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
         once.only_mine = sorted(x for x in dist if cands[x] == FREE and index.get(x) == [k])
     from_island = once.from_island
     to_block = min(from_island[i] for i in targets)
+    need = isl.need(k)
+    # A cell a steps from the island is too far when a + to_block + min(b, a + to_block)
+    # > 2 * need, b its distance from the block: never when a + to_block <= need, and
+    # otherwise only when b reaches 2 * need + 1 - a - to_block. So only the cells farther
+    # than need - to_block are looked at, and the block's distances only as far as any of
+    # them asks (a cell not reached by then is at least that far).
+    far_out = [x for x in once.only_mine if from_island[x] + to_block > need and x not in block]
+    if not far_out:
+        return None
     passable = once.in_reach.copy()
     for i in isl.parts[k]:
         passable[i] = False         # a way from the block through the island is counted below
-    from_block = cn.reach(g, targets, passable)
-    need = isl.need(k)
-
-    def fewest(x: int) -> int:
-        a = from_island[x]
-        return (a + to_block + min(from_block.get(x, a + to_block), a + to_block) + 1) // 2
-    far = [x for x in once.only_mine if x not in block and fewest(x) > need]
+    least = 2 * need + 1 - to_block
+    from_block = cn.reach(g, targets, passable, limit=least - min(from_island[x] for x in far_out) - 1)
+    far = [x for x in far_out if from_block.get(x, least) >= least - from_island[x]]
     if not far:
         return None
     return Deduction.build(state, put={x: WALL for x in far}, premises=isl.parts[k], region=block, params={
