@@ -127,8 +127,16 @@ class Listing:
 
     def __init__(self, puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int], turns: int):
         self.ways: list[dict[int, int]] = []
-        self.more: Iterator[dict[int, int]] | None = _ways(puzzle, cands, rooms, turns)
-        self.failed = False         # too many to count (COMB_LIMIT), or the turns ran out
+        self.more: Iterator[dict[int, int]] | None = None
+        self.failed = True          # too many to count (COMB_LIMIT), or the turns ran out
+        try:
+            search = _Search(puzzle, cands, rooms)
+        except TooMany:
+            return
+        # a listing that fails in the end answers "nothing" whatever it listed before (upto
+        # gives None, room-strips and room-cases take none of its ways): no way is worth listing
+        if not runs_out(puzzle, search, turns):
+            self.more, self.failed = _ways(puzzle, cands, search), False
 
     @classmethod
     def done(cls, ways: list[dict[int, int]]) -> "Listing":
@@ -145,49 +153,26 @@ class Listing:
 
     def way(self, n: int) -> dict[int, int] | None:
         """The n-th way (from 0), listing on as far as that; None past the last one listed."""
-        try:
-            while self.more is not None and len(self.ways) <= n:
-                way = next(self.more, None)
-                if way is None:
-                    self.more = None
-                else:
-                    self.ways.append(way)
-        except TooMany:
-            self.more, self.failed = None, True
+        while self.more is not None and len(self.ways) <= n:
+            way = next(self.more, None)
+            if way is None:
+                self.more = None
+            else:
+                self.ways.append(way)
         return self.ways[n] if n < len(self.ways) else None
 
 
-def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
-          turns: int) -> Iterator[dict[int, int]]:
-    """The ways of room_options one by one; TooMany when there are too many to count or the
-    turns run out first."""
-    parts = []
-    bound = 1
-    for k in rooms:
-        shaded, free = room_counts(puzzle, cands, k)
-        need = puzzle.clues[k] - shaded
-        if need < 0 or need > len(free):
-            return
-        bound *= comb(len(free), need)
-        if bound > COMB_LIMIT:
-            raise TooMany
-        parts.append((free, need))
-    room_free = [i for free, _ in parts for i in free]
-    left = [turns]
-    picked: set[int] = set()
-    nbrs = puzzle.neighbours
-    beside_shaded = {i for i in room_free if any(cands[j] == B_SHADED for j in nbrs[i])}
-
-    def blocked(i: int) -> bool:
-        return i in beside_shaded or not picked.isdisjoint(nbrs[i])
+def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], search: "_Search") -> Iterator[dict[int, int]]:
+    """The ways of room_options one by one (the search is known not to run out of turns)."""
+    parts = search.parts
+    if parts is None:
+        return
+    picked, blocked = search.picked, search.blocked
 
     def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
-        left[0] -= 1
-        if left[0] < 0:
-            raise TooMany
         if need == 0:
             if p + 1 == len(parts):
-                option = consequences(puzzle, cands, room_free, sorted(picked))
+                option = consequences(puzzle, cands, search.room_free, sorted(picked))
                 if option is not None:
                     yield option
             else:
@@ -203,6 +188,83 @@ def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
             picked.discard(i)
 
     yield from choose(0, 0, parts[0][1])
+
+
+class _Search:
+    """What _ways searches: each room's undecided cells and the shaded cells it still needs
+    (`parts`; None when some room cannot get them), and which cells may be shaded next to
+    those picked so far. TooMany when the rooms have too many ways to count (COMB_LIMIT)."""
+
+    def __init__(self, puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int]):
+        self.parts: list[tuple[list[int], int]] | None = []
+        bound = 1
+        for k in rooms:
+            shaded, free = room_counts(puzzle, cands, k)
+            need = puzzle.clues[k] - shaded
+            if need < 0 or need > len(free):
+                self.parts = None
+                return
+            bound *= comb(len(free), need)
+            if bound > COMB_LIMIT:
+                raise TooMany
+            self.parts.append((free, need))
+        self.room_free = [i for free, _ in self.parts for i in free]
+        self.nbrs = puzzle.neighbours
+        self.beside_shaded = {i for i in self.room_free if any(cands[j] == B_SHADED for j in self.nbrs[i])}
+        self.picked: set[int] = set()
+
+    def blocked(self, i: int) -> bool:
+        return i in self.beside_shaded or not self.picked.isdisjoint(self.nbrs[i])
+
+    def may_take_over(self, turns: int) -> bool:
+        """Whether the search might visit more than `turns` nodes: at most C(f, d) of them
+        pick d of a room's f cells, for each way to fill the rooms before it."""
+        nodes, ways_before = 0, 1
+        for free, need in self.parts:
+            nodes += ways_before * sum(comb(len(free), d) for d in range(need + 1))
+            ways_before *= comb(len(free), need)
+        return nodes > turns
+
+    def visits_over(self, turns: int) -> bool:
+        """Whether the search visits more than `turns` nodes, counted as _ways counts them."""
+        parts, picked, beside, nbrs = self.parts, self.picked, self.beside_shaded, self.nbrs
+        left = turns
+
+        def visit(p: int, idx: int, need: int) -> bool:
+            nonlocal left
+            left -= 1
+            if left < 0:
+                return True
+            if need == 0:
+                return p + 1 < len(parts) and visit(p + 1, 0, parts[p + 1][1])
+            free = parts[p][0]
+            for j in range(idx, len(free) - need + 1):
+                i = free[j]
+                if i in beside or not picked.isdisjoint(nbrs[i]):     # blocked(i), inlined: the hot loop
+                    continue
+                picked.add(i)
+                past = visit(p, j + 1, need - 1)
+                picked.discard(i)
+                if past:
+                    return True
+            return False
+
+        return visit(0, 0, parts[0][1])
+
+
+def runs_out(puzzle: HeyawakePuzzle, search: _Search, turns: int) -> bool:
+    """Whether the search visits more than `turns` nodes (the turns of _ways count its nodes,
+    whatever ways they give). Kept per puzzle by all the count reads (the rooms' undecided
+    cells, the shaded cells they need, which cells touch a shaded one): it changes less
+    often than a listing's support."""
+    if search.parts is None or not search.may_take_over(turns):
+        return False
+    key = (turns, tuple((tuple(free), need) for free, need in search.parts), tuple(sorted(search.beside_shaded)))
+    cache = cache_of(puzzle, "turns")
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = search.visits_over(turns)
+    return got
 
 
 def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
