@@ -17,7 +17,6 @@ from __future__ import annotations
 import collections
 import operator
 from collections.abc import Iterable, Iterator, Sequence
-import math
 from math import comb
 
 import attrs
@@ -306,6 +305,8 @@ def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: di
         row, col = puzzle.lines_of(i)
         for k, t in ((row, i % puzzle.cols), (col, i // puzzle.cols)):
             line, borders = puzzle.lines[k]
+            if t and line[t - 1] in new:
+                continue        # a run is walked from each new cell that starts a stretch of them
             crossed, a = 0, t
             while a > 0 and (cands[line[a - 1]] == B_WHITE or line[a - 1] in new):
                 crossed += borders[a - 1]
@@ -716,9 +717,6 @@ def strip_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> "StripWays":
     return state.derived(("heyawake.room-strips", k), lambda: StripWays(puzzle, state, k))
 
 
-FINISH_AFTER = 20       # ways room-strips judges before it lists the rest (to see if it can)
-
-
 class StripWays:
     """The ways to fill room k that leave no white strip across two borders and keep the white
     cells together: the room's ways (options_of, or all_ways when those are too many for
@@ -769,22 +767,18 @@ class StripWays:
 
     def share_something(self) -> bool:
         """Whether the ways kept, when all are judged, agree on some undecided cell (judging
-        only until they agree on none). Ways that agree on much for long are often a listing
-        that runs out of turns (then nothing holds): it is finished once the way at
-        FINISH_AFTER is kept."""
+        only until they agree on none). A listing that runs out of turns, where nothing
+        holds, is known to from its start (Listing): no way of it is judged."""
         while self.shared is None or self.shared:
             n = self.seen
             option = self._way(n)
             if option is None:
                 break
             self.seen += 1
-            if self.shared is not None and n + 1 != FINISH_AFTER and \
-                    all(option.get(i) == v for i, v in self.shared.items()):
+            if self.shared is not None and all(option.get(i) == v for i, v in self.shared.items()):
                 continue
             if self._keeps(n, option):
                 self._share(option)
-                if n + 1 == FINISH_AFTER and self.listing.upto(math.inf) is None:
-                    return False
         return bool(self.shared) and not self.listing.failed
 
     def at_most(self, n: int) -> list[dict[int, int]] | None:
