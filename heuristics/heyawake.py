@@ -132,10 +132,15 @@ class Listing:
             search = _Search(puzzle, cands, rooms)
         except TooMany:
             return
+        if search.parts is None:    # no way at all
+            self.failed = False
+            return
         # a listing that fails in the end answers "nothing" whatever it listed before (upto
         # gives None, room-strips and room-cases take none of its ways): no way is worth listing
-        if not runs_out(puzzle, search, turns):
-            self.more, self.failed = _ways(puzzle, cands, search), False
+        picks = search_leaves(puzzle, search, turns)
+        if picks is not None:
+            ways = (consequences(puzzle, cands, search.room_free, leaf) for leaf in picks)
+            self.more, self.failed = (way for way in ways if way is not None), False
 
     @classmethod
     def done(cls, ways: list[dict[int, int]]) -> "Listing":
@@ -161,38 +166,10 @@ class Listing:
         return self.ways[n] if n < len(self.ways) else None
 
 
-def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], search: "_Search") -> Iterator[dict[int, int]]:
-    """The ways of room_options one by one (the search is known not to run out of turns)."""
-    parts = search.parts
-    if parts is None:
-        return
-    picked, blocked = search.picked, search.blocked
-
-    def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
-        if need == 0:
-            if p + 1 == len(parts):
-                option = consequences(puzzle, cands, search.room_free, sorted(picked))
-                if option is not None:
-                    yield option
-            else:
-                yield from choose(p + 1, 0, parts[p + 1][1])
-            return
-        free = parts[p][0]
-        for j in range(idx, len(free) - need + 1):
-            i = free[j]
-            if blocked(i):
-                continue
-            picked.add(i)
-            yield from choose(p, j + 1, need - 1)
-            picked.discard(i)
-
-    yield from choose(0, 0, parts[0][1])
-
-
 class _Search:
-    """What _ways searches: each room's undecided cells and the shaded cells it still needs
-    (`parts`; None when some room cannot get them), and which cells may be shaded next to
-    those picked so far. TooMany when the rooms have too many ways to count (COMB_LIMIT)."""
+    """What a listing searches: each room's undecided cells and the shaded cells it still
+    needs (`parts`; None when some room cannot get them), and the cells that touch a shaded
+    one. TooMany when the rooms have too many ways to count (COMB_LIMIT)."""
 
     def __init__(self, puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int]):
         self.parts: list[tuple[list[int], int]] | None = []
@@ -210,10 +187,6 @@ class _Search:
         self.room_free = [i for free, _ in self.parts for i in free]
         self.nbrs = puzzle.neighbours
         self.beside_shaded = {i for i in self.room_free if any(cands[j] == B_SHADED for j in self.nbrs[i])}
-        self.picked: set[int] = set()
-
-    def blocked(self, i: int) -> bool:
-        return i in self.beside_shaded or not self.picked.isdisjoint(self.nbrs[i])
 
     def may_take_over(self, turns: int) -> bool:
         """Whether the search might visit more than `turns` nodes: at most C(f, d) of them
@@ -224,9 +197,13 @@ class _Search:
             ways_before *= comb(len(free), need)
         return nodes > turns
 
-    def visits_over(self, turns: int) -> bool:
-        """Whether the search visits more than `turns` nodes, counted as _ways counts them."""
-        parts, picked, beside, nbrs = self.parts, self.picked, self.beside_shaded, self.nbrs
+    def leaves(self, turns: int) -> list[tuple[int, ...]] | None:
+        """The cells shaded at each leaf of the search (in order, sorted), which picks the
+        rooms' cells in their order, never one beside a shaded or picked cell; None when it
+        visits more than `turns` nodes (a listing's turns: its nodes, whatever ways they give)."""
+        parts, beside, nbrs = self.parts, self.beside_shaded, self.nbrs
+        found: list[tuple[int, ...]] = []
+        picked: set[int] = set()
         left = turns
 
         def visit(p: int, idx: int, need: int) -> bool:
@@ -235,11 +212,14 @@ class _Search:
             if left < 0:
                 return True
             if need == 0:
-                return p + 1 < len(parts) and visit(p + 1, 0, parts[p + 1][1])
+                if p + 1 < len(parts):
+                    return visit(p + 1, 0, parts[p + 1][1])
+                found.append(tuple(sorted(picked)))
+                return False
             free = parts[p][0]
             for j in range(idx, len(free) - need + 1):
                 i = free[j]
-                if i in beside or not picked.isdisjoint(nbrs[i]):     # blocked(i), inlined: the hot loop
+                if i in beside or not picked.isdisjoint(nbrs[i]):
                     continue
                 picked.add(i)
                 past = visit(p, j + 1, need - 1)
@@ -248,22 +228,23 @@ class _Search:
                     return True
             return False
 
-        return visit(0, 0, parts[0][1])
+        return None if visit(0, 0, parts[0][1]) else found
 
 
-def runs_out(puzzle: HeyawakePuzzle, search: _Search, turns: int) -> bool:
-    """Whether the search visits more than `turns` nodes (the turns of _ways count its nodes,
-    whatever ways they give). Kept per puzzle by all the count reads (the rooms' undecided
-    cells, the shaded cells they need, which cells touch a shaded one): it changes less
-    often than a listing's support."""
-    if search.parts is None or not search.may_take_over(turns):
-        return False
+def search_leaves(puzzle: HeyawakePuzzle, search: _Search, turns: int) -> list[tuple[int, ...]] | None:
+    """search.leaves(turns), or None at once when a search with the same reads (the rooms'
+    undecided cells, the shaded cells they need, which cells touch a shaded one) ran out of
+    turns before in this puzzle: a room's big search often comes back unchanged."""
+    if not search.may_take_over(turns):
+        return search.leaves(turns)
     key = (turns, tuple((tuple(free), need) for free, need in search.parts), tuple(sorted(search.beside_shaded)))
-    cache = cache_of(puzzle, "turns")
-    got = cache.get(key)
-    if got is None:
-        got = cache[key] = search.visits_over(turns)
-    return got
+    ran_out = cache_of(puzzle, "turns")
+    if key in ran_out:
+        return None
+    found = search.leaves(turns)
+    if found is None:
+        ran_out[key] = True
+    return found
 
 
 def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
