@@ -17,7 +17,6 @@ from __future__ import annotations
 import collections
 import operator
 from collections.abc import Iterable, Iterator, Sequence
-import math
 from math import comb
 
 import attrs
@@ -127,8 +126,21 @@ class Listing:
 
     def __init__(self, puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int], turns: int):
         self.ways: list[dict[int, int]] = []
-        self.more: Iterator[dict[int, int]] | None = _ways(puzzle, cands, rooms, turns)
-        self.failed = False         # too many to count (COMB_LIMIT), or the turns ran out
+        self.more: Iterator[dict[int, int]] | None = None
+        self.failed = True          # too many to count (COMB_LIMIT), or the turns ran out
+        try:
+            search = _Search(puzzle, cands, rooms)
+        except TooMany:
+            return
+        if search.parts is None:    # no way at all
+            self.failed = False
+            return
+        # a listing that fails in the end answers "nothing" whatever it listed before (upto
+        # gives None, room-strips and room-cases take none of its ways): no way is worth listing
+        picks = search_leaves(puzzle, search, turns)
+        if picks is not None:
+            ways = (consequences(puzzle, cands, search.room_free, leaf) for leaf in picks)
+            self.more, self.failed = (way for way in ways if way is not None), False
 
     @classmethod
     def done(cls, ways: list[dict[int, int]]) -> "Listing":
@@ -145,64 +157,94 @@ class Listing:
 
     def way(self, n: int) -> dict[int, int] | None:
         """The n-th way (from 0), listing on as far as that; None past the last one listed."""
-        try:
-            while self.more is not None and len(self.ways) <= n:
-                way = next(self.more, None)
-                if way is None:
-                    self.more = None
-                else:
-                    self.ways.append(way)
-        except TooMany:
-            self.more, self.failed = None, True
+        while self.more is not None and len(self.ways) <= n:
+            way = next(self.more, None)
+            if way is None:
+                self.more = None
+            else:
+                self.ways.append(way)
         return self.ways[n] if n < len(self.ways) else None
 
 
-def _ways(puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int],
-          turns: int) -> Iterator[dict[int, int]]:
-    """The ways of room_options one by one; TooMany when there are too many to count or the
-    turns run out first."""
-    parts = []
-    bound = 1
-    for k in rooms:
-        shaded, free = room_counts(puzzle, cands, k)
-        need = puzzle.clues[k] - shaded
-        if need < 0 or need > len(free):
-            return
-        bound *= comb(len(free), need)
-        if bound > COMB_LIMIT:
-            raise TooMany
-        parts.append((free, need))
-    room_free = [i for free, _ in parts for i in free]
-    left = [turns]
-    picked: set[int] = set()
-    nbrs = puzzle.neighbours
-    beside_shaded = {i for i in room_free if any(cands[j] == B_SHADED for j in nbrs[i])}
+class _Search:
+    """What a listing searches: each room's undecided cells and the shaded cells it still
+    needs (`parts`; None when some room cannot get them), and the cells that touch a shaded
+    one. TooMany when the rooms have too many ways to count (COMB_LIMIT)."""
 
-    def blocked(i: int) -> bool:
-        return i in beside_shaded or not picked.isdisjoint(nbrs[i])
+    def __init__(self, puzzle: HeyawakePuzzle, cands: Sequence[int], rooms: Sequence[int]):
+        self.parts: list[tuple[list[int], int]] | None = []
+        bound = 1
+        for k in rooms:
+            shaded, free = room_counts(puzzle, cands, k)
+            need = puzzle.clues[k] - shaded
+            if need < 0 or need > len(free):
+                self.parts = None
+                return
+            bound *= comb(len(free), need)
+            if bound > COMB_LIMIT:
+                raise TooMany
+            self.parts.append((free, need))
+        self.room_free = [i for free, _ in self.parts for i in free]
+        self.nbrs = puzzle.neighbours
+        self.beside_shaded = {i for i in self.room_free if any(cands[j] == B_SHADED for j in self.nbrs[i])}
 
-    def choose(p: int, idx: int, need: int) -> Iterator[dict[int, int]]:
-        left[0] -= 1
-        if left[0] < 0:
-            raise TooMany
-        if need == 0:
-            if p + 1 == len(parts):
-                option = consequences(puzzle, cands, room_free, sorted(picked))
-                if option is not None:
-                    yield option
-            else:
-                yield from choose(p + 1, 0, parts[p + 1][1])
-            return
-        free = parts[p][0]
-        for j in range(idx, len(free) - need + 1):
-            i = free[j]
-            if blocked(i):
-                continue
-            picked.add(i)
-            yield from choose(p, j + 1, need - 1)
-            picked.discard(i)
+    def may_take_over(self, turns: int) -> bool:
+        """Whether the search might visit more than `turns` nodes: at most C(f, d) of them
+        pick d of a room's f cells, for each way to fill the rooms before it."""
+        nodes, ways_before = 0, 1
+        for free, need in self.parts:
+            nodes += ways_before * sum(comb(len(free), d) for d in range(need + 1))
+            ways_before *= comb(len(free), need)
+        return nodes > turns
 
-    yield from choose(0, 0, parts[0][1])
+    def leaves(self, turns: int) -> list[tuple[int, ...]] | None:
+        """The cells shaded at each leaf of the search (in order, sorted), which picks the
+        rooms' cells in their order, never one beside a shaded or picked cell; None when it
+        visits more than `turns` nodes (a listing's turns: its nodes, whatever ways they give)."""
+        parts, beside, nbrs = self.parts, self.beside_shaded, self.nbrs
+        found: list[tuple[int, ...]] = []
+        picked: set[int] = set()
+        left = turns
+
+        def visit(p: int, idx: int, need: int) -> bool:
+            nonlocal left
+            left -= 1
+            if left < 0:
+                return True
+            if need == 0:
+                if p + 1 < len(parts):
+                    return visit(p + 1, 0, parts[p + 1][1])
+                found.append(tuple(sorted(picked)))
+                return False
+            free = parts[p][0]
+            for j in range(idx, len(free) - need + 1):
+                i = free[j]
+                if i in beside or not picked.isdisjoint(nbrs[i]):
+                    continue
+                picked.add(i)
+                past = visit(p, j + 1, need - 1)
+                picked.discard(i)
+                if past:
+                    return True
+            return False
+
+        return None if visit(0, 0, parts[0][1]) else found
+
+
+def search_leaves(puzzle: HeyawakePuzzle, search: _Search, turns: int) -> list[tuple[int, ...]] | None:
+    """search.leaves(turns), or None at once when a search with the same reads (the rooms'
+    undecided cells, the shaded cells they need, which cells touch a shaded one) ran out of
+    turns before in this puzzle: a room's big search often comes back unchanged."""
+    if not search.may_take_over(turns):
+        return search.leaves(turns)
+    key = (turns, tuple((tuple(free), need) for free, need in search.parts), tuple(sorted(search.beside_shaded)))
+    ran_out = cache_of(puzzle, "turns")
+    if key in ran_out:
+        return None
+    found = search.leaves(turns)
+    if found is None:
+        ran_out[key] = True
+    return found
 
 
 def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequence[int],
@@ -244,6 +286,8 @@ def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: di
         row, col = puzzle.lines_of(i)
         for k, t in ((row, i % puzzle.cols), (col, i // puzzle.cols)):
             line, borders = puzzle.lines[k]
+            if t and line[t - 1] in new:
+                continue        # a run is walked from each new cell that starts a stretch of them
             crossed, a = 0, t
             while a > 0 and (cands[line[a - 1]] == B_WHITE or line[a - 1] in new):
                 crossed += borders[a - 1]
@@ -654,9 +698,6 @@ def strip_ways(puzzle: HeyawakePuzzle, state: State, k: int) -> "StripWays":
     return state.derived(("heyawake.room-strips", k), lambda: StripWays(puzzle, state, k))
 
 
-FINISH_AFTER = 20       # ways room-strips judges before it lists the rest (to see if it can)
-
-
 class StripWays:
     """The ways to fill room k that leave no white strip across two borders and keep the white
     cells together: the room's ways (options_of, or all_ways when those are too many for
@@ -707,22 +748,18 @@ class StripWays:
 
     def share_something(self) -> bool:
         """Whether the ways kept, when all are judged, agree on some undecided cell (judging
-        only until they agree on none). Ways that agree on much for long are often a listing
-        that runs out of turns (then nothing holds): it is finished once the way at
-        FINISH_AFTER is kept."""
+        only until they agree on none). A listing that runs out of turns, where nothing
+        holds, is known to from its start (Listing): no way of it is judged."""
         while self.shared is None or self.shared:
             n = self.seen
             option = self._way(n)
             if option is None:
                 break
             self.seen += 1
-            if self.shared is not None and n + 1 != FINISH_AFTER and \
-                    all(option.get(i) == v for i, v in self.shared.items()):
+            if self.shared is not None and all(option.get(i) == v for i, v in self.shared.items()):
                 continue
             if self._keeps(n, option):
                 self._share(option)
-                if n + 1 == FINISH_AFTER and self.listing.upto(math.inf) is None:
-                    return False
         return bool(self.shared) and not self.listing.failed
 
     def at_most(self, n: int) -> list[dict[int, int]] | None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from math import comb
 
 import pytest
 
@@ -505,6 +506,62 @@ def test_room_strips_ways_passed_over_change_nothing():
             assert ways.all() == (None if kept is None or len(kept) > hw.ROOM_LIMIT else kept)
             shared += found
     assert shared > 5
+
+
+def _listed_by_turns(p, cands, k, turns):
+    """Room k's ways as a listing that counts its turns as it goes (the search of
+    heyawake._ways, one turn a node), and the turns left: None when they run out."""
+    from heuristics import heyawake as hw
+    shaded, free = hw.room_counts(p, cands, k)
+    need = p.clues[k] - shaded
+    if need < 0 or need > len(free):
+        return [], turns
+    if comb(len(free), need) > hw.COMB_LIMIT:
+        return None, turns
+    beside = {i for i in free if any(cands[j] == B_SHADED for j in p.neighbours[i])}
+    ways, left = [], [turns]
+
+    def choose(idx, need, picked):
+        left[0] -= 1
+        if left[0] < 0:
+            return False
+        if need == 0:
+            option = hw.consequences(p, cands, free, sorted(picked))
+            if option is not None:
+                ways.append(option)
+            return True
+        for j in range(idx, len(free) - need + 1):
+            i = free[j]
+            if i not in beside and picked.isdisjoint(p.neighbours[i]) and \
+                    not choose(j + 1, need - 1, picked | {i}):
+                return False
+        return True
+    return (ways if choose(0, need, frozenset()) else None), left[0]
+
+
+def test_listings_known_to_run_out_give_what_counting_the_turns_gives():
+    """A listing whose search is known beforehand to need more turns than it has fails
+    without listing a way; any other gives every way, in the order a listing that counts its
+    turns as it goes gives them: on rooms of real puzzles, big and small, and tight turns."""
+    import math
+    from heuristics import heyawake as hw
+    rng = random.Random(11)
+    failed = listed = 0
+    for p in janko("heyawake", 3, seed=5, max_cells=200):
+        solution = G.solution_state(p) or reference(p)
+        for _ in range(6):
+            state = random_partial(p, solution, rng, rng.random() * 0.5)
+            for k in p.numbered:
+                turns = 40 * hw.ROOM_LIMIT
+                nodes = turns - _listed_by_turns(p, state.cands, k, turns)[1]
+                for turns in (30, nodes - 1, nodes, turns):     # the search's size, and just short of it
+                    want = _listed_by_turns(p, state.cands, k, turns)[0]
+                    listing = hw.Listing(p, state.cands, [k], turns)
+                    assert listing.upto(math.inf) == want
+                    assert listing.failed == (want is None)
+                    failed += want is None
+                    listed += bool(want)
+    assert failed > 10 and listed > 10
 
 
 BORDERED_7X7 = ("b b b b b b b b b\n" + "\n".join(["b a a a a a a a b"] * 7) + "\nb b b b b b b b b")
