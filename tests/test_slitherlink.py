@@ -732,3 +732,20 @@ def test_clue_patterns_find_nothing_in_a_fill(hid, rows):
     state = G.initial_state(p)
     assert list(h.find(p, state, None))
     assert list(h.find(p, state, frozenset(range(len(state.cands))))) == []
+
+
+def test_zero_is_left_out_of_fills_once_every_zero_is_done():
+    # common.DONE_FOR_GOOD: `zero` reads only the edges of the 0s, which never open again, so
+    # once none is open it finds nothing in any state a fill reaches and fills leave it out
+    from grader.core.registry import REGISTRY
+    from grader.kernels.loops import CROSS
+    from heuristics.slitherlink.common import fill_rules
+    p = grid("0 . .", ". 2 .", ". . 3")
+    zero = REGISTRY.get("slitherlink.zero")
+    start = G.initial_state(p)
+    assert zero in fill_rules(2, p, start) and list(zero.find(p, start))
+    done = start.assume({e: CROSS for e in p.cells[0]})
+    assert zero not in fill_rules(2, p, done) and fill_rules(2, p, done) == [
+        h for h in fill_rules(2) if h is not zero]
+    later = Solver(p, max_level=2).solve(done).final
+    assert not list(zero.find(p, later)) and zero not in fill_rules(2, p, later)
