@@ -188,7 +188,7 @@ def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -
                                   f"slitherlink.way-fails.{field}", fill_rules(3, puzzle, state),
                                   (WHAT_IF_STEPS, FAILS_STEPS),
                                   lambda finals, options: _around(puzzle, state, finals, options), exact=False,
-                                  look_with=remembered_look)
+                                  look_with=remembered_look, fill_with=remembered_fill)
     for key, d in found:
         yield _worded(puzzle, d, {field: names[key], **d.params}, field, key)
 
