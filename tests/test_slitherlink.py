@@ -627,6 +627,41 @@ def test_failing_ways_follows_each_way_further_and_drops_the_broken_ones():
     assert failing_ways(p, reference(p), key, options, rules, 30, {}) is None
 
 
+def test_failing_ways_go_on_from_a_remembered_fill():
+    """The longer look at what changed (exact=False) made by Slitherlink's remembered fill
+    (heuristics/slitherlink/fills.py, as _ways_that_fail does) says word for word what the
+    plain fill says, step for step; asked again in the same solve it is the fill kept."""
+    from grader.core.engine import remembering
+    from grader.core.probing import failing_ways
+    from grader.io.read import load
+    from heuristics.slitherlink.common import fill_rules
+    from heuristics.slitherlink.fills import remembered_fill
+    from heuristics.slitherlink.whatif import clue_subjects
+    p = load("7x7t0:c213a2a1a3b2101b33b22f2a322a2b33a1b23", "slitherlink")
+    s = _stuck_below_level_4(p)
+    rules = fill_rules(3, p, s)
+    ((_, key, options),) = [x for x in clue_subjects(p, s) if x[0] == "r6c2"]
+
+    def longer(fill_with=None):
+        looks: dict = {}
+        failing_ways(p, s, key, options, rules, 2, looks, exact=False)
+        d = failing_ways(p, s, key, options, rules, 30, looks, exact=False, fill_with=fill_with)
+        return d, [looks[key, i].trace for i in range(len(options))]
+
+    plain, plain_looks = longer()
+    with remembering():
+        kept, kept_looks = longer(remembered_fill)
+        again, again_looks = longer(remembered_fill)
+    assert kept.params == plain.params == again.params and kept.removals == plain.removals
+    def steps(trace):
+        return [(st.number, st.heuristic.id, st.deduction.removals, st.deduction.params) for st in trace.steps]
+
+    for a, b, c in zip(plain_looks, kept_looks, again_looks):
+        assert steps(a) == steps(b) == steps(c) and len(a.steps) > 2
+        assert a.final == b.final == c.final and a.status is b.status and a.reason == b.reason
+        assert c.steps[-1].deduction is b.steps[-1].deduction      # (the kept fill's own step)
+
+
 def test_edge_what_if_fires_and_not():
     from grader.io.read import load
     from support import reference
@@ -732,3 +767,20 @@ def test_clue_patterns_find_nothing_in_a_fill(hid, rows):
     state = G.initial_state(p)
     assert list(h.find(p, state, None))
     assert list(h.find(p, state, frozenset(range(len(state.cands))))) == []
+
+
+def test_zero_is_left_out_of_fills_once_every_zero_is_done():
+    # common.DONE_FOR_GOOD: `zero` reads only the edges of the 0s, which never open again, so
+    # once none is open it finds nothing in any state a fill reaches and fills leave it out
+    from grader.core.registry import REGISTRY
+    from grader.kernels.loops import CROSS
+    from heuristics.slitherlink.common import fill_rules
+    p = grid("0 . .", ". 2 .", ". . 3")
+    zero = REGISTRY.get("slitherlink.zero")
+    start = G.initial_state(p)
+    assert zero in fill_rules(2, p, start) and list(zero.find(p, start))
+    done = start.assume({e: CROSS for e in p.cells[0]})
+    assert zero not in fill_rules(2, p, done) and fill_rules(2, p, done) == [
+        h for h in fill_rules(2) if h is not zero]
+    later = Solver(p, max_level=2).solve(done).final
+    assert not list(zero.find(p, later)) and zero not in fill_rules(2, p, later)

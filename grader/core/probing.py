@@ -137,7 +137,8 @@ class Look:
 
 def failing_ways(puzzle: Puzzle, state: State, key, options: Sequence[tuple[str, dict[int, int]]],
                  rules: Sequence[Heuristic], steps: int, looks: dict, *, max_level: int = 3,
-                 exact: bool = True, look_with: Callable[..., "Look"] | None = None) -> Deduction | None:
+                 exact: bool = True, look_with: Callable[..., "Look"] | None = None,
+                 fill_with: Callable[..., Trace] | None = None) -> Deduction | None:
     """The ways that fail: each way of one subject (`options`: (label, {var: value}), together
     covering every possibility) followed up to `steps` steps with `rules`; the ways that reach
     a contradiction drop out, and what the ways left set alike holds (not what their fills
@@ -147,8 +148,9 @@ def failing_ways(puzzle: Puzzle, state: State, key, options: Sequence[tuple[str,
     out of steps goes on: with `exact`, along the very path a fresh fill with the larger budget
     would take; otherwise as a new look from where it stopped, at whatever changed since the
     assumption. `look_with` takes _look's arguments: a genre's own first look (one that goes on
-    from a fill it remembers, say). Params: count, refuted (each dead way with its steps and
-    broken rule), result; the caller adds its subject and cells."""
+    from a fill it remembers, say); `fill_with`, fill's: the new look from where one stopped
+    (without `exact`). Params: count, refuted (each dead way with its steps and broken rule),
+    result; the caller adds its subject and cells."""
     from grader.core.explain import describe_removals
     alive, dead, branches = [], [], []
     for i, (label, put) in enumerate(options):
@@ -157,7 +159,7 @@ def failing_ways(puzzle: Puzzle, state: State, key, options: Sequence[tuple[str,
             look = looks[key, i] = (look_with or _look)(puzzle, state, put, steps, rules, max_level)
         elif look.trace.status is Status.BUDGET and len(look.trace.steps) < steps:
             longer = look.solver.go_on(look.trace, steps) if exact else _from_changes(
-                puzzle, state, look.trace, steps, rules, max_level)
+                puzzle, state, look.trace, steps, rules, max_level, fill_with)
             look = looks[key, i] = (_look(puzzle, state, put, steps, rules, max_level) if longer is None
                                     else Look(longer, look.solver))
         trace = look.trace
@@ -190,10 +192,12 @@ def _look(puzzle: Puzzle, state: State, put: dict[int, int], steps: int, rules: 
 
 
 def _from_changes(puzzle: Puzzle, state: State, trace: Trace, steps: int, rules: Sequence[Heuristic],
-                  max_level: int) -> Trace:
+                  max_level: int, fill_with: Callable[..., Trace] | None = None) -> Trace:
     """A new look from where a shorter one stopped, looking again wherever anything changed
-    since the assumption, its steps numbered on from the shorter look's."""
-    more = fill(puzzle, trace.final, state.diff(trace.final), max_level, steps - len(trace.steps), rules)
+    since the assumption, its steps numbered on from the shorter look's (`fill_with`: see
+    explore)."""
+    more = (fill_with or fill)(puzzle, trace.final, state.diff(trace.final), max_level,
+                               steps - len(trace.steps), rules)
     return attrs.evolve(more, start=trace.start, steps=trace.steps + tuple(
         attrs.evolve(st, number=len(trace.steps) + st.number) for st in more.steps),
         seconds=trace.seconds + more.seconds)

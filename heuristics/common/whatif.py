@@ -47,12 +47,12 @@ def what_if(puzzle, state: State, subjects: Iterable[tuple[Any, Options]], memor
 
 def ways_that_fail(puzzle, state: State, subjects: Iterable[tuple[Any, Options]], memory: str,
                    rules: Sequence[Heuristic], passes: Sequence[int], around: Around,
-                   exact: bool = True, look_with: Callable[..., Look] | None = None
-                   ) -> Iterator[tuple[Any, Deduction]]:
+                   exact: bool = True, look_with: Callable[..., Look] | None = None,
+                   fill_with: Callable[..., Trace] | None = None) -> Iterator[tuple[Any, Deduction]]:
     """(key, deduction) for the first subject (key, options) where some ways, followed with
     `rules` first passes[0] steps (the short failures a reader sees first), then passes[1]...,
     reach a contradiction and what the ways left share is new (probing.failing_ways, which
-    takes `look_with`)."""
+    takes `look_with` and `fill_with`)."""
     told_nothing = Remembered.in_solve(memory, state)
     subjects = [(key, options) for key, options in subjects if not told_nothing.get(key, False)]
     looks: dict = {}        # (key, way) -> how far it was followed (see probing.failing_ways)
@@ -60,7 +60,8 @@ def ways_that_fail(puzzle, state: State, subjects: Iterable[tuple[Any, Options]]
         for key, options in subjects:
             if out_of_time():
                 return
-            d = failing_ways(puzzle, state, key, options, rules, steps, looks, exact=exact, look_with=look_with)
+            d = failing_ways(puzzle, state, key, options, rules, steps, looks, exact=exact, look_with=look_with,
+                             fill_with=fill_with)
             if d is not None:
                 yield key, d
                 return

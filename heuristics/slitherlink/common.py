@@ -7,7 +7,7 @@ from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.model import State
 from grader.core.probing import trial_rules
 from grader.core.registry import Heuristic
-from grader.kernels.loops import B_CROSS, B_LINE
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN
 from grader.kernels.recent import last_answer
 
 GENRE = "slitherlink"
@@ -26,12 +26,34 @@ CLUES_ONLY = ("slitherlink.diagonal-threes", "slitherlink.three-one-border", "sl
               "slitherlink.diagonal-three-two-three")
 
 
-def fill_rules(level: int) -> list[Heuristic]:
+def fill_rules(level: int, puzzle: SlitherPuzzle | None = None, state: State | None = None
+               ) -> list[Heuristic]:
     """The techniques a fill (a what-if's, a trial's) follows an assumption with: those up to
     `level` but the what-ifs of level 4, which are searches of their own (a trial followed by
     what-ifs at every step would cost many times as much and find what the trial's own fill
-    finds a few steps later), and the patterns of the clues alone (CLUES_ONLY)."""
-    return trial_rules(GENRE, level, WHAT_IFS + CLUES_ONLY)
+    finds a few steps later), and the patterns of the clues alone (CLUES_ONLY). Given the
+    state the fills start from (an assumption sets only open edges), also the rules that can
+    find nothing there nor in any state a fill reaches from it (done_for_good)."""
+    rules = trial_rules(GENRE, level, WHAT_IFS + CLUES_ONLY)
+    if state is None:
+        return rules
+    return [h for h in rules if not (h.id in DONE_FOR_GOOD and DONE_FOR_GOOD[h.id](puzzle, state))]
+
+
+def zeros_done(puzzle: SlitherPuzzle, state: State) -> bool:
+    """Whether no 0 has an open edge: `zero` reads nothing else, and an edge once decided stays
+    so, so it finds nothing here nor in any state that narrows this one. (So from the opening
+    steps on; a fill calls it at every step, first of all its rules.)"""
+    cands = state.cands
+    return not any(cands[e] == OPEN for k in _zeros(puzzle) for e in puzzle.cells[k])
+
+
+def _zeros(puzzle: SlitherPuzzle) -> tuple[int, ...]:
+    return puzzle.once("_slitherlink_zeros", lambda: tuple(k for k in puzzle.clued if puzzle.clues[k] == 0))
+
+
+# rules that find nothing in a state nor in any narrowing of it when the test holds there
+DONE_FOR_GOOD = {"slitherlink.zero": zeros_done}
 
 
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True

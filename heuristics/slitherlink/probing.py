@@ -52,7 +52,7 @@ def trial_and_error(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
               (PASSES[-1], [v for v in ranked if v not in fail_long] + [v for v in ranked if v in fail_long],
                fail_long))
     for (steps, level), order, failed in passes:
-        easier = fill_rules(level)
+        easier = fill_rules(level, puzzle, state)
         for var in order:
             if out_of_time():       # the solve's budget is spent: end as out of budget
                 return
@@ -108,7 +108,8 @@ def every_way_for_a_clue(puzzle: SlitherPuzzle, state: State, focus=None):
             label = (f"{' and '.join(puzzle.edge_label(e) for e in way)} carry the line" if way
                      else "none of its open edges carries the line")
             assumptions.append((label, State(tuple(cands)), open_))
-        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=150, heuristics=fill_rules(4))
+        d = branch_deduction(puzzle, state, assumptions, max_level=4, max_steps=150,
+                             heuristics=fill_rules(4, puzzle, state))
         if d is not None:
             yield Deduction(d.removals, {**d.params, "n": puzzle.clues[k], "cell": puzzle.cell_label(k)},
                             cells=(puzzle.cell(k),) if puzzle.square else (), detail=d.detail)

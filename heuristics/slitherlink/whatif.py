@@ -80,7 +80,7 @@ def _what_if(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Itera
     from grader.core.probing import cases_deduction
     names = {key: name for name, key, _ in subjects}
     found = whatif.what_if(puzzle, state, [(key, options) for _, key, options in subjects],
-                           f"slitherlink.what-if.{field}", fill_rules(WHAT_IF_LEVEL),
+                           f"slitherlink.what-if.{field}", fill_rules(WHAT_IF_LEVEL, puzzle, state),
                            WHAT_IF_LEVEL, WHAT_IF_STEPS,
                            lambda options, branches: (_refuted_ways(puzzle, state, options, branches)
                                                       or cases_deduction(puzzle, state, branches)),
@@ -185,10 +185,10 @@ def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -
     A look that ran out of steps goes on from where it stopped, at what changed (exact=False)."""
     names = {key: name for name, key, _ in subjects}
     found = whatif.ways_that_fail(puzzle, state, [(key, options) for _, key, options in subjects],
-                                  f"slitherlink.way-fails.{field}", fill_rules(3),
+                                  f"slitherlink.way-fails.{field}", fill_rules(3, puzzle, state),
                                   (WHAT_IF_STEPS, FAILS_STEPS),
                                   lambda finals, options: _around(puzzle, state, finals, options), exact=False,
-                                  look_with=remembered_look)
+                                  look_with=remembered_look, fill_with=remembered_fill)
     for key, d in found:
         yield _worded(puzzle, d, {field: names[key], **d.params}, field, key)
 
