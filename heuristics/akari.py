@@ -531,6 +531,10 @@ def wall_ways(puzzle: AkariPuzzle, state: State, w: int, old: WallWays | None = 
         # the same free cells (so the same bulbs missing): the same ways, in the same order,
         # each with the same shape
         ways = tuple(check_way(puzzle, state, way.chosen, way.shape, way, changed) for way in old.ways)
+        if old.step is None and all(way is kept for way, kept in zip(ways, old.ways)):
+            # the same ways put nothing new in a wider state, so neither here (a cell decided
+            # then stays decided): the same answer
+            return old
     else:
         # the ways checked before, where only cells that are empty now have left the free ones
         before = ({way.chosen: way for way in old.ways}
