@@ -1,6 +1,7 @@
 """The genre registry. Each genre module registers one Genre; its heuristics are plugins."""
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import threading
@@ -87,7 +88,7 @@ def find(test: Callable[[Genre], bool], guess: str = "") -> Genre | None:
     passes, so a command on one puzzle need not import the other twelve."""
     with _LOCK:
         first = _named(guess.lower().replace("_", "-")) if guess else []
-        for package in first + [p for p in _packages() if p not in first]:
+        for package in [*first, *(p for p in _packages() if p not in first)]:
             _load_one(package)
             g = _GENRES.get(package)
             if g is not None and test(g):
@@ -110,9 +111,10 @@ def get(name: str) -> Genre | None:
     return _GENRES.get(key) if key else None
 
 
-def _packages() -> list[str]:
-    return sorted(info.name for info in pkgutil.iter_modules(__path__)
-                  if info.ispkg and not info.name.startswith("_"))
+@functools.cache      # the installed genre packages do not change while we run
+def _packages() -> tuple[str, ...]:
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(__path__)
+                        if info.ispkg and not info.name.startswith("_")))
 
 
 def _named(wanted: str) -> list[str]:
