@@ -336,11 +336,23 @@ MAX_PATTERNS = 24
 
 
 def shading_patterns(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...], count: int,
-                     limit: int = MAX_PATTERNS) -> list[tuple[int, ...]] | None:
+                     limit: int = MAX_PATTERNS) -> tuple[tuple[int, ...], ...] | None:
     """Every way to shade exactly `count` of `cells` (none side by side) that the candidates
-    allow, as tuples of shaded cells; None when there are more than `limit`."""
+    allow, as tuples of shaded cells; None when there are more than `limit`. Remembered per
+    line and its cells' candidates (the clue looks of every fill in a case split ask the same
+    lines again), at most 20,000 answers of a few dozen cells each."""
+    memo = puzzle.memo("_yajilin_shading_patterns", 20_000)
+    line = tuple(state.cands[j] for j in cells)
+    key = (cells, count, limit, line)
+    if key not in memo:
+        memo[key] = _shading_patterns(puzzle, dict(zip(cells, line)), cells, count, limit)
+    return memo[key]
+
+
+def _shading_patterns(puzzle: YajilinPuzzle, cands: dict[int, int], cells: tuple[int, ...], count: int,
+                      limit: int) -> tuple[tuple[int, ...], ...] | None:
+    """shading_patterns, from the candidates of the line's cells (`cands`, by cell)."""
     out: list[tuple[int, ...]] = []
-    cands = state.cands
 
     def walk(i: int, chosen: list[int]) -> bool:
         if len(chosen) == count:
@@ -359,7 +371,7 @@ def shading_patterns(puzzle: YajilinPuzzle, state: State, cells: tuple[int, ...]
             return walk(i + 1, chosen)
         return True
 
-    return out if walk(0, []) else None
+    return tuple(out) if walk(0, []) else None
 
 
 def _pattern_state(puzzle: YajilinPuzzle, state: State, cells, pattern) -> State:
