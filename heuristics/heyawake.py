@@ -914,9 +914,10 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
     """Whether giving cell i `value` breaks a rule within a few rounds of the easy rules
     (shaded cells never touch, room counts, strips, a white cell's only way out), and with
     `connectivity`, whether the white cells are then cut apart. The easy rounds' outcome is
-    remembered with what they read, and taken again in a later state where none of that
-    changed (the next step's look, or the difficulty count's, screens the same cells again);
-    the white area, which they do not read, is asked of the state at hand."""
+    remembered with what they read, and taken again in another state where none of that
+    differs (the next step's look, or the difficulty count's, screens the same cells again,
+    and so does a trial's second branch, whose states differ from the first's near the trial's
+    cell); the white area, which they do not read, is asked of the state at hand."""
     if caches is None:
         caches = ScreenCaches.of(puzzle)
     got = _remembered(puzzle, state, caches, i, value, rounds)
@@ -930,7 +931,7 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
 class ScreenCaches:
     """The puzzle's caches a what-if's screens use (cache_of), looked up once per look."""
     screens: dict       # (cell, value, rounds) -> (candidates then, *_screen's answer)
-    diffs: dict         # _narrowed's Changes
+    diffs: dict         # _changes' Changes
     lines: dict         # line_facts'
 
     @classmethod
@@ -948,7 +949,7 @@ def _remembered(puzzle: HeyawakePuzzle, state: State, caches: ScreenCaches, i: i
         got = memo.get((i, value, r))
         if got is None or (r != rounds and (got[5] is None or got[5] > rounds)):
             continue
-        changes = _narrowed(puzzle, caches.diffs, got[0], state.cands)
+        changes = _changes(puzzle, caches.diffs, got[0], state.cands)
         if changes is not None and not got[1].touched_by(puzzle, changes, caches.lines):
             return got
     return None
@@ -972,6 +973,8 @@ class Read:
         if not self.cells.isdisjoint(changes.cells) or not self.rooms.isdisjoint(changes.rooms):
             return True
         along, now, cols = changes.along, changes.now, puzzle.cols
+        if not changes.narrowing:       # the reasoning below holds only for cells narrowed
+            return any(k in along for k, _ in self.patterns)
         for k, pattern in self.patterns:
             cells = along.get(k)
             if cells is None:
@@ -989,31 +992,51 @@ NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked aga
 
 @attrs.frozen
 class Changes:
-    """The cells changed from one state to another (kernels.recent.narrowed), with their
-    rooms and, per line, those along it: what Read.touched_by asks of them."""
+    """The cells changed from one state to another, with their rooms and, per line, those
+    along it: what Read.touched_by asks of them. `narrowing`: whether the later state only
+    narrows the earlier (kernels.recent.narrowed), or differs from it in any way (a state
+    of another branch of a trial)."""
     cells: frozenset[int]
     rooms: frozenset[int]
     along: dict[int, list[int]]
     now: tuple[int, ...]
+    narrowing: bool
 
     @classmethod
-    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...]) -> "Changes":
+    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...], narrowing: bool) -> "Changes":
         along: dict[int, list[int]] = {}
         for j in changed:
             for k in puzzle.lines_of(j):
                 along.setdefault(k, []).append(j)
-        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now)
+        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now, narrowing)
 
 
-def _narrowed(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
-    """The Changes from `then` to `now`, when `now` narrows `then` at no more than
-    NARROWED_LIMIT cells; kept for the pair in `diffs` (ScreenCaches.diffs): one look
-    screens many cells against the same few states."""
+def _changes(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
+    """The Changes from `then` to `now`, when they differ at no more than NARROWED_LIMIT
+    cells; kept for the pair in `diffs` (ScreenCaches.diffs): one look screens many cells
+    against the same few states."""
     got = diffs.get((id(then), id(now)))
     if got is None or got[0] is not then or got[1] is not now:
-        changed = narrowed(then, now, NARROWED_LIMIT)
-        got = diffs[id(then), id(now)] = (then, now, None if changed is None else Changes.of(puzzle, changed, now))
+        changed, narrowing = narrowed(then, now, NARROWED_LIMIT), True
+        if changed is None:
+            changed, narrowing = differing(then, now, NARROWED_LIMIT), False
+        got = diffs[id(then), id(now)] = (then, now, None if changed is None else
+                                          Changes.of(puzzle, changed, now, narrowing))
     return got[2]
+
+
+def differing(old: tuple[int, ...], new: tuple[int, ...], limit: int) -> list[int] | None:
+    """The cells whose candidates differ between two states in any way, when at most
+    `limit` do; otherwise None. Compares slices first, as kernels.recent.narrowed."""
+    out: list[int] = []
+    n = len(new)
+    for i in range(0, n, 64):
+        j = i + 64
+        if old[i:j] != new[i:j]:
+            out.extend(v for v in range(i, min(j, n)) if old[v] != new[v])
+            if len(out) > limit:
+                return None
+    return out
 
 
 def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int

@@ -461,6 +461,48 @@ def test_remembered_what_if_screens_agree_with_a_fresh_screen():
     assert fresh < asked * 0.8
 
 
+def test_screens_remembered_on_one_branch_agree_on_the_other():
+    """A trial's two branches differ from each other near its cell: a screen remembered on
+    one branch is taken on the other when nothing it read differs, and answers as a fresh
+    screen does."""
+    from heuristics import heyawake as hw
+    rng = random.Random(21)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[-1]))
+    solution = reference(p)
+    asked = fresh = 0
+    real = hw._screen
+
+    def counted(*args):
+        nonlocal fresh
+        fresh += 1
+        return real(*args)
+    hw._screen = counted
+    try:
+        for _ in range(4):
+            root = random_partial(p, solution, rng, 0.2)
+            trial = rng.choice([i for i, m in enumerate(root.cands) if m == FREE])
+            for value in (shading.SHADED, shading.WHITE):      # the two branches, one after the other
+                state = root.restrict(trial, 1 << value)
+                for i in [i for i, m in enumerate(state.cands) if m == FREE]:
+                    for screened in (shading.SHADED, shading.WHITE):
+                        asked += 1
+                        _, broken, shaded, white, _ = real(p, state, i, screened, hw.NEARBY_ROUNDS)
+                        assert hw.quick_refutes(p, state, i, screened, hw.NEARBY_ROUNDS, False) == broken
+    finally:
+        hw._screen = real
+    assert fresh < asked * 0.8
+
+
+def test_differing_lists_every_cell_that_differs():
+    from heuristics.heyawake import differing
+    old = (3, 1, 2, 3) * 40
+    new = list(old)
+    new[5], new[100] = 3, 0
+    assert differing(old, tuple(new), 4) == [5, 100]
+    assert differing(old, old, 4) == []
+    assert differing(old, tuple(new), 1) is None
+
+
 def test_what_if_chain_asks_the_white_area_of_its_start():
     """whites_parted, from the start state's white area, agrees with the areas of the state."""
     from heuristics import heyawake as hw
