@@ -424,9 +424,37 @@ def _pattern_near(puzzle: YajilinPuzzle, cells) -> tuple[tuple[int, ...], tuple[
     return found
 
 
+def verify_clues_reading(puzzle: YajilinPuzzle, focus) -> Iterable[int]:
+    """The clues whose verify reads a variable of `focus` (all without one): a shading of a
+    clue's segment is checked at the free cells among or beside it (their neighbours and
+    edges) and against every clue seeing those cells (its whole ray), so a change there, far
+    from the clue itself, can make the check refute a way."""
+    if focus is None:
+        return puzzle.counted
+    reading = puzzle.once("_yajilin_verify_reading", lambda: _verify_reading(puzzle))
+    return sorted({k for v in focus for k in reading.get(v, ())})
+
+
+def _verify_reading(puzzle: YajilinPuzzle) -> dict[int, list[int]]:
+    """For each variable, the counting clues whose verify reads it."""
+    reading: dict[int, list[int]] = {}
+    for k in puzzle.counted:
+        cells = clue_segment(puzzle, k)[0]
+        free_near, clues = _pattern_near(puzzle, cells)
+        read = set(cells) | set(free_near)
+        for j in free_near:
+            read.update(puzzle.neighbours[j])
+            read.update(var for var, _ in puzzle.cell_links[j])
+        for other in clues:
+            read.update(puzzle.rays[other])
+        for v in read:
+            reading.setdefault(v, []).append(k)
+    return reading
+
+
 @heuristic(id="yajilin.clue-verify", genre=GENRE)
 def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k, cells, count, other in open_segments(puzzle, state, clues_to_check(puzzle, focus)):
+    for k, cells, count, other in open_segments(puzzle, state, verify_clues_reading(puzzle, focus)):
         patterns = shading_patterns(puzzle, state, cells, count)
         if not patterns or len(patterns) < 2:
             continue

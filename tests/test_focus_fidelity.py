@@ -172,6 +172,16 @@ def test_enclosures_see_walls_placed_far_off(hid):
     assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
 
 
+@pytest.mark.corpus
+def test_clue_verify_sees_a_change_beside_the_cells_a_clue_counts():
+    # a shading of a clue's cells is checked beside them and against every clue seeing the
+    # cells beside them: a change there, seen by no clue of the shading (janko yajilin 336,
+    # step 93), lets the check refute one
+    p = janko_puzzle("yajilin", "yajilin/336")
+    cases = newly_found_after("yajilin.clue-verify", p)
+    assert cases and all(next(REGISTRY.get("yajilin.clue-verify").find(p, s, focus), None) for s, focus in cases)
+
+
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",
           "nurikabe", "picross", "slitherlink", "yajilin"]
 
