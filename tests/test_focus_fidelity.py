@@ -182,6 +182,16 @@ def test_clue_verify_sees_a_change_beside_the_cells_a_clue_counts():
     assert cases and all(next(REGISTRY.get("yajilin.clue-verify").find(p, s, focus), None) for s, focus in cases)
 
 
+@pytest.mark.corpus
+def test_ways_that_fail_try_the_boards_first_numbers_after_the_near_ones():
+    # a way's long fill reads far: a change far from a number (janko slitherlink 0052, step
+    # 71) can make one of its ways fail, and the focused look tries it after the near ones
+    p = janko_puzzle("slitherlink", "slitherlink/0052")
+    cases = newly_found_after("slitherlink.clue-way-fails", p)
+    assert cases and all(next(REGISTRY.get("slitherlink.clue-way-fails").find(p, s, focus), None)
+                         for s, focus in cases)
+
+
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",
           "nurikabe", "picross", "slitherlink", "yajilin"]
 

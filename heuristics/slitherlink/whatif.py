@@ -169,13 +169,18 @@ def _near(puzzle: SlitherPuzzle, focus, rings: int = 2) -> set[int] | None:
     return edges
 
 
-def _nearest(subjects, near: set[int] | None, most: int | None = FAILS_SUBJECTS):
-    """At most `most` subjects (fewest ways first), those with a way touching `near` (all
-    without a focus): what changed since the technique last found nothing is where it can find
-    something new."""
-    if near is not None:
-        subjects = [s for s in subjects if any(e in near for _, put in s[2] for e in put)]
-    return subjects[:most]
+def _nearest(subjects, near: set[int] | None, most: int = FAILS_SUBJECTS):
+    """The `most` subjects of fewest ways, those with a way touching `near` first (what
+    changed since the technique last found nothing is where it most likely finds something
+    new), then the board's own first `most`: a way's long fill reads far, so a change
+    anywhere can make one of those fail, and a focused look must find what a look at the
+    whole board finds."""
+    first = subjects[:most]
+    if near is None:
+        return first
+    nearby = [s for s in subjects if any(e in near for _, put in s[2] for e in put)][:most]
+    keys = {s[1] for s in nearby}
+    return nearby + [s for s in first if s[1] not in keys]
 
 
 def _ways_that_fail(puzzle: SlitherPuzzle, state: State, subjects, field: str) -> Iterator[Deduction]:
