@@ -185,7 +185,8 @@ def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
             y, z = nb.get(d1, -1), nb.get(d2, -1)
             if y < 0 or z < 0:
                 continue
-            y, z = min(y, z), max(y, z)
+            if y > z:
+                y, z = z, y
             if root[y] == root[z] or (labels[y] and labels[z] and labels[y] != labels[z]):
                 yield Deduction(((x, 1 << v),), Later(between_words, puzzle, x, v, y, z, root[y] == root[z],
                                                       labels[y], labels[z]), (y, z))
