@@ -77,5 +77,13 @@ def _join(state: State, i: int, drop_i: int, j: int, drop_j: int, *, params, pre
     a, b = state.cands[i] & drop_i, state.cands[j] & drop_j
     if not (a or b):
         return None
-    removals = tuple(r for r in (((i, a), (j, b)) if i < j else ((j, b), (i, a))) if r[1])
-    return Deduction(removals, params, tuple(premises), tuple(cells), tuple(region))
+    return Deduction(two_removals(i, a, j, b), params, tuple(premises), tuple(cells), tuple(region))
+
+
+def two_removals(i: int, a: int, j: int, b: int) -> tuple[tuple[int, int], ...]:
+    """Removals of a from cell i and b from its neighbour j, in cell order, an empty one left out."""
+    if i > j:
+        i, a, j, b = j, b, i, a
+    if not a:
+        return ((j, b),)
+    return ((i, a), (j, b)) if b else ((i, a),)
