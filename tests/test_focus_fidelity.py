@@ -192,6 +192,19 @@ def test_ways_that_fail_try_the_boards_first_numbers_after_the_near_ones():
                          for s, focus in cases)
 
 
+@pytest.mark.corpus
+def test_look_aheads_on_the_solve_board_find_what_the_whole_board_finds():
+    # a look-ahead's fill reads far: on the solve's own board a change anywhere (here a
+    # corner) may be what lets a loose end's ways be refuted (janko numberlink 014, 016)
+    h = REGISTRY.get("numberlink.end-lookahead")
+    for rid in ("arukone/014", "arukone/016"):
+        p = janko_puzzle("numberlink", rid)
+        n = p.rows * p.cols
+        states = [before for step, before, _ in Solver(p).solve().states() if step.heuristic.id == h.id]
+        assert states and all(next(h.find(p, s, frozenset({corner})), None)
+                              for s in states for corner in (0, p.cols - 1, n - p.cols, n - 1))
+
+
 GENRES = ["akari", "hashiwokakero", "heyawake", "hitori", "kuromasu", "masyu", "minesweeper", "numberlink",
           "nurikabe", "picross", "slitherlink", "yajilin"]
 

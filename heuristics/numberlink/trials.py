@@ -415,10 +415,13 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
                focus: frozenset[int] | None, pairs: bool = False) -> Iterator[Deduction]:
     """Each hypothesis filled in up to LOOK steps with the levels 1-2; branches that break a rule
     drop out, and what the others agree on holds. One that led nowhere is tried again only
-    once something beside it has changed (a solver's eye goes back to a line when it has
-    grown or its surroundings have): since the look-ahead last found nothing (`focus`), and
-    since the hypothesis itself was last tried. Inside a trial, the first keeps it to the
-    lines the trial's assumption touched: the others led nowhere on the board it was made on.
+    once something beside it has changed since it was last tried (a solver's eye goes back to
+    a line when it has grown or its surroundings have). Inside a trial, only the hypotheses
+    beside what changed since the look-ahead last found nothing (`focus`), which keeps it to
+    the lines the trial's assumption touched: the others led nowhere on the board it was made
+    on. On the solve's own board the focus narrows nothing: a look-ahead reads far, so a
+    change anywhere may let one find something, and a look must find what a look at the
+    whole board finds.
     What a hypothesis led to is remembered and taken up where it stopped (see Recalled): the
     solve's own boards apart from the trials' ones, which would push them out; a trial may
     take up either, as its boards narrow the solve's board it started from. With `pairs`, the
@@ -430,7 +433,7 @@ def look_ahead(puzzle: NumberlinkPuzzle, state: State, hypotheses: list[Item], k
     looked, inside = memory().looked, IN_TRIAL.get()
     nowhere = solve_memory().setdefault(key, {})
     cands = state.cands
-    changed = None if focus is None else set(cells_near(puzzle, focus))
+    changed = None if focus is None or not inside else set(cells_near(puzzle, focus))
     for item in hypotheses:
         if changed is not None and changed.isdisjoint(item.cells):
             continue
