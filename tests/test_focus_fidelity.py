@@ -176,12 +176,13 @@ def test_enclosures_see_walls_placed_far_off(hid):
 @pytest.mark.parametrize("hid, rid", [
     # a bulb's chain fills a wall and goes on past it: a change two hops off breaks it
     ("akari.bulb-chain", "akari/559"),
+    # a way reads the views of every number in the lines of the cells it decides
+    ("kuromasu.extensions", "kuromasu/248"),
 ])
 def test_looks_see_changes_past_their_neighbourhood(hid, rid):
     # a janko puzzle where the focused look missed a find (tests/focus_check.py): at each
     # step after which the whole board's look finds something new, the focused look does
-    genre, _ = rid.split("/")
-    p = janko_puzzle(genre, rid)
+    p = janko_puzzle(hid.split(".")[0], rid)
     cases = newly_found_after(hid, p)
     assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
 
