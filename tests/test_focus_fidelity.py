@@ -178,6 +178,9 @@ def test_enclosures_see_walls_placed_far_off(hid):
     ("akari.bulb-chain", "akari/559"),
     # a way reads the views of every number in the lines of the cells it decides
     ("kuromasu.extensions", "kuromasu/248"),
+    # whether a way closes a loop reads where the line's other end lies, moved by a line
+    # drawn far off
+    ("yajilin.self-loop", "yajilin/143"),
 ])
 def test_looks_see_changes_past_their_neighbourhood(hid, rid):
     # a janko puzzle where the focused look missed a find (tests/focus_check.py): at each
