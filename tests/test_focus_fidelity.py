@@ -181,6 +181,8 @@ def test_enclosures_see_walls_placed_far_off(hid):
     # whether a way closes a loop reads where the line's other end lies, moved by a line
     # drawn far off
     ("yajilin.self-loop", "yajilin/143"),
+    # a join far off gives a number to every cell of the piece it joins
+    ("numberlink.different-lines", "arukone/060"),
 ])
 def test_looks_see_changes_past_their_neighbourhood(hid, rid):
     # a janko puzzle where the focused look missed a find (tests/focus_check.py): at each
