@@ -183,6 +183,9 @@ def test_enclosures_see_walls_placed_far_off(hid):
     ("yajilin.self-loop", "yajilin/143"),
     # a join far off gives a number to every cell of the piece it joins
     ("numberlink.different-lines", "arukone/060"),
+    # a join far off changes the pieces and numbers of the cells around a pair, and where
+    # two pieces lie side by side
+    ("numberlink.pair-product", "arukone/082"),
 ])
 def test_looks_see_changes_past_their_neighbourhood(hid, rid):
     # a janko puzzle where the focused look missed a find (tests/focus_check.py): at each
