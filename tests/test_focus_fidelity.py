@@ -186,6 +186,9 @@ def test_enclosures_see_walls_placed_far_off(hid):
     # a join far off changes the pieces and numbers of the cells around a pair, and where
     # two pieces lie side by side
     ("numberlink.pair-product", "arukone/082"),
+    # a cell joining an unnumbered island far from another island's reach grows it, and the
+    # reach reads its size (janko step 29)
+    ("nurikabe.island-articulation", "nurikabe/1007"),
 ])
 def test_looks_see_changes_past_their_neighbourhood(hid, rid):
     # a janko puzzle where the focused look missed a find (tests/focus_check.py): at each
