@@ -33,15 +33,9 @@ from grader.io.read import from_record  # noqa: E402
 
 BUDGET = Budget(max_steps=2000, max_seconds=120)
 
-# Techniques seen to miss finds (stop 42), whose focus is another area's to mend: the test
-# over the corpus lets their misses pass, and names every other. Nurikabe cell-owners reads
-# through short chains of steps (anywhere on the board) and caps the cells it tries: no cheap
-# complete map. Looking at the whole board every time (stop 43) mended janko 0478 step 47
-# and cost about 2% (avail.py nurikabe.jsonl 10 400 without 0975, whose solve ends on the
-# wall guard and so costs what the load allows), but was not verified in time.
-KNOWN_MISSES = frozenset({
-    "nurikabe.cell-owners",
-})
+# Techniques seen to miss finds, whose focus is another area's to mend: the test over the
+# corpus lets their misses pass, and names every other (none left, stop 43).
+KNOWN_MISSES: frozenset[str] = frozenset()
 
 
 @attrs.frozen

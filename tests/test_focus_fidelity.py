@@ -191,6 +191,8 @@ def test_enclosures_see_walls_placed_far_off(hid):
     ("nurikabe.island-articulation", "nurikabe/1007"),
     # whether a way of an island is possible reads the walls of the whole board
     ("nurikabe.shape-intersection", "nurikabe/0534"),
+    # a cell's ways are its owners' shapes, which read the walls of the whole board
+    ("nurikabe.cell-owners", "nurikabe/0478"),
 ])
 def test_looks_see_changes_past_their_neighbourhood(hid, rid):
     # a janko puzzle where the focused look missed a find (tests/focus_check.py): at each
