@@ -31,6 +31,7 @@ from grader.core.engine import out_of_time
 from grader.core.probing import register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels.recent import Remembered, recent_of
+from heuristics.common.focus import near_then_the_rest
 
 GENRE = "akari"
 FREE = B_EMPTY | B_BULB
@@ -835,7 +836,13 @@ def refuted(puzzle: AkariPuzzle, state: State, chain: Chain) -> Deduction:
 
 @heuristic(id="akari.bulb-chain", genre=GENRE)
 def bulb_chain(puzzle: AkariPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    return refutations(puzzle, state, chain_candidates(puzzle, state, focus, 1), (BULB,), SHORT_CHAIN)
+    # a bulb's chain reads past one hop of the focus (a wall it fills forces cells further
+    # on): the cells near the focus first, then every other, whose quiet chains are skipped
+    # until a cell they read changes
+    cells = chain_candidates(puzzle, state, focus, 1)
+    if focus is not None:
+        cells = near_then_the_rest(cells, chain_candidates(puzzle, state, None, 1))
+    return refutations(puzzle, state, cells, (BULB,), SHORT_CHAIN)
 
 
 @heuristic(id="akari.empty-chain", genre=GENRE)

@@ -19,6 +19,7 @@ from grader.core.steps import Deduction
 from grader.kernels.recent import Recent
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE
 from heuristics.common import shading
+from heuristics.common.focus import near_then_the_rest
 
 GENRE = "kuromasu"
 EXTENSION_LIMIT = 400      # most ways to extend one number that level 4 lists
@@ -481,7 +482,10 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
 
 @heuristic(id="kuromasu.extensions", genre=GENRE)
 def extension_intersection(puzzle: KuromasuPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    for k in clues_near(puzzle, focus):
+    # a way reads the views of the numbers in the lines of the cells it changes, and those
+    # lines cross every number's: the numbers near the focus first, then every other
+    numbers = puzzle.numbered if focus is None else near_then_the_rest(clues_near(puzzle, focus), puzzle.numbered)
+    for k in numbers:
         if out_of_time():
             return
         found = agreed_extension(puzzle, state, k, EXTENSION_LIMIT)

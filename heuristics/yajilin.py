@@ -16,6 +16,7 @@ from grader.core.probing import agreed_removals, register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
+from heuristics.common.focus import near_then_the_rest
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE, degree, split
 from grader.kernels.recent import last_answer
 
@@ -324,7 +325,13 @@ def cell_ways(puzzle: YajilinPuzzle, state: State, i: int) -> list[cell_loops.Wa
 
 @heuristic(id="yajilin.self-loop", genre=GENRE)
 def self_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    cells = cell_loops.cells_by_ends(puzzle.graph, state, cells_to_check(puzzle, focus))
+    # whether a way closes a loop reads where a line's other end lies and whether other lines
+    # exist, both changed by a line drawn anywhere: the cells near the focus first, then the
+    # rest (cells_by_ends keeps only the few beside a line's two ends)
+    cells = cells_to_check(puzzle, focus)
+    if focus is not None:
+        cells = near_then_the_rest(cells, puzzle.free_cells)
+    cells = cell_loops.cells_by_ends(puzzle.graph, state, cells)
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells,
                                         lambda i: cell_ways(puzzle, state, i),
                                         lambda trial, i, way: near_problem(puzzle, trial, i), self_loops=True)

@@ -33,20 +33,9 @@ from grader.io.read import from_record  # noqa: E402
 
 BUDGET = Budget(max_steps=2000, max_seconds=120)
 
-# Techniques seen to miss finds (stop 42), whose focus is another area's to mend: the test
-# over the corpus lets their misses pass, and names every other. Nurikabe cell-owners and
-# forcing-chain read through short chains of steps (anywhere on the board) and cap the cells
-# they try: no cheap complete map, and a near-then-the-rest look would run their chains on
-# the whole board again. Nurikabe shape-intersection reads its island's ways, which read past
-# its reach's support; islands_near_then_the_rest (as pool-owner) is the likely fix, its cost
-# not yet measured (stop 42). Kuromasu extensions reads the views of numbers in the rows and
-# columns of the cells a way changes, wider than clues_near(focus) (kuromasu 248); Nurikabe
-# island-articulation missed on 1007 step 29 (outside the test's sample).
-KNOWN_MISSES = frozenset({
-    "akari.bulb-chain", "kuromasu.extensions", "numberlink.different-lines", "numberlink.pair-product",
-    "nurikabe.cell-owners", "nurikabe.forcing-chain", "nurikabe.island-articulation",
-    "nurikabe.shape-intersection", "yajilin.self-loop",
-})
+# Techniques seen to miss finds, whose focus is another area's to mend: the test over the
+# corpus lets their misses pass, and names every other (none left, stop 43).
+KNOWN_MISSES: frozenset[str] = frozenset()
 
 
 @attrs.frozen

@@ -173,23 +173,50 @@ def test_enclosures_see_walls_placed_far_off(hid):
 
 
 @pytest.mark.corpus
-def test_clue_verify_sees_a_change_beside_the_cells_a_clue_counts():
+@pytest.mark.parametrize("hid, rid", [
+    # a bulb's chain fills a wall and goes on past it: a change two hops off breaks it
+    ("akari.bulb-chain", "akari/559"),
+    # a way reads the views of every number in the lines of the cells it decides
+    ("kuromasu.extensions", "kuromasu/248"),
+    # whether a way closes a loop reads where the line's other end lies, moved by a line
+    # drawn far off
+    ("yajilin.self-loop", "yajilin/143"),
+    # a join far off gives a number to every cell of the piece it joins
+    ("numberlink.different-lines", "arukone/060"),
+    # a join far off changes the pieces and numbers of the cells around a pair, and where
+    # two pieces lie side by side
+    ("numberlink.pair-product", "arukone/082"),
+    # a cell joining an unnumbered island far from another island's reach grows it, and the
+    # reach reads its size (janko step 29)
+    ("nurikabe.island-articulation", "nurikabe/1007"),
+    # whether a way of an island is possible reads the walls of the whole board
+    ("nurikabe.shape-intersection", "nurikabe/0534"),
+    # a cell's ways are its owners' shapes, which read the walls of the whole board
+    ("nurikabe.cell-owners", "nurikabe/0478"),
     # a shading of a clue's cells is checked beside them and against every clue seeing the
-    # cells beside them: a change there, seen by no clue of the shading (janko yajilin 336,
-    # step 93), lets the check refute one
-    p = janko_puzzle("yajilin", "yajilin/336")
-    cases = newly_found_after("yajilin.clue-verify", p)
-    assert cases and all(next(REGISTRY.get("yajilin.clue-verify").find(p, s, focus), None) for s, focus in cases)
+    # cells beside them: a change there, seen by no clue of the shading, lets it refute one
+    ("yajilin.clue-verify", "yajilin/336"),
+    # a way's long fill reads far: a change far from a number can make one of its ways fail
+    ("slitherlink.clue-way-fails", "slitherlink/0052"),
+])
+def test_looks_see_changes_past_their_neighbourhood(hid, rid):
+    # a janko puzzle where the focused look missed a find (tests/focus_check.py): at each
+    # step after which the whole board's look finds something new, the focused look does
+    p = janko_puzzle(hid.split(".")[0], rid)
+    cases = newly_found_after(hid, p)
+    assert cases and all(next(REGISTRY.get(hid).find(p, s, focus), None) for s, focus in cases)
 
 
 @pytest.mark.corpus
-def test_ways_that_fail_try_the_boards_first_numbers_after_the_near_ones():
-    # a way's long fill reads far: a change far from a number (janko slitherlink 0052, step
-    # 71) can make one of its ways fail, and the focused look tries it after the near ones
-    p = janko_puzzle("slitherlink", "slitherlink/0052")
-    cases = newly_found_after("slitherlink.clue-way-fails", p)
-    assert cases and all(next(REGISTRY.get("slitherlink.clue-way-fails").find(p, s, focus), None)
-                         for s, focus in cases)
+@pytest.mark.parametrize("hid, rid", [
+    # a chain's steps read past the focus (how far an island can grow, who owns a block):
+    # its focused look missed at step 45
+    ("nurikabe.forcing-chain", "nurikabe/1021"),
+])
+def test_no_miss_where_one_was_seen(hid, rid):
+    # the miss came from a focus gathered over several steps: the solve is checked whole
+    p = janko_puzzle(hid.split(".")[0], rid)
+    assert not [m for m in focus_misses(rid, p) if m.technique == hid]
 
 
 @pytest.mark.corpus

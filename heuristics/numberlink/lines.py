@@ -152,8 +152,10 @@ def first_beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, roots) -> tuple[in
 
 @heuristic(id="numberlink.different-lines", genre=GENRE)
 def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
-    labels = chains(puzzle, state).labels
-    for i in cells_near(puzzle, focus):
+    ch = chains(puzzle, state)
+    labels = ch.labels
+    # a join at the focus gives a number to every cell of the piece it joins: all of it is near
+    for i in cells_near(puzzle, ch.along(focus)):
         la = labels[i]
         if not la:
             continue

@@ -148,9 +148,11 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
                 return True
         return False
     # the joins at the cells near what changed, in board order (inside a trial's fill the
-    # board is large and what changed small)
+    # board is large and what changed small); a join at the focus changes the number and the
+    # piece of every cell of the pieces it joins, and where they lie side by side: all of
+    # those pieces are near
     edges = puzzle.edges if focus is None else \
-        [puzzle.edges[k] for k in listed_at(puzzle, "edges_of", frozenset(cells_near(puzzle, focus)))]
+        [puzzle.edges[k] for k in listed_at(puzzle, "edges_of", frozenset(cells_near(puzzle, ch.along(focus))))]
     for i, d, j in edges:
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):

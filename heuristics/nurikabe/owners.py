@@ -18,7 +18,7 @@ from grader.core.steps import Deduction, Status, Trace
 
 from heuristics.nurikabe.cases import CASE_LEVEL, CASE_STEPS, SHORT_LEVEL, Quiet, after, broken_rule, short_chain
 from heuristics.nurikabe.common import GENRE
-from heuristics.nurikabe.reach import islands_to_check, reach_index, reaches
+from heuristics.nurikabe.reach import reach_index
 from heuristics.nurikabe.shapes import assume_shape, island_shapes
 
 OWNER_WAYS = 8      # a cell is tried when at most this many ways, over every number, take it in
@@ -33,16 +33,15 @@ def cell_owners(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
     g = puzzle.graph
     shapes = island_shapes(puzzle, state)
     index = reach_index(puzzle, state)
-    # A cell's ways change with its owners' reach, which a change far from the cell can
-    # narrow: look again at cells near the change and at those a changed island reaches.
-    near = None if focus is None else g.around(focus, 2) | {
-        i for k in islands_to_check(puzzle, state, focus) for i in reaches(puzzle, state)[k]}
+    # A cell's ways are its owners' shapes, which read the walls of the whole board, and the
+    # cells tried are the board's fewest-ways ones: every look is the whole board's (a cell
+    # whose ways led nowhere is skipped until what they touched changes)
     quiet = Quiet("nurikabe.cell-owners")
     chains: dict[tuple[frozenset[int], int], Trace] = {}    # a way comes up for every cell it takes in
     tried = []
     for x, m in enumerate(state.cands):
         who = index.get(x, ())
-        if m != FREE or not who or (near is not None and x not in near) or any(k not in shapes for k in who):
+        if m != FREE or not who or any(k not in shapes for k in who):
             continue        # no owner at all is level 3's unreachable; too many ways: not listed
         ways = [(k, s) for k in who for s in shapes[k] if x in s]
         if len(ways) <= OWNER_WAYS:

@@ -88,7 +88,8 @@ def islands_to_check(puzzle: NurikabePuzzle, state: State, focus: frozenset[int]
     entries = _entries(puzzle, state)
     if focus is None:
         return sorted(entries)
-    return [k for k, (_, support) in sorted(entries.items()) if not support.isdisjoint(focus)]
+    touched = with_their_islands(islands(puzzle, state), focus)
+    return [k for k, (_, support) in sorted(entries.items()) if not support.isdisjoint(touched)]
 
 
 def islands_near_then_the_rest(puzzle: NurikabePuzzle, state: State, focus: frozenset[int] | None) -> list[int]:
@@ -128,10 +129,7 @@ def _by_part(puzzle: NurikabePuzzle, state: State, isl: Islands, old: dict, chan
     with the cells that changed since): a reach whose support holds no changed cell, nor a
     cell of an island a changed cell joined, is still the same. Others are looked up in the
     puzzle's cache, and worked out afresh where that misses."""
-    touched = set(changed)
-    for i in changed:
-        if isl.of[i] >= 0:
-            touched.update(isl.parts[isl.of[i]])
+    touched = with_their_islands(isl, changed)
     cache = puzzle.memo("_nurikabe_reach", CACHE_LIMIT)
     cands = state.cands
     numbers = None
@@ -159,6 +157,16 @@ def _by_part(puzzle: NurikabePuzzle, state: State, isl: Islands, old: dict, chan
         cache[key] = (dist, support, look, (look(cands), look(numbers)))
         out[key] = (dist, support)
     return out
+
+
+def with_their_islands(isl: Islands, changed) -> set[int]:
+    """The changed cells and every cell of the islands they lie in: a cell that joins an
+    island changes the size a reach reads at each of its cells."""
+    touched = set(changed)
+    for i in changed:
+        if isl.of[i] >= 0:
+            touched.update(isl.parts[isl.of[i]])
+    return touched
 
 
 def _within_two(puzzle: NurikabePuzzle, cells) -> frozenset[int]:

@@ -14,7 +14,7 @@ from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE
-from heuristics.nurikabe.reach import islands_to_check
+from heuristics.nurikabe.reach import islands_near_then_the_rest
 
 SHAPE_LIMIT = 150          # partial shapes enumerated before giving up on an island
 SHAPE_NEED = 8             # islands that still need more cells are not enumerated
@@ -234,7 +234,9 @@ def island_shapes(puzzle: NurikabePuzzle, state: State) -> dict[int, list[frozen
 @heuristic(id="nurikabe.shape-intersection", genre=GENRE)
 def shape_intersection(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     isl = islands(puzzle, state)
-    for k in islands_to_check(puzzle, state, focus):
+    # whether a shape is possible reads the walls of the whole board (they must still meet):
+    # the islands near the focus first, then every other
+    for k in islands_near_then_the_rest(puzzle, state, focus):
         found = shapes_of(puzzle, state, k)
         put = shared_by(puzzle, state, found or [])
         if put:
