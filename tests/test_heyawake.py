@@ -1,6 +1,7 @@
 """Heyawake: formats, rules, every technique (fires / does not fire) and soundness."""
 from __future__ import annotations
 
+import contextlib
 import random
 from math import comb
 
@@ -427,6 +428,23 @@ def test_line_strips_in_one_pass_agree_with_the_runs_and_makers():
     assert makers > 100
 
 
+@contextlib.contextmanager
+def counting_fresh_screens():
+    """While inside, every screen made afresh (heyawake._screen) is counted: yields the
+    count (a one-item list) and the real screen, to ask without counting."""
+    from heuristics import heyawake as hw
+    real, made = hw._screen, [0]
+
+    def counted(*args):
+        made[0] += 1
+        return real(*args)
+    hw._screen = counted
+    try:
+        yield made, real
+    finally:
+        hw._screen = real
+
+
 def test_remembered_what_if_screens_agree_with_a_fresh_screen():
     """Screens remembered from earlier states (past changes along the lines they read, or
     from the other what-if's rounds) answer as a fresh screen does, and some are reused."""
@@ -434,15 +452,8 @@ def test_remembered_what_if_screens_agree_with_a_fresh_screen():
     rng = random.Random(9)
     p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[-1]))
     solution = reference(p)
-    asked = fresh = 0
-    real = hw._screen
-
-    def counted(*args):
-        nonlocal fresh
-        fresh += 1
-        return real(*args)
-    hw._screen = counted
-    try:
+    asked = 0
+    with counting_fresh_screens() as (fresh, real):
         for _ in range(6):
             state = random_partial(p, solution, rng, 0.2)
             for _ in range(4):      # a path of narrowing states, as a solve takes
@@ -456,9 +467,7 @@ def test_remembered_what_if_screens_agree_with_a_fresh_screen():
                             assert hw.quick_refutes(p, state, i, value, rounds, connectivity) == expected
                 state = State(tuple(m & solution.cands[j] if m == FREE and rng.random() < 0.05 else m
                                     for j, m in enumerate(state.cands)))
-    finally:
-        hw._screen = real
-    assert fresh < asked * 0.8
+    assert fresh[0] < asked * 0.8
 
 
 def test_screens_remembered_on_one_branch_agree_on_the_other():
@@ -469,15 +478,8 @@ def test_screens_remembered_on_one_branch_agree_on_the_other():
     rng = random.Random(21)
     p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[-1]))
     solution = reference(p)
-    asked = fresh = 0
-    real = hw._screen
-
-    def counted(*args):
-        nonlocal fresh
-        fresh += 1
-        return real(*args)
-    hw._screen = counted
-    try:
+    asked = 0
+    with counting_fresh_screens() as (fresh, real):
         for _ in range(4):
             root = random_partial(p, solution, rng, 0.2)
             trial = rng.choice([i for i, m in enumerate(root.cands) if m == FREE])
@@ -488,9 +490,7 @@ def test_screens_remembered_on_one_branch_agree_on_the_other():
                         asked += 1
                         _, broken, shaded, white, _ = real(p, state, i, screened, hw.NEARBY_ROUNDS)
                         assert hw.quick_refutes(p, state, i, screened, hw.NEARBY_ROUNDS, False) == broken
-    finally:
-        hw._screen = real
-    assert fresh < asked * 0.8
+    assert fresh[0] < asked * 0.8
 
 
 def test_differing_lists_every_cell_that_differs():
