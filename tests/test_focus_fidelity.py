@@ -208,18 +208,6 @@ def test_looks_see_changes_past_their_neighbourhood(hid, rid):
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("hid, rid", [
-    # a chain's steps read past the focus (how far an island can grow, who owns a block):
-    # its focused look missed at step 45
-    ("nurikabe.forcing-chain", "nurikabe/1021"),
-])
-def test_no_miss_where_one_was_seen(hid, rid):
-    # the miss came from a focus gathered over several steps: the solve is checked whole
-    p = janko_puzzle(hid.split(".")[0], rid)
-    assert not [m for m in focus_misses(rid, p) if m.technique == hid]
-
-
-@pytest.mark.corpus
 def test_look_aheads_on_the_solve_board_find_what_the_whole_board_finds():
     # a look-ahead's fill reads far: on the solve's own board a change anywhere (here a
     # corner) may be what lets a loose end's ways be refuted (janko numberlink 014, 016)

@@ -29,7 +29,6 @@ from grader.core.steps import Deduction, Status, Trace
 
 import attrs
 
-from heuristics.common.focus import near_then_the_rest
 from heuristics.nurikabe.common import GENRE
 from heuristics.nurikabe.counting import too_few_cells
 from heuristics.nurikabe.shapes import assume_shape, count_ways, island_shapes, say_shared, shared_by
@@ -349,13 +348,8 @@ def forcing_chain(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[
     from heuristics.nurikabe.hypotheses import probe_first
     if broken_rule(puzzle, state) is not None:
         return      # a rule is broken already (inside a hypothesis): nothing to learn here
-    first = probe_first(puzzle, state)
-    order = first[:CHAIN_CELLS]
-    if focus is not None:
-        # a chain's steps read past the focus (how far an island can grow, who owns a block):
-        # the cells near the focus first, then those a look at the whole board tries
-        near = puzzle.graph.around(focus, 2)
-        order = near_then_the_rest([i for i in first if i in near][:CHAIN_CELLS], order)
+    near = None if focus is None else puzzle.graph.around(focus, 2)
+    order = [i for i in probe_first(puzzle, state) if near is None or i in near][:CHAIN_CELLS]
     quiet = Quiet("nurikabe.forcing-chain")
     # (cell, value, level) -> (its steps, the cells it changed) for a chain that came to a
     # stop before its step limit without breaking a rule: a longer limit gives the same chain
