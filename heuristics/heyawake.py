@@ -30,7 +30,7 @@ from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
 from grader.core.steps import Deduction
 from grader.kernels import blocks
-from grader.kernels.recent import last_answer, narrowed
+from grader.kernels.recent import differing, last_answer, narrowed
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side, whites_cut
 from heuristics.common import shading
 from heuristics.common.focus import near_then_the_rest
@@ -1023,20 +1023,6 @@ def _changes(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tu
         got = diffs[id(then), id(now)] = (then, now, None if changed is None else
                                           Changes.of(puzzle, changed, now, narrowing))
     return got[2]
-
-
-def differing(old: tuple[int, ...], new: tuple[int, ...], limit: int) -> list[int] | None:
-    """The cells whose candidates differ between two states in any way, when at most
-    `limit` do; otherwise None. Compares slices first, as kernels.recent.narrowed."""
-    out: list[int] = []
-    n = len(new)
-    for i in range(0, n, 64):
-        j = i + 64
-        if old[i:j] != new[i:j]:
-            out.extend(v for v in range(i, min(j, n)) if old[v] != new[v])
-            if len(out) > limit:
-                return None
-    return out
 
 
 def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int

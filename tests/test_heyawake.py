@@ -493,16 +493,6 @@ def test_screens_remembered_on_one_branch_agree_on_the_other():
     assert fresh[0] < asked * 0.8
 
 
-def test_differing_lists_every_cell_that_differs():
-    from heuristics.heyawake import differing
-    old = (3, 1, 2, 3) * 40
-    new = list(old)
-    new[5], new[100] = 3, 0
-    assert differing(old, tuple(new), 4) == [5, 100]
-    assert differing(old, old, 4) == []
-    assert differing(old, tuple(new), 1) is None
-
-
 def test_what_if_chain_asks_the_white_area_of_its_start():
     """whites_parted, from the start state's white area, agrees with the areas of the state."""
     from heuristics import heyawake as hw

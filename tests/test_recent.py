@@ -38,3 +38,13 @@ def test_a_state_asked_twice_is_updated_from_its_newest_entry():
     _asked(cache, start.remove([(0, 1)]), log)       # the older entry of the two leaves
     assert cache.by_id[id(start.cands)] is cache.items[0]
     assert _asked(cache, start.remove([(1, 1)]), log) == 5 and log[-1] == (start.cands, (1,))
+
+
+def test_differing_lists_every_cell_that_differs():
+    from grader.kernels.recent import differing
+    old = (3, 1, 2, 3) * 40
+    new = list(old)
+    new[5], new[100] = 3, 0
+    assert differing(old, tuple(new), 4) == [5, 100]
+    assert differing(old, old, 4) == []
+    assert differing(old, tuple(new), 1) is None

@@ -35,6 +35,20 @@ def narrowed(old: tuple[int, ...], new: tuple[int, ...], limit: int) -> list[int
     return out
 
 
+def differing(old: tuple[int, ...], new: tuple[int, ...], limit: int) -> list[int] | None:
+    """The cells whose candidates differ between two states in any way, when at most
+    `limit` do; otherwise None. Compares slices first, as narrowed does."""
+    out: list[int] = []
+    n = len(new)
+    for i in range(0, n, 64):
+        j = i + 64
+        if old[i:j] != new[i:j]:
+            out.extend(v for v in range(i, min(j, n)) if old[v] != new[v])
+            if len(out) > limit:
+                return None
+    return out
+
+
 MAX_LIVE = 16                       # caches that keep their states (a few puzzles' worth)
 _LIVE: "collections.deque[Recent]" = collections.deque()
 
