@@ -11,7 +11,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction, Later
 
-from heuristics.numberlink.common import GENRE, listed_at
+from heuristics.numberlink.common import GENRE, along, listed_at
 
 # Inside a 2x2 block (cells top left, top right, bottom left, bottom right) a line can take
 # the four inner joins top, bottom, left and right; each cell faces two of them.
@@ -169,7 +169,7 @@ def block_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[
     leave no two side-by-side cells of one line unjoined."""
     numbered = puzzle.block_numbered
     ch = chains(puzzle, state)
-    for k, block, ms in open_blocks(puzzle, state, ch.along(focus)):
+    for k, block, ms in open_blocks(puzzle, state, along(ch, focus)):
         keep = block_keep(*ms, lines_allow(ch, block, numbered[k]))
         if keep != ms:
             yield block_deduction(puzzle, state, block, ms, keep)

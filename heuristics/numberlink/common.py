@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from grader.genres.numberlink.model import WITH_SIDE, WITHOUT_SIDE, NumberlinkPuzzle
-from grader.kernels.cell_shapes import OPPOSITE, SIDES
+from grader.kernels.cell_shapes import OPPOSITE, SIDES, Chains
 from grader.core.model import State
 from grader.core.steps import Deduction
 
@@ -29,6 +29,20 @@ def cells_near(puzzle: NumberlinkPuzzle, focus: frozenset[int] | None) -> Iterab
 
 
 NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)
+
+
+def along(ch: Chains, focus: frozenset[int] | None) -> frozenset[int] | None:
+    """ch.along(focus), once per board and focus: at a step the rules for drawn lines are
+    all asked with the same focus, and a long piece makes it dear."""
+    if focus is None:
+        return None
+    memo = ch.memo.get("along")
+    if memo is None:
+        memo = ch.memo["along"] = {}
+    found = memo.get(focus)
+    if found is None:
+        found = memo[focus] = ch.along(focus)
+    return found
 
 
 def listed_at(puzzle: NumberlinkPuzzle, table: str, cells: frozenset[int]) -> tuple[int, ...]:

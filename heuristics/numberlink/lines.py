@@ -12,7 +12,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction, Later
 
-from heuristics.numberlink.common import (GENRE, cells_near, join_off, join_on, listed_at, min_mask, the,
+from heuristics.numberlink.common import (GENRE, along, cells_near, join_off, join_on, listed_at, min_mask, the,
                                           two_removals)
 
 # the two sides of each link shape (values 5 to 10), in the order of SIDES
@@ -155,7 +155,7 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
     ch = chains(puzzle, state)
     labels = ch.labels
     # a join at the focus gives a number to every cell of the piece it joins: all of it is near
-    for i in cells_near(puzzle, ch.along(focus)):
+    for i in cells_near(puzzle, along(ch, focus)):
         la = labels[i]
         if not la:
             continue
@@ -174,18 +174,18 @@ def between_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterato
     cell further on."""
     ch = chains(puzzle, state)
     root, labels, cands, pieces = ch.root, ch.labels, state.cands, ch.members
-    for x in cells_near(puzzle, ch.along(focus)):
+    links = link_neighbours(puzzle)
+    for x in cells_near(puzzle, along(ch, focus)):
         m = cands[x]
         if puzzle.labels[x] or not m & (m - 1):
             continue
-        nb = puzzle.neighbour[x]
         # a loop needs two neighbours on one piece, a clash two on numbers' lines
-        if not on_lines_beside(nb, labels, root, pieces, 2):
+        if not on_lines_beside(puzzle.neighbour[x], labels, root, pieces, 2):
             continue
+        at = links[x]
         for v in LINKS_IN[m]:
-            d1, d2 = LINK_SIDES[v]
-            y, z = nb.get(d1, -1), nb.get(d2, -1)
-            if y < 0 or z < 0:
+            y, z, _ = at[v]
+            if y is None or z is None:
                 continue
             if y > z:
                 y, z = z, y
@@ -227,7 +227,11 @@ def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list
     """Where drawn pieces r1 and r2 lie side by side away from the end numbers: the pairs
     (cell of r1, cell of r2), at least one of the two drawn, in board order. Asked of a few
     pieces at a time (and again for each shape of a cell beside them), so looked up from the
-    smaller piece and remembered with the chains."""
+    smaller piece and remembered with the chains.
+    Two pieces of two cells or more are asked again on later boards, in other steps and fills:
+    their cells are all drawn, so the answer reads nothing but the two pieces' member lists
+    (never changed: a join makes a new one), and the puzzle keeps it with those lists, to be
+    used while a board has the very same ones."""
     memo = ch.memo.get("side by side")
     if memo is None:
         memo = ch.memo["side by side"] = {}
@@ -235,8 +239,16 @@ def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list
         found = memo.get((r1, r2))
         if found is not None:
             return found
+    m1, m2 = ch.members.get(r1), ch.members.get(r2)
+    both = m1 is not None and m2 is not None
+    if both:
+        kept = puzzle.memo("_numberlink_side_by_side", SIDE_BY_SIDE_KEPT)
+        seen = kept.get((r1, r2))
+        if seen is not None and seen[0] is m1 and seen[1] is m2:
+            memo[r1, r2] = seen[2]
+            return seen[2]
     labels, root, must, nb = puzzle.labels, ch.root, ch.must, puzzle.neighbour
-    m1, m2 = ch.members.get(r1) or [r1], ch.members.get(r2) or [r2]
+    m1, m2 = m1 or [r1], m2 or [r2]
     small, other, flip = (m1, r2, False) if len(m1) <= len(m2) else (m2, r1, True)
     out = []
     for u in small:
@@ -248,16 +260,36 @@ def side_by_side(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int) -> list
     if len(out) > 1:
         out.sort(key=lambda p: (min(p), max(p)))
     memo[r1, r2] = out
+    if both:
+        kept[r1, r2] = (m1, m2, out)
     return out
 
 
-def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple[int, ...] | None:
+SIDE_BY_SIDE_KEPT = 20_000      # pairs of pieces whose side_by_side the puzzle keeps
+
+
+def link_neighbours(puzzle: NumberlinkPuzzle) -> tuple[tuple, ...]:
+    """Per cell, per link value (5 to 10; None below): the neighbours on the shape's two sides
+    (None off the grid) and, in the neighbour dict's order, the other neighbours that carry no
+    number; made once per puzzle: no-touch asks for nearly every shape of every cell near a
+    change, in every step of every fill."""
+    numbered = puzzle.labels
+
+    def of(nb: dict[int, int], v: int) -> tuple[int | None, int | None, tuple[int, ...]]:
+        d1, d2 = LINK_SIDES[v]
+        return nb.get(d1), nb.get(d2), tuple(z for d, z in nb.items() if d != d1 and d != d2 and not numbered[z])
+    return puzzle.once("_numberlink_link_neighbours", lambda: tuple(
+        tuple(of(nb, v) if v in LINK_SIDES else None for v in range(len(SHAPES))) for nb in puzzle.neighbour))
+
+
+def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int,
+                  links: tuple[tuple, ...] | None = None) -> tuple[int, ...] | None:
     """Cells of the line x would be on as link shape `v` that would lie beside that line
     without being next to it along the line: a neighbour of x, or two pieces it would join;
-    None if there are none. End numbers may touch their own line, so they are left out."""
-    nb, root, labels = puzzle.neighbour[x], ch.root, ch.labels
-    d1, d2 = LINK_SIDES[v]
-    y1, y2 = nb.get(d1), nb.get(d2)
+    None if there are none. End numbers may touch their own line, so they are left out.
+    (`links`: link_neighbours(puzzle), passed by a caller that asks many times.)"""
+    root, labels = ch.root, ch.labels
+    y1, y2, others = (links or link_neighbours(puzzle))[x][v]
     if y1 is None or y2 is None:        # at the border: nothing to close or cross
         y = y1 if y2 is None else y2
         if y is None:
@@ -272,10 +304,9 @@ def beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, x: int, v: int) -> tuple
         if l1 and l2 and l1 != l2:
             return None                 # two numbers: "different numbers never meet" says so
         name = l1 or l2
-    numbered = puzzle.labels
-    for d, z in nb.items():
-        if d != d1 and d != d2 and not numbered[z] and (
-                root[z] == r1 or root[z] == r2 or (name and labels[z] == name)):
+    for z in others:
+        rz = root[z]
+        if rz == r1 or rz == r2 or (name and labels[z] == name):
             return (z,)
     pieces = ch.members
     if r1 == r2 or not (r1 in pieces or r2 in pieces):
@@ -316,8 +347,8 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
     already lie side by side, or pieces that carry the same number."""
     ch = chains(puzzle, state)
     root, pieces, labels, cands = ch.root, ch.members, puzzle.labels, state.cands
-    neighbour = puzzle.neighbour
-    for x in cells_near(puzzle, ch.along(focus)):     # a join far away can bring a line beside x
+    neighbour, links = puzzle.neighbour, link_neighbours(puzzle)
+    for x in cells_near(puzzle, along(ch, focus)):     # a join far away can bring a line beside x
         m = cands[x]
         if labels[x] or not m & (m - 1):
             continue
@@ -328,7 +359,7 @@ def no_touch(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Ded
         else:
             continue
         for v in LINKS_IN[m]:
-            near = beside_itself(puzzle, ch, x, v)
+            near = beside_itself(puzzle, ch, x, v, links)
             if near is not None:
                 yield Deduction(((x, 1 << v),), Later(lambda x, v, near: {
                     "cell": puzzle.cell(x), "way": WAYS[SHAPES[v]],
@@ -356,4 +387,4 @@ def joined_neighbours(puzzle: NumberlinkPuzzle, state: State, owner: list[int],
 def same_line_drawn(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ch = chains(puzzle, state)
     # a pair's owner changes only where pieces joined: along the lines through what changed
-    yield from joined_neighbours(puzzle, state, ch.labels, ch.along(focus))
+    yield from joined_neighbours(puzzle, state, ch.labels, along(ch, focus))

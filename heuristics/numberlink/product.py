@@ -10,7 +10,7 @@ from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 
-from heuristics.numberlink.common import GENRE, cells_near, listed_at
+from heuristics.numberlink.common import GENRE, along, cells_near, listed_at
 from heuristics.numberlink.lines import side_by_side
 
 # --- level 4 ------------------------------------------------------------------------------
@@ -94,7 +94,10 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int
 
 def side_by_side_apart(puzzle: NumberlinkPuzzle, ch: Chains, r1: int, r2: int, i: int, j: int) -> bool:
     """Whether pieces r1 and r2 lie side by side somewhere away from cells i and j."""
-    return any(i not in p and j not in p for p in side_by_side(puzzle, ch, min(r1, r2), max(r1, r2)))
+    for p in side_by_side(puzzle, ch, r1, r2) if r1 < r2 else side_by_side(puzzle, ch, r2, r1):
+        if i not in p and j not in p:
+            return True
+    return False
 
 
 # The product of two cells reads only the candidates of the two and of their neighbours, which
@@ -113,6 +116,16 @@ def product_cells(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int], tuple[int, 
         return {(i, j): tuple(dict.fromkeys((i, j, *nb[i].values(), *nb[j].values())))
                 for i, _, j in puzzle.edges}
     return puzzle.once("_numberlink_product_cells", make)
+
+
+def product_sides(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Per join (i, j): i with its neighbours but j, and j with its neighbours but i (what
+    each cell of the pair reaches on its own side), made once per puzzle."""
+    def make() -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]]:
+        nb = puzzle.neighbour
+        return {(i, j): ((i, *(y for y in nb[i].values() if y != j)), (j, *(y for y in nb[j].values() if y != i)))
+                for i, _, j in puzzle.edges}
+    return puzzle.once("_numberlink_product_sides", make)
 
 
 def product_key(state: State, ch: Chains, i: int, j: int, cells: tuple[int, ...]) -> tuple[tuple, dict[int, int]]:
@@ -137,30 +150,23 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
     # a cell is on a number's line when its piece carries a label (an end number's always
     # does), and drawn when it must use a side
     on_line, must, root = ch.labels, ch.must, ch.root
-    neighbour, around = puzzle.neighbour, product_cells(puzzle)
-
-    def reaches(x: int, skip: int, marked: list[int]) -> bool:
-        """Whether x or one of its neighbours but `skip` is marked."""
-        if marked[x]:
-            return True
-        for y in neighbour[x].values():
-            if y != skip and marked[y]:
-                return True
-        return False
+    around, sides = product_cells(puzzle), product_sides(puzzle)
+    line_at, drawn_at = on_line.__getitem__, must.__getitem__
     # the joins at the cells near what changed, in board order (inside a trial's fill the
     # board is large and what changed small); a join at the focus changes the number and the
     # piece of every cell of the pieces it joins, and where they lie side by side: all of
     # those pieces are near
     edges = puzzle.edges if focus is None else \
-        [puzzle.edges[k] for k in listed_at(puzzle, "edges_of", frozenset(cells_near(puzzle, ch.along(focus))))]
+        [puzzle.edges[k] for k in listed_at(puzzle, "edges_of", frozenset(cells_near(puzzle, along(ch, focus))))]
     for i, d, j in edges:
         mi, mj = state.cands[i], state.cands[j]
         if not (mi & (mi - 1)) or not (mj & (mj - 1)):
             continue
         # two shapes that each agree with their other neighbours clash only through numbers
         # or drawn lines that both cells reach (a 2x2 block alone is the level-2 rules' work)
-        if not (reaches(i, j, on_line) and reaches(j, i, on_line)) and \
-                not (reaches(i, j, must) and reaches(j, i, must)):
+        side_i, side_j = sides[i, j]
+        if not (any(map(line_at, side_i)) and any(map(line_at, side_j))) and \
+                not (any(map(drawn_at, side_i)) and any(map(drawn_at, side_j))):
             continue
         cells = around[i, j]
         key, first = product_key(state, ch, i, j, cells)
