@@ -186,7 +186,7 @@ def chains(puzzle, state: State) -> Chains:
         # an update joins pieces in the order the changes come: a broken position (a cell
         # emptied, which leaves its pieces; a clash or a loop, named by the join that made
         # it, and the labels it spread) is found afresh, the same whatever came before
-        if any(not state.cands[i] for i in changed):
+        if not all(map(state.cands.__getitem__, changed)):
             return Chains(puzzle, state)
         new = old.updated(puzzle, state.cands, changed)
         return Chains(puzzle, state) if new.clash or new.loop is not None else new

@@ -93,10 +93,10 @@ def open_blocks(puzzle: NumberlinkPuzzle, state: State, cells: frozenset[int] | 
                 ) -> Iterator[tuple[int, tuple[int, ...], tuple[int, int, int, int]]]:
     """The 2x2 blocks with a cell among `cells` (None: all) and a cell still undecided:
     (index, cells, their candidates)."""
-    cands = state.cands
-    which = range(len(puzzle.blocks)) if cells is None else listed_at(puzzle, "blocks_of", cells)
+    cands, blocks = state.cands, puzzle.blocks
+    which = range(len(blocks)) if cells is None else listed_at(puzzle, "blocks_of", cells)
     for k in which:
-        block = puzzle.blocks[k]
+        block = blocks[k]
         ms = a, b, c, d = cands[block[0]], cands[block[1]], cands[block[2]], cands[block[3]]
         if a & (a - 1) or b & (b - 1) or c & (c - 1) or d & (d - 1):
             yield k, block, ms

@@ -19,6 +19,8 @@ from heuristics.numberlink.common import (GENRE, along, cells_near, join_off, jo
 LINK_SIDES = {v: tuple(d for d in SIDES if SHAPES[v] & d) for v in range(5, len(SHAPES))}
 # per candidate mask, its link values in increasing order (looked up for every cell of a look)
 LINKS_IN = tuple(tuple(v for v in range(5, len(SHAPES)) if m >> v & 1) for m in range(1 << len(SHAPES)))
+# per candidate mask, the sides some candidate uses and another leaves unused (still open)
+SIDES_OPEN = tuple(can & lack for can, lack in zip(SIDES_CAN, SIDES_LACK))
 
 # --- level 1 ------------------------------------------------------------------------------
 
@@ -35,14 +37,14 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
     steps = side_steps(puzzle)
     for i in near:
         ci = cands[i]
-        can_i, lack_i = SIDES_CAN[ci], SIDES_LACK[ci]
+        can_i, lack_i, open_i = SIDES_CAN[ci], SIDES_LACK[ci], SIDES_OPEN[ci]
         for d, j, e in steps[i]:
             cj = cands[j]
+            if open_i & d and SIDES_OPEN[cj] & e:
+                continue                # the join may still be on or off: nothing to settle
             can_j, lack_j = SIDES_CAN[cj], SIDES_LACK[cj]
             on = can_i & d and can_j & e
             off = lack_i & d and lack_j & e
-            if on and off:
-                continue
             # only a join that still has something to settle is worth explaining
             if not on and not (can_i & d or can_j & e):
                 continue

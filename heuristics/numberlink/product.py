@@ -73,16 +73,19 @@ def touches(puzzle: NumberlinkPuzzle, ch: Chains, pair: tuple[int, int], si: int
     `roots`, would bring that line beside itself away from the end numbers; apart(r1, r2)
     says whether pieces r1 and r2 already lie side by side away from i and j."""
     i, j = pair
+    numbered, neighbour, root, on_line = puzzle.labels, puzzle.neighbour, ch.root, ch.labels
     for x, shape in ((i, si), (j, sj)):
-        if puzzle.labels[x]:
+        if numbered[x]:
             continue
-        for d, z in puzzle.neighbour[x].items():
-            if not shape & d and not puzzle.labels[z] and (ch.root[z] in roots or ch.labels[z] in labels):
+        for d, z in neighbour[x].items():
+            if not shape & d and not numbered[z] and (root[z] in roots or on_line[z] in labels):
                 return True
     for k, u in enumerate(joined):      # two cells the pair joins on, themselves side by side
+        if u in pair or numbered[u]:
+            continue
+        beside = neighbour[u].values()
         for v in joined[k + 1:]:
-            if v in puzzle.neighbour[u].values() and u not in pair and v not in pair \
-                    and not puzzle.labels[u] and not puzzle.labels[v]:
+            if v in beside and v not in pair and not numbered[v]:
                 return True
     listed = sorted(roots)
     for k, r1 in enumerate(listed):
@@ -128,13 +131,12 @@ def product_sides(puzzle: NumberlinkPuzzle) -> dict[tuple[int, int], tuple[tuple
     return puzzle.once("_numberlink_product_sides", make)
 
 
-def product_key(state: State, ch: Chains, i: int, j: int, cells: tuple[int, ...]) -> tuple[tuple, dict[int, int]]:
-    """What the product of i and j reads of the board, and each piece there by its first cell
-    in `cells` (pieces are named by a cell that differs from board to board)."""
-    cands, root, labels = state.cands, ch.root, ch.labels
-    first: dict[int, int] = {}
-    pattern = tuple([first.setdefault(root[c], k) for k, c in enumerate(cells)])
-    return (i, j, tuple([cands[c] for c in cells]), pattern, tuple([labels[c] for c in cells])), first
+def product_key(state: State, ch: Chains, i: int, j: int, cells: tuple[int, ...]) -> tuple:
+    """What the product of i and j reads of the board, each piece there named by the position
+    of its first cell in `cells` (pieces are named by a cell that differs from board to board)."""
+    roots = list(map(ch.root.__getitem__, cells))
+    return (i, j, tuple(map(state.cands.__getitem__, cells)), tuple(map(roots.index, roots)),
+            tuple(map(ch.labels.__getitem__, cells)))
 
 
 @heuristic(id="numberlink.pair-product", genre=GENRE)
@@ -169,13 +171,14 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
                 not (any(map(drawn_at, side_i)) and any(map(drawn_at, side_j))):
             continue
         cells = around[i, j]
-        key, first = product_key(state, ch, i, j, cells)
+        key = product_key(state, ch, i, j, cells)
         outcomes = kept.setdefault(key, [])
         outcome = next((out for asked, out in outcomes
                         if all(side_by_side_apart(puzzle, ch, root[cells[a]], root[cells[b]], i, j) == yes
                                for a, b, yes in asked)), None) if outcomes else None
         if outcome is None:
             asked: list[tuple[int, int, bool]] = []
+            first = {r: k for k, r in reversed(list(enumerate(map(root.__getitem__, cells))))}
 
             def apart(r1: int, r2: int) -> bool:
                 yes = side_by_side_apart(puzzle, ch, r1, r2, i, j)
