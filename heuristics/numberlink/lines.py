@@ -35,6 +35,9 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
             "cell": "the border", "reason": "lines stay inside the grid",
             "result": "no line leaves a cell across the edge"})
     steps = side_steps(puzzle)
+    # a join between two cells near the focus is seen from both: the second find would only
+    # repeat the first's removals (dropped as spent), so it is not made
+    made: set[tuple[int, int]] = set()
     for i in near:
         ci = cands[i]
         can_i, lack_i, open_i = SIDES_CAN[ci], SIDES_LACK[ci], SIDES_OPEN[ci]
@@ -55,6 +58,10 @@ def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Dedu
             drop = WITHOUT_SIDE if on else WITH_SIDE
             a, b = ci & drop[d], cj & drop[e]
             if a or b:
+                join = (i, j) if i < j else (j, i)
+                if join in made:
+                    continue
+                made.add(join)
                 yield Deduction(two_removals(i, a, j, b), Later(join_words, puzzle, i, j, first, bool(on)),
                                 (i if first else j,))
 
@@ -156,6 +163,7 @@ def first_beside_itself(puzzle: NumberlinkPuzzle, ch: Chains, roots) -> tuple[in
 def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     ch = chains(puzzle, state)
     labels = ch.labels
+    made: set[tuple[int, int]] = set()     # joins found already, from their other cell (join-up)
     # a join at the focus gives a number to every cell of the piece it joins: all of it is near
     for i in cells_near(puzzle, along(ch, focus)):
         la = labels[i]
@@ -164,6 +172,10 @@ def different_lines(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Itera
         for d, j in puzzle.neighbour[i].items():
             lb = labels[j]
             if lb and lb != la and state.cands[i] & WITH_SIDE[d]:
+                join = (i, j) if i < j else (j, i)
+                if join in made:
+                    continue
+                made.add(join)
                 yield join_off(state, i, d, j, params=Later(lambda i, j, la, lb: {
                     "a": puzzle.cell(i), "b": puzzle.cell(j), "first": the(puzzle, [la])[0],
                     "second": the(puzzle, [lb])[0]}, i, j, la, lb))
