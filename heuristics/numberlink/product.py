@@ -173,9 +173,14 @@ def pair_product(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator
         cells = around[i, j]
         key = product_key(state, ch, i, j, cells)
         outcomes = kept.setdefault(key, [])
-        outcome = next((out for asked, out in outcomes
-                        if all(side_by_side_apart(puzzle, ch, root[cells[a]], root[cells[b]], i, j) == yes
-                               for a, b, yes in asked)), None) if outcomes else None
+        outcome = None
+        for asked, out in outcomes:     # the first whose questions get the same answers here
+            for a, b, yes in asked:
+                if side_by_side_apart(puzzle, ch, root[cells[a]], root[cells[b]], i, j) != yes:
+                    break
+            else:
+                outcome = out
+                break
         if outcome is None:
             asked: list[tuple[int, int, bool]] = []
             first = {r: k for k, r in reversed(list(enumerate(map(root.__getitem__, cells))))}
