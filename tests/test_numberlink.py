@@ -876,3 +876,79 @@ def test_degenerate_boards_solve(text, answer):
     p = native("genre: numberlink\n" + text)
     trace = Solver(p, assume_unique=False).solve()
     assert trace.status is Status.SOLVED and get("numberlink").render_text(p, trace.final) == answer
+
+
+def test_link_neighbours_and_product_sides_follow_the_neighbours():
+    from heuristics.numberlink.lines import LINK_SIDES, link_neighbours
+    from heuristics.numberlink.product import product_sides
+    p = load(str(CORPUS / "numberlink" / "arukone-7x7-grader-1.yaml"))
+    links = link_neighbours(p)
+    for x, nb in enumerate(p.neighbour):
+        for v in range(len(SHAPES)):
+            if v not in LINK_SIDES:
+                assert links[x][v] is None
+                continue
+            d1, d2 = LINK_SIDES[v]
+            others = tuple(z for d, z in nb.items() if d not in (d1, d2) and not p.labels[z])
+            assert links[x][v] == (nb.get(d1), nb.get(d2), others)
+    for i, _, j in p.edges:
+        side_i, side_j = product_sides(p)[i, j]
+        assert sorted(side_i) == sorted({i, *p.neighbour[i].values()} - {j})
+        assert sorted(side_j) == sorted({j, *p.neighbour[j].values()} - {i})
+
+
+def solve_path(p):
+    """The states of a solve, each made from the one before (so chains are updated, not fresh)."""
+    trace = Solver(p, budget=Budget(max_steps=400)).solve()
+    states = [trace.start]
+    for step in trace.steps:
+        states.append(step.deduction.apply(states[-1]))
+    return states
+
+
+def test_side_by_side_kept_with_the_pieces_is_a_fresh_look():
+    # the puzzle keeps side_by_side of two drawn pieces with their member lists; on a later
+    # board with the same lists it must be what fresh chains of that board give
+    from grader.kernels.cell_shapes import Chains, chains
+    from heuristics.numberlink.common import along
+    from heuristics.numberlink.lines import side_by_side
+    asked = reused = 0
+    for name in ("arukone-7x7-grader-1.yaml", "arukone-7x7-grader-2.yaml"):
+        p = load(str(CORPUS / "numberlink" / name))
+        for state in solve_path(p):
+            if 0 in state.cands:
+                continue
+            ch = chains(p, state)
+            fresh = Chains(p, state)
+            pieces = sorted(ch.members)
+            for r1 in pieces:
+                for r2 in pieces:
+                    if r1 != r2:
+                        asked += 1
+                        kept = p.__dict__.get("_numberlink_side_by_side", {}).get((r1, r2))
+                        reused += kept is not None and kept[0] is ch.members[r1] and kept[1] is ch.members[r2]
+                        got = side_by_side(p, ch, r1, r2)
+                        kept = p.__dict__.pop("_numberlink_side_by_side")   # (the fresh look keeps its own)
+                        assert got == side_by_side(p, fresh, fresh.root[r1], fresh.root[r2])
+                        p.__dict__["_numberlink_side_by_side"] = kept
+            focus = frozenset(range(0, len(state.cands), 5))
+            assert along(ch, focus) == ch.along(focus) and along(ch, focus) is along(ch, focus)
+    assert asked > 100 and reused > 20
+
+
+@pytest.mark.parametrize("hid", ["numberlink.join-up", "numberlink.different-lines"])
+def test_a_join_is_found_once_per_look(hid):
+    # a join seen from both its cells is one find: the second would repeat the first
+    rng = random.Random(5)
+    h = REGISTRY.get(hid)
+    finds = 0
+    for name in ("arukone-7x7-grader-1.yaml", "arukone-7x7-grader-2.yaml"):
+        p = load(str(CORPUS / "numberlink" / name))
+        solution = reference(p)
+        for _ in range(30):
+            state = random_partial(p, solution, rng, rng.random())
+            for focus in (None, frozenset(rng.sample(range(len(state.cands)), 6))):
+                removals = [frozenset(d.removals) for d in h.find(p, state, focus)]
+                finds += len(removals)
+                assert len(removals) == len(set(removals))
+    assert finds > 20
