@@ -943,14 +943,20 @@ class ScreenCaches:
 def _remembered(puzzle: HeyawakePuzzle, state: State, caches: ScreenCaches, i: int, value: int, rounds: int):
     """A remembered screen of cell i's `value` that holds in `state`: one of as many rounds,
     or of the other what-if's number of rounds when it settled (found nothing more, or broke
-    a rule) within these (the level-4 what-if screens the cells level 3 has just screened)."""
-    memo = caches.screens
+    a rule) within these (the level-4 what-if screens the cells level 3 has just screened).
+    One that holds is remembered again as of `state` (Read.as_of): the next look checks it
+    against one step's changes, not all since it was made, and it outlives NARROWED_LIMIT."""
+    memo, now = caches.screens, state.cands
     for r in (rounds, WHAT_IF_ROUNDS if rounds == NEARBY_ROUNDS else NEARBY_ROUNDS):
         got = memo.get((i, value, r))
         if got is None or (r != rounds and (got[5] is None or got[5] > rounds)):
             continue
-        changes = _changes(puzzle, caches.diffs, got[0], state.cands)
-        if changes is not None and not got[1].touched_by(puzzle, changes, caches.lines):
+        if got[0] is now:
+            return got
+        changes = _changes(puzzle, caches.diffs, got[0], now)
+        read = None if changes is None else got[1].as_of(puzzle, changes, caches.lines)
+        if read is not None:
+            got = memo[i, value, r] = (now, read, *got[2:])
             return got
     return None
 
@@ -964,27 +970,36 @@ class Read:
     rooms: frozenset[int]
     patterns: tuple[tuple[int, tuple[int, ...]], ...]
 
-    def touched_by(self, puzzle: HeyawakePuzzle, changes: "Changes", lines: dict | None = None) -> bool:
-        """Whether the changes change what the screen read: one of its cells or rooms, or the
-        strips of a line it read. A cell the screen decided itself is one of its cells,
-        beside one, in one of its rooms, or a strip maker of a line it read (which then loses
-        that maker), so a line's pattern takes the new candidates of the cells that changed
-        as they are. `lines`: cache_of(puzzle, "lines"), when the caller has it."""
+    def as_of(self, puzzle: HeyawakePuzzle, changes: "Changes", lines: dict | None = None) -> "Read | None":
+        """What the screen reads once the changes are made, when they leave its answer as it
+        was: None when they change one of its cells or rooms, or the strips of a line it read.
+        A cell the screen decided itself was undecided, and is one of its cells, beside one,
+        in one of its rooms, or a strip maker of a line it read (which loses that maker once
+        the cell changes, whichever way), so a line's pattern takes the new candidates of the
+        cells that changed as they are: the screen made afresh reads the same cells and rooms
+        and these moved patterns, round after round. So also for the changes to a state of
+        another branch of a trial, which need not narrow. `lines`: cache_of(puzzle, "lines"),
+        when the caller has it."""
         if not self.cells.isdisjoint(changes.cells) or not self.rooms.isdisjoint(changes.rooms):
-            return True
+            return None
         along, now, cols = changes.along, changes.now, puzzle.cols
-        if not changes.narrowing:       # the reasoning below holds only for cells narrowed
-            return any(k in along for k, _ in self.patterns)
-        for k, pattern in self.patterns:
+        patterns = None
+        for n, (k, pattern) in enumerate(self.patterns):
             cells = along.get(k)
             if cells is None:
                 continue
             moved = list(pattern)
             for j in cells:
                 moved[j % cols if k < puzzle.rows else j // cols] = now[j]
-            if line_facts(puzzle, k, tuple(moved), lines) != line_facts(puzzle, k, pattern, lines):
-                return True
-        return False
+            moved = tuple(moved)
+            if moved == pattern:
+                continue
+            if line_facts(puzzle, k, moved, lines) != line_facts(puzzle, k, pattern, lines):
+                return None
+            if patterns is None:
+                patterns = list(self.patterns)
+            patterns[n] = (k, moved)
+        return self if patterns is None else Read(self.cells, self.rooms, tuple(patterns))
 
 
 NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked against
@@ -993,22 +1008,19 @@ NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked aga
 @attrs.frozen
 class Changes:
     """The cells changed from one state to another, with their rooms and, per line, those
-    along it: what Read.touched_by asks of them. `narrowing`: whether the later state only
-    narrows the earlier (kernels.recent.narrowed), or differs from it in any way (a state
-    of another branch of a trial)."""
+    along it: what Read.as_of asks of them."""
     cells: frozenset[int]
     rooms: frozenset[int]
     along: dict[int, list[int]]
     now: tuple[int, ...]
-    narrowing: bool
 
     @classmethod
-    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...], narrowing: bool) -> "Changes":
+    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...]) -> "Changes":
         along: dict[int, list[int]] = {}
         for j in changed:
             for k in puzzle.lines_of(j):
                 along.setdefault(k, []).append(j)
-        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now, narrowing)
+        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now)
 
 
 def _changes(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
@@ -1017,11 +1029,8 @@ def _changes(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tu
     against the same few states."""
     got = diffs.get((id(then), id(now)))
     if got is None or got[0] is not then or got[1] is not now:
-        changed, narrowing = narrowed(then, now, NARROWED_LIMIT), True
-        if changed is None:
-            changed, narrowing = differing(then, now, NARROWED_LIMIT), False
-        got = diffs[id(then), id(now)] = (then, now, None if changed is None else
-                                          Changes.of(puzzle, changed, now, narrowing))
+        changed = differing(then, now, NARROWED_LIMIT)
+        got = diffs[id(then), id(now)] = (then, now, None if changed is None else Changes.of(puzzle, changed, now))
     return got[2]
 
 
