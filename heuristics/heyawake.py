@@ -922,7 +922,7 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
         caches = ScreenCaches.of(puzzle)
     got = _remembered(puzzle, state, caches, i, value, rounds)
     if got is None:
-        got = caches.screens[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds))
+        got = caches.screens[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds, caches.lines))
     _, _, broken, shaded, white, _ = got
     return broken or (connectivity and bool(shaded) and whites_cut(puzzle, state, shaded, white))
 
@@ -1034,15 +1034,16 @@ def _changes(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tu
     return got[2]
 
 
-def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int
+def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int, strips: dict | None = None
             ) -> tuple[Read, bool, list[int], list[int], int | None]:
     """quick_refutes' easy rounds: what they read, whether they break a rule, the cells they
     shade and whiten (for the white area's question), and the round they settled in (broke a
-    rule, or found nothing more; None: they ran out first)."""
+    rule, or found nothing more; None: they ran out first). `strips`: cache_of(puzzle,
+    "lines"), when the caller has it. (What a round decides is set in `new`, each cell once:
+    the rules' "put" written out where they decide, as a screen is made thousands of times.)"""
     cands = state.cands
     c = list(cands)
     c[i] = 1 << value
-    nbrs = puzzle.neighbours
     changed = {i}
     newly_shaded = [i] if value == SHADED else []
     newly_white = [i] if value == WHITE else []
@@ -1050,31 +1051,30 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     cells: set[int] = set()
     rooms_read: set[int] = set()
     patterns: set[tuple[int, tuple[int, ...]]] = set()
-    getters, strips, room_getters = line_getters(puzzle), cache_of(puzzle, "lines"), room_getters_of(puzzle)
-    room_of, clues, room_cells, lines_of = puzzle.room_of, puzzle.clues, puzzle.rooms, cell_lines(puzzle)
-
-    def put(j: int, v: int) -> None:
-        if not c[j] & (1 << v) or new.get(j, v) != v:
-            raise shading.Broken
-        if c[j] == FREE:
-            new[j] = v
-
+    nbrs, getters, room_getters, room_of, clues, room_cells, lines_of = _screen_tables(puzzle)
+    if strips is None:
+        strips = cache_of(puzzle, "lines")
     settled = None
     try:
         for done in range(1, rounds + 1):
             new.clear()
             rooms, lines, whites = set(), set(), set()
             for f in changed:
+                around_f = nbrs[f]
                 cells.add(f)
-                cells.update(nbrs[f])
+                cells.update(around_f)
                 rooms.add(room_of[f])
                 if c[f] == B_SHADED:
-                    for n in nbrs[f]:
-                        put(n, WHITE)
+                    for n in around_f:      # whitened
+                        m = c[n]
+                        if not m & B_WHITE or new.get(n, WHITE) != WHITE:
+                            raise shading.Broken
+                        if m == FREE:
+                            new[n] = WHITE
                 else:
                     lines.update(lines_of[f])
                     whites.add(f)
-                for n in nbrs[f]:
+                for n in around_f:
                     if c[n] == B_WHITE:
                         whites.add(n)
             rooms_read |= rooms
@@ -1090,7 +1090,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     v = WHITE if shaded == n else SHADED
                     for j in room_cells[k]:
                         if c[j] == FREE:
-                            put(j, v)
+                            if new.get(j, v) != v:
+                                raise shading.Broken
+                            new[j] = v
             for k in lines:
                 key = (k, getters[k](c))
                 patterns.add(key)
@@ -1098,12 +1100,15 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                 crossed, makers = got if got is not None else line_facts(puzzle, k, key[1], strips)
                 if crossed:
                     raise shading.Broken
-                for j in makers:
-                    put(j, SHADED)
+                for j in makers:        # undecided: shaded
+                    if new.get(j, SHADED) != SHADED:
+                        raise shading.Broken
+                    new[j] = SHADED
             for w in whites:
-                cells.update(nbrs[w])
+                around_w = nbrs[w]
+                cells.update(around_w)
                 exit_ = -1
-                for n in nbrs[w]:
+                for n in around_w:
                     if c[n] != B_SHADED:
                         if exit_ >= 0:
                             break       # two ways out
@@ -1112,7 +1117,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     if exit_ < 0:
                         raise shading.Broken
                     if c[exit_] == FREE:
-                        put(exit_, WHITE)
+                        if new.get(exit_, WHITE) != WHITE:
+                            raise shading.Broken
+                        new[exit_] = WHITE
             if not new:
                 settled = done
                 break
@@ -1123,6 +1130,14 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     except shading.Broken:
         return _read(cells, rooms_read, patterns), True, [], [], done
     return _read(cells, rooms_read, patterns), False, newly_shaded, newly_white, settled
+
+
+def _screen_tables(puzzle: HeyawakePuzzle) -> tuple:
+    """The puzzle's tables a screen reads (one look-up per screen): neighbours, line and room
+    getters, each cell's room, the rooms' numbers and cells, each cell's lines."""
+    return puzzle.once("_heyawake_screen_tables", lambda: (
+        puzzle.neighbours, line_getters(puzzle), room_getters_of(puzzle), puzzle.room_of, puzzle.clues,
+        puzzle.rooms, cell_lines(puzzle)))
 
 
 def cell_lines(puzzle: HeyawakePuzzle) -> tuple[tuple[int, int], ...]:
