@@ -969,6 +969,7 @@ class Read:
     cells: frozenset[int]
     rooms: frozenset[int]
     patterns: tuple[tuple[int, tuple[int, ...]], ...]
+    lines: frozenset[int]       # the lines of `patterns` (most changes are along none of them)
 
     def as_of(self, puzzle: HeyawakePuzzle, changes: "Changes", lines: dict | None = None) -> "Read | None":
         """What the screen reads once the changes are made, when they leave its answer as it
@@ -983,6 +984,8 @@ class Read:
         if not self.cells.isdisjoint(changes.cells) or not self.rooms.isdisjoint(changes.rooms):
             return None
         along, now, cols = changes.along, changes.now, puzzle.cols
+        if self.lines.isdisjoint(along):
+            return self
         patterns = None
         for n, (k, pattern) in enumerate(self.patterns):
             cells = along.get(k)
@@ -999,7 +1002,7 @@ class Read:
             if patterns is None:
                 patterns = list(self.patterns)
             patterns[n] = (k, moved)
-        return self if patterns is None else Read(self.cells, self.rooms, tuple(patterns))
+        return self if patterns is None else Read(self.cells, self.rooms, tuple(patterns), self.lines)
 
 
 NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked against
@@ -1152,7 +1155,7 @@ def room_getters_of(puzzle: HeyawakePuzzle) -> list:
 
 
 def _read(cells: set[int], rooms: set[int], patterns: set[tuple[int, tuple[int, ...]]]) -> Read:
-    return Read(frozenset(cells), frozenset(rooms), tuple(patterns))
+    return Read(frozenset(cells), frozenset(rooms), tuple(patterns), frozenset(k for k, _ in patterns))
 
 
 # --- level 5 ------------------------------------------------------------------------------
