@@ -282,10 +282,11 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
 def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
     """Some cell the option whitens joins a straight white run across two room borders."""
     new = frozenset(i for i, v in option.items() if v == WHITE and cands[i] == FREE)
+    lines, cols, rows = puzzle.lines, puzzle.cols, puzzle.rows
     for i in new:
-        row, col = puzzle.lines_of(i)
-        for k, t in ((row, i % puzzle.cols), (col, i // puzzle.cols)):
-            line, borders = puzzle.lines[k]
+        r, c = divmod(i, cols)
+        for k, t in ((r, c), (rows + c, r)):
+            line, borders = lines[k]
             if t and line[t - 1] in new:
                 continue        # a run is walked from each new cell that starts a stretch of them
             crossed, a = 0, t
@@ -986,14 +987,14 @@ class Read:
         along, now, cols = changes.along, changes.now, puzzle.cols
         if self.lines.isdisjoint(along):
             return self
-        patterns = None
+        patterns, rows = None, puzzle.rows
         for n, (k, pattern) in enumerate(self.patterns):
             cells = along.get(k)
             if cells is None:
                 continue
             moved = list(pattern)
             for j in cells:
-                moved[j % cols if k < puzzle.rows else j // cols] = now[j]
+                moved[j % cols if k < rows else j // cols] = now[j]
             moved = tuple(moved)
             if moved == pattern:
                 continue
