@@ -282,10 +282,11 @@ def consequences(puzzle: HeyawakePuzzle, cands: Sequence[int], room_free: Sequen
 def crosses_two_borders(puzzle: HeyawakePuzzle, cands: Sequence[int], option: dict[int, int]) -> bool:
     """Some cell the option whitens joins a straight white run across two room borders."""
     new = frozenset(i for i, v in option.items() if v == WHITE and cands[i] == FREE)
+    lines, cols, rows = puzzle.lines, puzzle.cols, puzzle.rows
     for i in new:
-        row, col = puzzle.lines_of(i)
-        for k, t in ((row, i % puzzle.cols), (col, i // puzzle.cols)):
-            line, borders = puzzle.lines[k]
+        r, c = divmod(i, cols)
+        for k, t in ((r, c), (rows + c, r)):
+            line, borders = lines[k]
             if t and line[t - 1] in new:
                 continue        # a run is walked from each new cell that starts a stretch of them
             crossed, a = 0, t
@@ -922,7 +923,7 @@ def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, roun
         caches = ScreenCaches.of(puzzle)
     got = _remembered(puzzle, state, caches, i, value, rounds)
     if got is None:
-        got = caches.screens[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds))
+        got = caches.screens[i, value, rounds] = (state.cands, *_screen(puzzle, state, i, value, rounds, caches.lines))
     _, _, broken, shaded, white, _ = got
     return broken or (connectivity and bool(shaded) and whites_cut(puzzle, state, shaded, white))
 
@@ -943,14 +944,20 @@ class ScreenCaches:
 def _remembered(puzzle: HeyawakePuzzle, state: State, caches: ScreenCaches, i: int, value: int, rounds: int):
     """A remembered screen of cell i's `value` that holds in `state`: one of as many rounds,
     or of the other what-if's number of rounds when it settled (found nothing more, or broke
-    a rule) within these (the level-4 what-if screens the cells level 3 has just screened)."""
-    memo = caches.screens
+    a rule) within these (the level-4 what-if screens the cells level 3 has just screened).
+    One that holds is remembered again as of `state` (Read.as_of): the next look checks it
+    against one step's changes, not all since it was made, and it outlives NARROWED_LIMIT."""
+    memo, now = caches.screens, state.cands
     for r in (rounds, WHAT_IF_ROUNDS if rounds == NEARBY_ROUNDS else NEARBY_ROUNDS):
         got = memo.get((i, value, r))
         if got is None or (r != rounds and (got[5] is None or got[5] > rounds)):
             continue
-        changes = _changes(puzzle, caches.diffs, got[0], state.cands)
-        if changes is not None and not got[1].touched_by(puzzle, changes, caches.lines):
+        if got[0] is now:
+            return got
+        changes = _changes(puzzle, caches.diffs, got[0], now)
+        read = None if changes is None else got[1].as_of(puzzle, changes, caches.lines)
+        if read is not None:
+            got = memo[i, value, r] = (now, read, *got[2:])
             return got
     return None
 
@@ -963,28 +970,40 @@ class Read:
     cells: frozenset[int]
     rooms: frozenset[int]
     patterns: tuple[tuple[int, tuple[int, ...]], ...]
+    lines: frozenset[int]       # the lines of `patterns` (most changes are along none of them)
 
-    def touched_by(self, puzzle: HeyawakePuzzle, changes: "Changes", lines: dict | None = None) -> bool:
-        """Whether the changes change what the screen read: one of its cells or rooms, or the
-        strips of a line it read. A cell the screen decided itself is one of its cells,
-        beside one, in one of its rooms, or a strip maker of a line it read (which then loses
-        that maker), so a line's pattern takes the new candidates of the cells that changed
-        as they are. `lines`: cache_of(puzzle, "lines"), when the caller has it."""
+    def as_of(self, puzzle: HeyawakePuzzle, changes: "Changes", lines: dict | None = None) -> "Read | None":
+        """What the screen reads once the changes are made, when they leave its answer as it
+        was: None when they change one of its cells or rooms, or the strips of a line it read.
+        A cell the screen decided itself was undecided, and is one of its cells, beside one,
+        in one of its rooms, or a strip maker of a line it read (which loses that maker once
+        the cell changes, whichever way), so a line's pattern takes the new candidates of the
+        cells that changed as they are: the screen made afresh reads the same cells and rooms
+        and these moved patterns, round after round. So also for the changes to a state of
+        another branch of a trial, which need not narrow. `lines`: cache_of(puzzle, "lines"),
+        when the caller has it."""
         if not self.cells.isdisjoint(changes.cells) or not self.rooms.isdisjoint(changes.rooms):
-            return True
+            return None
         along, now, cols = changes.along, changes.now, puzzle.cols
-        if not changes.narrowing:       # the reasoning below holds only for cells narrowed
-            return any(k in along for k, _ in self.patterns)
-        for k, pattern in self.patterns:
+        if self.lines.isdisjoint(along):
+            return self
+        patterns, rows = None, puzzle.rows
+        for n, (k, pattern) in enumerate(self.patterns):
             cells = along.get(k)
             if cells is None:
                 continue
             moved = list(pattern)
             for j in cells:
-                moved[j % cols if k < puzzle.rows else j // cols] = now[j]
-            if line_facts(puzzle, k, tuple(moved), lines) != line_facts(puzzle, k, pattern, lines):
-                return True
-        return False
+                moved[j % cols if k < rows else j // cols] = now[j]
+            moved = tuple(moved)
+            if moved == pattern:
+                continue
+            if line_facts(puzzle, k, moved, lines) != line_facts(puzzle, k, pattern, lines):
+                return None
+            if patterns is None:
+                patterns = list(self.patterns)
+            patterns[n] = (k, moved)
+        return self if patterns is None else Read(self.cells, self.rooms, tuple(patterns), self.lines)
 
 
 NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked against
@@ -993,22 +1012,19 @@ NARROWED_LIMIT = 64      # most changed cells a remembered screen is checked aga
 @attrs.frozen
 class Changes:
     """The cells changed from one state to another, with their rooms and, per line, those
-    along it: what Read.touched_by asks of them. `narrowing`: whether the later state only
-    narrows the earlier (kernels.recent.narrowed), or differs from it in any way (a state
-    of another branch of a trial)."""
+    along it: what Read.as_of asks of them."""
     cells: frozenset[int]
     rooms: frozenset[int]
     along: dict[int, list[int]]
     now: tuple[int, ...]
-    narrowing: bool
 
     @classmethod
-    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...], narrowing: bool) -> "Changes":
+    def of(cls, puzzle: HeyawakePuzzle, changed: list[int], now: tuple[int, ...]) -> "Changes":
         along: dict[int, list[int]] = {}
         for j in changed:
             for k in puzzle.lines_of(j):
                 along.setdefault(k, []).append(j)
-        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now, narrowing)
+        return cls(frozenset(changed), frozenset(puzzle.room_of[j] for j in changed), along, now)
 
 
 def _changes(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tuple[int, ...]) -> Changes | None:
@@ -1017,23 +1033,21 @@ def _changes(puzzle: HeyawakePuzzle, diffs: dict, then: tuple[int, ...], now: tu
     against the same few states."""
     got = diffs.get((id(then), id(now)))
     if got is None or got[0] is not then or got[1] is not now:
-        changed, narrowing = narrowed(then, now, NARROWED_LIMIT), True
-        if changed is None:
-            changed, narrowing = differing(then, now, NARROWED_LIMIT), False
-        got = diffs[id(then), id(now)] = (then, now, None if changed is None else
-                                          Changes.of(puzzle, changed, now, narrowing))
+        changed = differing(then, now, NARROWED_LIMIT)
+        got = diffs[id(then), id(now)] = (then, now, None if changed is None else Changes.of(puzzle, changed, now))
     return got[2]
 
 
-def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int
+def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int, strips: dict | None = None
             ) -> tuple[Read, bool, list[int], list[int], int | None]:
     """quick_refutes' easy rounds: what they read, whether they break a rule, the cells they
     shade and whiten (for the white area's question), and the round they settled in (broke a
-    rule, or found nothing more; None: they ran out first)."""
+    rule, or found nothing more; None: they ran out first). `strips`: cache_of(puzzle,
+    "lines"), when the caller has it. (What a round decides is set in `new`, each cell once:
+    the rules' "put" written out where they decide, as a screen is made thousands of times.)"""
     cands = state.cands
     c = list(cands)
     c[i] = 1 << value
-    nbrs = puzzle.neighbours
     changed = {i}
     newly_shaded = [i] if value == SHADED else []
     newly_white = [i] if value == WHITE else []
@@ -1041,31 +1055,30 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     cells: set[int] = set()
     rooms_read: set[int] = set()
     patterns: set[tuple[int, tuple[int, ...]]] = set()
-    getters, strips, room_getters = line_getters(puzzle), cache_of(puzzle, "lines"), room_getters_of(puzzle)
-    room_of, clues, room_cells, lines_of = puzzle.room_of, puzzle.clues, puzzle.rooms, cell_lines(puzzle)
-
-    def put(j: int, v: int) -> None:
-        if not c[j] & (1 << v) or new.get(j, v) != v:
-            raise shading.Broken
-        if c[j] == FREE:
-            new[j] = v
-
+    nbrs, getters, room_getters, room_of, clues, room_cells, lines_of = _screen_tables(puzzle)
+    if strips is None:
+        strips = cache_of(puzzle, "lines")
     settled = None
     try:
         for done in range(1, rounds + 1):
             new.clear()
             rooms, lines, whites = set(), set(), set()
             for f in changed:
+                around_f = nbrs[f]
                 cells.add(f)
-                cells.update(nbrs[f])
+                cells.update(around_f)
                 rooms.add(room_of[f])
                 if c[f] == B_SHADED:
-                    for n in nbrs[f]:
-                        put(n, WHITE)
+                    for n in around_f:      # whitened
+                        m = c[n]
+                        if not m & B_WHITE or new.get(n, WHITE) != WHITE:
+                            raise shading.Broken
+                        if m == FREE:
+                            new[n] = WHITE
                 else:
                     lines.update(lines_of[f])
                     whites.add(f)
-                for n in nbrs[f]:
+                for n in around_f:
                     if c[n] == B_WHITE:
                         whites.add(n)
             rooms_read |= rooms
@@ -1081,7 +1094,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     v = WHITE if shaded == n else SHADED
                     for j in room_cells[k]:
                         if c[j] == FREE:
-                            put(j, v)
+                            if new.get(j, v) != v:
+                                raise shading.Broken
+                            new[j] = v
             for k in lines:
                 key = (k, getters[k](c))
                 patterns.add(key)
@@ -1089,12 +1104,15 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                 crossed, makers = got if got is not None else line_facts(puzzle, k, key[1], strips)
                 if crossed:
                     raise shading.Broken
-                for j in makers:
-                    put(j, SHADED)
+                for j in makers:        # undecided: shaded
+                    if new.get(j, SHADED) != SHADED:
+                        raise shading.Broken
+                    new[j] = SHADED
             for w in whites:
-                cells.update(nbrs[w])
+                around_w = nbrs[w]
+                cells.update(around_w)
                 exit_ = -1
-                for n in nbrs[w]:
+                for n in around_w:
                     if c[n] != B_SHADED:
                         if exit_ >= 0:
                             break       # two ways out
@@ -1103,7 +1121,9 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
                     if exit_ < 0:
                         raise shading.Broken
                     if c[exit_] == FREE:
-                        put(exit_, WHITE)
+                        if new.get(exit_, WHITE) != WHITE:
+                            raise shading.Broken
+                        new[exit_] = WHITE
             if not new:
                 settled = done
                 break
@@ -1114,6 +1134,14 @@ def _screen(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: in
     except shading.Broken:
         return _read(cells, rooms_read, patterns), True, [], [], done
     return _read(cells, rooms_read, patterns), False, newly_shaded, newly_white, settled
+
+
+def _screen_tables(puzzle: HeyawakePuzzle) -> tuple:
+    """The puzzle's tables a screen reads (one look-up per screen): neighbours, line and room
+    getters, each cell's room, the rooms' numbers and cells, each cell's lines."""
+    return puzzle.once("_heyawake_screen_tables", lambda: (
+        puzzle.neighbours, line_getters(puzzle), room_getters_of(puzzle), puzzle.room_of, puzzle.clues,
+        puzzle.rooms, cell_lines(puzzle)))
 
 
 def cell_lines(puzzle: HeyawakePuzzle) -> tuple[tuple[int, int], ...]:
@@ -1128,7 +1156,7 @@ def room_getters_of(puzzle: HeyawakePuzzle) -> list:
 
 
 def _read(cells: set[int], rooms: set[int], patterns: set[tuple[int, tuple[int, ...]]]) -> Read:
-    return Read(frozenset(cells), frozenset(rooms), tuple(patterns))
+    return Read(frozenset(cells), frozenset(rooms), tuple(patterns), frozenset(k for k, _ in patterns))
 
 
 # --- level 5 ------------------------------------------------------------------------------

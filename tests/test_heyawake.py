@@ -470,6 +470,42 @@ def test_remembered_what_if_screens_agree_with_a_fresh_screen():
     assert fresh[0] < asked * 0.8
 
 
+def test_screens_remembered_again_read_as_fresh_ones():
+    """A remembered screen that holds in a later state, or in a state of a trial's other
+    branch, is remembered as of that state (Read.as_of): what it says it read, and its
+    answer, are a fresh screen's there."""
+    from heuristics import heyawake as hw
+    rng = random.Random(5)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[-1]))
+    solution = reference(p)
+    again = 0
+
+    def screen_all(state: State) -> int:
+        for i in [i for i, m in enumerate(state.cands) if m == FREE]:
+            for value in (shading.SHADED, shading.WHITE):
+                hw.quick_refutes(p, state, i, value, hw.NEARBY_ROUNDS, False)
+        checked = 0
+        for (i, value, rounds), (then, read, *answer) in hw.ScreenCaches.of(p).screens.items():
+            if then is state.cands and state.cands[i] == FREE:
+                fresh, *fresh_answer = hw._screen(p, state, i, value, rounds)
+                assert (read.cells, read.rooms, set(read.patterns)) == (fresh.cells, fresh.rooms, set(fresh.patterns))
+                assert answer == fresh_answer
+                checked += 1
+        return checked
+
+    for _ in range(3):
+        state = random_partial(p, solution, rng, 0.2)
+        for _ in range(4):      # a path of narrowing states, as a solve takes
+            again += screen_all(state)
+            state = State(tuple(m & solution.cands[j] if m == FREE and rng.random() < 0.05 else m
+                                for j, m in enumerate(state.cands)))
+        for _ in range(3):      # the two branches of a trial, one after the other
+            trial = rng.choice([i for i, m in enumerate(state.cands) if m == FREE])
+            for value in (shading.SHADED, shading.WHITE):
+                again += screen_all(state.restrict(trial, 1 << value))
+    assert again > 1000
+
+
 def test_screens_remembered_on_one_branch_agree_on_the_other():
     """A trial's two branches differ from each other near its cell: a screen remembered on
     one branch is taken on the other when nothing it read differs, and answers as a fresh

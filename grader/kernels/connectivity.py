@@ -284,17 +284,9 @@ def pieces_cut_off(graph: GridGraph, passable: Sequence[bool], removed: set[int]
 def _meet_nearby(graph: GridGraph, passable: Sequence[bool], removed, seeds: list[int]) -> set[int] | None:
     """The cells that join the seeds through passable cells next to (or diagonal to) a
     removed cell, or None when those do not join them."""
-    cols, rows = graph.cols, graph.rows
-    ring = set()
-    for x in removed:
-        r, c = divmod(x, cols)
-        for r2 in (r - 1, r, r + 1):
-            if 0 <= r2 < rows:
-                for c2 in (c - 1, c, c + 1):
-                    j = r2 * cols + c2
-                    if 0 <= c2 < cols and passable[j] and j not in removed:
-                        ring.add(j)
-    nbrs = graph.neighbours
+    nbrs, corners = graph.neighbours, graph.diagonal_neighbours
+    ring = {j for x in removed for around in (nbrs[x], corners[x]) for j in around
+            if passable[j] and j not in removed}
     seen = {seeds[0]}
     stack = [seeds[0]]
     while stack:
