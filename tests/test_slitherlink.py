@@ -784,3 +784,18 @@ def test_zero_is_left_out_of_fills_once_every_zero_is_done():
         h for h in fill_rules(2) if h is not zero]
     later = Solver(p, max_level=2).solve(done).final
     assert not list(zero.find(p, later)) and zero not in fill_rules(2, p, later)
+
+
+def test_cells_near_and_edges_around_read_their_tables_as_spelled_out():
+    """cells_near's one-edge shortcut and the per-edge table of edges_around give what their
+    definitions say (the cells with an edge in the focus; the edges at the dots and in the
+    cells of each edge)."""
+    from heuristics.slitherlink.common import cells_near, edges_around
+    p = grid("3 . 1", ". 2 .", "0 . .")
+    g = p.graph
+    for focus in [frozenset([e]) for e in range(len(g.ends))] + [frozenset([0, 5, 9]), frozenset([2, 3])]:
+        cells = {k for e in focus for k in p.cells_of_edge[e]}
+        assert tuple(cells_near(p, focus, clued_only=False)) == tuple(sorted(cells))
+        assert tuple(cells_near(p, focus)) == tuple(sorted(k for k in cells if p.clues[k] is not None))
+        assert edges_around(p, focus) == ({f for e in focus for v in g.ends[e] for f in g.incident[v]}
+                                          | {f for e in focus for k in p.cells_of_edge[e] for f in p.cells[k]})

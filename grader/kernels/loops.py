@@ -145,6 +145,9 @@ class LoopGraph:
         if focus is None:
             return range(self.n_vertices)
         near = self.vertices_of_var
+        if len(focus) == 1:
+            for var in focus:
+                return near.get(var, ())        # (already sorted: most steps of a fill change one)
         return last_answer(self, "_vertices_to_check", frozenset(focus),
                            lambda: tuple(sorted({v for var in focus for v in near.get(var, ())})))
 
