@@ -52,8 +52,16 @@ def _zeros(puzzle: SlitherPuzzle) -> tuple[int, ...]:
     return puzzle.once("_slitherlink_zeros", lambda: tuple(k for k in puzzle.clued if puzzle.clues[k] == 0))
 
 
+def three_pairs_done(puzzle: SlitherPuzzle, state: State) -> bool:
+    """Whether every two 3s side by side have their lines drawn and their crosses made (or
+    emptied): adjacent-threes passes such a pair by, and a narrowing keeps it so (a decided
+    edge stays so or empties). (Off a square grid it never looks.)"""
+    from heuristics.slitherlink.patterns import settled_three_pair, three_pairs
+    return not puzzle.square or all(settled_three_pair(state, pair) for pair in three_pairs(puzzle))
+
+
 # rules that find nothing in a state nor in any narrowing of it when the test holds there
-DONE_FOR_GOOD = {"slitherlink.zero": zeros_done}
+DONE_FOR_GOOD = {"slitherlink.zero": zeros_done, "slitherlink.adjacent-threes": three_pairs_done}
 
 
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True
@@ -61,7 +69,7 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
     """Cells with an edge in `focus` (every cell when focus is None)."""
     if focus is None:
         return puzzle.clued if clued_only else range(len(puzzle.cells))
-    near = _clued_cells_of_edge(puzzle) if clued_only else puzzle.cells_of_edge
+    near = clued_cells_of_edge(puzzle) if clued_only else puzzle.cells_of_edge
     if len(focus) == 1:
         for e in focus:
             return near[e]          # (most steps of a fill change one edge or a few)
@@ -75,8 +83,9 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
     return found
 
 
-def _clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
-    """For each edge, its cells with a number, smallest first (once per puzzle)."""
+def clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
+    """For each edge, its cells with a number, smallest first (once per puzzle: a forced chain
+    asks for every edge it sets, a focused look for every edge in its focus)."""
     clues = puzzle.clues
     return puzzle.once("_slitherlink_clued_cells_of_edge", lambda: tuple(
         tuple(k for k in ks if clues[k] is not None) for ks in puzzle.cells_of_edge))

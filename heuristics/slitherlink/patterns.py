@@ -53,8 +53,8 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
     # looked at again after changes too: the middle edge may wait until the outline is ruled out
     if not puzzle.square:
         return
-    for pair in _three_pairs(puzzle):
-        if _nothing_new(state, pair.lines, LINE) and _nothing_new(state, pair.crosses, CROSS):
+    for pair in three_pairs(puzzle):
+        if settled_three_pair(state, pair):
             continue                  # (the costly outline check below can wait)
         lines, crosses = pair.lines, pair.crosses
         # Without the middle edge both 3s take their other three edges: the outline of the
@@ -71,7 +71,12 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
                                       "are": "is" if len(crosses) == 1 else "are", "middle": middle})
 
 
-def _three_pairs(puzzle: SlitherPuzzle) -> tuple[ThreePair, ...]:
+def settled_three_pair(state: State, pair: ThreePair) -> bool:
+    """The pattern would draw and cross nothing new at this pair."""
+    return _nothing_new(state, pair.lines, LINE) and _nothing_new(state, pair.crosses, CROSS)
+
+
+def three_pairs(puzzle: SlitherPuzzle) -> tuple[ThreePair, ...]:
     """Each 3 with a 3 to the right (else below), with the pattern's edges (once per puzzle:
     the pattern is looked at after every change, and most boards have few such pairs)."""
     return puzzle.once("_slitherlink_adjacent_threes", lambda: tuple(

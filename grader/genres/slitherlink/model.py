@@ -143,6 +143,14 @@ class SlitherPuzzle(Puzzle):
         return Angles.build(self)
 
     def edge_label(self, e: int) -> str:
+        return self.edge_labels[e]
+
+    @functools.cached_property
+    def edge_labels(self) -> tuple[str, ...]:
+        """Each edge's name (made once: the steps of fills name the edges they set)."""
+        return tuple(map(self._edge_label, range(len(self.ends))))
+
+    def _edge_label(self, e: int) -> str:
         if not self.square:
             a, b = self.ends[e]
             return f"edge {self.vertex_terms[a]}-{self.vertex_terms[b]}"
