@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Sequence
+import operator
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -31,7 +32,7 @@ from grader.io import board, svg
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.face_colouring import colouring, full_colouring
-from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, line_span, loop_violations
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
 from grader.kernels.tilings import square_grid
 from grader.kernels import layout
 from grader.genres.slitherlink import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
@@ -94,6 +95,12 @@ class SlitherPuzzle(Puzzle):
     @functools.cached_property
     def clued(self) -> tuple[int, ...]:
         return tuple(k for k, n in enumerate(self.clues) if n is not None)
+
+    @functools.cached_property
+    def clue_marks(self) -> tuple[tuple[int, int, Callable[[Sequence[int]], tuple[int, ...]]], ...]:
+        """(cell, its number, a getter of its edges' marks) for each number (made once: the end
+        of every fill checks every number)."""
+        return tuple((k, self.clues[k], _getter(self.cells[k])) for k in self.clued)
 
     @functools.cached_property
     def cells_of_edge(self) -> tuple[tuple[int, ...], ...]:
@@ -224,6 +231,13 @@ class Angles:
                       tuple(tuple(x) for x in of_cell))
 
 
+def _getter(items: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The items of a sequence at these indices, as a tuple (read at C speed)."""
+    if len(items) == 1:
+        return lambda seq, i=items[0]: (seq[i],)
+    return operator.itemgetter(*items)
+
+
 def clue_counts(puzzle: SlitherPuzzle, state: State, k: int) -> tuple[list[int], list[int]]:
     """(edges with a line, open edges) of cell k."""
     lines, open_ = [], []
@@ -293,10 +307,11 @@ class Slitherlink(Genre):
 
     def violations(self, puzzle: SlitherPuzzle, state: State) -> list[Violation]:
         out = loop_violations(puzzle.graph, state)
-        cands, clues, cell_edges = state.cands, puzzle.clues, puzzle.cells
-        for k in puzzle.clued:
-            n = clues[k]
-            lines, most = line_span(cands, cell_edges[k])
+        cands = state.cands
+        for k, n, marks_of in puzzle.clue_marks:
+            marks = marks_of(cands)
+            lines = marks.count(B_LINE)
+            most = lines + marks.count(OPEN)
             if lines <= n <= most:
                 continue
             cells = (puzzle.cell(k),) if puzzle.square else ()
