@@ -207,22 +207,24 @@ class Angles:
 
     @staticmethod
     def build(puzzle: "SlitherPuzzle") -> "Angles":
+        # (made once per puzzle, before the first step: written with lists, not generators)
         g = puzzle.graph
+        ends, incident, cells = g.ends, g.incident, puzzle.cells
         pairs = []
-        for k, es in enumerate(puzzle.cells):
+        for k, es in enumerate(cells):
             mine = set(es)
-            for d in sorted({v for e in es for v in g.ends[e]}):
-                pair = tuple(sorted(e for e in g.incident[d] if e in mine))
+            for d in sorted({v for e in es for v in ends[e]}):
+                pair = tuple(sorted([e for e in incident[d] if e in mine]))
                 if len(pair) == 2:
                     pairs.append((d, k, pair))
         index = {(d, pair): i for i, (d, _, pair) in enumerate(pairs)}
         by_cell = {(k, pair): i for i, (_, k, pair) in enumerate(pairs)}
         at_dot, in_cell, dot_rest, cell_rest = [], [], [], []
-        of_cell: list[list[int]] = [[] for _ in puzzle.cells]
+        of_cell: list[list[int]] = [[] for _ in cells]
         for i, (d, k, pair) in enumerate(pairs):
-            rest = tuple(sorted(e for e in g.incident[d] if e not in pair))
+            rest = tuple(sorted([e for e in incident[d] if e not in pair]))
             at_dot.append(index.get((d, rest), -1) if len(rest) == 2 else -1)
-            other = tuple(sorted(e for e in puzzle.cells[k] if e not in pair))
+            other = tuple(sorted([e for e in cells[k] if e not in pair]))
             in_cell.append(by_cell.get((k, other), -1) if len(other) == 2 else -1)
             dot_rest.append(rest)
             cell_rest.append(other)
