@@ -146,8 +146,19 @@ class SlitherPuzzle(Puzzle):
 
     @functools.cached_property
     def angles(self) -> "Angles":
-        """Every corner of every cell: a dot where the cell has exactly two edges."""
-        return Angles.build(self)
+        """Every corner of every cell: a dot where the cell has exactly two edges. On a square
+        grid the size alone decides them, so puzzles of one size share them (a batch grades
+        hundreds of 10x10 boards; making them is most of what a puzzle costs before its first
+        step)."""
+        if not self.square:
+            return Angles.build(self)
+        size = (self.rows, self.cols)
+        found = _SQUARE_ANGLES.get(size)
+        if found is None:
+            if len(_SQUARE_ANGLES) >= SQUARE_SIZES_KEPT:
+                _SQUARE_ANGLES.clear()
+            found = _SQUARE_ANGLES[size] = Angles.build(self)
+        return found
 
     def edge_label(self, e: int) -> str:
         return self.edge_labels[e]
@@ -231,6 +242,11 @@ class Angles:
             of_cell[k].append(i)
         return Angles(tuple(pairs), tuple(at_dot), tuple(in_cell), tuple(dot_rest), tuple(cell_rest),
                       tuple(tuple(x) for x in of_cell))
+
+
+# the corners of square grids by size (Angles holds tuples only, nothing a solve changes)
+_SQUARE_ANGLES: dict[tuple[int, int], "Angles"] = {}
+SQUARE_SIZES_KEPT = 64
 
 
 def _getter(items: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
