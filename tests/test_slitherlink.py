@@ -814,3 +814,17 @@ def test_cells_near_and_edges_around_read_their_tables_as_spelled_out():
         assert tuple(cells_near(p, focus)) == tuple(sorted(k for k in cells if p.clues[k] is not None))
         assert edges_around(p, focus) == ({f for e in focus for v in g.ends[e] for f in g.incident[v]}
                                           | {f for e in focus for k in p.cells_of_edge[e] for f in p.cells[k]})
+
+
+def test_shape_tables_are_shared_by_puzzles_of_one_size():
+    """SlitherPuzzle.shape_once: the size of a square grid alone decides its corners and the
+    other tables of its shape, so puzzles of one size share them (and get what they would
+    have made themselves)."""
+    from grader.genres.slitherlink.model import Angles
+    a, b, c = grid("3 . 1", ". 2 .", "0 . ."), grid(". . .", "1 . 3", ". . ."), grid("1 .", ". 2")
+    assert a.angles is b.angles and a.angles == Angles.build(b) and c.angles == Angles.build(c)
+    assert c.angles is not a.angles
+    assert a.faces_of_edge is b.faces_of_edge and a.cells_of_edge is b.cells_of_edge
+    made = []
+    assert a.shape_once("_test_shape_table", lambda: made.append(1) or len(made)) == 1
+    assert b.shape_once("_test_shape_table", lambda: made.append(1) or len(made)) == 1 and made == [1]

@@ -106,7 +106,7 @@ def grown_focus(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozense
 def _edges_at_ends(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
     """For each edge, every edge at its two dots, itself included (once per puzzle)."""
     g = puzzle.graph
-    return puzzle.once("_slitherlink_edges_at_ends", lambda: tuple(
+    return puzzle.shape_once("_slitherlink_edges_at_ends", lambda: tuple(
         tuple(e2 for d in g.ends[e] for e2 in g.incident[d]) for e in range(len(g.ends))))
 
 
@@ -119,7 +119,7 @@ def edges_around(puzzle: SlitherPuzzle, edges: Iterable[int]) -> set[int]:
 def _around_edge(puzzle: SlitherPuzzle) -> tuple[frozenset[int], ...]:
     """For each edge, edges_around of it alone (once per puzzle)."""
     g, cells = puzzle.graph, puzzle.cells
-    return puzzle.once("_slitherlink_around_edge", lambda: tuple(
+    return puzzle.shape_once("_slitherlink_around_edge", lambda: tuple(
         frozenset(f for v in g.ends[e] for f in g.incident[v]).union(
             *(cells[k] for k in puzzle.cells_of_edge[e])) for e in range(len(g.ends))))
 

@@ -25,7 +25,7 @@ def corner_table(puzzle: SlitherPuzzle) -> tuple[tuple[tuple[int, tuple[int, ...
         A = puzzle.angles
         return tuple(tuple((A.pairs[i][0], A.pairs[i][2], A.dot_rest[i]) for i in of)
                      for of in A.of_cell)
-    return puzzle.once("_slitherlink_corners", make)
+    return puzzle.shape_once("_slitherlink_corners", make)
 
 
 def clue_at(puzzle: SlitherPuzzle, r: int, c: int) -> int | None:

@@ -104,11 +104,13 @@ class SlitherPuzzle(Puzzle):
 
     @functools.cached_property
     def cells_of_edge(self) -> tuple[tuple[int, ...], ...]:
-        out: list[list[int]] = [[] for _ in self.ends]
-        for k, es in enumerate(self.cells):
-            for e in es:
-                out[e].append(k)
-        return tuple(tuple(x) for x in out)
+        def make() -> tuple[tuple[int, ...], ...]:
+            out: list[list[int]] = [[] for _ in self.ends]
+            for k, es in enumerate(self.cells):
+                for e in es:
+                    out[e].append(k)
+            return tuple(tuple(x) for x in out)
+        return self.shape_once("_slitherlink_cells_of_edge", make)
 
     @functools.cached_property
     def faces_of_edge(self) -> tuple[tuple[int, int], ...] | None:
@@ -116,11 +118,8 @@ class SlitherPuzzle(Puzzle):
         colouring rules need a true planar face structure, so None for general graphs."""
         if not self.square:
             return None
-        out = []
-        for e in range(len(self.ends)):
-            ks = self.cells_of_edge[e]
-            out.append((ks[0], ks[1]) if len(ks) == 2 else (ks[0], -1))
-        return tuple(out)
+        return self.shape_once("_slitherlink_faces_of_edge", lambda: tuple(
+            (ks[0], ks[1]) if len(ks) == 2 else (ks[0], -1) for ks in self.cells_of_edge))
 
     @functools.cached_property
     def layout(self) -> list[tuple[float, float]]:
@@ -150,15 +149,24 @@ class SlitherPuzzle(Puzzle):
         grid the size alone decides them, so puzzles of one size share them (a batch grades
         hundreds of 10x10 boards; making them is most of what a puzzle costs before its first
         step)."""
+        return self.shape_once("_slitherlink_angles", lambda: Angles.build(self))
+
+    def shape_once(self, name: str, make: Callable[[], Any]) -> Any:
+        """A table the board's shape alone decides (its dots, edges and cells: never its
+        numbers), made on first use and kept with the puzzle (Puzzle.once); on a square grid
+        also with every puzzle of its size."""
         if not self.square:
-            return Angles.build(self)
-        size = (self.rows, self.cols)
-        found = _SQUARE_ANGLES.get(size)
-        if found is None:
-            if len(_SQUARE_ANGLES) >= SQUARE_SIZES_KEPT:
-                _SQUARE_ANGLES.clear()
-            found = _SQUARE_ANGLES[size] = Angles.build(self)
-        return found
+            return self.once(name, make)
+        def shared() -> Any:
+            tables = _SQUARE_TABLES.get((self.rows, self.cols))
+            if tables is None:
+                if len(_SQUARE_TABLES) >= SQUARE_SIZES_KEPT:
+                    _SQUARE_TABLES.clear()
+                tables = _SQUARE_TABLES[self.rows, self.cols] = {}
+            if name not in tables:
+                tables[name] = make()
+            return tables[name]
+        return self.once(name, shared)
 
     def edge_label(self, e: int) -> str:
         return self.edge_labels[e]
@@ -244,8 +252,9 @@ class Angles:
                       tuple(tuple(x) for x in of_cell))
 
 
-# the corners of square grids by size (Angles holds tuples only, nothing a solve changes)
-_SQUARE_ANGLES: dict[tuple[int, int], "Angles"] = {}
+# the tables of square grids by size (SlitherPuzzle.shape_once): values only, nothing a solve
+# changes; a batch meets a few dozen sizes
+_SQUARE_TABLES: dict[tuple[int, int], dict[str, Any]] = {}
 SQUARE_SIZES_KEPT = 64
 
 
