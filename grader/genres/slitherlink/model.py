@@ -173,8 +173,9 @@ class SlitherPuzzle(Puzzle):
 
     @functools.cached_property
     def edge_labels(self) -> tuple[str, ...]:
-        """Each edge's name (made once: the steps of fills name the edges they set)."""
-        return tuple(map(self._edge_label, range(len(self.ends))))
+        """Each edge's name (made once per shape: the steps of fills name the edges they set)."""
+        return self.shape_once("_slitherlink_edge_labels",
+                               lambda: tuple(map(self._edge_label, range(len(self.ends)))))
 
     def _edge_label(self, e: int) -> str:
         if not self.square:
