@@ -227,6 +227,7 @@ def test_facts_kept_by_crossings_equal_new_ones():
             assert same_part(kernel.open_parts(g, s)) == same_part(loops._parts_without(g, s, ()))
             assert kernel.open_degrees(g, s) == [len(kernel.split(g, s.cands, v)[0] + kernel.split(g, s.cands, v)[1])
                                                  for v in range(g.n_vertices)]
+            assert [kernel._open_degree(g, s.cands, v) for v in range(g.n_vertices)] == kernel.open_degrees(g, s)
             assert kernel.open_parts(g, bare) is kernel.open_parts(g, s)
             assert loops._shared_tree(g, bare) is loops._shared_tree(g, s) == loops._tree(g, s)
     with remembering():                # a tree made first gives the parts: the same labels

@@ -5,8 +5,9 @@ carries the line exactly when its two faces differ. Decided edges join faces int
 known relative colour (a parity union-find). A group that contradicts itself (`conflict`)
 means no loop fits: the genre's violations report it, and the techniques read the groups.
 
-The puzzle is anything with `cells` (the faces) and `faces_of_edge` (the two faces of each
-edge, OUTSIDE for the area beyond the grid).
+The puzzle is anything with `cells` (the faces), `faces_of_edge` (the two faces of each
+edge, OUTSIDE for the area beyond the grid) and `shape_once` (SlitherPuzzle's: tables of the
+shape alone, shared by boards of one size).
 """
 from __future__ import annotations
 
@@ -50,13 +51,13 @@ def face_links(puzzle) -> tuple[tuple[tuple[int, int], ...], ...]:
             out[a].append((e, b))
             out[b].append((e, a))
         return tuple(tuple(x) for x in out)
-    return puzzle.once("_slitherlink_face_links", make)
+    return puzzle.shape_once("_slitherlink_face_links", make)
 
 
 def face_pairs(puzzle) -> tuple[tuple[int, int], ...]:
     """The two faces of each edge, the outside numbered len(cells) (once per puzzle)."""
     n = len(puzzle.cells)
-    return puzzle.once("_slitherlink_face_pairs", lambda: tuple(
+    return puzzle.shape_once("_slitherlink_face_pairs", lambda: tuple(
         (n if a == OUTSIDE else a, n if b == OUTSIDE else b) for a, b in puzzle.faces_of_edge))
 
 
@@ -148,5 +149,5 @@ def full_colouring(puzzle, state: State,
 
 def _open_links(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """face_links with a relation of -1 on each link: read it from the edge's value."""
-    return puzzle.once("_slitherlink_open_links", lambda: tuple(
+    return puzzle.shape_once("_slitherlink_open_links", lambda: tuple(
         tuple((e, g, -1) for e, g in links) for links in face_links(puzzle)))

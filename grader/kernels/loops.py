@@ -145,6 +145,9 @@ class LoopGraph:
         if focus is None:
             return range(self.n_vertices)
         near = self.vertices_of_var
+        if len(focus) == 1:
+            for var in focus:
+                return near.get(var, ())        # (already sorted: most steps of a fill change one)
         return last_answer(self, "_vertices_to_check", frozenset(focus),
                            lambda: tuple(sorted({v for var in focus for v in near.get(var, ())})))
 
@@ -379,7 +382,9 @@ def loop_violations(graph: LoopGraph, state: State, required: Required | None = 
     # without required vertices only line ends can be stuck
     check = (range(graph.n_vertices) if required is not None
              else sorted(v for es in p.ends.values() for v in es))
-    ways = open_degrees(graph, state)
+    # (counted at the line ends alone when only they are checked: a big board's fills end here)
+    ways = open_degrees(graph, state) if required is not None else {v: _open_degree(graph, state.cands, v)
+                                                                     for v in check}
     for v in check:
         d = p.degree[v]
         if d > 2 or (not d and ways[v] > 1):
@@ -632,6 +637,12 @@ def open_degrees(graph: LoopGraph, state: State) -> list[int]:
     crossings in a solve)."""
     return state.derived(("loops.open_degrees", id(graph)), lambda: by_crossings(
         graph, state, "loops.open_degrees", lambda: _count_open(graph, state.cands)))
+
+
+def _open_degree(graph: LoopGraph, cands: Sequence[int], v: int) -> int:
+    """_count_open's count at one vertex (an edge from v to itself counts twice)."""
+    ends, edge_vars = graph.ends, graph.edge_vars
+    return sum(1 + (ends[e][0] == ends[e][1]) for e in graph.incident[v] if cands[edge_vars[e]] & B_LINE)
 
 
 def _count_open(graph: LoopGraph, cands: Sequence[int]) -> list[int]:

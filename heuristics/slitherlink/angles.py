@@ -72,7 +72,7 @@ def pairs_near(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(sorted({i for d in g.ends[e] for i in at_dot.get(d, ())} |
                                   {i for k in puzzle.cells_of_edge[e] for i in A.of_cell[k]}))
                      for e in range(len(puzzle.ends)))
-    return puzzle.once("_slitherlink_pairs_near", make)
+    return puzzle.shape_once("_slitherlink_pairs_near", make)
 
 
 class CornerFacts:

@@ -62,7 +62,7 @@ def _corner_faces(puzzle: SlitherPuzzle) -> tuple[tuple[int, int, int], ...]:
             fb = [f for f in puzzle.faces_of_edge[eb] if f != k][0]
             out.append((ea, face(puzzle, fa), face(puzzle, fb)))
         return tuple(out)
-    return puzzle.once("_slitherlink_corner_faces", make)
+    return puzzle.shape_once("_slitherlink_corner_faces", make)
 
 
 def face(puzzle: SlitherPuzzle, f: int) -> int:

@@ -52,8 +52,16 @@ def _zeros(puzzle: SlitherPuzzle) -> tuple[int, ...]:
     return puzzle.once("_slitherlink_zeros", lambda: tuple(k for k in puzzle.clued if puzzle.clues[k] == 0))
 
 
+def three_pairs_done(puzzle: SlitherPuzzle, state: State) -> bool:
+    """Whether every two 3s side by side have their lines drawn and their crosses made (or
+    emptied): adjacent-threes passes such a pair by, and a narrowing keeps it so (a decided
+    edge stays so or empties). (Off a square grid it never looks.)"""
+    from heuristics.slitherlink.patterns import settled_three_pair, three_pairs
+    return not puzzle.square or all(settled_three_pair(state, pair) for pair in three_pairs(puzzle))
+
+
 # rules that find nothing in a state nor in any narrowing of it when the test holds there
-DONE_FOR_GOOD = {"slitherlink.zero": zeros_done}
+DONE_FOR_GOOD = {"slitherlink.zero": zeros_done, "slitherlink.adjacent-threes": three_pairs_done}
 
 
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True
@@ -61,17 +69,26 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
     """Cells with an edge in `focus` (every cell when focus is None)."""
     if focus is None:
         return puzzle.clued if clued_only else range(len(puzzle.cells))
+    near = clued_cells_of_edge(puzzle) if clued_only else puzzle.cells_of_edge
+    if len(focus) == 1:
+        for e in focus:
+            return near[e]          # (most steps of a fill change one edge or a few)
     # several focuses take turns within a step (a technique's own, one grown by a ring of
     # edges), so a few answers are kept, not only the last
     memo = puzzle.memo("_slitherlink_cells_near", NEAR_REMEMBERED)
     key = (clued_only, focus)
     found = memo.get(key)
     if found is None:
-        out = {k for e in focus for k in puzzle.cells_of_edge[e]}
-        if clued_only:
-            out = {k for k in out if puzzle.clues[k] is not None}
-        found = memo[key] = tuple(sorted(out))
+        found = memo[key] = tuple(sorted({k for e in focus for k in near[e]}))
     return found
+
+
+def clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
+    """For each edge, its cells with a number, smallest first (once per puzzle: a forced chain
+    asks for every edge it sets, a focused look for every edge in its focus)."""
+    clues = puzzle.clues
+    return puzzle.once("_slitherlink_clued_cells_of_edge", lambda: tuple(
+        tuple(k for k in ks if clues[k] is not None) for ks in puzzle.cells_of_edge))
 
 
 NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)
@@ -89,8 +106,22 @@ def grown_focus(puzzle: SlitherPuzzle, focus: frozenset[int] | None) -> frozense
 def _edges_at_ends(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
     """For each edge, every edge at its two dots, itself included (once per puzzle)."""
     g = puzzle.graph
-    return puzzle.once("_slitherlink_edges_at_ends", lambda: tuple(
+    return puzzle.shape_once("_slitherlink_edges_at_ends", lambda: tuple(
         tuple(e2 for d in g.ends[e] for e2 in g.incident[d]) for e in range(len(g.ends))))
+
+
+def edges_around(puzzle: SlitherPuzzle, edges: Iterable[int]) -> set[int]:
+    """The edges, every edge at their dots and every edge of their cells: where a change can
+    matter to what was read off them."""
+    return set().union(*map(_around_edge(puzzle).__getitem__, edges))
+
+
+def _around_edge(puzzle: SlitherPuzzle) -> tuple[frozenset[int], ...]:
+    """For each edge, edges_around of it alone (once per puzzle)."""
+    g, cells = puzzle.graph, puzzle.cells
+    return puzzle.shape_once("_slitherlink_around_edge", lambda: tuple(
+        frozenset(f for v in g.ends[e] for f in g.incident[v]).union(
+            *(cells[k] for k in puzzle.cells_of_edge[e])) for e in range(len(g.ends))))
 
 
 def lines_word(n: int) -> str:

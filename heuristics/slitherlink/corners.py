@@ -123,5 +123,5 @@ def corner_forces(puzzle: SlitherPuzzle, state: State) -> Callable[[int], tuple[
 def _corner_marks(puzzle: SlitherPuzzle) -> tuple:
     """For each corner, a getter of the marks its answer depends on (once per puzzle)."""
     A = puzzle.angles
-    return puzzle.once("_slitherlink_corner_marks", lambda: tuple(
+    return puzzle.shape_once("_slitherlink_corner_marks", lambda: tuple(
         operator.itemgetter(*pair, *A.cell_rest[i], *A.dot_rest[i]) for i, (_, _, pair) in enumerate(A.pairs)))

@@ -17,7 +17,7 @@ from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
 from grader.kernels.recent import narrowed
 from grader.kernels.union_find import UnionFind
 
-from heuristics.slitherlink.common import GENRE
+from heuristics.slitherlink.common import GENRE, clued_cells_of_edge
 
 
 @attrs.frozen
@@ -39,7 +39,7 @@ def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Cha
     The hottest loop of the trials' fills, so drawing is written out inline."""
     g = puzzle.graph
     incident, ends = g.incident, g.ends
-    cell_edges, clues, clued_of = puzzle.cells, puzzle.clues, _clued_cells_of_edge(puzzle)
+    cell_edges, clues, clued_of = puzzle.cells, puzzle.clues, clued_cells_of_edge(puzzle)
     cands = list(state.cands)
     cands[e] = B_LINE
     todo: list[int] = list(ends[e])
@@ -128,12 +128,6 @@ def _counts(cands: list[int], edges: tuple[int, ...]) -> tuple[int, int]:
         elif m == OPEN:
             open_ += 1
     return lines, open_
-
-
-def _clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
-    """The clued cells beside each edge (once per puzzle: forced_chain asks for every edge it sets)."""
-    return puzzle.once("_slitherlink_clued_of_edge", lambda: tuple(
-        tuple(k for k in ks if puzzle.clues[k] is not None) for ks in puzzle.cells_of_edge))
 
 
 def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:

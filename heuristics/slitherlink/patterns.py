@@ -18,14 +18,14 @@ from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE
 from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop, grown_focus
 
 
-def corners(puzzle: SlitherPuzzle, k: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
-    """(dot, the cell's two edges there, the other edges there) for each corner of cell k
-    (listed once per puzzle: the patterns ask at every step of a fill)."""
+def corner_table(puzzle: SlitherPuzzle) -> tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], ...]:
+    """For each cell, (dot, the cell's two edges there, the other edges there) for each of its
+    corners (listed once per puzzle: the patterns ask at every step of a fill)."""
     def make():
         A = puzzle.angles
         return tuple(tuple((A.pairs[i][0], A.pairs[i][2], A.dot_rest[i]) for i in of)
                      for of in A.of_cell)
-    return puzzle.once("_slitherlink_corners", make)[k]
+    return puzzle.shape_once("_slitherlink_corners", make)
 
 
 def clue_at(puzzle: SlitherPuzzle, r: int, c: int) -> int | None:
@@ -53,8 +53,8 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
     # looked at again after changes too: the middle edge may wait until the outline is ruled out
     if not puzzle.square:
         return
-    for pair in _three_pairs(puzzle):
-        if _nothing_new(state, pair.lines, LINE) and _nothing_new(state, pair.crosses, CROSS):
+    for pair in three_pairs(puzzle):
+        if settled_three_pair(state, pair):
             continue                  # (the costly outline check below can wait)
         lines, crosses = pair.lines, pair.crosses
         # Without the middle edge both 3s take their other three edges: the outline of the
@@ -71,7 +71,12 @@ def adjacent_threes(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator
                                       "are": "is" if len(crosses) == 1 else "are", "middle": middle})
 
 
-def _three_pairs(puzzle: SlitherPuzzle) -> tuple[ThreePair, ...]:
+def settled_three_pair(state: State, pair: ThreePair) -> bool:
+    """The pattern would draw and cross nothing new at this pair."""
+    return _nothing_new(state, pair.lines, LINE) and _nothing_new(state, pair.crosses, CROSS)
+
+
+def three_pairs(puzzle: SlitherPuzzle) -> tuple[ThreePair, ...]:
     """Each 3 with a 3 to the right (else below), with the pattern's edges (once per puzzle:
     the pattern is looked at after every change, and most boards have few such pairs)."""
     return puzzle.once("_slitherlink_adjacent_threes", lambda: tuple(
@@ -140,11 +145,12 @@ def diagonal_three_two_three(puzzle: SlitherPuzzle, state: State, focus=None) ->
 def three_line_in(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     if not puzzle.square:
         return
+    cands, clues, table = state.cands, puzzle.clues, corner_table(puzzle)
     for k in cells_near(puzzle, grown_focus(puzzle, focus)):
-        if puzzle.clues[k] != 3:
+        if clues[k] != 3:
             continue
-        for d, mine, others in corners(puzzle, k):
-            incoming = [e for e in others if state.cands[e] == B_LINE]
+        for d, mine, others in table[k]:
+            incoming = [e for e in others if cands[e] == B_LINE]
             if len(incoming) != 1:
                 continue
             far = [e for e in puzzle.cells[k] if e not in mine]
@@ -168,11 +174,11 @@ def one_blocked_corner(puzzle: SlitherPuzzle, state: State, focus=None) -> Itera
 def _blocked_corner(puzzle: SlitherPuzzle, state: State, focus, n: int, value: int) -> Iterator[Deduction]:
     if not puzzle.square:
         return
-    cands = state.cands
+    cands, clues, table = state.cands, puzzle.clues, corner_table(puzzle)
     for k in cells_near(puzzle, grown_focus(puzzle, focus)):
-        if puzzle.clues[k] != n:
+        if clues[k] != n:
             continue
-        for d, mine, others in corners(puzzle, k):
+        for d, mine, others in table[k]:
             if _all_crossed(cands, others) and not _nothing_new(state, mine, value):
                 ded = Deduction.build(state, put={e: value for e in mine}, premises=others,
                                       cells=[puzzle.cell(k)],
@@ -189,7 +195,7 @@ def three_one_border(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterato
     for k in puzzle.clued:
         if puzzle.clues[k] != 3:
             continue
-        for d, mine, others in corners(puzzle, k):
+        for d, mine, others in corner_table(puzzle)[k]:
             if len(others) != 1:
                 continue          # not a border dot (or a grid corner)
             shared = others[0]

@@ -16,7 +16,7 @@ from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, OPEN, paths
 from grader.kernels.recent import narrowed
 
-from heuristics.slitherlink.common import GENRE, fill_rules
+from heuristics.slitherlink.common import GENRE, edges_around, fill_rules
 from heuristics.slitherlink.fills import remembered_fill
 
 
@@ -74,9 +74,7 @@ def _remembered_failures(puzzle: SlitherPuzzle, state: State) -> tuple[set[int],
     changed = narrowed(cands, state.cands, len(cands))
     if changed is None:             # not a later state of the same solve
         return set(), set()
-    g = puzzle.graph
-    near = {f for e in changed for d in g.ends[e] for f in g.incident[d]}
-    near |= {f for e in changed for k in puzzle.cells_of_edge[e] for f in puzzle.cells[k]}
+    near = edges_around(puzzle, changed)
     return fail_short - near, fail_long - near
 
 

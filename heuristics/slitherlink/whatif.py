@@ -23,7 +23,7 @@ from grader.kernels.loops import CROSS, LINE, OPEN, paths
 from grader.kernels.recent import narrowed
 
 from heuristics.common import whatif
-from heuristics.slitherlink.common import GENRE, fill_rules
+from heuristics.slitherlink.common import GENRE, edges_around, fill_rules
 from heuristics.slitherlink.fills import remembered_fill, remembered_look
 
 WHAT_IF_STEPS = 12      # steps of the level-1 and -2 rules per way (a chain a reader follows by eye)
@@ -123,17 +123,11 @@ def _count(n: int) -> str:
 def _around(puzzle: SlitherPuzzle, state: State, finals, options) -> set[int]:
     """The edges the ways set or changed and every edge at their dots and around their cells:
     while these stay as they are, the ways tell nothing new."""
-    g, cands = puzzle.graph, state.cands
+    cands = state.cands
     touched = {e for _, put in options for e in put}
     for f in finals:
         touched.update(narrowed(cands, f.cands, len(cands)))
-    near = set(touched)
-    for e in touched:
-        for v in g.ends[e]:
-            near.update(g.incident[v])
-        for k in puzzle.cells_of_edge[e]:
-            near.update(puzzle.cells[k])
-    return near
+    return edges_around(puzzle, touched)
 
 
 @heuristic(id="slitherlink.clue-what-if", genre=GENRE)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Sequence
+import operator
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -31,7 +32,7 @@ from grader.io import board, svg
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.face_colouring import colouring, full_colouring
-from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, line_span, loop_violations
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
 from grader.kernels.tilings import square_grid
 from grader.kernels import layout
 from grader.genres.slitherlink import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
@@ -96,12 +97,20 @@ class SlitherPuzzle(Puzzle):
         return tuple(k for k, n in enumerate(self.clues) if n is not None)
 
     @functools.cached_property
+    def clue_marks(self) -> tuple[tuple[int, int, Callable[[Sequence[int]], tuple[int, ...]]], ...]:
+        """(cell, its number, a getter of its edges' marks) for each number (made once: the end
+        of every fill checks every number)."""
+        return tuple((k, self.clues[k], _getter(self.cells[k])) for k in self.clued)
+
+    @functools.cached_property
     def cells_of_edge(self) -> tuple[tuple[int, ...], ...]:
-        out: list[list[int]] = [[] for _ in self.ends]
-        for k, es in enumerate(self.cells):
-            for e in es:
-                out[e].append(k)
-        return tuple(tuple(x) for x in out)
+        def make() -> tuple[tuple[int, ...], ...]:
+            out: list[list[int]] = [[] for _ in self.ends]
+            for k, es in enumerate(self.cells):
+                for e in es:
+                    out[e].append(k)
+            return tuple(tuple(x) for x in out)
+        return self.shape_once("_slitherlink_cells_of_edge", make)
 
     @functools.cached_property
     def faces_of_edge(self) -> tuple[tuple[int, int], ...] | None:
@@ -109,11 +118,8 @@ class SlitherPuzzle(Puzzle):
         colouring rules need a true planar face structure, so None for general graphs."""
         if not self.square:
             return None
-        out = []
-        for e in range(len(self.ends)):
-            ks = self.cells_of_edge[e]
-            out.append((ks[0], ks[1]) if len(ks) == 2 else (ks[0], -1))
-        return tuple(out)
+        return self.shape_once("_slitherlink_faces_of_edge", lambda: tuple(
+            (ks[0], ks[1]) if len(ks) == 2 else (ks[0], -1) for ks in self.cells_of_edge))
 
     @functools.cached_property
     def layout(self) -> list[tuple[float, float]]:
@@ -139,10 +145,39 @@ class SlitherPuzzle(Puzzle):
 
     @functools.cached_property
     def angles(self) -> "Angles":
-        """Every corner of every cell: a dot where the cell has exactly two edges."""
-        return Angles.build(self)
+        """Every corner of every cell: a dot where the cell has exactly two edges. On a square
+        grid the size alone decides them, so puzzles of one size share them (a batch grades
+        hundreds of 10x10 boards; making them is most of what a puzzle costs before its first
+        step)."""
+        return self.shape_once("_slitherlink_angles", lambda: Angles.build(self))
+
+    def shape_once(self, name: str, make: Callable[[], Any]) -> Any:
+        """A table the board's shape alone decides (its dots, edges and cells: never its
+        numbers), made on first use and kept with the puzzle (Puzzle.once); on a square grid
+        also with every puzzle of its size."""
+        if not self.square:
+            return self.once(name, make)
+        def shared() -> Any:
+            tables = _SQUARE_TABLES.get((self.rows, self.cols))
+            if tables is None:
+                if len(_SQUARE_TABLES) >= SQUARE_SIZES_KEPT:
+                    _SQUARE_TABLES.clear()
+                tables = _SQUARE_TABLES[self.rows, self.cols] = {}
+            if name not in tables:
+                tables[name] = make()
+            return tables[name]
+        return self.once(name, shared)
 
     def edge_label(self, e: int) -> str:
+        return self.edge_labels[e]
+
+    @functools.cached_property
+    def edge_labels(self) -> tuple[str, ...]:
+        """Each edge's name (made once per shape: the steps of fills name the edges they set)."""
+        return self.shape_once("_slitherlink_edge_labels",
+                               lambda: tuple(map(self._edge_label, range(len(self.ends)))))
+
+    def _edge_label(self, e: int) -> str:
         if not self.square:
             a, b = self.ends[e]
             return f"edge {self.vertex_terms[a]}-{self.vertex_terms[b]}"
@@ -192,28 +227,43 @@ class Angles:
 
     @staticmethod
     def build(puzzle: "SlitherPuzzle") -> "Angles":
+        # (made once per puzzle, before the first step: written with lists, not generators)
         g = puzzle.graph
+        ends, incident, cells = g.ends, g.incident, puzzle.cells
         pairs = []
-        for k, es in enumerate(puzzle.cells):
+        for k, es in enumerate(cells):
             mine = set(es)
-            for d in sorted({v for e in es for v in g.ends[e]}):
-                pair = tuple(sorted(e for e in g.incident[d] if e in mine))
+            for d in sorted({v for e in es for v in ends[e]}):
+                pair = tuple(sorted([e for e in incident[d] if e in mine]))
                 if len(pair) == 2:
                     pairs.append((d, k, pair))
         index = {(d, pair): i for i, (d, _, pair) in enumerate(pairs)}
         by_cell = {(k, pair): i for i, (_, k, pair) in enumerate(pairs)}
         at_dot, in_cell, dot_rest, cell_rest = [], [], [], []
-        of_cell: list[list[int]] = [[] for _ in puzzle.cells]
+        of_cell: list[list[int]] = [[] for _ in cells]
         for i, (d, k, pair) in enumerate(pairs):
-            rest = tuple(sorted(e for e in g.incident[d] if e not in pair))
+            rest = tuple(sorted([e for e in incident[d] if e not in pair]))
             at_dot.append(index.get((d, rest), -1) if len(rest) == 2 else -1)
-            other = tuple(sorted(e for e in puzzle.cells[k] if e not in pair))
+            other = tuple(sorted([e for e in cells[k] if e not in pair]))
             in_cell.append(by_cell.get((k, other), -1) if len(other) == 2 else -1)
             dot_rest.append(rest)
             cell_rest.append(other)
             of_cell[k].append(i)
         return Angles(tuple(pairs), tuple(at_dot), tuple(in_cell), tuple(dot_rest), tuple(cell_rest),
                       tuple(tuple(x) for x in of_cell))
+
+
+# the tables of square grids by size (SlitherPuzzle.shape_once): values only, nothing a solve
+# changes; a batch meets a few dozen sizes
+_SQUARE_TABLES: dict[tuple[int, int], dict[str, Any]] = {}
+SQUARE_SIZES_KEPT = 64
+
+
+def _getter(items: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The items of a sequence at these indices, as a tuple (read at C speed)."""
+    if len(items) == 1:
+        return lambda seq, i=items[0]: (seq[i],)
+    return operator.itemgetter(*items)
 
 
 def clue_counts(puzzle: SlitherPuzzle, state: State, k: int) -> tuple[list[int], list[int]]:
@@ -285,10 +335,11 @@ class Slitherlink(Genre):
 
     def violations(self, puzzle: SlitherPuzzle, state: State) -> list[Violation]:
         out = loop_violations(puzzle.graph, state)
-        cands, clues, cell_edges = state.cands, puzzle.clues, puzzle.cells
-        for k in puzzle.clued:
-            n = clues[k]
-            lines, most = line_span(cands, cell_edges[k])
+        cands = state.cands
+        for k, n, marks_of in puzzle.clue_marks:
+            marks = marks_of(cands)
+            lines = marks.count(B_LINE)
+            most = lines + marks.count(OPEN)
             if lines <= n <= most:
                 continue
             cells = (puzzle.cell(k),) if puzzle.square else ()
