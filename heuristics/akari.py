@@ -626,7 +626,9 @@ class Chain:
         try:
             self._run(start, value)
         except Broken as b:
-            self.broken = b
+            # without its traceback, whose frames would hold the chain (and the state) in a
+            # cycle that only the collector frees
+            self.broken = b.with_traceback(None)
             self.broken_depth = 1 + max((self.depth.get(p, 0) for p in b.premises), default=0)
         finally:
             for v in self.order:        # every cell the chain wrote

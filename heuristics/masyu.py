@@ -141,7 +141,7 @@ def black_leg_blocked(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator
             put, legs, blocked = puts[i, d]
             if put.done(cands):
                 continue
-            reason = blocked.answer(state)
+            reason = blocked.answer(puzzle, state)
             if not reason:
                 continue
             yield resuming(Deduction.build(
@@ -225,7 +225,7 @@ def white_axis(puzzle: MasyuPuzzle, state: State, focus=None) -> Iterator[Deduct
             put, keep, blocked = puts[i, axis]
             if put.done(cands):
                 continue
-            reason = blocked.answer(state)
+            reason = blocked.answer(puzzle, state)
             if not reason:
                 continue
             yield resuming(Deduction.build(

@@ -54,6 +54,25 @@ def test_pearl_rules_read_only_their_inputs():
             assert rule(p, State(tuple(cands)), i, *args) == rule(p, State(tuple(other)), i, *args)
 
 
+def test_pearl_questions_keep_no_puzzle():
+    """A puzzle keeps its pearl questions, so they must not keep it (a cycle would leave the
+    puzzle and all it keeps to the collector): dropped, it is freed at once."""
+    import gc
+    import weakref
+    from grader.kernels import pearls
+    p = puzzle("B . W . W B\n. W . B . .\nW . B W . W\n. B . . W .\nW . W B . B\n. . B . W .")
+    state = MASYU.initial_state(p)
+    for i in p.pearl_cells:
+        pearls.pearl_problem(p, state, i)
+    gone = weakref.ref(p)
+    gc.disable()
+    try:
+        del p
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
 def test_pearl_rules_skip_what_is_already_drawn():
     """A blocked side whose consequences are all drawn gives nothing (the rules test the put
     before reading the pearl's surroundings); the pearls near a focus follow the focus."""

@@ -69,18 +69,20 @@ ANSWERS_PER_QUESTION = 4096     # remembered answers per pearl and question (a f
 @attrs.define(eq=False)
 class Question:
     """One rule asked about one pearl (and side or axis), its answers remembered per the
-    candidates of the edges it reads."""
+    candidates of the edges it reads. It holds no puzzle (the puzzle keeps it: a cycle would
+    leave the puzzle and all it keeps to the collector), so the puzzle comes with each ask."""
     inputs: Callable[[Sequence[int]], Hashable]     # the candidates of those edges
-    ask: Callable[[State], str]                     # the rule itself
+    rule: Callable[..., str]                        # the rule itself: rule(puzzle, state, *args)
+    args: tuple                                     # the pearl (and side or axis)
     answers: dict = attrs.Factory(dict)
 
-    def answer(self, state: State) -> str:
+    def answer(self, puzzle, state: State) -> str:
         key = self.inputs(state.cands)
         out = self.answers.get(key)
         if out is None:
             if len(self.answers) >= ANSWERS_PER_QUESTION:
                 self.answers.clear()
-            out = self.answers[key] = self.ask(state)
+            out = self.answers[key] = self.rule(puzzle, state, *self.args)
         return out
 
 
@@ -91,9 +93,8 @@ def question(puzzle, kind: str, i: int, arg: str | None = None) -> Question:
     q = memo.get((kind, i, arg))
     if q is None:
         inputs, rule = _RULES[kind]
-        args = () if arg is None else (arg,)
-        q = memo[kind, i, arg] = Question(_getter(inputs(puzzle, i, *args)),
-                                          lambda state: rule(puzzle, state, i, *args))
+        args = (i,) if arg is None else (i, arg)
+        q = memo[kind, i, arg] = Question(_getter(inputs(puzzle, *args)), rule, args)
     return q
 
 
@@ -110,17 +111,17 @@ def pearl_problem(puzzle, state: State, i: int) -> str:
     q = puzzle.pearl_memo.get(i)
     if q is None:
         q = puzzle.pearl_memo[i] = question(puzzle, "pearl", i)
-    return q.answer(state)
+    return q.answer(puzzle, state)
 
 
 def leg_blocker(puzzle, state: State, i: int, d: str) -> str:
     """Why the black pearl at i cannot send its line two cells in direction d, or ''."""
-    return question(puzzle, "leg", i, d).answer(state)
+    return question(puzzle, "leg", i, d).answer(puzzle, state)
 
 
 def axis_blocker(puzzle, state: State, i: int, axis: str) -> str:
     """Why the line cannot run through the white pearl at i along axis ('ew' or 'ns'), or ''."""
-    return question(puzzle, "axis", i, axis).answer(state)
+    return question(puzzle, "axis", i, axis).answer(puzzle, state)
 
 
 # --- the edges each rule reads -----------------------------------------------------------------

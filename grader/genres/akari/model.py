@@ -8,6 +8,7 @@ Grid syntax: `.` white, `#` wall, `0`-`4` numbered wall; in solutions and marks 
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Any, Iterator, Sequence
 
 import attrs
@@ -157,7 +158,9 @@ class Lighting:
     sight, so techniques that look only near a change never pay for the whole board."""
 
     def __init__(self, puzzle: AkariPuzzle, state: State):
-        self.puzzle, self.state, self.cands = puzzle, state, state.cands
+        # the state by a weak reference: it keeps this in its memo, and a cycle would be left
+        # for the collector to free (every state of a solve)
+        self.puzzle, self.state, self.cands = puzzle, weakref.ref(state), state.cands
         # cell -> lighters(cell), for the cells asked so far (a hot loop reads it directly), and
         # the same of a few recent states this one narrows, newest first
         self.known_lighters: dict[int, tuple[int, ...]]
@@ -185,7 +188,8 @@ class Lighting:
             new = [b for b in changed if cands[b] == B_BULB]
             return old.union(new, *(puzzle.sight[b] for b in new)) if new else old
 
-        return recent_of(puzzle, "akari.lit", limit=len(cands)).get(self.state, full, update)
+        state = self.state()
+        return full() if state is None else recent_of(puzzle, "akari.lit", limit=len(cands)).get(state, full, update)
 
     def is_lit(self, i: int) -> bool:
         if "lit" in self.__dict__:
