@@ -390,6 +390,26 @@ def test_shapes_from_a_wider_state_are_those_listed_afresh():
     assert compared > 100
 
 
+def test_a_shape_assumed_is_the_island_walled_in_and_known_as_a_narrowing():
+    """assume_shape finishes the island as the shape and walls its border, and says which
+    cells it narrowed from which state (so facts kept for the state update to it)."""
+    from grader.genres.nurikabe.model import B_ISLAND, B_WALL
+    from heuristics.nurikabe.shapes import assume_shape, border, island_shapes
+    p = load(str(CORPUS / "nurikabe-9x9-hard-1.yaml"))
+    state = p.genre.initial_state(p)
+    checked = 0
+    for found in island_shapes(p, state).values():
+        for s in found:
+            assumed = assume_shape(p, state, s)
+            wall = border(p, s)
+            assert assumed.cands == tuple(m & B_ISLAND if i in s else m & B_WALL if i in wall else m
+                                          for i, m in enumerate(state.cands))
+            assert assumed.origin[0] is state.cands
+            assert assumed.origin[1] == state.diff(assumed)
+            checked += 1
+    assert checked > 5
+
+
 def test_sides_kept_from_a_recent_state_are_those_found_afresh():
     """Along a solve (with short chains tried on the way), each state's island and wall
     components are updated from a recent state's (model.sides): they must be those found

@@ -48,7 +48,13 @@ CASE_ISLANDS = 24   # islands split per look, fewest ways first (on a big board,
 
 
 def broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
-    """The first rule `state` breaks (a cell with no value left, or a violation), or None."""
+    """The first rule `state` breaks (a cell with no value left, or a violation), or None.
+    Kept with the state: the case splits of one state and the chains that end in one ask
+    again."""
+    return state.derived("nurikabe.broken-rule", lambda: _broken_rule(puzzle, state))
+
+
+def _broken_rule(puzzle: NurikabePuzzle, state: State) -> str | None:
     if 0 in state.cands:
         return f"{puzzle.cell(state.cands.index(0))} could be neither island nor wall"
     found = puzzle.genre.violations(puzzle, state)
