@@ -156,7 +156,9 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
     the `straight` cells, which the loop passes straight (a white pearl): whichever way it
     runs, each pair of opposite corners lies on opposite sides. An open edge between two
     corners of one group is decided. Generalizes cut_parity from straight cuts to any chain
-    of decided edges."""
+    of decided edges. With a focus, only the edges at the groups of the edges it decided: an
+    edge between two corners of one group now, but of two at the last look, which found
+    nothing, is at a group some new link joined (groups only grow as edges are decided)."""
     first_var = graph.edge_vars[0] if graph.edge_vars else 0
     evars, pairs, names = _corners(rows, cols, first_var)
     cands = state.cands
@@ -164,7 +166,11 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
     sides = _shared_sides(rows, cols, first_var, graph, state, straight)
     root, side, linked = sides.root, sides.side, sides.linked
     links = None
-    for var, (a, b) in zip(evars, pairs):
+    todo = range(len(evars))
+    if focus is not None and not sides.broken and all(cands[var] for var in focus):
+        todo = _edges_at_groups(rows, cols, first_var, sides, cands, focus)
+    for k in todo:
+        var, (a, b) = evars[k], pairs[k]
         if cands[var] != OPEN or not linked[a] or root[a] != root[b]:
             continue
         other = side[a] ^ side[b]
@@ -182,6 +188,27 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
             "edge": graph.edge_names[e], "a": names[a], "b": names[b], "lines": "an odd" if other else "an even",
             "via": via, "sides": "opposite sides" if other else "the same side",
             "value": "must carry the loop" if other else "is crossed out"})
+
+
+def _edges_at_groups(rows: int, cols: int, first_var: int, sides: "Sides", cands, focus) -> list[int]:
+    """The edges (by their place in graph order) at a corner of a group that holds a corner
+    of a decided edge of `focus`, in graph order."""
+    pair_of_var = _corner_pairs_of_var(rows, cols, first_var)
+    roots = {sides.root[x] for var in focus if (pair := pair_of_var.get(var)) is not None
+             and (cands[var] == B_LINE or cands[var] == B_CROSS) for x in pair}
+    edges_at = _corner_edges(rows, cols, first_var)
+    return sorted({k for r in roots for x in sides.members.get(r, (r,)) for k in edges_at[x]})
+
+
+@functools.cache
+def _corner_edges(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], ...]:
+    """For each corner, the edges (by their place in graph order) that pass it."""
+    _, pairs, names = _corners(rows, cols, first_var)
+    out: list[list[int]] = [[] for _ in names]
+    for k, (a, b) in enumerate(pairs):
+        out[a].append(k)
+        out[b].append(k)
+    return tuple(map(tuple, out))
 
 
 def _corner_links(rows: int, cols: int, first_var: int, cands, straight: tuple[int, ...]
