@@ -31,9 +31,9 @@ from typing import Any, Callable, Iterable, Iterator
 import attrs
 
 from grader.core.model import State
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import Budget, Solver, out_of_time, solve_memory
 from grader.core.probing import PASSES, branch_deduction
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, Status, Trace
 from grader.core.registry import Family
 
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths,
@@ -462,7 +462,8 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     with nothing changed near it since, is not looked at again in the early passes, and goes
     last in the final one: like a person who does not repeat a trial that just told nothing.
     The final pass still tries every subject, so this changes which deduction comes first,
-    never whether one is found.
+    never whether one is found. A later pass's fill of a case goes on from the earlier pass's
+    (see PassFills).
     Params: subject, outcome, cases, steps."""
     passes = passes or tuple((steps, min(level, max_level)) for steps, level in PASSES)
     subjects = [(name, options) for name, options in subjects if len(options) >= 2]
@@ -470,6 +471,8 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     where = {name: {v for _, put in options for var in put for v in puzzle.graph.vertices_of_var.get(var, ())}
              for name, options in subjects}
     found = None
+    cases_of: dict[str, list[tuple[str, State, tuple[int, ...]]]] = {}     # made once for every pass
+    fills = PassFills() if len(passes) > 1 else None
     for k, (steps, level) in enumerate(passes):
         todo = [s for s in subjects if s[0] not in failed[k]]
         if k == len(passes) - 1:
@@ -477,8 +480,11 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
         for name, options in todo:
             if out_of_time():
                 return
-            assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
-            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
+            assumptions = cases_of.get(name)
+            if assumptions is None:
+                assumptions = cases_of[name] = [(label, state.assume(put), tuple(put)) for label, put in options]
+            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps,
+                                 fill_with=fills and fills.fill)
             if d:
                 found = Deduction(d.removals, {**d.params, "subject": name}, detail=d.detail)
                 break
@@ -492,6 +498,43 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
 
 
 RECALL = 4      # a failed case analysis is tried early again once something changes this close
+
+
+class PassFills:
+    """The fills of one case analysis, by the assumed state they start from (each made once,
+    for every pass): a later pass fills a case with more rules than the earlier one did, and
+    until the earlier rules find nothing the later ones are never asked, so an earlier fill
+    that stopped stuck is the start of the later one (Solver.go_on_past), and one that
+    stopped on an emptied variable or a full board is all of it. Exact, as the earlier
+    rules (the short pass's levels 1-2) read nothing the fills in between could change."""
+
+    def __init__(self) -> None:
+        self.kept: dict[int, tuple[list, Trace]] = {}     # by id of an assumed state
+
+    def fill(self, puzzle, state: State, changed: Iterable[int], max_level: int, max_steps: int,
+             heuristics=None, greedy: bool = False) -> Trace:
+        """grader.core.probing.fill, going on from this analysis's earlier fill of `state`."""
+        focus = frozenset(changed)
+        solver = Solver(puzzle, max_level=max_level, heuristics=heuristics, budget=Budget.steps_only(max_steps),
+                        greedy=greedy)
+        earlier = self.kept.get(id(state))
+        trace = earlier and _went_on(solver, *earlier, focus)
+        trace = trace or solver.solve(state, focus=focus)
+        self.kept[id(state)] = (solver.heuristics, trace)
+        return trace
+
+
+def _went_on(solver: Solver, rules: list, trace: Trace, focus: frozenset[int]) -> Trace | None:
+    """What `solver` finds from the start of `trace`, a fill with the first of its rules (and
+    fewer steps than its budget), or None."""
+    first, now = len(rules), solver.heuristics
+    if (solver.greedy or first >= len(now) or any(a is not b for a, b in zip(rules, now))
+            or trace.status is Status.BUDGET or len(trace.steps) >= solver.budget.max_steps):
+        return None
+    final = trace.final.cands
+    if trace.status is Status.STUCK or (0 not in final and any(m & (m - 1) for m in final)):
+        return solver.go_on_past(trace, first, focus)      # stuck (a broken rule found then)
+    return trace                                           # a variable emptied, a full board
 
 
 def end_options(graph: LoopGraph, state: State):
