@@ -688,7 +688,7 @@ def _emptied(cands, way: Way) -> str:
     return "a cell would be left with no value" if not all(cands[var] for var in way.put) else ""
 
 
-def _agreed(state: State, finals: list[dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
+def agreed_on(state: State, finals: list[dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
     """Candidates of `vars_` (the only variables the trials set) that no trial keeps: each
     final gives what a trial left to the variables it set, the others keep the state's."""
     cands = state.cands
@@ -871,7 +871,7 @@ def tying_removals(state: State, ways: list[Tying], vars_: Iterable[int]) -> tup
     if not ways:
         return ()
     vars_ = list(vars_)
-    return _agreed(state, [{v: w.state.cands[v] for v in vars_} for w in ways], vars_)
+    return agreed_on(state, [{v: w.state.cands[v] for v in vars_} for w in ways], vars_)
 
 
 def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int], bool],
@@ -1012,7 +1012,7 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
                 alive.append(drawn)
         if not alive:
             continue
-        removals = _agreed(state, alive, touched)
+        removals = agreed_on(state, alive, touched)
         if removals:
             yield Deduction(removals, {"subject": name, "count": len(options),
                                        "refuted": "; ".join(dead) if dead else "none breaks a rule at once",
