@@ -332,9 +332,13 @@ def self_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
     if focus is not None:
         cells = near_then_the_rest(cells, puzzle.free_cells)
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells)
+    if not cells:
+        return iter(())
+    # each way drawn on one scratch board (near_problem reads its trial only while it runs)
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells,
                                         lambda i: cell_ways(puzzle, state, i),
-                                        lambda trial, i, way: near_problem(puzzle, trial, i), self_loops=True)
+                                        lambda trial, i, way: near_problem(puzzle, trial, i), self_loops=True,
+                                        board=list(state.cands))
 
 
 # --- level 4 ----------------------------------------------------------------------------------
