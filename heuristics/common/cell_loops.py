@@ -956,32 +956,23 @@ def _reasons(reasons: list[str]) -> str:
 
 
 def cells_by_ends(graph: LoopGraph, state: State, vertices: Iterable[int]) -> list[int]:
-    """The vertices (of those given) where some way through would join the two ends of one
-    line: a loose end beside its own other end, or an empty vertex beside both ends."""
+    """The vertices (of those given, in their order) where some way through would join the
+    two ends of one line: a loose end beside its own other end, or an empty vertex beside
+    both ends. Found from the ends (a few vertices per line), not by asking every vertex."""
     p = paths(graph, state)
     if p.pieces <= 1:
         return []
-    cands, ev = state.cands, graph.edge_vars
-    # only a loose end or a vertex beside one can qualify (a quick test, kept in order)
-    near = set(p.end_of)
-    for a in p.end_of:
-        near.update(graph.other(e, a) for e in graph.incident[a])
-    out = []
-    for v in vertices:
-        if v not in near:
-            continue
-        d = p.degree[v]
-        if d >= 2:
-            continue
-        nb = [graph.other(e, v) for e in graph.incident[v] if cands[ev[e]] == OPEN]
-        if d == 1:
-            if p.end_of.get(v) in nb:
-                out.append(v)
-        else:
-            ends = [w for w in nb if p.degree[w] == 1]
-            if any(p.end_of.get(x) == y for x in ends for y in ends):
-                out.append(v)
-    return out
+    cands, links, degree = state.cands, graph.links, p.degree
+    joining = set()
+    for a, b in p.end_of.items():
+        for var, w in links[a]:
+            if cands[var] != OPEN:
+                continue
+            if w == b:
+                joining.add(a)
+            elif not degree[w] and any(u == b and cands[wvar] == OPEN for wvar, u in links[w]):
+                joining.add(w)
+    return [v for v in vertices if v in joining] if joining else []
 
 
 # --- level 4: every way to do something, each followed while forced --------------------------
