@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 from grader.genres.yajilin.model import B_LOOP, B_SHADED, FREE, LOOP, SHADED, YajilinPuzzle
 from grader.core.registry import heuristic, register_families
 from grader.core.explain import describe_removals
-from grader.core.probing import agreed_removals, register_last_resort
+from grader.core.probing import register_last_resort
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import cell_loops, loops
@@ -332,9 +332,13 @@ def self_loop(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduc
     if focus is not None:
         cells = near_then_the_rest(cells, puzzle.free_cells)
     cells = cell_loops.cells_by_ends(puzzle.graph, state, cells)
+    if not cells:
+        return iter(())
+    # each way drawn on one scratch board (near_problem reads its trial only while it runs)
     return cell_loops.every_way_through(puzzle, puzzle.graph, state, cells,
                                         lambda i: cell_ways(puzzle, state, i),
-                                        lambda trial, i, way: near_problem(puzzle, trial, i), self_loops=True)
+                                        lambda trial, i, way: near_problem(puzzle, trial, i), self_loops=True,
+                                        board=list(state.cands))
 
 
 # --- level 4 ----------------------------------------------------------------------------------
@@ -381,20 +385,20 @@ def _shading_patterns(puzzle: YajilinPuzzle, cands: dict[int, int], cells: tuple
     return tuple(out) if walk(0, []) else None
 
 
-def _pattern_state(puzzle: YajilinPuzzle, state: State, cells, pattern) -> State:
-    cands = list(state.cands)
+def _pattern_masks(puzzle: YajilinPuzzle, cells, pattern) -> list[tuple[int, int]]:
+    """(variable, what it keeps) for a shading of `cells` (`pattern`: the shaded ones): a
+    shaded cell is shaded, its edges crossed and its free neighbours on the loop; the other
+    cells are on the loop."""
     g = puzzle.graph
+    out = []
     for j in cells:
         if j in pattern:
-            cands[j] &= B_SHADED
-            for e in g.incident[j]:
-                cands[g.edge_vars[e]] &= B_CROSS
-            for n in puzzle.neighbours[j]:
-                if puzzle.clues[n] is None:
-                    cands[n] &= B_LOOP
+            out.append((j, B_SHADED))
+            out.extend((g.edge_vars[e], B_CROSS) for e in g.incident[j])
+            out.extend((n, B_LOOP) for n in puzzle.neighbours[j] if puzzle.clues[n] is None)
         else:
-            cands[j] &= B_LOOP
-    return State(tuple(cands))
+            out.append((j, B_LOOP))
+    return out
 
 
 def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
@@ -461,18 +465,30 @@ def _verify_reading(puzzle: YajilinPuzzle) -> dict[int, list[int]]:
 
 @heuristic(id="yajilin.clue-verify", genre=GENRE)
 def clue_verify(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    # each shading is drawn on one scratch board and rubbed out again, and the shadings left
+    # agree or not on what they drew (a copy of the board per shading was the cost on big boards)
+    if 0 in state.cands:
+        return              # every shading would leave a variable empty: none is left
+    board = None
     for k, cells, count, other in open_segments(puzzle, state, verify_clues_reading(puzzle, focus)):
         patterns = shading_patterns(puzzle, state, cells, count)
         if not patterns or len(patterns) < 2:
             continue
-        finals = []
+        board = board or list(state.cands)
+        finals, drawn = [], set()
         for pat in patterns:
-            trial = _pattern_state(puzzle, state, cells, pat)
-            if not trial.broken and not pattern_problem(puzzle, trial, cells):
-                finals.append(trial)
+            masks = _pattern_masks(puzzle, cells, pat)
+            saved = [(var, board[var]) for var, _ in masks]
+            for var, keep in masks:
+                board[var] &= keep
+            if all(board[var] for var, _ in masks) and not pattern_problem(puzzle, State(board), cells):
+                finals.append({var: board[var] for var, _ in masks})
+            for var, mask in reversed(saved):
+                board[var] = mask
+            drawn.update(var for var, _ in masks)
         if not finals:
             continue
-        removals = agreed_removals(state, finals)
+        removals = cell_loops.agreed_on(state, finals, drawn)
         if removals:
             yield Deduction(removals, {"n": puzzle.clues[k].n, "clue": puzzle.cell(k), "ways": len(patterns),
                                        "alive": len(finals), "result": describe_removals(puzzle, state, removals)},

@@ -430,3 +430,27 @@ def test_bad_native():
     with pytest.raises(InputError) as exc:
         native("genre: yajilin\ngrid: |\n  . 2q\n  . .\n")
     assert ":3:5" in str(exc.value)
+
+
+
+def test_a_later_pass_goes_on_from_the_earlier_fill():
+    """heuristics/common/cell_loops.PassFills: a case filled with levels 1-2, then with more
+    levels, goes on from the first fill, step for step as a fresh fill."""
+    from grader.core.probing import fill
+    from grader.core.steps import Status
+    from heuristics.common.cell_loops import PassFills
+    p = janko("yajilin", 1, max_cells=100)[0]
+    start = YAJILIN.initial_state(p)
+
+    def steps(trace):
+        return [s.deduction.removals for s in trace.steps], trace.final, trace.status, trace.start
+    stuck = 0
+    for cell in p.free_cells[::3]:
+        for value in (2, 3):        # on the loop, shaded
+            state, changed = start.assume({cell: value}), (cell,)
+            fills = PassFills()
+            short = fills.fill(p, state, changed, 2, 12)
+            stuck += short.status is not Status.BUDGET
+            assert steps(short) == steps(fill(p, state, changed, 2, 12))
+            assert steps(fills.fill(p, state, changed, 4, 400)) == steps(fill(p, state, changed, 4, 400))
+    assert stuck

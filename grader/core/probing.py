@@ -84,15 +84,16 @@ def explore(puzzle: Puzzle, state: State, assumptions: Sequence[tuple[str, State
 def branch_deduction(puzzle: Puzzle, state: State,
                      assumptions: Sequence[tuple[str, State, Iterable[int]]], *,
                      max_level: int = 4, max_steps: int = PASSES[-1][0],
-                     heuristics: Sequence[Heuristic] | None = None) -> Deduction | None:
+                     heuristics: Sequence[Heuristic] | None = None,
+                     fill_with: Callable[..., Trace] | None = None) -> Deduction | None:
     """Explore assumptions that together cover every possibility (for genre-specific
     level-5 heuristics: every way to fulfil a clue, to grow an island, ...). Refuted
-    branches drop out; what no surviving branch keeps is impossible.
+    branches drop out; what no surviving branch keeps is impossible. `fill_with`: see explore.
     Params: outcome (the sentence), cases, steps."""
     branches: list[Branch] = []
     open_: dict[int, int] | None = None     # candidates no branch left so far keeps, by variable
     for label, assumed, changed in assumptions:
-        branch = Branch(label, fill(puzzle, assumed, changed, max_level, max_steps, heuristics))
+        branch = Branch(label, (fill_with or fill)(puzzle, assumed, changed, max_level, max_steps, heuristics))
         branches.append(branch)
         if branch.refuted:
             continue

@@ -31,9 +31,9 @@ from typing import Any, Callable, Iterable, Iterator
 import attrs
 
 from grader.core.model import State
-from grader.core.engine import out_of_time, solve_memory
+from grader.core.engine import Budget, Solver, out_of_time, solve_memory
 from grader.core.probing import PASSES, branch_deduction
-from grader.core.steps import Deduction
+from grader.core.steps import Deduction, Status, Trace
 from grader.core.registry import Family
 
 from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph, loose_ends, paths,
@@ -156,7 +156,9 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
     the `straight` cells, which the loop passes straight (a white pearl): whichever way it
     runs, each pair of opposite corners lies on opposite sides. An open edge between two
     corners of one group is decided. Generalizes cut_parity from straight cuts to any chain
-    of decided edges."""
+    of decided edges. With a focus, only the edges at the groups of the edges it decided: an
+    edge between two corners of one group now, but of two at the last look, which found
+    nothing, is at a group some new link joined (groups only grow as edges are decided)."""
     first_var = graph.edge_vars[0] if graph.edge_vars else 0
     evars, pairs, names = _corners(rows, cols, first_var)
     cands = state.cands
@@ -164,7 +166,11 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
     sides = _shared_sides(rows, cols, first_var, graph, state, straight)
     root, side, linked = sides.root, sides.side, sides.linked
     links = None
-    for var, (a, b) in zip(evars, pairs):
+    todo = range(len(evars))
+    if focus is not None and not sides.broken and all(cands[var] for var in focus):
+        todo = _edges_at_groups(rows, cols, first_var, sides, cands, focus)
+    for k in todo:
+        var, (a, b) = evars[k], pairs[k]
         if cands[var] != OPEN or not linked[a] or root[a] != root[b]:
             continue
         other = side[a] ^ side[b]
@@ -182,6 +188,27 @@ def inside_outside(graph: LoopGraph, rows: int, cols: int, state: State, focus=N
             "edge": graph.edge_names[e], "a": names[a], "b": names[b], "lines": "an odd" if other else "an even",
             "via": via, "sides": "opposite sides" if other else "the same side",
             "value": "must carry the loop" if other else "is crossed out"})
+
+
+def _edges_at_groups(rows: int, cols: int, first_var: int, sides: "Sides", cands, focus) -> list[int]:
+    """The edges (by their place in graph order) at a corner of a group that holds a corner
+    of a decided edge of `focus`, in graph order."""
+    pair_of_var = _corner_pairs_of_var(rows, cols, first_var)
+    roots = {sides.root[x] for var in focus if (pair := pair_of_var.get(var)) is not None
+             and (cands[var] == B_LINE or cands[var] == B_CROSS) for x in pair}
+    edges_at = _corner_edges(rows, cols, first_var)
+    return sorted({k for r in roots for x in sides.members.get(r, (r,)) for k in edges_at[x]})
+
+
+@functools.cache
+def _corner_edges(rows: int, cols: int, first_var: int) -> tuple[tuple[int, ...], ...]:
+    """For each corner, the edges (by their place in graph order) that pass it."""
+    _, pairs, names = _corners(rows, cols, first_var)
+    out: list[list[int]] = [[] for _ in names]
+    for k, (a, b) in enumerate(pairs):
+        out[a].append(k)
+        out[b].append(k)
+    return tuple(map(tuple, out))
 
 
 def _corner_links(rows: int, cols: int, first_var: int, cands, straight: tuple[int, ...]
@@ -435,7 +462,8 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     with nothing changed near it since, is not looked at again in the early passes, and goes
     last in the final one: like a person who does not repeat a trial that just told nothing.
     The final pass still tries every subject, so this changes which deduction comes first,
-    never whether one is found.
+    never whether one is found. A later pass's fill of a case goes on from the earlier pass's
+    (see PassFills).
     Params: subject, outcome, cases, steps."""
     passes = passes or tuple((steps, min(level, max_level)) for steps, level in PASSES)
     subjects = [(name, options) for name, options in subjects if len(options) >= 2]
@@ -443,6 +471,8 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
     where = {name: {v for _, put in options for var in put for v in puzzle.graph.vertices_of_var.get(var, ())}
              for name, options in subjects}
     found = None
+    cases_of: dict[str, list[tuple[str, State, tuple[int, ...]]]] = {}     # made once for every pass
+    fills = PassFills() if len(passes) > 1 else None
     for k, (steps, level) in enumerate(passes):
         todo = [s for s in subjects if s[0] not in failed[k]]
         if k == len(passes) - 1:
@@ -450,8 +480,11 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
         for name, options in todo:
             if out_of_time():
                 return
-            assumptions = [(label, state.assume(put), tuple(put)) for label, put in options]
-            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps)
+            assumptions = cases_of.get(name)
+            if assumptions is None:
+                assumptions = cases_of[name] = [(label, state.assume(put), tuple(put)) for label, put in options]
+            d = branch_deduction(puzzle, state, assumptions, max_level=level, max_steps=steps,
+                                 fill_with=fills and fills.fill)
             if d:
                 found = Deduction(d.removals, {**d.params, "subject": name}, detail=d.detail)
                 break
@@ -465,6 +498,43 @@ def case_analysis(puzzle, state: State, max_level: int, subjects, memo: str | No
 
 
 RECALL = 4      # a failed case analysis is tried early again once something changes this close
+
+
+class PassFills:
+    """The fills of one case analysis, by the assumed state they start from (each made once,
+    for every pass): a later pass fills a case with more rules than the earlier one did, and
+    until the earlier rules find nothing the later ones are never asked, so an earlier fill
+    that stopped stuck is the start of the later one (Solver.go_on_past), and one that
+    stopped on an emptied variable or a full board is all of it. Exact, as the earlier
+    rules (the short pass's levels 1-2) read nothing the fills in between could change."""
+
+    def __init__(self) -> None:
+        self.kept: dict[int, tuple[list, Trace]] = {}     # by id of an assumed state
+
+    def fill(self, puzzle, state: State, changed: Iterable[int], max_level: int, max_steps: int,
+             heuristics=None, greedy: bool = False) -> Trace:
+        """grader.core.probing.fill, going on from this analysis's earlier fill of `state`."""
+        focus = frozenset(changed)
+        solver = Solver(puzzle, max_level=max_level, heuristics=heuristics, budget=Budget.steps_only(max_steps),
+                        greedy=greedy)
+        earlier = self.kept.get(id(state))
+        trace = earlier and _went_on(solver, *earlier, focus)
+        trace = trace or solver.solve(state, focus=focus)
+        self.kept[id(state)] = (solver.heuristics, trace)
+        return trace
+
+
+def _went_on(solver: Solver, rules: list, trace: Trace, focus: frozenset[int]) -> Trace | None:
+    """What `solver` finds from the start of `trace`, a fill with the first of its rules (and
+    fewer steps than its budget), or None."""
+    first, now = len(rules), solver.heuristics
+    if (solver.greedy or first >= len(now) or any(a is not b for a, b in zip(rules, now))
+            or trace.status is Status.BUDGET or len(trace.steps) >= solver.budget.max_steps):
+        return None
+    final = trace.final.cands
+    if trace.status is Status.STUCK or (0 not in final and any(m & (m - 1) for m in final)):
+        return solver.go_on_past(trace, first, focus)      # stuck (a broken rule found then)
+    return trace                                           # a variable emptied, a full board
 
 
 def end_options(graph: LoopGraph, state: State):
@@ -618,7 +688,7 @@ def _emptied(cands, way: Way) -> str:
     return "a cell would be left with no value" if not all(cands[var] for var in way.put) else ""
 
 
-def _agreed(state: State, finals: list[dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
+def agreed_on(state: State, finals: list[dict[int, int]], vars_: Iterable[int]) -> tuple[tuple[int, int], ...]:
     """Candidates of `vars_` (the only variables the trials set) that no trial keeps: each
     final gives what a trial left to the variables it set, the others keep the state's."""
     cands = state.cands
@@ -801,7 +871,7 @@ def tying_removals(state: State, ways: list[Tying], vars_: Iterable[int]) -> tup
     if not ways:
         return ()
     vars_ = list(vars_)
-    return _agreed(state, [{v: w.state.cands[v] for v in vars_} for w in ways], vars_)
+    return agreed_on(state, [{v: w.state.cands[v] for v in vars_} for w in ways], vars_)
 
 
 def enclosure_ways(puzzle, graph: LoopGraph, state: State, usable: Callable[[int], bool],
@@ -886,32 +956,23 @@ def _reasons(reasons: list[str]) -> str:
 
 
 def cells_by_ends(graph: LoopGraph, state: State, vertices: Iterable[int]) -> list[int]:
-    """The vertices (of those given) where some way through would join the two ends of one
-    line: a loose end beside its own other end, or an empty vertex beside both ends."""
+    """The vertices (of those given, in their order) where some way through would join the
+    two ends of one line: a loose end beside its own other end, or an empty vertex beside
+    both ends. Found from the ends (a few vertices per line), not by asking every vertex."""
     p = paths(graph, state)
     if p.pieces <= 1:
         return []
-    cands, ev = state.cands, graph.edge_vars
-    # only a loose end or a vertex beside one can qualify (a quick test, kept in order)
-    near = set(p.end_of)
-    for a in p.end_of:
-        near.update(graph.other(e, a) for e in graph.incident[a])
-    out = []
-    for v in vertices:
-        if v not in near:
-            continue
-        d = p.degree[v]
-        if d >= 2:
-            continue
-        nb = [graph.other(e, v) for e in graph.incident[v] if cands[ev[e]] == OPEN]
-        if d == 1:
-            if p.end_of.get(v) in nb:
-                out.append(v)
-        else:
-            ends = [w for w in nb if p.degree[w] == 1]
-            if any(p.end_of.get(x) == y for x in ends for y in ends):
-                out.append(v)
-    return out
+    cands, links, degree = state.cands, graph.links, p.degree
+    joining = set()
+    for a, b in p.end_of.items():
+        for var, w in links[a]:
+            if cands[var] != OPEN:
+                continue
+            if w == b:
+                joining.add(a)
+            elif not degree[w] and any(u == b and cands[wvar] == OPEN for wvar, u in links[w]):
+                joining.add(w)
+    return [v for v in vertices if v in joining] if joining else []
 
 
 # --- level 4: every way to do something, each followed while forced --------------------------
@@ -942,7 +1003,7 @@ def forced_lookahead(puzzle, graph: LoopGraph, state: State, subjects,
                 alive.append(drawn)
         if not alive:
             continue
-        removals = _agreed(state, alive, touched)
+        removals = agreed_on(state, alive, touched)
         if removals:
             yield Deduction(removals, {"subject": name, "count": len(options),
                                        "refuted": "; ".join(dead) if dead else "none breaks a rule at once",
