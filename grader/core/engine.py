@@ -246,13 +246,13 @@ class Solver:
             if until is not None and until(state):
                 status = Status.STUCK
                 break
-            if len(steps) >= self.budget.max_steps or out_of_time():
+            if len(steps) >= self.budget.max_steps or time.perf_counter() > deadline:
                 status, reason = Status.BUDGET, "budget exhausted"
                 # go_on may take it from here (not greedy: there a batch was cut short)
                 can_go_on = len(steps) >= self.budget.max_steps and not self.greedy
                 break
-            found = self._next(state, pending)
-            if found is None and out_of_time():
+            found = self._next(state, pending, deadline)
+            if found is None and time.perf_counter() > deadline:
                 status, reason = Status.BUDGET, "budget exhausted"   # a step gave up on time
                 break
             if found is None:
@@ -301,15 +301,17 @@ class Solver:
         self._paused = (trace, pending) if can_go_on else None
         return trace
 
-    def _next(self, state: State, pending: dict[int, set[int] | None]
+    def _next(self, state: State, pending: dict[int, set[int] | None], deadline: float
               ) -> tuple[int, Deduction, Iterator[Deduction]] | None:
         """The first deduction of the easiest heuristic that finds one (by its index), and the
-        rest of what it finds (looked at only when greedy)."""
+        rest of what it finds (looked at only when greedy). `deadline`: the running solve's
+        (what out_of_time reads, without its look-up before every look)."""
+        clock = time.perf_counter
         for i, h in enumerate(self.heuristics):
             focus = pending[i]
             if focus is not None and not focus:
                 continue
-            if out_of_time():
+            if clock() > deadline:
                 return None     # one look at a large board can take a while: stop between them
             found = iter(h.find(self.puzzle, state, None if focus is None else frozenset(focus)))
             d = next(found, None)
@@ -390,7 +392,7 @@ class Solver:
         budget's time (None when that runs out first)."""
         deadline = min(time.perf_counter() + self.budget.max_seconds, _DEADLINE.get())
         with self._running(deadline):
-            found = self._next(state, {i: None for i in range(len(self.heuristics))})
+            found = self._next(state, {i: None for i in range(len(self.heuristics))}, deadline)
         return found and (self.heuristics[found[0]], found[1])
 
     def _empty_reason(self, state: State) -> str:
