@@ -186,7 +186,8 @@ class Solver:
         t0 = time.perf_counter()
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         with self._running(deadline):
-            more = self._solve(trace.final, t0, deadline, until, None, (list(trace.steps), paused[1]))
+            more = self._solve(trace.final, t0, deadline, until, None, (list(trace.steps), paused[1]),
+                               begun=trace.start)
         return attrs.evolve(more, start=trace.start, seconds=trace.seconds + more.seconds)
 
     def go_on_past(self, trace: Trace, first: int, focus: frozenset[int],
@@ -218,8 +219,12 @@ class Solver:
 
     def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
                focus: frozenset[int] | None,
-               paused: tuple[list[Step], dict[int, set[int] | None]] | None = None) -> Trace:
+               paused: tuple[list[Step], dict[int, set[int] | None]] | None = None,
+               begun: State | None = None) -> Trace:
+        """`begun`: where the path began, when it goes on from `start` (see go_on): the state
+        the last check for broken rules looks from (Genre.violations_after), as in one solve."""
         state = start
+        begun = start if begun is None else begun
         if paused is None:
             pending: dict[int, set[int] | None] = {
                 i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
@@ -239,7 +244,7 @@ class Solver:
                 status, reason = Status.CONTRADICTION, self._empty_reason(state)
                 break
             if not undecided:
-                broken = self.genre.violations_after(self.puzzle, start, state)
+                broken = self.genre.violations_after(self.puzzle, begun, state)
                 status = Status.CONTRADICTION if broken else Status.SOLVED
                 reason = broken[0].message if broken else ""
                 break
@@ -256,7 +261,7 @@ class Solver:
                 status, reason = Status.BUDGET, "budget exhausted"   # a step gave up on time
                 break
             if found is None:
-                broken = self.genre.violations_after(self.puzzle, start, state)
+                broken = self.genre.violations_after(self.puzzle, begun, state)
                 status = Status.CONTRADICTION if broken else Status.STUCK
                 reason = broken[0].message if broken else "no technique applies"
                 break
