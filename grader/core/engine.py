@@ -186,7 +186,8 @@ class Solver:
         t0 = time.perf_counter()
         deadline = min(t0 + self.budget.max_seconds, _DEADLINE.get())
         with self._running(deadline):
-            more = self._solve(trace.final, t0, deadline, until, None, (list(trace.steps), paused[1]))
+            more = self._solve(trace.final, t0, deadline, until, None, (list(trace.steps), paused[1]),
+                               begun=trace.start)
         return attrs.evolve(more, start=trace.start, seconds=trace.seconds + more.seconds)
 
     def go_on_past(self, trace: Trace, first: int, focus: frozenset[int],
@@ -218,8 +219,12 @@ class Solver:
 
     def _solve(self, start: State, t0: float, deadline: float, until: Callable[[State], bool] | None,
                focus: frozenset[int] | None,
-               paused: tuple[list[Step], dict[int, set[int] | None]] | None = None) -> Trace:
+               paused: tuple[list[Step], dict[int, set[int] | None]] | None = None,
+               begun: State | None = None) -> Trace:
+        """`begun`: where the path began, when it goes on from `start` (see go_on): the state
+        the last check for broken rules looks from (Genre.violations_after), as in one solve."""
         state = start
+        begun = start if begun is None else begun
         if paused is None:
             pending: dict[int, set[int] | None] = {
                 i: (None if focus is None else set(focus)) for i in range(len(self.heuristics))}
@@ -239,24 +244,24 @@ class Solver:
                 status, reason = Status.CONTRADICTION, self._empty_reason(state)
                 break
             if not undecided:
-                broken = self.genre.violations_after(self.puzzle, start, state)
+                broken = self.genre.violations_after(self.puzzle, begun, state)
                 status = Status.CONTRADICTION if broken else Status.SOLVED
                 reason = broken[0].message if broken else ""
                 break
             if until is not None and until(state):
                 status = Status.STUCK
                 break
-            if len(steps) >= self.budget.max_steps or out_of_time():
+            if len(steps) >= self.budget.max_steps or time.perf_counter() > deadline:
                 status, reason = Status.BUDGET, "budget exhausted"
                 # go_on may take it from here (not greedy: there a batch was cut short)
                 can_go_on = len(steps) >= self.budget.max_steps and not self.greedy
                 break
-            found = self._next(state, pending)
-            if found is None and out_of_time():
+            found = self._next(state, pending, deadline)
+            if found is None and time.perf_counter() > deadline:
                 status, reason = Status.BUDGET, "budget exhausted"   # a step gave up on time
                 break
             if found is None:
-                broken = self.genre.violations_after(self.puzzle, start, state)
+                broken = self.genre.violations_after(self.puzzle, begun, state)
                 status = Status.CONTRADICTION if broken else Status.STUCK
                 reason = broken[0].message if broken else "no technique applies"
                 break
@@ -301,15 +306,17 @@ class Solver:
         self._paused = (trace, pending) if can_go_on else None
         return trace
 
-    def _next(self, state: State, pending: dict[int, set[int] | None]
+    def _next(self, state: State, pending: dict[int, set[int] | None], deadline: float
               ) -> tuple[int, Deduction, Iterator[Deduction]] | None:
         """The first deduction of the easiest heuristic that finds one (by its index), and the
-        rest of what it finds (looked at only when greedy)."""
+        rest of what it finds (looked at only when greedy). `deadline`: the running solve's
+        (what out_of_time reads, without its look-up before every look)."""
+        clock = time.perf_counter
         for i, h in enumerate(self.heuristics):
             focus = pending[i]
             if focus is not None and not focus:
                 continue
-            if out_of_time():
+            if clock() > deadline:
                 return None     # one look at a large board can take a while: stop between them
             found = iter(h.find(self.puzzle, state, None if focus is None else frozenset(focus)))
             d = next(found, None)
@@ -390,7 +397,7 @@ class Solver:
         budget's time (None when that runs out first)."""
         deadline = min(time.perf_counter() + self.budget.max_seconds, _DEADLINE.get())
         with self._running(deadline):
-            found = self._next(state, {i: None for i in range(len(self.heuristics))})
+            found = self._next(state, {i: None for i in range(len(self.heuristics))}, deadline)
         return found and (self.heuristics[found[0]], found[1])
 
     def _empty_reason(self, state: State) -> str:

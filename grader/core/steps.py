@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 
 import attrs
 
-from grader.core.model import Cell, State, bit
+from grader.core.model import Cell, State
 
 if TYPE_CHECKING:
     from grader.core.registry import HeuristicInfo
@@ -81,15 +81,20 @@ class Deduction:
         Putting a value that is no longer a candidate empties the variable: that is how a
         heuristic reports a contradiction, and the engine detects it.
         """
+        cands = state.cands
         removed: dict[int, int] = {}
-        for var, value in (put or {}).items():
-            removed[var] = removed.get(var, 0) | (state.cands[var] & ~bit(value)) | (
-                0 if state.cands[var] >> value & 1 else state.cands[var])
-        for var, value in (exclude or {}).items():
-            removed[var] = removed.get(var, 0) | (state.cands[var] & bit(value))
-        for var, mask in (keep or {}).items():
-            removed[var] = removed.get(var, 0) | (state.cands[var] & ~mask)
-        removals = tuple(sorted((v, m) for v, m in removed.items() if m))
+        if put:
+            for var, value in put.items():
+                m = cands[var]
+                # every other candidate; all of them when the value is no longer one
+                removed[var] = removed.get(var, 0) | (m & ~(1 << value) if m >> value & 1 else m)
+        if exclude:
+            for var, value in exclude.items():
+                removed[var] = removed.get(var, 0) | (cands[var] & (1 << value))
+        if keep:
+            for var, mask in keep.items():
+                removed[var] = removed.get(var, 0) | (cands[var] & ~mask)
+        removals = tuple(sorted([(v, m) for v, m in removed.items() if m]))
         if not removals:
             return None
         fields = params if isinstance(params, Later) else dict(params or {})
