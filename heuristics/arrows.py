@@ -26,7 +26,9 @@ class ArrowsWorld:
     and shared through the state, so every rule evaluated on one state reuses them."""
 
     def __init__(self, puzzle: ArrowsPuzzle, state: State):
-        self.puzzle, self.state, self.cands = puzzle, state, state.cands
+        # no state kept: the state keeps the evaluator that keeps this world (derived), and a
+        # cycle would leave every state of a solve to the collector
+        self.puzzle, self.cands = puzzle, state.cands
         self._seen = state.derived("arrows.seen", lambda: [None] * puzzle.size)
         self._free = state.derived("arrows.free", lambda: [None] * puzzle.size)
         self._reach = state.derived("arrows.reach", lambda: [None] * puzzle.size)

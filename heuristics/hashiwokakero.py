@@ -11,6 +11,7 @@ still need (level 3). Level 4 works on two islands at once; level 5 tries ways a
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Any, Iterable, Iterator
 
 import attrs
@@ -458,21 +459,8 @@ def distributions(puzzle: HashiPuzzle, state: State, i: int, g: Groups | None = 
 def shares(need: int, masks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every way to share `need` bridges among slots with these candidate masks, in order (the
     same few masks and needs come back on every island and board: kept, at most 4096)."""
-    options = [values_of(m) for m in masks]
-    tops = [max(o) for o in options]
-    rest = [sum(tops[k:]) for k in range(len(tops) + 1)]
-    ways: list[tuple[int, ...]] = []
-
-    def walk(k: int, left: int, chosen: tuple[int, ...]) -> None:
-        if k == len(masks):
-            if left == 0:
-                ways.append(chosen)
-            return
-        for v in options[k]:
-            if v <= left and left - v <= rest[k + 1]:
-                walk(k + 1, left - v, chosen + (v,))
-    walk(0, need, ())
-    return tuple(ways)
+    # at most four slots of at most three counts each: every combination is few
+    return tuple(way for way in itertools.product(*(values_of(m) for m in masks)) if sum(way) == need)
 
 
 def legal_way(puzzle: HashiPuzzle, state: State, g: Groups, todo: list[int], way: tuple[int, ...],

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import operator
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from math import comb
 
@@ -201,34 +202,36 @@ class _Search:
         """The cells shaded at each leaf of the search (in order, sorted), which picks the
         rooms' cells in their order, never one beside a shaded or picked cell; None when it
         visits more than `turns` nodes (a listing's turns: its nodes, whatever ways they give)."""
-        parts, beside, nbrs = self.parts, self.beside_shaded, self.nbrs
-        found: list[tuple[int, ...]] = []
-        picked: set[int] = set()
-        left = turns
+        self.found: list[tuple[int, ...]] = []
+        self.picked: set[int] = set()
+        self.left = turns
+        return None if self._visit(0, 0, self.parts[0][1]) else self.found
 
-        def visit(p: int, idx: int, need: int) -> bool:
-            nonlocal left
-            left -= 1
-            if left < 0:
-                return True
-            if need == 0:
-                if p + 1 < len(parts):
-                    return visit(p + 1, 0, parts[p + 1][1])
-                found.append(tuple(sorted(picked)))
-                return False
-            free = parts[p][0]
-            for j in range(idx, len(free) - need + 1):
-                i = free[j]
-                if i in beside or not picked.isdisjoint(nbrs[i]):
-                    continue
-                picked.add(i)
-                past = visit(p, j + 1, need - 1)
-                picked.discard(i)
-                if past:
-                    return True
+    def _visit(self, p: int, idx: int, need: int) -> bool:
+        """Pick `need` more cells of room part p from its idx-th free cell on (then the
+        parts after it); True when the turns ran out. (A method, not a closure: a closure
+        that calls itself is a cycle, left to the collector.)"""
+        self.left -= 1
+        if self.left < 0:
+            return True
+        parts, picked = self.parts, self.picked
+        if need == 0:
+            if p + 1 < len(parts):
+                return self._visit(p + 1, 0, parts[p + 1][1])
+            self.found.append(tuple(sorted(picked)))
             return False
-
-        return None if visit(0, 0, parts[0][1]) else found
+        beside, nbrs = self.beside_shaded, self.nbrs
+        free = parts[p][0]
+        for j in range(idx, len(free) - need + 1):
+            i = free[j]
+            if i in beside or not picked.isdisjoint(nbrs[i]):
+                continue
+            picked.add(i)
+            past = self._visit(p, j + 1, need - 1)
+            picked.discard(i)
+            if past:
+                return True
+        return False
 
 
 def search_leaves(puzzle: HeyawakePuzzle, search: _Search, turns: int) -> list[tuple[int, ...]] | None:
@@ -708,13 +711,19 @@ class StripWays:
     share as they do cannot change what they share, so room-strips need not judge it."""
 
     def __init__(self, puzzle: HeyawakePuzzle, state: State, k: int):
-        self.puzzle, self.state = puzzle, state
+        # the state by a weak reference: it keeps these ways (derived), and a cycle would
+        # leave every state of a solve to the collector
+        self.puzzle, self._state = puzzle, weakref.ref(state)
         self.listing = all_ways(puzzle, state, k)
         self.verdicts: dict[int, bool] = {}     # by place in the listing: kept or not
         self.ordered = 0    # the ways judged in order, with those kept in `kept`
         self.kept: list[dict[int, int]] = []
         self.seen = 0       # the ways whose part in `shared` is taken into account
         self.shared: dict[int, int] | None = None     # what the kept ways agree on, undecided cells
+
+    @property
+    def state(self) -> State:
+        return self._state()
 
     def _way(self, n: int) -> dict[int, int] | None:
         return None if self.listing.failed else self.listing.way(n)
@@ -854,13 +863,16 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
     clean: list[bool] = []
     last: list = [None, None]       # the state asked last and its answer
 
+    def at_start() -> list:     # once per state: both what-ifs ask, and the difficulty count again
+        return state.derived(("heyawake.chain-rules", connectivity), lambda: full(state))
+
     def rules(s: State) -> list:
-        if s is state:      # once per state: both what-ifs ask, and the difficulty count again
-            return state.derived(("heyawake.chain-rules", connectivity), lambda: full(state))
+        if s is state:
+            return at_start()
         if s is last[0]:    # the chain's last state: its stop asked, then short_what_if asks why
             return last[1]
         if not clean:
-            clean.append(not rules(state) and (connectivity or state.cands.count(B_WHITE) > 1))
+            clean.append(not at_start() and (connectivity or state.cands.count(B_WHITE) > 1))
         changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
         if changed is not None and not broken_near(puzzle, s.cands, changed) and \
                 not (connectivity and whites_parted(puzzle, state, s.cands, changed)):

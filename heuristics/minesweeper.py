@@ -305,36 +305,47 @@ def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[i
         placed, free = mine_totals(puzzle, state)
         left = puzzle.total - placed
         checks.append((list(range(len(area))), max(left - (len(free) - len(area)), 0), left))
-    seen = [0] * len(area)
-    values = [0] * len(area)
-    placed = [0] * len(checks)                    # mines put so far in each check's cells
-    unset = [len(ks) for ks, _, _ in checks]      # its cells not yet given a value
-    touching = [[c for c, (ks, _, _) in enumerate(checks) if k in ks] for k in range(len(area))]
-    full = B_SAFE | B_MINE
+    fill = _AreaFill(checks, len(area))
+    fill.extend(0)
+    return fill.seen if any(fill.seen) else None
 
-    def fill(k: int) -> bool:
+
+class _AreaFill:
+    """The ways to fill an area's cells that its checks allow, searched depth first, and the
+    values each cell has shown (`seen`). A class, not a closure: a closure that calls itself
+    is a cycle, left to the collector."""
+
+    def __init__(self, checks: list[tuple[list[int], int, int]], size: int):
+        self.checks = checks
+        self.seen = [0] * size
+        self.values = [0] * size
+        self.placed = [0] * len(checks)                    # mines put so far in each check's cells
+        self.unset = [len(ks) for ks, _, _ in checks]      # its cells not yet given a value
+        self.touching = [[c for c, (ks, _, _) in enumerate(checks) if k in ks] for k in range(size)]
+
+    def extend(self, k: int) -> bool:
         """Extend the assignment from cell k; True once every cell has shown both values."""
-        if k == len(area):
+        values, seen, placed, unset, checks = self.values, self.seen, self.placed, self.unset, self.checks
+        if k == len(values):
             for j, v in enumerate(values):
                 seen[j] |= 1 << v
-            return all(m == full for m in seen)
+            return all(m == B_SAFE | B_MINE for m in seen)
+        touching = self.touching[k]
         for v in (SAFE, MINE):
             values[k] = v
             fits = True
-            for c in touching[k]:
+            for c in touching:
                 unset[c] -= 1
                 placed[c] += v
                 _, lo, hi = checks[c]
                 fits = fits and lo <= placed[c] + unset[c] and placed[c] <= hi
-            done = fits and fill(k + 1)
-            for c in touching[k]:
+            done = fits and self.extend(k + 1)
+            for c in touching:
                 unset[c] += 1
                 placed[c] -= v
             if done:
                 return True
         return False
-    fill(0)
-    return seen if any(seen) else None
 
 
 @heuristic(id="minesweeper.area-search", genre=GENRE)

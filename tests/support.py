@@ -54,6 +54,21 @@ def janko(genre: str, count: int, seed: int = 0, max_cells: int | None = None) -
     return [from_record(r) for r in puzzles[:count]]
 
 
+def cyclic_garbage_of_solve(puzzle: Puzzle, warm_up: Puzzle) -> int:
+    """The objects a solve of `puzzle` leaves in reference cycles (after a solve of `warm_up`
+    has loaded what a first solve loads): each one waits for the collector, whose passes cost
+    a solve time that grows with all that lives."""
+    import gc
+    Solver(warm_up).solve()
+    gc.collect()
+    gc.disable()
+    try:
+        Solver(puzzle).solve()
+        return gc.collect()
+    finally:
+        gc.enable()
+
+
 def reference(puzzle: Puzzle) -> State:
     """The unique solution, checked with the exact solver (and against the given one)."""
     result = exact.solve(puzzle)

@@ -12,6 +12,7 @@ from support import (
     SHARED,
     assert_sound_from_partial_states,
     assert_sound_path,
+    cyclic_garbage_of_solve,
     fires,
     random_partial,
     reference,
@@ -495,3 +496,11 @@ def test_focused_search_finds_what_a_full_search_finds():
         for h in rules:
             if h.first(p, before) is None:
                 assert (h.first(p, after, changed) is None) == (h.first(p, after) is None), h.id
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve's states are freed as soon as they are dropped (a rule's world held its state,
+    which keeps the world's evaluator: every state a cycle left to the collector)."""
+    first = load(str(CORPUS / "arrows" / "arrows-4x4-straight-L1-s1.yaml"))
+    p = load(str(CORPUS / "arrows" / "arrows-5x5-diagonal-L4-s1.yaml"))
+    assert cyclic_garbage_of_solve(p, warm_up=first) == 0

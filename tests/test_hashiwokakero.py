@@ -10,7 +10,7 @@ from grader.core.engine import Solver
 from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
-from support import (states_of_solve, CORPUS, assert_all_sound, assert_puzzles_solved_soundly, decided_by, fires, found, janko, marks,
+from support import (states_of_solve, CORPUS, assert_all_sound, assert_puzzles_solved_soundly, cyclic_garbage_of_solve, decided_by, fires, found, janko, marks,
                      native, random_partial, reference, refused)
 
 HASHI = get("hashiwokakero")
@@ -356,3 +356,24 @@ def test_remembered_reads_hold_while_the_ends_read_stay():
     assert after(0, 4) is None          # read in full
     assert after(1, 1) is None          # its least count went up
     assert after(2, 4) is None          # its most count went down
+
+
+def test_shares_are_the_combinations_that_add_up():
+    """shares lists, in order, every count per slot (each within its slot's candidates) that
+    sums to the need."""
+    import itertools
+    from grader.core.model import values_of
+    from heuristics.hashiwokakero import shares
+    assert shares(3, (0b011, 0b111)) == ((1, 2),) and shares(2, (0b111, 0b111)) == ((0, 2), (1, 1), (2, 0))
+    assert shares(0, ()) == ((),) and shares(1, ()) == ()
+    for masks in itertools.product(range(1, 8), repeat=3):
+        for need in range(7):
+            got = shares(need, masks)
+            assert list(got) == sorted(got)
+            assert set(got) == {w for w in itertools.product(*map(values_of, masks)) if sum(w) == need}
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve leaves nothing to the collector (a closure that calls itself is a cycle)."""
+    first, p = janko("hashiwokakero", 2, seed=1, max_cells=100)
+    assert cyclic_garbage_of_solve(p, warm_up=first) == 0

@@ -18,7 +18,7 @@ from grader.kernels import shading
 from grader.kernels.shading import B_SHADED, B_WHITE, FREE
 from grader.genres.heyawake.model import crossing_lines, white_runs
 from tests.support import (CORPUS, assert_all_sound, assert_each_finds_only_truths, assert_never_contradicted,
-                           assert_solved_soundly, assert_sound_from_partial_states, decided_by, fires, janko, marks,
+                           assert_solved_soundly, assert_sound_from_partial_states, cyclic_garbage_of_solve, decided_by, fires, janko, marks,
                            native, random_partial, reference, refusal, refused)
 
 G = get("heyawake")
@@ -798,3 +798,11 @@ def test_pairs_across_gives_every_pair_once():
     for n, m in ((1, 1), (1, 4), (3, 2), (4, 7)):
         pairs = list(hw.pairs_across(n, m))
         assert sorted(pairs) == [(a, b) for a in range(n) for b in range(m)]
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve's states, room listings and searches are freed as soon as they are dropped (a
+    state's strip ways holding the state, a search or what-if rule that calls itself as a
+    closure: each a cycle left to the collector)."""
+    first, p = janko("heyawake", 2, seed=1, max_cells=100)
+    assert cyclic_garbage_of_solve(p, warm_up=first) == 0

@@ -18,7 +18,7 @@ from grader.io.tatham import unmask_bitmap as unmask
 from grader.core.registry import REGISTRY
 from grader.core.steps import Status
 from support import (CORPUS, assert_corpus_solves, assert_each_finds_only_truths, assert_sound_from_partial_states,
-                     assert_puzzles_solved_soundly, decided_by, fires, found, janko, native, reference)
+                     assert_puzzles_solved_soundly, cyclic_garbage_of_solve, decided_by, fires, found, janko, native, reference)
 from support import marks as read_marks
 
 MINES = get("minesweeper")
@@ -288,3 +288,10 @@ def test_degenerate_boards_solve(text, answer):
     p = native("genre: minesweeper\n" + text)
     trace = Solver(p, assume_unique=False).solve()
     assert trace.status is Status.SOLVED and get("minesweeper").render_text(p, trace.final) == answer
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve's area searches are freed as soon as they end (a search that calls itself as a
+    closure is a cycle, left to the collector)."""
+    first, p = janko("minesweeper", 2, seed=1, max_cells=100)
+    assert cyclic_garbage_of_solve(p, warm_up=first) == 0

@@ -9,7 +9,7 @@ from grader.core.errors import Source
 from grader.genres import get
 from grader.core.model import State
 from grader.core.steps import Status
-from support import decided_by, fires, found, native
+from support import cyclic_garbage_of_solve, decided_by, fires, found, janko, native
 
 G = get("slitherlink")
 
@@ -828,3 +828,10 @@ def test_shape_tables_are_shared_by_puzzles_of_one_size():
     made = []
     assert a.shape_once("_test_shape_table", lambda: made.append(1) or len(made)) == 1
     assert b.shape_once("_test_shape_table", lambda: made.append(1) or len(made)) == 1 and made == [1]
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve's states are freed as soon as they are dropped (their corner facts held them:
+    every state a cycle left to the collector)."""
+    first, p = janko("slitherlink", 2, seed=7, max_cells=60)
+    assert cyclic_garbage_of_solve(p, warm_up=first) == 0

@@ -45,18 +45,20 @@ def independent(graph, cells: Sequence[int]) -> int:
     members = set(cells)
     nbrs, cols = graph.neighbours, graph.cols
     match: dict[int, int] = {}
-
-    def augment(u: int, seen: set[int]) -> bool:
-        for v in nbrs[u]:
-            if v in members and v not in seen:
-                seen.add(v)
-                if v not in match or augment(match[v], seen):
-                    match[v] = u
-                    return True
-        return False
-
-    matched = sum(augment(u, set()) for u in cells if (u // cols + u % cols) % 2 == 0)
+    matched = sum(_augment(u, set(), nbrs, members, match) for u in cells if (u // cols + u % cols) % 2 == 0)
     return len(members) - matched
+
+
+def _augment(u: int, seen: set[int], nbrs, members: set[int], match: dict[int, int]) -> bool:
+    """Whether an augmenting path from u grows the matching `match` (which it then does).
+    Not a closure: a closure that calls itself is a cycle, left to the collector."""
+    for v in nbrs[u]:
+        if v in members and v not in seen:
+            seen.add(v)
+            if v not in match or _augment(match[v], seen, nbrs, members, match):
+                match[v] = u
+                return True
+    return False
 
 
 def least_cost(graph, cost: dict[int, int], free: Sequence[int], need: int) -> int:

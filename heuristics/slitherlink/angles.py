@@ -85,7 +85,9 @@ class CornerFacts:
     def __init__(self, puzzle: SlitherPuzzle, state: State, base: "CornerFacts | None" = None,
                  changed: list[int] | None = None):
         A = puzzle.angles
-        self.puzzle, self.state = puzzle, state
+        # no state kept: the state keeps these facts (derived), and a cycle would leave every
+        # state of a solve to the collector
+        self.puzzle = puzzle
         n = len(A.pairs)
         dot_rest, cell_rest = A.dot_rest, A.cell_rest
         cands = state.cands
