@@ -52,16 +52,9 @@ def _zeros(puzzle: SlitherPuzzle) -> tuple[int, ...]:
     return puzzle.once("_slitherlink_zeros", lambda: tuple(k for k in puzzle.clued if puzzle.clues[k] == 0))
 
 
-def three_pairs_done(puzzle: SlitherPuzzle, state: State) -> bool:
-    """Whether every two 3s side by side have their lines drawn and their crosses made (or
-    emptied): adjacent-threes passes such a pair by, and a narrowing keeps it so (a decided
-    edge stays so or empties). (Off a square grid it never looks.)"""
-    from heuristics.slitherlink.patterns import settled_three_pair, three_pairs
-    return not puzzle.square or all(settled_three_pair(state, pair) for pair in three_pairs(puzzle))
-
-
-# rules that find nothing in a state nor in any narrowing of it when the test holds there
-DONE_FOR_GOOD = {"slitherlink.zero": zeros_done, "slitherlink.adjacent-threes": three_pairs_done}
+# rules that find nothing in a state nor in any narrowing of it when the test holds there (a
+# rule's module adds its own test beside the rule: patterns.py adds adjacent-threes')
+DONE_FOR_GOOD = {"slitherlink.zero": zeros_done}
 
 
 def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: bool = True

@@ -15,7 +15,7 @@ from grader.core.model import Cell, State
 from grader.core.steps import Deduction
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, LINE
 
-from heuristics.slitherlink.common import GENRE, cells_near, could_be_whole_loop, grown_focus
+from heuristics.slitherlink.common import DONE_FOR_GOOD, GENRE, cells_near, could_be_whole_loop, grown_focus
 
 
 def corner_table(puzzle: SlitherPuzzle) -> tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], ...]:
@@ -81,6 +81,16 @@ def three_pairs(puzzle: SlitherPuzzle) -> tuple[ThreePair, ...]:
     the pattern is looked at after every change, and most boards have few such pairs)."""
     return puzzle.once("_slitherlink_adjacent_threes", lambda: tuple(
         pair for k in puzzle.clued if puzzle.clues[k] == 3 if (pair := _three_pair(puzzle, k))))
+
+
+def three_pairs_done(puzzle: SlitherPuzzle, state: State) -> bool:
+    """Whether every two 3s side by side have their lines drawn and their crosses made (or
+    emptied): adjacent-threes passes such a pair by, and a narrowing keeps it so (a decided
+    edge stays so or empties). (Off a square grid it never looks.)"""
+    return not puzzle.square or all(settled_three_pair(state, pair) for pair in three_pairs(puzzle))
+
+
+DONE_FOR_GOOD["slitherlink.adjacent-threes"] = three_pairs_done
 
 
 def _three_pair(puzzle: SlitherPuzzle, k: int) -> ThreePair | None:
