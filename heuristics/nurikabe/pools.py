@@ -26,9 +26,11 @@ from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, sh
 
 def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int, ...]]:
     """The 2x2 blocks without an island cell whose open cells only island k can reach."""
-    owners = block_owners(puzzle, state)
-    blocks = puzzle.graph.blocks
-    return [blocks[q] for q in sorted(open_blocks_reached(puzzle, state, k)) if owners(q) == (k,)]
+    owners, reachers = block_owners(puzzle, state), block_reachers(puzzle, state)
+    blocks, mine = puzzle.graph.blocks, (k,)
+    # (the reachers first: a look-up, where owners reads the block's cells too)
+    return [blocks[q] for q in sorted(open_blocks_reached(puzzle, state, k))
+            if reachers.get(q) == mine and owners(q) == mine]
 
 
 def block_owners(puzzle: NurikabePuzzle, state: State):
@@ -36,7 +38,7 @@ def block_owners(puzzle: NurikabePuzzle, state: State):
     (empty when none can), or None when the block holds an island cell already."""
     cands = state.cands
     blocks = puzzle.graph.blocks
-    reachers = state.derived("nurikabe.block-reachers", lambda: _block_reachers(puzzle, state))
+    reachers = block_reachers(puzzle, state)
 
     def owners(q: int) -> tuple[int, ...] | None:
         for j in blocks[q]:
@@ -44,6 +46,12 @@ def block_owners(puzzle: NurikabePuzzle, state: State):
                 return None
         return reachers.get(q, ())
     return owners
+
+
+def block_reachers(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[int, ...]]:
+    """The numbered islands that can reach an open cell of each 2x2 block some island reaches
+    (in order; whether the block holds an island cell is not looked at: see block_owners)."""
+    return state.derived("nurikabe.block-reachers", lambda: _block_reachers(puzzle, state))
 
 
 def _block_reachers(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[int, ...]]:
