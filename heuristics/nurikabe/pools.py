@@ -19,18 +19,25 @@ from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, members, verdict
-from heuristics.nurikabe.reach import (islands_near_then_the_rest, open_blocks_of_reach, open_blocks_reached, reach, reach_index,
+from heuristics.nurikabe.reach import (islands_near_then_the_rest, open_blocks_of_reach, reach, reach_index,
                                       reaches)
 from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, shared_by
 
 
 def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int, ...]]:
     """The 2x2 blocks without an island cell whose open cells only island k can reach."""
-    owners, reachers = block_owners(puzzle, state), block_reachers(puzzle, state)
-    blocks, mine = puzzle.graph.blocks, (k,)
-    # (the reachers first: a look-up, where owners reads the block's cells too)
-    return [blocks[q] for q in sorted(open_blocks_reached(puzzle, state, k))
-            if reachers.get(q) == mine and owners(q) == mine]
+    return state.derived("nurikabe.owned-blocks", lambda: _owned_blocks(puzzle, state)).get(k, [])
+
+
+def _owned_blocks(puzzle: NurikabePuzzle, state: State) -> dict[int, list[tuple[int, ...]]]:
+    """owned_blocks of every island, in block order, from one pass over the block reachers
+    (pool-owner asks for every island's, near the change first, then the rest)."""
+    owners, blocks = block_owners(puzzle, state), puzzle.graph.blocks
+    out: dict[int, list[tuple[int, ...]]] = {}
+    for q, who in sorted(block_reachers(puzzle, state).items()):
+        if len(who) == 1 and owners(q) is not None:
+            out.setdefault(who[0], []).append(blocks[q])
+    return out
 
 
 def block_owners(puzzle: NurikabePuzzle, state: State):

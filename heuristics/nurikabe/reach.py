@@ -72,15 +72,9 @@ def reaches(puzzle: NurikabePuzzle, state: State) -> dict[int, dict[int, int]]:
     return state.derived("nurikabe.reach", lambda: {k: e[0] for k, e in _entries(puzzle, state).items()})
 
 
-def open_blocks_reached(puzzle: NurikabePuzzle, state: State, k: int) -> frozenset[int]:
-    """The 2x2 blocks with an open cell in the reach of numbered island k. A reach is kept
-    only while the candidates of its cells stay the same, so this is worked out once for
-    each reach, not once for each state."""
-    return open_blocks_of_reach(puzzle, state, reaches(puzzle, state)[k])
-
-
 def open_blocks_of_reach(puzzle: NurikabePuzzle, state: State, dist: dict[int, int]) -> frozenset[int]:
-    """open_blocks_reached, of a reach of the state's `reaches`."""
+    """The 2x2 blocks with an open cell in a reach of the state's `reaches` (worked out once
+    for each reach, not once for each state: see kept_with_reach)."""
     cands, blocks_of = state.cands, puzzle.graph.blocks_of
     return kept_with_reach(puzzle, "_nurikabe_reach_blocks", dist, lambda: frozenset(
         q for i in dist if cands[i] == FREE for q in blocks_of[i]))
@@ -168,7 +162,7 @@ def _by_part(puzzle: NurikabePuzzle, state: State, isl: Islands, old: dict, chan
                 out[key] = (dist, support)
                 continue
         dist = reach(isl, k)
-        support = _within_two(puzzle, (*dist, *key))
+        support = _within_two(puzzle, dist)     # (the island's own cells are in its reach)
         look = operator.itemgetter(*sorted(support))
         cache[key] = (dist, support, look, (look(cands), look(numbers)))
         out[key] = (dist, support)
