@@ -392,8 +392,9 @@ def _partial_states(seed: int):
 
 def test_reach_is_the_fewest_cells_to_add():
     """reach (a bucket queue) gives each cell the fewest cells its island must add to get
-    there, as a plain Dijkstra over the same moves does; and cut sizes kept with a reach are
-    those worked out afresh."""
+    there, as a plain Dijkstra over the same moves does (cut short `until` a target, a part of
+    it that meets a target when it does); and cut sizes kept with a reach are those worked
+    out afresh."""
     import heapq
     from grader.genres.nurikabe.model import B_ISLAND, islands
     from grader.kernels import connectivity as cn
@@ -418,6 +419,9 @@ def test_reach_is_the_fewest_cells_to_add():
                             dist[j] = d + len(group)
                             heapq.heappush(heap, (d + len(group), j))
             assert reach(isl, k) == dist
+            for targets in (frozenset(list(dist)[-1:]), frozenset(range(0, len(state.cands), 7))):
+                cut = reach(isl, k, until=targets)      # stopped at the first target met
+                assert cut.items() <= dist.items() and targets.isdisjoint(cut) == targets.isdisjoint(dist)
             kept = reaches(p, state)[k]
             assert cut_sizes_of_reach(p, isl, k, kept) == sorted(cn.cut_sizes(
                 p.graph, members(len(state.cands), kept), isl.parts[k][0]).items())

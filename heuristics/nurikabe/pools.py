@@ -146,7 +146,8 @@ def pool_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Ded
 
 class _Once:
     """What pool-owner works out once for all the blocks of an island: its reach without a
-    cell (by cell), and how far each cell of its reach lies from it."""
+    cell (by cell; cut short at a cell of the block it was worked out for), and how far each
+    cell of its reach lies from it."""
 
     def __init__(self):
         self.without: dict[int, dict[int, int]] = {}
@@ -169,9 +170,10 @@ def _through(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     for v in path:
         if state.cands[v] != FREE or v in block:
             continue
+        # its reach without v, up to the first block cell it meets (so whole when it meets none)
         without = once.without.get(v)
-        if without is None:
-            without = once.without[v] = reach(isl, k, frozenset((v,)))
+        if without is None or not any(i in without for i in targets):
+            without = once.without[v] = reach(isl, k, frozenset((v,)), until=frozenset(targets))
         if not any(i in without for i in targets):
             return Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=block, params={
                 **_say(puzzle, isl, k, block),

@@ -23,10 +23,12 @@ T = TypeVar("T")
 
 # --- reach: where an island can still grow -------------------------------------------------
 
-def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[int, int]:
+def reach(isl: Islands, k: int, without: frozenset[int] = frozenset(),
+          until: frozenset[int] = frozenset()) -> dict[int, int]:
     """Cells island k could take in, each with the fewest cells it must add to get there
     (Dijkstra: a free cell costs 1, an unnumbered island costs its size). A superset of
-    every way the island can really grow, so conclusions drawn from it are sound.
+    every way the island can really grow, so conclusions drawn from it are sound. With
+    `until`, the walk stops once it reaches one of those cells (the rest is then left out).
 
     Costs are whole numbers, so the cells wait in a list per distance (a bucket queue, quicker
     than a heap): every step costs at least 1, so a cell's distance is final when first set."""
@@ -56,6 +58,8 @@ def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[i
                     continue
                 for j in group:
                     dist[j] = cost
+                if until and not until.isdisjoint(group):
+                    return dist
                 while len(waiting) <= cost:
                     waiting.append([])
                 waiting[cost].extend(group)
