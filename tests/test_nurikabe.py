@@ -363,6 +363,72 @@ def test_the_quick_check_of_a_filling_finds_only_real_breaks_and_nearly_all():
     assert seen > 300 and agree >= 0.98 * seen
 
 
+def test_fillings_are_checked_in_opposite_pairs_and_the_answer_is_the_full_checks():
+    """_checked_fillings checks a filling and its opposite first; what it answers is what
+    checking every filling in order says."""
+    from heuristics.nurikabe.combinations import _checked_fillings, broken_near, fillings, groups, in_pairs
+    assert in_pairs(4) == [0, 3, 1, 2] and sorted(in_pairs(16)) == list(range(16))
+    compared = 0
+    for p, state in _partial_states(3):
+        for cells in groups(p, state, None, range(2, 5))[:6]:
+            checks = [(values, broken_near(p, state, filled, cells)) for values, filled in fillings(state, cells)]
+            live = [(v, "") for v, bad in checks if not bad]
+            full = [(v, bad) for v, bad in checks if bad]
+            both = all(len({v[n] for v, _ in live}) == 2 for n in range(len(cells)))
+            assert _checked_fillings(p, state, tuple(cells)) == (None if both else (live, full))
+            compared += 1
+    assert compared > 50
+
+
+def _partial_states(seed: int):
+    """(puzzle, a random partial state of its solution) for the first corpus puzzles."""
+    rng = random.Random(seed)
+    for f in sorted(CORPUS.glob("*.yaml"))[:4]:
+        p = load(str(f))
+        solution = reference(p)
+        for _ in range(6):
+            yield p, random_partial(p, solution, rng, rng.random() * 0.8)
+
+
+def test_reach_is_the_fewest_cells_to_add():
+    """reach (a bucket queue) gives each cell the fewest cells its island must add to get
+    there, as a plain Dijkstra over the same moves does (cut short `until` a target, a part of
+    it that meets a target when it does); and cut sizes kept with a reach are those worked
+    out afresh."""
+    import heapq
+    from grader.genres.nurikabe.model import B_ISLAND, islands
+    from grader.kernels import connectivity as cn
+    from heuristics.nurikabe.common import members
+    from heuristics.nurikabe.growth import cut_sizes_of_reach
+    from heuristics.nurikabe.reach import reach, reaches
+    compared = 0
+    for p, state in _partial_states(4):
+        isl = islands(p, state)
+        for k in isl.numbered_parts():
+            need = isl.need(k)
+            dist = {i: 0 for i in isl.parts[k]}
+            heap = [(0, i) for i in isl.parts[k]]
+            while heap:
+                d, i = heapq.heappop(heap)
+                for n in p.graph.neighbours[i]:
+                    if n in dist or not state.cands[n] & B_ISLAND or isl.blocked(k, n):
+                        continue
+                    group = isl.parts[isl.of[n]] if state.cands[n] == B_ISLAND else (n,)
+                    if need is None or d + len(group) <= need:
+                        for j in group:
+                            dist[j] = d + len(group)
+                            heapq.heappush(heap, (d + len(group), j))
+            assert reach(isl, k) == dist
+            for targets in (frozenset(list(dist)[-1:]), frozenset(range(0, len(state.cands), 7))):
+                cut = reach(isl, k, until=targets)      # stopped at the first target met
+                assert cut.items() <= dist.items() and targets.isdisjoint(cut) == targets.isdisjoint(dist)
+            kept = reaches(p, state)[k]
+            assert cut_sizes_of_reach(p, isl, k, kept) == sorted(cn.cut_sizes(
+                p.graph, members(len(state.cands), kept), isl.parts[k][0]).items())
+            compared += 1
+    assert compared > 50
+
+
 def test_shapes_from_a_wider_state_are_those_listed_afresh():
     """Narrowing the candidates only rules shapes out: checking again the shapes listed in a
     wider state gives exactly the shapes listed afresh."""

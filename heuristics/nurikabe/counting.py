@@ -21,8 +21,8 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 
 from heuristics.nurikabe.common import GENRE, cells_of, verdict
-from heuristics.nurikabe.pools import block_owners
-from heuristics.nurikabe.reach import islands_to_check, open_blocks_of_reach, reach_index, reaches
+from heuristics.nurikabe.pools import block_owners, block_reachers
+from heuristics.nurikabe.reach import islands_to_check, reach_index, reaches
 
 MOST_CELLS = 12     # teams with more cells left than this are not counted
 MOST_TEAM = 3       # islands counted together at most (_teams joins groups into threes)
@@ -112,17 +112,12 @@ def _open_blocks(puzzle: NurikabePuzzle, state: State, isl: Islands) -> dict[tup
     """The 2x2 blocks with no island cell yet near a growing island, by who can break them
     (every one of them with a known number of cells left)."""
     def compute() -> dict[tuple[int, ...], list[int]]:
-        near: set[int] = set()
-        growing = set()
-        for k, dist in reaches(puzzle, state).items():
-            if isl.need(k):
-                growing.add(k)
-                near.update(open_blocks_of_reach(puzzle, state, dist))
+        growing = {k for k in reaches(puzzle, state) if isl.need(k)}
         owners = block_owners(puzzle, state)
         out: dict[tuple[int, ...], list[int]] = {}
-        for q in sorted(near):
-            who = owners(q)
-            if who and growing.issuperset(who):
+        # (a block whose reachers all grow is near a growing island: those are the blocks)
+        for q, who in sorted(block_reachers(puzzle, state).items()):
+            if growing.issuperset(who) and owners(q) is not None:
                 out.setdefault(who, []).append(q)
         return out
     return state.derived("nurikabe.open-blocks", compute)

@@ -14,7 +14,7 @@ from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, members, parts_near, verdict
-from heuristics.nurikabe.reach import islands_to_check, reach, reach_index, reaches
+from heuristics.nurikabe.reach import islands_to_check, kept_with_reach, reach, reach_index, reaches
 
 
 # --- level 3 ------------------------------------------------------------------------------
@@ -66,8 +66,7 @@ def unreachable(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[De
 def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Deduction]:
     for isl, k, dist, need in growing(puzzle, state, focus):
         own = len(isl.parts[k])
-        inside = members(len(state.cands), dist)
-        for v, joined in sorted(cn.cut_sizes(puzzle.graph, inside, isl.parts[k][0]).items()):
+        for v, joined in cut_sizes_of_reach(puzzle, isl, k, dist):
             left = joined - own
             if state.cands[v] == FREE and left < need:
                 yield Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=sorted(dist),
@@ -75,6 +74,14 @@ def island_articulation(puzzle: NurikabePuzzle, state: State, focus=None) -> Ite
                                               "cell": puzzle.cell(v), "left": left})
                 return
 
+
+
+def cut_sizes_of_reach(puzzle: NurikabePuzzle, isl: Islands, k: int, dist: dict[int, int]) -> list[tuple[int, int]]:
+    """cn.cut_sizes of island k's reach from the island, in cell order: it reads only the
+    reach's cells and the island, so it is worked out once for each reach (the reaches of
+    islands far from a change live on through many states and trial fills)."""
+    return kept_with_reach(puzzle, "_nurikabe_reach_cuts", dist, lambda: sorted(cn.cut_sizes(
+        puzzle.graph, members(len(isl.cands), dist), isl.parts[k][0]).items()))
 
 
 @heuristic(id="nurikabe.exact-growth", genre=GENRE)

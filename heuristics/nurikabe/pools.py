@@ -19,16 +19,25 @@ from grader.core.steps import Deduction
 from grader.kernels import connectivity as cn
 
 from heuristics.nurikabe.common import GENRE, cells_of, members, verdict
-from heuristics.nurikabe.reach import (islands_near_then_the_rest, open_blocks_of_reach, open_blocks_reached, reach, reach_index,
+from heuristics.nurikabe.reach import (islands_near_then_the_rest, open_blocks_of_reach, reach, reach_index,
                                       reaches)
 from heuristics.nurikabe.shapes import count_ways, island_shapes, say_shared, shared_by
 
 
 def owned_blocks(puzzle: NurikabePuzzle, state: State, k: int) -> list[tuple[int, ...]]:
     """The 2x2 blocks without an island cell whose open cells only island k can reach."""
-    owners = block_owners(puzzle, state)
-    blocks = puzzle.graph.blocks
-    return [blocks[q] for q in sorted(open_blocks_reached(puzzle, state, k)) if owners(q) == (k,)]
+    return state.derived("nurikabe.owned-blocks", lambda: _owned_blocks(puzzle, state)).get(k, [])
+
+
+def _owned_blocks(puzzle: NurikabePuzzle, state: State) -> dict[int, list[tuple[int, ...]]]:
+    """owned_blocks of every island, in block order, from one pass over the block reachers
+    (pool-owner asks for every island's, near the change first, then the rest)."""
+    owners, blocks = block_owners(puzzle, state), puzzle.graph.blocks
+    out: dict[int, list[tuple[int, ...]]] = {}
+    for q, who in sorted(block_reachers(puzzle, state).items()):
+        if len(who) == 1 and owners(q) is not None:
+            out.setdefault(who[0], []).append(blocks[q])
+    return out
 
 
 def block_owners(puzzle: NurikabePuzzle, state: State):
@@ -36,7 +45,7 @@ def block_owners(puzzle: NurikabePuzzle, state: State):
     (empty when none can), or None when the block holds an island cell already."""
     cands = state.cands
     blocks = puzzle.graph.blocks
-    reachers = state.derived("nurikabe.block-reachers", lambda: _block_reachers(puzzle, state))
+    reachers = block_reachers(puzzle, state)
 
     def owners(q: int) -> tuple[int, ...] | None:
         for j in blocks[q]:
@@ -44,6 +53,12 @@ def block_owners(puzzle: NurikabePuzzle, state: State):
                 return None
         return reachers.get(q, ())
     return owners
+
+
+def block_reachers(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[int, ...]]:
+    """The numbered islands that can reach an open cell of each 2x2 block some island reaches
+    (in order; whether the block holds an island cell is not looked at: see block_owners)."""
+    return state.derived("nurikabe.block-reachers", lambda: _block_reachers(puzzle, state))
 
 
 def _block_reachers(puzzle: NurikabePuzzle, state: State) -> dict[int, tuple[int, ...]]:
@@ -131,7 +146,8 @@ def pool_owner(puzzle: NurikabePuzzle, state: State, focus=None) -> Iterator[Ded
 
 class _Once:
     """What pool-owner works out once for all the blocks of an island: its reach without a
-    cell (by cell), and how far each cell of its reach lies from it."""
+    cell (by cell; cut short at a cell of the block it was worked out for), and how far each
+    cell of its reach lies from it."""
 
     def __init__(self):
         self.without: dict[int, dict[int, int]] = {}
@@ -154,9 +170,10 @@ def _through(puzzle: NurikabePuzzle, state: State, isl: Islands, k: int,
     for v in path:
         if state.cands[v] != FREE or v in block:
             continue
+        # its reach without v, up to the first block cell it meets (so whole when it meets none)
         without = once.without.get(v)
-        if without is None:
-            without = once.without[v] = reach(isl, k, frozenset((v,)))
+        if without is None or not any(i in without for i in targets):
+            without = once.without[v] = reach(isl, k, frozenset((v,)), until=frozenset(targets))
         if not any(i in without for i in targets):
             return Deduction.build(state, put={v: ISLAND}, premises=isl.parts[k], region=block, params={
                 **_say(puzzle, isl, k, block),

@@ -9,8 +9,8 @@ techniques which islands a change can affect (their `focus`).
 """
 from __future__ import annotations
 
-import heapq
 import operator
+from typing import Callable, TypeVar
 
 from grader.genres.nurikabe.model import B_ISLAND, FREE, Islands, NurikabePuzzle, islands
 from grader.core.model import State
@@ -18,40 +18,52 @@ from grader.kernels.recent import recent_of
 
 from heuristics.common.focus import near_then_the_rest
 
+T = TypeVar("T")
+
 
 # --- reach: where an island can still grow -------------------------------------------------
 
-def reach(isl: Islands, k: int, without: frozenset[int] = frozenset()) -> dict[int, int]:
+def reach(isl: Islands, k: int, without: frozenset[int] = frozenset(),
+          until: frozenset[int] = frozenset()) -> dict[int, int]:
     """Cells island k could take in, each with the fewest cells it must add to get there
     (Dijkstra: a free cell costs 1, an unnumbered island costs its size). A superset of
-    every way the island can really grow, so conclusions drawn from it are sound."""
+    every way the island can really grow, so conclusions drawn from it are sound. With
+    `until`, the walk stops once it reaches one of those cells (the rest is then left out).
+
+    Costs are whole numbers, so the cells wait in a list per distance (a bucket queue, quicker
+    than a heap): every step costs at least 1, so a cell's distance is final when first set."""
     puzzle, cands = isl.puzzle, isl.cands
     need = isl.need(k)
-    near = isl.numbers_near
+    limit = len(cands) if need is None else need
+    near, parts, of = isl.numbers_near, isl.parts, isl.of
     nbrs = puzzle.graph.neighbours
-    dist = {i: 0 for i in isl.parts[k]}
-    heap = [(0, i) for i in isl.parts[k]]
-    while heap:
-        d, i = heapq.heappop(heap)
-        if d > dist.get(i, 1 << 30):
-            continue
-        for n in nbrs[i]:
-            if n in dist or n in without or not cands[n] & B_ISLAND or (near[n] and near[n] != (k,)):
-                continue
-            if cands[n] == B_ISLAND:                    # an unnumbered island joins whole
-                group = isl.parts[isl.of[n]]
-                cost = d + len(group)
-                if need is not None and cost > need:
+    mine = (k,)
+    dist = dict.fromkeys(parts[k], 0)
+    waiting: list[list[int]] = [list(parts[k])]    # waiting[d]: the cells at distance d
+    d = 0
+    while d < len(waiting):
+        for i in waiting[d]:
+            for n in nbrs[i]:
+                if n in dist or n in without:
+                    continue
+                m = cands[n]
+                if not m & B_ISLAND or (near[n] and near[n] != mine):
+                    continue
+                if m == B_ISLAND:                       # an unnumbered island joins whole
+                    group = parts[of[n]]
+                    cost = d + len(group)
+                else:
+                    group, cost = (n,), d + 1
+                if cost > limit:
                     continue
                 for j in group:
                     dist[j] = cost
-                    heapq.heappush(heap, (cost, j))
-            else:
-                cost = d + 1
-                if need is not None and cost > need:
-                    continue
-                dist[n] = cost
-                heapq.heappush(heap, (cost, n))
+                if until and not until.isdisjoint(group):
+                    return dist
+                while len(waiting) <= cost:
+                    waiting.append([])
+                waiting[cost].extend(group)
+        d += 1
     return dist
 
 
@@ -64,22 +76,24 @@ def reaches(puzzle: NurikabePuzzle, state: State) -> dict[int, dict[int, int]]:
     return state.derived("nurikabe.reach", lambda: {k: e[0] for k, e in _entries(puzzle, state).items()})
 
 
-def open_blocks_reached(puzzle: NurikabePuzzle, state: State, k: int) -> frozenset[int]:
-    """The 2x2 blocks with an open cell in the reach of numbered island k. A reach is kept
-    only while the candidates of its cells stay the same, so this is worked out once for
-    each reach, not once for each state."""
-    return open_blocks_of_reach(puzzle, state, reaches(puzzle, state)[k])
-
-
 def open_blocks_of_reach(puzzle: NurikabePuzzle, state: State, dist: dict[int, int]) -> frozenset[int]:
-    """open_blocks_reached, of a reach of the state's `reaches`."""
-    memo = puzzle.memo("_nurikabe_reach_blocks", BLOCKS_KEPT)
+    """The 2x2 blocks with an open cell in a reach of the state's `reaches` (worked out once
+    for each reach, not once for each state: see kept_with_reach)."""
+    cands, blocks_of = state.cands, puzzle.graph.blocks_of
+    return kept_with_reach(puzzle, "_nurikabe_reach_blocks", dist, lambda: frozenset(
+        q for i in dist if cands[i] == FREE for q in blocks_of[i]))
+
+
+def kept_with_reach(puzzle: NurikabePuzzle, name: str, dist: dict[int, int], compute: Callable[[], T]) -> T:
+    """compute(), worked out once for each reach of the state's `reaches` (by the dict, kept
+    with its answer so its id stays its own): such a reach is kept only while its island and
+    the candidates of its cells stay the same, so what reads only those holds while it lives."""
+    memo = puzzle.memo(name, BLOCKS_KEPT)
     hit = memo.get(id(dist))
     if hit is not None and hit[0] is dist:
         return hit[1]
-    cands, blocks_of = state.cands, puzzle.graph.blocks_of
-    found = frozenset(q for i in dist if cands[i] == FREE for q in blocks_of[i])
-    memo[id(dist)] = (dist, found)      # the reach is kept with it, so its id stays its own
+    found = compute()
+    memo[id(dist)] = (dist, found)
     return found
 
 
@@ -152,7 +166,7 @@ def _by_part(puzzle: NurikabePuzzle, state: State, isl: Islands, old: dict, chan
                 out[key] = (dist, support)
                 continue
         dist = reach(isl, k)
-        support = _within_two(puzzle, (*dist, *key))
+        support = _within_two(puzzle, dist)     # (the island's own cells are in its reach)
         look = operator.itemgetter(*sorted(support))
         cache[key] = (dist, support, look, (look(cands), look(numbers)))
         out[key] = (dist, support)

@@ -105,10 +105,12 @@ def _local_shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozen
         return bool(near[i]) and near[i] != (k,)
     target = len(isl.parts[k]) + need
 
-    def close(cells: frozenset[int]) -> frozenset[int] | None:
-        """Add every decided island group the cells touch."""
-        out = set(cells)
-        stack = list(cells)
+    def close(base: frozenset[int], new) -> frozenset[int] | None:
+        """`base` with the cells `new` and every decided island group they touch (`base`
+        holds every group it touches already, so only the new cells are flooded from)."""
+        out = set(base)
+        out.update(new)
+        stack = list(new)
         while stack:
             i = stack.pop()
             for n in nbrs[i]:
@@ -119,7 +121,7 @@ def _local_shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozen
                     stack.append(n)
         return frozenset(out) if len(out) <= target else None
 
-    start = close(frozenset(isl.parts[k]))
+    start = close(frozenset(), isl.parts[k])
     if start is None:
         return []
     seen = {start}
@@ -134,7 +136,7 @@ def _local_shapes(isl: Islands, k: int, limit: int = SHAPE_LIMIT) -> list[frozen
         frontier = {n for i in s for n in nbrs[i]
                     if n not in s and cands[n] == FREE and not blocked(n)}
         for n in frontier:
-            grown = close(s | {n})
+            grown = close(s, (n,))
             if grown is not None and grown not in seen:
                 seen.add(grown)
                 if len(seen) > limit:
