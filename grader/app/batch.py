@@ -110,7 +110,9 @@ def _load_genre(genre: str, exact_too: bool) -> None:
     if exact_too:
         import clingo  # noqa: F401
     # what is loaded now lives as long as the process: kept out of every later collection
-    # (on the slowest puzzles of five genres, a third of the collector's time)
+    # (on the slowest puzzles of five genres, a third of the collector's time); garbage of the
+    # puzzles before (another genre's) is freed first, never frozen
+    gc.collect()
     gc.freeze()
 
 
