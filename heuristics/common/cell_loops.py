@@ -509,7 +509,9 @@ class PassFills:
     rules (the short pass's levels 1-2) read nothing the fills in between could change."""
 
     def __init__(self) -> None:
-        self.kept: dict[int, tuple[list, Trace]] = {}     # by id of an assumed state
+        # by id of an assumed state: case_analysis keeps every case's state for all its passes,
+        # so an id is never reused within one analysis (hashing a state's candidates costs more)
+        self.kept: dict[int, tuple[list, Trace]] = {}
 
     def fill(self, puzzle, state: State, changed: Iterable[int], max_level: int, max_steps: int,
              heuristics=None, greedy: bool = False) -> Trace:
