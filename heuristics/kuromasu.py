@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range
+from grader.genres.kuromasu.model import DIRECTION_NAMES, KuromasuPuzzle, clue_range, reach
 from grader.core.engine import out_of_time, solve_memory
 from grader.core.explain import counted
 from grader.core.registry import heuristic, register_families
@@ -58,14 +58,10 @@ class Lazy(dict):
 def views_in(puzzle: KuromasuPuzzle, state: State) -> Lazy:
     """clue_range of each number, read once per state for every technique (it walks rays as
     long as the board; read-only); what a recent state read is taken over for the numbers
-    whose lines nothing changed in."""
+    whose lines nothing changed in, and the directions of the others that no change reached
+    (reach reads a ray up to its first shaded cell)."""
     def update(old: Lazy, _, changed: list[int]) -> Lazy:
-        views = fresh_views(puzzle, state.cands)
-        views.update(old)
-        for j in changed:
-            for c in puzzle.seen_by[j]:
-                views.pop(c, None)
-        return views
+        return views_after(puzzle, state.cands, old, changed)
     return state.derived("kuromasu.views", lambda: recent_views(puzzle).get(
         state, lambda: fresh_views(puzzle, state.cands), update))
 
@@ -78,6 +74,28 @@ def recent_views(puzzle: KuromasuPuzzle) -> Recent:
 
 def fresh_views(puzzle: KuromasuPuzzle, cands: Sequence[int]) -> Lazy:
     return Lazy(lambda k: clue_range(puzzle, cands, k))
+
+
+def views_after(puzzle: KuromasuPuzzle, cands: Sequence[int], old: Lazy, changed: Iterable[int]) -> Lazy:
+    """views_in for `cands` from the views of a state it narrows (`old`), where the cells
+    `changed` changed: a direction is read again only where a change lies within what its
+    ray read, which is up to its first shaded cell."""
+    views = fresh_views(puzzle, cands)
+    views.update(old)
+    redo: dict[int, set[int]] = {}
+    for j in changed:
+        for c, d, at in puzzle.seen_at[j]:
+            view = views.get(c)
+            if view is not None and at <= view[1][d]:
+                redo.setdefault(c, set()).add(d)
+    rays = puzzle.rays
+    for c, directions in redo.items():
+        los, his = views[c]
+        los, his = list(los), list(his)
+        for d in directions:
+            los[d], his[d] = reach(cands, rays[c][d])
+        views[c] = los, his
+    return views
 
 
 def view_of(puzzle: KuromasuPuzzle, state: State, k: int) -> tuple[list[int], list[int]]:
@@ -408,16 +426,10 @@ def ray_ends(puzzle: KuromasuPuzzle, views: Lazy, j: int) -> tuple[list[Ray], li
     so shading j ends them there; the rays whose sure view ends at j, so whitening j lengthens
     them; whether one of the numbers in j's row and column is impossible already)."""
     may_end, sure_end, broken = [], [], False
-    row, col = divmod(j, puzzle.cols)
-    for c in puzzle.seen_by[j]:
+    for c, d, at in puzzle.seen_at[j]:
         los, his = views[c]
         if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
             broken = True
-        r, k = divmod(c, puzzle.cols)
-        if k == col:        # up or down from the number (the order of DIRECTIONS)
-            d, at = (0, r - row - 1) if row < r else (1, row - r - 1)
-        else:               # left or right
-            d, at = (2, k - col - 1) if col < k else (3, col - k - 1)
         if los[d] <= at < his[d]:
             may_end.append((c, d, at))
             if at == los[d]:

@@ -328,3 +328,27 @@ def test_every_solution_of_the_thinnest_boards_survives_the_solve():
                 assert outcome.finding is None, f"{outcome.finding}\n{outcome.finding.puzzle}"
                 assert_sound_from_each_decided_cell(p, planted)
 
+
+
+def test_seen_at_places_each_cell_on_the_rays_of_the_numbers_that_see_it():
+    p = load("5x5:a6_6b5a9i7a5b8_4a", "kuromasu")
+    for j, places in enumerate(p.seen_at):
+        assert [c for c, _, _ in places] == sorted(p.seen_by[j])
+        assert all(p.rays[c][d][at] == j for c, d, at in places)
+
+
+def test_views_after_a_change_are_the_views_of_the_new_state():
+    """views_after reads again only the directions a change lies within: every number's
+    view is what clue_range reads off the new state, along a solve."""
+    import heuristics.kuromasu as K
+    from grader.genres.kuromasu.model import clue_range
+
+    p, states = every_sixth_state()
+    for old, new in zip(states, states[1:]):
+        views = K.fresh_views(p, old.cands)
+        for k in p.numbered:
+            views[k]
+        changed = [j for j in range(len(p.clues)) if old.cands[j] != new.cands[j]]
+        after = K.views_after(p, new.cands, views, changed)
+        assert all(tuple(map(tuple, after[k])) == tuple(map(tuple, clue_range(p, new.cands, k)))
+                   for k in p.numbered)

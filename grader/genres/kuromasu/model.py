@@ -55,6 +55,17 @@ class KuromasuPuzzle(GridPuzzle):
                     out[j].append(k)
         return tuple(tuple(sorted(v)) for v in out)
 
+    @functools.cached_property
+    def seen_at(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """Per cell, (number, direction, place on the number's ray) for each number of
+        seen_by: where the cell lies in the view of each number in its row and column."""
+        out: list[list[tuple[int, int, int]]] = [[] for _ in self.clues]
+        for k in self.numbered:
+            for d, ray in enumerate(self.rays[k]):
+                for at, j in enumerate(ray):
+                    out[j].append((k, d, at))
+        return tuple(tuple(sorted(v)) for v in out)
+
 
 class Rays(dict[int, tuple[tuple[int, ...], ...]]):
     """Each cell's four rays, made on first use: the techniques read only the numbers' rays,
