@@ -37,9 +37,10 @@ def views(puzzle: KuromasuPuzzle, state: State, focus: frozenset[int] | None
           ) -> Iterator[tuple[int, int, list[int], list[int]]]:
     """(number cell, its number, the fewest and the most cells it can see in each direction)
     for the numbers near the focus."""
+    table, clues = views_in(puzzle, state), puzzle.clues
     for k in clues_near(puzzle, focus):
-        los, his = view_of(puzzle, state, k)
-        yield k, puzzle.clues[k], los, his
+        los, his = table[k]
+        yield k, clues[k], los, his
 
 
 class Lazy(dict):
