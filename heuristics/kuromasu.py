@@ -384,7 +384,9 @@ def count_ways(los: Sequence[int], his: Sequence[int], total: int) -> int:
     return ways.get(total, 0)
 
 
-Ray = tuple[int, int, int]       # (number, direction, place on the ray)
+# (number, direction, place on the ray, the number's view: fewest and most cells in each
+# direction, and in all, itself included)
+Ray = tuple[int, int, int, list[int], list[int], int, int]
 
 
 def rays_at(puzzle: KuromasuPuzzle, state: State) -> Lazy:
@@ -427,14 +429,17 @@ def ray_ends(puzzle: KuromasuPuzzle, views: Lazy, j: int) -> tuple[list[Ray], li
     so shading j ends them there; the rays whose sure view ends at j, so whitening j lengthens
     them; whether one of the numbers in j's row and column is impossible already)."""
     may_end, sure_end, broken = [], [], False
+    clues = puzzle.clues
     for c, d, at in puzzle.seen_at[j]:
         los, his = views[c]
-        if not 1 + sum(los) <= puzzle.clues[c] <= 1 + sum(his):
+        low, high = 1 + sum(los), 1 + sum(his)
+        if not low <= clues[c] <= high:
             broken = True
         if los[d] <= at < his[d]:
-            may_end.append((c, d, at))
+            ray = (c, d, at, los, his, low, high)
+            may_end.append(ray)
             if at == los[d]:
-                sure_end.append((c, d, at))
+                sure_end.append(ray)
     return may_end, sure_end, broken
 
 
@@ -465,22 +470,22 @@ def legal(puzzle: KuromasuPuzzle, state: State, option: dict[int, int]) -> dict[
     # Only the rays that a change ends, or lengthens where the sure view ends, see differently,
     # and only from the change on: reading whole rays, or every ray through a changed cell,
     # would cost more the larger the board.
-    views = views_in(puzzle, state)
-    hit: dict[int, dict[int, int]] = {}         # number -> direction -> the nearest shaded change
+    # number -> (one of its Rays, for its view; direction -> the nearest shaded change)
+    hit: dict[int, tuple[Ray, dict[int, int]]] = {}
     for j in changed:
         shaded = trial[j] == B_SHADED
         may_end, sure_end, _ = touched[j]
-        for c, d, at in may_end if shaded else sure_end:
-            ends = hit.get(c)
-            if ends is None:
-                ends = hit[c] = {}
+        for ray in may_end if shaded else sure_end:
+            c, d, at = ray[0], ray[1], ray[2]
+            seen = hit.get(c)
+            if seen is None:
+                seen = hit[c] = (ray, {})
+            ends = seen[1]
             if d not in ends:
-                ends[d] = views[c][1][d]
+                ends[d] = ray[4][d]
             if shaded and at < ends[d]:
                 ends[d] = at
-    for c, ends in hit.items():
-        los, his = views[c]
-        low, high = 1 + sum(los), 1 + sum(his)
+    for c, ((_, _, _, los, his, low, high), ends) in hit.items():
         rays = puzzle.rays[c]
         for d, hi in ends.items():
             ray, lo = rays[d], los[d]
