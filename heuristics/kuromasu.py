@@ -351,14 +351,20 @@ def legal_ways(puzzle: KuromasuPuzzle, state: State, k: int, lengths: Iterable[W
     """The ways, in the order of `lengths`, that break no rule nearby, each with what it
     decides; stops when time is up. A way whose end cell cannot be shaded with its neighbours
     white is dropped without the whole check (legal() would find that too, after more work)."""
+    fits: tuple[dict[int, bool], ...] = ({}, {}, {}, {})    # direction -> length -> end_fits
     for choice in lengths:
         if out_of_time():
             return
-        if not all(end_fits(puzzle, state, k, d, a) for d, a in enumerate(choice)):
-            continue
-        option = legal(puzzle, state, extension(puzzle, k, choice))
-        if option is not None:
-            yield choice, option
+        for d, a in enumerate(choice):
+            fit = fits[d].get(a)
+            if fit is None:
+                fit = fits[d][a] = end_fits(puzzle, state, k, d, a)
+            if not fit:
+                break
+        else:
+            option = legal(puzzle, state, extension(puzzle, k, choice))
+            if option is not None:
+                yield choice, option
 
 
 def end_fits(puzzle: KuromasuPuzzle, state: State, k: int, d: int, a: int) -> bool:
