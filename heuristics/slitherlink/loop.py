@@ -3,7 +3,7 @@ already closed crosses everything else) and the catalogue's level 4 (drawing the
 a chain of moves at dots and numbers that closes a loop too early)."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import attrs
 
@@ -15,7 +15,6 @@ from grader.core.steps import Deduction
 from heuristics.common import loops
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
 from grader.kernels.recent import narrowed
-from grader.kernels.union_find import UnionFind
 
 from heuristics.slitherlink.common import GENRE, clued_cells_of_edge
 
@@ -52,10 +51,22 @@ def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Cha
     while (todo or cells) and steps < limit:
         steps += 1
         if cells:
+            v = -1
             k = cells.pop()
             cells_read.add(k)
             edges = cell_edges[k]
-            lines, open_ = _counts(cands, edges)
+        else:
+            v = todo.pop()
+            dots_read.add(v)
+            edges = incident[v]
+        lines = open_ = 0               # (counted inline: a million times a solve)
+        for f in edges:
+            m = cands[f]
+            if m == B_LINE:
+                lines += 1
+            elif m == OPEN:
+                open_ += 1
+        if v < 0:                       # at a number
             if not open_:
                 continue
             if lines == clues[k]:
@@ -64,11 +75,7 @@ def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Cha
                 value = B_LINE
             else:
                 continue
-        else:
-            v = todo.pop()
-            dots_read.add(v)
-            edges = incident[v]
-            lines, open_ = _counts(cands, edges)
+        else:                           # at a dot
             if lines > 2:
                 broken = f"three lines would meet at {g.vertex_names[v]}"
                 break
@@ -118,39 +125,32 @@ def _after(state: State, chain: Chain) -> State:
     return State(tuple(cands))
 
 
-def _counts(cands: list[int], edges: tuple[int, ...]) -> tuple[int, int]:
-    """(lines, open edges) among the edges."""
-    lines = open_ = 0
-    for f in edges:
-        m = cands[f]
-        if m == B_LINE:
-            lines += 1
-        elif m == OPEN:
-            open_ += 1
-    return lines, open_
-
-
-def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
+def _joins(g, p: Paths, drawn: Sequence[int]) -> tuple[bool, int]:
     """Add the drawn edges to the pieces of line: does one close a loop, and how many pieces
-    are left? (Union-find over the pieces, so a long line costs nothing to follow.)"""
-    joined = UnionFind()
-    element: dict[int, int] = {}         # piece number, or -1 - v for a dot v without a line
+    are left? (Union-find over the pieces, so a long line costs nothing to follow; written out
+    on a dict, since every candidate chain of every look asks.)"""
+    comp, ends_of = p.comp, g.ends
+    parent: dict[int, int] = {}          # piece number, or -1 - v for a dot v without a line
     pieces, closed = p.pieces, False
     for f in drawn:
-        ends = []
-        for v in g.ends[f]:
-            c = p.comp[v]
-            key = c if c >= 0 else -1 - v
-            x = element.get(key)
-            if x is None:
-                x = element[key] = joined.add()
+        roots = []
+        for v in ends_of[f]:
+            c = comp[v]
+            x = c if c >= 0 else -1 - v
+            if x not in parent:
+                parent[x] = x
                 if c < 0:
                     pieces += 1              # a dot without a line so far: a piece of its own
-            ends.append(x)
-        if joined.union(*ends):
-            pieces -= 1
-        else:
+            else:
+                while (up := parent[x]) != x:
+                    parent[x] = x = parent[up]      # (path halving)
+            roots.append(x)
+        a, b = roots
+        if a == b:
             closed = True
+        else:
+            parent[a] = b
+            pieces -= 1
     return closed, pieces
 
 
