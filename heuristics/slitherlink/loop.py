@@ -3,6 +3,7 @@ already closed crosses everything else) and the catalogue's level 4 (drawing the
 a chain of moves at dots and numbers that closes a loop too early)."""
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Iterator, Sequence
 
 import attrs
@@ -14,7 +15,6 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
-from grader.kernels.recent import narrowed
 
 from heuristics.slitherlink.common import GENRE, clued_cells_of_edge
 
@@ -162,51 +162,45 @@ def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
         return
     # an edge touching a loose end is where a line could be drawn towards a closing loop
     candidates = sorted({f for v in ends for f in g.incident[v] if state.cands[f] == OPEN})
-    memory = solve_memory()
-    known = _chains_still_forced(puzzle, state, memory)
-    chains: dict[int, Chain] = {}
+    kept = solve_memory().setdefault(CHAINS_KEY, {})
     for e in candidates:
-        chain = chains[e] = known.get(e) or follow(puzzle, state, e)
-        found = _verdict(puzzle, state, e, chain)
+        found = _verdict(puzzle, state, e, _chain(puzzle, state, e, kept))
         if found is None:
             continue
         after, reason = found
         if "loop" not in reason:
             continue
-        _remember_chains(memory, state, chains)
         moved = [puzzle.edge_label(f) for f in state.diff(after) if after.cands[f] == B_LINE and f != e]
         yield Deduction.build(state, put={e: CROSS},
                               params={"edge": puzzle.edge_label(e), "reason": reason,
                                       "moves": ", ".join(moved[:6]) + (" ..." if len(moved) > 6 else "")
                                       if moved else "none"})
         return
-    _remember_chains(memory, state, chains)
 
 
 CHAINS_KEY = "slitherlink.illegal-loop.chains"
-CHAIN_STATES = 16       # the last looks remembered (a fill's looks and those of the trials inside it)
+CHAINS_PER_EDGE = 4     # the chains of one edge kept (the fills of a trial's branches differ)
 
 
-def _chains_still_forced(puzzle: SlitherPuzzle, state: State, memory: dict) -> dict[int, Chain]:
-    """The chains of a recent look in this solve (`memory`: its scratch dict) whose state this
-    one narrows, minus those that read a dot or a number with an edge changed since: those left
-    force the same here."""
+def _chain(puzzle: SlitherPuzzle, state: State, e: int, kept: dict) -> Chain:
+    """follow(puzzle, state, e), or a chain of e followed earlier in this solve (`kept`: its
+    scratch dict) whose edges at the dots and numbers it read have the same candidates here: a
+    chain reads nothing else, so it draws the same here, in any branch of any trial."""
     cands = state.cands
-    for old, chains in reversed(memory.get(CHAINS_KEY, ())):
-        changed = narrowed(old, cands, len(cands))
-        if changed is None:
-            continue
-        g = puzzle.graph
-        dots = {v for f in changed for v in g.ends[f]}
-        cells = {k for f in changed for k in puzzle.cells_of_edge[f]}
-        return {e: c for e, c in chains.items() if c.dots.isdisjoint(dots) and c.cells.isdisjoint(cells)}
-    return {}
-
-
-def _remember_chains(memory: dict, state: State, chains: dict[int, Chain]) -> None:
-    looks = memory.setdefault(CHAINS_KEY, [])
-    looks.append((state.cands, chains))
-    del looks[:-CHAIN_STATES]
+    mine = kept.get(e)
+    if mine is not None:
+        for read, values, chain in mine:
+            if read(cands) == values:
+                return chain
+    chain = follow(puzzle, state, e)
+    incident, cell_edges = puzzle.graph.incident, puzzle.cells
+    read = itemgetter(*{f for v in chain.dots for f in incident[v]}.union(
+        *(cell_edges[k] for k in chain.cells)))
+    if mine is None:
+        mine = kept[e] = []
+    mine.append((read, read(cands), chain))
+    del mine[:-CHAINS_PER_EDGE]
+    return chain
 
 
 @heuristic(id="slitherlink.isolated-area", genre=GENRE)
