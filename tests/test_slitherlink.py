@@ -683,24 +683,30 @@ def test_edge_what_if_fires_and_not():
 
 
 def test_illegal_loop_reuses_only_chains_whose_reads_are_unchanged():
-    """A forced chain remembered from an earlier look is reused in a narrower state only while
-    no edge at a dot or number it read has changed; then it is the chain a fresh look follows."""
+    """A forced chain followed earlier in the solve is reused in any state (a narrower one or
+    another branch's) where the edges at the dots and numbers it read are as they were; then
+    it is the chain a fresh look follows. Otherwise it is followed afresh."""
     from grader.kernels.loops import B_CROSS, B_LINE, OPEN
-    from heuristics.slitherlink.loop import _chains_still_forced, _remember_chains, follow
+    from heuristics.slitherlink.loop import _chain, follow
     p = grid("3 . . .", ". . . .", ". . . 1")
     cands = [OPEN] * len(p.ends)
     cands[p.h(0, 0)] = B_LINE
     first = State(tuple(cands))
     ends = (p.dot(0, 0), p.dot(0, 1))
     edges = sorted({e for d in ends for e in p.graph.incident[d] if first.cands[e] == OPEN})
-    memory: dict = {}
-    _remember_chains(memory, first, {e: follow(p, first, e) for e in edges})
+    kept: dict = {}
+    chains = {e: _chain(p, first, e, kept) for e in edges}
+    assert all(chains[e] == follow(p, first, e) for e in edges)
     far = first.restrict(p.h(3, 3), B_CROSS)             # an edge of the 1 in the far corner
-    kept = _chains_still_forced(p, far, memory)
-    assert kept and all(chain == follow(p, far, e) for e, chain in kept.items())
+    reused = [e for e in edges if _chain(p, far, e, kept) is chains[e]]
+    assert reused and all(chains[e] == follow(p, far, e) for e in reused)
     near = first.restrict(p.h(0, 1), B_CROSS)            # beside the line's end at dot (0, 1)
-    assert all(p.dot(0, 1) not in chain.dots for chain in _chains_still_forced(p, near, memory).values())
-    assert _chains_still_forced(p, State(tuple([B_CROSS] * len(p.ends))), memory) == {}
+    for e in edges:
+        chain = _chain(p, near, e, kept)
+        assert chain == follow(p, near, e)
+        read = {f for v in chains[e].dots for f in p.graph.incident[v]}.union(*(p.cells[k] for k in chains[e].cells))
+        assert (chain is chains[e]) == (p.h(0, 1) not in read)
+    assert any(_chain(p, near, e, kept) is not chains[e] for e in edges)
 
 
 def test_pattern_search_ways_meet_both_clues():

@@ -105,18 +105,19 @@ def clue_parity(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[Ded
 
 def _clue_groups(puzzle: SlitherPuzzle, state: State, col: Colouring) -> Iterator[Deduction]:
     from grader.core.explain import describe_removals
+    cands, cells, faces_of_edge, root, flip = state.cands, puzzle.cells, puzzle.faces_of_edge, col.root, col.flip
     for k in puzzle.clued:
         n = puzzle.clues[k]
-        edges = [e for e in puzzle.cells[k] if state.cands[e] == OPEN]
+        edges = [e for e in cells[k] if cands[e] == OPEN]
         if len(edges) < 2:
             continue
-        lines_now = sum(1 for e in puzzle.cells[k] if state.cands[e] == B_LINE)
+        lines_now = sum(1 for e in cells[k] if cands[e] == B_LINE)
         # group the open edges by the colour group of the neighbour across them
         groups: dict[int, list[tuple[int, int]]] = {}
         for e in edges:
-            a, b = puzzle.faces_of_edge[e]
+            a, b = faces_of_edge[e]
             other = face(puzzle, b if a == k else a)
-            groups.setdefault(col.root[other], []).append((e, col.flip[other]))
+            groups.setdefault(root[other], []).append((e, flip[other]))
         if len(groups) == len(edges) or col.root[k] in groups:
             continue     # nothing moves together (or the clue's own group: Jordan handles it)
         keys = sorted(groups)

@@ -3,7 +3,8 @@ already closed crosses everything else) and the catalogue's level 4 (drawing the
 a chain of moves at dots and numbers that closes a loop too early)."""
 from __future__ import annotations
 
-from typing import Iterator
+from operator import itemgetter
+from typing import Iterator, Sequence
 
 import attrs
 
@@ -14,8 +15,6 @@ from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
 from grader.kernels.loops import B_CROSS, B_LINE, CROSS, OPEN, Paths, paths
-from grader.kernels.recent import narrowed
-from grader.kernels.union_find import UnionFind
 
 from heuristics.slitherlink.common import GENRE, clued_cells_of_edge
 
@@ -52,10 +51,22 @@ def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Cha
     while (todo or cells) and steps < limit:
         steps += 1
         if cells:
+            v = -1
             k = cells.pop()
             cells_read.add(k)
             edges = cell_edges[k]
-            lines, open_ = _counts(cands, edges)
+        else:
+            v = todo.pop()
+            dots_read.add(v)
+            edges = incident[v]
+        lines = open_ = 0               # (counted inline: a million times a solve)
+        for f in edges:
+            m = cands[f]
+            if m == B_LINE:
+                lines += 1
+            elif m == OPEN:
+                open_ += 1
+        if v < 0:                       # at a number
             if not open_:
                 continue
             if lines == clues[k]:
@@ -64,11 +75,7 @@ def follow(puzzle: SlitherPuzzle, state: State, e: int, limit: int = 400) -> Cha
                 value = B_LINE
             else:
                 continue
-        else:
-            v = todo.pop()
-            dots_read.add(v)
-            edges = incident[v]
-            lines, open_ = _counts(cands, edges)
+        else:                           # at a dot
             if lines > 2:
                 broken = f"three lines would meet at {g.vertex_names[v]}"
                 break
@@ -118,39 +125,32 @@ def _after(state: State, chain: Chain) -> State:
     return State(tuple(cands))
 
 
-def _counts(cands: list[int], edges: tuple[int, ...]) -> tuple[int, int]:
-    """(lines, open edges) among the edges."""
-    lines = open_ = 0
-    for f in edges:
-        m = cands[f]
-        if m == B_LINE:
-            lines += 1
-        elif m == OPEN:
-            open_ += 1
-    return lines, open_
-
-
-def _joins(g, p: Paths, drawn: list[int]) -> tuple[bool, int]:
+def _joins(g, p: Paths, drawn: Sequence[int]) -> tuple[bool, int]:
     """Add the drawn edges to the pieces of line: does one close a loop, and how many pieces
-    are left? (Union-find over the pieces, so a long line costs nothing to follow.)"""
-    joined = UnionFind()
-    element: dict[int, int] = {}         # piece number, or -1 - v for a dot v without a line
+    are left? (Union-find over the pieces, so a long line costs nothing to follow; written out
+    on a dict, since every candidate chain of every look asks.)"""
+    comp, ends_of = p.comp, g.ends
+    parent: dict[int, int] = {}          # piece number, or -1 - v for a dot v without a line
     pieces, closed = p.pieces, False
     for f in drawn:
-        ends = []
-        for v in g.ends[f]:
-            c = p.comp[v]
-            key = c if c >= 0 else -1 - v
-            x = element.get(key)
-            if x is None:
-                x = element[key] = joined.add()
+        roots = []
+        for v in ends_of[f]:
+            c = comp[v]
+            x = c if c >= 0 else -1 - v
+            if x not in parent:
+                parent[x] = x
                 if c < 0:
                     pieces += 1              # a dot without a line so far: a piece of its own
-            ends.append(x)
-        if joined.union(*ends):
-            pieces -= 1
-        else:
+            else:
+                while (up := parent[x]) != x:
+                    parent[x] = x = parent[up]      # (path halving)
+            roots.append(x)
+        a, b = roots
+        if a == b:
             closed = True
+        else:
+            parent[a] = b
+            pieces -= 1
     return closed, pieces
 
 
@@ -162,51 +162,45 @@ def illegal_loop(puzzle: SlitherPuzzle, state: State, focus=None) -> Iterator[De
         return
     # an edge touching a loose end is where a line could be drawn towards a closing loop
     candidates = sorted({f for v in ends for f in g.incident[v] if state.cands[f] == OPEN})
-    memory = solve_memory()
-    known = _chains_still_forced(puzzle, state, memory)
-    chains: dict[int, Chain] = {}
+    kept = solve_memory().setdefault(CHAINS_KEY, {})
     for e in candidates:
-        chain = chains[e] = known.get(e) or follow(puzzle, state, e)
-        found = _verdict(puzzle, state, e, chain)
+        found = _verdict(puzzle, state, e, _chain(puzzle, state, e, kept))
         if found is None:
             continue
         after, reason = found
         if "loop" not in reason:
             continue
-        _remember_chains(memory, state, chains)
         moved = [puzzle.edge_label(f) for f in state.diff(after) if after.cands[f] == B_LINE and f != e]
         yield Deduction.build(state, put={e: CROSS},
                               params={"edge": puzzle.edge_label(e), "reason": reason,
                                       "moves": ", ".join(moved[:6]) + (" ..." if len(moved) > 6 else "")
                                       if moved else "none"})
         return
-    _remember_chains(memory, state, chains)
 
 
 CHAINS_KEY = "slitherlink.illegal-loop.chains"
-CHAIN_STATES = 16       # the last looks remembered (a fill's looks and those of the trials inside it)
+CHAINS_PER_EDGE = 4     # the chains of one edge kept (the fills of a trial's branches differ)
 
 
-def _chains_still_forced(puzzle: SlitherPuzzle, state: State, memory: dict) -> dict[int, Chain]:
-    """The chains of a recent look in this solve (`memory`: its scratch dict) whose state this
-    one narrows, minus those that read a dot or a number with an edge changed since: those left
-    force the same here."""
+def _chain(puzzle: SlitherPuzzle, state: State, e: int, kept: dict) -> Chain:
+    """follow(puzzle, state, e), or a chain of e followed earlier in this solve (`kept`: its
+    scratch dict) whose edges at the dots and numbers it read have the same candidates here: a
+    chain reads nothing else, so it draws the same here, in any branch of any trial."""
     cands = state.cands
-    for old, chains in reversed(memory.get(CHAINS_KEY, ())):
-        changed = narrowed(old, cands, len(cands))
-        if changed is None:
-            continue
-        g = puzzle.graph
-        dots = {v for f in changed for v in g.ends[f]}
-        cells = {k for f in changed for k in puzzle.cells_of_edge[f]}
-        return {e: c for e, c in chains.items() if c.dots.isdisjoint(dots) and c.cells.isdisjoint(cells)}
-    return {}
-
-
-def _remember_chains(memory: dict, state: State, chains: dict[int, Chain]) -> None:
-    looks = memory.setdefault(CHAINS_KEY, [])
-    looks.append((state.cands, chains))
-    del looks[:-CHAIN_STATES]
+    mine = kept.get(e)
+    if mine is not None:
+        for read, values, chain in mine:
+            if read(cands) == values:
+                return chain
+    chain = follow(puzzle, state, e)
+    incident, cell_edges = puzzle.graph.incident, puzzle.cells
+    read = itemgetter(*{f for v in chain.dots for f in incident[v]}.union(
+        *(cell_edges[k] for k in chain.cells)))
+    if mine is None:
+        mine = kept[e] = []
+    mine.append((read, read(cands), chain))
+    del mine[:-CHAINS_PER_EDGE]
+    return chain
 
 
 @heuristic(id="slitherlink.isolated-area", genre=GENRE)
