@@ -214,11 +214,14 @@ COMBINATIONS_KEPT = 10_000     # remembered answers of legal_combinations (a key
 
 
 def combination_reads(puzzle: MinesPuzzle) -> tuple[tuple[int, ...], ...]:
-    """The cells legal_combinations reads for each number: its own covered neighbours and
-    those of the numbers sharing them."""
+    """The cells legal_combinations reads for each number (by cell; () elsewhere): its own
+    covered neighbours and those of the numbers sharing them."""
     def make() -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(sorted({v for j in (i, *puzzle.nearby_numbers[i]) for v in puzzle.around[j]}))
-                     for i in range(puzzle.size))
+        out: list[tuple[int, ...]] = [()] * puzzle.size
+        around = puzzle.around
+        for i in puzzle.numbers:
+            out[i] = tuple(sorted({v for j in (i, *puzzle.nearby_numbers[i]) for v in around[j]}))
+        return tuple(out)
     return puzzle.once("_minesweeper_combination_reads", make)
 
 
