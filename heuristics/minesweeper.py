@@ -214,11 +214,14 @@ COMBINATIONS_KEPT = 10_000     # remembered answers of legal_combinations (a key
 
 
 def combination_reads(puzzle: MinesPuzzle) -> tuple[tuple[int, ...], ...]:
-    """The cells legal_combinations reads for each number: its own covered neighbours and
-    those of the numbers sharing them."""
+    """The cells legal_combinations reads for each number (by cell; () elsewhere): its own
+    covered neighbours and those of the numbers sharing them."""
     def make() -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(sorted({v for j in (i, *puzzle.nearby_numbers[i]) for v in puzzle.around[j]}))
-                     for i in range(puzzle.size))
+        out: list[tuple[int, ...]] = [()] * puzzle.size
+        around = puzzle.around
+        for i in puzzle.numbers:
+            out[i] = tuple(sorted({v for j in (i, *puzzle.nearby_numbers[i]) for v in around[j]}))
+        return tuple(out)
     return puzzle.once("_minesweeper_combination_reads", make)
 
 
@@ -289,9 +292,10 @@ def combinations_around(puzzle: MinesPuzzle, state: State, focus=None) -> Iterat
 # --- level 3 ------------------------------------------------------------------------------
 
 AREA_MAX = 14           # covered cells one area search may look at
+AREA_FILLS_KEPT = 10_000     # remembered answers of area_solutions
 
 
-def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[int] | None:
+def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> tuple[int, ...] | None:
     """Which values each cell of `area` takes over every way to fill the area that no number
     touching it (and not the mine count) forbids; None when there is no way at all."""
     pos = {v: k for k, v in enumerate(area)}
@@ -300,14 +304,21 @@ def area_solutions(puzzle: MinesPuzzle, state: State, area: list[int]) -> list[i
         mines, free = number_counts(puzzle, state, i)
         inside = [pos[v] for v in free if v in pos]
         need = puzzle.board[i] - mines
-        checks.append((inside, max(need - (len(free) - len(inside)), 0), need))
+        checks.append((tuple(inside), max(need - (len(free) - len(inside)), 0), need))
     if puzzle.total is not None:
         placed, free = mine_totals(puzzle, state)
         left = puzzle.total - placed
-        checks.append((list(range(len(area))), max(left - (len(free) - len(area)), 0), left))
-    fill = _AreaFill(checks, len(area))
-    fill.extend(0)
-    return fill.seen if any(fill.seen) else None
+        checks.append((tuple(range(len(area))), max(left - (len(free) - len(area)), 0), left))
+    # the answer reads the checks alone: remembered by them (the count of offers searches
+    # every area again on each counted step, most of them unchanged)
+    key = (len(area), tuple(checks))
+    memo = puzzle.memo("_minesweeper_area_fills", AREA_FILLS_KEPT)
+    seen = memo.get(key)
+    if seen is None:
+        fill = _AreaFill(checks, len(area))
+        fill.extend(0)
+        seen = memo[key] = tuple(fill.seen) if any(fill.seen) else ()
+    return seen or None
 
 
 class _AreaFill:
@@ -315,7 +326,7 @@ class _AreaFill:
     values each cell has shown (`seen`). A class, not a closure: a closure that calls itself
     is a cycle, left to the collector."""
 
-    def __init__(self, checks: list[tuple[list[int], int, int]], size: int):
+    def __init__(self, checks: list[tuple[tuple[int, ...], int, int]], size: int):
         self.checks = checks
         self.seen = [0] * size
         self.values = [0] * size

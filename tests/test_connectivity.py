@@ -267,3 +267,10 @@ def test_a_narrowed_side_equals_a_fresh_one():
             assert side.possible_parts == fresh.possible_parts
             assert side.decided_cells == fresh.decided_cells
             assert cn.any_pool(g, cands, bit) == any(all(cands[i] == bit for i in b) for b in g.blocks)
+
+
+def test_grid_puzzles_of_one_size_share_their_topology():
+    from grader.kernels.grid import GridGraph, GridPuzzle, grid_graph
+    a, b = GridPuzzle(rows=3, cols=4), GridPuzzle(rows=3, cols=4)
+    assert a.graph is b.graph is grid_graph(3, 4)
+    assert a.neighbours == GridGraph(3, 4).neighbours and GridPuzzle(rows=4, cols=3).graph == GridGraph(4, 3)

@@ -239,6 +239,16 @@ def test_shared_grid_plumbing_counts_all_eight_cells_around():
     assert MINES.answer_json(p, solved) == {"mines": []} and MINES.answer_asp(p, solved) == ""
 
 
+
+def test_surrounding_cells_in_reading_order_made_once_per_size():
+    from grader.genres.minesweeper.model import surrounding_cells
+    rows, cols = 3, 4
+    want = tuple(tuple(r2 * cols + c2 for r2 in (r - 1, r, r + 1) for c2 in (c - 1, c, c + 1)
+                       if (r2, c2) != (r, c) and 0 <= r2 < rows and 0 <= c2 < cols)
+                 for r in range(rows) for c in range(cols))
+    assert surrounding_cells(rows, cols) == want
+    assert surrounding_cells(rows, cols) is surrounding_cells(rows, cols)
+
 @pytest.mark.parametrize("text, message, where", [
     ("genre: minesweeper\ngrid: |\n  . 9\n", "9 is not a Minesweeper number", (3, 5)),
     ("genre: minesweeper\ngrid: |\n  . z\n", "unexpected 'z'", (3, 5)),

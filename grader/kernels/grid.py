@@ -18,6 +18,7 @@ ORTHOGONAL = (NORTH, WEST, EAST, SOUTH)
 # Its techniques stop at the first direction that gives a step, and on some puzzles reading
 # order finds another step first, so the rays keep this order.
 VERTICAL_FIRST = (NORTH, SOUTH, WEST, EAST)
+GRAPHS_KEPT = 16         # grid sizes whose topology a process keeps (grid_graph)
 
 
 @attrs.frozen(slots=False)
@@ -90,6 +91,13 @@ class GridGraph:
         return seen
 
 
+@functools.lru_cache(maxsize=GRAPHS_KEPT)
+def grid_graph(rows: int, cols: int) -> GridGraph:
+    """The topology of a rows x cols grid, made once per size in a process: it reads the size
+    alone, and a batch grades many boards of the same few sizes."""
+    return GridGraph(rows, cols)
+
+
 @attrs.frozen(kw_only=True, slots=False)
 class GridPuzzle(Puzzle):
     rows: int
@@ -117,8 +125,8 @@ class GridPuzzle(Puzzle):
 
     @functools.cached_property
     def graph(self) -> GridGraph:
-        """The grid's topology, built once per puzzle."""
-        return GridGraph(self.rows, self.cols)
+        """The grid's topology, shared by the puzzles of one size (grid_graph)."""
+        return grid_graph(self.rows, self.cols)
 
     @functools.cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:

@@ -54,12 +54,14 @@ class AkariPuzzle(GridPuzzle):
 
     @functools.cached_property
     def white_neighbours(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(n for n in ns if self.board[n] == WHITE) for ns in self.neighbours)
+        board = self.board
+        return tuple([tuple([n for n in ns if board[n] == WHITE]) for ns in self.neighbours])
 
     @functools.cached_property
     def walls_next_to(self) -> tuple[tuple[int, ...], ...]:
         """Numbered walls beside each cell."""
-        return tuple(tuple(n for n in ns if self.board[n] >= 0) for ns in self.neighbours)
+        board = self.board
+        return tuple([tuple([n for n in ns if board[n] >= 0]) for ns in self.neighbours])
 
     @functools.cached_property
     def lanes(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:

@@ -29,7 +29,7 @@ from grader.io import svg
 from grader.genres import register
 from grader.io import board
 from grader.io.marked_cells import MarkedCellsGenre, mark_tok
-from grader.kernels.grid import GridPuzzle
+from grader.kernels.grid import GRAPHS_KEPT, GridPuzzle
 from grader.kernels.tally import tally
 from grader.genres.minesweeper import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
 
@@ -48,47 +48,57 @@ class MinesPuzzle(GridPuzzle):
     @functools.cached_property
     def surrounding(self) -> tuple[tuple[int, ...], ...]:
         """The up to eight cells around each cell, diagonals included (a number counts these;
-        GridPuzzle.neighbours are only the orthogonal ones)."""
-        out = []
-        for i in range(self.size):
-            r, c = divmod(i, self.cols)
-            out.append(tuple(self.index(r2, c2) for r2 in (r - 1, r, r + 1) for c2 in (c - 1, c, c + 1)
-                             if (r2, c2) != (r, c) and 0 <= r2 < self.rows and 0 <= c2 < self.cols))
-        return tuple(out)
+        GridPuzzle.neighbours are only the orthogonal ones), in reading order."""
+        return surrounding_cells(self.rows, self.cols)
 
     @functools.cached_property
     def unknowns(self) -> tuple[int, ...]:
-        return tuple(i for i, b in enumerate(self.board) if b == UNKNOWN)
+        return tuple([i for i, b in enumerate(self.board) if b == UNKNOWN])
 
     @functools.cached_property
     def numbers(self) -> tuple[int, ...]:
         """The revealed numbers."""
-        return tuple(i for i, b in enumerate(self.board) if b >= 0)
+        return tuple([i for i, b in enumerate(self.board) if b >= 0])
 
     @functools.cached_property
     def around(self) -> tuple[tuple[int, ...], ...]:
         """The unknown cells beside each cell."""
-        return tuple(tuple(n for n in ns if self.board[n] == UNKNOWN) for ns in self.surrounding)
+        board = self.board
+        return tuple([tuple([n for n in ns if board[n] == UNKNOWN]) for ns in self.surrounding])
 
     @functools.cached_property
     def numbers_next_to(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(n for n in ns if self.board[n] >= 0) for ns in self.surrounding)
+        board = self.board
+        return tuple([tuple([n for n in ns if board[n] >= 0]) for ns in self.surrounding])
 
     @functools.cached_property
     def nearby_numbers(self) -> tuple[tuple[int, ...], ...]:
         """For each number, the other numbers whose unknown cells overlap its own."""
-        out = []
-        for i in range(self.size):
-            if self.board[i] < 0:
-                out.append(())
-                continue
-            near = {m for u in self.around[i] for m in self.numbers_next_to[u]} - {i}
-            out.append(tuple(sorted(near)))
+        out: list[tuple[int, ...]] = [()] * self.size
+        numbers_next_to = self.numbers_next_to
+        for i in self.numbers:
+            near = {m for u in self.around[i] for m in numbers_next_to[u]}
+            near.discard(i)
+            out[i] = tuple(sorted(near))
         return tuple(out)
 
     def numbers_near(self, focus) -> list[int]:
         """Numbers that touch any cell in `focus`."""
         return sorted({m for f in focus for m in self.numbers_next_to[f]})
+
+
+@functools.lru_cache(maxsize=GRAPHS_KEPT)
+def surrounding_cells(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Each cell's up to eight neighbours in reading order: a fact of the grid's size alone,
+    made once per size in a process (a batch grades many boards of the same few sizes)."""
+    out = []
+    for r in range(rows):
+        near_rows = range(max(r - 1, 0), min(r + 2, rows))
+        for c in range(cols):
+            near_cols = range(max(c - 1, 0), min(c + 2, cols))
+            i = r * cols + c
+            out.append(tuple([j for j in (r2 * cols + c2 for r2 in near_rows for c2 in near_cols) if j != i]))
+    return tuple(out)
 
 
 def number_counts(puzzle: MinesPuzzle, state: State, i: int) -> tuple[int, list[int]]:
