@@ -831,3 +831,27 @@ def test_broken_near_since_a_clean_state_agrees_with_all_changes():
             if not expected:
                 clean = now
     assert checked > 50 and broken > 50
+
+
+def test_splits_round_agrees_with_the_pieces_left():
+    """splits_round (a cell's ring and the walls) tells a cell whose shading splits the open
+    cells apart exactly when pieces_without finds more than one piece."""
+    rng = random.Random(14)
+    p = puzzle("\n".join(["a a a a a a"] * 6), "\n".join([". . . . . ."] * 6))
+    ring_of = shading.rings(6, 6)
+    splits = whole = 0
+    for _ in range(200):
+        cands = [rng.choice((FREE, FREE, B_WHITE, B_SHADED)) for _ in range(36)]
+        state = State(tuple(cands))
+        w = shading.walls(p, state)
+        for i in range(36):
+            if cands[i] != FREE:
+                continue
+            open_ = tuple(j >= 0 and cands[j] != B_SHADED for j in ring_of[i])
+            if shading.JOINED_RINGS[open_]:
+                continue
+            expected = len(shading.pieces_without(p, cands, i)) > 1
+            assert shading.splits_round(w, ring_of[i], open_) == expected
+            splits += expected
+            whole += not expected
+    assert splits > 50 and whole > 50
