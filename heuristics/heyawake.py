@@ -25,7 +25,7 @@ import attrs
 from grader.core.explain import counted
 from grader.genres import get
 from grader.genres.heyawake.model import (HeyawakePuzzle, line_getters, line_pattern, nearby_violations,
-                                         room_counts, white_runs)
+                                         room_counts)
 from grader.core.registry import REGISTRY, heuristic, register_families
 from grader.core.model import State
 from grader.core.probing import PASSES, branch_deduction, register_probing, register_last_resort
@@ -857,11 +857,13 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
     `connectivity` the genre's violations. When `state` breaks none of them (and, for a white
     cell shut in, holds two white cells), a state that narrows it breaks a local one only at a
     cell that changed, and the white area shows at once whether it is cut: only when either
-    finds something is the whole board looked over again."""
+    finds something is the whole board looked over again. A chain's states narrow one another,
+    so after one that breaks no local rule, the next breaks one only at a cell changed since."""
     def full(s: State) -> list:
         return get(GENRE).violations(puzzle, s) if connectivity else nearby_violations(puzzle, s)
     clean: list[bool] = []
     last: list = [None, None]       # the state asked last and its answer
+    near_clean: list = [None]       # the candidates of the last state broken_near found clean
 
     def at_start() -> list:     # once per state: both what-ifs ask, and the difficulty count again
         return state.derived(("heyawake.chain-rules", connectivity), lambda: full(state))
@@ -874,14 +876,20 @@ def chain_rules(puzzle: HeyawakePuzzle, state: State, connectivity: bool):
         if not clean:
             clean.append(not at_start() and (connectivity or state.cands.count(B_WHITE) > 1))
         changed = narrowed(state.cands, s.cands, len(s.cands)) if clean[0] else None
-        if changed is not None and not broken_near(puzzle, s.cands, changed) and \
-                not (connectivity and whites_parted(puzzle, state, s.cands, changed)):
-            found = []
+        if changed is not None and not broken_near(puzzle, s.cands, changed_since(near_clean[0], s.cands, changed)):
+            near_clean[0] = s.cands
+            found = [] if not (connectivity and whites_parted(puzzle, state, s.cands, changed)) else full(s)
         else:
             found = full(s)
         last[:] = s, found
         return found
     return rules
+
+
+def changed_since(before: tuple[int, ...] | None, now: tuple[int, ...], changed: list[int]) -> list[int]:
+    """The cells of `changed` that changed since `before`, when `now` narrows it; else all."""
+    since = None if before is None else narrowed(before, now, len(changed))
+    return changed if since is None else since
 
 
 def whites_parted(puzzle: HeyawakePuzzle, state: State, cands: Sequence[int], changed: Sequence[int]) -> bool:
@@ -919,7 +927,7 @@ def broken_near(puzzle: HeyawakePuzzle, cands: Sequence[int], changed: Iterable[
             shaded, free = room_counts(puzzle, cands, k)
             if shaded > n or shaded + len(free) < n:
                 return True
-    return any(crossed >= 2 for k in lines for _, _, crossed in white_runs(puzzle, cands, k))
+    return any(line_strips(puzzle, cands, k)[0] for k in lines)
 
 
 def quick_refutes(puzzle: HeyawakePuzzle, state: State, i: int, value: int, rounds: int,

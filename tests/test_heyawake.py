@@ -806,3 +806,52 @@ def test_a_solve_leaves_no_cycles():
     closure: each a cycle left to the collector)."""
     first, p = janko("heyawake", 2, seed=1, max_cells=100)
     assert cyclic_garbage_of_solve(p, warm_up=first) == 0
+
+
+def test_broken_near_since_a_clean_state_agrees_with_all_changes():
+    """A what-if's chain checks the local rules only at the cells changed since its last state
+    that broke none (chain_rules, changed_since): the same answer as at every changed cell."""
+    from heuristics import heyawake as hw
+    rng = random.Random(13)
+    p = load(str(sorted((CORPUS / "heyawake").glob("*.yaml"))[0]))
+    broken = checked = 0
+    for _ in range(60):
+        start = tuple(rng.choice((FREE, FREE, FREE, B_WHITE, B_SHADED)) for _ in range(p.size))
+        cands, clean = list(start), None
+        for _ in range(12):
+            for i in rng.sample([i for i, m in enumerate(cands) if m == FREE] or [0], 2):
+                if cands[i] == FREE:
+                    cands[i] = rng.choice((B_WHITE, B_SHADED))
+            now = tuple(cands)
+            changed = [i for i in range(p.size) if now[i] != start[i]]
+            expected = hw.broken_near(p, now, changed)
+            assert hw.broken_near(p, now, hw.changed_since(clean, now, changed)) == expected
+            checked += clean is not None
+            broken += expected
+            if not expected:
+                clean = now
+    assert checked > 50 and broken > 50
+
+
+def test_splits_round_agrees_with_the_pieces_left():
+    """splits_round (a cell's ring and the walls) tells a cell whose shading splits the open
+    cells apart exactly when pieces_without finds more than one piece."""
+    rng = random.Random(14)
+    p = puzzle("\n".join(["a a a a a a"] * 6), "\n".join([". . . . . ."] * 6))
+    ring_of = shading.rings(6, 6)
+    splits = whole = 0
+    for _ in range(200):
+        cands = [rng.choice((FREE, FREE, B_WHITE, B_SHADED)) for _ in range(36)]
+        state = State(tuple(cands))
+        w = shading.walls(p, state)
+        for i in range(36):
+            if cands[i] != FREE:
+                continue
+            open_ = tuple(j >= 0 and cands[j] != B_SHADED for j in ring_of[i])
+            if shading.JOINED_RINGS[open_]:
+                continue
+            expected = len(shading.pieces_without(p, cands, i)) > 1
+            assert shading.splits_round(w, ring_of[i], open_) == expected
+            splits += expected
+            whole += not expected
+    assert splits > 50 and whole > 50

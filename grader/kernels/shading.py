@@ -191,6 +191,28 @@ def walls(puzzle, state: State) -> Walls:
     return state.derived(("shading.walls",), lambda: Walls(puzzle, state.cands))
 
 
+def splits_round(walls: Walls, ring: Sequence[int], open_: Sequence[bool]) -> bool:
+    """Whether shading a cell splits its neighbours not shaded apart, from its ring (rings)
+    and which of the ring's cells are open, when they are not joined round it (joined_around):
+    exactly when two of the gaps between them (the shaded or off-board cells of the ring
+    between two runs of open cells that hold a side neighbour) belong to one wall, which with
+    the cell closes a ring."""
+    root, edge_root = walls.root, walls.root[walls.edge]
+    start = next(p for p in range(0, 8, 2) if open_[p])     # an open side neighbour
+    seen: set[int] = set()
+    gap: set[int] = set()
+    for k in range(start + 1, start + 9):
+        p = k % 8
+        if not open_[p]:
+            gap.add(root[ring[p]] if ring[p] >= 0 else edge_root)
+        elif p % 2 == 0 and gap:        # a side neighbour ends the gap before it
+            if not seen.isdisjoint(gap):
+                return True
+            seen |= gap
+            gap = set()
+    return False
+
+
 def whites_cut(puzzle, state: State, shaded: Iterable[int], white=()) -> bool:
     """Whether also shading the cells `shaded` (none of them white) cuts the white cells (and
     `white`, taken as white; a callable may give them when needed) apart, in a state where

@@ -16,8 +16,8 @@ from grader.core.model import State, Violation
 from grader.core.probing import Branch, Tried, branch_deduction, trial_rules
 from grader.core.steps import Deduction, Status
 from grader.kernels.recent import last_answer
-from grader.kernels.shading import (B_SHADED, B_WHITE, FREE, SHADED, WHITE, around, open_side,
-                                    joined_around, pieces_without, small_area)
+from grader.kernels.shading import (B_SHADED, B_WHITE, FREE, JOINED_RINGS, SHADED, WHITE, around, open_side,
+                                    pieces_without, rings, small_area, splits_round, walls)
 from heuristics.common.focus import near_then_the_rest
 
 
@@ -168,14 +168,24 @@ def pocket_white(puzzle, state: State, focus=None, most: int = 4) -> Iterator[De
     nbrs = puzzle.neighbours
     cells = pocket_sites(puzzle, state, focus, most)
     any_white = B_WHITE in cands
+    ring_of = rings(puzzle.rows, puzzle.cols)
+    w = sizes = of = None
     for i in cells:
         if cands[i] != FREE:
             continue
         open_nbrs = [n for n in nbrs[i] if cands[n] != B_SHADED]
         if len(open_nbrs) < 2 and not any_white:
             continue
+        if sizes is None:
+            parts = open_side(puzzle, state).possible_parts
+            sizes, of, w = [len(p) for p in parts.cells], parts.of, walls(puzzle, state)
+        ring = ring_of[i]
+        open_ = tuple([j >= 0 and cands[j] != B_SHADED for j in ring])
         # neighbours joined round i all reach the same area: one look tells for them all
-        ways_in = open_nbrs[:1] if joined_around(puzzle.rows, puzzle.cols, cands, i) else open_nbrs
+        joined = JOINED_RINGS[open_]
+        if sizes[of[i]] - 1 > most and (joined or not splits_round(w, ring, open_)):
+            continue    # i's area stays whole without it, and too big for a pocket
+        ways_in = open_nbrs[:1] if joined else open_nbrs
         for n in ways_in:
             pocket = small_area(nbrs, cands, n, i, most)
             if pocket is None:
