@@ -6,7 +6,7 @@ from typing import Iterator
 
 from grader.genres.numberlink.model import WAYS
 from grader.genres.numberlink.model import WITH_SIDE, WITHOUT_SIDE, NumberlinkPuzzle
-from grader.kernels.cell_shapes import (SHAPES, SIDES, SIDES_CAN, SIDES_LACK, Chains, chains,
+from grader.kernels.cell_shapes import (OPPOSITE, SHAPES, SIDES, SIDES_CAN, SIDES_LACK, Chains, chains,
                                         side_steps, sides_can)
 from grader.core.registry import heuristic
 from grader.core.model import State
@@ -28,42 +28,35 @@ SIDES_OPEN = tuple(can & lack for can, lack in zip(SIDES_CAN, SIDES_LACK))
 def join_up(puzzle: NumberlinkPuzzle, state: State, focus=None) -> Iterator[Deduction]:
     """Where is this square: a shape is kept only if the neighbour on each side agrees."""
     cands = state.cands
-    near = cells_near(puzzle, focus)
     if focus is None:       # candidates only shrink, so the border is settled once and for all
-        edge = {i: min_mask(sides_can(cands[i]) & ~puzzle.border_sides[i]) for i in near}
+        edge = {i: min_mask(sides_can(cands[i]) & ~puzzle.border_sides[i]) for i in range(len(cands))}
         yield Deduction.build(state, keep={i: m for i, m in edge.items() if m != -1}, params={
             "cell": "the border", "reason": "lines stay inside the grid",
             "result": "no line leaves a cell across the edge"})
-    steps = side_steps(puzzle)
-    # a join between two cells near the focus is seen from both: the second find would only
-    # repeat the first's removals (dropped as spent), so it is not made
-    made: set[tuple[int, int]] = set()
-    for i in near:
-        ci = cands[i]
-        can_i, lack_i, open_i = SIDES_CAN[ci], SIDES_LACK[ci], SIDES_OPEN[ci]
-        for d, j, e in steps[i]:
-            cj = cands[j]
-            if open_i & d and SIDES_OPEN[cj] & e:
-                continue                # the join may still be on or off: nothing to settle
-            can_j, lack_j = SIDES_CAN[cj], SIDES_LACK[cj]
-            on = can_i & d and can_j & e
-            off = lack_i & d and lack_j & e
-            # only a join that still has something to settle is worth explaining
-            if not on and not (can_i & d or can_j & e):
-                continue
-            if on and not off and not (lack_i & d or lack_j & e):
-                continue
-            first = not (lack_i if on else can_i) & d       # whether i is the cell that decides
-            # (join_on / join_off made directly: the fills' commonest deduction, made by the thousand)
-            drop = WITHOUT_SIDE if on else WITH_SIDE
-            a, b = ci & drop[d], cj & drop[e]
-            if a or b:
-                join = (i, j) if i < j else (j, i)
-                if join in made:
-                    continue
-                made.add(join)
-                yield Deduction(two_removals(i, a, j, b), Later(join_words, puzzle, i, j, first, bool(on)),
-                                (i if first else j,))
+    # a join reads its two cells only: the joins at what changed, each once from its first
+    # cell (it settles alike from either), in board order
+    edges = puzzle.edges
+    for k in (range(len(edges)) if focus is None else listed_at(puzzle, "edges_of", focus)):
+        i, d, j = edges[k]
+        ci, cj, e = cands[i], cands[j], OPPOSITE[d]
+        open_i = SIDES_OPEN[ci]
+        if open_i & d and SIDES_OPEN[cj] & e:
+            continue                # the join may still be on or off: nothing to settle
+        can_i, lack_i, can_j, lack_j = SIDES_CAN[ci], SIDES_LACK[ci], SIDES_CAN[cj], SIDES_LACK[cj]
+        on = can_i & d and can_j & e
+        off = lack_i & d and lack_j & e
+        # only a join that still has something to settle is worth explaining
+        if not on and not (can_i & d or can_j & e):
+            continue
+        if on and not off and not (lack_i & d or lack_j & e):
+            continue
+        first = not (lack_i if on else can_i) & d       # whether i is the cell that decides
+        # (join_on / join_off made directly: the fills' commonest deduction, made by the thousand)
+        drop = WITHOUT_SIDE if on else WITH_SIDE
+        a, b = ci & drop[d], cj & drop[e]
+        if a or b:
+            yield Deduction(two_removals(i, a, j, b), Later(join_words, puzzle, i, j, first, bool(on)),
+                            (i if first else j,))
 
 
 def join_words(puzzle: NumberlinkPuzzle, i: int, j: int, first: bool, on: bool) -> dict:
