@@ -364,25 +364,30 @@ def _shading_patterns(puzzle: YajilinPuzzle, cands: dict[int, int], cells: tuple
                       limit: int) -> tuple[tuple[int, ...], ...] | None:
     """shading_patterns, from the candidates of the line's cells (`cands`, by cell)."""
     out: list[tuple[int, ...]] = []
+    done = _walk_shadings(puzzle.neighbours, cands, cells, count, limit, 0, [], out)
+    return tuple(out) if done else None
 
-    def walk(i: int, chosen: list[int]) -> bool:
-        if len(chosen) == count:
-            if all(cands[j] & B_LOOP for j in cells[i:]):
-                out.append(tuple(chosen))
-            return len(out) <= limit
-        if i >= len(cells) or len(cells) - i < count - len(chosen):
-            return True
-        j = cells[i]
-        if cands[j] & B_SHADED and not (chosen and chosen[-1] in puzzle.neighbours[j]):
-            chosen.append(j)
-            if not walk(i + 1, chosen):
-                return False
-            chosen.pop()
-        if cands[j] & B_LOOP:
-            return walk(i + 1, chosen)
+
+def _walk_shadings(neighbours, cands: dict[int, int], cells: tuple[int, ...], count: int, limit: int,
+                   i: int, chosen: list[int], out: list[tuple[int, ...]]) -> bool:
+    """Add to `out` each shading of cells[i:] that completes `chosen` to `count` cells; False
+    once more than `limit` are found. A module function: a nested one that calls itself is a
+    reference cycle each call leaves to the collector."""
+    if len(chosen) == count:
+        if all(cands[j] & B_LOOP for j in cells[i:]):
+            out.append(tuple(chosen))
+        return len(out) <= limit
+    if i >= len(cells) or len(cells) - i < count - len(chosen):
         return True
-
-    return tuple(out) if walk(0, []) else None
+    j = cells[i]
+    if cands[j] & B_SHADED and not (chosen and chosen[-1] in neighbours[j]):
+        chosen.append(j)
+        if not _walk_shadings(neighbours, cands, cells, count, limit, i + 1, chosen, out):
+            return False
+        chosen.pop()
+    if cands[j] & B_LOOP:
+        return _walk_shadings(neighbours, cands, cells, count, limit, i + 1, chosen, out)
+    return True
 
 
 def _pattern_masks(puzzle: YajilinPuzzle, cells, pattern) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ from grader.genres.yajilin.model import B_LOOP, B_SHADED
 from grader.core.registry import REGISTRY
 from grader.core.model import State
 from support import (CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, assert_sound_from_partial_states,
-                     assert_sound_path, assert_sound_when_nearly_solved, decided_by, fires, found, janko, marks, native,
+                     assert_sound_path, cyclic_garbage_of_solve, assert_sound_when_nearly_solved, decided_by, fires, found, janko, marks, native,
                      reference)
 
 YAJILIN = get("yajilin")
@@ -454,3 +454,10 @@ def test_a_later_pass_goes_on_from_the_earlier_fill():
             assert steps(short) == steps(fill(p, state, changed, 2, 12))
             assert steps(fills.fill(p, state, changed, 4, 400)) == steps(fill(p, state, changed, 4, 400))
     assert stuck
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve leaves nothing to the collector (the shading-pattern walk and the enclosures'
+    tying search were nested functions calling themselves: a cycle each call)."""
+    puzzles = janko("yajilin", 7, seed=7, max_cells=100)
+    assert [cyclic_garbage_of_solve(p, warm_up=puzzles[0]) for p in (puzzles[1], puzzles[6])] == [0, 0]
