@@ -44,6 +44,24 @@ def draw(p, shaded=(), loop=(), lines=(), crosses=()):
 FREE3 = ". . .\n. . .\n. . ."
 
 
+
+def test_fewer_than_two_ways():
+    """_fewer_than_two_ways counts the edges not crossed out as open_edges lists them, also
+    at a clue's neighbour with fewer than two edges."""
+    from heuristics.yajilin import _edge_getters, _fewer_than_two_ways, open_edges
+    for p in (puzzle(FREE3), puzzle(". 2s .\n. . .")):
+        getters = _edge_getters(p)
+        for crosses in ([], ["r1c1-r1c2"], ["r1c2-r2c2", "r2c1-r2c2"], ["r1c2-r2c2", "r2c1-r2c2", "r2c2-r2c3"]):
+            crosses = [c for c in crosses if c in p.graph.edge_names]
+            state = draw(p, crosses=crosses)
+            for i in range(p.rows * p.cols):
+                assert _fewer_than_two_ways(getters, state.cands, i) == (len(open_edges(p, state, i)) < 2)
+    p = puzzle(FREE3)
+    state = draw(p, crosses=["r1c1-r1c2"])
+    cells = {str(p.cell(i)): i for i in range(9)}
+    assert _fewer_than_two_ways(_edge_getters(p), state.cands, cells["r1c1"])
+    assert not _fewer_than_two_ways(_edge_getters(p), state.cands, cells["r2c2"])
+
 # --- level 1 ----------------------------------------------------------------------------------
 
 def test_shaded_neighbours():
