@@ -99,8 +99,9 @@ def line_visits(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Ded
 
 @heuristic(id="yajilin.no-way-through", genre=GENRE)
 def no_way_through(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator[Deduction]:
+    getters = _edge_getters(puzzle)
     for i in cells_to_check(puzzle, focus):
-        if state.cands[i] != FREE:
+        if state.cands[i] != FREE or not _fewer_than_two_ways(getters, state.cands, i):
             continue
         ways = open_edges(puzzle, state, i)
         if len(ways) < 2:
@@ -129,15 +130,28 @@ def shading_strands(puzzle: YajilinPuzzle, state: State, focus=None) -> Iterator
 
 
 def _free_neighbours(puzzle: YajilinPuzzle) -> tuple[tuple[tuple[int, operator.itemgetter | None, int], ...], ...]:
-    """For each cell, its neighbours without a clue, each with the candidates of its edges in
-    one call (None with fewer than two) and how many edges it has: most neighbours
-    shading_strands asks about have ways to spare, counted at C speed."""
+    """For each cell, its neighbours without a clue, each with its edges' getter and count
+    (_edge_getters): most neighbours shading_strands asks about have ways to spare."""
     def make():
-        links = puzzle.cell_links
-        getters = [operator.itemgetter(*(var for var, _ in ls)) if len(ls) >= 2 else None for ls in links]
-        return tuple(tuple((j, getters[j], len(links[j])) for j in puzzle.neighbours[i] if puzzle.clues[j] is None)
+        getters = _edge_getters(puzzle)
+        return tuple(tuple((j, *getters[j]) for j in puzzle.neighbours[i] if puzzle.clues[j] is None)
                      for i in range(puzzle.rows * puzzle.cols))
     return puzzle.once("_yajilin_free_neighbours", make)
+
+
+def _edge_getters(puzzle: YajilinPuzzle) -> tuple[tuple[operator.itemgetter | None, int], ...]:
+    """For each cell, the candidates of its edges in one call (None with fewer than two) and
+    how many edges it has: its edges not crossed out are counted at C speed."""
+    def make():
+        return tuple((operator.itemgetter(*(var for var, _ in ls)) if len(ls) >= 2 else None, len(ls))
+                     for ls in puzzle.cell_links)
+    return puzzle.once("_yajilin_edge_getters", make)
+
+
+def _fewer_than_two_ways(getters, cands, i: int) -> bool:
+    """Has cell i fewer than two edges not crossed out? (getters: _edge_getters)"""
+    get, n = getters[i]
+    return get is None or n - get(cands).count(B_CROSS) < 2
 
 
 @heuristic(id="yajilin.clue-done", genre=GENRE)
@@ -364,25 +378,30 @@ def _shading_patterns(puzzle: YajilinPuzzle, cands: dict[int, int], cells: tuple
                       limit: int) -> tuple[tuple[int, ...], ...] | None:
     """shading_patterns, from the candidates of the line's cells (`cands`, by cell)."""
     out: list[tuple[int, ...]] = []
+    done = _walk_shadings(puzzle.neighbours, cands, cells, count, limit, 0, [], out)
+    return tuple(out) if done else None
 
-    def walk(i: int, chosen: list[int]) -> bool:
-        if len(chosen) == count:
-            if all(cands[j] & B_LOOP for j in cells[i:]):
-                out.append(tuple(chosen))
-            return len(out) <= limit
-        if i >= len(cells) or len(cells) - i < count - len(chosen):
-            return True
-        j = cells[i]
-        if cands[j] & B_SHADED and not (chosen and chosen[-1] in puzzle.neighbours[j]):
-            chosen.append(j)
-            if not walk(i + 1, chosen):
-                return False
-            chosen.pop()
-        if cands[j] & B_LOOP:
-            return walk(i + 1, chosen)
+
+def _walk_shadings(neighbours, cands: dict[int, int], cells: tuple[int, ...], count: int, limit: int,
+                   i: int, chosen: list[int], out: list[tuple[int, ...]]) -> bool:
+    """Add to `out` each shading of cells[i:] that completes `chosen` to `count` cells; False
+    once more than `limit` are found. A module function: a nested one that calls itself is a
+    reference cycle each call leaves to the collector."""
+    if len(chosen) == count:
+        if all(cands[j] & B_LOOP for j in cells[i:]):
+            out.append(tuple(chosen))
+        return len(out) <= limit
+    if i >= len(cells) or len(cells) - i < count - len(chosen):
         return True
-
-    return tuple(out) if walk(0, []) else None
+    j = cells[i]
+    if cands[j] & B_SHADED and not (chosen and chosen[-1] in neighbours[j]):
+        chosen.append(j)
+        if not _walk_shadings(neighbours, cands, cells, count, limit, i + 1, chosen, out):
+            return False
+        chosen.pop()
+    if cands[j] & B_LOOP:
+        return _walk_shadings(neighbours, cands, cells, count, limit, i + 1, chosen, out)
+    return True
 
 
 def _pattern_masks(puzzle: YajilinPuzzle, cells, pattern) -> list[tuple[int, int]]:
@@ -406,9 +425,9 @@ def pattern_problem(puzzle: YajilinPuzzle, state: State, cells) -> str:
     with fewer than two ways, shaded cells that touch, clues over or under their count."""
     from grader.genres.yajilin.model import clue_problem
     free_near, clues = _pattern_near(puzzle, cells)
-    cands = state.cands
+    cands, getters = state.cands, _edge_getters(puzzle)
     for j in free_near:
-        if cands[j] == B_LOOP and len(open_edges(puzzle, state, j)) < 2:
+        if cands[j] == B_LOOP and _fewer_than_two_ways(getters, cands, j):
             return f"{puzzle.cell(j)} would have no way through"
         if cands[j] == B_SHADED and any(cands[n] == B_SHADED for n in puzzle.neighbours[j]):
             return f"shaded cells would touch at {puzzle.cell(j)}"

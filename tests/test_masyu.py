@@ -10,7 +10,8 @@ from grader.io.read import load
 from grader.genres import get
 from grader.core.registry import REGISTRY
 from grader.core.model import State
-from support import CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, fires, found, marks, native, reference
+from support import (CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, cyclic_garbage_of_solve, fires, found, janko, marks,
+                     native, reference)
 
 MASYU = get("masyu")
 LINE, CROSS = "carries the loop", "is crossed out"
@@ -706,3 +707,10 @@ def test_pearl_rules_with_a_focus_find_what_they_find_everywhere():
                 if not list(h.find(p, before)):
                     everywhere = [d.removals for d in h.find(p, after)]
                     assert [d.removals for d in h.find(p, after, focus)] == everywhere, h.id
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve leaves nothing to the collector (the enclosures' tying search was nested
+    functions calling each other: a cycle holding every tying's state)."""
+    puzzles = janko("masyu", 6, seed=7, max_cells=100)
+    assert cyclic_garbage_of_solve(puzzles[5], warm_up=puzzles[0]) == 0

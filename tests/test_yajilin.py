@@ -14,7 +14,7 @@ from grader.genres.yajilin.model import B_LOOP, B_SHADED
 from grader.core.registry import REGISTRY
 from grader.core.model import State
 from support import (CORPUS, FOUR_ENDS, ROWS_APART, assert_all_sound, assert_sound_from_partial_states,
-                     assert_sound_path, assert_sound_when_nearly_solved, decided_by, fires, found, janko, marks, native,
+                     assert_sound_path, cyclic_garbage_of_solve, assert_sound_when_nearly_solved, decided_by, fires, found, janko, marks, native,
                      reference)
 
 YAJILIN = get("yajilin")
@@ -43,6 +43,24 @@ def draw(p, shaded=(), loop=(), lines=(), crosses=()):
 
 FREE3 = ". . .\n. . .\n. . ."
 
+
+
+def test_fewer_than_two_ways():
+    """_fewer_than_two_ways counts the edges not crossed out as open_edges lists them, also
+    at a clue's neighbour with fewer than two edges."""
+    from heuristics.yajilin import _edge_getters, _fewer_than_two_ways, open_edges
+    for p in (puzzle(FREE3), puzzle(". 2s .\n. . .")):
+        getters = _edge_getters(p)
+        for crosses in ([], ["r1c1-r1c2"], ["r1c2-r2c2", "r2c1-r2c2"], ["r1c2-r2c2", "r2c1-r2c2", "r2c2-r2c3"]):
+            crosses = [c for c in crosses if c in p.graph.edge_names]
+            state = draw(p, crosses=crosses)
+            for i in range(p.rows * p.cols):
+                assert _fewer_than_two_ways(getters, state.cands, i) == (len(open_edges(p, state, i)) < 2)
+    p = puzzle(FREE3)
+    state = draw(p, crosses=["r1c1-r1c2"])
+    cells = {str(p.cell(i)): i for i in range(9)}
+    assert _fewer_than_two_ways(_edge_getters(p), state.cands, cells["r1c1"])
+    assert not _fewer_than_two_ways(_edge_getters(p), state.cands, cells["r2c2"])
 
 # --- level 1 ----------------------------------------------------------------------------------
 
@@ -454,3 +472,10 @@ def test_a_later_pass_goes_on_from_the_earlier_fill():
             assert steps(short) == steps(fill(p, state, changed, 2, 12))
             assert steps(fills.fill(p, state, changed, 4, 400)) == steps(fill(p, state, changed, 4, 400))
     assert stuck
+
+
+def test_a_solve_leaves_no_cycles():
+    """A solve leaves nothing to the collector (the shading-pattern walk and the enclosures'
+    tying search were nested functions calling themselves: a cycle each call)."""
+    puzzles = janko("yajilin", 7, seed=7, max_cells=100)
+    assert [cyclic_garbage_of_solve(p, warm_up=puzzles[0]) for p in (puzzles[1], puzzles[6])] == [0, 0]

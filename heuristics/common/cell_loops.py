@@ -788,71 +788,82 @@ def tyings(graph: LoopGraph, state: State, enc: Enclosure, must_visit: Callable[
     """Every way to tie the ends of an enclosure by lines through it (none closing a loop that
     leaves other lines outside), each as a trial state where the area's unused vertices stay
     empty (with visit_values, their own variable says so). None when there are too many."""
-    p = paths(graph, state)
-    cands, ev = state.cands, graph.edge_vars
-    cells, ends = enc.cells, set(enc.ends)
-    piece_count = len({p.comp[a] for a in enc.ends})
-    every_piece_here = piece_count == p.pieces
-    touched = sorted({e for v in cells | ends for e in graph.incident[v] if cands[ev[e]] == OPEN})
-    out: list[Tying] = []
-    used: set[int] = set()
-    chosen: list[int] = []
-    pairs: list[frozenset[int]] = []
-    parent = {c: c for c in {p.comp[a] for a in enc.ends}}
-    steps = [0]
+    search = _TyingSearch(graph, state, enc, must_visit, visit_values, budget, limit)
+    return search.out if search.start(sorted(enc.ends)) else None
 
-    def find(c: int) -> int:
+
+class _TyingSearch:
+    """The depth-first search of tyings: methods that call each other rather than nested
+    functions, which would leave each search in reference cycles for the collector."""
+
+    def __init__(self, graph: LoopGraph, state: State, enc: Enclosure, must_visit: Callable[[int], bool],
+                 visit_values: tuple[int, int] | None, budget: int, limit: int):
+        self.graph, self.state, self.must_visit, self.visit_values = graph, state, must_visit, visit_values
+        self.budget, self.limit = budget, limit
+        self.p = p = paths(graph, state)
+        self.cands, ev = state.cands, graph.edge_vars
+        self.cells = cells = enc.cells
+        self.every_piece_here = len({p.comp[a] for a in enc.ends}) == p.pieces
+        self.touched = sorted({e for v in cells | set(enc.ends) for e in graph.incident[v]
+                               if self.cands[ev[e]] == OPEN})
+        self.out: list[Tying] = []
+        self.used: set[int] = set()
+        self.chosen: list[int] = []
+        self.pairs: list[frozenset[int]] = []
+        self.parent = {c: c for c in {p.comp[a] for a in enc.ends}}
+        self.steps = 0
+
+    def find(self, c: int) -> int:
+        parent = self.parent
         while parent[c] != c:
             c = parent[c]
         return c
 
-    def tie(a: int, b: int, rest: list[int]) -> bool:
-        ra, rb = find(p.comp[a]), find(p.comp[b])
-        if ra == rb and (rest or not every_piece_here):
+    def tie(self, a: int, b: int, rest: list[int]) -> bool:
+        ra, rb = self.find(self.p.comp[a]), self.find(self.p.comp[b])
+        if ra == rb and (rest or not self.every_piece_here):
             return True                       # a small closed loop: not a way
-        parent[ra] = rb
-        pairs.append(frozenset((a, b)))
-        ok = start(rest)
-        pairs.pop()
-        parent[ra] = ra
+        self.parent[ra] = rb
+        self.pairs.append(frozenset((a, b)))
+        ok = self.start(rest)
+        self.pairs.pop()
+        self.parent[ra] = ra
         return ok
 
-    def walk(v: int, a: int, rest: list[int]) -> bool:
-        steps[0] += 1
-        if steps[0] > budget or len(out) > limit:
+    def walk(self, v: int, a: int, rest: list[int]) -> bool:
+        self.steps += 1
+        if self.steps > self.budget or len(self.out) > self.limit:
             return False
+        graph, cands, ev, chosen, used = self.graph, self.cands, self.graph.edge_vars, self.chosen, self.used
         for e in graph.incident[v]:
             if cands[ev[e]] != OPEN or (chosen and e == chosen[-1]):
                 continue
             w = graph.other(e, v)
-            if w in cells and w not in used:
+            if w in self.cells and w not in used:
                 used.add(w)
                 chosen.append(e)
-                ok = walk(w, a, rest)
+                ok = self.walk(w, a, rest)
                 chosen.pop()
                 used.discard(w)
                 if not ok:
                     return False
             elif w in rest:                  # (from a itself: two ends side by side, joined)
                 chosen.append(e)
-                ok = tie(a, w, [x for x in rest if x != w])
+                ok = self.tie(a, w, [x for x in rest if x != w])
                 chosen.pop()
                 if not ok:
                     return False
         return True
 
-    def start(rest: list[int]) -> bool:
+    def start(self, rest: list[int]) -> bool:
         if not rest:
-            if any(must_visit(v) for v in cells if v not in used):
+            if any(self.must_visit(v) for v in self.cells if v not in self.used):
                 return True
-            out.append(_tying(graph, state, touched, set(chosen), frozenset(pairs), cells, used, visit_values))
-            return len(out) <= limit
+            self.out.append(_tying(self.graph, self.state, self.touched, set(self.chosen), frozenset(self.pairs),
+                                   self.cells, self.used, self.visit_values))
+            return len(self.out) <= self.limit
         a = rest[0]
-        return walk(a, a, rest[1:])
-
-    if not start(sorted(ends)):
-        return None
-    return out
+        return self.walk(a, a, rest[1:])
 
 
 def _tying(graph: LoopGraph, state: State, touched: list[int], lines: set[int],
