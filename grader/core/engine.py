@@ -222,7 +222,10 @@ class Solver:
         undecided = sum([1 for m in state.cands if m & (m - 1)])
         broken = 0 in state.cands
         top = 0                         # the hardest level used so far
-        offered: tuple[Deduction, ...] = ()  # what the last count at level `top` saw (_available)
+        # what the last count at level `top` saw, and what changed since each heuristic's last
+        # whole look in a count at that level (_available)
+        offered: tuple[Deduction, ...] = ()
+        unseen: dict[int, set[int] | None] = {}
         while True:
             if broken:
                 status, reason = Status.CONTRADICTION, self._empty_reason(state)
@@ -254,10 +257,10 @@ class Solver:
             # only a step as hard as any before it can be among the hardest, which alone set the
             # difficulty: the others are not counted (counting looks further, so costs time)
             if h.level > top:
-                top, offered = h.level, ()
+                top, offered, unseen = h.level, (), {}
             available = None
             if self.count_available and h.level == top:
-                available, offered = self._available(state, pending, k, d, more, offered)
+                available, offered = self._available(state, pending, k, d, more, offered, unseen)
             batch: set[int] = set()
             resume = d.resume
             looked_at_all = False
@@ -277,7 +280,7 @@ class Solver:
                 if d is None:
                     looked_at_all = True
                     break
-            for p in pending.values():
+            for p in (*pending.values(), *unseen.values()):
                 if p is not None:
                     p |= batch
             if looked_at_all:
@@ -315,8 +318,8 @@ class Solver:
         return None
 
     def _available(self, state: State, pending: dict[int, set[int] | None], k: int, first: Deduction,
-                   more: Iterator[Deduction], offered: tuple[Deduction, ...]
-                   ) -> tuple[int | None, tuple[Deduction, ...]]:
+                   more: Iterator[Deduction], offered: tuple[Deduction, ...],
+                   unseen: dict[int, set[int] | None]) -> tuple[int | None, tuple[Deduction, ...]]:
         """How many different deductions (by what they remove) the level of heuristic k offers
         in `state`, `first` included, up to AVAILABLE_CAP, and those deductions, for the next
         count at this level; None for level 5 (a trial is rated by its size). `offered`: what
@@ -337,28 +340,33 @@ class Solver:
         if level >= 5:
             return None, ()
         seen = {frozenset(first.removals): first}
-        for d in offered:
+        for at, d in enumerate(offered):
+            if len(seen) >= AVAILABLE_CAP:      # the rest are trimmed by the next count
+                return AVAILABLE_CAP, (*seen.values(), *offered[at:])
             d = self._trimmed(d, state)
             if d is not None:
                 seen.setdefault(frozenset(d.removals), d)
         if len(seen) < AVAILABLE_CAP:
-            looks: list[Callable[[], Iterator[Deduction]]] = []
+            looks: list[tuple[int, Callable[[], Iterator[Deduction]]]] = []
             if self.heuristics[k].info.counted:
-                looks.append(lambda: more)
+                looks.append((k, lambda: more))
             for j in range(k + 1, len(self.heuristics)):
-                h, focus = self.heuristics[j], pending[j]
+                h, focus = self.heuristics[j], _narrower(pending[j], unseen.get(j))
                 if h.level == level and h.info.counted and focus != set():
-                    looks.append(lambda h=h, focus=focus: h.find(
-                        self.puzzle, state, None if focus is None else frozenset(focus)))
+                    looks.append((j, lambda h=h, focus=focus: h.find(
+                        self.puzzle, state, None if focus is None else frozenset(focus))))
             token = _MEMORY.set({})
             try:
-                for look in looks:
+                for j, look in looks:
                     for d in look():
                         seen.setdefault(frozenset(d.removals), d)
                         if len(seen) >= STOCK or out_of_time():
                             break
-                    if len(seen) >= STOCK or out_of_time():
-                        break
+                    else:
+                        if j != k:
+                            unseen[j] = set()   # every find of its look is in `seen` now
+                        continue
+                    break
             finally:
                 _MEMORY.reset(token)
         return min(len(seen), AVAILABLE_CAP), tuple(seen.values())
@@ -386,6 +394,12 @@ class Solver:
     def _empty_reason(self, state: State) -> str:
         var = state.cands.index(0)
         return f"{self.genre.var_name(self.puzzle, var)} has no possible value left"
+
+
+def _narrower(a: set[int] | None, b: set[int] | None) -> set[int] | None:
+    """Where to look when a look at `a` and one at `b` would each see every find left to see
+    (None: everywhere)."""
+    return b if a is None else a if b is None else a & b
 
 
 def solve(puzzle: Puzzle, state: State | None = None, *, max_level: int = 5,
