@@ -321,21 +321,28 @@ class Solver:
                    more: Iterator[Deduction], offered: tuple[Deduction, ...],
                    unseen: dict[int, set[int] | None]) -> tuple[int | None, tuple[Deduction, ...]]:
         """How many different deductions (by what they remove) the level of heuristic k offers
-        in `state`, `first` included, up to AVAILABLE_CAP, and those deductions, for the next
-        count at this level; None for level 5 (a trial is rated by its size). `offered`: what
-        the last count at this level gave (the solve starts it afresh when its level rises).
+        in `state`, `first` included, up to AVAILABLE_CAP, and what this count saw, for the
+        next count at this level; None for level 5 (a trial is rated by its size). `offered`
+        and `unseen` are what the counts before at this level left (the solve starts them
+        afresh when its level rises); `unseen` is updated here.
 
         What an earlier count found still follows from the marks (marks only narrow): trimmed
         to what is still new, it is still on offer; one with nothing new left (taken, or made
         by other steps) drops out. When those and `first` reach the cap, nothing is looked at.
         Otherwise the rest of k's look and the later heuristics of its level look, in the
-        order of the list, where they would look next (a heuristic quiet since nothing near it
-        changed has nothing to offer) until the cap; those whose row says `counted: false` (a
-        long case split or look-ahead, not seen at a glance, and dearer than the rest of the
-        solve) are left out. Counted, never applied, in a scratch memory of its own so the
-        solve's path cannot change. The order is fixed, not learnt from the looks' costs:
-        which deductions a capped count sees are carried to the next counts, so an order that
-        depended on the clock would make grades differ from run to run."""
+        order of the list, until STOCK deductions are seen (a stock for the next counts); each
+        looks where the solve would look next (a heuristic quiet since nothing near it changed
+        has nothing to offer) and, once one of its looks here ran to its end, only where
+        something changed since (`unseen`: what it found then is carried). Those whose row
+        says `counted: false` (a long case split or look-ahead, not seen at a glance, and
+        dearer than the rest of the solve) are left out. Counted, never applied, in a scratch
+        memory of its own so the solve's path cannot change.
+
+        So a count may differ from what looking at everything would give: a carried
+        deduction may since be part of a bigger one, and a focused look may find another
+        deduction than a whole one. The order is fixed, not learnt from the looks' costs (as
+        up to stop 44): which deductions a capped look sees are carried to the next counts,
+        and an order that depended on the clock would make grades differ from run to run."""
         level = self.heuristics[k].level
         if level >= 5:
             return None, ()
