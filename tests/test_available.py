@@ -45,24 +45,21 @@ def test_a_carried_deduction_is_trimmed_and_dropped_once_nothing_of_it_is_new():
     v = undecided(state)
     assert len(v) >= AVAILABLE_CAP + 2
     first, two, other = lowest(state, v[0]), Deduction(((v[1], state.cands[v[1]] & 1), (v[2], state.cands[v[2]] & 1)), {}), lowest(state, v[3])
-    pending, unseen = {0: set(), 1: None}, {}
-    count, offered = solver._available(state, pending, 0, first, iter(()), (), unseen)
-    assert count == 1 and calls == [None] and unseen == {1: set()}
-    # after a whole look, a count looks only where something changed since
-    unseen[1].add(v[5])
-    count, offered = solver._available(state, pending, 0, first, iter([two, first, other]), (), unseen)
-    assert calls == [None, frozenset({v[5]})]
+    pending = {0: set(), 1: None}
+    count, offered = solver._available(state, pending, 0, first, iter(()), ())
+    assert count == 1 and calls == [None]
+    count, offered = solver._available(state, pending, 0, first, iter([two, first, other]), ())
     assert count == 3 and [d.removals for d in offered] == [first.removals, two.removals, other.removals]
     # the step taken (first) and a part of `two` are done: `first` drops out, `two` is trimmed
     later = Deduction(((v[1], state.cands[v[1]] & 1),), {}).apply(first.apply(state))
     fresh = lowest(later, v[4])
-    count, offered = solver._available(later, pending, 0, fresh, iter(()), offered, unseen)
+    count, offered = solver._available(later, pending, 0, fresh, iter(()), offered)
     assert count == 3
     assert [d.removals for d in offered] == [fresh.removals, ((v[2], state.cands[v[2]] & 1),), other.removals]
     # carried ones that reach the cap with the step: no look at all
     calls.clear()
     many = tuple(lowest(state, w) for w in v[1:AVAILABLE_CAP + 2])
-    count, offered = solver._available(state, pending, 0, first, iter(()), many, {})
+    count, offered = solver._available(state, pending, 0, first, iter(()), many)
     assert count == AVAILABLE_CAP and calls == []
 
 
