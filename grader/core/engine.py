@@ -106,22 +106,8 @@ def collect_less_often() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-@attrs.frozen
-class LookYield:
-    """What one heuristic's look in a count has lately cost (seconds) and found (deductions),
-    as running means that forget half at each look; unknown looks come first."""
-    seconds: float = 0.0
-    found: float = 1.0
-
-    @property
-    def seconds_per_find(self) -> float:
-        return self.seconds / (self.found + 0.5)
-
-    def after(self, seconds: float, found: int) -> "LookYield":
-        return LookYield((self.seconds + seconds) / 2, (self.found + found) / 2)
-
-
-UNKNOWN_LOOK = LookYield()
+# How many deductions a count that looks collects for the counts after it (see _available)
+STOCK = 3 * AVAILABLE_CAP
 
 
 class Solver:
@@ -151,9 +137,6 @@ class Solver:
         self.greedy = greedy
         self.one_solution = one_solution
         self.count_available = count_available and not greedy
-        # what each look of a count cost and gave lately, to make the cheap ones first (see
-        # _available); key: the heuristic's index, or -1-k for the rest of k's own look
-        self._look_yields: dict[int, LookYield] = {}
         # where the last solve stopped on its step count (its trace, what every technique had
         # still to look at), for go_on
         self._paused: tuple[Trace, dict[int, set[int] | None]] | None = None
@@ -239,6 +222,7 @@ class Solver:
         undecided = sum([1 for m in state.cands if m & (m - 1)])
         broken = 0 in state.cands
         top = 0                         # the hardest level used so far
+        offered: tuple[Deduction, ...] = ()  # what the last count at level `top` saw (_available)
         while True:
             if broken:
                 status, reason = Status.CONTRADICTION, self._empty_reason(state)
@@ -269,9 +253,11 @@ class Solver:
             h = self.heuristics[k]
             # only a step as hard as any before it can be among the hardest, which alone set the
             # difficulty: the others are not counted (counting looks further, so costs time)
-            top = max(top, h.level)
-            available = (self._available(state, pending, k, d, more)
-                         if self.count_available and h.level == top else None)
+            if h.level > top:
+                top, offered = h.level, ()
+            available = None
+            if self.count_available and h.level == top:
+                available, offered = self._available(state, pending, k, d, more, offered)
             batch: set[int] = set()
             resume = d.resume
             looked_at_all = False
@@ -329,56 +315,63 @@ class Solver:
         return None
 
     def _available(self, state: State, pending: dict[int, set[int] | None], k: int, first: Deduction,
-                   more: Iterator[Deduction]) -> int | None:
-        """How many different deductions the level of heuristic k offers in `state`, `first`
-        included, up to AVAILABLE_CAP; None for level 5 (a trial is rated by its size). The
-        rest of k's look and the later heuristics of its level look where they would look
-        next (a heuristic quiet since nothing near it changed has nothing to offer); those
-        whose row says `counted: false` (a long case split or look-ahead, not seen at a
-        glance, and dearer than the rest of the solve) are left out. Counted, never applied,
-        in a scratch memory of its own so the solve's path cannot change.
+                   more: Iterator[Deduction], offered: tuple[Deduction, ...]
+                   ) -> tuple[int | None, tuple[Deduction, ...]]:
+        """How many different deductions (by what they remove) the level of heuristic k offers
+        in `state`, `first` included, up to AVAILABLE_CAP, and what this count saw, for the
+        next count at this level; None for level 5 (a trial is rated by its size). `offered`:
+        what the last count at this level saw (the solve starts it afresh when its level rises).
 
-        The count is how many distinct deductions all those looks give, capped: the same
-        whatever order they are made in. So the looks that found most for their time so far
-        in this solve go first, and a count that reaches the cap leaves the rest out.
+        What an earlier count found still follows from the marks (marks only narrow): trimmed
+        to what is still new, it is still on offer; one with nothing new left (taken, or made
+        by other steps) drops out. When those and `first` reach the cap, nothing is looked at.
+        Otherwise the rest of k's look and the later heuristics of its level look, in the
+        order of the list, until STOCK deductions are seen (a stock for the next counts); each
+        looks where the solve would look next (a heuristic quiet since nothing near it changed
+        has nothing to offer). Those whose row says `counted: false` (a long case split or
+        look-ahead, not seen at a glance, and dearer than the rest of the solve) are left out.
+        Counted, never applied, in a scratch memory of its own so the solve's path cannot
+        change.
 
-        A heuristic the solve has not reached yet looks at the whole board here, on purpose.
-        Keeping quiet sets for the count (after a count's look finds nothing, look next only
-        where something changed) was tried in stop 41 and changed counts: a focused look that
-        stops at its first find (short_what_if) finds another deduction than a whole look,
-        and some focused looks missed finds altogether (tests/focus_check.py names those
-        still known to). Where the counts stayed the same, no CPU was saved: quiet looks are
-        cheap, and the count's cost is in looks that find something. Keeping one scratch
-        memory for all the counts of a solve saved nothing either."""
+        So a count may differ from what looking at everything would give: a carried
+        deduction may since be part of a bigger one, both counted. The order is fixed, not
+        learnt from the looks' costs (as up to stop 44): which deductions a capped look sees
+        are carried to the next counts, and an order that depended on the clock would make
+        grades differ from run to run. (Looking, once a count's look ran to its end, only
+        where something changed since, its finds being carried, saved a further fifth of the
+        count but is what tests/focus_check.py reads as a miss: an empty focused look where
+        the whole board finds something.)"""
         level = self.heuristics[k].level
         if level >= 5:
-            return None
-        looks: list[tuple[int, Callable[[], Iterator[Deduction]]]] = []
-        if self.heuristics[k].info.counted:
-            looks.append((-1 - k, lambda: more))
-        for j in range(k + 1, len(self.heuristics)):
-            h, focus = self.heuristics[j], pending[j]
-            if h.level == level and h.info.counted and focus != set():
-                looks.append((j, lambda h=h, focus=focus: h.find(
-                    self.puzzle, state, None if focus is None else frozenset(focus))))
-        yields = self._look_yields
-        looks.sort(key=lambda look: yields.get(look[0], UNKNOWN_LOOK).seconds_per_find)
-        seen = {frozenset(first.removals)}
-        token = _MEMORY.set({})
-        try:
-            for key, look in looks:
-                t0, found = time.perf_counter(), 0
-                for d in look():
-                    found += 1
-                    seen.add(frozenset(d.removals))
-                    if len(seen) >= AVAILABLE_CAP or out_of_time():
+            return None, ()
+        seen = {frozenset(first.removals): first}
+        for at, d in enumerate(offered):
+            if len(seen) >= AVAILABLE_CAP:      # the rest are trimmed by the next count
+                return AVAILABLE_CAP, (*seen.values(), *offered[at:])
+            d = self._trimmed(d, state)
+            if d is not None:
+                seen.setdefault(frozenset(d.removals), d)
+        if len(seen) < AVAILABLE_CAP:
+            looks: list[Callable[[], Iterator[Deduction]]] = []
+            if self.heuristics[k].info.counted:
+                looks.append(lambda: more)
+            for j in range(k + 1, len(self.heuristics)):
+                h, focus = self.heuristics[j], pending[j]
+                if h.level == level and h.info.counted and focus != set():
+                    looks.append(lambda h=h, focus=focus: h.find(
+                        self.puzzle, state, None if focus is None else frozenset(focus)))
+            token = _MEMORY.set({})
+            try:
+                for look in looks:
+                    for d in look():
+                        seen.setdefault(frozenset(d.removals), d)
+                        if len(seen) >= STOCK or out_of_time():
+                            break
+                    if len(seen) >= STOCK or out_of_time():
                         break
-                yields[key] = yields.get(key, UNKNOWN_LOOK).after(time.perf_counter() - t0, found)
-                if len(seen) >= AVAILABLE_CAP or out_of_time():
-                    break
-        finally:
-            _MEMORY.reset(token)
-        return len(seen)
+            finally:
+                _MEMORY.reset(token)
+        return min(len(seen), AVAILABLE_CAP), tuple(seen.values())
 
     @staticmethod
     def _trimmed(d: Deduction, state: State) -> Deduction | None:
