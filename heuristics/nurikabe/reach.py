@@ -10,6 +10,7 @@ techniques which islands a change can affect (their `focus`).
 from __future__ import annotations
 
 import operator
+from itertools import chain
 from typing import Callable, TypeVar
 
 from grader.genres.nurikabe.model import B_ISLAND, FREE, Islands, NurikabePuzzle, islands
@@ -44,16 +45,28 @@ def reach(isl: Islands, k: int, without: frozenset[int] = frozenset(),
     while d < len(waiting):
         for i in waiting[d]:
             for n in nbrs[i]:
-                if n in dist or n in without:
+                if n in dist:
                     continue
                 m = cands[n]
-                if not m & B_ISLAND or (near[n] and near[n] != mine):
+                if not m & B_ISLAND:
                     continue
-                if m == B_ISLAND:                       # an unnumbered island joins whole
-                    group = parts[of[n]]
-                    cost = d + len(group)
-                else:
-                    group, cost = (n,), d + 1
+                owners = near[n]
+                if owners and owners != mine or without and n in without:
+                    continue
+                if m != B_ISLAND:                       # a free cell (the usual case)
+                    cost = d + 1
+                    if cost > limit:
+                        continue
+                    dist[n] = cost
+                    if until and n in until:
+                        return dist
+                    if len(waiting) == cost:
+                        waiting.append([n])
+                    else:
+                        waiting[cost].append(n)
+                    continue
+                group = parts[of[n]]                    # an unnumbered island joins whole
+                cost = d + len(group)
                 if cost > limit:
                     continue
                 for j in group:
@@ -81,7 +94,7 @@ def open_blocks_of_reach(puzzle: NurikabePuzzle, state: State, dist: dict[int, i
     for each reach, not once for each state: see kept_with_reach)."""
     cands, blocks_of = state.cands, puzzle.graph.blocks_of
     return kept_with_reach(puzzle, "_nurikabe_reach_blocks", dist, lambda: frozenset(
-        q for i in dist if cands[i] == FREE for q in blocks_of[i]))
+        chain.from_iterable(blocks_of[i] for i in dist if cands[i] == FREE)))
 
 
 def kept_with_reach(puzzle: NurikabePuzzle, name: str, dist: dict[int, int], compute: Callable[[], T]) -> T:

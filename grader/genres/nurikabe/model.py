@@ -91,8 +91,12 @@ class Islands:
 
     def need(self, k: int) -> int | None:
         """Cells part k still has to gain (None when unknown)."""
-        n = self._numbers[k]
-        return None if n is None else n - len(self.parts[k])
+        return self._needs[k]
+
+    @functools.cached_property
+    def _needs(self) -> list[int | None]:
+        # (asked about a million times in a long trial: one look-up each)
+        return [None if n is None else n - len(p) for n, p in zip(self._numbers, self.parts)]
 
     def liberties(self, k: int) -> list[int]:
         return self.side.liberties(k)
