@@ -505,3 +505,35 @@ def test_whole_looks_that_go_on_from_their_last_first_find_find_what_fresh_looks
         assert resumed == [[[d.removals for d in h.find(p, s)] for h in looks] for s in states]
         compared += len(states)
     assert compared > 50
+
+
+def test_runs_of_fixed_conjuncts_are_tabled_together_and_state_reads_are_not():
+    from grader.dsl.evaluate import _FixedRun, _fixed_runs
+    body = ast.existential_prefix(parse_condition(
+        "exists p,q,i (next(p) = q ^ dir(p) = dir(q) ^ val(q) = i ^ ahead(p) = 2)"))[1]
+    step, same_way, value, room = body.items
+    parts = [(step, frozenset("p")), (same_way, frozenset("pq")), (value, frozenset("pq")),
+             (room, frozenset("pqi"))]
+    (run, bound), rest, test = _fixed_runs(parts, SIGNATURE)
+    assert isinstance(run, _FixedRun) and bound == frozenset("p")
+    assert run.parts == tuple(parts[:2]) and run.free == frozenset("pq")
+    assert (rest, test) == (parts[2], parts[3])      # a run binding no name stays a test
+
+
+def test_tables_of_fixed_conjunctions_filled_in_other_states_give_the_same_witnesses():
+    """Evaluator.tables is shared by every state of a puzzle: what it holds must not depend
+    on the state it was filled in."""
+    from grader.dsl.compile import witnesses
+    from heuristics.arrows import load as arrows_rules
+    rules = [r for r in arrows_rules() if not hasattr(r, "depth")]
+    compared = 0
+    for p, states in arrows_solve_states():
+        shared: dict = {}
+        for state in states[::2]:
+            world = ArrowsWorld(p, state)
+            for rule in rules:
+                assert list(witnesses(rule, Evaluator(SIGNATURE, world, shared))) == \
+                    list(witnesses(rule, Evaluator(SIGNATURE, world, {}))), rule.id
+                compared += 1
+        assert shared
+    assert compared > 100

@@ -27,7 +27,7 @@ from grader.core.registry import REGISTRY, Heuristic, Registry, heuristic
 from grader.core.model import Puzzle, State, values_of
 from grader.core.steps import Deduction, Later
 from grader.dsl import ast
-from grader.dsl.evaluate import Evaluator, free_of, keep_fn, solver_for
+from grader.dsl.evaluate import Evaluator, free_of, keep_fn, reads_candidates, solver_for
 from grader.dsl.rules import BacktrackRule, Rule
 from grader.dsl.signature import Signature, World
 from grader.kernels.recent import Remembered
@@ -264,11 +264,7 @@ def _rule_params(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env: d
 
 def reads_state(rule: Rule, sig: Signature) -> bool:
     """Whether the rule reads the candidates at all (a symbol not marked fixed)."""
-    def reads(node) -> bool:
-        if isinstance(node, (ast.Call, ast.Rel)) and not sig.symbols[node.name].fixed:
-            return True
-        return any(reads(part) for part in ast.parts(node))
-    return reads(rule.condition) or any(reads(c) for c in rule.conclusions)
+    return reads_candidates(rule.condition, sig) or any(reads_candidates(c, sig) for c in rule.conclusions)
 
 
 QUIET = "dsl.quiet-fixed-rules"     # solve_memory key: rules of the puzzle alone, found quiet
@@ -276,6 +272,7 @@ QUIET = "dsl.quiet-fixed-rules"     # solve_memory key: rules of the puzzle alon
 # many of its witnesses, or of its positions, a whole look passed before its first find, and in
 # which state (one entry each: a few in all)
 PASSED = "dsl.passed-witnesses"
+TABLES = "_dsl_tables"              # puzzle.once key: Evaluator.tables, shared by its states
 
 
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
@@ -293,7 +290,8 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
         if quiet is not None and quiet.get(rule.id, False):
             return
         # one evaluator (and world, with its per-state counts) for every rule's look at a state
-        ev = state.derived(evaluator_key, lambda: Evaluator(sig, world_of(puzzle, state)))
+        ev = state.derived(evaluator_key, lambda: Evaluator(sig, world_of(puzzle, state),
+                                                            puzzle.once(TABLES, dict)))
         describe = puzzle.genre.var_cell
         anchors = None
         if focus is not None and local:

@@ -17,6 +17,8 @@ import operator
 from collections.abc import Callable, Container, Iterator
 from typing import Any
 
+import attrs
+
 from grader.dsl import ast
 from grader.dsl.ast import Type
 from grader.dsl.signature import NIL, OOB, Signature, World
@@ -144,8 +146,12 @@ def _domains(positions, numbers) -> tuple[tuple, tuple, frozenset, frozenset]:
 
 
 class Evaluator:
-    def __init__(self, sig: Signature, world: World):
+    """Proves formulas in one world. `tables`: where conjunctions of fixed symbols keep their
+    witnesses (see _tabled), shared by every evaluator of one puzzle (None: this one's own)."""
+
+    def __init__(self, sig: Signature, world: World, tables: dict | None = None):
         self.sig, self.world = sig, world
+        self.tables = {} if tables is None else tables
         (self._positions, self._numbers,
          self._position_set, self._number_set) = _domains(world.positions(), world.numbers())
 
@@ -423,16 +429,52 @@ def _compile_solve(f: ast.Formula, bound: frozenset[str], ev: Evaluator) -> Solv
     return _enumerator(f, bound, ev)
 
 
-def _chain(parts: list[tuple[ast.Formula, frozenset[str]]], sig: Signature) -> Solve:
+def reads_candidates(node: Any, sig: Signature) -> bool:
+    """Whether a formula, term or conclusion reads the state (a symbol not marked fixed)."""
+    if isinstance(node, (ast.Call, ast.Rel)) and not sig.symbols[node.name].fixed:
+        return True
+    return any(reads_candidates(part, sig) for part in ast.parts(node))
+
+
+@attrs.frozen(eq=False)
+class _FixedRun:
+    """Consecutive conjuncts of a plan that read only fixed symbols, each with the names bound
+    before it: their witnesses depend on the puzzle and the names they read alone."""
+    parts: tuple[tuple[ast.Formula, frozenset[str]], ...]
+    free: frozenset[str]
+
+
+def _fixed_runs(parts: list[tuple[ast.Formula, frozenset[str]]], sig: Signature
+                ) -> list[tuple[Any, frozenset[str]]]:
+    """The plan with each run of fixed conjuncts that binds a name as one _FixedRun."""
+    out: list[tuple[Any, frozenset[str]]] = []
+    run: list[tuple[ast.Formula, frozenset[str]]] = []
+    for part in [*parts, None]:
+        if part is not None and not reads_candidates(part[0], sig):
+            run.append(part)
+            continue
+        free = frozenset().union(*(free_of(f) for f, _ in run))
+        if run and not free <= run[0][1]:
+            out.append((_FixedRun(tuple(run), free), run[0][1]))
+        else:
+            out.extend(run)
+        run = []
+        if part is not None:
+            out.append(part)
+    return out
+
+
+def _chain(parts: list[tuple[ast.Formula, frozenset[str]]], sig: Signature, tabled: bool = True) -> Solve:
     """Conjuncts (each with the names bound before it) proved one after another, each
     extending the witnesses of the last. A conjunct whose names are all bound before it is a
     test: asked straight after the conjunct that bound them, inside its loop, with no
     generator of its own (the same witnesses in the same order, and the same tests in the same
-    order, as proving it like any other conjunct)."""
+    order, as proving it like any other conjunct). `tabled`: runs of fixed conjuncts are
+    looked up (_tabled), not proved again in every state."""
     lead: list[Callable[[Any, dict], bool]] = []          # tests before any name is bound
-    groups: list[tuple[tuple[ast.Formula, frozenset[str]], list]] = []
-    for f, bound in parts:
-        if free_of(f) <= bound:
+    groups: list[tuple[tuple[Any, frozenset[str]], list]] = []
+    for f, bound in _fixed_runs(parts, sig) if tabled else parts:
+        if not isinstance(f, _FixedRun) and free_of(f) <= bound:
             (groups[-1][1] if groups else lead).append(_compile_holds(f, sig))
         else:
             groups.append(((f, bound), []))
@@ -445,6 +487,40 @@ def _chain(parts: list[tuple[ast.Formula, frozenset[str]]], sig: Signature) -> S
         if first(ev, env):
             yield from loops(ev, env)
     return tested_first
+
+
+def _tabled(run: _FixedRun, bound: frozenset[str], ev: Evaluator) -> Solve:
+    """The witnesses of a run of fixed conjuncts, found once per puzzle (in ev.tables) for
+    each value of the names it reads, in the order proving the run gives them."""
+    reads = tuple(sorted(run.free & bound))
+    binds = tuple(sorted(run.free - bound))
+    prove = _chain(list(run.parts), ev.sig, tabled=False)
+
+    def tabled(ev, env):
+        key = (run, *[env[n] for n in reads])
+        got = ev.tables.get(key)
+        if got is None:
+            got = ev.tables[key] = [tuple(e[n] for n in binds)
+                                    for e in prove(ev, {n: env[n] for n in reads})]
+        for values in got:
+            e = dict(env)
+            e.update(zip(binds, values))
+            yield e
+
+    if len(binds) != 1:
+        return tabled
+    (name,) = binds
+
+    def tabled1(ev, env):               # one name bound: the usual case
+        key = (run, *[env[n] for n in reads])
+        got = ev.tables.get(key)
+        if got is None:
+            got = ev.tables[key] = [e[name] for e in prove(ev, {n: env[n] for n in reads})]
+        for value in got:
+            e = dict(env)
+            e[name] = value
+            yield e
+    return tabled1
 
 
 def _all_of(tests: list[Callable[[Any, dict], bool]]) -> Callable[[Any, dict], bool] | None:
@@ -510,9 +586,16 @@ def _loops(groups: list[tuple[tuple[ast.Formula, frozenset[str]], list]]) -> Sol
     return loops
 
 
-def _first_call(steps: list[Solve], k: int, f: ast.Formula, bound: frozenset[str]) -> Solve:
-    """A placeholder for steps[k] that compiles f's solver when first called and puts it in
-    its place."""
+def _first_call(steps: list[Solve], k: int, f: Any, bound: frozenset[str]) -> Solve:
+    """A placeholder for steps[k] that compiles the solver of f (a formula or a _FixedRun)
+    when first called and puts it in its place."""
+    if isinstance(f, _FixedRun):
+        bound = f.free & bound
+
+        def first_run(ev, env):
+            fn = steps[k] = _tabled(f, bound, ev)
+            return fn(ev, env)
+        return first_run
     bound = frozenset(v for v in free_of(f) if v in bound)
 
     def first(ev, env):
