@@ -133,19 +133,29 @@ def _reads_only_own_cell(node, name: str, sig: Signature) -> bool:
 def focused_witnesses(rule: Rule, ev: Evaluator, anchors: Sequence[int]) -> Iterator[dict[str, Any]]:
     """Witnesses with at least one witness position among `anchors` (a local rule's only
     candidates for news after the cells near the anchors changed)."""
-    for var in rule.prefix:
-        if var.type is ast.Type.POS:
-            name = var.name
-            solve, missing = _body_solver(rule, (name,), ev)
-            for x in anchors:
-                # what witnesses(rule, ev, {name: x}) does, without its set-up on every anchor
-                yield from solve(ev, {name: x}) if not missing else witnesses(rule, ev, {name: x})
+    for name in position_names(rule):
+        solve, missing = _body_solver(rule, (name,), ev)
+        for x in anchors:
+            # what witnesses(rule, ev, {name: x}) does, without its set-up on every anchor
+            yield from solve(ev, {name: x}) if not missing else witnesses(rule, ev, {name: x})
+
+
+_POSITION_NAMES: dict[int, tuple[Rule, tuple[str, ...]]] = {}
+
+
+def position_names(rule: Rule) -> tuple[str, ...]:
+    """The names of the rule's witness positions, in prefix order (found once per rule)."""
+    got = _POSITION_NAMES.get(id(rule))
+    if got is None:
+        got = _POSITION_NAMES[id(rule)] = (rule, tuple(v.name for v in rule.prefix
+                                                       if v.type is ast.Type.POS))
+    return got[1]
 
 
 def only_position(rule: Rule, sig: Signature) -> str | None:
     """The name of a local rule's one witness position, if it has only one: its witnesses come
     position by position, each reading that position and the cells it points at."""
-    names = [v.name for v in rule.prefix if v.type is ast.Type.POS]
+    names = position_names(rule)
     return names[0] if len(names) == 1 and is_local(rule, sig) else None
 
 
@@ -205,8 +215,7 @@ def _fixed_witnesses(rule: Rule, ev: Evaluator, puzzle: Puzzle, anchors: Sequenc
     the same in every state, so each piece is worked out once per puzzle (and width, which
     the masks depend on)."""
     table = puzzle.once("_dsl_fixed_witnesses", dict).setdefault((rule, width), {})
-    pieces = [None] if anchors is None else \
-        [(var.name, x) for var in rule.prefix if var.type is ast.Type.POS for x in anchors]
+    pieces = [None] if anchors is None else [(name, x) for name in position_names(rule) for x in anchors]
     for piece in pieces:
         got = table.get(piece)
         if got is None:
@@ -243,9 +252,8 @@ def rule_deduction(rule: Rule, ev: Evaluator, puzzle: Puzzle, state: State, env:
     else:
         return None                     # the usual case: already known
     removed = tuple(sorted((v, cands[v] & ~m) for v, m in keep.items() if cands[v] & ~m))
-    premises = tuple(env[var.name] for var in rule.prefix
-                     if var.type is ast.Type.POS and env[var.name] not in keep
-                     and state.decided(env[var.name]))
+    premises = tuple(env[name] for name in position_names(rule)
+                     if env[name] not in keep and state.decided(env[name]))
     return Deduction(removed, Later(_rule_params, rule, ev, puzzle, state, dict(env), describe, removed),
                      premises)
 
@@ -275,6 +283,14 @@ PASSED = "dsl.passed-witnesses"
 TABLES = "_dsl_tables"              # puzzle.once key: Evaluator.tables, shared by its states
 
 
+def _state_looks(sig: Signature, world_of: WorldFactory, puzzle: Puzzle, state: State
+                 ) -> tuple[Evaluator, int, dict[frozenset[int], list[int]]]:
+    """What every rule's look at a state shares: one evaluator (and world, with its per-state
+    counts), the state's widest candidate mask in bits, and the cells near each focus."""
+    return (Evaluator(sig, world_of(puzzle, state), puzzle.once(TABLES, dict)),
+            max(state.cands, default=0).bit_length(), {})
+
+
 def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
                  registry: Registry | None = None, order: int = 50) -> Heuristic:
     local = is_local(rule, sig)
@@ -282,25 +298,20 @@ def compile_rule(rule: Rule, sig: Signature, world_of: WorldFactory, genre: str,
     # conclusions: once a whole look finds nothing new, nothing narrower ever gives it more.
     fixed = not reads_state(rule, sig)
     single = only_position(rule, sig)
-    anchors_key = ("dsl.anchors", id(sig))
-    evaluator_key = ("dsl.evaluator", id(sig))
+    looks_key = ("dsl.looks", id(sig))
 
     def find(puzzle: Puzzle, state: State, focus: frozenset[int] | None = None) -> Iterator[Deduction]:
         quiet = Remembered(solve_memory().setdefault(QUIET, {}), state) if fixed else None
         if quiet is not None and quiet.get(rule.id, False):
             return
-        # one evaluator (and world, with its per-state counts) for every rule's look at a state
-        ev = state.derived(evaluator_key, lambda: Evaluator(sig, world_of(puzzle, state),
-                                                            puzzle.once(TABLES, dict)))
+        ev, width, near = state.derived(looks_key, lambda: _state_looks(sig, world_of, puzzle, state))
         describe = puzzle.genre.var_cell
         anchors = None
         if focus is not None and local:
             # every local rule of a look at this state near `focus` starts from the same cells
-            near = state.derived(anchors_key, dict)
             anchors = near.get(focus)
             if anchors is None:
                 anchors = near[focus] = sorted(sig.affected(ev.world, focus))  # type: ignore[misc]
-        width = state.derived("dsl.width", lambda: max(state.cands, default=0).bit_length())
         new = False
         if fixed:
             # A whole look goes on from the first find of the last whole look in a state this
