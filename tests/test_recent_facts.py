@@ -242,6 +242,20 @@ def test_kuromasu():
     assert_same_updated_and_fresh("kuromasu", kuromasu_views, techniques("kuromasu", 3))
 
 
+def shading_walls(puzzle: Puzzle, state: State) -> Any:
+    """kernels/shading.py walls, with its labels replaced by the walls' members."""
+    from grader.kernels.shading import walls
+    w = walls(puzzle, state)
+    groups: dict[int, list[int]] = {}
+    for x, r in enumerate(w.root):
+        groups.setdefault(r, []).append(x)
+    return sorted(groups.values())
+
+
+def test_shading_walls():
+    assert_same_updated_and_fresh("heyawake", shading_walls, techniques("heyawake", 2))
+
+
 def test_numberlink_clash_named_alike_however_reached():
     """Two numbers' lines joined by one cell: the clash (and the label each cell carries) is
     the same when the chains are updated from a state with both pieces drawn as when they are
