@@ -32,14 +32,17 @@ def around(puzzle, focus: Iterable[int]) -> set[int]:
 
 def open_side(puzzle, state: State) -> connectivity.Side:
     """The cells that are, or may still be, white (connectivity.Side, once per state).
-    White cells must all end up in one area of these. Most steps shade nothing, so what the
-    last side made for the puzzle found about its possible cells (its parts, its cut cells:
-    a walk along the whole board) is taken over when they are the same (Side's `like`)."""
+    White cells must all end up in one area of these. A solve narrows a few cells at a time,
+    so the side is an update of a recent state's (Side.narrowed: its parts and cut cells, a
+    walk along the whole board, are updated or taken over); else what the last side made for
+    the puzzle found about its possible cells is taken over when they are the same (Side's
+    `like`)."""
     def make() -> connectivity.Side:
         side = connectivity.Side(puzzle.graph, state.cands, B_WHITE, like=puzzle.__dict__.get(LAST_SIDE))
         puzzle.__dict__[LAST_SIDE] = side
         return side
-    return state.derived(("connectivity.side", B_WHITE), make)
+    return state.derived(("connectivity.side", B_WHITE), lambda: recent_of(puzzle, "shading.open_side").get(
+        state, make, lambda old, _, changed: old.narrowed(state.cands, changed)))
 
 
 LAST_SIDE = "_shading_last_open_side"      # the puzzle's newest open_side (one, so bounded)
