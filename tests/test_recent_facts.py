@@ -242,6 +242,23 @@ def test_kuromasu():
     assert_same_updated_and_fresh("kuromasu", kuromasu_views, techniques("kuromasu", 3))
 
 
+def shading_facts(puzzle: Puzzle, state: State) -> Any:
+    """kernels/shading.py walls (with its labels replaced by the walls' members) and the
+    open side's parts and cut cells."""
+    from grader.kernels.shading import open_side, walls
+    w = walls(puzzle, state)
+    groups: dict[int, list[int]] = {}
+    for x, r in enumerate(w.root):
+        groups.setdefault(r, []).append(x)
+    side = open_side(puzzle, state)
+    return (sorted(groups.values()), side.possible_parts, side.decided_parts, side.decided_cells,
+            side.possible_splits, side.stranded, side.apart)
+
+
+def test_shading_walls_and_open_side():
+    assert_same_updated_and_fresh("heyawake", shading_facts, techniques("heyawake", 2))
+
+
 def test_numberlink_clash_named_alike_however_reached():
     """Two numbers' lines joined by one cell: the clash (and the label each cell carries) is
     the same when the chains are updated from a state with both pieces drawn as when they are

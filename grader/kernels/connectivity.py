@@ -442,6 +442,8 @@ class Side:
         if "possible_parts" in known:
             new.possible_parts = (components_shrunk(self.graph, self.possible_parts, possible, lost)
                                   if lost else self.possible_parts)
+        if not lost and "possible_splits" in known:
+            new.possible_splits = self.possible_splits      # a fact of the possible cells alone
         if "decided_cells" in known:
             new.decided_cells = tuple(sorted(self.decided_cells + tuple(gained))) if gained else self.decided_cells
         return new

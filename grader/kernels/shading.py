@@ -14,6 +14,7 @@ from typing import Iterable, Sequence
 
 from grader.core.model import State, Violation
 from grader.kernels import connectivity
+from grader.kernels.recent import recent_of
 
 WHITE, SHADED = 0, 1
 B_WHITE, B_SHADED = 1 << WHITE, 1 << SHADED
@@ -31,14 +32,17 @@ def around(puzzle, focus: Iterable[int]) -> set[int]:
 
 def open_side(puzzle, state: State) -> connectivity.Side:
     """The cells that are, or may still be, white (connectivity.Side, once per state).
-    White cells must all end up in one area of these. Most steps shade nothing, so what the
-    last side made for the puzzle found about its possible cells (its parts, its cut cells:
-    a walk along the whole board) is taken over when they are the same (Side's `like`)."""
+    White cells must all end up in one area of these. A solve narrows a few cells at a time,
+    so the side is an update of a recent state's (Side.narrowed: its parts and cut cells, a
+    walk along the whole board, are updated or taken over); else what the last side made for
+    the puzzle found about its possible cells is taken over when they are the same (Side's
+    `like`)."""
     def make() -> connectivity.Side:
         side = connectivity.Side(puzzle.graph, state.cands, B_WHITE, like=puzzle.__dict__.get(LAST_SIDE))
         puzzle.__dict__[LAST_SIDE] = side
         return side
-    return state.derived(("connectivity.side", B_WHITE), make)
+    return state.derived(("connectivity.side", B_WHITE), lambda: recent_of(puzzle, "shading.open_side").get(
+        state, make, lambda old, _, changed: old.narrowed(state.cands, changed)))
 
 
 LAST_SIDE = "_shading_last_open_side"      # the puzzle's newest open_side (one, so bounded)
@@ -153,12 +157,13 @@ class Walls:
     """The shaded cells of one state joined corner to corner (and side to side), the grid's
     edge counted as one more member. A planar fact: shading more cells can cut the white
     cells apart only where a new shaded cell closes a ring of these, so only then is the
-    white area searched again."""
+    white area searched again. `root` labels each wall by one of its members (a cell not
+    shaded is its own); only which cells share a label means anything."""
 
     def __init__(self, puzzle, cands: Sequence[int]):
         self.rows, self.cols = puzzle.rows, puzzle.cols
-        self.edge = puzzle.rows * puzzle.cols
-        parent = list(range(self.edge + 1))
+        self.edge = edge = puzzle.rows * puzzle.cols
+        parent = list(range(edge + 1))
 
         def find(x: int) -> int:
             while parent[x] != x:
@@ -166,16 +171,42 @@ class Walls:
                 x = parent[x]
             return x
 
-        for i, m in enumerate(cands):
-            if m == B_SHADED:
-                for j in self.touching(i):
-                    if j == self.edge or cands[j] == B_SHADED:
-                        parent[find(i)] = find(j)
-        self.root = [find(x) for x in range(self.edge + 1)]
+        touching = touching_cells(self.rows, self.cols)
+        shaded = [i for i, m in enumerate(cands) if m == B_SHADED]
+        for i in shaded:
+            for j in touching[i]:
+                if j == edge or cands[j] == B_SHADED:
+                    parent[find(i)] = find(j)
+        # only shaded cells and the edge ever join a wall: the rest stay their own label
+        for i in shaded:
+            parent[i] = find(i)
+        parent[edge] = find(edge)
+        self.root = parent
 
     def touching(self, i: int) -> tuple[int, ...]:
         """The eight cells around i, and the edge when i lies on it."""
         return touching_cells(self.rows, self.cols)[i]
+
+    def with_shaded(self, before: Sequence[int], cands: Sequence[int], changed: Sequence[int]) -> "Walls | None":
+        """The walls of `cands`, a state that narrows this one's (`before`) where `changed`
+        lie: each newly shaded cell joins the walls it touches, since shading only adds to
+        walls; None when a shaded cell was emptied (a broken state: built afresh)."""
+        if any(before[i] == B_SHADED for i in changed):
+            return None
+        new = [i for i in changed if cands[i] == B_SHADED]
+        if not new:
+            return self
+        root, edge = list(self.root), self.edge
+        touching = touching_cells(self.rows, self.cols)
+        for i in new:
+            labels = {root[j] for j in touching[i] if j == edge or cands[j] == B_SHADED}
+            labels.discard(root[i])
+            if labels:
+                keep = root[i]
+                root = [keep if r in labels else r for r in root]
+        out = object.__new__(Walls)
+        out.rows, out.cols, out.edge, out.root = self.rows, self.cols, edge, root
+        return out
 
 
 @functools.lru_cache(maxsize=16)
@@ -188,7 +219,11 @@ def touching_cells(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
 
 
 def walls(puzzle, state: State) -> Walls:
-    return state.derived(("shading.walls",), lambda: Walls(puzzle, state.cands))
+    """The state's walls (Walls, once per state), as an update of a recent state's: a solve
+    shades a few cells at a time."""
+    return state.derived(("shading.walls",), lambda: recent_of(puzzle, "shading.walls").get(
+        state, lambda: Walls(puzzle, state.cands),
+        lambda old, before, changed: old.with_shaded(before, state.cands, changed)))
 
 
 def splits_round(walls: Walls, ring: Sequence[int], open_: Sequence[bool]) -> bool:
