@@ -2,11 +2,12 @@
 per-step slope. No timings are asserted."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 
-from grader.app.benchmark import summarise
+from grader.app.benchmark import summarise, write_rows
 
 GENRE_KEYS = {"genre", "puzzles", "solved", "solve_rate", "matches", "with_given_solution", "errors", "status",
               "levels", "level5_share", "median_difficulty", "median_effort", "median_s", "p95_s", "max_s",
@@ -45,3 +46,12 @@ def test_no_slopes_from_one_size_or_from_unsolved_and_stepless_rows():
     assert s["slope"] == pytest.approx(math.log(0.2 / math.sqrt(0.1 * 0.3)) / math.log(4), abs=0.01)
     assert s["slope_per_step"] is None          # the only rows with steps are all 100 cells
     assert s["solved"] == 3 and s["status"] == {"solved": 3, "stuck": 1}
+
+
+def test_rows_are_written_slowest_over_clingo_first(tmp_path):
+    rows = [row(100, 10, 0.1, exact_s=0.05), row(400, 40, 0.4, exact_s=0.01), row(100, 5, 0.2),
+            {"genre": "akari", "status": "error", "error": "bad file"}]
+    write_rows(str(tmp_path / "rows.jsonl"), rows)
+    back = [json.loads(line) for line in open(tmp_path / "rows.jsonl")]
+    assert [r.get("vs_exact") for r in back] == [40.0, 2.0, None, None]
+    assert back[2]["seconds"] == 0.2 and back[3]["status"] == "error"

@@ -88,6 +88,17 @@ def versus_exact(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "exact_median_s": round(statistics.median(r["exact_s"] for r in rows if "exact_s" in r), 3)}
 
 
+def write_rows(path: str, rows: list[dict[str, Any]]) -> None:
+    """Every puzzle's row as a JSON line, with our seconds over clingo's where both were timed,
+    slowest over clingo first (then slowest first): where the tail of a genre's ratio comes from."""
+    keyed = [{**r, "vs_exact": round(r["seconds"] / max(r["exact_s"], 1e-4), 2)}
+             if r.get("exact_s") is not None and "seconds" in r else r for r in rows]
+    keyed.sort(key=lambda r: (-(r.get("vs_exact") or 0), -(r.get("seconds") or 0)))
+    with open(path, "w", encoding="utf-8") as out:
+        for r in keyed:
+            out.write(json.dumps(r) + "\n")
+
+
 STARTUP_RUNS = 5
 STARTUP_PUZZLE = "7x7:a2cBlBb01c0Bb2l2c1a"       # corpus/akari/lightup-7x7b20s2d2-grader-1.yaml
 
@@ -177,6 +188,8 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(rows, wall)
     peak_mb = max(resource.getrusage(who).ru_maxrss
                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
+    if args.rows:
+        write_rows(args.rows, rows)
     start = None if args.no_startup else startup()
     if args.json:
         print(json.dumps({"genres": summary, "wall_s": round(wall, 2), "peak_mb": round(peak_mb, 1),

@@ -454,6 +454,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "print the median and p90 of our seconds over its seconds")
     bm.add_argument("--no-startup", action="store_true",
                     help="do not time the start-up of `grader grade` against a bare `python3 -c pass`")
+    bm.add_argument("--rows", metavar="FILE.jsonl",
+                    help="also write every puzzle's row (its seconds, and with --versus-exact clingo's and "
+                         "the ratio of the two), slowest over clingo first: the tail, puzzle by puzzle")
     pl = command("play", cmd_play, "Play in the browser: a local page with staged hints, and its JSON API.",
                  puzzle=False, json=False)
     pl.add_argument("puzzle", nargs="?", help="a puzzle to open: a file, FILE.jsonl#N, a puzz.link URL or "
