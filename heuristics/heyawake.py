@@ -466,16 +466,17 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
     if not first or not second or len(first) * len(second) > PAIR_LIMIT:
         return None
     cands = state.cands
-    free = [i for r in (k, other) for i in puzzle.rooms[r] if cands[i] == FREE]
-    firsts, seconds = [_as_masks(a) for a in first], [_as_masks(b) for b in second]
+    firsts, seconds = masks_of(puzzle, state, k), masks_of(puzzle, state, other)
+    free, other_free = ({i for i in puzzle.rooms[r] if cands[i] == FREE} for r in (k, other))
     found = {}      # (place of the first room's way, of the second's) -> their way together
     shared: dict[int, int] | None = None      # what the ways so far agree on (agreed)
     for a, b in pairs_across(len(first), len(second)):
-        white, shaded, picks = firsts[a]
-        other_white, other_shaded, other_picks = seconds[b]
+        white, shaded, beside = firsts[a]
+        other_white, other_shaded, other_beside = seconds[b]
         if white & other_shaded or shaded & other_white:
             continue        # they disagree on a cell
-        option = consequences(puzzle, cands, free, picks + other_picks)
+        option = together(puzzle, cands, first[a], second[b], shaded | other_shaded,
+                          beside & (other_free | other_beside) | other_beside & free)
         if option is not None:
             shared = agreed(state, [option]) if shared is None else \
                 {i: v for i, v in shared.items() if option.get(i) == v}
@@ -483,6 +484,33 @@ def list_pairs(puzzle: HeyawakePuzzle, state: State, k: int, other: int) -> list
                 return None
             found[a, b] = option
     return [found[key] for key in sorted(found)]
+
+
+def together(puzzle: HeyawakePuzzle, cands: Sequence[int], way: dict[int, int], other: dict[int, int],
+             shaded: int, walled: set[int]) -> dict[int, int] | None:
+    """What two rooms' ways that agree decide together: consequences of both rooms' shaded
+    cells (`shaded`, a bit mask), worked out from each way's own. Both ways' cells keep their
+    values, and a white cell has the ways out it had in its own way, unless it lies beside
+    the other way's shaded cells (`walled`: the cells of one room, or beside one way's shaded
+    cells, that lie beside the other way's shaded cells): only those are looked at again."""
+    option = {**way, **other}
+    nbrs, size = puzzle.neighbours, len(cands)
+    for i in walled:
+        around_i = nbrs[i]
+        if size <= 1 + len(around_i):
+            continue
+        exit_ = -1
+        for j in around_i:
+            if not shaded >> j & 1 and cands[j] != B_SHADED:
+                if exit_ >= 0:
+                    break       # two ways out
+                exit_ = j
+        else:
+            if exit_ < 0:
+                return None
+            if exit_ not in option and cands[exit_] == FREE:
+                option[exit_] = WHITE
+    return option
 
 
 def pairs_across(n: int, m: int) -> Iterator[tuple[int, int]]:
@@ -493,18 +521,30 @@ def pairs_across(n: int, m: int) -> Iterator[tuple[int, int]]:
             yield a, (a + shift) % m
 
 
-def _as_masks(option: dict[int, int]) -> tuple[int, int, list[int]]:
+def masks_of(puzzle: HeyawakePuzzle, state: State, k: int) -> list[tuple[int, int, frozenset[int]]]:
+    """_as_masks of each way of options_of, kept per room_key as the ways are (a room is
+    paired with each of its neighbours, in state after state)."""
+    cache = cache_of(puzzle, "masks")
+    key = room_key(puzzle, state, k)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = [_as_masks(puzzle, option) for option in options_of(puzzle, state, k)]
+    return got
+
+
+def _as_masks(puzzle: HeyawakePuzzle, option: dict[int, int]) -> tuple[int, int, frozenset[int]]:
     """A way's white and shaded cells as bit masks (two ways agree when neither shades a
-    cell the other whitens), and its shaded cells in its own order."""
+    cell the other whitens), and the cells beside its shaded cells."""
     white = shaded = 0
-    picks = []
+    beside: set[int] = set()
+    nbrs = puzzle.neighbours
     for i, v in option.items():
         if v == SHADED:
             shaded |= 1 << i
-            picks.append(i)
+            beside.update(nbrs[i])
         else:
             white |= 1 << i
-    return white, shaded, picks
+    return white, shaded, frozenset(beside)
 
 
 def room_deduction(puzzle: HeyawakePuzzle, state: State, rooms: Sequence[int],
