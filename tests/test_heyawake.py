@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from math import comb
 
@@ -630,6 +631,38 @@ def test_listings_known_to_run_out_give_what_counting_the_turns_gives():
                     failed += want is None
                     listed += bool(want)
     assert failed > 10 and listed > 10
+
+
+def test_two_rooms_ways_together_are_their_consequences_worked_out_afresh():
+    """list_pairs builds two rooms' ways together from each room's own (together): each is
+    what consequences gives for both rooms' shaded cells at once (None alike when they wall a
+    white cell in), on the neighbouring rooms of real puzzles in random partial states."""
+    from heuristics import heyawake as hw
+    rng = random.Random(3)
+    pairs = 0
+    for p in janko("heyawake", 3, seed=7, max_cells=200):
+        solution = G.solution_state(p) or reference(p)
+        for _ in range(6):
+            state = random_partial(p, solution, rng, rng.random() * 0.6)
+            cands = state.cands
+            for k in p.numbered:
+                for other in p.room_neighbours[k]:
+                    first, second = hw.options_of(p, state, k), hw.options_of(p, state, other)
+                    if p.clues[other] < 0 or not first or not second:
+                        continue
+                    free = [i for r in (k, other) for i in p.rooms[r] if cands[i] == FREE]
+                    masks = hw.masks_of(p, state, k), hw.masks_of(p, state, other)
+                    other_free = {i for i in p.rooms[other] if cands[i] == FREE}
+                    for (a, (white, shaded, beside)), (b, (other_white, other_shaded, other_beside)) in \
+                            itertools.product(enumerate(masks[0]), enumerate(masks[1])):
+                        if white & other_shaded or shaded & other_white:
+                            continue
+                        picks = [i for way in (first[a], second[b]) for i, v in way.items() if v == hw.SHADED]
+                        walled = beside & (other_free | other_beside) | other_beside & set(free) - other_free
+                        got = hw.together(p, cands, first[a], second[b], shaded | other_shaded, walled)
+                        assert got == hw.consequences(p, cands, free, picks)
+                        pairs += 1
+    assert pairs > 1000
 
 
 BORDERED_7X7 = ("b b b b b b b b b\n" + "\n".join(["b a a a a a a a b"] * 7) + "\nb b b b b b b b b")
