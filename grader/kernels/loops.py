@@ -22,7 +22,6 @@ again. The techniques built on these are in heuristics/common/loops.py.
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from typing import Any, Callable, Collection, Iterable, Sequence
 
@@ -159,7 +158,7 @@ class LoopGraph:
         if found is None:
             if len(memo) >= VERTICES_NEAR_REMEMBERED:
                 memo.clear()
-            found = memo[focus] = tuple(sorted(set().union(*map(near.get, focus, itertools.repeat(())))))
+            found = memo[focus] = tuple(sorted({v for var in focus for v in near.get(var, ())}))
         return found
 
     @classmethod
