@@ -40,32 +40,11 @@ from grader.kernels.loops import (B_CROSS, B_LINE, CROSS, LINE, OPEN, LoopGraph,
 # something (Deduction.resume), asked for by each later vertex's key (LoopGraph.vertex_keys).
 # A solve whose level-1 rules keep finding no longer rescans the board from its first vertex.
 
-def _split_of(graph: LoopGraph, cands: tuple[int, ...]) -> Callable[[int], tuple[list[int], list[int]]]:
-    """split(graph, cands, v) for the vertex rules, each vertex's worked out once per state: the
-    rules look one after another at the same vertices of one state (the last state's are kept
-    with the graph, by the candidates themselves; the lists must not be changed)."""
-    kept = graph.__dict__.get(SPLITS_KEY)
-    if kept is None or kept[0] is not cands:
-        kept = graph.__dict__[SPLITS_KEY] = (cands, {})
-    memo = kept[1]
-
-    def split_at(v: int) -> tuple[list[int], list[int]]:
-        got = memo.get(v)
-        if got is None:
-            got = memo[v] = split(graph, cands, v)
-        return got
-    return split_at
-
-
-SPLITS_KEY = "_loops_vertex_splits"
-
-
 def vertex_full(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """Two lines meet at a vertex: its other edges are crossed."""
     sites = graph.vertices_to_check(focus)
-    split_at = _split_of(graph, state.cands)
     for at, v in enumerate(sites):
-        lines, open_ = split_at(v)
+        lines, open_ = split(graph, state.cands, v)
         if len(lines) == 2 and open_:
             yield resuming(Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
                                            premises=vars_of(graph, lines),
@@ -77,9 +56,8 @@ def vertex_full(graph: LoopGraph, state: State, focus=None) -> Iterator[Deductio
 def vertex_extend(graph: LoopGraph, state: State, focus=None) -> Iterator[Deduction]:
     """One line reaches a vertex with a single open edge left: the line goes on through it."""
     sites = graph.vertices_to_check(focus)
-    split_at = _split_of(graph, state.cands)
     for at, v in enumerate(sites):
-        lines, open_ = split_at(v)
+        lines, open_ = split(graph, state.cands, v)
         if len(lines) == 1 and len(open_) == 1:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
             yield resuming(Deduction.build(state, put={graph.edge_vars[open_[0]]: LINE},
@@ -94,11 +72,10 @@ def vertex_required(graph: LoopGraph, state: State, required: Required,
                     focus=None) -> Iterator[Deduction]:
     """A vertex the loop must visit, with exactly two edges not crossed: both carry the line."""
     sites = graph.vertices_to_check(focus)
-    split_at = _split_of(graph, state.cands)
     for at, v in enumerate(sites):
         if not required(state, v):
             continue                # (asked first: cheaper than the edges)
-        lines, open_ = split_at(v)
+        lines, open_ = split(graph, state.cands, v)
         if open_ and len(lines) < 2 and len(lines) + len(open_) == 2:
             crossed = [e for e in graph.incident[v] if e not in lines and e not in open_]
             yield resuming(Deduction.build(state, put={graph.edge_vars[e]: LINE for e in open_},
@@ -112,9 +89,8 @@ def vertex_dead_end(graph: LoopGraph, state: State, required: Required | None = 
     """A vertex without a line and only one open edge: the loop cannot pass, so it is crossed.
     (A vertex that must be visited is left to violations: that is a contradiction.)"""
     sites = graph.vertices_to_check(focus)
-    split_at = _split_of(graph, state.cands)
     for at, v in enumerate(sites):
-        lines, open_ = split_at(v)
+        lines, open_ = split(graph, state.cands, v)
         if not lines and len(open_) == 1 and not (required and required(state, v)):
             crossed = [e for e in graph.incident[v] if e != open_[0]]
             yield resuming(Deduction.build(state, put={graph.edge_vars[open_[0]]: CROSS},
@@ -127,11 +103,10 @@ def vertex_forbidden(graph: LoopGraph, state: State, required: Required,
                      focus=None) -> Iterator[Deduction]:
     """A vertex the loop cannot visit: every open edge at it is crossed."""
     sites = graph.vertices_to_check(focus)
-    split_at = _split_of(graph, state.cands)
     for at, v in enumerate(sites):
         if required(state, v) is not False:
             continue                # (asked first: cheaper than the edges)
-        lines, open_ = split_at(v)
+        lines, open_ = split(graph, state.cands, v)
         if open_:
             yield resuming(Deduction.build(state, put={graph.edge_vars[e]: CROSS for e in open_},
                                            params={"vertex": graph.vertex_names[v], "edges": names_of(graph, open_)}),
