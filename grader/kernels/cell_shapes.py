@@ -129,15 +129,18 @@ class Chains:
         self.members, self.label_of_root = dict(self.members), dict(self.label_of_root)
         self._own = True
 
-    def updated(self, puzzle, cands: Sequence[int], changed: list[int]) -> "Chains":
-        """The chains of a state that narrows this one's at the `changed` cells. Most steps
+    def updated(self, puzzle, cands: Sequence[int], changed: list[int]) -> "Chains | None":
+        """The chains of a state that narrows this one's at the `changed` cells (None if one
+        of them is left with no candidate). Most steps
         draw no new join, so what did not change is shared with this one's (copied on a
         join, or where a cell's sides change): a step on a big board copies nothing it need
         not."""
-        new = Chains.__new__(Chains)
         can, must = old_can, old = self.can, self.must
         for i in changed:
-            c, m = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]
+            mask = cands[i]
+            if not mask:
+                return None         # a cell emptied: no update (see chains)
+            c, m = SIDES_CAN[mask], SIDES_MUST[mask]
             if c != can[i]:
                 if can is old_can:
                     can = old_can[:]
@@ -146,6 +149,7 @@ class Chains:
                 if must is old:
                     must = old[:]
                 must[i] = m
+        new = Chains.__new__(Chains)
         new.can, new.must = can, must
         new.root, new.labels, new.members, new.label_of_root = self.root, self.labels, self.members, self.label_of_root
         new._own = False
@@ -182,18 +186,26 @@ class Chains:
 
 
 def chains(puzzle, state: State) -> Chains:
+    """The chains of `state`, once per state (State.derived, written out: most techniques of
+    every step of every fill ask, and nearly always find them made)."""
+    memo = state.memo
+    found = memo.get(CHAINS)
+    if found is None:
+        found = memo[CHAINS] = _recent_chains(puzzle, state)
+    return found
+
+
+CHAINS = "numberlink.chains"        # where a state's memo keeps its chains
+
+
+def _recent_chains(puzzle, state: State) -> Chains:
     def update(old: Chains, _, changed: list[int]) -> Chains:
         # an update joins pieces in the order the changes come: a broken position (a cell
         # emptied, which leaves its pieces; a clash or a loop, named by the join that made
         # it, and the labels it spread) is found afresh, the same whatever came before
-        if not all(map(state.cands.__getitem__, changed)):
-            return Chains(puzzle, state)
         new = old.updated(puzzle, state.cands, changed)
-        return Chains(puzzle, state) if new.clash or new.loop is not None else new
-
-    def compute() -> Chains:
-        return recent_of(puzzle, "chains").get(state, lambda: Chains(puzzle, state), update)
-    return state.derived("numberlink.chains", compute)
+        return Chains(puzzle, state) if new is None or new.clash or new.loop is not None else new
+    return recent_of(puzzle, "chains").get(state, lambda: Chains(puzzle, state), update)
 
 
 def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
