@@ -205,7 +205,11 @@ def _recent_chains(puzzle, state: State) -> Chains:
         # it, and the labels it spread) is found afresh, the same whatever came before
         new = old.updated(puzzle, state.cands, changed)
         return Chains(puzzle, state) if new is None or new.clash or new.loop is not None else new
-    return recent_of(puzzle, "chains").get(state, lambda: Chains(puzzle, state), update)
+    caches = puzzle.__dict__.get("_recent_caches")      # (recent_of, without its look-up's dict)
+    recent = caches.get("chains") if caches is not None else None
+    if recent is None:
+        recent = recent_of(puzzle, "chains")
+    return recent.get(state, lambda: Chains(puzzle, state), update)
 
 
 def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
