@@ -218,7 +218,7 @@ def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
     such an area, so whether a pair can still be joined is a question about these areas.
     An area is named by its first cell. (The walk is written out here, not label_walk: it
     runs at the end of every fill of every look-ahead.)"""
-    can, steps = ch.can, side_steps(puzzle)
+    can, steps = ch.can, open_steps(puzzle)
     comp = [-1] * len(cands)
     # the cells named already, or in no area: one look per neighbour in the walk
     done = [m <= B_EMPTY or lab > 0 for m, lab in zip(cands, ch.labels)]
@@ -230,9 +230,8 @@ def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
         todo = [start]
         while todo:
             x = todo.pop()
-            cx = can[x]
-            for d, y, e in steps[x]:
-                if cx & d and not done[y] and can[y] & e:
+            for y, e in steps[x][can[x]]:
+                if not done[y] and can[y] & e:
                     done[y] = True
                     comp[y] = start
                     todo.append(y)
@@ -245,17 +244,25 @@ def side_steps(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:
         tuple((d, y, OPPOSITE[d]) for d, y in nb.items()) for nb in puzzle.neighbour))
 
 
+def open_steps(puzzle) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """Per cell, per mask of sides it may use: (neighbour, the neighbour's side facing back)
+    across each of those sides, made once per puzzle (the walks of free_areas and
+    areas_beside then step only where the cell may go)."""
+    return puzzle.once("_open_steps", lambda: tuple(
+        tuple(tuple((y, e) for d, y, e in steps if sides & d) for sides in range(16))
+        for steps in side_steps(puzzle)))
+
+
 def areas_beside(puzzle, cands: Sequence[int], ch: Chains, comp: list[int],
                  a: int, b: int) -> set[int]:
     """The free areas (see free_areas) the drawn line from end a can step into, with -1 among
     them when it can step straight onto the line drawn from b."""
-    can, root, steps = ch.can, ch.root, side_steps(puzzle)
+    can, root, steps = ch.can, ch.root, open_steps(puzzle)
     rb = root[b]
     out: set[int] = set()
     for x in ch.members.get(root[a]) or (a,):
-        cx = can[x]
-        for d, y, e in steps[x]:
-            if cx & d and can[y] & e and cands[y] > B_EMPTY:
+        for y, e in steps[x][can[x]]:
+            if can[y] & e and cands[y] > B_EMPTY:
                 if comp[y] >= 0:
                     out.add(comp[y])
                 elif root[y] == rb:
