@@ -12,7 +12,6 @@ The puzzle is anything with `labels` (per cell, 0 or the label of an end number)
 """
 from __future__ import annotations
 
-from array import array
 from typing import Sequence
 
 from grader.core.model import State
@@ -69,10 +68,8 @@ class Chains:
     piece closes on itself. Built from scratch once, then updated from a recent state's
     (`updated`): pieces only ever grow, so an update joins what the changed cells join."""
 
-    # per cell, sides some / every candidate uses (byte arrays: a step copies them, and a
-    # copy of bytes costs a fraction of a list's, made and freed)
-    can: array
-    must: array
+    can: list[int]                       # per cell, sides some candidate uses
+    must: list[int]                      # per cell, sides every candidate uses
     root: list[int]                      # per cell, its piece (one cell of it)
     members: dict[int, list[int]]        # piece -> its cells, for pieces of two cells or more
     label_of_root: dict[int, int]        # piece -> the label of an end number on it
@@ -84,8 +81,8 @@ class Chains:
 
     def __init__(self, puzzle, state: State):
         n = puzzle.rows * puzzle.cols
-        self.can = array("B", map(SIDES_CAN.__getitem__, state.cands))
-        self.must = array("B", map(SIDES_MUST.__getitem__, state.cands))
+        self.can = [SIDES_CAN[m] for m in state.cands]
+        self.must = [SIDES_MUST[m] for m in state.cands]
         self.root = list(range(n))
         self.members = {}
         self.label_of_root = {i: lab for i, lab in enumerate(puzzle.labels) if lab}
