@@ -129,15 +129,18 @@ class Chains:
         self.members, self.label_of_root = dict(self.members), dict(self.label_of_root)
         self._own = True
 
-    def updated(self, puzzle, cands: Sequence[int], changed: list[int]) -> "Chains":
-        """The chains of a state that narrows this one's at the `changed` cells. Most steps
+    def updated(self, puzzle, cands: Sequence[int], changed: list[int]) -> "Chains | None":
+        """The chains of a state that narrows this one's at the `changed` cells (None if one
+        of them is left with no candidate). Most steps
         draw no new join, so what did not change is shared with this one's (copied on a
         join, or where a cell's sides change): a step on a big board copies nothing it need
         not."""
-        new = Chains.__new__(Chains)
         can, must = old_can, old = self.can, self.must
         for i in changed:
-            c, m = SIDES_CAN[cands[i]], SIDES_MUST[cands[i]]
+            mask = cands[i]
+            if not mask:
+                return None         # a cell emptied: no update (see chains)
+            c, m = SIDES_CAN[mask], SIDES_MUST[mask]
             if c != can[i]:
                 if can is old_can:
                     can = old_can[:]
@@ -146,6 +149,7 @@ class Chains:
                 if must is old:
                     must = old[:]
                 must[i] = m
+        new = Chains.__new__(Chains)
         new.can, new.must = can, must
         new.root, new.labels, new.members, new.label_of_root = self.root, self.labels, self.members, self.label_of_root
         new._own = False
@@ -182,18 +186,30 @@ class Chains:
 
 
 def chains(puzzle, state: State) -> Chains:
+    """The chains of `state`, once per state (State.derived, written out: most techniques of
+    every step of every fill ask, and nearly always find them made)."""
+    memo = state.memo
+    found = memo.get(CHAINS)
+    if found is None:
+        found = memo[CHAINS] = _recent_chains(puzzle, state)
+    return found
+
+
+CHAINS = "numberlink.chains"        # where a state's memo keeps its chains
+
+
+def _recent_chains(puzzle, state: State) -> Chains:
     def update(old: Chains, _, changed: list[int]) -> Chains:
         # an update joins pieces in the order the changes come: a broken position (a cell
         # emptied, which leaves its pieces; a clash or a loop, named by the join that made
         # it, and the labels it spread) is found afresh, the same whatever came before
-        if not all(map(state.cands.__getitem__, changed)):
-            return Chains(puzzle, state)
         new = old.updated(puzzle, state.cands, changed)
-        return Chains(puzzle, state) if new.clash or new.loop is not None else new
-
-    def compute() -> Chains:
-        return recent_of(puzzle, "chains").get(state, lambda: Chains(puzzle, state), update)
-    return state.derived("numberlink.chains", compute)
+        return Chains(puzzle, state) if new is None or new.clash or new.loop is not None else new
+    caches = puzzle.__dict__.get("_recent_caches")      # (recent_of, without its look-up's dict)
+    recent = caches.get("chains") if caches is not None else None
+    if recent is None:
+        recent = recent_of(puzzle, "chains")
+    return recent.get(state, lambda: Chains(puzzle, state), update)
 
 
 def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
@@ -202,7 +218,7 @@ def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
     such an area, so whether a pair can still be joined is a question about these areas.
     An area is named by its first cell. (The walk is written out here, not label_walk: it
     runs at the end of every fill of every look-ahead.)"""
-    can, steps = ch.can, side_steps(puzzle)
+    can, steps = ch.can, open_steps(puzzle)
     comp = [-1] * len(cands)
     # the cells named already, or in no area: one look per neighbour in the walk
     done = [m <= B_EMPTY or lab > 0 for m, lab in zip(cands, ch.labels)]
@@ -214,9 +230,8 @@ def free_areas(puzzle, cands: Sequence[int], ch: Chains) -> list[int]:
         todo = [start]
         while todo:
             x = todo.pop()
-            cx = can[x]
-            for d, y, e in steps[x]:
-                if cx & d and not done[y] and can[y] & e:
+            for y, e in steps[x][can[x]]:
+                if not done[y] and can[y] & e:
                     done[y] = True
                     comp[y] = start
                     todo.append(y)
@@ -229,17 +244,25 @@ def side_steps(puzzle) -> tuple[tuple[tuple[int, int, int], ...], ...]:
         tuple((d, y, OPPOSITE[d]) for d, y in nb.items()) for nb in puzzle.neighbour))
 
 
+def open_steps(puzzle) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """Per cell, per mask of sides it may use: (neighbour, the neighbour's side facing back)
+    across each of those sides, made once per puzzle (the walks of free_areas and
+    areas_beside then step only where the cell may go)."""
+    return puzzle.once("_open_steps", lambda: tuple(
+        tuple(tuple((y, e) for d, y, e in steps if sides & d) for sides in range(16))
+        for steps in side_steps(puzzle)))
+
+
 def areas_beside(puzzle, cands: Sequence[int], ch: Chains, comp: list[int],
                  a: int, b: int) -> set[int]:
     """The free areas (see free_areas) the drawn line from end a can step into, with -1 among
     them when it can step straight onto the line drawn from b."""
-    can, root, steps = ch.can, ch.root, side_steps(puzzle)
+    can, root, steps = ch.can, ch.root, open_steps(puzzle)
     rb = root[b]
     out: set[int] = set()
     for x in ch.members.get(root[a]) or (a,):
-        cx = can[x]
-        for d, y, e in steps[x]:
-            if cx & d and can[y] & e and cands[y] > B_EMPTY:
+        for y, e in steps[x][can[x]]:
+            if can[y] & e and cands[y] > B_EMPTY:
                 if comp[y] >= 0:
                     out.add(comp[y])
                 elif root[y] == rb:

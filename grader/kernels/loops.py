@@ -28,13 +28,16 @@ from typing import Any, Callable, Collection, Iterable, Sequence
 import attrs
 
 from grader.core.model import State, Violation
-from grader.kernels.recent import last_answer, narrowed, recent_of
+from grader.kernels.recent import narrowed, recent_of
 
 CROSS, LINE = 0, 1
 B_CROSS, B_LINE = 1 << CROSS, 1 << LINE
 OPEN = B_CROSS | B_LINE
 
 Required = Callable[[State, int], "bool | None"]
+
+
+VERTICES_NEAR_REMEMBERED = 256        # focuses whose vertices are kept (those of the latest steps)
 
 
 @attrs.frozen(slots=False)
@@ -148,8 +151,15 @@ class LoopGraph:
         if len(focus) == 1:
             for var in focus:
                 return near.get(var, ())        # (already sorted: most steps of a fill change one)
-        return last_answer(self, "_vertices_to_check", frozenset(focus),
-                           lambda: tuple(sorted({v for var in focus for v in near.get(var, ())})))
+        # each rule's look has its own focus, and the rules take turns: a few answers are kept
+        memo = self.__dict__.setdefault("_vertices_to_check", {})
+        focus = frozenset(focus)            # (the same object when it is one already)
+        found = memo.get(focus)
+        if found is None:
+            if len(memo) >= VERTICES_NEAR_REMEMBERED:
+                memo.clear()
+            found = memo[focus] = tuple(sorted({v for var in focus for v in near.get(var, ())}))
+        return found
 
     @classmethod
     def cell_grid(cls, rows: int, cols: int, first_var: int = 0,
@@ -663,12 +673,12 @@ def label_parts(graph: LoopGraph, cands: Sequence[int], gone: Collection[int] = 
         if part[s] >= 0:
             continue
         part[s] = s
-        stack = [s]
-        while stack:
-            for var, w in links[stack.pop()]:
-                if part[w] < 0 and cands[var] & B_LINE and var not in gone:
+        reached = [s]
+        for v in reached:               # (grows as it goes: every vertex of the part, once)
+            for var, w in links[v]:
+                if part[w] < 0 and cands[var] & B_LINE and (not gone or var not in gone):
                     part[w] = s
-                    stack.append(w)
+                    reached.append(w)
     return part
 
 

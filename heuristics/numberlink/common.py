@@ -17,7 +17,7 @@ def cells_near(puzzle: NumberlinkPuzzle, focus: frozenset[int] | None) -> Iterab
         return range(puzzle.rows * puzzle.cols)
     # the techniques quiet at one step are all asked with the same focus at the next, so a
     # few answers are kept, not only the last
-    memo = puzzle.memo("_numberlink_cells_near", NEAR_REMEMBERED)
+    memo = kept_answers(puzzle, "_numberlink_cells_near")
     found = memo.get(focus)
     if found is None:
         around = puzzle.around
@@ -31,9 +31,18 @@ def cells_near(puzzle: NumberlinkPuzzle, focus: frozenset[int] | None) -> Iterab
 NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)
 
 
+def kept_answers(puzzle: NumberlinkPuzzle, name: str) -> dict:
+    """puzzle.memo(name, NEAR_REMEMBERED), written out: asked by most techniques at every step."""
+    memo = puzzle.__dict__.get(name)
+    if memo is None or len(memo) > NEAR_REMEMBERED:
+        memo = puzzle.__dict__[name] = {}
+    return memo
+
+
 def along(ch: Chains, focus: frozenset[int] | None) -> frozenset[int] | None:
     """ch.along(focus), once per board and focus: at a step the rules for drawn lines are
-    all asked with the same focus, and a long piece makes it dear."""
+    all asked with the same focus, and a long piece makes it dear. A focus on no piece is
+    its own answer (the same set, so what is kept by focus serves it too)."""
     if focus is None:
         return None
     memo = ch.memo.get("along")
@@ -41,14 +50,25 @@ def along(ch: Chains, focus: frozenset[int] | None) -> frozenset[int] | None:
         memo = ch.memo["along"] = {}
     found = memo.get(focus)
     if found is None:
-        found = memo[focus] = ch.along(focus)
+        members = ch.members
+        root = ch.root
+        on_piece = False
+        for x in focus:
+            if root[x] in members:
+                on_piece = True
+                break
+        found = memo[focus] = ch.along(focus) if on_piece else focus
     return found
+
+
+# where the puzzle keeps listed_at's answers, per table
+LISTED_AT_MEMO = {table: "_numberlink_listed_at_" + table for table in ("edges_of", "blocks_of")}
 
 
 def listed_at(puzzle: NumberlinkPuzzle, table: str, cells: frozenset[int]) -> tuple[int, ...]:
     """What the puzzle's `table` (per cell, indices: of its joins, its 2x2 blocks) lists for
     `cells`, each once, in order; a few answers kept, as in cells_near."""
-    memo = puzzle.memo("_numberlink_listed_at_" + table, NEAR_REMEMBERED)
+    memo = kept_answers(puzzle, LISTED_AT_MEMO[table])
     found = memo.get(cells)
     if found is None:
         of = getattr(puzzle, table)

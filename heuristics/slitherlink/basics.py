@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from grader.genres.slitherlink.model import SlitherPuzzle, clue_counts
+from grader.genres.slitherlink.model import SlitherPuzzle
 from grader.core.registry import heuristic
 from grader.core.model import State
 from grader.core.steps import Deduction
 from heuristics.common import loops
-from grader.kernels.loops import CROSS, LINE
+from grader.kernels.loops import B_LINE, CROSS, LINE, OPEN
 
 from heuristics.slitherlink.common import GENRE, carry, cells_near, is_are, lines_word
 
@@ -32,8 +32,19 @@ def clue_lines(puzzle: SlitherPuzzle, state: State, focus) -> tuple[tuple[int, i
     kept = puzzle.__dict__.get(CLUE_LINES_KEY)
     if kept is not None and kept[0] is cands and kept[1] == focus:
         return kept[2]
-    found = tuple((k, puzzle.clues[k], lines, open_) for k in cells_near(puzzle, focus)
-                  for lines, open_ in (clue_counts(puzzle, state, k),) if open_)
+    rows = []
+    clues, cells = puzzle.clues, puzzle.cells
+    for k in cells_near(puzzle, focus):         # (clue_counts, inlined: asked at every step)
+        lines, open_ = [], []
+        for e in cells[k]:
+            m = cands[e]
+            if m == B_LINE:
+                lines.append(e)
+            elif m == OPEN:
+                open_.append(e)
+        if open_:
+            rows.append((k, clues[k], lines, open_))
+    found = tuple(rows)
     puzzle.__dict__[CLUE_LINES_KEY] = (cands, focus, found)
     return found
 

@@ -79,9 +79,15 @@ def cells_near(puzzle: SlitherPuzzle, focus: frozenset[int] | None, clued_only: 
 def clued_cells_of_edge(puzzle: SlitherPuzzle) -> tuple[tuple[int, ...], ...]:
     """For each edge, its cells with a number, smallest first (once per puzzle: a forced chain
     asks for every edge it sets, a focused look for every edge in its focus)."""
-    clues = puzzle.clues
-    return puzzle.once("_slitherlink_clued_cells_of_edge", lambda: tuple(
-        tuple(k for k in ks if clues[k] is not None) for ks in puzzle.cells_of_edge))
+    kept = puzzle.__dict__.get(CLUED_CELLS_KEY)       # (asked thousands of times a solve)
+    if kept is None:
+        clues = puzzle.clues
+        kept = puzzle.once(CLUED_CELLS_KEY, lambda: tuple(
+            tuple(k for k in ks if clues[k] is not None) for ks in puzzle.cells_of_edge))
+    return kept
+
+
+CLUED_CELLS_KEY = "_slitherlink_clued_cells_of_edge"
 
 
 NEAR_REMEMBERED = 256       # focuses whose cells are kept (those of the latest steps)

@@ -32,7 +32,7 @@ from grader.io import board, svg
 from grader.genres import register
 from grader.core.genre import Genre
 from grader.kernels.face_colouring import colouring, full_colouring
-from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations
+from grader.kernels.loops import B_CROSS, B_LINE, OPEN, LoopGraph, loop_violations, violations_since
 from grader.kernels.tilings import square_grid
 from grader.kernels import layout
 from grader.genres.slitherlink import ALIASES, JANKO_NAMES, PUZZLINK_PIDS
@@ -332,6 +332,20 @@ class Slitherlink(Genre):
 
     def cell_var(self, puzzle: SlitherPuzzle, r: int, c: int) -> int:
         return puzzle.h(r, c) if puzzle.square else c
+
+    def violations_after(self, puzzle: SlitherPuzzle, start: State, state: State) -> list[Violation]:
+        """violations, looked for near what changed since the state the solve's start was made
+        from when that broke none (see violations_since): a number's count reads only its own
+        edges; whether the colouring clashes is asked of the state itself (a fact kept per state)."""
+        def clue_or_colour_broken(state: State, changed: list[int]) -> bool:
+            cells_of_edge, clues = puzzle.cells_of_edge, puzzle.clues
+            for k in {k for e in changed for k in cells_of_edge[e] if clues[k] is not None}:
+                lines, open_ = clue_counts(puzzle, state, k)
+                if not len(lines) <= clues[k] <= len(lines) + len(open_):
+                    return True
+            return puzzle.faces_of_edge is not None and colouring(puzzle, state).conflict >= 0
+        return violations_since(puzzle.graph, start, state, None, lambda state: self.violations(puzzle, state),
+                                clue_or_colour_broken)
 
     def violations(self, puzzle: SlitherPuzzle, state: State) -> list[Violation]:
         out = loop_violations(puzzle.graph, state)
